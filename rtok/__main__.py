@@ -1,0 +1,3 @@
+from rtok.cli.entry import main
+
+raise SystemExit(main())

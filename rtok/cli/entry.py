@@ -1,0 +1,36 @@
+"""Console entry point: routes hot-path verbs without importing the CLI framework.
+
+`rtok hook`, `rtok rewrite`, `rtok run` and `rtok filter` run on every shell call of an
+agent, so they must not pay for typer/rich/questionary. Every other verb goes to the
+typer application in `rtok.cli.app`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+# verb -> (module, function). Each function takes the argument list after the verb and
+# returns an exit status. Keep the modules stdlib-only (see tests/test_hot_path_imports.py).
+HOT_PATH_VERBS: dict[str, tuple[str, str]] = {
+    "hook": ("rtok.hooks.main", "main"),
+    "rewrite": ("rtok.rewrite.main", "main"),
+    "run": ("rtok.filter.run_main", "main"),
+    "filter": ("rtok.filter.filter_main", "main"),
+    "expand": ("rtok.store.expand_main", "main"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in HOT_PATH_VERBS:
+        module_name, func_name = HOT_PATH_VERBS[args[0]]
+        module = __import__(module_name, fromlist=[func_name])
+        status: int = getattr(module, func_name)(args[1:])
+        return status
+    from rtok.cli.app import run_app
+
+    return run_app(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
