@@ -1,0 +1,61 @@
+"""Records shared by the installer's planner (engine) and the per-agent integrations.
+
+The integrations turn a descriptor into `FileEdit`s; the engine plans, previews and applies
+them. Change these types only by adding optional fields: both sides code against them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+# Kinds of edit an integration can ask for; the integrity records use the same words.
+EDIT_KINDS: tuple[str, ...] = (
+    "whole_file",
+    "settings_entry",
+    "awareness_file",
+    "awareness_block",
+    "reference_line",
+    "trust_entry",
+)
+
+SCOPES: tuple[str, ...] = ("global", "project")
+AWARENESS_LEVELS: tuple[str, ...] = ("default", "high", "full")
+
+
+def _never_created(path: str) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class InstallContext:
+    """Everything an integration needs to compute its edits, and nothing it can write to."""
+
+    home: str  # HOME to resolve ~ against
+    env: Mapping[str, str]  # environment that expands ${VAR:-default} path templates
+    project_root: str | None  # the cwd's project for project scope, None for global
+    rtok_bin: str  # absolute path of the installed `rtok` entry point
+    awareness_level: str = "default"  # "default" | "high" | "full"
+    hook_only: bool = False  # --hook-only: skip awareness files
+    auto_patch: bool = False  # consent to edit shared settings files / write trust entries
+    # Did rtok create this path (file or directory)? Answered from the installer's state.
+    created_by_rtok: Callable[[str], bool] = field(default=_never_created)
+
+
+@dataclass(frozen=True)
+class FileEdit:
+    """One file an integration wants changed, as a pure function of its current bytes."""
+
+    path: str  # absolute, after expansion (may be a symlink; the link is kept)
+    agent: str
+    scope: str  # "global" | "project"
+    kind: str  # one of EDIT_KINDS
+    # current bytes (None = absent) -> desired bytes (None = delete the file). Idempotent:
+    # applying it to its own output changes nothing. Raises rtok.formats' error for a file
+    # that does not parse.
+    transform: Callable[[bytes | None], bytes | None]
+    mode: int | None = None  # mode for a file rtok creates (0o755 for a hook script)
+    needs_consent: bool = False  # a shared settings file or a trust entry in an agent config
+    # rtok's own bytes inside the resulting file (what the integrity records hash)
+    owned_bytes: Callable[[bytes | None], bytes | None] | None = None
+    description: str = ""  # one line for humans: "add PreToolUse hook (Bash)"
