@@ -59,3 +59,7 @@ class FileEdit:
     # rtok's own bytes inside the resulting file (what the integrity records hash)
     owned_bytes: Callable[[bytes | None], bytes | None] | None = None
     description: str = ""  # one line for humans: "add PreToolUse hook (Bash)"
+    # Uninstall only: current bytes -> why rtok leaves its own bytes in place (a whole file
+    # rtok wrote that the user has since modified), or None. A non-None answer is reported
+    # and makes `rtok uninstall` exit with status 3; the transform keeps the file.
+    kept_note: Callable[[bytes | None], str | None] | None = None
