@@ -18,7 +18,14 @@ def render_module(source: str, name: str, value: object) -> str:
     return HEADER.format(source=source) + f"{name} = {body}\n"
 
 
+def compile_rules() -> str:
+    from rtok.filter.compile_rules import compile_rules as generate
+
+    return generate()
+
+
 GENERATORS: dict[str, Callable[[], str]] = {}
+GENERATORS["default_rules"] = compile_rules
 
 
 def compile_all() -> dict[str, str]:

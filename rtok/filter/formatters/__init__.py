@@ -1,0 +1,1 @@
+"""Formatters in code: one function per output shape, None when the shape is not theirs."""

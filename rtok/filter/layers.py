@@ -1,0 +1,152 @@
+"""The rule layers, merged per family: built-in, user file, user drop-ins, project files.
+
+Stdlib only (hot path). Built-in rules come from the generated `rtok.compiled.default_rules`;
+every other layer is a TOML file that must pass the trust gate (`rtok.trust.is_trusted`)
+and parse cleanly. A later layer replaces a family's whole table. Parsed files are cached by
+`rtok.cachefile`, so an unchanged file costs a stat and a JSON read, never a TOML parse.
+"""
+
+from __future__ import annotations
+
+import os
+
+from rtok import cachefile, paths
+from rtok.filter.rule import SPECIAL_FAMILIES, Rule, default_rule
+
+PROJECT_DIR = ".rtok"
+CACHE_NAMESPACE = "rules"
+
+
+class Layer:
+    """One rule file: where it is, whether it applies, and what it says."""
+
+    __slots__ = ("error", "path", "scope", "tables", "trusted")
+
+    def __init__(self, path: str, scope: str) -> None:
+        self.path = path
+        self.scope = scope
+        self.tables: dict[str, dict[str, object]] = {}
+        self.error: str | None = None
+        self.trusted = False
+
+
+def project_root(cwd: str) -> str | None:
+    """The nearest directory at or above `cwd` holding a `.rtok` folder."""
+    current = os.path.abspath(cwd)
+    for _ in range(256):
+        if os.path.isdir(os.path.join(current, PROJECT_DIR)):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+    return None
+
+
+def layer_paths(cwd: str) -> list[tuple[str, str]]:
+    """(path, scope) of every rule file that exists, in merge order."""
+    from rtok.filter.settings import load_settings
+
+    settings = load_settings()
+    found: list[tuple[str, str]] = []
+    _add_file(found, settings.rules_file, "user")
+    _add_dir(found, settings.rules_dir, "user")
+    root = project_root(cwd)
+    if root is not None:
+        base = os.path.join(root, PROJECT_DIR)
+        _add_file(found, os.path.join(base, "rules.toml"), "project")
+        _add_dir(found, os.path.join(base, "rules.d"), "project")
+    return found
+
+
+def _add_file(found: list[tuple[str, str]], path: str, scope: str) -> None:
+    if os.path.isfile(path):
+        found.append((path, scope))
+
+
+def _add_dir(found: list[tuple[str, str]], directory: str, scope: str) -> None:
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return
+    for name in names:
+        if name.endswith(".toml"):
+            _add_file(found, os.path.join(directory, name), scope)
+
+
+def read_layer(path: str, scope: str) -> Layer:
+    """Parse (through the cache) and trust-check one rule file."""
+    from rtok.filter.ruleparse import parse_rule_bytes
+
+    layer = Layer(path, scope)
+    try:
+        parsed = cachefile.cached_parse(path, CACHE_NAMESPACE, parse_rule_bytes)
+    except OSError as exc:
+        layer.error = f"cannot read: {exc.strerror or exc}"
+        return layer
+    if not isinstance(parsed, dict):
+        layer.error = "cannot read"
+        return layer
+    if "error" in parsed:
+        layer.error = str(parsed["error"])
+        return layer
+    rules = parsed.get("rules")
+    if isinstance(rules, dict):
+        layer.tables = rules
+    layer.trusted = is_trusted(path)
+    return layer
+
+
+def is_trusted(path: str) -> bool:
+    """The trust gate. Without a trust module every gated file counts as untrusted."""
+    try:
+        from rtok.trust import is_trusted as trust_check
+    except ImportError:
+        return False
+    try:
+        return bool(trust_check(path))
+    except Exception:
+        # A broken trust store must never let a file through, nor break the command.
+        return False
+
+
+def read_layers(cwd: str) -> list[Layer]:
+    return [read_layer(path, scope) for path, scope in layer_paths(cwd)]
+
+
+def builtin_tables() -> dict[str, dict[str, object]]:
+    from rtok.compiled.default_rules import RULES
+
+    return RULES
+
+
+def resolve_rule(family: str, cwd: str, notices: list[str] | None = None) -> Rule:
+    """The rule for `family`: the last applying layer that defines it wins.
+
+    Malformed files are skipped and named in `notices` (when given); untrusted ones are
+    skipped silently (`rtok trust --list` and `rtok config validate` report them).
+    """
+    table: dict[str, object] | None = builtin_tables().get(family)
+    source = "built-in"
+    for layer in read_layers(cwd):
+        if layer.error is not None:
+            if notices is not None:
+                notices.append(f"{layer.path}: {layer.error}")
+            continue
+        if not layer.trusted:
+            continue
+        found = layer.tables.get(family)
+        if isinstance(found, dict):
+            table, source = found, layer.path
+    if table is None:
+        return default_rule(family)
+    return Rule.from_table(family, table, source)
+
+
+def trusted_families(cwd: str) -> frozenset[str]:
+    """Command families that trusted, well-formed user or project rule files define."""
+    names: set[str] = set()
+    for layer in read_layers(cwd):
+        if layer.error is None and layer.trusted:
+            names.update(name for name in layer.tables if name not in SPECIAL_FAMILIES)
+    return frozenset(names)

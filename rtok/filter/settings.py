@@ -1,0 +1,95 @@
+"""The `rtok run` settings from config.toml, with their defaults.
+
+Stdlib only (hot path). config.toml is parsed through `rtok.cachefile`, so an unchanged file
+costs one stat and one small JSON read.
+
+    [plugins.cmd]
+    rules = "<path>"          # user rules file (default: <config dir>/rules.toml)
+    rules_dir = "<path>"      # drop-in folder (default: <config dir>/rules.d)
+    fail_tail_lines = 80      # lines a failed command prints verbatim
+
+    [archive]
+    max_entries = 200
+    max_entry_bytes = 10485760
+    max_age_days = 30
+"""
+
+from __future__ import annotations
+
+
+
+from rtok import cachefile, paths
+
+DEFAULTS: dict[str, dict[str, object]] = {
+    "plugins.cmd": {"rules": "", "rules_dir": "", "fail_tail_lines": 80},
+    "archive": {"max_entries": 200, "max_entry_bytes": 10 * 1024 * 1024, "max_age_days": 30},
+}
+
+
+class Settings:
+    __slots__ = ("fail_tail_lines", "max_age_days", "max_entries", "max_entry_bytes",
+                 "rules_dir", "rules_file")
+
+    def __init__(self) -> None:
+        self.rules_file = paths.user_rules_file()
+        self.rules_dir = paths.user_rules_dir()
+        self.fail_tail_lines = 80
+        self.max_entries = 200
+        self.max_entry_bytes = 10 * 1024 * 1024
+        self.max_age_days = 30
+
+
+def parse_config_bytes(data: bytes) -> object:
+    import tomllib
+
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return {"__error__": str(exc)}
+
+
+_loaded: list[Settings] = []
+
+
+def load_settings() -> Settings:
+    if _loaded:
+        return _loaded[0]
+    settings = Settings()
+    try:
+        document = cachefile.cached_parse(paths.config_file(), "config-run", parse_config_bytes)
+    except OSError:
+        document = None
+    if isinstance(document, dict) and "__error__" not in document:
+        plugins = document.get("plugins")
+        cmd = plugins.get("cmd") if isinstance(plugins, dict) else None
+        if isinstance(cmd, dict):
+            settings.rules_file = _path(cmd.get("rules"), settings.rules_file)
+            settings.rules_dir = _path(cmd.get("rules_dir"), settings.rules_dir)
+            settings.fail_tail_lines = _count(cmd.get("fail_tail_lines"), 80)
+        archive = document.get("archive")
+        if isinstance(archive, dict):
+            settings.max_entries = _count(archive.get("max_entries"), 200)
+            settings.max_entry_bytes = _count(archive.get("max_entry_bytes"), 10 * 1024 * 1024)
+            settings.max_age_days = _count(archive.get("max_age_days"), 30)
+    _loaded.append(settings)
+    return settings
+
+
+def _path(value: object, fallback: str) -> str:
+    if isinstance(value, str) and value:
+        return paths.expand_user_path(value) if "~" in value or "$" in value else value
+    return fallback
+
+
+def _count(value: object, fallback: int) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return fallback
+
+
+def reset_cache() -> None:
+    """Forget the loaded settings (tests and long-running processes)."""
+    _loaded.clear()
+
+
+
