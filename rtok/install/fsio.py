@@ -1,0 +1,123 @@
+"""Low-level file operations of the installer: read, atomic replace, durable delete.
+
+Every write goes to a temp file in the target's own directory, is fsynced, renamed over the
+target and the directory is fsynced, so a crash at any instant leaves the old or the new
+bytes, never a mixture. Temp files carry a recognisable name with the writer's pid so a
+later run can sweep the ones a killed process left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+
+TEMP_MARKER = ".rtok-tmp."
+
+
+class FileAccessError(OSError):
+    """A target that cannot be read or written, with a message fit for the user."""
+
+
+def read_or_none(path: str) -> bytes | None:
+    """Current bytes of `path`, None when it does not exist."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError as exc:
+        raise FileAccessError(f"{path}: is a directory, expected a file") from exc
+    except PermissionError as exc:
+        raise FileAccessError(f"{path}: cannot be read (permission denied)") from exc
+    except OSError as exc:
+        raise FileAccessError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+
+
+def current_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def fsync_dir(directory: str) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return  # some platforms cannot open directories; the rename is still atomic
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def temp_name_for(target: str) -> str:
+    directory, base = os.path.split(target)
+    return os.path.join(
+        directory, f".{base}{TEMP_MARKER}{os.getpid()}.{secrets.token_hex(4)}"
+    )
+
+
+def atomic_write(target: str, data: bytes, mode: int) -> None:
+    """Replace `target` with `data` (mode `mode`) through a fsynced temp file + rename."""
+    temp = temp_name_for(target)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        try:
+            write_all(fd, data)
+            os.fchmod(fd, mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    fsync_dir(os.path.dirname(target) or ".")
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def durable_unlink(target: str) -> None:
+    os.unlink(target)
+    fsync_dir(os.path.dirname(target) or ".")
+
+
+def sweep_stale_temps(directory: str) -> list[str]:
+    """Remove temp files that a killed rtok process left in `directory`; return them."""
+    removed: list[str] = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    for name in names:
+        if not name.startswith(".") or TEMP_MARKER not in name:
+            continue
+        pid_text = name.rsplit(TEMP_MARKER, 1)[1].split(".", 1)[0]
+        if not pid_text.isdigit() or _pid_alive(int(pid_text)):
+            continue
+        path = os.path.join(directory, name)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            removed.append(path)
+    return removed
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

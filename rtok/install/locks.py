@@ -1,0 +1,54 @@
+"""Inter-process locks for the files the installer edits, kept in rtok's data dir.
+
+Lock files never sit beside a user's file: they live in `<data dir>/locks/`, named by a hash
+of the real path they guard, so two rtok processes editing the same file serialise while
+the user's directories stay clean.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack, contextmanager
+
+from filelock import FileLock, Timeout
+
+from rtok import paths
+
+LOCK_TIMEOUT_SECONDS = 60.0
+
+
+class LockTimeoutError(RuntimeError):
+    """Another rtok process held a lock for too long."""
+
+
+def locks_dir() -> str:
+    return os.path.join(paths.data_dir(), "locks")
+
+
+def lock_path_for(name: str) -> str:
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return os.path.join(locks_dir(), f"{digest}.lock")
+
+
+@contextmanager
+def locked(names: Iterable[str], timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
+    """Hold one lock per name (real paths, or a fixed name such as "state").
+
+    Locks are taken in sorted order so two processes wanting overlapping sets cannot
+    deadlock.
+    """
+    os.makedirs(locks_dir(), exist_ok=True)
+    with ExitStack() as stack:
+        for name in sorted(set(names)):
+            lock = FileLock(lock_path_for(name), timeout=timeout)
+            try:
+                lock.acquire()
+            except Timeout as exc:
+                raise LockTimeoutError(
+                    f"another rtok process has held the lock for {name} for over "
+                    f"{timeout:.0f} s; try again when it has finished"
+                ) from exc
+            stack.callback(lock.release)
+        yield

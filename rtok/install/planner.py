@@ -1,0 +1,223 @@
+"""Planning: the exact bytes every target file will hold, computed before anything is written.
+
+`plan(edits, ctx)` reads each target's current bytes (through symlinks: the real file is
+read and later replaced, the link is kept), runs the integrations' transforms and returns
+the changes. Every problem found (a file that does not parse, an unreadable file, a
+directory rtok cannot write, a project file that a link sends outside the project) is
+collected and raised together as one `PlanError`, before anything is written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rtok.install import fsio
+from rtok.install.model import FileEdit, InstallContext
+
+
+class PlanError(Exception):
+    """One or more targets cannot be changed; nothing was written."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@dataclass(frozen=True)
+class Change:
+    """One file's planned transition. `new` None deletes it; `old` None creates it."""
+
+    path: str  # as the integration named it (may be a symlink)
+    real_path: str  # the file that is actually replaced
+    old: bytes | None
+    new: bytes | None
+    mode: int  # mode the file has afterwards (unused for a deletion)
+    edit: FileEdit  # the first edit of this file (agent, scope, kind for reports)
+    edits: tuple[FileEdit, ...] = ()  # every edit folded into this change, in order
+    old_mode: int | None = None
+    new_dirs: tuple[str, ...] = ()  # missing parent directories, outermost first
+
+    @property
+    def action(self) -> str:
+        if self.old is None:
+            return "create"
+        if self.new is None:
+            return "delete"
+        return "modify" if self.new != self.old else "chmod"
+
+
+@dataclass(frozen=True)
+class Plan:
+    changes: tuple[Change, ...] = ()
+    declined: tuple[Change, ...] = ()  # need consent that was not given; not applied
+    unchanged: tuple[FileEdit, ...] = ()  # already as wanted
+    kept: tuple[tuple[FileEdit, str], ...] = ()  # rtok files kept on purpose, with why
+    agents: tuple[str, ...] = field(default=())
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.changes)
+
+
+def _apply(
+    transforms: Sequence[FileEdit], current: bytes | None
+) -> bytes | None:
+    data = current
+    for edit in transforms:
+        data = edit.transform(data)
+    return data
+
+
+def _describe_failure(path: str, exc: Exception) -> str:
+    text = str(exc) or type(exc).__name__
+    if path in text:
+        return text
+    return f"{path}: {text}"
+
+
+def _is_within(path: str, root: str) -> bool:
+    try:
+        return os.path.commonpath([path, root]) == root
+    except ValueError:
+        return False
+
+
+def _missing_dirs(directory: str) -> tuple[list[str], str]:
+    """Missing ancestors of `directory` (outermost first) and the nearest existing one."""
+    missing: list[str] = []
+    current = directory
+    while not os.path.lexists(current):
+        missing.append(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    missing.reverse()
+    return missing, current
+
+
+def _writability_problem(real_path: str, existing_dir: str, missing: list[str]) -> str | None:
+    if not os.path.isdir(existing_dir):
+        return f"{real_path}: cannot be created, {existing_dir} is not a directory"
+    if not os.access(existing_dir, os.W_OK | os.X_OK):
+        what = "create directories in" if missing else "write files in"
+        return f"{real_path}: cannot {what} {existing_dir} (read-only or permission denied)"
+    return None
+
+
+def _resolve(path: str, edits: Sequence[FileEdit], ctx: InstallContext) -> tuple[str, str | None]:
+    """(real path, problem) for a target; follows links, refuses a dangling one or an escape."""
+    absolute = os.path.abspath(path)
+    if os.path.islink(absolute) and not os.path.exists(absolute):
+        return absolute, (
+            f"{absolute}: is a symbolic link to a missing file or a link loop; fix or remove "
+            "the link first"
+        )
+    real = os.path.realpath(absolute)
+    if ctx.project_root and any(edit.scope == "project" for edit in edits):
+        root = os.path.realpath(ctx.project_root)
+        if not _is_within(real, root):
+            return real, (
+                f"{absolute}: resolves through a link to {real}, outside the project {root}; "
+                "rtok does not write outside the project for a project install"
+            )
+    return real, None
+
+
+def _target_mode(real_path: str, old_mode: int | None, edits: Sequence[FileEdit]) -> int:
+    wanted = next((e.mode for e in edits if e.mode is not None), None)
+    if old_mode is None:
+        if wanted is not None:
+            return wanted
+        return 0o666 & ~fsio.current_umask()
+    if wanted is not None and any(e.kind == "whole_file" for e in edits):
+        # Keep the user's mode, but a hook script rtok owns must stay executable.
+        return old_mode | (wanted & 0o111)
+    return old_mode
+
+
+def plan(
+    edits: Sequence[FileEdit],
+    ctx: InstallContext,
+    *,
+    consent: bool | None = None,
+) -> Plan:
+    """Plan `edits`. Edits that need consent are applied only when `consent` (default:
+    ctx.auto_patch) is true; otherwise they are computed and returned as `declined`."""
+    allowed = ctx.auto_patch if consent is None else consent
+    groups: dict[str, list[FileEdit]] = {}
+    problems: list[str] = []
+    for edit in edits:
+        key = os.path.realpath(os.path.abspath(edit.path))
+        groups.setdefault(key, []).append(edit)
+
+    changes: list[Change] = []
+    declined: list[Change] = []
+    unchanged: list[FileEdit] = []
+    kept: list[tuple[FileEdit, str]] = []
+    for group in groups.values():
+        path = os.path.abspath(group[0].path)
+        real, problem = _resolve(path, group, ctx)
+        if problem:
+            problems.append(problem)
+            continue
+        try:
+            current = fsio.read_or_none(real)
+        except fsio.FileAccessError as exc:
+            problems.append(str(exc))
+            continue
+        old_mode = None
+        if current is not None:
+            old_mode = os.stat(real).st_mode & 0o7777
+        accepted = [e for e in group if allowed or not e.needs_consent]
+        refused = [e for e in group if not (allowed or not e.needs_consent)]
+        try:
+            new = _apply(accepted, current)
+            with_refused = _apply(refused, new) if refused else new
+        except Exception as exc:  # a transform refuses the file (parse error, bad shape)
+            problems.append(_describe_failure(path, exc))
+            continue
+        for edit in group:
+            note = _kept_note(edit, current)
+            if note:
+                kept.append((edit, note))
+        missing, existing = _missing_dirs(os.path.dirname(real))
+        mode = _target_mode(real, old_mode, accepted or group)
+        if not accepted or (new == current and (current is None or mode == old_mode)):
+            unchanged.extend(accepted)
+        else:
+            writable = _writability_problem(real, existing, missing)
+            if writable:
+                problems.append(writable)
+                continue
+            changes.append(
+                Change(path=path, real_path=real, old=current, new=new, mode=mode,
+                       edit=accepted[0], edits=tuple(accepted), old_mode=old_mode,
+                       new_dirs=tuple(missing))
+            )
+        if refused and with_refused != new:
+            declined.append(
+                Change(path=path, real_path=real, old=current, new=with_refused, mode=mode,
+                       edit=refused[0], edits=tuple(refused), old_mode=old_mode,
+                       new_dirs=tuple(missing))
+            )
+        elif refused:
+            unchanged.extend(refused)
+    if problems:
+        raise PlanError(problems)
+    return Plan(
+        changes=tuple(changes),
+        declined=tuple(declined),
+        unchanged=tuple(unchanged),
+        kept=tuple(kept),
+        agents=tuple(dict.fromkeys(e.agent for e in edits)),
+    )
+
+
+def _kept_note(edit: FileEdit, current: bytes | None) -> str | None:
+    note_for: Callable[[bytes | None], str | None] | None = edit.kept_note
+    if note_for is None:
+        return None
+    return note_for(current)

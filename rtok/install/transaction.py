@@ -1,0 +1,298 @@
+"""Applying a plan as one transaction.
+
+Under a lock per real file (taken in sorted order), every target is re-read: if it changed
+since planning, its transforms are re-run on the current bytes (or, in strict mode, the run
+fails and nothing is written). Every pre-existing file that changes is backed up first; each
+write is a fsynced temp file renamed over the real file, then a fsync of the directory. If
+any step fails, the files already written are put back, directories created are removed,
+and the error is raised.
+
+Files and directories rtok creates are recorded in the install state before they are made
+(write-ahead), so a process killed at any point never leaves a file of rtok's that a later
+uninstall would not recognise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from rtok.install import fsio, state
+from rtok.install.backups import BackupRun
+from rtok.install.locks import locked
+from rtok.install.model import FileEdit
+from rtok.install.planner import Change, Plan
+
+# Test-only: seconds to sleep between the transaction's steps, so a crash test can kill
+# the process at each of them. Never set by users.
+STEP_DELAY_ENV = "RTOK_TEST_TRANSACTION_STEP_DELAY"
+
+
+class TransactionError(Exception):
+    """Applying failed; the files already written were restored."""
+
+
+class StaleTargetError(TransactionError):
+    """A target changed between planning (and the preview) and applying."""
+
+
+@dataclass
+class ApplyResult:
+    applied: list[Change] = field(default_factory=list)
+    backups: list[tuple[str, str]] = field(default_factory=list)  # (original, backup)
+    replanned: list[str] = field(default_factory=list)  # changed since planning
+    created_dirs: list[str] = field(default_factory=list)
+    removed_dirs: list[str] = field(default_factory=list)
+    removed_temps: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _step_delay() -> float:
+    text = os.environ.get(STEP_DELAY_ENV, "")
+    try:
+        return max(0.0, float(text)) if text else 0.0
+    except ValueError:
+        return 0.0
+
+
+def _pause(delay: float) -> None:
+    if delay:
+        time.sleep(delay)
+
+
+def _recheck(change: Change, strict: bool) -> Change | None:
+    """The change as it must be applied now (None: nothing left to do)."""
+    if os.path.realpath(change.path) != change.real_path:
+        raise StaleTargetError(
+            f"{change.path}: now resolves to {os.path.realpath(change.path)} instead of "
+            f"{change.real_path}; nothing was written, run the command again"
+        )
+    current = fsio.read_or_none(change.real_path)
+    if current == change.old:
+        return change
+    if strict:
+        raise StaleTargetError(
+            f"{change.path}: changed after the preview was shown; nothing was written, "
+            "run the command again to see the new changes"
+        )
+    new: bytes | None = current
+    for edit in change.edits:
+        new = edit.transform(new)
+    old_mode = None if current is None else os.stat(change.real_path).st_mode & 0o7777
+    mode = change.mode if old_mode is None or change.old_mode is None else (
+        old_mode | (change.mode & ~change.old_mode)
+    )
+    if new == current and (current is None or mode == old_mode):
+        return None
+    return replace(change, old=current, new=new, old_mode=old_mode, mode=mode)
+
+
+def _missing_dirs(directory: str) -> list[str]:
+    missing: list[str] = []
+    current = directory
+    while not os.path.lexists(current):
+        missing.append(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    missing.reverse()
+    return missing
+
+
+class _Journal:
+    """What this run has done so far, to undo it if a later step fails."""
+
+    def __init__(self) -> None:
+        self.done: list[tuple[Change, str | None]] = []  # (change, link target if removed)
+        self.dirs: list[str] = []
+        self.recorded_files: list[str] = []
+        self.recorded_dirs: list[str] = []
+
+    def undo(self) -> list[str]:
+        failures: list[str] = []
+        for change, link_target in reversed(self.done):
+            try:
+                if change.old is None:
+                    if os.path.lexists(change.real_path):
+                        fsio.durable_unlink(change.real_path)
+                else:
+                    fsio.atomic_write(change.real_path, change.old, change.old_mode or 0o644)
+                    if link_target is not None and not os.path.lexists(change.path):
+                        os.symlink(link_target, change.path)
+            except OSError as exc:
+                failures.append(f"{change.real_path}: could not be restored ({exc})")
+        for directory in reversed(self.dirs):
+            with contextlib.suppress(OSError):
+                os.rmdir(directory)
+        try:
+            state.update(remove_files=self.recorded_files, remove_dirs=self.recorded_dirs)
+        except (OSError, state.StateError) as exc:
+            failures.append(f"install state could not be reverted ({exc})")
+        return failures
+
+
+def _write(change: Change, journal: _Journal, delay: float) -> None:
+    for directory in _missing_dirs(os.path.dirname(change.real_path)):
+        try:
+            os.mkdir(directory)
+        except FileExistsError:
+            continue
+        journal.dirs.append(directory)
+        _pause(delay)
+    if change.new is None:
+        link_target = None
+        if change.path != change.real_path and os.path.islink(change.path):
+            link_target = os.readlink(change.path)
+        fsio.durable_unlink(change.real_path)
+        journal.done.append((change, link_target))
+        if link_target is not None:
+            fsio.durable_unlink(change.path)
+    else:
+        journal.done.append((change, None))
+        fsio.atomic_write(change.real_path, change.new, change.mode)
+
+
+def _prune_created_dirs(deleted: Sequence[Change]) -> list[str]:
+    """Remove directories rtok created that the deletions left empty (innermost first)."""
+    current_state = state.load()
+    removed: list[str] = []
+    candidates = {os.path.dirname(c.real_path) for c in deleted}
+    candidates |= {os.path.dirname(c.path) for c in deleted}
+    for start in sorted(candidates, key=len, reverse=True):
+        directory = start
+        while current_state.created(directory) and os.path.isdir(directory):
+            try:
+                os.rmdir(directory)
+            except OSError:
+                break  # not empty: something else lives there now
+            removed.append(directory)
+            parent = os.path.dirname(directory)
+            if parent == directory:
+                break
+            directory = parent
+    return removed
+
+
+def apply(
+    plan: Plan,
+    *,
+    strict: bool = False,
+    action: str = "install",
+    project_root: str | None = None,
+) -> ApplyResult:
+    """Apply `plan.changes` all or nothing. Raises TransactionError (files restored)."""
+    result = ApplyResult()
+    if not plan.changes:
+        _sync_integrity(plan, [], action, project_root, result)
+        return result
+    delay = _step_delay()
+    with locked(change.real_path for change in plan.changes):
+        journal = _Journal()
+        try:
+            final: list[Change] = []
+            for change in plan.changes:
+                now = _recheck(change, strict)
+                if now is not change:
+                    result.replanned.append(change.path)
+                if now is not None:
+                    final.append(now)
+            for directory in {os.path.dirname(c.real_path) for c in final}:
+                result.removed_temps.extend(fsio.sweep_stale_temps(directory))
+            backups = BackupRun()
+            for change in final:
+                if change.old is not None and change.new != change.old:
+                    result.backups.append((change.path, backups.save(change.path, change.old)))
+                    _pause(delay)
+            journal.recorded_files = [c.real_path for c in final if c.old is None]
+            journal.recorded_dirs = sorted(
+                {d for c in final for d in _missing_dirs(os.path.dirname(c.real_path))}
+            )
+            state.update(add_files=journal.recorded_files, add_dirs=journal.recorded_dirs)
+            _pause(delay)
+            for change in final:
+                _write(change, journal, delay)
+                _pause(delay)
+            deleted = [c for c in final if c.new is None]
+            state.update(remove_files=[c.real_path for c in deleted])
+            result.removed_dirs = _prune_created_dirs(deleted)
+            state.update(remove_dirs=result.removed_dirs)
+        except BaseException as exc:
+            failures = journal.undo()
+            if isinstance(exc, TransactionError) and not failures:
+                raise
+            if not isinstance(exc, Exception):
+                raise
+            message = f"could not apply the changes: {_describe(exc)}"
+            if journal.done:
+                message += "; the files already written were restored"
+            if failures:
+                message += "\n" + "\n".join(failures)
+                message += "\nbackups of the original files: " + ", ".join(
+                    backup for _, backup in result.backups
+                )
+            raise TransactionError(message) from exc
+        result.applied = final
+        result.created_dirs = list(journal.dirs)
+    _sync_integrity(plan, final, action, project_root, result)
+    return result
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.filename:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return str(exc) or type(exc).__name__
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _sync_integrity(
+    plan: Plan,
+    applied: Sequence[Change],
+    action: str,
+    project_root: str | None,
+    result: ApplyResult,
+) -> None:
+    """Tell rtok.integrity what rtok now owns (install) or no longer owns (uninstall)."""
+    try:
+        from rtok import integrity
+    except ImportError:
+        return
+    try:
+        if action == "uninstall":
+            edits: list[FileEdit] = [e for c in applied for e in c.edits]
+            edits.extend(plan.unchanged)
+            forget = getattr(integrity, "forget_artifacts", None)
+            if forget is not None and edits:
+                forget([(e.path, e.kind) for e in edits])
+            return
+        record = getattr(integrity, "record_artifacts", None)
+        record_type = getattr(integrity, "ArtifactRecord", None)
+        if record is None or record_type is None:
+            return
+        from rtok import __version__
+
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        records = []
+        for change in applied:
+            for edit in change.edits:
+                owned = edit.owned_bytes(change.new) if edit.owned_bytes else change.new
+                if owned is None:
+                    continue
+                records.append(
+                    record_type(
+                        path=edit.path, agent=edit.agent, scope=edit.scope,
+                        project_root=project_root, kind=edit.kind, sha256=_sha256(owned),
+                        rtok_version=__version__, time=stamp,
+                    )
+                )
+        if records:
+            record(records)
+    except Exception as exc:  # the files are in place; a missing record is reported
+        result.warnings.append(f"integrity records not updated: {_describe(exc)}")
