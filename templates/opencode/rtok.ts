@@ -1,0 +1,42 @@
+// rtok plugin for OpenCode and Kilo: shell commands go through `rtok rewrite`, which
+// answers with the command to run instead (its output gets shortened, the raw bytes are
+// archived). Written by `rtok init`, removed by `rtok uninstall`.
+//
+// Exit contract of `rtok rewrite CMD`: 0 or 3 -> run the printed command; 1 -> leave the
+// command alone; 2 -> leave it alone too (the host's own permission rules decide).
+// Any failure (rtok missing, timeout, crash) leaves the command exactly as typed.
+import { spawnSync } from "node:child_process";
+
+const RTOK_BIN = {{RTOK_BIN_JSON}};
+const SHELL_TOOLS = new Set(["bash"]);
+const TIMEOUT_MS = 2000;
+
+function rewrite(command: string): string {
+  try {
+    const result = spawnSync(RTOK_BIN, ["rewrite", command], {
+      encoding: "utf8",
+      timeout: TIMEOUT_MS,
+      maxBuffer: 1024 * 1024,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    if (result.error || (result.status !== 0 && result.status !== 3)) return command;
+    const proposed = (result.stdout ?? "").trim();
+    return proposed.length > 0 ? proposed : command;
+  } catch {
+    return command;
+  }
+}
+
+export const RtokRewrite = async () => ({
+  "tool.execute.before": async (input: { tool?: string }, output: { args?: Record<string, unknown> }) => {
+    try {
+      if (!input || !SHELL_TOOLS.has(String(input.tool))) return;
+      const command = output?.args?.command;
+      if (typeof command !== "string" || command.trim() === "") return;
+      const next = rewrite(command);
+      if (next !== command) output.args!.command = next;
+    } catch {
+      // Fail open: the command runs as typed.
+    }
+  },
+});
