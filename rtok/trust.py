@@ -204,12 +204,45 @@ def _rules_in(base_file: str, drop_in_dir: str) -> Iterator[str]:
             yield full
 
 
+def _user_rule_locations() -> tuple[str, str]:
+    """The user rules file and drop-in dir: config.toml's `[plugins.cmd] rules` /
+    `rules_dir` when the output-rules layer is present, else rtok's config dir."""
+    try:
+        from rtok.filter.settings import load_settings
+    except ImportError:
+        return paths.user_rules_file(), paths.user_rules_dir()
+    try:
+        settings = load_settings()
+        return settings.rules_file, settings.rules_dir
+    except Exception:
+        return paths.user_rules_file(), paths.user_rules_dir()
+
+
 def user_rule_files() -> list[str]:
-    return list(_rules_in(paths.user_rules_file(), paths.user_rules_dir()))
+    rules_file, rules_dir = _user_rule_locations()
+    found = list(_rules_in(rules_file, rules_dir))
+    for path in _rules_in(paths.user_rules_file(), paths.user_rules_dir()):
+        if path not in found:
+            found.append(path)
+    return found
+
+
+def _nearest_rtok_dir(start: str) -> str | None:
+    current = os.path.abspath(start)
+    while True:
+        if os.path.isdir(os.path.join(current, PROJECT_DIR)):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
 
 
 def project_rule_files(cwd: str) -> list[str]:
-    root = project_root(cwd)
+    """Rule files of the nearest `.rtok/` at or above `cwd`. That directory is at or
+    above `project_root(cwd)`; the output-rules layer reads the same one, so every file
+    that could apply is gated and listed."""
+    root = _nearest_rtok_dir(cwd)
     if root is None:
         return []
     base = os.path.join(root, PROJECT_DIR)
@@ -232,9 +265,12 @@ def untrusted_rule_files(cwd: str) -> list[str]:
 
 
 def scope_of(path: str) -> str:
-    """`user` for files in rtok's config dir, `project` for everything else."""
-    config = canonical_path(paths.config_dir())
+    """`user` for the user rule files (rtok's config dir, or where config.toml points),
+    `project` for everything else."""
     target = canonical_path(path)
+    if any(canonical_path(p) == target for p in user_rule_files()):
+        return "user"
+    config = canonical_path(paths.config_dir())
     for candidate in (os.path.abspath(path), target):
         if candidate == config or candidate.startswith(config + os.sep):
             return "user"
