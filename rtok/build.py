@@ -24,8 +24,17 @@ def compile_rules() -> str:
     return generate()
 
 
+def compile_hook_protocols() -> str:
+    from rtok.hooks.descriptors import load_hook_protocols, python_literal
+
+    # Not render_module: pprint cannot keep the JSON reply templates within 100 columns.
+    literal = python_literal(load_hook_protocols())
+    return HEADER.format(source="integrations/*.toml [hook]") + f"PROTOCOLS = {literal}\n"
+
+
 GENERATORS: dict[str, Callable[[], str]] = {}
 GENERATORS["default_rules"] = compile_rules
+GENERATORS["hook_protocols"] = compile_hook_protocols
 
 
 def compile_all() -> dict[str, str]:

@@ -1,0 +1,197 @@
+"""The `[hook]` table of integrations/<agent>.toml: schema, validation, compiled form.
+
+Not on the hot path (it parses TOML): `scripts/compile_data.py` turns the tables into
+`rtok/compiled/hook_protocols.py`, which `rtok hook` imports.
+
+Schema (every key is checked; an error names the file and the key):
+
+    [hook]
+    permissions = "claude"     # whose rules give the verdict: claude | cursor | droid | none
+    rtok_path = "bare"         # "bare" → `rtok run …`; "absolute" → the running entry point
+    no_opinion = ""            # exact stdout when rtok has nothing to say ("" or JSON text)
+
+    [[hook.payloads]]          # payload shapes, tried in order; the first whose `tool`
+    tool = "tool_name"         #   path holds a string is used (dotted path)
+    tools = ["Bash"]           # tool names acted on; any other tool passes through
+    event = "hook_event_name"  # optional path; when the payload has it, it must be in `events`
+    events = ["PreToolUse"]
+    input = "tool_input"       # path of the tool input object
+    input_format = "object"    # "object", or "object_or_json" (an object or a JSON string)
+    command = ["command"]      # input keys that may hold the command; the first present wins
+    command_format = "string"  # "string", or "list" (a list of commands, each decided alone)
+
+    [hook.payloads.replies]    # one JSON template per decision; a kind left out replies
+    allow_rewrite = {…}        #   `no_opinion`. Kinds: allow_rewrite, ask_rewrite, deny, defer.
+    ask_rewrite = {…}
+
+In a template the string "${input}" becomes the complete tool input with only the command
+changed, "${command}" the rewritten command, and inside longer strings `${command}` and
+`${original}` are replaced by the rewritten and the original command.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from typing import Any
+
+from rtok import resources
+
+PERMISSION_SOURCES = ("claude", "cursor", "droid", "none")
+RTOK_PATHS = ("bare", "absolute")
+INPUT_FORMATS = ("object", "object_or_json")
+COMMAND_FORMATS = ("string", "list")
+REPLY_KINDS = ("allow_rewrite", "ask_rewrite", "deny", "defer")
+
+
+class DescriptorError(ValueError):
+    """A `[hook]` table that does not follow the schema."""
+
+
+def load_hook_protocols() -> dict[str, dict[str, Any]]:
+    """agent name -> validated `[hook]` table, for every descriptor that has one."""
+    protocols: dict[str, dict[str, Any]] = {}
+    for relative in resources.list_files("integrations", ".toml"):
+        path = resources.data_path("integrations", relative)
+        with open(path, "rb") as handle:
+            try:
+                data = tomllib.load(handle)
+            except tomllib.TOMLDecodeError as error:
+                raise DescriptorError(f"{path}: not valid TOML: {error}") from error
+        table = data.get("hook")
+        if table is None:
+            continue
+        name = data.get("name", os.path.splitext(os.path.basename(relative))[0])
+        protocols[str(name)] = validate_hook_table(table, path)
+    return protocols
+
+
+def validate_hook_table(table: object, where: str) -> dict[str, Any]:
+    """The table in compiled form; raises DescriptorError naming `where` and the key."""
+    hook = _table(table, f"{where}: [hook]")
+    _only(hook, {"permissions", "rtok_path", "no_opinion", "payloads"}, f"{where}: [hook]")
+    permissions = _choice(hook, "permissions", PERMISSION_SOURCES, f"{where}: hook")
+    rtok_path = _choice(hook, "rtok_path", RTOK_PATHS, f"{where}: hook", default="bare")
+    no_opinion = hook.get("no_opinion", "")
+    if not isinstance(no_opinion, str):
+        raise DescriptorError(f"{where}: hook.no_opinion must be a string")
+    if no_opinion:
+        try:
+            json.loads(no_opinion)
+        except ValueError as error:
+            raise DescriptorError(f"{where}: hook.no_opinion is not JSON: {error}") from error
+    payloads = hook.get("payloads")
+    if not isinstance(payloads, list) or not payloads:
+        raise DescriptorError(f"{where}: hook.payloads must be a non-empty array of tables")
+    return {
+        "permissions": permissions,
+        "rtok_path": rtok_path,
+        "no_opinion": no_opinion,
+        "payloads": [
+            _payload(item, f"{where}: hook.payloads[{index}]")
+            for index, item in enumerate(payloads)
+        ],
+    }
+
+
+def _payload(item: object, where: str) -> dict[str, Any]:
+    table = _table(item, where)
+    _only(table, {"tool", "tools", "event", "events", "input", "input_format", "command",
+                  "command_format", "replies"}, where)
+    replies = _table(table.get("replies"), f"{where}.replies")
+    _only(replies, set(REPLY_KINDS), f"{where}.replies")
+    event = table.get("event", "")
+    events = _strings(table, "events", where, required=bool(event))
+    if events and not event:
+        raise DescriptorError(f"{where}: events given without event")
+    return {
+        "tool": _path(table, "tool", where),
+        "tools": _strings(table, "tools", where, required=True),
+        "event": _path(table, "event", where) if event else [],
+        "events": events,
+        "input": _path(table, "input", where),
+        "input_format": _choice(table, "input_format", INPUT_FORMATS, where, default="object"),
+        "command": _strings(table, "command", where, required=True),
+        "command_format": _choice(table, "command_format", COMMAND_FORMATS, where,
+                                  default="string"),
+        "replies": {kind: _template(value, f"{where}.replies.{kind}")
+                    for kind, value in sorted(replies.items())},
+    }
+
+
+def _template(value: object, where: str) -> str:
+    """The template as compact JSON text (the hook parses it when it replies)."""
+    if not isinstance(value, dict):
+        raise DescriptorError(f"{where}: a reply template must be a table")
+    try:
+        return json.dumps(value, separators=(",", ":"))
+    except TypeError as error:  # e.g. a TOML date
+        raise DescriptorError(f"{where}: not representable as JSON: {error}") from error
+
+
+def _table(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise DescriptorError(f"{where}: expected a table")
+    return value
+
+
+def _only(table: dict[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise DescriptorError(f"{where}: unknown key(s) {', '.join(unknown)}")
+
+
+def _choice(
+    table: dict[str, Any], key: str, choices: tuple[str, ...], where: str,
+    default: str | None = None,
+) -> str:
+    value = table.get(key, default)
+    if value not in choices:
+        raise DescriptorError(f"{where}.{key} must be one of {', '.join(choices)}")
+    return str(value)
+
+
+def _strings(table: dict[str, Any], key: str, where: str, *, required: bool) -> list[str]:
+    value = table.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise DescriptorError(f"{where}.{key} must be an array of non-empty strings")
+    if required and not value:
+        raise DescriptorError(f"{where}.{key} is required")
+    return list(value)
+
+
+def _path(table: dict[str, Any], key: str, where: str) -> list[str]:
+    value = table.get(key)
+    if not isinstance(value, str) or not all(value.split(".")):
+        raise DescriptorError(f"{where}.{key} must be a dotted key path such as tool_input")
+    return value.split(".")
+
+
+def python_literal(value: object, indent: int = 0) -> str:
+    """`value` as Python source that stays within 100 columns at any nesting depth.
+
+    Long strings are split into adjacent literals inside parentheses, which pprint
+    does not do for text without spaces (the JSON templates).
+    """
+    pad = " " * (indent + 4)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{pad}{key!r}: {python_literal(value[key], indent + 4)}," for key in
+                 sorted(value)]
+        return "{\n" + "\n".join(items) + "\n" + " " * indent + "}"
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        short = repr(value)
+        if len(short) + indent < 60 and all(isinstance(v, str) for v in value):
+            return short
+        items = [f"{pad}{python_literal(item, indent + 4)}," for item in value]
+        return "[\n" + "\n".join(items) + "\n" + " " * indent + "]"
+    if isinstance(value, str) and len(repr(value)) + indent > 60:
+        width = max(20, 90 - indent - 8)
+        chunks = [value[i : i + width] for i in range(0, len(value), width)]
+        body = "\n".join(f"{pad}{chunk!r}" for chunk in chunks)
+        return "(\n" + body + "\n" + " " * indent + ")"
+    return repr(value)

@@ -1,0 +1,108 @@
+"""Reading a hook payload and finding the shell command(s) in it.
+
+Everything here is defensive: a payload of the wrong shape yields None (the caller then
+gives the agent its "no opinion" reply), never an exception.
+
+Hot path: stdlib only.
+"""
+
+from __future__ import annotations
+
+import json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
+
+STDIN_CAP = 1024 * 1024
+_BOM = b"\xef\xbb\xbf"
+
+
+def read_payload(stream: BinaryIO | None, cap: int = STDIN_CAP) -> dict[str, Any] | None:
+    """The JSON object on `stream`: at most `cap` bytes, leading BOMs stripped, UTF-8."""
+    if stream is None:
+        return None
+    raw = stream.read(cap + 1)
+    if not raw or len(raw) > cap:
+        return None
+    while raw.startswith(_BOM):
+        raw = raw[len(_BOM) :]
+    try:
+        text = raw.decode("utf-8").strip()
+        if not text:
+            return None
+        data = json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def lookup(data: object, path: list[str]) -> object:
+    """The value at a key path in nested objects, or None."""
+    for key in path:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+class ToolCall:
+    """The shell call found in a payload, under one of the agent's payload shapes."""
+
+    __slots__ = ("commands", "is_list", "key", "shape", "tool", "tool_input")
+
+    def __init__(
+        self, shape: dict[str, Any], tool: str, tool_input: dict[str, Any], key: str,
+        commands: list[str], is_list: bool,
+    ) -> None:
+        self.shape = shape
+        self.tool = tool
+        self.tool_input = tool_input
+        self.key = key
+        self.commands = commands
+        self.is_list = is_list
+
+    def input_with(self, new_commands: list[str]) -> dict[str, Any]:
+        """A copy of the whole tool input with only the command (or list) replaced."""
+        updated = dict(self.tool_input)
+        updated[self.key] = list(new_commands) if self.is_list else new_commands[0]
+        return updated
+
+
+def find_shape(payload: dict[str, Any], shapes: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first payload shape whose tool-name path holds a string in this payload."""
+    for shape in shapes:
+        if isinstance(lookup(payload, shape["tool"]), str):
+            return shape
+    return None
+
+
+def shell_call(payload: dict[str, Any], shape: dict[str, Any]) -> ToolCall | None:
+    """The shell call in `payload` if it is one the shape acts on, else None."""
+    tool = lookup(payload, shape["tool"])
+    if not isinstance(tool, str) or tool not in shape["tools"]:
+        return None
+    if shape["event"]:
+        event = lookup(payload, shape["event"])
+        if event is not None and event not in shape["events"]:
+            return None
+    tool_input = lookup(payload, shape["input"])
+    if isinstance(tool_input, str) and shape["input_format"] == "object_or_json":
+        try:
+            tool_input = json.loads(tool_input)
+        except (ValueError, RecursionError):
+            return None
+    if not isinstance(tool_input, dict):
+        return None
+    for key in shape["command"]:
+        if key not in tool_input:
+            continue
+        value = tool_input[key]
+        if shape["command_format"] == "list":
+            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+                return ToolCall(shape, tool, tool_input, key, list(value), True)
+            return None
+        if isinstance(value, str):
+            return ToolCall(shape, tool, tool_input, key, [value], False)
+        return None
+    return None

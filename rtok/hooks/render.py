@@ -1,0 +1,35 @@
+"""Rendering a reply template from an agent's descriptor into the JSON text it expects.
+
+Hot path: stdlib only.
+"""
+
+from __future__ import annotations
+
+import json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+INPUT = "${input}"
+COMMAND = "${command}"
+
+
+def render(template: str, new_input: dict[str, Any], command: str, original: str) -> str:
+    """The JSON template text with its placeholders filled, as compact single-line JSON."""
+    filled = _fill(json.loads(template), new_input, command, original)
+    return json.dumps(filled, separators=(",", ":"))
+
+
+def _fill(value: object, new_input: dict[str, Any], command: str, original: str) -> object:
+    if isinstance(value, str):
+        if value == INPUT:
+            return new_input
+        if "${" in value:
+            return value.replace(COMMAND, command).replace("${original}", original)
+        return value
+    if isinstance(value, dict):
+        return {key: _fill(item, new_input, command, original) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_fill(item, new_input, command, original) for item in value]
+    return value

@@ -1,0 +1,177 @@
+"""Where a host keeps its permission rules, and reading them.
+
+Each reader returns `(deny, ask, allow)` pattern lists in the Claude pattern language (see
+`patterns.py`). Settings files are read with `json` only; a file that is missing is
+skipped, a file that does not parse (or is not an object) gets one warning on stderr and
+is ignored, never treated as empty rules plus something else.
+
+Hot path: stdlib only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+Rules = tuple[list[str], list[str], list[str]]
+
+_warned: set[str] = set()
+
+
+def read_settings(path: str) -> dict[str, object] | None:
+    """The JSON object in `path`; None when missing, unreadable or malformed (warned once)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        _warn(path, f"cannot read it ({error.strerror or error})")
+        return None
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        _warn(path, f"not valid JSON ({error})")
+        return None
+    if not isinstance(data, dict):
+        _warn(path, "the top level is not a JSON object")
+        return None
+    return data
+
+
+def _warn(path: str, why: str) -> None:
+    if path in _warned:
+        return
+    _warned.add(path)
+    try:
+        sys.stderr.write(f"rtok: warning: ignoring permission rules in {path}: {why}\n")
+    except (OSError, ValueError):
+        return
+
+
+def project_root(cwd: str, marker: str) -> str | None:
+    """Nearest ancestor of `cwd` (itself included) holding a `marker` directory, else the
+    top of the enclosing git work tree (found by walking up to `.git`, no git process)."""
+    current = os.path.abspath(cwd)
+    git_top = None
+    while True:
+        if os.path.isdir(os.path.join(current, marker)):
+            return current
+        if git_top is None and os.path.exists(os.path.join(current, ".git")):
+            git_top = current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return git_top
+        current = parent
+
+
+def _strings(value: object) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [item.strip() for item in value if isinstance(item, str) and item.strip()]
+
+
+def _bash_patterns(rules: Iterable[str], tool: str) -> list[str]:
+    """Inner patterns of `Tool(…)` rules; a bare `Tool` rule covers every command."""
+    out = []
+    for rule in rules:
+        if rule == tool:
+            out.append("*")
+        elif rule.startswith(tool + "(") and rule.endswith(")"):
+            out.append(rule[len(tool) + 1 : -1])
+    return out
+
+
+def claude_config_dir() -> str:
+    configured = os.environ.get("CLAUDE_CONFIG_DIR", "")
+    if configured:
+        return configured
+    return os.path.join(os.environ.get("HOME") or os.path.expanduser("~"), ".claude")
+
+
+def claude_settings_files(cwd: str) -> list[str]:
+    files = []
+    root = project_root(cwd, ".claude")
+    if root is not None:
+        files += [os.path.join(root, ".claude", "settings.json"),
+                  os.path.join(root, ".claude", "settings.local.json")]
+    user = claude_config_dir()
+    files += [os.path.join(user, "settings.json"), os.path.join(user, "settings.local.json")]
+    return _unique(files)
+
+
+def claude_rules(cwd: str) -> Rules:
+    """`permissions.deny|ask|allow` `Bash(…)` rules merged from Claude's four settings files."""
+    return _permission_rules(claude_settings_files(cwd), "Bash")
+
+
+def cursor_rules(cwd: str) -> Rules:
+    """Cursor CLI's `~/.cursor/cli-config.json`: `permissions.allow|deny` with `Shell(…)`."""
+    del cwd  # Cursor keeps shell permissions per user only
+    home = os.environ.get("HOME") or os.path.expanduser("~")
+    return _permission_rules([os.path.join(home, ".cursor", "cli-config.json")], "Shell")
+
+
+def _permission_rules(files: list[str], tool: str) -> Rules:
+    deny: list[str] = []
+    ask: list[str] = []
+    allow: list[str] = []
+    for path in files:
+        settings = read_settings(path)
+        if settings is None:
+            continue
+        permissions = settings.get("permissions")
+        if not isinstance(permissions, dict):
+            continue
+        deny += _bash_patterns(_strings(permissions.get("deny")), tool)
+        ask += _bash_patterns(_strings(permissions.get("ask")), tool)
+        allow += _bash_patterns(_strings(permissions.get("allow")), tool)
+    return deny, ask, allow
+
+
+def droid_settings_files(cwd: str) -> list[str]:
+    files = []
+    home = os.environ.get("FACTORY_HOME_OVERRIDE", "") or os.environ.get("HOME", "")
+    if not home:
+        home = os.path.expanduser("~")
+    user = os.path.join(home, ".factory")
+    files += [os.path.join(user, "settings.json"), os.path.join(user, "settings.local.json")]
+    root = project_root(cwd, ".factory")
+    if root is not None:
+        files += [os.path.join(root, ".factory", "settings.json"),
+                  os.path.join(root, ".factory", "settings.local.json")]
+    return _unique(files)
+
+
+def droid_rules(cwd: str) -> Rules:
+    """Droid's `commandBlocklist` (hard stop) and `commandDenylist` (Droid asks first).
+
+    Both are deny for rtok: rewriting such a command would hide it from Droid's own
+    check (its list says `rm -rf`, the rewrite says `rtok run rm -rf`), so rtok leaves it
+    untouched and Droid decides. Droid's allow list never lets rtok approve anything:
+    the hook reply carries no decision.
+    """
+    deny: list[str] = []
+    for path in droid_settings_files(cwd):
+        settings = read_settings(path)
+        if settings is None:
+            continue
+        deny += _strings(settings.get("commandBlocklist"))
+        deny += _strings(settings.get("commandDenylist"))
+    return deny, [], []
+
+
+def _unique(paths: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for path in paths:
+        key = os.path.normpath(path)
+        if key not in seen:
+            seen.add(key)
+            out.append(path)
+    return out
