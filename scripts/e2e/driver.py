@@ -1,0 +1,480 @@
+"""Drive one agent: control run, and install -> rewritten run -> uninstall -> raw run.
+
+`python scripts/e2e/driver.py [--control] AGENT ...` runs agents from the command line
+(installing them first); tests/e2e/ calls the same functions and asserts on the results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from e2e import gitrepo
+from e2e.agents import PROFILES, AgentProfile, RunContext, agent_executable, path_dirs
+from e2e.pins import CACHE_DIR
+from e2e.procs import MARKER_NAME, stop_group, sweep_marked
+
+SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
+COMMAND = "git log"
+PROMPT = f"Run this exact shell command with your shell tool and report its output: `{COMMAND}`"
+FINAL_TEXT = "Done."
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# rtok's trailer: `[rtok <id> · N lines · expand: rtok expand <id>]`.
+TRAILER = re.compile(r"\[rtok (?P<id>[0-9A-Za-z_.:-]+) · (?P<lines>\d+) lines · "
+                     r"expand: (?:\S*/)?rtok expand (?P=id)\]")
+RESULTS_DIR = os.environ.get("RTOK_E2E_RESULTS") or os.path.join(CACHE_DIR, "results")
+NETNS_SETTING = os.environ.get("RTOK_E2E_NETNS", "auto")
+
+
+# --- environment ------------------------------------------------------------------------
+
+
+def rtok_executable() -> str:
+    """The installed `rtok` console script next to the running interpreter."""
+    override = os.environ.get("RTOK_E2E_RTOK")
+    candidate = override or os.path.join(os.path.dirname(sys.executable), "rtok")
+    if not os.path.exists(candidate):
+        raise FileNotFoundError(f"rtok console script not found at {candidate}")
+    return os.path.abspath(candidate)
+
+
+@functools.cache
+def netns_available() -> bool:
+    """A loopback-only network namespace works here (root, unshare and ip present)."""
+    if NETNS_SETTING == "0" or os.geteuid() != 0:
+        return False
+    if not (shutil.which("unshare") and shutil.which("ip")):
+        return False
+    probe = subprocess.run(["unshare", "-n", "--", "ip", "link", "set", "lo", "up"],
+                           capture_output=True, timeout=30, check=False)
+    return probe.returncode == 0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def base_env(ctx: RunContext, marker: str) -> dict[str, str]:
+    """A minimal env: throwaway HOME and XDG dirs, offline switches, no real credentials."""
+    home = ctx.home
+    return {
+        "HOME": home, "USER": "e2e", "LOGNAME": "e2e", "SHELL": "/bin/bash",
+        "PATH": os.pathsep.join([*path_dirs(ctx.agent), SYSTEM_PATH]),
+        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": os.path.join(ctx.run_dir, "tmp"),
+        "XDG_CONFIG_HOME": os.path.join(home, ".config"),
+        "XDG_DATA_HOME": os.path.join(home, ".local", "share"),
+        "XDG_CACHE_HOME": os.path.join(home, ".cache"),
+        "XDG_STATE_HOME": os.path.join(home, ".local", "state"),
+        "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.path.join(home, ".gitconfig"),
+        "NO_COLOR": "1", "CI": "1", "TERM": "dumb", "DO_NOT_TRACK": "1",
+        "NO_UPDATE_NOTIFIER": "1", "npm_config_update_notifier": "false",
+        "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
+        "PWD": ctx.cwd, MARKER_NAME: marker,
+    }
+
+
+# --- results ----------------------------------------------------------------------------
+
+
+@dataclass
+class Session:
+    """One agent session against the fake model, and what came back."""
+
+    scenario: str
+    folder: str
+    returncode: int | None = None
+    seconds: float = 0.0
+    timed_out: bool = False
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    requests: int = 0
+    offered_tools: list[str] = field(default_factory=list)
+    tool_results: list[str] = field(default_factory=list)
+    swept_pids: list[int] = field(default_factory=list)
+
+    @property
+    def final_output(self) -> str:
+        """The output part of the last tool result, unwrapped from JSON shapes."""
+        return tool_output_text(self.tool_results[-1]) if self.tool_results else ""
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+@dataclass
+class AgentReport:
+    """Everything one agent's e2e test learnt; also the input of the README table."""
+
+    agent: str
+    label: str
+    package: str
+    version: str
+    kind: str  # "control" | "round_trip"
+    passed: bool = False
+    checks: list[Check] = field(default_factory=list)
+    sessions: list[Session] = field(default_factory=list)
+    commands: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    run_dir: str = ""
+    netns: bool = False
+    finished_at: str = ""
+
+    def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        self.checks.append(Check(name, ok, detail))
+        return ok
+
+    def failures(self) -> list[Check]:
+        return [c for c in self.checks if not c.ok]
+
+    def summary(self) -> str:
+        lines = [f"{self.agent} {self.version} {self.kind}: "
+                 f"{'PASS' if self.passed else 'FAIL'} in {self.seconds:.1f}s ({self.run_dir})"]
+        lines += [f"  [{'ok' if c.ok else 'FAIL'}] {c.name}: {c.detail}"[:600]
+                  for c in self.checks]
+        return "\n".join(lines)
+
+
+def tool_output_text(text: str) -> str:
+    """The command's output inside an agent's tool-result wrapper (JSON shapes unwrapped)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(value, dict):
+        parts = [value[k] for k in ("stdout", "output", "result") if isinstance(value.get(k), str)]
+        return "\n".join(parts) if parts else text
+    if isinstance(value, list):
+        parts = [item["result"] for item in value
+                 if isinstance(item, dict) and isinstance(item.get("result"), str)]
+        return "\n".join(parts) if parts else text
+    return text
+
+
+def read_requests(log_path: str) -> list[dict[str, Any]]:
+    if not os.path.exists(log_path):
+        return []
+    with open(log_path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+# --- running ----------------------------------------------------------------------------
+
+
+def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
+                scenario: str) -> Session:
+    """Serve the fake model and run the agent (and its set-up steps) in a sandbox."""
+    folder = os.path.join(ctx.run_dir, scenario)
+    os.makedirs(folder, exist_ok=True)
+    exe = agent_executable(profile.name)
+    steps = [*profile.pre_steps(ctx, exe)]
+    argv = profile.command(ctx, exe, PROMPT)
+    marker = env[MARKER_NAME]
+    step_specs = []
+    for step in steps:
+        step_specs.append({"name": step.name, "argv": step.argv, "env": env, "cwd": ctx.cwd,
+                           "timeout": step.timeout, "required": True,
+                           "stdout": os.path.join(folder, f"{step.name}.stdout"),
+                           "stderr": os.path.join(folder, f"{step.name}.stderr")})
+    step_specs.append({"name": "agent", "argv": argv, "env": env, "cwd": ctx.cwd,
+                       "timeout": profile.timeout,
+                       "stdout": os.path.join(folder, "agent.stdout"),
+                       "stderr": os.path.join(folder, "agent.stderr")})
+    budget = sum(s["timeout"] for s in step_specs) + 30
+    log_path = os.path.join(folder, "requests.jsonl")
+    spec = {
+        "netns": netns_available(), "marker": marker,
+        "result": os.path.join(folder, "sandbox-result.json"),
+        "server": {"spec": {"tool_names": profile.tool_names, "command": COMMAND,
+                            "final_text": FINAL_TEXT,
+                            "follow_suggestions": profile.follow_suggestions, "max_calls": 3},
+                   "port": ctx.port, "log": log_path, "lifetime": budget,
+                   "ready": os.path.join(folder, "server.ready")},
+        "steps": step_specs,
+    }
+    spec_path = os.path.join(folder, "sandbox.json")
+    with open(spec_path, "w", encoding="utf-8") as handle:
+        json.dump(spec, handle, indent=1)
+    with open(os.path.join(folder, "argv.json"), "w", encoding="utf-8") as handle:
+        json.dump({"argv": argv, "env": env}, handle, indent=1)
+    launcher = [sys.executable, os.path.join(SCRIPTS_DIR, "sandbox.py"), spec_path]
+    if spec["netns"]:
+        launcher = ["unshare", "-n", "--", *launcher]
+    start = time.monotonic()
+    with open(os.path.join(folder, "sandbox.log"), "wb") as sandbox_log:
+        proc = subprocess.Popen(launcher, stdin=subprocess.DEVNULL, stdout=sandbox_log,
+                                stderr=subprocess.STDOUT, start_new_session=True,
+                                env={"PATH": SYSTEM_PATH, "LANG": "C.UTF-8"})
+        try:
+            proc.wait(timeout=budget + 15)
+        except subprocess.TimeoutExpired:
+            pass
+        stop_group(proc, grace=2.0)
+    session = Session(scenario, folder, seconds=time.monotonic() - start)
+    session.swept_pids = sweep_marked(marker)
+    try:
+        with open(spec["result"], encoding="utf-8") as handle:
+            outcome = json.load(handle)
+    except (OSError, ValueError):
+        outcome = {"steps": [], "swept_pids": []}
+    session.steps = outcome["steps"]
+    session.swept_pids += outcome["swept_pids"]
+    agent_step = next((s for s in session.steps if s["name"] == "agent"), None)
+    if agent_step:
+        session.returncode = agent_step["returncode"]
+        session.timed_out = agent_step["timed_out"]
+        session.seconds = agent_step["seconds"]
+    else:
+        session.timed_out = True
+    records = read_requests(log_path)
+    session.requests = sum(1 for r in records if r.get("method") == "POST")
+    for record in records:
+        if record.get("offered_tools") and not session.offered_tools:
+            session.offered_tools = record["offered_tools"]
+        if record.get("tool_results"):
+            session.tool_results = [r["text"] for r in record["tool_results"]]
+    return session
+
+
+def run_rtok(rtok: str, args: list[str], env: dict[str, str], cwd: str,
+             folder: str, name: str) -> dict[str, Any]:
+    """Run the real rtok CLI with the run's env; keep its output in the run folder."""
+    start = time.monotonic()
+    proc = subprocess.run([rtok, *args], env=env, cwd=cwd, capture_output=True,
+                          stdin=subprocess.DEVNULL, timeout=120, check=False)
+    for suffix, data in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+        with open(os.path.join(folder, f"{name}.{suffix}"), "wb") as handle:
+            handle.write(data)
+    return {"name": name, "argv": [rtok, *args], "returncode": proc.returncode,
+            "seconds": round(time.monotonic() - start, 3),
+            "stdout": proc.stdout.decode(errors="replace"),
+            "stderr": proc.stderr.decode(errors="replace")}
+
+
+@dataclass
+class Workspace:
+    """A run's throwaway HOME, repository and folders."""
+
+    ctx: RunContext
+    env: dict[str, str]
+    raw_log: bytes
+
+
+def make_workspace(agent: str, work_root: str, template: str | None = None) -> Workspace:
+    run_dir = tempfile.mkdtemp(prefix=f"{agent}-", dir=work_root)
+    home = os.path.join(run_dir, "home")
+    for sub in ("", ".config", ".local/share", ".cache", ".local/state"):
+        os.makedirs(os.path.join(home, sub), exist_ok=True)
+    os.makedirs(os.path.join(run_dir, "tmp"))
+    with open(os.path.join(home, ".gitconfig"), "w", encoding="utf-8") as handle:
+        handle.write("[user]\n\tname = Ada Example\n\temail = ada@example.invalid\n"
+                     "[safe]\n\tdirectory = *\n")
+    repo = os.path.join(run_dir, "repo")
+    if template:
+        gitrepo.copy_repo(template, repo)
+    else:
+        gitrepo.make_template(repo, home)
+    ctx = RunContext(agent=agent, home=home, cwd=repo, run_dir=run_dir, port=free_port(),
+                     hub_port=free_port())
+    profile = PROFILES[agent]
+    env = base_env(ctx, f"{agent}-{uuid.uuid4().hex}")
+    env.update(profile.configure(ctx))
+    return Workspace(ctx, env, gitrepo.raw_git_log(repo, home))
+
+
+# --- verdicts ---------------------------------------------------------------------------
+
+
+def looks_raw(output: str, raw_log: bytes) -> tuple[bool, str]:
+    """The tool result is git's own output: its first commits verbatim, and no rtok trailer."""
+    raw = raw_log.decode()
+    head = "\n".join(raw.splitlines()[:30])
+    if TRAILER.search(output):
+        return False, "rtok trailer present"
+    if head not in output.replace("\r\n", "\n"):
+        return False, f"first 30 lines of git log not found in {len(output)} chars of output"
+    oldest = raw.split("commit ")[-1].split("\n", 1)[0]
+    return True, f"{len(output)} chars, newest {len(head)} chars verbatim, oldest {oldest[:12]}" \
+        + (" present" if oldest in output else " cut by the agent")
+
+
+def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace,
+                       rtok: str) -> None:
+    output = session.final_output
+    match = TRAILER.search(output)
+    report.check("rewritten: rtok trailer in tool result", bool(match),
+                 match.group(0) if match else output[-300:])
+    if not match:
+        return
+    raw = ws.raw_log.decode()
+    report.check("rewritten: output shorter than raw git log", len(output) < len(raw),
+                 f"{len(output)} < {len(raw)} chars")
+    report.check("rewritten: output is not git's raw output",
+                 "\n".join(raw.splitlines()[:30]) not in output, "")
+    expanded = run_rtok(rtok, ["expand", match.group("id")], ws.env, ws.ctx.cwd,
+                        session.folder, "rtok-expand")
+    report.commands.append({k: v for k, v in expanded.items() if k not in ("stdout",)})
+    report.check("rewritten: rtok expand gives back git's raw bytes",
+                 expanded["returncode"] == 0 and expanded["stdout"].encode() == ws.raw_log,
+                 f"exit {expanded['returncode']}, {len(expanded['stdout'])} bytes "
+                 f"vs {len(ws.raw_log)}")
+    rows = ledger_rows(rtok, ws)
+    report.check("rewritten: ledger row for git log", any("git log" in r for r in rows),
+                 rows[-1][:200] if rows else "no ledger rows found")
+
+
+def ledger_rows(rtok: str, ws: Workspace) -> list[str]:
+    """Rows of rtok's ledger in the run's data dir, as text (schema-agnostic read)."""
+    import sqlite3
+
+    data_dir = os.path.join(ws.ctx.home, ".local", "share", "rtok")
+    rows: list[str] = []
+    for root, _dirs, files in os.walk(data_dir):
+        for name in files:
+            if not name.endswith((".sqlite", ".sqlite3", ".db")):
+                continue
+            try:
+                conn = sqlite3.connect(f"file:{os.path.join(root, name)}?mode=ro", uri=True)
+            except sqlite3.Error:
+                continue
+            try:
+                tables = [t for (t,) in conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type='table'")]
+                for table in tables:
+                    for row in conn.execute(f'SELECT * FROM "{table}"'):
+                        rows.append(f"{name}:{table}: " + " | ".join(map(str, row)))
+            except sqlite3.Error:
+                pass
+            finally:
+                conn.close()
+    return rows
+
+
+def finish(report: AgentReport, start: float, ws: Workspace, keep: bool) -> AgentReport:
+    report.passed = bool(report.checks) and not report.failures()
+    report.seconds = round(time.monotonic() - start, 2)
+    report.finished_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    with open(os.path.join(ws.ctx.run_dir, "report.json"), "w", encoding="utf-8") as handle:
+        json.dump(asdict(report), handle, indent=1, default=str)
+    save_result(report)
+    if report.passed and not keep:
+        shutil.rmtree(ws.ctx.home, ignore_errors=True)
+    return report
+
+
+def save_result(report: AgentReport) -> None:
+    os.makedirs(RESULTS_DIR, exist_ok=True)
+    slim = {k: v for k, v in asdict(report).items() if k not in ("sessions", "commands")}
+    path = os.path.join(RESULTS_DIR, f"{report.agent}.{report.kind}.json")
+    with open(path + ".tmp", "w", encoding="utf-8") as handle:
+        json.dump(slim, handle, indent=1)
+    os.replace(path + ".tmp", path)
+
+
+def new_report(agent: str, kind: str, ws: Workspace) -> AgentReport:
+    profile = PROFILES[agent]
+    return AgentReport(agent, profile.label, profile.package, profile.version, kind,
+                       run_dir=ws.ctx.run_dir, netns=netns_available())
+
+
+def session_ran(report: AgentReport, session: Session) -> bool:
+    report.sessions.append(session)
+    return report.check(
+        f"{session.scenario}: agent called the shell tool and sent back its result",
+        bool(session.tool_results) and not session.timed_out,
+        f"exit {session.returncode}, {session.seconds:.1f}s, {session.requests} requests, "
+        f"{len(session.tool_results)} tool results, timed out: {session.timed_out}, "
+        f"tools offered: {session.offered_tools[:12]}")
+
+
+def control_run(agent: str, work_root: str, template: str | None = None,
+                keep: bool = False) -> AgentReport:
+    """Plain run without rtok: proves the fake model, offline config and approval work."""
+    start = time.monotonic()
+    ws = make_workspace(agent, work_root, template)
+    report = new_report(agent, "control", ws)
+    session = run_session(PROFILES[agent], ws.ctx, ws.env, "control")
+    if session_ran(report, session):
+        ok, detail = looks_raw(session.final_output, ws.raw_log)
+        report.check("control: tool result is git's raw output", ok, detail)
+    return finish(report, start, ws, keep)
+
+
+def round_trip(agent: str, work_root: str, template: str | None = None,
+               keep: bool = False) -> AgentReport:
+    """rtok init -> rewritten run -> rtok uninstall -> raw run, with the real installer."""
+    start = time.monotonic()
+    rtok = rtok_executable()
+    ws = make_workspace(agent, work_root, template)
+    report = new_report(agent, "round_trip", ws)
+    profile = PROFILES[agent]
+    folder = ws.ctx.run_dir
+    init = run_rtok(rtok, ["init", "--agent", agent, "--global", "--auto-patch"], ws.env,
+                    ws.ctx.cwd, folder, "rtok-init")
+    report.commands.append(init)
+    if not report.check("rtok init --global --auto-patch exits 0", init["returncode"] == 0,
+                        (init["stderr"] or init["stdout"])[-400:]):
+        return finish(report, start, ws, keep)
+    rewritten = run_session(profile, ws.ctx, ws.env, "rewritten")
+    if session_ran(report, rewritten):
+        evaluate_rewritten(report, rewritten, ws, rtok)
+    uninstall = run_rtok(rtok, ["uninstall", "--agent", agent, "--global"], ws.env,
+                         ws.ctx.cwd, folder, "rtok-uninstall")
+    report.commands.append(uninstall)
+    if report.check("rtok uninstall --global exits 0", uninstall["returncode"] == 0,
+                    (uninstall["stderr"] or uninstall["stdout"])[-400:]):
+        raw = run_session(profile, ws.ctx, ws.env, "after-uninstall")
+        if session_ran(report, raw):
+            ok, detail = looks_raw(raw.final_output, ws.raw_log)
+            report.check("after uninstall: tool result is git's raw output", ok, detail)
+    return finish(report, start, ws, keep)
+
+
+def main(argv: list[str]) -> int:
+    from e2e.install import install_all
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("agents", nargs="*", default=list(PROFILES))
+    parser.add_argument("--control", action="store_true", help="plain runs only")
+    parser.add_argument("--keep", action="store_true", help="keep HOMEs of passing runs")
+    parser.add_argument("--work-root", default=None)
+    ns = parser.parse_args(argv)
+    reports = install_all(ns.agents)
+    broken = [k for k, r in reports.items() if not r.ok]
+    if broken:
+        print("install failed:", ", ".join(broken))
+    work_root = ns.work_root or tempfile.mkdtemp(prefix="rtok-e2e-")
+    os.makedirs(os.path.join(work_root, "template-home"), exist_ok=True)
+    template = gitrepo.make_template(os.path.join(work_root, "template-repo"),
+                                     os.path.join(work_root, "template-home"))
+    failed = 0
+    for agent in ns.agents:
+        runner = control_run if ns.control else round_trip
+        report = runner(agent, work_root, template, ns.keep)
+        print(report.summary(), flush=True)
+        failed += not report.passed
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
