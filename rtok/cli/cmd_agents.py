@@ -1,0 +1,45 @@
+"""`rtok agents`: the supported agents, whether each is detected and where rtok is in it."""
+
+from __future__ import annotations
+
+import json as jsonlib
+import os
+import sys
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(
+        "agents",
+        help="List supported agents: tier, scopes, detected on this machine, installed "
+        "scopes, files. Exit status 2 when the agent descriptors cannot be loaded.",
+    )
+    def agents(
+        json: bool = typer.Option(False, "--json", help="One JSON object per agent."),
+    ) -> None:
+        from rtok.install import runner, show
+
+        opts = runner.InitOptions(cwd=os.getcwd())
+        try:
+            descriptors = runner.integrations().load_descriptors()
+        except Exception as exc:
+            sys.stderr.write(f"rtok: the agent descriptors cannot be loaded: {exc}\n")
+            raise typer.Exit(runner.EXIT_USAGE) from exc
+        rows = show.agent_rows(descriptors, sorted(descriptors), opts, with_status=False)
+        if json:
+            sys.stdout.write(jsonlib.dumps(rows, indent=2) + "\n")
+            return
+        for row in rows:
+            scopes = row["scopes"]
+            installed = row["installed"]
+            assert isinstance(scopes, list) and isinstance(installed, list)
+            line = (
+                f"{row['name']:<12} {row['display_name']!s:<24} {row['tier']!s:<7} "
+                f"scopes: {','.join(scopes)}"
+            )
+            if row["detected"]:
+                line += "  detected"
+            if installed:
+                line += "  installed: " + ",".join(installed)
+            sys.stdout.write(line + "\n")

@@ -1,0 +1,180 @@
+"""`rtok init` and `rtok uninstall`: argument parsing only; the work is rtok.install.runner."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from rtok.install.runner import EXIT_CODES_HELP, InitOptions
+
+_AGENT_HELP = "Agent to act on (repeatable; see `rtok agents`)."
+_AgentOption = Annotated[
+    list[str] | None, typer.Option("--agent", "-a", metavar="NAME", help=_AGENT_HELP)
+]
+
+
+def _is_terminal() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _choose(opts: InitOptions, descriptors: dict[str, Any]) -> tuple[list[str], bool]:
+    """Interactive: pick agents (detected ones pre-checked) and the scope."""
+    import questionary
+
+    from rtok.install import runner
+
+    mod = runner.integrations()
+    ctx = runner.build_context(opts, "global", consent=False, awareness="default")
+    choices = []
+    for name, descriptor in sorted(descriptors.items()):
+        if opts.uninstall:
+            checked = bool(mod.installed_scopes(descriptor, ctx))
+        else:
+            checked = bool(mod.detect(descriptor, ctx))
+        title = f"{getattr(descriptor, 'display_name', name)} ({name})"
+        choices.append(questionary.Choice(title=title, value=name, checked=checked))
+    verb = "Remove rtok from" if opts.uninstall else "Install rtok into"
+    picked = questionary.checkbox(f"{verb} which agents?", choices=choices).ask()
+    if not picked:
+        return [], opts.global_scope
+    root = runner.find_project_root(opts.cwd)
+    scope = questionary.select(
+        "Scope?",
+        choices=[
+            questionary.Choice("global: for your user account", value="global"),
+            questionary.Choice(f"project: {root}", value="project"),
+        ],
+        default="global" if opts.global_scope else "project",
+    ).ask()
+    if scope is None:
+        return [], opts.global_scope
+    return list(picked), scope == "global"
+
+
+def _confirm(question: str) -> bool:
+    import questionary
+
+    return bool(questionary.confirm(question, default=False).ask())
+
+
+def _run(opts: InitOptions) -> None:
+    from rtok.install import runner
+
+    code = runner.run(opts, sys.stdout, sys.stderr, choose=_choose, confirm=_confirm)
+    raise typer.Exit(code)
+
+
+def _options(
+    *,
+    agent: list[str] | None,
+    all_agents: bool,
+    global_scope: bool,
+    dry_run: bool,
+    check: bool,
+    uninstall: bool,
+    patch: bool | None,
+    hook_only: bool,
+    show: bool,
+    awareness: str | None,
+    trust_filters: bool | None,
+    verbose: bool,
+    json: bool,
+) -> InitOptions:
+    return InitOptions(
+        agents=list(agent or []),
+        all_agents=all_agents,
+        global_scope=global_scope,
+        dry_run=dry_run,
+        check=check,
+        uninstall=uninstall,
+        patch=patch,
+        hook_only=hook_only,
+        show=show,
+        awareness=awareness,
+        trust_filters=trust_filters,
+        verbose=verbose,
+        json=json,
+        cwd=os.getcwd(),
+        interactive=_is_terminal(),
+    )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(
+        "init",
+        help=(
+            "Install rtok into coding agents (the current project, or with -g your user "
+            "account). Shows a diff first on a terminal; --dry-run only prints it. "
+            + EXIT_CODES_HELP
+        ),
+    )
+    def init(
+        agent: _AgentOption = None,
+        all_agents: bool = typer.Option(
+            False, "--all", help="Every agent that supports the scope (uninstall: every "
+            "agent rtok is installed in)."),
+        global_scope: bool = typer.Option(
+            False, "--global", "-g", help="Your user account instead of the current project."),
+        dry_run: bool = typer.Option(
+            False, "--dry-run", help="Print the changes as unified diffs; write nothing."),
+        check: bool = typer.Option(
+            False, "--check", help="Write nothing; exit 1 when changes are pending."),
+        uninstall: bool = typer.Option(False, "--uninstall", help="Remove rtok instead."),
+        patch: bool | None = typer.Option(
+            None, "--auto-patch/--no-patch",
+            help="Consent to edit shared settings files (--auto-patch), or print what to "
+            "add by hand and leave them alone (--no-patch)."),
+        hook_only: bool = typer.Option(
+            False, "--hook-only", help="Only the hook or plugin: no awareness files."),
+        show: bool = typer.Option(False, "--show", help="Print what is installed where."),
+        awareness: str | None = typer.Option(
+            None, "--awareness", metavar="LEVEL", help="Awareness level: default, high or full."),
+        trust_filters: bool | None = typer.Option(
+            None, "--trust-filters/--no-trust-filters",
+            help="Trust the project's and your rule files after installing (default: ask "
+            "on a terminal, otherwise do not)."),
+        verbose: bool = typer.Option(False, "--verbose", "-v", help="Say more."),
+        json: bool = typer.Option(False, "--json", help="Print the plan and result as JSON."),
+    ) -> None:
+        _run(_options(
+            agent=agent, all_agents=all_agents, global_scope=global_scope, dry_run=dry_run,
+            check=check, uninstall=uninstall, patch=patch, hook_only=hook_only, show=show,
+            awareness=awareness, trust_filters=trust_filters, verbose=verbose, json=json,
+        ))
+
+    @app.command(
+        "uninstall",
+        help="Remove rtok from coding agents (same options as `rtok init --uninstall`). "
+        "Gives every file back as it was, or deletes it when rtok created it. "
+        + EXIT_CODES_HELP,
+    )
+    def uninstall_cmd(
+        agent: _AgentOption = None,
+        all_agents: bool = typer.Option(
+            False, "--all", help="Every agent rtok is installed in (for the scope)."),
+        global_scope: bool = typer.Option(
+            False, "--global", "-g", help="Your user account instead of the current project."),
+        dry_run: bool = typer.Option(
+            False, "--dry-run", help="Print the changes as unified diffs; write nothing."),
+        check: bool = typer.Option(
+            False, "--check", help="Write nothing; exit 1 when changes are pending."),
+        patch: bool | None = typer.Option(
+            None, "--auto-patch/--no-patch",
+            help="Consent to edit shared settings files, or print manual steps instead."),
+        hook_only: bool = typer.Option(
+            False, "--hook-only", help="Only the hook or plugin: keep awareness files."),
+        show: bool = typer.Option(False, "--show", help="Print what is installed where."),
+        verbose: bool = typer.Option(False, "--verbose", "-v", help="Say more."),
+        json: bool = typer.Option(False, "--json", help="Print the plan and result as JSON."),
+    ) -> None:
+        _run(_options(
+            agent=agent, all_agents=all_agents, global_scope=global_scope, dry_run=dry_run,
+            check=check, uninstall=True, patch=patch, hook_only=hook_only, show=show,
+            awareness=None, trust_filters=None, verbose=verbose, json=json,
+        ))

@@ -1,0 +1,348 @@
+"""`rtok init` and `rtok uninstall` from parsed options to exit status.
+
+Chooses agents and scope, builds the InstallContext, asks the integrations for their edits,
+plans, previews, asks for confirmation on a terminal, applies the transaction and reports.
+The CLI module only parses arguments; printing goes through rtok.install.report.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, TextIO
+
+from rtok.install import planner, report, state, transaction
+from rtok.install.locks import LockTimeoutError
+from rtok.install.model import AWARENESS_LEVELS, FileEdit, InstallContext
+
+EXIT_OK = 0
+EXIT_PENDING = 1  # --check found changes; or changes needing consent were declined
+EXIT_USAGE = 2  # bad options or bad input (unknown agent, unparseable or unwritable target)
+EXIT_KEPT = 3  # uninstall kept an rtok file the user has modified
+EXIT_FAILED = 4  # applying failed; every file written was restored
+
+EXIT_CODES_HELP = (
+    "Exit status: 0 done or nothing to do; 1 changes pending (--check), or changes that "
+    "need consent were declined or not confirmed; 2 bad options or bad input (unknown "
+    "agent, a target that does not parse, cannot be read or written, or links outside the "
+    "project), nothing written; 3 uninstall kept an rtok file you modified; 4 applying "
+    "failed and every file was restored."
+)
+
+INTEGRATIONS_MODULE = "rtok.install.integrations"
+
+
+class UsageError(Exception):
+    """Options that cannot be acted on; nothing was written."""
+
+
+@dataclass
+class InitOptions:
+    agents: list[str] = field(default_factory=list)
+    all_agents: bool = False
+    global_scope: bool = False
+    dry_run: bool = False
+    check: bool = False
+    uninstall: bool = False
+    patch: bool | None = None  # True --auto-patch, False --no-patch, None decide per run
+    hook_only: bool = False
+    show: bool = False
+    awareness: str | None = None
+    trust_filters: bool | None = None
+    verbose: bool = False
+    json: bool = False
+    cwd: str = field(default_factory=os.getcwd)
+    interactive: bool = False  # stdin and stdout are a terminal
+
+
+def integrations() -> ModuleType:
+    import importlib
+
+    return importlib.import_module(INTEGRATIONS_MODULE)
+
+
+def resolve_rtok_bin() -> str:
+    """Absolute path of the running `rtok` console script (RTOK_BIN overrides)."""
+    override = os.environ.get("RTOK_BIN")
+    if override:
+        return os.path.abspath(override)
+    argv0 = sys.argv[0] if sys.argv else ""
+    if os.path.basename(argv0) in ("rtok", "rtok.exe") and os.path.isfile(argv0):
+        return os.path.abspath(argv0)
+    beside = os.path.join(os.path.dirname(sys.executable), "rtok")
+    if os.path.isfile(beside):
+        return beside
+    found = shutil.which("rtok")
+    return os.path.abspath(found) if found else beside
+
+
+def find_project_root(cwd: str) -> str:
+    from rtok import trust
+
+    return trust.project_root(cwd) or os.path.abspath(cwd)
+
+
+def configured_awareness() -> str:
+    import importlib
+
+    try:
+        config: Any = importlib.import_module("rtok.config")
+    except ImportError:
+        return "default"
+    try:
+        loaded: Any = config.load()
+        level = loaded.get("awareness", {}).get("level", "default")
+    except Exception:
+        return "default"
+    return level if level in AWARENESS_LEVELS else "default"
+
+
+def _created_by_rtok(path: str) -> bool:
+    return state.load().created(path)
+
+
+def build_context(
+    opts: InitOptions, scope: str, *, consent: bool, awareness: str
+) -> InstallContext:
+    home = os.environ.get("HOME") or os.path.expanduser("~")
+    return InstallContext(
+        home=home,
+        env=dict(os.environ),
+        project_root=None if scope == "global" else find_project_root(opts.cwd),
+        rtok_bin=resolve_rtok_bin(),
+        awareness_level=awareness,
+        hook_only=opts.hook_only,
+        auto_patch=consent,
+        created_by_rtok=_created_by_rtok,
+    )
+
+
+def _scopes_of(descriptor: Any) -> list[str]:
+    return list(getattr(descriptor, "scopes", ()) or ())
+
+
+def select_agents(
+    opts: InitOptions, descriptors: dict[str, Any], scope: str, ctx: InstallContext
+) -> list[str]:
+    names: list[str] = []
+    for name in opts.agents:
+        for part in name.split(","):
+            part = part.strip().lower()
+            if part and part not in names:
+                names.append(part)
+    unknown = [n for n in names if n not in descriptors]
+    if unknown:
+        raise UsageError(
+            f"unknown agent(s): {', '.join(unknown)}; known: {', '.join(sorted(descriptors))}"
+        )
+    if opts.all_agents:
+        mod = integrations()
+        for name, descriptor in sorted(descriptors.items()):
+            if name in names or scope not in _scopes_of(descriptor):
+                continue
+            if opts.uninstall and scope not in mod.installed_scopes(descriptor, ctx):
+                continue
+            names.append(name)
+        return names
+    for name in names:
+        if scope not in _scopes_of(descriptors[name]):
+            other = "-g/--global" if scope == "project" else "a project directory without -g"
+            raise UsageError(
+                f"{name} has no {scope} install (it supports: "
+                f"{', '.join(_scopes_of(descriptors[name])) or 'none'}); use {other}"
+            )
+    return names
+
+
+def collect_edits(
+    agents: Sequence[str], scope: str, action: str, ctx: InstallContext
+) -> list[FileEdit]:
+    mod = integrations()
+    edits: list[FileEdit] = []
+    for name in agents:
+        edits.extend(mod.edits_for(name, scope, action, ctx))
+    return edits
+
+
+Confirm = Callable[[str], bool]
+
+
+def run(
+    opts: InitOptions,
+    out: TextIO,
+    err: TextIO,
+    *,
+    choose: Callable[[InitOptions, dict[str, Any]], tuple[list[str], bool]] | None = None,
+    confirm: Confirm | None = None,
+) -> int:
+    """Run init/uninstall. `choose` (agents, global?) and `confirm` are the interactive
+    prompts; they are used only when `opts.interactive` is true."""
+    action = "uninstall" if opts.uninstall else "install"
+    try:
+        return _run(opts, action, out, err, choose, confirm)
+    except UsageError as exc:
+        return _fail(opts, out, err, str(exc), [], EXIT_USAGE)
+    except planner.PlanError as exc:
+        return _fail(opts, out, err, "nothing was written:", exc.problems, EXIT_USAGE)
+    except state.StateError as exc:
+        return _fail(opts, out, err, str(exc), [], EXIT_USAGE)
+    except (transaction.TransactionError, LockTimeoutError) as exc:
+        return _fail(opts, out, err, str(exc), [], EXIT_FAILED)
+
+
+def _fail(
+    opts: InitOptions, out: TextIO, err: TextIO, message: str, problems: list[str], code: int
+) -> int:
+    if opts.json:
+        out.write(report.error_json(message, problems, code))
+    else:
+        err.write(f"rtok: {message}\n")
+        for problem in problems:
+            err.write(f"  {problem}\n")
+    return code
+
+
+def _run(
+    opts: InitOptions,
+    action: str,
+    out: TextIO,
+    err: TextIO,
+    choose: Callable[[InitOptions, dict[str, Any]], tuple[list[str], bool]] | None,
+    confirm: Confirm | None,
+) -> int:
+    if opts.awareness is not None and opts.awareness not in AWARENESS_LEVELS:
+        raise UsageError(
+            f"--awareness must be one of {', '.join(AWARENESS_LEVELS)}, not {opts.awareness!r}"
+        )
+    if opts.check and opts.dry_run is False:
+        opts.dry_run = True  # --check never writes
+    awareness = opts.awareness or configured_awareness()
+    try:
+        descriptors: dict[str, Any] = integrations().load_descriptors()
+    except (ImportError, AttributeError) as exc:
+        raise UsageError(f"the agent integrations are not available ({exc})") from exc
+    except Exception as exc:
+        raise UsageError(f"the agent descriptors are invalid: {exc}") from exc
+
+    prompting = (
+        opts.interactive and not opts.agents and not opts.all_agents
+        and not (opts.json or opts.check or opts.show)
+    )
+    if prompting:
+        if choose is None:
+            raise UsageError("no agent given: use --agent NAME (see `rtok agents`) or --all")
+        chosen, global_scope = choose(opts, descriptors)
+        if not chosen:
+            err.write("No agent chosen; nothing to do.\n")
+            return EXIT_OK
+        opts.agents, opts.global_scope = chosen, global_scope
+
+    scope = "global" if opts.global_scope else "project"
+    consent = bool(opts.patch) or prompting
+    ctx = build_context(opts, scope, consent=consent, awareness=awareness)
+
+    if opts.show:
+        from rtok.install import show
+
+        names = select_agents(opts, descriptors, scope, ctx) if opts.agents else []
+        out.write(show.render(descriptors, names or sorted(descriptors), opts, json=opts.json))
+        return EXIT_OK
+    if not opts.agents and not opts.all_agents:
+        raise UsageError("no agent given: use --agent NAME (see `rtok agents`) or --all")
+
+    agents = select_agents(opts, descriptors, scope, ctx)
+    edits = collect_edits(agents, scope, action, ctx)
+    the_plan = planner.plan(edits, ctx, consent=consent)
+    messages: list[str] = []
+    if opts.dry_run:
+        code = EXIT_PENDING if (opts.check and the_plan.pending) else EXIT_OK
+        if opts.json:
+            out.write(report.plan_json(the_plan, action=action, scope=scope, applied=None,
+                                       exit_code=code))
+        else:
+            out.write(report.plan_text(the_plan, action=action, show_diff=True,
+                                       verbose=opts.verbose))
+            if opts.patch is False and the_plan.declined:
+                out.write(report.manual_instructions(the_plan.declined))
+            out.write("Dry run: nothing written.\n")
+        return code
+
+    if prompting and the_plan.changes:
+        out.write(report.plan_text(the_plan, action=action, show_diff=True, verbose=False))
+        out.flush()
+        assert confirm is not None
+        if not confirm(f"Apply these {len(the_plan.changes)} change(s)?"):
+            err.write("Not confirmed; nothing written.\n")
+            return EXIT_PENDING
+    result = transaction.apply(
+        the_plan, strict=prompting, action=action, project_root=ctx.project_root
+    )
+    code = EXIT_OK
+    if the_plan.declined:
+        if opts.patch is False:
+            messages.append("left to do by hand (--no-patch): see the instructions above")
+        else:
+            code = EXIT_PENDING
+            messages.append(
+                f"{len(the_plan.declined)} change(s) to shared settings need consent and were "
+                "not made: rerun with --auto-patch, or with --no-patch for manual steps"
+            )
+    if the_plan.kept:
+        code = EXIT_KEPT
+        messages.append(
+            f"{len(the_plan.kept)} file(s) rtok wrote were modified by you and were kept"
+        )
+    if action == "install":
+        messages.extend(_trust_filters(opts, err))
+    if opts.json:
+        out.write(report.plan_json(the_plan, action=action, scope=scope, applied=result,
+                                   exit_code=code, messages=messages))
+        return code
+    out.write(report.result_text(result, action=action, verbose=opts.verbose))
+    for edit, note in the_plan.kept:
+        out.write(f"kept {edit.path} [{edit.agent}]: {note}\n")
+    for change in the_plan.declined:
+        out.write(report.change_line(change, prefix="not done (needs consent): ") + "\n")
+    if the_plan.declined and opts.patch is False:
+        out.write(report.manual_instructions(the_plan.declined))
+    for message in messages:
+        err.write(f"{message}\n")
+    return code
+
+
+def _trust_filters(opts: InitOptions, err: TextIO) -> list[str]:
+    """Offer to trust the project's and user's rule files (rtok.trust)."""
+    try:
+        from rtok import trust
+    except ImportError:
+        return []
+    try:
+        pending = trust.untrusted_rule_files(opts.cwd)
+    except Exception as exc:
+        return [f"could not list rule files to trust: {exc}"]
+    if not pending:
+        return []
+    if opts.trust_filters is None and not opts.interactive:
+        opts.trust_filters = False
+    messages: list[str] = []
+    for path in pending:
+        data = trust.read_file_bytes(path)
+        if data is None:
+            continue
+        decision = opts.trust_filters
+        if decision is None:
+            err.write(f"--- {path} ---\n{data.decode('utf-8', 'replace')}\n")
+            import questionary
+
+            decision = bool(questionary.confirm(f"Trust the rules in {path}?",
+                                                default=False).ask())
+        if decision:
+            trust.trust_bytes(path, data)
+            messages.append(f"trusted rule file {path} (revoke with `rtok untrust {path}`)")
+        else:
+            messages.append(f"rule file {path} is not trusted: review it with `rtok trust`")
+    return messages
