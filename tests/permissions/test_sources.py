@@ -1,0 +1,144 @@
+"""Reading permission rules from real settings files under a temporary HOME."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from rtok.permissions import sources
+
+
+def _write(path: Path, data: object) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data) if not isinstance(data, str) else data, encoding="utf-8")
+    return path
+
+
+def _rules(
+    deny: Sequence[str] = (), ask: Sequence[str] = (), allow: Sequence[str] = ()
+) -> dict[str, object]:
+    return {"permissions": {"deny": list(deny), "ask": list(ask), "allow": list(allow)}}
+
+
+def test_claude_reads_all_four_files(isolated_home: Path, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / "src" / "deep").mkdir(parents=True)
+    _write(project / ".claude" / "settings.json", _rules(deny=["Bash(git push:*)"]))
+    _write(project / ".claude" / "settings.local.json", _rules(ask=["Bash(npm publish)"]))
+    _write(isolated_home / ".claude" / "settings.json", _rules(allow=["Bash(git status)"]))
+    _write(isolated_home / ".claude" / "settings.local.json", _rules(allow=["Bash(ls:*)"]))
+    deny, ask, allow = sources.claude_rules(str(project / "src" / "deep"))
+    assert deny == ["git push:*"]
+    assert ask == ["npm publish"]
+    assert allow == ["git status", "ls:*"]
+
+
+def test_claude_config_dir_env(isolated_home: Path, tmp_path: Path,
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    other = tmp_path / "claude-elsewhere"
+    _write(other / "settings.json", _rules(deny=["Bash(rm -rf:*)"]))
+    _write(isolated_home / ".claude" / "settings.json", _rules(deny=["Bash(ignored)"]))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(other))
+    cwd = tmp_path / "nowhere"
+    cwd.mkdir()
+    assert sources.claude_rules(str(cwd))[0] == ["rm -rf:*"]
+
+
+def test_only_bash_rules_are_kept(isolated_home: Path, tmp_path: Path) -> None:
+    _write(isolated_home / ".claude" / "settings.json",
+           _rules(allow=["Read(./src/**)", "Bash(git log:*)", "WebFetch", "Bash", "Bashful(x)"]))
+    cwd = tmp_path / "w"
+    cwd.mkdir()
+    # A bare `Bash` rule covers every command, as in Claude Code.
+    assert sources.claude_rules(str(cwd))[2] == ["git log:*", "*"]
+
+
+def test_project_root_falls_back_to_git_top(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "a" / "b").mkdir(parents=True)
+    assert sources.project_root(str(repo / "a" / "b"), ".claude") == str(repo)
+    # A `.git` file (worktree, submodule) counts too.
+    wt = tmp_path / "wt"
+    wt.mkdir()
+    (wt / ".git").write_text("gitdir: elsewhere\n")
+    assert sources.project_root(str(wt), ".claude") == str(wt)
+
+
+def test_nearest_claude_dir_wins_over_git_top(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "pkg" / ".claude").mkdir(parents=True)
+    assert sources.project_root(str(repo / "pkg"), ".claude") == str(repo / "pkg")
+
+
+def test_malformed_file_warns_once_and_is_ignored(
+    isolated_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "proj"
+    bad = _write(project / ".claude" / "settings.json", '{"permissions": {"deny": [')
+    _write(isolated_home / ".claude" / "settings.json", _rules(deny=["Bash(git push)"]))
+    sources._warned.discard(str(bad))
+    first = sources.claude_rules(str(project))
+    second = sources.claude_rules(str(project))
+    assert first == second == (["git push"], [], [])
+    err = capsys.readouterr().err
+    assert err.count("warning") == 1
+    assert str(bad) in err
+
+
+@pytest.mark.parametrize("content", ["[1, 2]", '"text"', "\xff\xfe", ""])
+def test_non_object_settings_are_ignored(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "settings.json"
+    path.write_bytes(content.encode("latin-1"))
+    assert sources.read_settings(str(path)) is None
+
+
+def test_bom_and_wrong_types_are_tolerated(isolated_home: Path, tmp_path: Path) -> None:
+    path = isolated_home / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(
+        {"permissions": {"deny": "Bash(x)", "ask": [1, None, "Bash(y)"], "allow": {"a": 1}}}
+    ).encode())
+    cwd = tmp_path / "c"
+    cwd.mkdir()
+    assert sources.claude_rules(str(cwd)) == ([], ["y"], [])
+
+
+def test_droid_lists_from_four_files(isolated_home: Path, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    factory_home = tmp_path / "fhome"
+    monkeypatch.setenv("FACTORY_HOME_OVERRIDE", str(factory_home))
+    _write(factory_home / ".factory" / "settings.json",
+           {"commandDenylist": ["rm -rf"], "commandAllowlist": ["ls"]})
+    _write(factory_home / ".factory" / "settings.local.json", {"commandBlocklist": [" mkfs "]})
+    project = tmp_path / "proj"
+    _write(project / ".factory" / "settings.json", {"commandBlocklist": ["git push --force"]})
+    _write(project / ".factory" / "settings.local.json", {"commandDenylist": ["curl"]})
+    deny, ask, allow = sources.droid_rules(str(project))
+    assert sorted(deny) == ["curl", "git push --force", "mkfs", "rm -rf"]
+    assert ask == allow == []
+
+
+def test_droid_home_defaults_to_home(isolated_home: Path, tmp_path: Path) -> None:
+    _write(isolated_home / ".factory" / "settings.json", {"commandBlocklist": ["shutdown"]})
+    cwd = tmp_path / "c"
+    cwd.mkdir()
+    assert sources.droid_rules(str(cwd))[0] == ["shutdown"]
+
+
+def test_cursor_shell_rules(isolated_home: Path, tmp_path: Path) -> None:
+    _write(isolated_home / ".cursor" / "cli-config.json",
+           {"permissions": {"allow": ["Shell(git)", "Read(*)"], "deny": ["Shell(rm)"]}})
+    assert sources.cursor_rules(str(tmp_path)) == (["rm"], [], ["git"])
+
+
+def test_same_file_is_read_once_when_project_is_home(isolated_home: Path) -> None:
+    _write(isolated_home / ".claude" / "settings.json", _rules(deny=["Bash(x)"]))
+    files = sources.claude_settings_files(str(isolated_home))
+    assert len(files) == len({os.path.normpath(f) for f in files}) == 2
+    assert sources.claude_rules(str(isolated_home))[0] == ["x"]
