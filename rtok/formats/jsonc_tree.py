@@ -1,0 +1,180 @@
+"""JSONC parser that keeps the text span of every value, key and comma.
+
+Accepts JSON plus ``//`` and ``/* */`` comments and trailing commas (what VS Code, Claude Code,
+Gemini CLI and friends accept in their settings files). The spans let the editors in
+``jsonc.py`` insert and delete text without re-serialising anything.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from rtok.formats.errors import FormatError
+from rtok.formats.text import line_at
+
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_LITERALS: dict[str, object] = {"true": True, "false": False, "null": None}
+_WHITESPACE = " \t\r\n"
+MAX_DEPTH = 200
+
+
+@dataclass(slots=True)
+class Node:
+    """One JSON value: ``kind`` is ``object``, ``array`` or ``scalar``; ``end`` is exclusive."""
+
+    kind: str
+    start: int
+    end: int
+    value: object
+    slots: list[Slot] = field(default_factory=list)
+
+    @property
+    def close(self) -> int:
+        """Index of the closing bracket of an object or array."""
+        return self.end - 1
+
+
+@dataclass(slots=True)
+class Slot:
+    """A member of an object (``key`` set) or an element of an array (``key`` None).
+
+    ``start`` is where the slot's text begins (the key for a member); ``comma`` is the index
+    of the comma that follows it, if any.
+    """
+
+    key: str | None
+    start: int
+    node: Node
+    comma: int | None = None
+    key_end: int = -1
+
+
+class _Parser:
+    def __init__(self, text: str, label: str) -> None:
+        self.text = text
+        self.label = label
+
+    def fail(self, offset: int, reason: str) -> FormatError:
+        return FormatError(self.label, line_at(self.text, offset), reason)
+
+    def skip(self, pos: int) -> int:
+        """Index of the next significant character after whitespace and comments."""
+        text = self.text
+        size = len(text)
+        while pos < size:
+            char = text[pos]
+            if char in _WHITESPACE:
+                pos += 1
+            elif text.startswith("//", pos):
+                end = text.find("\n", pos)
+                pos = size if end < 0 else end + 1
+            elif text.startswith("/*", pos):
+                end = text.find("*/", pos + 2)
+                if end < 0:
+                    raise self.fail(pos, "a /* comment is never closed")
+                pos = end + 2
+            else:
+                break
+        return pos
+
+    def value(self, pos: int, depth: int) -> Node:
+        text = self.text
+        if pos >= len(text):
+            raise self.fail(pos, "the document ends where a value was expected")
+        char = text[pos]
+        if char == "{":
+            return self.container(pos, depth, "object", "}")
+        if char == "[":
+            return self.container(pos, depth, "array", "]")
+        if char == '"':
+            end, decoded = self.string(pos)
+            return Node("scalar", pos, end, decoded)
+        number = _NUMBER.match(text, pos)
+        if number and number.end() > pos:
+            token = number.group()
+            return Node("scalar", pos, number.end(), json.loads(token))
+        for word, literal in _LITERALS.items():
+            if text.startswith(word, pos):
+                return Node("scalar", pos, pos + len(word), literal)
+        raise self.fail(pos, f"unexpected character {char!r} where a value was expected")
+
+    def string(self, pos: int) -> tuple[int, str]:
+        text = self.text
+        index = pos + 1
+        size = len(text)
+        while index < size:
+            char = text[index]
+            if char == "\\":
+                index += 2
+                continue
+            if char == '"':
+                token = text[pos : index + 1]
+                try:
+                    decoded = json.loads(token, strict=False)
+                except json.JSONDecodeError as exc:
+                    raise self.fail(pos + exc.pos, f"bad string: {exc.msg}") from None
+                return index + 1, str(decoded)
+            if char == "\n":
+                raise self.fail(index, "a string runs past the end of its line")
+            index += 1
+        raise self.fail(pos, "a string is never closed")
+
+    def container(self, pos: int, depth: int, kind: str, closer: str) -> Node:
+        if depth >= MAX_DEPTH:
+            raise self.fail(pos, f"nesting deeper than {MAX_DEPTH} levels")
+        text = self.text
+        node = Node(kind, pos, pos, {} if kind == "object" else [])
+        cursor = self.skip(pos + 1)
+        while True:
+            if cursor >= len(text):
+                raise self.fail(pos, f"this {kind} is never closed")
+            if text[cursor] == closer:
+                node.end = cursor + 1
+                return node
+            start = cursor
+            key: str | None = None
+            key_end = -1
+            if kind == "object":
+                if text[cursor] != '"':
+                    raise self.fail(cursor, f"expected a quoted key or {closer!r}")
+                cursor, key = self.string(cursor)
+                key_end = cursor
+                cursor = self.skip(cursor)
+                if cursor >= len(text) or text[cursor] != ":":
+                    raise self.fail(cursor, "expected ':' after a key")
+                cursor = self.skip(cursor + 1)
+            child = self.value(cursor, depth + 1)
+            slot = Slot(key, start, child, key_end=key_end)
+            node.slots.append(slot)
+            if key is None:
+                assert isinstance(node.value, list)
+                node.value.append(child.value)
+            else:
+                assert isinstance(node.value, dict)
+                node.value[key] = child.value
+            cursor = self.skip(child.end)
+            if cursor < len(text) and text[cursor] == ",":
+                slot.comma = cursor
+                cursor = self.skip(cursor + 1)
+            elif cursor < len(text) and text[cursor] != closer:
+                raise self.fail(cursor, f"expected ',' or {closer!r}")
+
+
+def parse_tree(text: str, label: str) -> Node | None:
+    """The root node of ``text``, or None when it holds only whitespace.
+
+    Raises FormatError (naming the line) for anything else that is not one JSONC value.
+    """
+    parser = _Parser(text, label)
+    start = parser.skip(0)
+    if start >= len(text):
+        if text.strip(_WHITESPACE):
+            raise parser.fail(0, "the file holds only comments, no JSON value")
+        return None
+    root = parser.value(start, 0)
+    tail = parser.skip(root.end)
+    if tail < len(text):
+        raise parser.fail(tail, "unexpected text after the JSON value")
+    return root
