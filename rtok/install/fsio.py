@@ -55,8 +55,9 @@ def fsync_dir(directory: str) -> None:
 
 def temp_name_for(target: str) -> str:
     directory, base = os.path.split(target)
+    # Keep the name under the usual 255-byte limit even for a long target name.
     return os.path.join(
-        directory, f".{base}{TEMP_MARKER}{os.getpid()}.{secrets.token_hex(4)}"
+        directory, f".{base[:120]}{TEMP_MARKER}{os.getpid()}.{secrets.token_hex(4)}"
     )
 
 
