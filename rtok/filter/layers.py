@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from rtok import cachefile, paths
+from rtok import cachefile
 from rtok.filter.rule import SPECIAL_FAMILIES, Rule, default_rule
 
 PROJECT_DIR = ".rtok"
@@ -117,7 +117,8 @@ def read_layers(cwd: str) -> list[Layer]:
 def builtin_tables() -> dict[str, dict[str, object]]:
     from rtok.compiled.default_rules import RULES
 
-    return RULES
+    tables: dict[str, dict[str, object]] = RULES  # type: ignore[assignment]
+    return tables
 
 
 def resolve_rule(family: str, cwd: str, notices: list[str] | None = None) -> Rule:

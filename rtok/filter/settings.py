@@ -16,8 +16,6 @@ costs one stat and one small JSON read.
 
 from __future__ import annotations
 
-
-
 from rtok import cachefile, paths
 
 DEFAULTS: dict[str, dict[str, object]] = {

@@ -1,0 +1,135 @@
+"""Capturing an output of any size with bounded memory.
+
+Stdlib only (hot path). Up to `MEMORY_BYTES` the whole output is kept and the full rule
+engine runs on it. Past that, the capture streams: the raw bytes go to the archive as they
+arrive (up to its per-entry cap), the first `HEAD_BYTES` and the last `TAIL_BYTES` are kept
+for display, error/warning/secret lines of the archived part are collected (up to
+`PROTECTED_LIMIT`), and everything is counted and hashed.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from rtok.filter.protect import chunk_may_hold_protected, is_protected
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtok.store.archive import ArchiveWriter
+
+MEMORY_BYTES = 4 * 1024 * 1024
+HEAD_BYTES = 64 * 1024
+TAIL_BYTES = 256 * 1024
+PROTECTED_LIMIT = 200
+CARRY_LIMIT = 64 * 1024
+LINE_CHARS = 2000
+
+
+class Capture:
+    """Everything `rtok run` needs to know about an output after it ends."""
+
+    __slots__ = ("_carry", "_carry_line", "_chunks", "_hasher", "_tail", "_tail_size",
+                 "archive", "head", "last_byte", "newlines", "protected", "protected_more",
+                 "scanned_bytes", "streaming", "total", "writer_factory")
+
+    def __init__(self, writer_factory: object) -> None:
+        self.total = 0
+        self.newlines = 0
+        self.last_byte = b""
+        self.streaming = False
+        self._chunks: list[bytes] = []
+        self.head = b""
+        self._tail: deque[bytes] = deque()
+        self._tail_size = 0
+        self._hasher: object = None
+        self.archive: ArchiveWriter | None = None
+        self.writer_factory = writer_factory
+        # line number -> text of protected lines found while streaming
+        self.protected: dict[int, str] = {}
+        self.protected_more = 0
+        self.scanned_bytes = 0
+        self._carry = b""
+        self._carry_line = 0
+
+    def feed(self, chunk: bytes) -> None:
+        if not chunk:
+            return
+        if self._hasher is None:
+            import hashlib
+
+            self._hasher = hashlib.sha256()
+        self._hasher.update(chunk)  # type: ignore[attr-defined]
+        line_before = self.newlines
+        self.total += len(chunk)
+        self.newlines += chunk.count(b"\n")
+        self.last_byte = chunk[-1:]
+        if not self.streaming:
+            self._chunks.append(chunk)
+            if self.total > MEMORY_BYTES:
+                self._start_streaming()
+            return
+        self._stream(chunk, line_before)
+
+    def _start_streaming(self) -> None:
+        data = b"".join(self._chunks)
+        self._chunks = []
+        self.streaming = True
+        self.head = data[:HEAD_BYTES]
+        factory = self.writer_factory
+        self.archive = factory()  # type: ignore[operator]
+        self._stream(data, 0)
+
+    def _stream(self, chunk: bytes, line_before: int) -> None:
+        archive = self.archive
+        if archive is not None and archive.stored < archive.cap:
+            archive.write(chunk)
+            self._scan(chunk, line_before)
+        self._tail.append(chunk)
+        self._tail_size += len(chunk)
+        while self._tail_size - len(self._tail[0]) >= TAIL_BYTES:
+            self._tail_size -= len(self._tail.popleft())
+
+    def _scan(self, chunk: bytes, line_before: int) -> None:
+        """Collect protected lines of an archived chunk, with their line numbers."""
+        data = self._carry + chunk if self._carry else chunk
+        start_line = self._carry_line if self._carry else line_before
+        cut = data.rfind(b"\n")
+        complete, rest = (data[: cut + 1], data[cut + 1:]) if cut >= 0 else (b"", data)
+        self._carry = rest[-CARRY_LIMIT:]
+        self._carry_line = start_line + complete.count(b"\n")
+        self.scanned_bytes += len(chunk)
+        if not complete or not chunk_may_hold_protected(complete):
+            return
+        for offset, raw in enumerate(complete.split(b"\n")[:-1]):
+            text = raw.decode("utf-8", "replace")
+            if not is_protected(text):
+                continue
+            if len(self.protected) >= PROTECTED_LIMIT:
+                self.protected_more += 1
+            else:
+                self.protected[start_line + offset] = text
+
+    def finish(self) -> None:
+        """Scan what is left: the incomplete last line and the kept tail."""
+        if self.streaming and self._carry and self.archive is not None:
+            text = self._carry.decode("utf-8", "replace")
+            if is_protected(text) and len(self.protected) < PROTECTED_LIMIT:
+                self.protected[self._carry_line] = text
+
+    @property
+    def lines(self) -> int:
+        return self.newlines + (1 if self.total and self.last_byte != b"\n" else 0)
+
+    def sha256_hex(self) -> str:
+        if self._hasher is None:
+            import hashlib
+
+            return hashlib.sha256(b"").hexdigest()
+        return str(self._hasher.hexdigest())  # type: ignore[attr-defined]
+
+    def data(self) -> bytes:
+        """The whole output (only while not streaming)."""
+        return b"".join(self._chunks)
+
+    def tail_bytes(self) -> bytes:
+        return b"".join(self._tail)

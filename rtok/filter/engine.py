@@ -1,0 +1,164 @@
+"""The rule engine: text in, shortened lines out.
+
+Stdlib only (hot path). Order for a successful command: formatter (when one recognises the
+output) or drop; dedupe; group; JSON compaction; head/tail cut. Lines that are protected
+(`rtok.filter.protect`) or match the rule's `keep` survive every step, and a final pass puts
+back any protected line a formatter left out, so no rule or formatter can lose one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rtok.filter.protect import is_protected
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from rtok.filter.rule import Rule
+
+_ANSI = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
+_GROUPABLE = re.compile(r"^([^\s:][^:]*?):(\d+[:\-].*|[^\d].*)$")
+
+
+def omitted(count: int) -> str:
+    return f"… {count} lines omitted"
+
+
+def normalise(text: str) -> list[str]:
+    """Lines as a terminal would leave them: colours removed, `\\r` overwrites applied."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    out = []
+    for line in lines:
+        if "\x1b" in line:
+            line = _ANSI.sub("", line)
+        if "\r" in line:
+            line = line.rstrip("\r")
+            if "\r" in line:
+                line = line.rsplit("\r", 1)[1]
+        out.append(line)
+    return out
+
+
+def keeps(rule: Rule, line: str) -> bool:
+    return is_protected(line) or (rule.keep is not None and rule.keep.search(line) is not None)
+
+
+def drop_lines(lines: list[str], rule: Rule) -> list[str]:
+    if rule.drop is None:
+        return lines
+    drop = rule.drop
+    return [line for line in lines if not drop.search(line) or keeps(rule, line)]
+
+
+def dedupe_lines(lines: list[str]) -> list[str]:
+    """Collapse runs of identical lines into one line with a count."""
+    out: list[str] = []
+    run = 0
+    for i, line in enumerate(lines):
+        run += 1
+        if i + 1 < len(lines) and lines[i + 1] == line:
+            continue
+        out.append(line if run == 1 else f"{line} (×{run})")
+        run = 0
+    return out
+
+
+def group_lines(lines: list[str]) -> list[str]:
+    """`path:rest` lines grouped under one header per path (only when that is shorter)."""
+    groups: dict[str, list[str]] = {}
+    loose = 0
+    for line in lines:
+        found = _GROUPABLE.match(line)
+        if found is None:
+            loose += 1
+            continue
+        groups.setdefault(found.group(1), []).append(found.group(2))
+    if not groups or loose > len(lines) // 4 or len(groups) == len(lines):
+        return lines
+    out: list[str] = []
+    for path, rests in groups.items():
+        out.append(f"{path} ({len(rests)})" if len(rests) > 1 else path)
+        out.extend("  " + rest for rest in rests)
+    out.extend(line for line in lines if _GROUPABLE.match(line) is None)
+    if sum(len(x) + 1 for x in out) >= sum(len(x) + 1 for x in lines):
+        return lines
+    return out
+
+
+def cut_lines(lines: list[str], rule: Rule, head: int, tail: int, max_lines: int) -> list[str]:
+    """Head and tail kept, protected/kept lines of the middle kept, the rest counted."""
+    if len(lines) <= max_lines:
+        return lines
+    end = len(lines) - tail
+    out = lines[:head]
+    gap = 0
+    for line in lines[head:end]:
+        if keeps(rule, line):
+            if gap:
+                out.append(omitted(gap))
+                gap = 0
+            out.append(line)
+        else:
+            gap += 1
+    if gap:
+        out.append(omitted(gap))
+    out.extend(lines[end:] if tail else [])
+    return out
+
+
+def fail_tail(lines: list[str], rule: Rule, tail_lines: int) -> list[str]:
+    """A failed command: its last `tail_lines` lines verbatim, protected lines before them."""
+    if len(lines) <= tail_lines:
+        return lines
+    return cut_lines(lines, rule, 0, tail_lines, tail_lines)
+
+
+def restore_protected(raw_lines: list[str], out: list[str]) -> list[str]:
+    """Append any protected raw line that a transformation left out of `out`."""
+    present = set(out)
+    joined: str | None = None
+    missing: list[str] = []
+    for line in raw_lines:
+        if line in present or not line.strip() or not is_protected(line):
+            continue
+        if joined is None:
+            joined = "\n".join(out)
+        if line.strip() in joined:
+            continue
+        missing.append(line)
+        present.add(line)
+    return out + missing if missing else out
+
+
+def shorten(
+    text: str,
+    rule: Rule,
+    formatter: Callable[[str], list[str] | None] | None,
+    exit_code: int,
+    fail_tail_lines: int,
+) -> list[str]:
+    """The lines to show for `text` (before the trailer and the never_worse check)."""
+    lines = normalise(text)
+    if exit_code != 0:
+        return fail_tail(lines, rule, fail_tail_lines)
+    formatted = formatter(text) if formatter is not None else None
+    if formatted is not None:
+        out = formatted
+    else:
+        out = drop_lines(lines, rule)
+        if rule.group:
+            out = group_lines(out)
+        if rule.json_items or rule.json_string:
+            from rtok.filter.jsonbody import compact_json
+
+            compacted = compact_json("\n".join(out), rule.json_items, rule.json_string)
+            if compacted is not None:
+                out = compacted
+    if rule.dedupe:
+        out = dedupe_lines(out)
+    out = cut_lines(out, rule, rule.head, rule.tail, rule.max_lines)
+    return restore_protected(lines, out)

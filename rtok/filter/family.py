@@ -1,0 +1,206 @@
+"""Which family a command's output belongs to, and which formatter reads it.
+
+Stdlib only (hot path). The family is the program's name with wrappers, env assignments and
+interpreter launchers peeled off (`python -m pytest` is pytest). A `sh -c` script that chains
+two or more distinct programs is the `script` family.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Formatter = Callable[[str], "list[str] | None"]
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_WRAPPERS = {"env", "time", "nice", "nohup", "command", "exec", "stdbuf", "ionice", "timeout"}
+_RUNNERS = {"npx", "bunx", "pnpx"}
+_RUN_SUB = {"uv": "run", "poetry": "run", "pipenv": "run", "pnpm": "exec", "yarn": "exec",
+            "hatch": "run", "pdm": "run", "rye": "run"}
+_SHELLS = {"sh", "bash", "zsh", "dash", "ksh"}
+_SETUP = {"cd", "export", "set", "source", ".", "pushd", "popd", "true", "unset", "shopt"}
+_VERSIONED = re.compile(r"^(python|pip|pytest|node|ruby|perl|php)[\d.]*$")
+
+
+def program_name(word: str) -> str:
+    name = os.path.basename(word)
+    found = _VERSIONED.match(name)
+    if found is not None:
+        return found.group(1)
+    if name == "py.test":
+        return "pytest"
+    return name
+
+
+def peel(argv: list[str]) -> list[str]:
+    """argv without env assignments, process wrappers and launchers in front of the program."""
+    words = list(argv)
+    for _ in range(16):
+        while words and _ASSIGNMENT.match(words[0]):
+            words.pop(0)
+        if not words:
+            return words
+        name = program_name(words[0])
+        if name in _WRAPPERS:
+            words.pop(0)
+            while words and (words[0].startswith("-") or _ASSIGNMENT.match(words[0])
+                             or (name == "timeout" and words[0][:1].isdigit())
+                             or (name == "nice" and words[0].lstrip("-").isdigit())):
+                words.pop(0)
+            continue
+        if name == "python" and len(words) >= 3 and words[1] == "-m":
+            words = words[2:]
+            continue
+        if name in _RUNNERS and len(words) >= 2:
+            words = [w for w in words[1:] if not w.startswith("-")] or words[1:]
+            continue
+        if _RUN_SUB.get(name) is not None and len(words) >= 3 and words[1] == _RUN_SUB[name]:
+            words = words[2:]
+            continue
+        return words
+    return words
+
+
+def family_of(argv: list[str]) -> tuple[str, list[str]]:
+    """(family, argv of the program whose output it is)."""
+    words = peel(argv)
+    if not words:
+        return "default", []
+    name = program_name(words[0])
+    if name in _SHELLS and len(words) >= 3 and words[1] in ("-c", "-lc", "-ec", "-euc"):
+        return script_family(words[2])
+    return name, words
+
+
+def family_of_command(command: str) -> tuple[str, list[str]]:
+    """The family of a command line given as one string (`rtok filter --cmd`)."""
+    units = _units(command)
+    if len(units) == 1 and len(units[0]) == 1:
+        return family_of(units[0][0])
+    return script_family(command)
+
+
+def script_family(script: str) -> tuple[str, list[str]]:
+    programs: list[list[str]] = []
+    for unit in _units(script):
+        words = peel(unit[0])
+        if words and program_name(words[0]) not in _SETUP:
+            programs.append(words)
+    distinct = {program_name(words[0]) for words in programs}
+    if len(distinct) == 1:
+        words = programs[-1]
+        return program_name(words[0]), words
+    return "script", []
+
+
+def _units(script: str) -> list[list[list[str]]]:
+    """Chain units (split on && || ; newline), each a list of pipeline stages' words."""
+    units: list[list[list[str]]] = [[[]]]
+    word: list[str] = []
+    quote = ""
+    i = 0
+    has_word = False
+
+    def end_word() -> None:
+        nonlocal has_word
+        if has_word:
+            units[-1][-1].append("".join(word))
+            word.clear()
+            has_word = False
+
+    while i < len(script):
+        char = script[i]
+        if quote:
+            if char == quote:
+                quote = ""
+            elif char == "\\" and quote == '"' and i + 1 < len(script):
+                i += 1
+                word.append(script[i])
+            else:
+                word.append(char)
+            i += 1
+            continue
+        if char in "'\"":
+            quote = char
+            has_word = True
+        elif char == "\\" and i + 1 < len(script):
+            i += 1
+            word.append(script[i])
+            has_word = True
+        elif char in " \t":
+            end_word()
+        elif script.startswith(("&&", "||"), i) or char in ";\n":
+            end_word()
+            if units[-1] != [[]]:
+                units.append([[]])
+            i += 2 if char in "&|" else 1
+            continue
+        elif char == "|":
+            end_word()
+            units[-1].append([])
+        elif char == "&":
+            end_word()
+        else:
+            word.append(char)
+            has_word = True
+        i += 1
+    end_word()
+    return [[stage for stage in unit if stage] for unit in units if any(unit)]
+
+
+def _subcommand(words: list[str]) -> str:
+    """First non-option word after the program (skipping `-C dir` / `-c k=v` for git)."""
+    i = 1
+    while i < len(words):
+        word = words[i]
+        if word in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
+            i += 2
+            continue
+        if word.startswith("-"):
+            i += 1
+            continue
+        return word
+    return ""
+
+
+def formatter_for(family: str, words: list[str]) -> Formatter | None:
+    if family == "git":
+        sub = _subcommand(words)
+        from rtok.filter.formatters import git
+
+        return {"status": git.git_status, "log": git.git_log, "diff": git.git_diff,
+                "show": git.git_show}.get(sub)
+    if family == "pytest":
+        from rtok.filter.formatters.pytest_fmt import pytest_output
+
+        return pytest_output
+    if family == "cargo":
+        from rtok.filter.formatters import cargo
+
+        sub = _subcommand(words)
+        if sub in ("test", "nextest"):
+            return cargo.cargo_test
+        if sub in ("build", "check", "clippy", "run", "b", "c"):
+            return cargo.cargo_build
+        return None
+    if family == "go" and _subcommand(words) == "test":
+        from rtok.filter.formatters.gotest import go_test
+
+        return go_test
+    if family == "ls":
+        from rtok.filter.formatters.listing import ls_long
+
+        return ls_long
+    if family == "tree":
+        from rtok.filter.formatters.listing import tree
+
+        return tree
+    if family in ("grep", "rg", "egrep", "fgrep", "ag", "ack"):
+        from rtok.filter.formatters.grep import grep_grouped
+
+        return grep_grouped
+    return None

@@ -1,0 +1,118 @@
+"""The part `rtok run` and `rtok filter` share: capture, rule, render, ledger, print.
+
+Stdlib only (hot path).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from rtok.filter.capture import Capture
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtok.filter.settings import Settings
+
+READ_BYTES = 256 * 1024
+
+
+def new_capture(command: str, family: str, settings: Settings) -> Capture:
+    def writer() -> object:
+        from rtok.store.archive import ArchiveWriter
+
+        return ArchiveWriter(command, family, settings.max_entry_bytes)
+
+    return Capture(writer)
+
+
+def pump(fd: int, capture: Capture) -> None:
+    """Read `fd` to its end into `capture`."""
+    read = os.read
+    feed = capture.feed
+    while True:
+        try:
+            chunk = read(fd, READ_BYTES)
+        except InterruptedError:
+            continue
+        if not chunk:
+            return
+        feed(chunk)
+
+
+def finish(capture: Capture, command: str, family: str, words: list[str], exit_code: int,
+           exec_ms: int, source: str, settings: Settings) -> None:
+    """Shorten, archive, record and print one captured output."""
+    from rtok.filter.family import formatter_for
+    from rtok.filter.layers import resolve_rule
+    from rtok.filter.render import render
+
+    notices: list[str] = []
+    cwd = _cwd()
+    try:
+        rule = resolve_rule(family, cwd, notices)
+    except Exception as exc:
+        from rtok.filter.rule import default_rule
+
+        notices.append(f"rules unavailable ({exc})")
+        rule = default_rule(family)
+    shown = render(capture, rule, formatter_for(family, words), exit_code, settings, command,
+                   family)
+    write_stdout(shown.data)
+    if notices:
+        extra = f" (+{len(notices) - 1} more)" if len(notices) > 1 else ""
+        _stderr(f"rtok: skipped malformed rule file {notices[0]}{extra};"
+                " see `rtok config validate`")
+    try:
+        from rtok.store.ledger import record
+
+        record(command, family, source, capture.total, len(shown.data), exec_ms, exit_code,
+               cwd, shown.archive_id)
+    except Exception:
+        # The ledger is bookkeeping; losing one row must not fail the command.
+        pass
+
+
+def write_stdout(data: bytes) -> None:
+    if not data:
+        return
+    try:
+        out = sys.stdout.buffer
+        out.write(data)
+        out.flush()
+    except BrokenPipeError:
+        # The reader went away; keep the exit status of the command itself.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+    except (OSError, ValueError):
+        pass
+
+
+def _stderr(message: str) -> None:
+    try:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _cwd() -> str:
+    try:
+        return os.path.realpath(os.getcwd())
+    except OSError:
+        return ""
+
+
+def join_command(argv: list[str]) -> str:
+    """argv as one readable shell-like string (quoted only where needed)."""
+    safe = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
+    parts = []
+    for word in argv:
+        if word and all(c in safe for c in word):
+            parts.append(word)
+        else:
+            parts.append("'" + word.replace("'", "'\"'\"'") + "'")
+    return " ".join(parts)
