@@ -187,6 +187,9 @@ def apply(
 ) -> ApplyResult:
     """Apply `plan.changes` all or nothing. Raises TransactionError (files restored)."""
     result = ApplyResult()
+    # Temp files of a killed earlier run may sit beside files that need no change now.
+    for directory in {os.path.dirname(os.path.realpath(e.path)) for e in plan.unchanged}:
+        result.removed_temps.extend(fsio.sweep_stale_temps(directory))
     if not plan.changes:
         _sync_integrity(plan, [], action, project_root, result)
         return result
@@ -270,7 +273,7 @@ def _sync_integrity(
             edits.extend(plan.unchanged)
             forget = getattr(integrity, "forget_artifacts", None)
             if forget is not None and edits:
-                forget([(e.path, e.kind) for e in edits])
+                forget([(e.path, e.kind, e.agent) for e in edits])
             return
         record = getattr(integrity, "record_artifacts", None)
         record_type = getattr(integrity, "ArtifactRecord", None)
