@@ -305,13 +305,27 @@ def make_workspace(agent: str, work_root: str, template: str | None = None) -> W
 # --- verdicts ---------------------------------------------------------------------------
 
 
+def unescaped(text: str) -> str:
+    """Undo the JSON string escaping some agents leave around a command's output."""
+    if "\\n" not in text:
+        return text.replace("\r\n", "\n")
+    try:
+        return str(json.loads(f'"{text}"'))
+    except ValueError:
+        return text.replace("\\n", "\n").replace("\\u00b7", "·").replace('\\"', '"')
+
+
+def find_trailer(output: str) -> re.Match[str] | None:
+    return TRAILER.search(output) or TRAILER.search(unescaped(output))
+
+
 def looks_raw(output: str, raw_log: bytes) -> tuple[bool, str]:
     """The tool result is git's own output: its first commits verbatim, and no rtok trailer."""
     raw = raw_log.decode()
     head = "\n".join(raw.splitlines()[:30])
-    if TRAILER.search(output):
+    if find_trailer(output):
         return False, "rtok trailer present"
-    if head not in output.replace("\r\n", "\n"):
+    if head not in output.replace("\r\n", "\n") and head not in unescaped(output):
         return False, f"first 30 lines of git log not found in {len(output)} chars of output"
     oldest = raw.split("commit ")[-1].split("\n", 1)[0]
     return True, f"{len(output)} chars, newest {len(head)} chars verbatim, oldest {oldest[:12]}" \
@@ -321,7 +335,7 @@ def looks_raw(output: str, raw_log: bytes) -> tuple[bool, str]:
 def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace,
                        rtok: str) -> None:
     output = session.final_output
-    match = TRAILER.search(output)
+    match = find_trailer(output)
     report.check("rewritten: rtok trailer in tool result", bool(match),
                  match.group(0) if match else output[-300:])
     if not match:

@@ -21,15 +21,16 @@ def git_env(home: str) -> dict[str, str]:
 
 
 def _fast_import_stream() -> bytes:
-    """64 commits, each touching one file, with a subject and a three-line body."""
+    """64 commits, each touching one file, with a subject and a body line.
+
+    Kept under 16 000 bytes of `git log`: some agents move longer tool results to a file.
+    """
     chunks = []
     for n in range(1, COMMITS + 1):
         when = 1_700_000_000 + n * 3600
         message = (
-            f"Adjust module {n:02d} for the parser rework\n\n"
-            f"The module {n:02d} kept its own copy of the token table; it now reads\n"
-            f"the shared table, so a change to the grammar lands in one place.\n"
-            f"Refs: ticket {1000 + n}\n"
+            f"Adjust module {n:02d} for the parser\n\n"
+            f"It reads the shared token table now. Refs: {1000 + n}\n"
         ).encode()
         content = f"module {n}\nvalue = {n * n}\n".encode()
         chunks.append(b"commit refs/heads/main\n")
