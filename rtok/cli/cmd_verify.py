@@ -1,0 +1,65 @@
+"""`rtok verify [--agent NAME] [--json] [--prune]`."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import typer
+
+from rtok.integrity import installed
+from rtok.integrity import verify as checks
+
+HELP = """Check that what rtok installed is intact and still works.
+
+Per artifact: verified, tampered, missing, no baseline (rtok's bytes with no record),
+orphaned record. Per agent: the rtok its hook or plugin names exists, runs, and has a
+compatible version. Per rule file that applies here: trusted, untrusted, or modified.
+One line per item: PASS / FAIL / WARN, with the command that fixes it.
+
+--json prints one object: {"schema": 1, "rtok_version", "agent", "ok", "exit_code",
+"summary": {"pass", "fail", "warn"}, "items": [{"check", "status", "level", "message",
+"fix", "agent", "scope", "kind", "path", "project_root", "expected_sha256",
+"actual_sha256", "command", "rtok_bin", "version"}]}; docs/verify-json.md lists every
+check and status.
+
+Exit status: 0 every item PASS; 1 any FAIL or WARN; 2 usage error (e.g. unknown agent).
+"""
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="verify", help=HELP)(verify_command)
+
+
+def verify_command(
+    agent: str | None = typer.Option(None, "--agent", help="Only this agent's artifacts."),
+    as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
+    prune: bool = typer.Option(False, "--prune",
+                               help="Forget orphaned records (their agent or project is gone)."),
+) -> None:
+    if agent is not None:
+        try:
+            known = set(installed.descriptors())
+        except Exception:
+            known = None
+        if known is not None and agent not in known:
+            typer.echo(f"rtok verify: unknown agent {agent!r}; known: "
+                       f"{', '.join(sorted(known))}", err=True)
+            raise typer.Exit(2)
+    findings = checks.verify(agent, os.getcwd())
+    if prune:
+        removed = checks.prune_orphans(findings)
+        findings = [f for f in findings if f.status != "orphaned"]
+        if not as_json:
+            typer.echo(f"forgot {removed} orphaned record(s)")
+    if as_json:
+        typer.echo(json.dumps(checks.to_json(findings, agent), indent=2))
+        raise typer.Exit(checks.exit_code(findings))
+    if not findings:
+        typer.echo("Nothing installed by rtok here, and no rule files apply.")
+    for finding in findings:
+        line = f"{finding.level:<4}  {finding.message}"
+        if finding.fix and finding.level != checks.PASS:
+            line += f"  (fix: {finding.fix})"
+        typer.echo(line)
+    raise typer.Exit(checks.exit_code(findings))

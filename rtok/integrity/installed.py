@@ -1,0 +1,91 @@
+"""What the installer says about one agent, for verify and doctor (read-only).
+
+The installer's integrations turn a descriptor into `FileEdit`s; verify uses their
+`owned_bytes` to find rtok's bytes in a file as it is now, and their `transform` to tell
+whether rtok's install is present in a file that has no record. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from rtok.install.descriptor import Descriptor
+from rtok.install.model import FileEdit, InstallContext
+
+WHOLE_FILE_KINDS = frozenset({"whole_file", "awareness_file"})
+
+
+class IntegrationsUnavailable(Exception):
+    """The installer's integrations cannot be loaded (reason in the message)."""
+
+
+def _integrations() -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module("rtok.install.integrations")
+    except ImportError as exc:
+        raise IntegrationsUnavailable(f"agent integrations not available: {exc}") from exc
+
+
+@lru_cache(maxsize=1)
+def descriptors() -> Mapping[str, Descriptor]:
+    from rtok.install.descriptor import load_all
+
+    return load_all()
+
+
+def rtok_bin() -> str:
+    from rtok.install.runner import resolve_rtok_bin
+
+    return resolve_rtok_bin()
+
+
+def context(scope: str, project_root: str | None) -> InstallContext:
+    from rtok.install import state
+
+    def created(path: str) -> bool:
+        try:
+            return state.load().created(path)
+        except Exception:
+            return False
+
+    home = os.environ.get("HOME") or os.path.expanduser("~")
+    return InstallContext(
+        home=home, env=dict(os.environ),
+        project_root=project_root if scope == "project" else None,
+        rtok_bin=rtok_bin(), awareness_level="default", hook_only=False, auto_patch=True,
+        created_by_rtok=created,
+    )
+
+
+def install_edits(agent: str, scope: str, project_root: str | None) -> list[FileEdit]:
+    """The edits `rtok init` would plan for this agent and scope (never applied here)."""
+    edits: list[FileEdit] = _integrations().edits_for(
+        agent, scope, "install", context(scope, project_root))
+    return edits
+
+
+def tier_of(agent: str) -> str:
+    descriptor = descriptors().get(agent)
+    return descriptor.tier if descriptor is not None else ""
+
+
+def scopes_of(agent: str) -> tuple[str, ...]:
+    descriptor = descriptors().get(agent)
+    return descriptor.scopes if descriptor is not None else ()
+
+
+def same_path(a: str, b: str) -> bool:
+    return os.path.abspath(a) == os.path.abspath(b) or os.path.realpath(a) == os.path.realpath(b)
+
+
+def read_or_none(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None

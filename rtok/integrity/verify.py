@@ -1,0 +1,409 @@
+"""The checks behind `rtok verify`: is what rtok installed intact, and does it resolve?
+
+Per artifact (from the integrity records): verified, tampered (expected and actual hash),
+missing, no baseline (rtok's bytes on disk with no record), orphaned record (its agent or
+project is gone). Per agent: every rtok path its hook command or plugin names is an
+executable rtok of a compatible version. Per rule file that applies here: untrusted or
+modified since it was trusted. Functions return `Finding`s; the CLI prints them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+import subprocess
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rtok import __version__, trust
+from rtok.install.model import FileEdit
+from rtok.integrity import installed
+from rtok.integrity.manifest import is_stock_artifact
+from rtok.integrity.records import ArtifactRecord, load_records
+
+JSON_SCHEMA_VERSION = 1
+PASS, FAIL, WARN = "PASS", "FAIL", "WARN"
+VERSION_TIMEOUT_S = 15.0
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str  # "artifact" | "hook_command" | "rule_file" | "records"
+    status: str  # see docs/verify-json.md for the words per check
+    level: str  # PASS | FAIL | WARN
+    message: str
+    fix: str | None = None
+    agent: str | None = None
+    scope: str | None = None
+    kind: str | None = None
+    path: str | None = None
+    project_root: str | None = None
+    expected_sha256: str | None = None
+    actual_sha256: str | None = None
+    command: str | None = None
+    rtok_bin: str | None = None
+    version: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _short(digest: str | None) -> str:
+    return f"sha256:{digest[:12]}" if digest else "none"
+
+
+def init_fix(agent: str, scope: str | None, project_root: str | None) -> str:
+    if scope == "global":
+        return f"rtok init --agent {agent} -g --auto-patch"
+    where = shlex.quote(project_root or ".")
+    return f"cd {where} && rtok init --agent {agent} --auto-patch"
+
+
+def _reinstall_fix(agent: str, scope: str | None, project_root: str | None) -> str:
+    """Re-recording an install that has no record: uninstall, then install again."""
+    flag = " -g" if scope == "global" else ""
+    prefix = "" if scope == "global" else f"cd {shlex.quote(project_root or '.')} && "
+    return (f"{prefix}rtok uninstall --agent {agent}{flag} --auto-patch && "
+            f"rtok init --agent {agent}{flag} --auto-patch")
+
+
+# --------------------------------------------------------------------------- artifacts
+
+
+def owned_now(record: ArtifactRecord, data: bytes) -> tuple[bytes | None, str | None]:
+    """rtok's bytes in `data` for this record's artifact, or (None, reason)."""
+    if record.kind in installed.WHOLE_FILE_KINDS:
+        return data, None
+    try:
+        candidates = installed.install_edits(record.agent, record.scope, record.project_root)
+    except installed.IntegrationsUnavailable as exc:
+        return None, str(exc)
+    except Exception as exc:
+        return None, f"cannot read it: {exc}"
+    for edit in candidates:
+        if edit.kind != record.kind or not installed.same_path(edit.path, record.path):
+            continue
+        if edit.owned_bytes is None:
+            return data, None
+        try:
+            return edit.owned_bytes(data), None
+        except Exception as exc:
+            return None, f"does not parse: {exc}"
+    return None, "this rtok version no longer installs it"
+
+
+def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> Finding:
+    base: dict[str, Any] = dict(
+        check="artifact", agent=record.agent, scope=record.scope, kind=record.kind,
+        path=record.path, project_root=record.project_root, expected_sha256=record.sha256)
+    where = f"{record.agent} ({record.scope}) {record.kind} {record.path}"
+    fix = init_fix(record.agent, record.scope, record.project_root)
+    forget = "rtok verify --prune"
+    if known_agents is not None and record.agent not in known_agents:
+        return Finding(status="orphaned", level=WARN, fix=forget,
+                       message=f"{where}: record of an agent this rtok does not know", **base)
+    if record.scope == "project" and record.project_root and not os.path.isdir(
+            record.project_root):
+        return Finding(status="orphaned", level=WARN, fix=forget,
+                       message=f"{where}: its project {record.project_root} is gone", **base)
+    data = installed.read_or_none(record.path)
+    if data is None:
+        if not os.path.isdir(os.path.dirname(record.path)):
+            return Finding(status="orphaned", level=WARN, fix=forget,
+                           message=f"{where}: the folder holding it is gone", **base)
+        return Finding(status="missing", level=FAIL, fix=fix,
+                       message=f"{where}: file missing", **base)
+    owned, reason = owned_now(record, data)
+    if owned is None:
+        if reason is None:
+            return Finding(status="missing", level=FAIL, fix=fix,
+                           message=f"{where}: rtok's entry is no longer in the file", **base)
+        if reason.startswith("does not parse"):
+            return Finding(status="tampered", level=FAIL, fix=fix,
+                           actual_sha256=sha256_hex(data),
+                           message=f"{where}: tampered, the file {reason}", **base)
+        return Finding(status="unchecked", level=WARN, fix=fix,
+                       message=f"{where}: cannot check ({reason})", **base)
+    actual = sha256_hex(owned)
+    if actual == record.sha256:
+        return Finding(status="verified", level=PASS, actual_sha256=actual,
+                       message=f"{where}: verified ({_short(actual)})", **base)
+    return Finding(status="tampered", level=FAIL, actual_sha256=actual, fix=fix,
+                   message=(f"{where}: tampered (expected {_short(record.sha256)}, "
+                            f"actual {_short(actual)})"), **base)
+
+
+def _agents_to_scan(agent: str | None) -> list[str]:
+    try:
+        names = sorted(installed.descriptors())
+    except Exception:
+        return []
+    return [n for n in names if agent is None or n == agent]
+
+
+def find_unrecorded(records: Sequence[ArtifactRecord], agent: str | None,
+                    cwd: str) -> list[Finding]:
+    """rtok artifacts on disk that no record covers (`no_baseline`)."""
+    findings: list[Finding] = []
+    recorded = {(os.path.realpath(r.path), r.kind, r.agent) for r in records}
+    project = trust.project_root(cwd)
+    for name in _agents_to_scan(agent):
+        for scope in installed.scopes_of(name):
+            if scope == "project" and project is None:
+                continue
+            root = project if scope == "project" else None
+            try:
+                edits = installed.install_edits(name, scope, root)
+            except Exception:
+                continue
+            for edit in edits:
+                if (os.path.realpath(edit.path), edit.kind, edit.agent) in recorded:
+                    continue
+                data = installed.read_or_none(edit.path)
+                if data is None or not _holds_rtok_bytes(edit, data):
+                    continue
+                findings.append(Finding(
+                    check="artifact", status="no_baseline", level=WARN, agent=name,
+                    scope=scope, kind=edit.kind, path=edit.path, project_root=root,
+                    actual_sha256=sha256_hex(_owned_or_all(edit, data)),
+                    fix=_reinstall_fix(name, scope, root),
+                    message=(f"{name} ({scope}) {edit.kind} {edit.path}: rtok's bytes are "
+                             "there but no record covers them"),
+                ))
+    return findings
+
+
+def _owned_or_all(edit: FileEdit, data: bytes) -> bytes:
+    if edit.owned_bytes is None:
+        return data
+    try:
+        return edit.owned_bytes(data) or data
+    except Exception:
+        return data
+
+
+def _holds_rtok_bytes(edit: FileEdit, data: bytes) -> bool:
+    try:
+        if edit.kind in installed.WHOLE_FILE_KINDS:
+            return bool(edit.transform(data) == data or is_stock_artifact(edit.kind, data))
+        if edit.owned_bytes is not None:
+            return edit.owned_bytes(data) is not None
+        return bool(edit.transform(data) == data)
+    except Exception:
+        return False
+
+
+# ------------------------------------------------------------------------ hook commands
+
+_STRING_LITERAL = re.compile(r'"((?:\\.|[^"\\])*)"' + r"|'([^'\n]*)'")
+
+
+def _candidate_strings(text: str) -> list[str]:
+    found = [text]
+    for match in _STRING_LITERAL.finditer(text):
+        if match.group(1) is not None:
+            try:
+                found.append(json.loads(f'"{match.group(1)}"'))
+            except ValueError:
+                found.append(match.group(1))
+        else:
+            found.append(match.group(2))
+    return found
+
+
+def rtok_bins_in(text: str, depth: int = 0) -> list[str]:
+    """Absolute paths of an `rtok` executable named in `text` (a hook command, a settings
+    entry, a plugin file): shell words and string literals, `sh -c` scripts included."""
+    bins: list[str] = []
+    for candidate in _candidate_strings(text) if depth == 0 else [text]:
+        try:
+            words = shlex.split(candidate, comments=False, posix=True)
+        except ValueError:
+            words = candidate.split()
+        for word in words:
+            if os.path.basename(word) in ("rtok", "rtok.exe") and os.path.isabs(word):
+                if word not in bins:
+                    bins.append(word)
+            elif depth < 2 and " " in word and "rtok" in word:
+                bins.extend(b for b in rtok_bins_in(word, depth + 1) if b not in bins)
+    return bins
+
+
+def _version_of(binary: str, cache: dict[str, tuple[str | None, str | None]]
+                ) -> tuple[str | None, str | None]:
+    """(version, problem) of running `binary --version`."""
+    if binary in cache:
+        return cache[binary]
+    result: tuple[str | None, str | None]
+    try:
+        run = subprocess.run([binary, "--version"], capture_output=True, text=True,
+                             timeout=VERSION_TIMEOUT_S, stdin=subprocess.DEVNULL, check=False)
+        match = re.search(r"rtok (\S+)", run.stdout)
+        if run.returncode != 0 or match is None:
+            detail = (run.stderr or run.stdout).strip().splitlines()
+            result = (None, f"`{binary} --version` failed (exit {run.returncode}"
+                            + (f": {detail[-1]}" if detail else "") + ")")
+        else:
+            result = (match.group(1), None)
+    except subprocess.TimeoutExpired:
+        result = (None, f"`{binary} --version` did not answer within {VERSION_TIMEOUT_S:.0f}s")
+    except OSError as exc:
+        result = (None, f"cannot run {binary}: {exc.strerror or exc}")
+    cache[binary] = result
+    return result
+
+
+def compatible(found: str, wanted: str) -> bool:
+    """Same major version (and same minor while the major is 0)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        a, b = Version(found), Version(wanted)
+    except InvalidVersion:
+        return found == wanted
+    if a.major != b.major:
+        return False
+    return a.major != 0 or a.minor == b.minor
+
+
+def check_rtok_bin(binary: str, agent: str, scope: str, project_root: str | None,
+                   wanted: str, cache: dict[str, tuple[str | None, str | None]]) -> Finding:
+    fix = init_fix(agent, scope, project_root)
+    base: dict[str, Any] = dict(check="hook_command", agent=agent, scope=scope, rtok_bin=binary,
+                project_root=project_root)
+    if not os.path.exists(binary):
+        return Finding(status="missing_binary", level=FAIL, fix=fix,
+                       message=f"{agent} ({scope}): {binary} does not exist", **base)
+    if not os.access(binary, os.X_OK) or os.path.isdir(binary):
+        return Finding(status="not_executable", level=FAIL, fix=fix,
+                       message=f"{agent} ({scope}): {binary} is not executable", **base)
+    version, problem = _version_of(binary, cache)
+    if version is None:
+        return Finding(status="broken", level=FAIL, fix=fix,
+                       message=f"{agent} ({scope}): {problem}", **base)
+    if not compatible(version, wanted):
+        return Finding(status="incompatible_version", level=FAIL, fix=fix, version=version,
+                       message=(f"{agent} ({scope}): {binary} is rtok {version}, the install "
+                                f"expects {wanted}"), **base)
+    return Finding(status="ok", level=PASS, version=version,
+                   message=f"{agent} ({scope}): {binary} runs (rtok {version})", **base)
+
+
+def check_hook_commands(records: Sequence[ArtifactRecord]) -> list[Finding]:
+    findings: list[Finding] = []
+    cache: dict[str, tuple[str | None, str | None]] = {}
+    groups: dict[tuple[str, str, str | None], list[ArtifactRecord]] = {}
+    for record in records:
+        if record.kind in ("settings_entry", "whole_file"):
+            groups.setdefault((record.agent, record.scope, record.project_root), []).append(
+                record)
+    for (agent, scope, root), group in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        bins: list[str] = []
+        has_entry = any(r.kind == "settings_entry" for r in group)
+        readable = False
+        for record in group:
+            data = installed.read_or_none(record.path)
+            if data is None:
+                continue
+            owned, _reason = owned_now(record, data)
+            if owned is None:
+                continue
+            readable = True
+            bins.extend(b for b in rtok_bins_in(owned.decode("utf-8", "replace"))
+                        if b not in bins)
+        wanted = max((r.rtok_version for r in group), key=_version_sort_key, default=__version__)
+        if not bins:
+            if has_entry and readable:
+                findings.append(Finding(
+                    check="hook_command", status="no_command", level=FAIL, agent=agent,
+                    scope=scope, project_root=root, fix=init_fix(agent, scope, root),
+                    message=f"{agent} ({scope}): no absolute rtok path in its hook entry"))
+            continue
+        findings.extend(check_rtok_bin(b, agent, scope, root, wanted, cache) for b in bins)
+    return findings
+
+
+def _version_sort_key(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", version)[:3])
+
+
+# --------------------------------------------------------------------------- rule files
+
+
+def check_rule_files(cwd: str) -> list[Finding]:
+    findings: list[Finding] = []
+    for path in trust.gated_rule_files(cwd):
+        state = trust.trust_state(path)
+        scope = trust.scope_of(path)
+        quoted = shlex.quote(path)
+        if state == "trusted":
+            findings.append(Finding(check="rule_file", status="trusted", level=PASS, path=path,
+                                    scope=scope, message=f"rule file {path}: trusted"))
+        elif state == "modified":
+            findings.append(Finding(
+                check="rule_file", status="modified", level=WARN, path=path, scope=scope,
+                fix=f"rtok trust {quoted}",
+                message=f"rule file {path}: changed since it was trusted; rtok skips it"))
+        elif state == "untrusted":
+            findings.append(Finding(
+                check="rule_file", status="untrusted", level=WARN, path=path, scope=scope,
+                fix=f"rtok trust {quoted}",
+                message=f"rule file {path}: not trusted; rtok skips it"))
+    return findings
+
+
+# ------------------------------------------------------------------------------- report
+
+
+def verify(agent: str | None, cwd: str) -> list[Finding]:
+    """Every finding for `rtok verify [--agent NAME]` run in `cwd`."""
+    try:
+        records = [r for r in load_records() if agent is None or r.agent == agent]
+    except Exception as exc:
+        return [Finding(check="records", status="unreadable", level=FAIL,
+                        message=f"integrity records: {exc}",
+                        fix="move the records file aside, then rerun rtok init")]
+    try:
+        known: list[str] | None = list(installed.descriptors())
+    except Exception:
+        known = None
+    findings = [check_record(r, known) for r in records]
+    findings.extend(find_unrecorded(records, agent, cwd))
+    findings.extend(check_hook_commands(
+        [r for r, f in zip(records, findings, strict=False) if f.status != "orphaned"]))
+    findings.extend(check_rule_files(cwd))
+    return findings
+
+
+def prune_orphans(findings: Sequence[Finding]) -> int:
+    from rtok.integrity.records import forget_artifacts
+
+    keys = [(f.path, f.kind, f.agent) for f in findings
+            if f.status == "orphaned" and f.path and f.kind and f.agent]
+    return forget_artifacts(keys)
+
+
+def exit_code(findings: Sequence[Finding]) -> int:
+    return 0 if all(f.level == PASS for f in findings) else 1
+
+
+def to_json(findings: Sequence[Finding], agent: str | None) -> dict[str, object]:
+    counts = {level.lower(): sum(1 for f in findings if f.level == level)
+              for level in (PASS, FAIL, WARN)}
+    return {
+        "schema": JSON_SCHEMA_VERSION,
+        "rtok_version": __version__,
+        "agent": agent,
+        "ok": exit_code(findings) == 0,
+        "exit_code": exit_code(findings),
+        "summary": counts,
+        "items": [f.to_json() for f in findings],
+    }
