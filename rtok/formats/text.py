@@ -59,3 +59,42 @@ def line_indent(text: str, offset: int) -> str:
     while end < len(text) and text[end] in " \t":
         end += 1
     return text[start:end]
+
+
+def append_block(text: str, block: str, newline: str) -> str:
+    """``block`` (ending in a line break) added at the end of ``text``.
+
+    A non-empty ``text`` always gets exactly one line break before the block (a blank line
+    when ``text`` already ends in one), so remove_lines can take exactly that break away again.
+    """
+    if not text:
+        return block
+    return text + newline + block
+
+
+def remove_lines(text: str, start: int, end: int) -> str:
+    """``text`` without the whole lines ``[start, end)``, inverse of append_block.
+
+    At the end of the text the line break before the lines goes too. In the middle, when
+    the lines sat between two blank lines, one of those blank lines goes with them.
+    """
+    if end >= len(text):
+        cut = start
+        if text[:start].endswith("\r\n"):
+            cut -= 2
+        elif text[:start].endswith("\n"):
+            cut -= 1
+        return text[:cut]
+    before, after = text[:start], text[end:]
+    if start == 0 or before.endswith(("\n\n", "\n\r\n")):
+        if after.startswith("\r\n"):
+            after = after[2:]
+        elif after.startswith("\n"):
+            after = after[1:]
+    return before + after
+
+
+def line_end(text: str, offset: int) -> int:
+    """Index just past the line break ending the line at ``offset`` (or the text's end)."""
+    index = text.find("\n", offset)
+    return len(text) if index < 0 else index + 1

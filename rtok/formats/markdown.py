@@ -1,0 +1,136 @@
+"""Markdown (and any line-based text) edits: a marked block and ``@`` reference lines.
+
+A block is the lines from a begin marker line to an end marker line; rtok owns everything
+between them. User text around the block is never touched. Adding then removing gives back
+the original bytes exactly (see text.append_block / text.remove_lines for the blank-line rule).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rtok.formats.errors import FormatError
+from rtok.formats.text import append_block, decode, encode, line_at, line_end, remove_lines
+
+BEGIN = "<!-- rtok:begin -->"
+END = "<!-- rtok:end -->"
+DEFAULT_LABEL = "<markdown>"
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    start: int  # start of the begin marker's line
+    body_start: int  # start of the line after the begin marker
+    body_end: int  # start of the end marker's line
+    end: int  # just past the end marker's line break (or the text's end)
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """(offset, line without its break) for every line."""
+    result = []
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        result.append((offset, line.rstrip("\r\n")))
+        offset += len(line)
+    return result
+
+
+def _find_block(text: str, begin: str, end: str, label: str) -> _Block | None:
+    found: _Block | None = None
+    open_at: int | None = None
+    body_start = 0
+    for offset, line in _lines(text):
+        stripped = line.strip()
+        if stripped == begin:
+            if open_at is not None or found is not None:
+                raise FormatError(label, line_at(text, offset),
+                                  f"a second {begin} marker; remove the duplicate block by hand")
+            open_at = offset
+            body_start = line_end(text, offset)
+        elif stripped == end:
+            if open_at is None:
+                raise FormatError(label, line_at(text, offset),
+                                  f"{end} without a {begin} before it")
+            found = _Block(open_at, body_start, offset, line_end(text, offset))
+            open_at = None
+    if open_at is not None:
+        raise FormatError(label, line_at(text, open_at),
+                          f"{begin} is never closed by {end}; remove the partial block by hand")
+    return found
+
+
+def _body_text(body: str, newline: str) -> str:
+    lines = body.splitlines()
+    return "".join(line + newline for line in lines)
+
+
+def get_block(data: bytes | None, *, begin: str = BEGIN, end: str = END,
+              label: str = DEFAULT_LABEL) -> str | None:
+    """The text between the markers (``\\n`` line breaks), or None without a block."""
+    if data is None:
+        return None
+    decoded = decode(data, label)
+    block = _find_block(decoded.text, begin, end, label)
+    if block is None:
+        return None
+    return "".join(line + "\n" for line in decoded.text[
+        block.body_start : block.body_end].splitlines())
+
+
+def upsert_block(data: bytes | None, body: str, *, begin: str = BEGIN, end: str = END,
+                 label: str = DEFAULT_LABEL) -> bytes:
+    """Put ``body`` between the markers: replaced in place when a block exists (bytes
+    unchanged when equal), else appended at the end as a new block."""
+    decoded = decode(data or b"", label)
+    text = decoded.text
+    newline = decoded.newline
+    block = _find_block(text, begin, end, label)
+    rendered = _body_text(body, newline)
+    if block is not None:
+        if text[block.body_start : block.body_end] == rendered:
+            return data or b""
+        return encode(decoded, text[: block.body_start] + rendered + text[block.body_end :])
+    new_block = begin + newline + rendered + end + newline
+    return encode(decoded, append_block(text, new_block, newline))
+
+
+def remove_block(data: bytes, *, begin: str = BEGIN, end: str = END,
+                 label: str = DEFAULT_LABEL) -> bytes:
+    """The document without the marked block (and the line break rtok added before it)."""
+    decoded = decode(data, label)
+    block = _find_block(decoded.text, begin, end, label)
+    if block is None:
+        return data
+    return encode(decoded, remove_lines(decoded.text, block.start, block.end))
+
+
+def has_reference(data: bytes | None, ref: str, *, label: str = DEFAULT_LABEL) -> bool:
+    """Whether a line reads exactly ``ref`` (surrounding blanks ignored)."""
+    if data is None:
+        return False
+    text = decode(data, label).text
+    return any(line.strip() == ref for _offset, line in _lines(text))
+
+
+def add_reference(data: bytes | None, ref: str, *, label: str = DEFAULT_LABEL) -> bytes:
+    """Append the line ``ref`` (e.g. ``@RTOK.md``) unless a line already reads exactly that."""
+    if not ref.strip() or "\n" in ref or "\r" in ref:
+        raise ValueError("a reference is one non-empty line")
+    decoded = decode(data or b"", label)
+    if has_reference(data, ref, label=label):
+        return data or b""
+    return encode(decoded, append_block(decoded.text, ref + decoded.newline, decoded.newline))
+
+
+def remove_reference(data: bytes, refs: str | tuple[str, ...], *,
+                     label: str = DEFAULT_LABEL) -> bytes:
+    """Remove every line that reads exactly one of ``refs``."""
+    wanted = (refs,) if isinstance(refs, str) else refs
+    decoded = decode(data, label)
+    text = decoded.text
+    for offset, line in reversed(_lines(text)):
+        if line.strip() in wanted:
+            text = remove_lines(text, offset, line_end(text, offset))
+    if text == decoded.text:
+        return data
+    return encode(decoded, text)
