@@ -32,7 +32,14 @@ def compile_hook_protocols() -> str:
     return HEADER.format(source="integrations/*.toml [hook]") + f"PROTOCOLS = {literal}\n"
 
 
+def compile_registry() -> str:
+    from rtok.rewrite.registry_source import compiled_registry
+
+    return render_module("rules/registry.toml", "REGISTRY", compiled_registry())
+
+
 GENERATORS: dict[str, Callable[[], str]] = {}
+GENERATORS["registry"] = compile_registry
 GENERATORS["default_rules"] = compile_rules
 GENERATORS["hook_protocols"] = compile_hook_protocols
 

@@ -1,0 +1,114 @@
+"""`rtok rewrite [--rtok-bin PATH] CMD…`: the rewrite verdict for plugins and scripts.
+
+The arguments are joined with spaces (`rtok rewrite ls -al` is `rtok rewrite "ls -al"`).
+
+    exit 0  rewritten command on stdout   rewrite, allowed (or host owns approval)
+    exit 1  nothing                       nothing to rewrite, excluded, unattestable
+    exit 2  nothing                       a deny rule matches
+    exit 3  rewritten command on stdout   rewrite, the host should ask (ask rule / no rule)
+
+The verdict comes from Claude Code's permission rules (the only rules users of the plugin
+hosts commonly keep). `RTOK_REWRITE_HOST=<agent>` names the calling host: for hosts that own
+approval themselves (codex, opencode, pi, …) "no rule" renders as 0, while an explicit ask
+rule stays 3 and a deny rule stays 2. The command is printed without a trailing newline.
+`--rtok-bin PATH` (or `RTOK_REWRITE_BIN`) inserts that absolute path, shell-quoted, instead
+of bare `rtok` (for hosts whose shell PATH may not contain rtok).
+
+Hot path: stdlib only.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+HOST_VARIABLE = "RTOK_REWRITE_HOST"
+BIN_VARIABLE = "RTOK_REWRITE_BIN"
+
+# Hosts whose own approval flow decides about commands without a rule.
+APPROVAL_OWNING_HOSTS = frozenset((
+    "codex", "trae", "vibe", "antigravity", "opencode", "pi", "omp", "hermes", "kilocode",
+    "kilo", "cline", "windsurf", "kimi", "openclaw", "roo",
+))
+
+EXIT_ALLOW = 0
+EXIT_NONE = 1
+EXIT_DENY = 2
+EXIT_ASK = 3
+
+USAGE = "usage: rtok rewrite [--rtok-bin PATH] [--] COMMAND...\n"
+
+
+def _verdict(cmd: str) -> str:
+    try:
+        from rtok.permissions.verdict import verdict_for
+    except ImportError:
+        return "default"
+    try:
+        return verdict_for(cmd, "claude", os.getcwd())
+    except Exception as exc:  # unreadable rules must not break the agent's command
+        sys.stderr.write(f"rtok: warning: permission rules not read ({exc}); asking instead\n")
+        return "default"
+
+
+def parse_args(args: list[str]) -> tuple[str | None, list[str]] | None:
+    """(--rtok-bin value, command words); None for a usage error."""
+    rtok_bin: str | None = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            i += 1
+            break
+        if arg == "--rtok-bin":
+            if i + 1 >= len(args) or not args[i + 1]:
+                return None
+            rtok_bin = args[i + 1]
+            i += 2
+        elif arg.startswith("--rtok-bin="):
+            rtok_bin = arg.split("=", 1)[1]
+            if not rtok_bin:
+                return None
+            i += 1
+        elif arg in ("-h", "--help"):
+            return None
+        else:
+            break
+    return rtok_bin, args[i:]
+
+
+def exit_status(kind: str, verdict: str, host: str) -> int:
+    """The 0/1/2/3 status of a decision kind for the calling host."""
+    if kind == "deny":
+        return EXIT_DENY
+    if kind == "allow_rewrite":
+        return EXIT_ALLOW
+    if kind == "ask_rewrite":
+        if verdict != "ask" and host in APPROVAL_OWNING_HOSTS:
+            return EXIT_ALLOW
+        return EXIT_ASK
+    return EXIT_NONE
+
+
+def main(args: list[str]) -> int:
+    parsed = parse_args(args)
+    if parsed is None:
+        sys.stderr.write(USAGE)
+        return EXIT_NONE
+    bin_path, words = parsed
+    bin_path = bin_path or os.environ.get(BIN_VARIABLE) or None
+    cmd = " ".join(words)
+    if not cmd.strip():
+        return EXIT_NONE
+    from rtok.rewrite.decision import decide
+    from rtok.shell.words import quote_word
+
+    rtok_bin = quote_word(bin_path) if bin_path else "rtok"
+    verdict = _verdict(cmd)
+    decision = decide(cmd, verdict, rtok_bin=rtok_bin)
+    host = os.environ.get(HOST_VARIABLE, "").strip().lower()
+    status = exit_status(decision.kind, verdict, host)
+    if status in (EXIT_ALLOW, EXIT_ASK) and decision.command is not None:
+        sys.stdout.write(decision.command)
+        sys.stdout.flush()
+    return status

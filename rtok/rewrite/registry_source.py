@@ -1,0 +1,145 @@
+"""Reads and checks rules/registry.toml and turns it into the compiled REGISTRY literal.
+
+Build time only (uses tomllib): `rtok.build.compile_registry` calls `compiled_registry()`,
+and the hot path imports the generated rtok/compiled/registry.py instead.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any
+
+from rtok import resources
+
+PIPELINE_POSITIONS = ("producer", "final", "both", "none")
+
+_FAMILY_KEYS = {
+    "commands", "subcommands", "bare", "pipeline", "global_options", "global_flags",
+    "never_with", "never_short", "needs_operand",
+}
+_WRAPPER_KEYS = {"flags", "value_options", "positionals", "assignments", "numeric_flags", "rewrite"}
+_SHELL_KEYS = {"commands", "dialect", "flags", "long_flags", "value_options"}
+_NEVER_KEYS = {
+    "builtins", "trivial", "editors", "pagers", "followers", "interactive", "privileged",
+    "self",
+}
+
+
+class RegistryError(ValueError):
+    """registry.toml breaks its schema; the message names the table and key."""
+
+
+def load_source() -> dict[str, Any]:
+    return tomllib.loads(resources.read_text("rules", "registry.toml"))
+
+
+def _strings(value: object, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise RegistryError(f"{where}: expected a list of non-empty strings")
+    return list(value)
+
+
+def _check_keys(table: object, allowed: set[str], where: str) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise RegistryError(f"{where}: expected a table")
+    unknown = set(table) - allowed
+    if unknown:
+        raise RegistryError(f"{where}: unknown keys {sorted(unknown)}")
+    return table
+
+
+def _family(name: str, table: object) -> dict[str, Any]:
+    where = f"families.{name}"
+    raw = _check_keys(table, _FAMILY_KEYS, where)
+    commands = _strings(raw.get("commands"), f"{where}.commands")
+    subcommands = _strings(raw.get("subcommands"), f"{where}.subcommands")
+    pipeline = raw.get("pipeline", "none")
+    if pipeline not in PIPELINE_POSITIONS:
+        raise RegistryError(f"{where}.pipeline: one of {', '.join(PIPELINE_POSITIONS)}")
+    any_args = subcommands == ["*"]
+    if "*" in subcommands and not any_args:
+        raise RegistryError(f"{where}.subcommands: '*' must stand alone")
+    never_global: list[str] = []
+    never_by_sub: dict[str, list[str]] = {}
+    for entry in _strings(raw.get("never_with", []), f"{where}.never_with"):
+        sub, _, flag = entry.rpartition(" ")
+        if sub:
+            if sub not in subcommands:
+                raise RegistryError(f"{where}.never_with: {sub!r} is not a listed subcommand")
+            never_by_sub.setdefault(sub, []).append(flag)
+        else:
+            never_global.append(flag)
+    never_short = raw.get("never_short", "")
+    if not isinstance(never_short, str):
+        raise RegistryError(f"{where}.never_short: expected a string of letters")
+    return {
+        "commands": tuple(commands),
+        "subcommands": None if any_args else tuple(tuple(s.split()) for s in subcommands),
+        "bare": bool(raw.get("bare", any_args)),
+        "pipeline": pipeline,
+        "global_options": frozenset(_strings(raw.get("global_options", []), where)),
+        "global_flags": frozenset(_strings(raw.get("global_flags", []), where)),
+        "never_with": frozenset(never_global),
+        "never_with_sub": {k: frozenset(v) for k, v in never_by_sub.items()},
+        "never_short": never_short,
+        "needs_operand": bool(raw.get("needs_operand", False)),
+    }
+
+
+def compiled_registry() -> dict[str, Any]:
+    """The REGISTRY constant of rtok/compiled/registry.py."""
+    source = load_source()
+    unknown = set(source) - {"never", "pipelines", "families", "wrappers", "shells"}
+    if unknown:
+        raise RegistryError(f"unknown top-level tables {sorted(unknown)}")
+    never_table = _check_keys(source.get("never", {}), _NEVER_KEYS, "never")
+    never: set[str] = set()
+    for key, value in never_table.items():
+        never.update(_strings(value, f"never.{key}"))
+    families: dict[str, dict[str, Any]] = {}
+    index: dict[str, list[str]] = {}
+    for name, table in source.get("families", {}).items():
+        family = _family(name, table)
+        families[name] = family
+        for command in family["commands"]:
+            if command in never:
+                raise RegistryError(f"families.{name}: {command!r} is in a [never] list")
+            index.setdefault(command, []).append(name)
+    wrappers: dict[str, dict[str, Any]] = {}
+    for name, table in source.get("wrappers", {}).items():
+        raw = _check_keys(table, _WRAPPER_KEYS, f"wrappers.{name}")
+        wrappers[name] = {
+            "flags": tuple(_strings(raw.get("flags", []), f"wrappers.{name}.flags")),
+            "value_options": tuple(_strings(raw.get("value_options", []), f"wrappers.{name}")),
+            "positionals": int(raw.get("positionals", 0)),
+            "assignments": bool(raw.get("assignments", False)),
+            "numeric_flags": bool(raw.get("numeric_flags", False)),
+            "rewrite": bool(raw.get("rewrite", True)),
+        }
+    shells: dict[str, dict[str, Any]] = {}
+    for name, table in source.get("shells", {}).items():
+        raw = _check_keys(table, _SHELL_KEYS, f"shells.{name}")
+        if raw.get("dialect") not in ("bash", "fish"):
+            raise RegistryError(f"shells.{name}.dialect: bash or fish")
+        entry = {
+            "dialect": raw["dialect"],
+            "flags": str(raw.get("flags", "")),
+            "long_flags": tuple(_strings(raw.get("long_flags", []), f"shells.{name}")),
+            "value_options": tuple(_strings(raw.get("value_options", []), f"shells.{name}")),
+        }
+        for command in _strings(raw.get("commands"), f"shells.{name}.commands"):
+            shells[command] = entry
+    pipelines = _check_keys(
+        source.get("pipelines", {}), {"safe_consumers", "consumer_never_with"}, "pipelines"
+    )
+    return {
+        "families": families,
+        "command_index": {k: tuple(v) for k, v in index.items()},
+        "never": frozenset(never),
+        "safe_consumers": frozenset(_strings(pipelines.get("safe_consumers", []), "pipelines")),
+        "consumer_never_with": frozenset(
+            _strings(pipelines.get("consumer_never_with", []), "pipelines")
+        ),
+        "wrappers": wrappers,
+        "shells": shells,
+    }

@@ -1,0 +1,409 @@
+"""Turns a command line into its `rtok run …` form by inserting text, never editing it.
+
+`rewrite_command("FOO=1 git status | head")` gives `FOO=1 rtok run git status | head`.
+Invariant: deleting every inserted `<rtok_bin> run ` gives back the input byte for byte;
+`insertion_points` exposes the offsets so tests can check exactly that.
+
+What is rewritten is decided by the compiled registry (rules/registry.toml), the user's
+`[hooks] exclude_commands` and `transparent_prefixes`, and trusted user rule files
+(families from rtok.filter.layers, outside pipelines only). Lines with a construct rtok cannot
+attest, or with compound syntax (subshells, loops, conditionals, functions), are left alone.
+
+Hot path: stdlib only.
+"""
+
+from __future__ import annotations
+
+from rtok.compiled.registry import REGISTRY
+from rtok.shell import lexer, segments, wrappers
+from rtok.shell.words import basename, dequote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rtok.shell.segments import SimpleCommand
+
+_FAMILIES: dict[str, dict[str, object]] = REGISTRY["families"]  # type: ignore[assignment]
+_INDEX: dict[str, tuple[str, ...]] = REGISTRY["command_index"]  # type: ignore[assignment]
+_NEVER: frozenset[str] = REGISTRY["never"]  # type: ignore[assignment]
+_SAFE_CONSUMERS: frozenset[str] = REGISTRY["safe_consumers"]  # type: ignore[assignment]
+_CONSUMER_NEVER: frozenset[str] = REGISTRY["consumer_never_with"]  # type: ignore[assignment]
+_SHELLS: dict[str, dict[str, object]] = REGISTRY["shells"]  # type: ignore[assignment]
+
+SELF_NAMES = frozenset(("rtok", "rtok.exe"))
+# Words that open compound syntax; a line holding one in command position is left alone.
+_COMPOUND_WORDS = segments.GRAMMAR_WORDS | frozenset(("for", "case", "select", "[[", "]]", "in"))
+_COMPOUND_OPS = frozenset(("(", ")", ";;", ";&", ";;&"))
+_PIPES = frozenset(("|", "|&"))
+_LAUNCHERS = frozenset(("npx", "pnpx", "bunx", "uvx"))
+MAX_SCRIPT_DEPTH = 4
+
+NORMAL = "normal"
+PRODUCER = "producer"
+FINAL = "final"
+_CONTEXT_OK = {
+    NORMAL: frozenset(("producer", "final", "both", "none")),
+    PRODUCER: frozenset(("producer", "both")),
+    FINAL: frozenset(("final", "both")),
+}
+
+
+class Settings:
+    """User settings that shape the rewrite (from config.toml `[hooks]`)."""
+
+    __slots__ = ("cwd", "exclude_prefixes", "exclude_regexes", "transparent")
+
+    def __init__(
+        self,
+        exclude_commands: Sequence[str] = (),
+        transparent_prefixes: Sequence[str] = (),
+        cwd: str | None = None,
+    ) -> None:
+        self.cwd = cwd
+        self.exclude_prefixes: list[tuple[str, ...]] = []
+        self.exclude_regexes: list[str] = []
+        for entry in exclude_commands:
+            text = entry.strip()
+            if not text or text == "^":
+                continue
+            if text.startswith("^"):
+                self.exclude_regexes.append(text)
+            else:
+                self.exclude_prefixes.append(tuple(text.split()))
+        prefixes = {tuple(p.split()) for p in transparent_prefixes if p.strip()}
+        self.transparent: list[tuple[str, ...]] = sorted(prefixes, key=len, reverse=True)
+
+
+def settings_from_config(config: dict[str, object], cwd: str | None = None) -> Settings:
+    hooks = config.get("hooks")
+    if not isinstance(hooks, dict):
+        return Settings(cwd=cwd)
+    exclude = hooks.get("exclude_commands", [])
+    transparent = hooks.get("transparent_prefixes", [])
+    return Settings(
+        [e for e in exclude if isinstance(e, str)] if isinstance(exclude, list) else [],
+        [t for t in transparent if isinstance(t, str)] if isinstance(transparent, list) else [],
+        cwd,
+    )
+
+
+def load_settings(cwd: str | None = None) -> Settings:
+    from rtok import config
+
+    return settings_from_config(config.load(), cwd)
+
+
+class _Plan:
+    """Insertion offsets found so far, and whether the line already runs through rtok."""
+
+    __slots__ = ("already_rtok", "offsets", "rtok_bin", "settings", "user_families")
+
+    def __init__(self, rtok_bin: str, settings: Settings) -> None:
+        self.rtok_bin = rtok_bin
+        self.settings = settings
+        self.offsets: list[int] = []
+        self.already_rtok = False
+        self.user_families: frozenset[str] | None = None
+
+    def trusted_families(self) -> frozenset[str]:
+        if self.user_families is None:
+            self.user_families = frozenset()
+            try:
+                from rtok.filter.layers import trusted_families
+            except ImportError:
+                return self.user_families
+            try:
+                import os
+
+                self.user_families = trusted_families(self.settings.cwd or os.getcwd())
+            except Exception:  # a broken rule file must never stop a command
+                self.user_families = frozenset()
+        return self.user_families
+
+
+def insertion_points(
+    cmd: str, *, rtok_bin: str = "rtok", settings: Settings | None = None
+) -> tuple[list[int], bool] | None:
+    """Offsets where `<rtok_bin> run ` goes, and whether the line already runs via rtok.
+
+    None when the line must be left alone as a whole (unattestable, compound, empty).
+    """
+    if not cmd.strip():
+        return None
+    if lexer.is_unattestable(cmd):
+        return None
+    plan = _Plan(rtok_bin, settings if settings is not None else load_settings())
+    if not _plan_line(cmd, 0, plan, 0):
+        return None
+    return sorted(set(plan.offsets)), plan.already_rtok
+
+
+def rewrite_command(
+    cmd: str,
+    *,
+    rtok_bin: str = "rtok",
+    settings: Settings | None = None,
+) -> str | None:
+    """`cmd` with `<rtok_bin> run ` in front of every command worth shortening.
+
+    None when nothing is rewritten; `cmd` itself when it already runs through rtok.
+    `rtok_bin` is inserted as written (pass an absolute path already shell-quoted).
+    """
+    found = insertion_points(cmd, rtok_bin=rtok_bin, settings=settings)
+    if found is None:
+        return None
+    offsets, already = found
+    if not offsets:
+        return cmd if already else None
+    return apply_insertions(cmd, offsets, f"{rtok_bin} run ")
+
+
+def apply_insertions(cmd: str, offsets: Sequence[int], text: str) -> str:
+    parts = []
+    last = 0
+    for offset in offsets:
+        parts.append(cmd[last:offset])
+        parts.append(text)
+        last = offset
+    parts.append(cmd[last:])
+    return "".join(parts)
+
+
+def _plan_line(cmd: str, base: int, plan: _Plan, depth: int) -> bool:
+    """Add the insertions of one line (offsets shifted by `base`); False = leave it alone."""
+    lexed = lexer.lex(cmd)
+    if lexed.reasons:
+        return False
+    commands = segments.simple_commands(lexed)
+    for command in commands:
+        if command.before in _COMPOUND_OPS or command.after in _COMPOUND_OPS:
+            return False
+        words = segments.word_texts(lexed, command)
+        if words and words[0] in _COMPOUND_WORDS:
+            return False
+        if command.start < 0 and command.before in _PIPES:
+            return False  # `a | ;` or similar: not a line bash would run
+    pipeline: list[SimpleCommand] = []
+    for command in commands:
+        pipeline.append(command)
+        if command.after not in _PIPES:
+            _plan_pipeline(lexed, pipeline, base, plan, depth)
+            pipeline = []
+    return True
+
+
+def _plan_pipeline(
+    lexed: lexer.Lexed, stages: list[SimpleCommand], base: int, plan: _Plan, depth: int
+) -> None:
+    stages = [s for s in stages if s.start >= 0]
+    if not stages:
+        return
+    if len(stages) == 1:
+        _plan_command(lexed, stages[0], NORMAL, base, plan, depth)
+        return
+    if any(s.after == "|&" for s in stages[:-1]):
+        return
+    if _plan_command(lexed, stages[-1], FINAL, base, plan, depth):
+        return
+    if all(_is_safe_consumer(lexed, s) for s in stages[1:]):
+        _plan_command(lexed, stages[0], PRODUCER, base, plan, depth)
+
+
+def _is_safe_consumer(lexed: lexer.Lexed, stage: SimpleCommand) -> bool:
+    words = [dequote(w) for w in segments.word_texts(lexed, stage)]
+    if not words or words[0] is None or basename(words[0]) not in _SAFE_CONSUMERS:
+        return False
+    for word in words[1:]:
+        if word is None or word in _CONSUMER_NEVER or word.startswith("--follow"):
+            return False
+        if word.startswith("-") and not word.startswith("--") and ("f" in word or "F" in word):
+            return False
+    # File-target redirects already made the line unattestable; fd duplication and
+    # /dev/null do not change what the consumer displays.
+    return True
+
+
+def _plan_command(
+    lexed: lexer.Lexed,
+    command: SimpleCommand,
+    context: str,
+    base: int,
+    plan: _Plan,
+    depth: int,
+) -> bool:
+    """Add the insertion for one simple command; True when it was rewritten."""
+    words = segments.word_texts(lexed, command)
+    if not words:
+        return False
+    peeled = wrappers.command_index(words, transparent=plan.settings.transparent)
+    if peeled is None or peeled.disabled:
+        return False
+    head = dequote(words[peeled.index])
+    if head is None:
+        return False
+    name = basename(head)
+    if name in SELF_NAMES or head == dequote(plan.rtok_bin):
+        plan.already_rtok = True
+        return False
+    args = [dequote(w) for w in words[peeled.index + 1 :]]
+    offset = base + command.words[peeled.index][0]
+    if name in _SHELLS:
+        if context == NORMAL:
+            _plan_shell_script(lexed, command, words, peeled.index, base, plan, depth)
+        return False
+    if name in _NEVER:
+        return False
+    family = _matching_family(name, args)
+    if family is None:
+        if context != NORMAL or not _is_user_family(name, plan):
+            return False
+    elif family["pipeline"] not in _CONTEXT_OK[context]:
+        return False
+    if _is_excluded(head, words[peeled.index + 1 :], plan.settings):
+        return False
+    plan.offsets.append(offset)
+    return True
+
+
+def _is_user_family(name: str, plan: _Plan) -> bool:
+    families = plan.trusted_families()
+    if not families:
+        return False
+    program = name.rstrip("0123456789.") or name
+    return name in families or program in families
+
+
+def _plan_shell_script(
+    lexed: lexer.Lexed,
+    command: SimpleCommand,
+    words: list[str],
+    index: int,
+    base: int,
+    plan: _Plan,
+    depth: int,
+) -> None:
+    """Rewrite inside `bash -c '…'` when the insertion stays valid in the script's quoting."""
+    if depth >= MAX_SCRIPT_DEPTH:
+        return
+    found = wrappers.shell_script(words, index)
+    if found is None or found[1] != "bash":
+        return
+    script_index = found[0]
+    raw = words[script_index]
+    if len(raw) < 2 or raw[0] != raw[-1] or raw[0] not in "'\"":
+        return
+    body = raw[1:-1]
+    inserted = f"{plan.rtok_bin} run "
+    if raw[0] == "'":
+        if "'" in body or "'" in inserted:
+            return
+    elif any(c in body or c in inserted for c in '"$`\\'):
+        return
+    start = base + command.words[script_index][0] + 1
+    inner = _Plan(plan.rtok_bin, plan.settings)
+    inner.user_families = plan.user_families
+    if _plan_line(body, start, inner, depth + 1):
+        plan.offsets.extend(inner.offsets)
+        plan.already_rtok = plan.already_rtok or inner.already_rtok
+        plan.user_families = inner.user_families
+
+
+def _matching_family(name: str, args: list[str | None]) -> dict[str, object] | None:
+    names = _INDEX.get(name)
+    if not names:
+        return None
+    for family_name in reversed(names):
+        family = _FAMILIES[family_name]
+        if _family_matches(family, args):
+            return family
+    return None
+
+
+def _blocked(args: list[str | None], never: frozenset[str], short: str) -> bool:
+    for arg in args:
+        if arg is None:
+            continue
+        if arg in never:
+            return True
+        if arg.startswith("-") and "=" in arg and arg.split("=", 1)[0] in never:
+            return True
+        if (
+            short
+            and arg.startswith("-")
+            and not arg.startswith("--")
+            and any(c in short for c in arg[1:])
+        ):
+            return True
+    return False
+
+
+def _family_matches(family: dict[str, object], args: list[str | None]) -> bool:
+    never: frozenset[str] = family["never_with"]  # type: ignore[assignment]
+    short: str = family["never_short"]  # type: ignore[assignment]
+    if _blocked(args, never, short):
+        return False
+    if family["needs_operand"] and not any(a is None or not a.startswith("-") for a in args):
+        return False
+    subcommands: tuple[tuple[str, ...], ...] | None = family["subcommands"]  # type: ignore[assignment]
+    if subcommands is None:
+        return bool(args) or bool(family["bare"])
+    if not args:
+        return bool(family["bare"])
+    options: frozenset[str] = family["global_options"]  # type: ignore[assignment]
+    flags: frozenset[str] = family["global_flags"]  # type: ignore[assignment]
+    by_sub: dict[str, frozenset[str]] = family["never_with_sub"]  # type: ignore[assignment]
+    p = 0
+    while p < len(args):
+        for sub in subcommands:
+            if tuple(args[p : p + len(sub)]) == sub:
+                blocked = by_sub.get(" ".join(sub))
+                return not (blocked and _blocked(args[p + len(sub) :], blocked, ""))
+        arg = args[p]
+        if arg is None:
+            return False
+        if arg in flags:
+            p += 1
+        elif arg in options:
+            p += 2
+        elif ("=" in arg and arg.split("=", 1)[0] in options) or (
+            len(arg) > 2 and not arg.startswith("--") and arg[:2] in options
+        ):
+            p += 1  # `--opt=value` or `-Cvalue`
+        else:
+            return False
+    return False
+
+
+def _is_excluded(head: str, rest: list[str], settings: Settings) -> bool:
+    if not settings.exclude_prefixes and not settings.exclude_regexes:
+        return False
+    literal_rest = [dequote(w) or w for w in rest]
+    forms = [tuple([head, *literal_rest])]
+    if basename(head) != head:
+        forms.append(tuple([basename(head), *literal_rest]))
+    # Launcher spellings: `python3 -m pytest` is excluded by "pytest", `npx playwright` by
+    # "playwright".
+    if literal_rest[:1] == ["-m"] and len(literal_rest) > 1:
+        forms.append(tuple(literal_rest[1:]))
+    elif basename(head) in _LAUNCHERS and literal_rest:
+        forms.append(tuple(literal_rest))
+    for form in forms:
+        for prefix in settings.exclude_prefixes:
+            if form[: len(prefix)] == prefix:
+                return True
+    if settings.exclude_regexes:
+        import re
+
+        texts = [" ".join(f) for f in forms]
+        for pattern in settings.exclude_regexes:
+            try:
+                compiled = re.compile(pattern)
+            except re.error:
+                compiled = None
+            for text in texts:
+                if compiled is not None and compiled.search(text):
+                    return True
+                if compiled is None and text.startswith(pattern[1:]):
+                    return True
+    return False

@@ -1,0 +1,381 @@
+"""A quote-aware shell lexer that keeps every byte.
+
+`lex(cmd)` cuts a command line into tokens `(kind, start, end)` whose texts re-join to the
+input byte for byte, and records the constructs rtok cannot attest (command and process
+substitution, backticks, heredocs, arithmetic, ANSI-C quoting, file-target redirects,
+unterminated quotes). Bash rules by default; `dialect="fish"` reads fish scripts, where
+`(…)` is a command substitution and backticks are plain characters.
+
+Hot path: stdlib only, no typing/dataclasses at run time.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+WORD = "word"
+SPACE = "space"  # blanks and `\<newline>` line continuations
+NEWLINE = "newline"  # `\n`, `\r\n` or a lone `\r` (a lone CR splits, conservatively)
+OP = "op"  # && || ; | |& & ( ) ;; ;& ;;&
+REDIR = "redir"  # a redirect operator, with its io number (`2>`, `>&`, `<<`, `&>>`)
+COMMENT = "comment"
+
+Token = tuple[str, int, int]
+
+# Reasons a command line cannot be attested (rewritten or allowed without asking).
+COMMAND_SUBSTITUTION = "command substitution"
+BACKTICK = "backtick substitution"
+PROCESS_SUBSTITUTION = "process substitution"
+ARITHMETIC = "arithmetic expansion"
+HEREDOC = "heredoc"
+ANSI_C_QUOTE = "ANSI-C quoting"
+FILE_REDIRECT = "file-target redirect"
+UNTERMINATED = "unterminated quote or substitution"
+DANGLING_REDIRECT = "redirect without a target"
+
+_OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", ";", "|", "&", "(", ")")
+_REDIRECTS = ("&>>", "&>", "<<<", "<<-", "<<", "<&", "<>", "<", ">>", ">&", ">|", ">")
+_WORD_BREAK = frozenset(" \t\n\r;&|()<>")
+_HEREDOCS = frozenset(("<<", "<<-"))
+_DUPLICATIONS = frozenset((">&", "<&"))
+_NULL_TARGETS = frozenset(("/dev/null",))
+
+
+class Lexed:
+    """The tokens of one command line and what makes it unattestable."""
+
+    __slots__ = ("dialect", "reasons", "substitutions", "text", "tokens")
+
+    def __init__(self, text: str, dialect: str) -> None:
+        self.text = text
+        self.dialect = dialect
+        self.tokens: list[Token] = []
+        self.reasons: set[str] = set()
+        # (start, end, kind) of the command text inside `$(…)`, backticks, `<(…)`, `>(…)`.
+        self.substitutions: list[tuple[int, int, str]] = []
+
+    def token_text(self, token: Token) -> str:
+        return self.text[token[1] : token[2]]
+
+    def texts(self) -> Iterator[str]:
+        for _, start, end in self.tokens:
+            yield self.text[start:end]
+
+
+class _Scanner:
+    __slots__ = ("fish", "lexed", "n", "text")
+
+    def __init__(self, lexed: Lexed) -> None:
+        self.lexed = lexed
+        self.text = lexed.text
+        self.n = len(lexed.text)
+        self.fish = lexed.dialect == "fish"
+
+    def flag(self, reason: str) -> None:
+        self.lexed.reasons.add(reason)
+
+    # -- quoting and expansions (each takes the index just past the opening character) --
+
+    def single(self, i: int) -> int:
+        text, n = self.text, self.n
+        if self.fish:
+            while i < n:
+                c = text[i]
+                if c == "\\" and i + 1 < n and text[i + 1] in "'\\":
+                    i += 2
+                elif c == "'":
+                    return i + 1
+                else:
+                    i += 1
+            self.flag(UNTERMINATED)
+            return n
+        end = text.find("'", i)
+        if end < 0:
+            self.flag(UNTERMINATED)
+            return n
+        return end + 1
+
+    def double(self, i: int) -> int:
+        text, n = self.text, self.n
+        while i < n:
+            c = text[i]
+            if c == "\\":
+                i += 2
+            elif c == '"':
+                return i + 1
+            elif c == "$":
+                if i + 1 < n and text[i + 1] in "'\"":
+                    i += 1  # `$'` and `$"` are literal inside double quotes
+                else:
+                    i = self.dollar(i)
+            elif c == "`" and not self.fish:
+                i = self.backtick(i + 1)
+            else:
+                i += 1
+        self.flag(UNTERMINATED)
+        return n
+
+    def backtick(self, i: int) -> int:
+        self.flag(BACKTICK)
+        text, n = self.text, self.n
+        start = i
+        while i < n:
+            c = text[i]
+            if c == "\\":
+                i += 2
+            elif c == "`":
+                self.lexed.substitutions.append((start, i, "backtick"))
+                return i + 1
+            else:
+                i += 1
+        self.flag(UNTERMINATED)
+        return n
+
+    def dollar(self, i: int) -> int:
+        """`text[i]` is `$`; return the index after the expansion it starts."""
+        text, n = self.text, self.n
+        nxt = text[i + 1] if i + 1 < n else ""
+        if nxt == "(":
+            if i + 2 < n and text[i + 2] == "(" and not self.fish:
+                self.flag(ARITHMETIC)
+                return self.paren_body(i + 2)
+            self.flag(COMMAND_SUBSTITUTION)
+            return self.substitution(i + 2, "command")
+        if nxt == "{" and not self.fish:
+            return self.brace(i + 2)
+        if nxt == "'" and not self.fish:
+            self.flag(ANSI_C_QUOTE)
+            j = i + 2
+            while j < n:
+                if text[j] == "\\":
+                    j += 2
+                elif text[j] == "'":
+                    return j + 1
+                else:
+                    j += 1
+            self.flag(UNTERMINATED)
+            return n
+        if nxt == '"' and not self.fish:
+            return self.double(i + 2)
+        return i + 1
+
+    def substitution(self, start: int, kind: str) -> int:
+        end = self.paren_body(start)
+        if end <= self.n and self.text[end - 1 : end] == ")":
+            self.lexed.substitutions.append((start, end - 1, kind))
+        return end
+
+    def brace(self, i: int) -> int:
+        text, n = self.text, self.n
+        while i < n:
+            c = text[i]
+            if c == "}":
+                return i + 1
+            if c == "\\":
+                i += 2
+            elif c == "'":
+                i = self.single(i + 1)
+            elif c == '"':
+                i = self.double(i + 1)
+            elif c == "`":
+                i = self.backtick(i + 1)
+            elif c == "$":
+                i = self.dollar(i)
+            else:
+                i += 1
+        self.flag(UNTERMINATED)
+        return n
+
+    def paren_body(self, i: int) -> int:
+        """Skip to just past the `)` matching an already consumed `(`."""
+        text, n = self.text, self.n
+        word_start = True
+        while i < n:
+            c = text[i]
+            if c == ")":
+                return i + 1
+            if c == "(":
+                i = self.paren_body(i + 1)
+            elif c == "\\":
+                i += 2
+            elif c == "'":
+                i = self.single(i + 1)
+            elif c == '"':
+                i = self.double(i + 1)
+            elif c == "`" and not self.fish:
+                i = self.backtick(i + 1)
+            elif c == "$":
+                i = self.dollar(i)
+            elif c == "#" and word_start:
+                end = text.find("\n", i)
+                i = n if end < 0 else end
+            elif c in "<>" and i + 1 < n and text[i + 1] == "(":
+                self.flag(PROCESS_SUBSTITUTION)
+                i = self.substitution(i + 2, "process")
+            elif c == "<" and text.startswith("<<", i) and not text.startswith("<<<", i):
+                self.flag(HEREDOC)
+                i += 2
+            else:
+                i += 1
+            word_start = c in " \t\n;&|("
+        self.flag(UNTERMINATED)
+        return n
+
+    # -- top level --
+
+    def word(self, i: int) -> int:
+        text, n = self.text, self.n
+        while i < n:
+            c = text[i]
+            if c in _WORD_BREAK:
+                if c in "<>" and i + 1 < n and text[i + 1] == "(":
+                    self.flag(PROCESS_SUBSTITUTION)
+                    i = self.substitution(i + 2, "process")
+                    continue
+                if c == "(" and self.fish:
+                    self.flag(COMMAND_SUBSTITUTION)
+                    i = self.substitution(i + 1, "command")
+                    continue
+                break
+            if c == "\\":
+                i += 2
+            elif c == "'":
+                i = self.single(i + 1)
+            elif c == '"':
+                i = self.double(i + 1)
+            elif c == "`" and not self.fish:
+                i = self.backtick(i + 1)
+            elif c == "$":
+                i = self.dollar(i)
+            else:
+                i += 1
+        return min(i, n)
+
+    def run(self) -> None:
+        text, n = self.text, self.n
+        tokens = self.lexed.tokens
+        i = 0
+        while i < n:
+            c = text[i]
+            start = i
+            if c in " \t" or (c == "\\" and text.startswith("\n", i + 1)):
+                while i < n:
+                    if text[i] in " \t":
+                        i += 1
+                    elif text.startswith("\\\n", i):
+                        i += 2
+                    else:
+                        break
+                tokens.append((SPACE, start, i))
+            elif c == "\n":
+                tokens.append((NEWLINE, i, i + 1))
+                i += 1
+            elif c == "\r":
+                i += 2 if text.startswith("\n", i + 1) else 1
+                tokens.append((NEWLINE, start, i))
+            elif c == "#":
+                end = i
+                while end < n and text[end] not in "\r\n":
+                    end += 1
+                tokens.append((COMMENT, i, end))
+                i = end
+            elif (c in "<>" and text.startswith("(", i + 1)) or (c == "(" and self.fish):
+                i = self.word(i)
+                tokens.append((WORD, start, i))
+            else:
+                redirect = self.redirect_at(i)
+                if redirect:
+                    i += redirect
+                    tokens.append((REDIR, start, i))
+                    continue
+                for op in _OPERATORS:
+                    if text.startswith(op, i):
+                        i += len(op)
+                        tokens.append((OP, start, i))
+                        break
+                else:
+                    i = max(self.word(i), i + 1)
+                    tokens.append((WORD, start, i))
+
+    def redirect_at(self, i: int) -> int:
+        """Length of the redirect operator (with its io number) starting at i, or 0."""
+        text, n = self.text, self.n
+        j = i
+        while j < n and text[j].isdigit():
+            j += 1
+        for op in _REDIRECTS:
+            if text.startswith(op, j):
+                if op[0] == "&" and j != i:
+                    return 0  # `2&>x` is a word `2` followed by `&>`: let the caller split
+                return j - i + len(op)
+        return 0
+
+
+def lex(cmd: str, dialect: str = "bash") -> Lexed:
+    """Tokens of `cmd` plus its unattestable constructs (see module docstring)."""
+    lexed = Lexed(cmd, dialect)
+    _Scanner(lexed).run()
+    _check_redirects(lexed)
+    return lexed
+
+
+def _check_redirects(lexed: Lexed) -> None:
+    tokens = lexed.tokens
+    text = lexed.text
+    for index, (kind, start, end) in enumerate(tokens):
+        if kind != REDIR:
+            continue
+        op = text[start:end].lstrip("0123456789")
+        if op in _HEREDOCS:
+            lexed.reasons.add(HEREDOC)
+            continue
+        target = redirect_target(tokens, index)
+        if target is None:
+            lexed.reasons.add(DANGLING_REDIRECT)
+            continue
+        word = text[target[1] : target[2]]
+        if op == "<<<":
+            continue
+        if op in _DUPLICATIONS and _is_fd_word(word):
+            continue
+        if word in _NULL_TARGETS:
+            continue
+        lexed.reasons.add(FILE_REDIRECT)
+
+
+def redirect_target(tokens: list[Token], index: int) -> Token | None:
+    """The word token a redirect at `index` applies to (blanks may sit between)."""
+    j = index + 1
+    if j < len(tokens) and tokens[j][0] == SPACE:
+        j += 1
+    if j < len(tokens) and tokens[j][0] == WORD:
+        return tokens[j]
+    return None
+
+
+def _is_fd_word(word: str) -> bool:
+    """`1`, `2-`, `-`: fd duplication, moving or closing (not a file name)."""
+    digits = word[:-1] if word.endswith("-") else word
+    return digits == "" or digits.isdigit()
+
+
+def unattestable_reasons(cmd: str, dialect: str = "bash") -> set[str]:
+    """Why `cmd` cannot be attested, looking into `sh -c` / `eval` scripts as well."""
+    lexed = lex(cmd, dialect)
+    reasons = set(lexed.reasons)
+    if not reasons:
+        from rtok.shell import segments
+
+        for script, script_dialect in segments.nested_scripts(lexed):
+            if script is None:
+                reasons.add("shell script that cannot be read statically")
+            else:
+                reasons |= unattestable_reasons(script, script_dialect)
+    return reasons
+
+
+def is_unattestable(cmd: str) -> bool:
+    """True when `cmd` holds a construct whose effect rtok cannot see from its text."""
+    return bool(unattestable_reasons(cmd))

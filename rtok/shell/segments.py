@@ -1,0 +1,167 @@
+"""The two segmenters: the permission gate's and the rewriter's.
+
+`simple_commands(lexed)` cuts a lexed line at every operator, parenthesis and newline and
+keeps byte offsets, so the rewriter can insert text without touching anything else.
+`split_for_permissions(cmd)` never under-segments: besides every simple command it also
+yields the commands inside `$(…)`, backticks, `<(…)`, `>(…)`, and the scripts of
+`sh|bash|zsh -c '…'`, `fish -c '…'` and `eval '…'`, so a rule checker sees all of them.
+
+Hot path: stdlib only.
+"""
+
+from __future__ import annotations
+
+from rtok.shell import lexer
+from rtok.shell.words import dequote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+# Words that open or close grammar rather than name a command.
+GRAMMAR_WORDS = frozenset(
+    ("{", "}", "!", "if", "then", "elif", "else", "fi", "do", "done", "while", "until",
+     "esac", "function", "coproc")
+)
+MAX_DEPTH = 16
+
+
+class SimpleCommand:
+    """One simple command of a line: its word tokens and where it sits."""
+
+    __slots__ = ("after", "before", "end", "redirects", "start", "words")
+
+    def __init__(self, before: str) -> None:
+        self.before = before  # operator that precedes it ("" at the start of the line)
+        self.after = ""  # operator that follows it ("" at the end of the line)
+        self.words: list[tuple[int, int]] = []  # word tokens, redirect targets excluded
+        self.redirects: list[tuple[int, int, int, int]] = []  # op start/end, target start/end
+        self.start = -1  # first byte of its first word or redirect
+        self.end = -1  # last byte (exclusive) of its last word or redirect
+
+
+def simple_commands(lexed: lexer.Lexed) -> list[SimpleCommand]:
+    """Every simple command of the line, with the operators around it (comments dropped)."""
+    tokens = lexed.tokens
+    out: list[SimpleCommand] = []
+    current = SimpleCommand("")
+    skip_target = -1
+    for index, (kind, start, end) in enumerate(tokens):
+        if kind in (lexer.OP, lexer.NEWLINE):
+            op = lexed.text[start:end] if kind == lexer.OP else "\n"
+            current.after = op
+            out.append(current)
+            current = SimpleCommand(op)
+            continue
+        if kind == lexer.WORD:
+            if index == skip_target:
+                continue
+            current.words.append((start, end))
+        elif kind == lexer.REDIR:
+            target = lexer.redirect_target(tokens, index)
+            if target is None:
+                current.redirects.append((start, end, end, end))
+            else:
+                current.redirects.append((start, end, target[1], target[2]))
+                skip_target = tokens.index(target, index)
+                end = target[2]
+        else:
+            continue
+        if current.start < 0:
+            current.start = start
+        current.end = max(current.end, end)
+    out.append(current)
+    return [c for c in out if c.start >= 0 or c.before or c.after]
+
+
+def word_texts(lexed: lexer.Lexed, command: SimpleCommand) -> list[str]:
+    return [lexed.text[s:e] for s, e in command.words]
+
+
+def _strip_grammar(words: list[str]) -> list[str]:
+    i = 0
+    while i < len(words) and words[i] in GRAMMAR_WORDS:
+        i += 1
+    j = len(words)
+    while j > i and words[j - 1] in ("}", "fi", "done", "esac"):
+        j -= 1
+    return words[i:j]
+
+
+def _unescape_backtick(body: str) -> str:
+    out = []
+    i = 0
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body) and body[i + 1] in "`$\\":
+            out.append(body[i + 1])
+            i += 2
+        else:
+            out.append(body[i])
+            i += 1
+    return "".join(out)
+
+
+def nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
+    """(script, dialect) of every `sh -c`, `fish -c` and `eval` in the line; the script is
+    None when its text cannot be known statically (`bash -c "$CMD"`)."""
+    from rtok.shell import wrappers
+
+    for command in simple_commands(lexed):
+        words = word_texts(lexed, command)
+        if not words:
+            continue
+        peeled = wrappers.command_index(_strip_grammar(words) or words, through_privileged=True)
+        stripped = _strip_grammar(words)
+        if peeled is None or not stripped:
+            continue
+        head = dequote(stripped[peeled.index])
+        if head == "eval":
+            parts = [dequote(w) for w in stripped[peeled.index + 1 :]]
+            if any(p is None for p in parts):
+                yield None, "bash"
+            else:
+                yield " ".join(p for p in parts if p is not None), "bash"
+            continue
+        found = wrappers.shell_script(stripped, peeled.index)
+        if found is None:
+            continue
+        script_index, dialect = found
+        yield dequote(stripped[script_index], "bash"), dialect
+
+
+def split_for_permissions(cmd: str) -> list[str]:
+    """Every command a permission rule must see, as text (words joined by one space).
+
+    Never under-segments: splits at `&& || ; | |& &`, parentheses and newlines, strips
+    grammar words (`{ } ! if then do …`) and redirects, and adds the commands inside
+    substitutions and inside shell `-c` / `eval` scripts. Order follows the text; no
+    duplicates.
+    """
+    out: list[str] = []
+    _collect(cmd, "bash", out, 0)
+    seen: set[str] = set()
+    unique = []
+    for segment in out:
+        if segment not in seen:
+            seen.add(segment)
+            unique.append(segment)
+    return unique
+
+
+def _collect(cmd: str, dialect: str, out: list[str], depth: int) -> None:
+    if depth > MAX_DEPTH:
+        out.append(cmd.strip())
+        return
+    lexed = lexer.lex(cmd, dialect)
+    for command in simple_commands(lexed):
+        words = _strip_grammar(word_texts(lexed, command))
+        if words:
+            out.append(" ".join(words))
+    for start, end, kind in lexed.substitutions:
+        body = cmd[start:end]
+        if kind == "backtick":
+            body = _unescape_backtick(body)
+        _collect(body, dialect, out, depth + 1)
+    for script, script_dialect in nested_scripts(lexed):
+        if script is not None:
+            _collect(script, script_dialect, out, depth + 1)

@@ -1,0 +1,90 @@
+"""Reading single shell words: quote removal, assignments, quoting for output.
+
+Hot path: stdlib only.
+"""
+
+from __future__ import annotations
+
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789")
+_SAFE_UNQUOTED = _NAME_CHARS | frozenset("@%+=:,./-")
+_DQ_ESCAPABLE = frozenset('$`"\\\n')
+
+
+def dequote(word: str, dialect: str = "bash") -> str | None:
+    """The literal value of `word` after quote removal, or None when it expands something
+    (`$x`, `$(…)`, backticks, `$'…'`) and so has no value rtok can know from the text."""
+    out: list[str] = []
+    i, n = 0, len(word)
+    fish = dialect == "fish"
+    while i < n:
+        c = word[i]
+        if c == "\\":
+            if i + 1 < n and word[i + 1] != "\n":
+                out.append(word[i + 1])
+            i += 2
+        elif c == "'":
+            i += 1
+            while i < n and word[i] != "'":
+                if fish and word[i] == "\\" and i + 1 < n and word[i + 1] in "'\\":
+                    i += 1
+                out.append(word[i])
+                i += 1
+            if i >= n:
+                return None
+            i += 1
+        elif c == '"':
+            i += 1
+            while i < n and word[i] != '"':
+                ch = word[i]
+                if ch == "\\" and i + 1 < n and word[i + 1] in _DQ_ESCAPABLE:
+                    if word[i + 1] != "\n":
+                        out.append(word[i + 1])
+                    i += 2
+                    continue
+                if ch == "$" or (ch == "`" and not fish):
+                    return None
+                out.append(ch)
+                i += 1
+            if i >= n:
+                return None
+            i += 1
+        elif c == "$" or (c == "`" and not fish) or (c == "(" and fish):
+            if c == "$" and i + 1 == n:
+                out.append(c)  # a lone trailing `$` is literal
+                i += 1
+                continue
+            return None
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def assignment_name(word: str) -> str | None:
+    """`NAME` for an assignment word `NAME=…` or `NAME+=…`, else None."""
+    if not word or word[0] not in _NAME_START:
+        return None
+    i = 1
+    while i < len(word) and word[i] in _NAME_CHARS:
+        i += 1
+    if word.startswith("=", i) or word.startswith("+=", i):
+        return word[:i]
+    return None
+
+
+def is_plain(word: str) -> bool:
+    """True when the word needs no quote removal (its text is its value)."""
+    return bool(word) and all(c in _SAFE_UNQUOTED or c.isalnum() for c in word)
+
+
+def quote_word(value: str) -> str:
+    """`value` as one shell word for bash, sh and zsh (single quotes when needed)."""
+    if value and all(c in _SAFE_UNQUOTED for c in value):
+        return value
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def basename(word: str) -> str:
+    """The command name a path spells (`/usr/bin/grep` -> `grep`, `./gradlew` -> `gradlew`)."""
+    return word.rsplit("/", 1)[-1]
