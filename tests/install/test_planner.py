@@ -97,7 +97,7 @@ def test_a_dangling_link_is_refused(isolated_home: Path) -> None:
 
 def test_a_parent_that_is_a_file_is_refused(isolated_home: Path) -> None:
     (isolated_home / "blocker").write_bytes(b"")
-    with pytest.raises(planner.PlanError, match="(?i)not a directory"):
+    with pytest.raises(planner.PlanError, match=r"(?i)not a directory"):
         planner.plan([whole_file_edit(str(isolated_home / "blocker" / "x" / "RTOK.md"))],
                      _ctx(isolated_home))
 
