@@ -1,0 +1,196 @@
+"""`rtok hook AGENT`: the agent's hook payload on stdin, the agent's reply on stdout.
+
+Every step is driven by the agent's `[hook]` descriptor table (compiled into
+`rtok.compiled.hook_protocols`): which payload shapes it sends, which tools are shell
+calls, whose permission rules apply, and one reply template per decision. This module
+never blocks an agent: any error, unknown shape or oversized input ends with exit 0 and
+the agent's "no opinion" reply, and nothing but the reply is written to stdout.
+
+Environment: `RTOK_BIN` replaces the rtok path put into rewritten commands (tests, unusual
+installs); `RTOK_HOOK_LOG=<file>` appends one JSON line per call (agent, tool, command,
+decision, rewritten command) so an end-to-end test can prove the hook ran.
+
+Hot path: stdlib only (see docs/DEVELOPING.md).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from rtok.hooks.payload import ToolCall
+
+# How decisions combine when one tool call carries several commands (Cline).
+_SEVERITY = {"deny": 3, "ask_rewrite": 2, "allow_rewrite": 1, "defer": 0}
+
+
+class Outcome:
+    """What the hook decided for one call: the reply text plus what to log."""
+
+    __slots__ = ("command", "kind", "reply", "rewritten", "tool")
+
+    def __init__(self, reply: str, kind: str = "none", tool: str = "",
+                 command: str = "", rewritten: str = "") -> None:
+        self.reply = reply
+        self.kind = kind
+        self.tool = tool
+        self.command = command
+        self.rewritten = rewritten
+
+
+def main(args: list[str]) -> int:
+    if not args or args[0] in ("-h", "--help"):
+        _stderr("usage: rtok hook AGENT  (the agent's hook JSON on stdin)\n")
+        return 0
+    from rtok.compiled.hook_protocols import PROTOCOLS
+
+    agent = args[0]
+    protocol = PROTOCOLS.get(agent)
+    if protocol is None:
+        _stderr(f"rtok hook: unknown agent {agent!r} (known: {', '.join(sorted(PROTOCOLS))})\n")
+        return 0
+    try:
+        from rtok.hooks.payload import read_payload
+
+        payload = read_payload(sys.stdin.buffer if sys.stdin is not None else None)
+        outcome = respond(protocol, payload)
+    except Exception as error:  # never block the agent
+        _stderr(f"rtok hook {agent}: {type(error).__name__}: {error}\n")
+        outcome = Outcome(str(protocol["no_opinion"]), "error")
+    _write(outcome.reply)
+    _log(agent, outcome)
+    return 0
+
+
+def respond(protocol: dict[str, Any], payload: dict[str, Any] | None,
+            cwd: str | None = None, verdict: str | None = None) -> Outcome:
+    """The reply for one parsed payload (None: unreadable input).
+
+    `cwd` defaults to the payload's `cwd`; `verdict` replaces the one read from the host's
+    rules (for diagnostics that show every reply an agent can get).
+    """
+    from rtok.hooks.payload import find_shape, shell_call
+
+    no_opinion: str = protocol["no_opinion"]
+    if payload is None:
+        return Outcome(no_opinion, "unreadable")
+    shape = find_shape(payload, protocol["payloads"])
+    if shape is None:
+        return Outcome(no_opinion, "unknown_shape")
+    call = shell_call(payload, shape)
+    if call is None:
+        return Outcome(no_opinion, "passthrough", _tool_name(payload, shape))
+    where = cwd if cwd is not None else _payload_cwd(payload)
+    return _decide_call(call, protocol, where, verdict)
+
+
+def _decide_call(call: ToolCall, protocol: dict[str, Any], cwd: str,
+                 forced: str | None) -> Outcome:
+    from rtok.hooks.render import render
+    from rtok.permissions.verdict import verdict_for
+    from rtok.rewrite.decision import decide, for_hook
+
+    rtok_bin = rtok_path(protocol["rtok_path"])
+    new_commands = []
+    kinds = []
+    for command in call.commands:
+        verdict = forced or verdict_for(command, protocol["permissions"], cwd)
+        if verdict == "defer":
+            kind, rewritten = "defer", None
+        else:
+            decision = for_hook(decide(command, verdict, rtok_bin=rtok_bin, cwd=cwd), command)
+            kind, rewritten = decision.kind, decision.command
+        kinds.append(kind)
+        new_commands.append(rewritten if rewritten else command)
+    kind = max(kinds, key=_SEVERITY.__getitem__) if kinds else "defer"
+    original = "\n".join(call.commands)
+    shown = "\n".join(new_commands)
+    template = call.shape["replies"].get(kind)
+    if template is None:
+        return Outcome(protocol["no_opinion"], kind, call.tool, original, "")
+    if kind in ("allow_rewrite", "ask_rewrite"):
+        reply = render(template, call.input_with(new_commands), shown, original)
+        return Outcome(reply, kind, call.tool, original, shown)
+    return Outcome(render(template, call.tool_input, original, original), kind, call.tool,
+                   original, "")
+
+
+def rtok_path(mode: str) -> str:
+    """The rtok program named in rewritten commands, quoted for the shell if needed."""
+    override = os.environ.get("RTOK_BIN", "")
+    if override:
+        return _shell_quote(override)
+    if mode != "absolute":
+        return "rtok"
+    argv0 = sys.argv[0] if sys.argv else ""
+    if os.path.basename(argv0) in ("rtok", "rtok.exe") and os.path.isfile(argv0):
+        return _shell_quote(os.path.abspath(argv0))
+    beside = os.path.join(os.path.dirname(sys.executable), "rtok")
+    if os.path.isfile(beside):
+        return _shell_quote(beside)
+    return "rtok"
+
+
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
+
+
+def _shell_quote(path: str) -> str:
+    if path and all(char in _SAFE for char in path):
+        return path
+    return "'" + path.replace("'", "'\"'\"'") + "'"
+
+
+def _payload_cwd(payload: dict[str, Any]) -> str:
+    cwd = payload.get("cwd")
+    if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd):
+        return cwd
+    try:
+        return os.getcwd()
+    except OSError:
+        return os.path.expanduser("~")
+
+
+def _tool_name(payload: dict[str, Any], shape: dict[str, Any]) -> str:
+    from rtok.hooks.payload import lookup
+
+    name = lookup(payload, shape["tool"])
+    return name if isinstance(name, str) else ""
+
+
+def _write(reply: str) -> None:
+    if not reply:
+        return
+    try:
+        out = sys.stdout.buffer
+        out.write(reply.encode("utf-8") + b"\n")
+        out.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _stderr(text: str) -> None:
+    try:
+        sys.stderr.write(text)
+    except (OSError, ValueError, AttributeError):
+        return
+
+
+def _log(agent: str, outcome: Outcome) -> None:
+    path = os.environ.get("RTOK_HOOK_LOG", "")
+    if not path:
+        return
+    import json
+    import time
+
+    record = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "agent": agent, "tool": outcome.tool,
+              "command": outcome.command, "decision": outcome.kind,
+              "rewritten": outcome.rewritten}
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
+    except OSError:
+        pass

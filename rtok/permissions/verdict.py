@@ -1,0 +1,89 @@
+"""The user's own permission rules applied to one shell command.
+
+`verdict_for(cmd, source, cwd)` returns one of:
+- "deny"    a deny rule matches a segment of the command (through env prefixes, process
+            wrappers and grammar words);
+- "defer"   a deny rule matches only inside a shell wrapper's script (`bash -c '…'`): the
+            host may not read that script as its own rule would, so rtok neither denies
+            nor rewrites; `decide()` turns it into Defer and the host judges the original;
+- "ask"     an ask rule matches, or the command holds a construct rtok cannot attest
+            (`$(…)`, backticks, heredocs…), which is never allowed;
+- "allow"   every non-empty segment, as written, matches an allow rule;
+- "default" nothing applies, or the host owns approval (source "none").
+
+Precedence: deny > defer > ask > allow > default. Sources: "claude" (Claude Code's four
+settings files), "cursor" (Cursor CLI's cli-config.json), "droid" (deny lists only), "none".
+
+Hot path: stdlib only (plus rtok.shell for segmenting).
+"""
+
+from __future__ import annotations
+
+from rtok.permissions import sources
+from rtok.permissions.patterns import command_matches_pattern
+from rtok.permissions.peel import command_forms
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+VERDICTS = ("deny", "defer", "ask", "allow", "default")
+
+_READERS: dict[str, Callable[[str], sources.Rules]] = {
+    "claude": sources.claude_rules,
+    "cursor": sources.cursor_rules,
+    "droid": sources.droid_rules,
+}
+
+
+def verdict_for(cmd: str, source: str, cwd: str) -> str:
+    reader = _READERS.get(source)
+    if reader is None:
+        return "default"
+    deny, ask, allow = reader(cwd)
+    return verdict_with_rules(cmd, deny, ask, allow)
+
+
+def verdict_with_rules(cmd: str, deny: list[str], ask: list[str], allow: list[str]) -> str:
+    """The verdict for `cmd` under already-read rule lists (see module docstring)."""
+    from rtok.shell.lexer import is_unattestable
+    from rtok.shell.segments import split_for_permissions
+
+    segments = [segment.strip() for segment in split_for_permissions(cmd)]
+    segments = [segment for segment in segments if segment]
+    if deny and any(_any_form_matches(segment, deny) for segment in segments):
+        direct = direct_segments(cmd)
+        return "deny" if any(_any_form_matches(s, deny) for s in direct) else "defer"
+    if is_unattestable(cmd):
+        return "ask"
+    if ask and any(_any_form_matches(segment, ask) for segment in segments):
+        return "ask"
+    if allow and segments and all(
+        any(command_matches_pattern(segment, pattern) for pattern in allow)
+        for segment in segments
+    ):
+        return "allow"
+    return "default"
+
+
+def _any_form_matches(segment: str, patterns: list[str]) -> bool:
+    return any(
+        command_matches_pattern(form, pattern)
+        for form in command_forms(segment)
+        for pattern in patterns
+    )
+
+
+def direct_segments(cmd: str, depth: int = 0) -> list[str]:
+    """The commands the shell itself runs for `cmd`, substitutions included, without
+    reading the scripts of `sh -c '…'` / `eval '…'` (those are the nested ones)."""
+    from rtok.shell import lexer
+    from rtok.shell.segments import MAX_DEPTH, simple_commands, word_texts
+
+    if depth > MAX_DEPTH:
+        return [cmd.strip()]
+    lexed = lexer.lex(cmd)
+    out = [" ".join(word_texts(lexed, command)) for command in simple_commands(lexed)]
+    for start, end, _kind in lexed.substitutions:
+        out += direct_segments(cmd[start:end], depth + 1)
+    return [segment for segment in out if segment.strip()]
