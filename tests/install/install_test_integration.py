@@ -1,0 +1,63 @@
+"""A one-agent integration module with the same API as rtok.install.integrations, built
+from the engine's test edits, so the runner can be driven without any real agent."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from install_engine_edits import settings_edit, whole_file_edit
+
+from rtok.install.model import FileEdit, InstallContext
+
+
+@dataclass(frozen=True)
+class TestDescriptor:
+    name: str = "test"
+    display_name: str = "Test Agent"
+    tier: str = "hook"
+    scopes: tuple[str, ...] = ("global", "project")
+
+
+def _root(scope: str, ctx: InstallContext) -> str:
+    if scope == "global":
+        return os.path.join(ctx.home, ".testagent")
+    assert ctx.project_root is not None
+    return os.path.join(ctx.project_root, ".testagent")
+
+
+def load_descriptors() -> dict[str, TestDescriptor]:
+    return {"test": TestDescriptor()}
+
+
+def detect(descriptor: TestDescriptor, ctx: InstallContext) -> bool:
+    return os.path.isdir(os.path.join(ctx.home, ".testagent"))
+
+
+def installed_scopes(descriptor: TestDescriptor, ctx: InstallContext) -> list[str]:
+    scopes = []
+    for scope in descriptor.scopes:
+        if scope == "project" and ctx.project_root is None:
+            continue
+        if os.path.exists(os.path.join(_root(scope, ctx), "RTOK.md")):
+            scopes.append(scope)
+    return scopes
+
+
+def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[FileEdit]:
+    root = _root(scope, ctx)
+    settings = settings_edit(os.path.join(root, "settings.json"), action, scope=scope,
+                             created_by_rtok=ctx.created_by_rtok, needs_consent=True)
+    awareness = whole_file_edit(os.path.join(root, "RTOK.md"), action, scope=scope)
+    if action == "uninstall":
+        body = awareness.transform
+
+        def kept(current: bytes | None) -> str | None:
+            if current is not None and body(current) is not None:
+                return "modified since rtok wrote it"
+            return None
+
+        from dataclasses import replace
+
+        awareness = replace(awareness, kept_note=kept)
+    return [settings, awareness]

@@ -1,0 +1,83 @@
+"""The init/uninstall runner in-process, with a test integration: prompts, consent, kept
+files, exit statuses."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from rtok.install import runner
+
+
+@pytest.fixture(autouse=True)
+def _test_integration(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "INTEGRATIONS_MODULE", "install_test_integration")
+
+
+def _run(opts: runner.InitOptions, *, choose=None, confirm=None):  # type: ignore[no-untyped-def]
+    out, err = io.StringIO(), io.StringIO()
+    code = runner.run(opts, out, err, choose=choose, confirm=confirm)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_interactive_choice_preview_and_one_confirmation(isolated_home: Path) -> None:
+    asked: list[str] = []
+
+    def confirm(question: str) -> bool:
+        asked.append(question)
+        return True
+
+    opts = runner.InitOptions(cwd=str(isolated_home), interactive=True)
+    code, out, _ = _run(opts, choose=lambda o, d: (["test"], True), confirm=confirm)
+    assert code == 0
+    assert len(asked) == 1 and "2 change(s)" in asked[0]
+    assert "+++ b" in out  # the full diff was shown before the question
+    # The confirmation is the consent: the shared settings file was patched too.
+    assert (isolated_home / ".testagent" / "settings.json").exists()
+
+
+def test_interactive_refusal_writes_nothing(isolated_home: Path) -> None:
+    opts = runner.InitOptions(cwd=str(isolated_home), interactive=True)
+    code, _, err = _run(opts, choose=lambda o, d: (["test"], True), confirm=lambda q: False)
+    assert code == 1 and "nothing written" in err
+    assert not (isolated_home / ".testagent").exists()
+
+
+def test_a_modified_rtok_file_is_kept_on_uninstall_with_status_3(isolated_home: Path) -> None:
+    opts = runner.InitOptions(agents=["test"], global_scope=True, patch=True,
+                              cwd=str(isolated_home))
+    assert _run(opts)[0] == 0
+    rtok_md = isolated_home / ".testagent" / "RTOK.md"
+    rtok_md.write_bytes(rtok_md.read_bytes() + b"my own line\n")
+    opts.uninstall = True
+    code, out, err = _run(opts)
+    assert code == 3, out + err
+    assert "kept" in out and rtok_md.exists()
+    assert not (isolated_home / ".testagent" / "settings.json").exists()
+
+
+def test_uninstall_all_finds_the_installed_agents(isolated_home: Path) -> None:
+    opts = runner.InitOptions(agents=["test"], global_scope=True, patch=True,
+                              cwd=str(isolated_home))
+    assert _run(opts)[0] == 0
+    everything = runner.InitOptions(all_agents=True, global_scope=True, patch=True,
+                                    uninstall=True, cwd=str(isolated_home))
+    code, out, err = _run(everything)
+    assert code == 0, out + err
+    assert not (isolated_home / ".testagent").exists()
+    code, out, _ = _run(everything)
+    assert code == 0
+
+
+def test_check_json_reports_pending_changes(isolated_home: Path) -> None:
+    import json
+
+    opts = runner.InitOptions(agents=["test"], global_scope=True, check=True, json=True,
+                              cwd=str(isolated_home))
+    code, out, _ = _run(opts)
+    document = json.loads(out)
+    assert code == 1 and document["exit_code"] == 1
+    assert [c["action"] for c in document["changes"]] == ["create"]
+    assert [c["needs_consent"] for c in document["declined"]] == [True]
