@@ -224,6 +224,11 @@ def rtok_bins_in(text: str, depth: int = 0) -> list[str]:
     entry, a plugin file): shell words and string literals, `sh -c` scripts included."""
     bins: list[str] = []
     for candidate in _candidate_strings(text) if depth == 0 else [text]:
+        # A string literal that is exactly a path (`const RTOK_BIN = "/a b/rtok"`).
+        if os.path.isabs(candidate) and os.path.basename(candidate) in ("rtok", "rtok.exe"):
+            if candidate not in bins:
+                bins.append(candidate)
+            continue
         try:
             words = shlex.split(candidate, comments=False, posix=True)
         except ValueError:
