@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from collections import deque
 
-from rtok.filter.protect import chunk_may_hold_protected, is_protected
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtok.store.archive import ArchiveWriter
@@ -98,12 +96,11 @@ class Capture:
         self._carry = rest[-CARRY_LIMIT:]
         self._carry_line = start_line + complete.count(b"\n")
         self.scanned_bytes += len(chunk)
-        if not complete or not chunk_may_hold_protected(complete):
+        if not complete:
             return
-        for offset, raw in enumerate(complete.split(b"\n")[:-1]):
-            text = raw.decode("utf-8", "replace")
-            if not is_protected(text):
-                continue
+        from rtok.filter.protect import protected_lines
+
+        for offset, text in protected_lines(complete):
             if len(self.protected) >= PROTECTED_LIMIT:
                 self.protected_more += 1
             else:
@@ -112,6 +109,8 @@ class Capture:
     def finish(self) -> None:
         """Scan what is left: the incomplete last line and the kept tail."""
         if self.streaming and self._carry and self.archive is not None:
+            from rtok.filter.protect import is_protected
+
             text = self._carry.decode("utf-8", "replace")
             if is_protected(text) and len(self.protected) < PROTECTED_LIMIT:
                 self.protected[self._carry_line] = text

@@ -8,7 +8,6 @@ two or more distinct programs is the `script` family.
 from __future__ import annotations
 
 import os
-import re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,21 +15,29 @@ if TYPE_CHECKING:
 
     Formatter = Callable[[str], "list[str] | None"]
 
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _WRAPPERS = {"env", "time", "nice", "nohup", "command", "exec", "stdbuf", "ionice", "timeout"}
 _RUNNERS = {"npx", "bunx", "pnpx"}
 _RUN_SUB = {"uv": "run", "poetry": "run", "pipenv": "run", "pnpm": "exec", "yarn": "exec",
             "hatch": "run", "pdm": "run", "rye": "run"}
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh"}
 _SETUP = {"cd", "export", "set", "source", ".", "pushd", "popd", "true", "unset", "shopt"}
-_VERSIONED = re.compile(r"^(python|pip|pytest|node|ruby|perl|php)[\d.]*$")
+_VERSIONED = ("python", "pip", "pytest", "node", "ruby", "perl", "php")
+
+
+def is_assignment(word: str) -> bool:
+    """`NAME=value` (a shell variable assignment in front of a command)."""
+    name, eq, _ = word.partition("=")
+    return bool(eq) and bool(name) and not name[0].isdigit() and set(name) <= _NAME_CHARS
 
 
 def program_name(word: str) -> str:
     name = os.path.basename(word)
-    found = _VERSIONED.match(name)
-    if found is not None:
-        return found.group(1)
+    for base in _VERSIONED:
+        if name.startswith(base) and name != base:
+            rest = name[len(base):]
+            if all(c in "0123456789." for c in rest):
+                return base
     if name == "py.test":
         return "pytest"
     return name
@@ -40,14 +47,14 @@ def peel(argv: list[str]) -> list[str]:
     """argv without env assignments, process wrappers and launchers in front of the program."""
     words = list(argv)
     for _ in range(16):
-        while words and _ASSIGNMENT.match(words[0]):
+        while words and is_assignment(words[0]):
             words.pop(0)
         if not words:
             return words
         name = program_name(words[0])
         if name in _WRAPPERS:
             words.pop(0)
-            while words and (words[0].startswith("-") or _ASSIGNMENT.match(words[0])
+            while words and (words[0].startswith("-") or is_assignment(words[0])
                              or (name == "timeout" and words[0][:1].isdigit())
                              or (name == "nice" and words[0].lstrip("-").isdigit())):
                 words.pop(0)

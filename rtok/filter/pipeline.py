@@ -43,12 +43,35 @@ def pump(fd: int, capture: Capture) -> None:
 def finish(capture: Capture, command: str, family: str, words: list[str], exit_code: int,
            exec_ms: int, source: str, settings: Settings) -> None:
     """Shorten, archive, record and print one captured output."""
+    notices: list[str] = []
+    cwd = _cwd()
+    if capture.total:
+        shown_data, archive_id = _shorten(capture, command, family, words, exit_code, settings,
+                                          cwd, notices)
+    else:
+        # Nothing to shorten: no rules to load, nothing to archive.
+        shown_data, archive_id = b"", None
+    write_stdout(shown_data)
+    if notices:
+        extra = f" (+{len(notices) - 1} more)" if len(notices) > 1 else ""
+        _stderr(f"rtok: skipped malformed rule file {notices[0]}{extra};"
+                " see `rtok config validate`")
+    try:
+        from rtok.store.ledger import record
+
+        record(command, family, source, capture.total, len(shown_data), exec_ms, exit_code,
+               cwd, archive_id)
+    except Exception:
+        # The ledger is bookkeeping; losing one row must not fail the command.
+        pass
+
+
+def _shorten(capture: Capture, command: str, family: str, words: list[str], exit_code: int,
+             settings: Settings, cwd: str, notices: list[str]) -> tuple[bytes, str | None]:
     from rtok.filter.family import formatter_for
     from rtok.filter.layers import resolve_rule
     from rtok.filter.render import render
 
-    notices: list[str] = []
-    cwd = _cwd()
     try:
         rule = resolve_rule(family, cwd, notices)
     except Exception as exc:
@@ -58,19 +81,7 @@ def finish(capture: Capture, command: str, family: str, words: list[str], exit_c
         rule = default_rule(family)
     shown = render(capture, rule, formatter_for(family, words), exit_code, settings, command,
                    family)
-    write_stdout(shown.data)
-    if notices:
-        extra = f" (+{len(notices) - 1} more)" if len(notices) > 1 else ""
-        _stderr(f"rtok: skipped malformed rule file {notices[0]}{extra};"
-                " see `rtok config validate`")
-    try:
-        from rtok.store.ledger import record
-
-        record(command, family, source, capture.total, len(shown.data), exec_ms, exit_code,
-               cwd, shown.archive_id)
-    except Exception:
-        # The ledger is bookkeeping; losing one row must not fail the command.
-        pass
+    return shown.data, shown.archive_id
 
 
 def write_stdout(data: bytes) -> None:

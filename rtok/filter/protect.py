@@ -19,14 +19,43 @@ PROTECTED = re.compile(
 # Cheap byte-level pre-check for streamed chunks: a chunk none of these appear in (after
 # lower-casing) has no protected line, so the per-line regex is skipped for it.
 _HINTS = (b"err", b"warn", b"fatal", b"panic", b"exception", b"traceback", b"fail",
-          b"critical", b"denied", b"abort", b"segmentation", b"e ", b"key", b"secret",
-          b"passw", b"token", b"bearer", b"credential", b"akia", b"gh", b"sk-", b"xox")
+          b"critical", b"denied", b"abort", b"segmentation", b"\ne ", b"\ne\t", b"apikey",
+          b"api_key", b"api-key", b"private key", b"secret", b"passw", b"passwd", b"token",
+          b"bearer", b"credential", b"akia", b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_",
+          b"sk-", b"xox")
 
 
 def is_protected(line: str) -> bool:
     return PROTECTED.search(line) is not None
 
 
-def chunk_may_hold_protected(chunk: bytes) -> bool:
-    low = chunk.lower()
-    return any(hint in low for hint in _HINTS)
+def protected_lines(block: bytes) -> list[tuple[int, str]]:
+    """(line index, text) of the protected lines of `block`, a run of complete lines.
+
+    Candidate lines are found with fast substring searches on the lower-cased block; only
+    those lines go through the regular expression.
+    """
+    low = b"\n" + block.lower()
+    starts: set[int] = set()
+    for hint in _HINTS:
+        pos = low.find(hint)
+        while pos != -1:
+            at = pos + 1 if hint[0] == 10 else pos
+            starts.add(low.rfind(b"\n", 0, at) + 1)
+            end = low.find(b"\n", at)
+            if end == -1:
+                break
+            pos = low.find(hint, end)
+    found: list[tuple[int, str]] = []
+    line_no = 0
+    counted = 0
+    for start in sorted(starts):
+        # Offsets in `low` are one past those in `block` (the leading newline).
+        begin = start - 1 if start else 0
+        end = block.find(b"\n", begin)
+        line_no += block.count(b"\n", counted, begin)
+        counted = begin
+        text = block[begin: end if end != -1 else len(block)].decode("utf-8", "replace")
+        if is_protected(text):
+            found.append((line_no, text))
+    return found
