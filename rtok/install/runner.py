@@ -259,7 +259,9 @@ def _run(
     the_plan = planner.plan(edits, ctx, consent=consent)
     messages: list[str] = []
     if opts.dry_run:
-        code = EXIT_PENDING if (opts.check and the_plan.pending) else EXIT_OK
+        # A change that waits for consent is still pending for --check.
+        pending = the_plan.pending or bool(the_plan.declined)
+        code = EXIT_PENDING if (opts.check and pending) else EXIT_OK
         if opts.json:
             out.write(report.plan_json(the_plan, action=action, scope=scope, applied=None,
                                        exit_code=code))
