@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -190,7 +191,7 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
     steps = [*profile.pre_steps(ctx, exe)]
     argv = profile.command(ctx, exe, PROMPT)
     marker = env[MARKER_NAME]
-    step_specs = []
+    step_specs: list[dict[str, Any]] = []
     for step in steps:
         step_specs.append({"name": step.name, "argv": step.argv, "env": env, "cwd": ctx.cwd,
                            "timeout": step.timeout, "required": True,
@@ -200,11 +201,12 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
                        "timeout": profile.timeout,
                        "stdout": os.path.join(folder, "agent.stdout"),
                        "stderr": os.path.join(folder, "agent.stderr")})
-    budget = sum(s["timeout"] for s in step_specs) + 30
+    budget = float(sum(s["timeout"] for s in step_specs)) + 30
     log_path = os.path.join(folder, "requests.jsonl")
-    spec = {
-        "netns": netns_available(), "marker": marker,
-        "result": os.path.join(folder, "sandbox-result.json"),
+    result_path = os.path.join(folder, "sandbox-result.json")
+    netns = netns_available()
+    spec: dict[str, Any] = {
+        "netns": netns, "marker": marker, "result": result_path,
         "server": {"spec": {"tool_names": profile.tool_names, "command": COMMAND,
                             "final_text": FINAL_TEXT,
                             "follow_suggestions": profile.follow_suggestions, "max_calls": 3},
@@ -218,22 +220,20 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
     with open(os.path.join(folder, "argv.json"), "w", encoding="utf-8") as handle:
         json.dump({"argv": argv, "env": env}, handle, indent=1)
     launcher = [sys.executable, os.path.join(SCRIPTS_DIR, "sandbox.py"), spec_path]
-    if spec["netns"]:
+    if netns:
         launcher = ["unshare", "-n", "--", *launcher]
     start = time.monotonic()
     with open(os.path.join(folder, "sandbox.log"), "wb") as sandbox_log:
         proc = subprocess.Popen(launcher, stdin=subprocess.DEVNULL, stdout=sandbox_log,
                                 stderr=subprocess.STDOUT, start_new_session=True,
                                 env={"PATH": SYSTEM_PATH, "LANG": "C.UTF-8"})
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=budget + 15)
-        except subprocess.TimeoutExpired:
-            pass
         stop_group(proc, grace=2.0)
     session = Session(scenario, folder, seconds=time.monotonic() - start)
     session.swept_pids = sweep_marked(marker)
     try:
-        with open(spec["result"], encoding="utf-8") as handle:
+        with open(result_path, encoding="utf-8") as handle:
             outcome = json.load(handle)
     except (OSError, ValueError):
         outcome = {"steps": [], "swept_pids": []}

@@ -21,6 +21,7 @@ Python 3.11+, inside the agent's network namespace.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -66,7 +67,7 @@ class Script:
 
 def _value_for(name: str, schema: Json) -> Any:
     """A plausible value for one required property."""
-    if "enum" in schema and schema["enum"]:
+    if schema.get("enum"):
         return schema["enum"][0]
     kind = schema.get("type")
     if isinstance(kind, list):
@@ -297,12 +298,14 @@ def decide(script: Script, turn: Turn, call_prefix: str) -> tuple[Answer, list[t
             return Answer(text=script.final_text), results
         return Answer(tool=name, call_id=f"{call_prefix}1",
                       args=tool_arguments(schema, script.command)), results
-    last_id, last_text = results[-1]
+    _last_id, last_text = results[-1]
     count = len(results)
     if script.follow_suggestions and count < script.max_calls:
-        sent = _command_of(turn.calls.get(last_id, {})) or script.command
+        # Never suggest back a command already sent: that is how a loop would start.
+        sent = {_command_of(args).strip() for args in turn.calls.values()}
+        sent.add(script.command.strip())
         for suggestion in SUGGESTION.findall(last_text):
-            if suggestion.strip() and suggestion.strip() != sent.strip():
+            if suggestion.strip() and suggestion.strip() not in sent:
                 return Answer(tool=name, call_id=f"{call_prefix}{count + 1}",
                               args=tool_arguments(schema, suggestion.strip())), results
     return Answer(text=script.final_text), results
@@ -378,7 +381,7 @@ def write_responses(answer: Answer, body: Json) -> tuple[str, bytes]:
     if not body.get("stream"):
         return "application/json", json.dumps(done).encode()
     seq = iter(range(1000))
-    started = {"id": "resp_1", "object": "response", "status": "in_progress", "model": model,
+    started: Json = {"id": "resp_1", "object": "response", "status": "in_progress", "model": model,
                "output": []}
     events: list[tuple[str | None, Any]] = [
         ("response.created", {"type": "response.created", "sequence_number": next(seq),
@@ -483,7 +486,7 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
         protocol_version = "HTTP/1.1"
         server_version = "rtok-fake-model/1"
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             return  # the JSON-lines log is the record
 
         def _body(self) -> bytes:
@@ -525,11 +528,9 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
                 work()
             except Exception as exc:  # never hang the agent: turn any bug into a 500
                 script.log({"t": time.time(), "path": self.path, "error": repr(exc)})
-                try:
+                with contextlib.suppress(OSError):
                     self._json(500, {"error": {"message": f"fake model error: {exc!r}",
                                                "type": "server_error"}})
-                except OSError:
-                    pass
 
         def do_HEAD(self) -> None:
             self._guarded(lambda: self._send(200, "application/json", b"{}"))
@@ -603,12 +604,17 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+def make_server(spec: Json, *, port: int, log_path: str) -> ThreadingHTTPServer:
+    """A server bound to 127.0.0.1:port (0 = any free port); the caller runs and stops it."""
+    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(Script(spec, log_path)))
+    server.daemon_threads = True
+    return server
+
+
 def serve(spec: Json, *, port: int, log_path: str, lifetime: float,
           ready_path: str | None = None) -> None:
-    """Serve until the lifetime ends (the process then exits)."""
-    script = Script(spec, log_path)
-    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(script))
-    server.daemon_threads = True
+    """Serve until the lifetime ends, then end the whole process (it self-destructs)."""
+    server = make_server(spec, port=port, log_path=log_path)
     timer = threading.Timer(lifetime, lambda: os._exit(0))
     timer.daemon = True
     timer.start()

@@ -244,6 +244,12 @@ def install_all(agents: list[str], workers: int = 3) -> dict[str, InstallReport]
         return dict(pool.map(run, jobs))
 
 
+def install_problems(reports: dict[str, InstallReport], agent: str) -> list[str]:
+    """What failed to install for one agent (its CLI, runtime or plugin SDK)."""
+    return [f"{key} {r.name}@{r.version}: {r.error}" for key, r in reports.items()
+            if key.split(":")[0] == agent and not r.ok]
+
+
 def main(argv: list[str]) -> int:
     from e2e.pins import AGENTS
 

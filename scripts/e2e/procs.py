@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -32,25 +33,19 @@ class Outcome:
 
 
 def _killpg(pgid: int, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def stop_group(proc: subprocess.Popen[bytes], grace: float = 3.0) -> None:
     """SIGTERM the process group, wait a little, then SIGKILL it (also after a normal exit)."""
     pgid = proc.pid
     _killpg(pgid, signal.SIGTERM)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=grace)
-    except subprocess.TimeoutExpired:
-        pass
     _killpg(pgid, signal.SIGKILL)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 def run_bounded(argv: list[str], *, env: dict[str, str], cwd: str, stdout_path: str,
@@ -109,10 +104,8 @@ def sweep_marked(value: str, *, rounds: int = 10) -> list[int]:
         seen.extend(p for p in pids if p not in seen)
         sig = signal.SIGTERM if attempt == 0 else signal.SIGKILL
         for pid in pids:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
         time.sleep(0.3 if attempt == 0 else 0.1)
         reap_children()
     return seen

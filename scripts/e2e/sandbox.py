@@ -18,8 +18,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from e2e.fake_model import serve  # noqa: E402
-from e2e.procs import become_subreaper, reap_children, run_bounded, sweep_marked  # noqa: E402
+from e2e.fake_model import serve
+from e2e.procs import become_subreaper, reap_children, run_bounded, sweep_marked
 
 
 def _bring_loopback_up() -> None:
