@@ -30,7 +30,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     skip = pytest.mark.skip(reason="--skip-e2e given")
     for item in items:
-        if "e2e" in item.keywords:
+        if item.get_closest_marker("e2e") is not None:
             item.add_marker(skip)
 
 
