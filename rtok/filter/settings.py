@@ -1,7 +1,7 @@
 """The `rtok run` settings from config.toml, with their defaults.
 
 Stdlib only (hot path). config.toml is parsed through `rtok.cachefile`, so an unchanged file
-costs one stat and one small JSON read.
+costs one stat and one small JSON read (`rtok.config.load`).
 
     [plugins.cmd]
     rules = "<path>"          # user rules file (default: <config dir>/rules.toml)
@@ -16,7 +16,7 @@ costs one stat and one small JSON read.
 
 from __future__ import annotations
 
-from rtok import cachefile, paths
+from rtok import paths
 
 DEFAULTS: dict[str, dict[str, object]] = {
     "plugins.cmd": {"rules": "", "rules_dir": "", "fail_tail_lines": 80},
@@ -37,15 +37,6 @@ class Settings:
         self.max_age_days = 30
 
 
-def parse_config_bytes(data: bytes) -> object:
-    import tomllib
-
-    try:
-        return tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return {"__error__": str(exc)}
-
-
 _loaded: list[Settings] = []
 
 
@@ -53,11 +44,13 @@ def load_settings() -> Settings:
     if _loaded:
         return _loaded[0]
     settings = Settings()
+    from rtok.config import load
+
     try:
-        document = cachefile.cached_parse(paths.config_file(), "config-run", parse_config_bytes)
-    except OSError:
+        document: object = load()
+    except Exception:
         document = None
-    if isinstance(document, dict) and "__error__" not in document:
+    if isinstance(document, dict):
         plugins = document.get("plugins")
         cmd = plugins.get("cmd") if isinstance(plugins, dict) else None
         if isinstance(cmd, dict):
