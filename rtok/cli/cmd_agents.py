@@ -19,13 +19,14 @@ def register(app: typer.Typer) -> None:
         json: bool = typer.Option(False, "--json", help="One JSON object per agent."),
     ) -> None:
         from rtok.install import runner, show
+        from rtok.install.options import EXIT_USAGE, InitOptions
 
-        opts = runner.InitOptions(cwd=os.getcwd())
+        opts = InitOptions(cwd=os.getcwd())
         try:
             descriptors = runner.integrations().load_descriptors()
         except Exception as exc:
             sys.stderr.write(f"rtok: the agent descriptors cannot be loaded: {exc}\n")
-            raise typer.Exit(runner.EXIT_USAGE) from exc
+            raise typer.Exit(EXIT_USAGE) from exc
         rows = show.agent_rows(descriptors, sorted(descriptors), opts, with_status=False)
         if json:
             sys.stdout.write(jsonlib.dumps(rows, indent=2) + "\n")

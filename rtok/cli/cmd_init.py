@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from rtok.install.runner import EXIT_CODES_HELP, InitOptions
+from rtok.install.options import EXIT_CODES_HELP, InitOptions
 
 _AGENT_HELP = "Agent to act on (repeatable; see `rtok agents`)."
 _AgentOption = Annotated[

@@ -12,8 +12,6 @@ import os
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 
-from filelock import FileLock, Timeout
-
 from rtok import paths
 
 LOCK_TIMEOUT_SECONDS = 60.0
@@ -39,6 +37,8 @@ def locked(names: Iterable[str], timeout: float = LOCK_TIMEOUT_SECONDS) -> Itera
     Locks are taken in sorted order so two processes wanting overlapping sets cannot
     deadlock.
     """
+    from filelock import FileLock, Timeout  # only a run that writes pays for the import
+
     os.makedirs(locks_dir(), exist_ok=True)
     with ExitStack() as stack:
         for name in sorted(set(names)):

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rtok.install import runner
+from rtok.install.options import InitOptions
 
 
 @pytest.fixture(autouse=True)
@@ -16,7 +17,7 @@ def _test_integration(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner, "INTEGRATIONS_MODULE", "install_test_integration")
 
 
-def _run(opts: runner.InitOptions, *, choose=None, confirm=None):  # type: ignore[no-untyped-def]
+def _run(opts: InitOptions, *, choose=None, confirm=None):  # type: ignore[no-untyped-def]
     out, err = io.StringIO(), io.StringIO()
     code = runner.run(opts, out, err, choose=choose, confirm=confirm)
     return code, out.getvalue(), err.getvalue()
@@ -29,7 +30,7 @@ def test_interactive_choice_preview_and_one_confirmation(isolated_home: Path) ->
         asked.append(question)
         return True
 
-    opts = runner.InitOptions(cwd=str(isolated_home), interactive=True)
+    opts = InitOptions(cwd=str(isolated_home), interactive=True)
     code, out, _ = _run(opts, choose=lambda o, d: (["test"], True), confirm=confirm)
     assert code == 0
     assert len(asked) == 1 and "2 change(s)" in asked[0]
@@ -39,14 +40,14 @@ def test_interactive_choice_preview_and_one_confirmation(isolated_home: Path) ->
 
 
 def test_interactive_refusal_writes_nothing(isolated_home: Path) -> None:
-    opts = runner.InitOptions(cwd=str(isolated_home), interactive=True)
+    opts = InitOptions(cwd=str(isolated_home), interactive=True)
     code, _, err = _run(opts, choose=lambda o, d: (["test"], True), confirm=lambda q: False)
     assert code == 1 and "nothing written" in err
     assert not (isolated_home / ".testagent").exists()
 
 
 def test_a_modified_rtok_file_is_kept_on_uninstall_with_status_3(isolated_home: Path) -> None:
-    opts = runner.InitOptions(agents=["test"], global_scope=True, patch=True,
+    opts = InitOptions(agents=["test"], global_scope=True, patch=True,
                               cwd=str(isolated_home))
     assert _run(opts)[0] == 0
     rtok_md = isolated_home / ".testagent" / "RTOK.md"
@@ -59,10 +60,10 @@ def test_a_modified_rtok_file_is_kept_on_uninstall_with_status_3(isolated_home: 
 
 
 def test_uninstall_all_finds_the_installed_agents(isolated_home: Path) -> None:
-    opts = runner.InitOptions(agents=["test"], global_scope=True, patch=True,
+    opts = InitOptions(agents=["test"], global_scope=True, patch=True,
                               cwd=str(isolated_home))
     assert _run(opts)[0] == 0
-    everything = runner.InitOptions(all_agents=True, global_scope=True, patch=True,
+    everything = InitOptions(all_agents=True, global_scope=True, patch=True,
                                     uninstall=True, cwd=str(isolated_home))
     code, out, err = _run(everything)
     assert code == 0, out + err
@@ -74,7 +75,7 @@ def test_uninstall_all_finds_the_installed_agents(isolated_home: Path) -> None:
 def test_check_json_reports_pending_changes(isolated_home: Path) -> None:
     import json
 
-    opts = runner.InitOptions(agents=["test"], global_scope=True, check=True, json=True,
+    opts = InitOptions(agents=["test"], global_scope=True, check=True, json=True,
                               cwd=str(isolated_home))
     code, out, _ = _run(opts)
     document = json.loads(out)
