@@ -1,0 +1,181 @@
+"""The integrations: from an agent's descriptor to the exact file edits of one scope.
+
+`load_descriptors()` reads and validates integrations/*.toml; `detect()` says whether an
+agent seems installed on this machine; `installed_scopes()` where rtok is installed into
+it; `edits_for()` the `FileEdit`s that install or uninstall rtok for one agent and scope.
+The engine (planner, transaction, CLI) does the rest.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from functools import lru_cache
+
+from rtok.install.descriptor import Descriptor, DescriptorError, FileSpec, load_all
+from rtok.install.model import FileEdit, InstallContext
+from rtok.install.targets import json_hooks, markdown, toml_hooks, whole_files, yaml_items
+from rtok.install.targets.base import IntegrationError, Target
+from rtok.install.targets.commands import hook_command
+from rtok.paths import expand_user_path
+
+__all__ = [
+    "DescriptorError",
+    "IntegrationError",
+    "agent_names",
+    "detect",
+    "edits_for",
+    "expand_path",
+    "get_descriptor",
+    "installed_scopes",
+    "load_descriptors",
+]
+
+ACTIONS = ("install", "uninstall")
+
+Builder = Callable[[Target, str], FileEdit]
+_SIMPLE_BUILDERS: dict[str, Builder] = {
+    "json_hook_group": json_hooks.json_hook_group,
+    "json_hook_flat": json_hooks.json_hook_flat,
+    "json_named_hooks": json_hooks.json_named_hooks,
+    "toml_hook_table": toml_hooks.toml_hook_table,
+    "yaml_list_item": yaml_items.yaml_list_item,
+    "template_file": whole_files.template_file,
+    "awareness_file": whole_files.awareness_file,
+    "awareness_block": markdown.awareness_block,
+    "rules_dir_or_file": markdown.rules_dir_or_file,
+}
+
+
+@lru_cache(maxsize=1)
+def _cached() -> dict[str, Descriptor]:
+    return load_all()
+
+
+def load_descriptors() -> dict[str, Descriptor]:
+    """Every agent rtok supports, by name (validated; DescriptorError names file and key)."""
+    return dict(_cached())
+
+
+def agent_names() -> list[str]:
+    return sorted(_cached())
+
+
+def get_descriptor(agent: str) -> Descriptor:
+    descriptors = _cached()
+    if agent not in descriptors:
+        raise KeyError(f"unknown agent {agent!r} (known: {', '.join(sorted(descriptors))})")
+    return descriptors[agent]
+
+
+def _env(ctx: InstallContext) -> dict[str, str]:
+    env = dict(ctx.env)
+    env["HOME"] = ctx.home
+    return env
+
+
+def expand_path(spec_path: str, scope: str, ctx: InstallContext, *, user_file: bool = False) -> str:
+    """Absolute path of a descriptor path: global ones expand `~` and `${VAR:-default}`
+    against ctx; project ones are relative to ctx.project_root."""
+    if scope == "project" and not user_file:
+        if not ctx.project_root:
+            raise ValueError("a project install needs a project root")
+        return os.path.normpath(os.path.join(ctx.project_root, spec_path))
+    expanded = expand_user_path(spec_path, _env(ctx))
+    return os.path.normpath(os.path.abspath(expanded))
+
+
+def detect(descriptor: Descriptor, ctx: InstallContext) -> bool:
+    """Does the agent seem installed here: one of its binaries on PATH, or one of its
+    configuration paths present."""
+    search_path = ctx.env.get("PATH", "")
+    for binary in descriptor.detection.binaries:
+        if shutil.which(binary, path=search_path):
+            return True
+    env = _env(ctx)
+    return any(os.path.exists(expand_user_path(p, env)) for p in descriptor.detection.paths)
+
+
+def _target(descriptor: Descriptor, scope: str, spec: FileSpec, ctx: InstallContext) -> Target:
+    command = hook_command(
+        ctx.rtok_bin, descriptor.name,
+        fail_closed=descriptor.fail_closed, no_opinion=descriptor.no_opinion,
+    )
+    return Target(
+        descriptor=descriptor,
+        scope=scope,
+        spec=spec,
+        path=expand_path(spec.path, scope, ctx, user_file=spec.user_file),
+        ctx=ctx,
+        command=command,
+        edit_scope="global" if spec.user_file else scope,
+    )
+
+
+def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[FileEdit]:
+    """The edits that install (or uninstall) rtok for `agent` in `scope`.
+
+    Install with ctx.hook_only leaves the awareness files out; uninstall always covers
+    every file, so an earlier full install is removed completely.
+    """
+    if action not in ACTIONS:
+        raise ValueError(f"action must be one of {', '.join(ACTIONS)}, not {action!r}")
+    descriptor = get_descriptor(agent)
+    if scope not in descriptor.scopes:
+        raise ValueError(
+            f"{descriptor.display_name} has no {scope} install "
+            f"(scopes: {', '.join(descriptor.scopes)})"
+        )
+    specs = descriptor.files[scope]
+    targets = {spec.path: _target(descriptor, scope, spec, ctx) for spec in specs}
+    edits: list[FileEdit] = []
+    for spec in specs:
+        if action == "install" and ctx.hook_only and spec.is_awareness:
+            continue
+        target = targets[spec.path]
+        if spec.strategy == "reference_line":
+            awareness_path = targets[str(spec.options["target"])].path
+            edits.append(markdown.reference_line(target, action, awareness_path))
+        elif spec.strategy == "codex_trust":
+            hooks_target = targets[str(spec.options["hooks_file"])]
+            hooks_edit = json_hooks.json_hook_group(hooks_target, "install")
+            container = tuple(str(s) for s in hooks_target.spec.options["container"])
+            edits.append(toml_hooks.codex_trust(
+                target, action, hooks_target.path, container, hooks_edit.transform,
+                json_hooks.desired_group(hooks_target),
+            ))
+        else:
+            edits.append(_SIMPLE_BUILDERS[spec.strategy](target, action))
+    return edits
+
+
+def installed_scopes(descriptor: Descriptor, ctx: InstallContext) -> list[str]:
+    """Scopes where rtok's bytes are present for this agent now (any rtok path)."""
+    found: list[str] = []
+    for scope in descriptor.scopes:
+        if scope == "project" and not ctx.project_root:
+            continue
+        try:
+            edits = edits_for(descriptor.name, scope, "uninstall", ctx)
+        except ValueError:
+            continue
+        for edit in edits:
+            try:
+                current = _read(edit.path)
+                if current is None:
+                    continue
+                if edit.transform(current) != current:
+                    found.append(scope)
+                    break
+            except Exception:  # an unreadable or malformed file says nothing either way
+                continue
+    return found
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        return None

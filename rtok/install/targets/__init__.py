@@ -1,0 +1,1 @@
+"""Small named strategies, one per kind of file an integration touches (see README.md)."""

@@ -1,0 +1,30 @@
+"""What every file strategy receives: one file of one agent's scope, fully resolved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rtok.install.descriptor import Descriptor, FileSpec
+from rtok.install.model import InstallContext
+
+
+class IntegrationError(ValueError):
+    """An existing file rtok would have to overwrite or guess about; nothing is written."""
+
+
+@dataclass(frozen=True)
+class Target:
+    descriptor: Descriptor
+    scope: str  # the scope being installed ("global" | "project")
+    spec: FileSpec
+    path: str  # absolute path of the file
+    ctx: InstallContext
+    command: str  # the hook command rtok registers for this agent
+    edit_scope: str  # scope recorded on the edit ("global" for a user file of a project)
+
+    @property
+    def agent(self) -> str:
+        return self.descriptor.name
+
+    def option(self, key: str, default: object = None) -> object:
+        return self.spec.options.get(key, default)

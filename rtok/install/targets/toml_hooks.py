@@ -1,0 +1,184 @@
+"""TOML targets, edited through rtok.formats.tomltext (whole tables appended and removed).
+
+* `toml_hook_table`: one `[[hooks]]` entry in Mistral Vibe's hooks.toml.
+* `codex_trust`: Codex runs a hook from hooks.json only when `config.toml` trusts its exact
+  definition: `[hooks.state."<abs hooks.json>:pre_tool_use:<group>:<handler>"]` with
+  `trusted_hash = "sha256:<hex>"`, the SHA-256 of the compact, key-sorted JSON of the
+  normalised group. The indexes depend on where rtok's group lands in hooks.json, so the
+  entry is computed from the hooks.json that rtok's own edit produces.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Mapping
+
+from rtok.formats import jsonc, tomltext
+from rtok.formats.text import decode
+from rtok.install import fsio
+from rtok.install.model import FileEdit
+from rtok.install.targets.base import Target
+from rtok.install.targets.commands import is_rtok_hook_command
+
+CODEX_EVENT = "pre_tool_use"
+CODEX_DEFAULT_TIMEOUT = 600
+
+
+def _delete_if_created(data: bytes, target: Target) -> bytes | None:
+    if target.ctx.created_by_rtok(target.path) and not decode(data, target.path).text.strip():
+        return None
+    return data
+
+
+def toml_hook_table(target: Target, action: str) -> FileEdit:
+    array = str(target.option("array"))
+    fields = target.option("fields", {})
+    assert isinstance(fields, dict)
+    desired: dict[str, object] = {}
+    for key, value in fields.items():  # the command right after the matcher
+        desired[key] = value
+        if key == "match":
+            desired["command"] = target.command
+    desired.setdefault("command", target.command)
+
+    def owned_entry(entry: Mapping[str, object]) -> bool:
+        return is_rtok_hook_command(entry.get("command"), target.agent)
+
+    def install(data: bytes | None) -> bytes | None:
+        entries = tomltext.get(data, (array,), None, label=target.path) if data else None
+        if isinstance(entries, list):
+            ours = [e for e in entries if isinstance(e, dict) and owned_entry(e)]
+            if ours == [desired]:
+                return data
+            if ours:
+                assert data is not None
+                data = tomltext.remove_tables(data, (array,), owned_entry, array=True,
+                                              label=target.path)
+        return tomltext.add_table(data, (array,), desired, array=True, label=target.path)
+
+    def uninstall(data: bytes | None) -> bytes | None:
+        if data is None:
+            return None
+        removed = tomltext.remove_tables(data, (array,), owned_entry, array=True,
+                                         label=target.path)
+        if removed == data:
+            return data
+        return _delete_if_created(removed, target)
+
+    def owned(data: bytes | None) -> bytes | None:
+        entries = tomltext.get(data, (array,), None, label=target.path) if data else None
+        if not isinstance(entries, list):
+            return None
+        ours = [e for e in entries if isinstance(e, dict) and owned_entry(e)]
+        return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
+
+    verb = "add" if action == "install" else "remove"
+    return FileEdit(
+        path=target.path, agent=target.agent, scope=target.edit_scope, kind="settings_entry",
+        transform=install if action == "install" else uninstall,
+        needs_consent=action == "install" and os.path.lexists(target.path),
+        owned_bytes=owned, description=f"{verb} rtok's [[{array}]] entry",
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Codex hook trust
+
+
+def codex_group_hash(group: Mapping[str, object], event: str = CODEX_EVENT) -> str:
+    """`sha256:<hex>` of a hooks.json group as Codex hashes it for its trust entry."""
+    handlers = []
+    raw = group.get("hooks")
+    for handler in raw if isinstance(raw, list) else []:
+        if not isinstance(handler, dict):
+            continue
+        handlers.append({
+            "async": bool(handler.get("async", False)),
+            "command": handler.get("command"),
+            "timeout": handler.get("timeout", CODEX_DEFAULT_TIMEOUT),
+            "type": handler.get("type", "command"),
+        })
+    normalised = {"event_name": event, "hooks": handlers, "matcher": group.get("matcher")}
+    text = json.dumps(normalised, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def codex_trust_key(hooks_path: str, group_index: int, handler_index: int = 0) -> str:
+    return f"{hooks_path}:{CODEX_EVENT}:{group_index}:{handler_index}"
+
+
+def owned_group_entries(hooks_bytes: bytes | None, hooks_path: str, container: tuple[str, ...],
+                        agent: str) -> dict[str, str]:
+    """trust key -> trusted_hash for every rtok group in a hooks.json document."""
+    if not hooks_bytes or not hooks_bytes.strip():
+        return {}
+    groups = jsonc.get(hooks_bytes, container, None, label=hooks_path)
+    found: dict[str, str] = {}
+    if not isinstance(groups, list):
+        return found
+    for index, group in enumerate(groups):
+        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            continue
+        handlers = group["hooks"]
+        if handlers and all(
+            isinstance(h, dict) and h.get("type", "command") == "command"
+            and is_rtok_hook_command(h.get("command"), agent) for h in handlers
+        ):
+            found[codex_trust_key(hooks_path, index)] = codex_group_hash(group)
+    return found
+
+
+def codex_trust(target: Target, action: str, hooks_path: str, container: tuple[str, ...],
+                hooks_install: Callable[[bytes | None], bytes | None],
+                desired_group: Mapping[str, object]) -> FileEdit:
+    state: tuple[str, ...] = ("hooks", "state")
+
+    def read_hooks() -> bytes | None:
+        return fsio.read_or_none(hooks_path)
+
+    def wanted() -> dict[str, str]:
+        return owned_group_entries(hooks_install(read_hooks()), hooks_path, container,
+                                   target.agent)
+
+    def install(data: bytes | None) -> bytes | None:
+        for key, digest in wanted().items():
+            data = tomltext.add_table(data, (*state, key), {"trusted_hash": digest},
+                                      label=target.path)
+        return data
+
+    def uninstall(data: bytes | None) -> bytes | None:
+        if data is None:
+            return None
+        entries = tomltext.get(data, state, None, label=target.path)
+        if not isinstance(entries, dict):
+            return data
+        ours = owned_group_entries(read_hooks(), hooks_path, container, target.agent)
+        fresh_hash = codex_group_hash(desired_group)
+        original = data
+        for key, value in entries.items():
+            if not isinstance(value, dict) or not key.startswith(f"{hooks_path}:{CODEX_EVENT}:"):
+                continue
+            digest = value.get("trusted_hash")
+            if ours.get(key) == digest or digest == fresh_hash:
+                data = tomltext.remove_tables(data, (*state, key), label=target.path)
+        if data == original:
+            return data
+        return _delete_if_created(data, target)
+
+    def owned(data: bytes | None) -> bytes | None:
+        entries = tomltext.get(data, state, None, label=target.path) if data else None
+        if not isinstance(entries, dict):
+            return None
+        keys = wanted()
+        ours = {k: v for k, v in entries.items() if k in keys}
+        return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
+
+    verb = "trust" if action == "install" else "drop the trust entry of"
+    return FileEdit(
+        path=target.path, agent=target.agent, scope=target.edit_scope, kind="trust_entry",
+        transform=install if action == "install" else uninstall,
+        needs_consent=action == "install", owned_bytes=owned,
+        description=f"{verb} rtok's hook in {hooks_path}",
+    )

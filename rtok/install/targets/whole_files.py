@@ -1,0 +1,85 @@
+"""Files rtok owns whole: plugin templates and awareness files.
+
+Install writes the rendered file; a file already there is replaced only when it is a stock
+rtok file (any release, any rtok path). Anything else at that path is refused: rtok never
+overwrites a file it cannot prove it wrote. Uninstall deletes a stock file and keeps one the
+user changed, saying so through `kept_note`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from rtok.install.model import FileEdit
+from rtok.install.targets import artifacts
+from rtok.install.targets.base import IntegrationError, Target
+
+StockTest = Callable[[bytes], bool]
+
+
+def _whole_file(target: Target, action: str, kind: str, desired: bytes, is_stock: StockTest,
+                what: str, mode: int | None = None) -> FileEdit:
+    def install(data: bytes | None) -> bytes | None:
+        if data is None or data == desired or is_stock(data):
+            return desired
+        raise IntegrationError(
+            f"{target.path}: a file rtok did not write (or one changed since) is in the way "
+            f"of the {what}; move it away, then run rtok init again"
+        )
+
+    def uninstall(data: bytes | None) -> bytes | None:
+        if data is None or data == desired or is_stock(data):
+            return None
+        return data
+
+    def kept_note(data: bytes | None) -> str | None:
+        if data is None or data == desired or is_stock(data):
+            return None
+        return f"kept {target.path}: it differs from the {what} rtok wrote (changed by hand?)"
+
+    def owned(data: bytes | None) -> bytes | None:
+        return data
+
+    verb = "write" if action == "install" else "delete"
+    return FileEdit(
+        path=target.path, agent=target.agent, scope=target.edit_scope, kind=kind,
+        transform=install if action == "install" else uninstall, mode=mode,
+        owned_bytes=owned, kept_note=kept_note if action == "uninstall" else None,
+        description=f"{verb} the {what}",
+    )
+
+
+def template_file(target: Target, action: str) -> FileEdit:
+    name = str(target.option("template"))
+    desired = artifacts.render_template(name, target.ctx.rtok_bin)
+    mode = target.option("mode")
+    return _whole_file(
+        target, action, "whole_file", desired,
+        lambda data: artifacts.is_stock_template(name, data),
+        f"{target.descriptor.display_name} {name.rsplit('/', 1)[-1]} file",
+        mode if isinstance(mode, int) else None,
+    )
+
+
+def awareness_level(target: Target) -> str:
+    forced = target.option("level")
+    if isinstance(forced, str):
+        return forced
+    if target.descriptor.tier == "rules":
+        return "full"
+    return target.ctx.awareness_level
+
+
+def awareness_file(target: Target, action: str) -> FileEdit:
+    frontmatter = str(target.option("frontmatter", ""))
+    text = frontmatter + artifacts.awareness_text(awareness_level(target))
+    return _whole_file(
+        target, action, "awareness_file", text.encode("utf-8"),
+        lambda data: artifacts.is_stock_awareness(data, frontmatter),
+        "rtok awareness file",
+    )
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,56 @@
+"""One item in a YAML list the user owns (Hermes: `plugins.enabled: [rtok]`), edited
+through rtok.formats.yamltext so comments, anchors and the user's layout survive."""
+
+from __future__ import annotations
+
+import os
+
+from rtok.formats import yamltext
+from rtok.formats.text import decode
+from rtok.install.model import FileEdit
+from rtok.install.targets.base import Target
+
+
+def _keys(target: Target) -> tuple[str, ...]:
+    raw = target.option("keys", [])
+    assert isinstance(raw, list)
+    return tuple(str(k) for k in raw)
+
+
+def yaml_list_item(target: Target, action: str) -> FileEdit:
+    keys = _keys(target)
+    item = str(target.option("item"))
+
+    def present(data: bytes | None) -> bool:
+        items = yamltext.get(data, keys, None, label=target.path) if data else None
+        return isinstance(items, list) and item in items
+
+    def install(data: bytes | None) -> bytes | None:
+        if present(data):
+            return data
+        return yamltext.append_to_list(data, keys, item, label=target.path)
+
+    def uninstall(data: bytes | None) -> bytes | None:
+        if data is None:
+            return None
+        removed = yamltext.remove_from_list(data, keys, lambda value: value == item,
+                                            prune=len(keys), label=target.path)
+        if removed == data:
+            return data
+        if target.ctx.created_by_rtok(target.path) and not decode(
+            removed, target.path
+        ).text.strip():
+            return None
+        return removed
+
+    def owned(data: bytes | None) -> bytes | None:
+        return item.encode("utf-8") if present(data) else None
+
+    verb = "add" if action == "install" else "remove"
+    return FileEdit(
+        path=target.path, agent=target.agent, scope=target.edit_scope, kind="settings_entry",
+        transform=install if action == "install" else uninstall,
+        needs_consent=action == "install" and os.path.lexists(target.path),
+        owned_bytes=owned,
+        description=f"{verb} {item!r} in {'.'.join(keys)}",
+    )
