@@ -45,7 +45,7 @@ def check_table(family: str, table: object) -> str | None:
         if spec is None:
             known = ", ".join(FIELDS)
             return f"[{family}] unknown field {key!r} (known: {known})"
-        problem = _check_value(spec[0], value)
+        problem = check_value(spec[0], value)
         if problem:
             return f"[{family}] {key}: {problem}"
     merged = {name: table.get(name, spec[1]) for name, spec in FIELDS.items()}
@@ -56,7 +56,7 @@ def check_table(family: str, table: object) -> str | None:
     return None
 
 
-def _check_value(kind: str, value: object) -> str | None:
+def check_value(kind: str, value: object) -> str | None:
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
             return f"expected an integer, got {_type_name(value)}"

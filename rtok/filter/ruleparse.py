@@ -46,12 +46,12 @@ def _line_of(text: str, family: str, table: object) -> int:
         start = next((i for i, line in enumerate(lines) if bare.match(line)), 0)
         return start + 1
     if isinstance(table, dict):
-        from rtok.filter.rule import FIELDS
+        from rtok.filter.rule import FIELDS, check_value
 
         for i in range(start + 1, len(lines)):
             if lines[i].lstrip().startswith("["):
                 break
             key = lines[i].split("=", 1)[0].strip().strip("\"'")
-            if key in table and (key not in FIELDS or check_table(family, {key: table[key]})):
+            if key in table and (key not in FIELDS or check_value(FIELDS[key][0], table[key])):
                 return i + 1
     return start + 1

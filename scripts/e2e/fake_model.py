@@ -562,44 +562,48 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
                        if k.lower() not in SECRET_HEADERS}
             record: Json = {"t": time.time(), "method": "POST", "path": self.path,
                             "headers": headers, "request": body}
+            status, ctype, payload = 200, "application/json", b""
             if path.endswith("/count_tokens"):
                 record["dialect"] = "anthropic"
-                self._json(200, {"input_tokens": 10})
+                payload = json.dumps({"input_tokens": 10}).encode()
             elif path.endswith(":countTokens"):
                 record["dialect"] = "gemini"
-                self._json(200, {"totalTokens": 10})
+                payload = json.dumps({"totalTokens": 10}).encode()
             elif path.endswith("/chat/completions"):
                 record["dialect"] = "chat"
-                self._answer(record, read_chat(body), "call_rtok_",
-                             lambda a: write_chat(a, body))
+                ctype, payload = self._answer(record, read_chat(body), "call_rtok_",
+                                              lambda a: write_chat(a, body))
             elif path.endswith("/responses"):
                 record["dialect"] = "responses"
-                self._answer(record, read_responses(body), "call_rtok_",
-                             lambda a: write_responses(a, body))
+                ctype, payload = self._answer(record, read_responses(body), "call_rtok_",
+                                              lambda a: write_responses(a, body))
             elif path.endswith("/messages"):
                 record["dialect"] = "anthropic"
-                self._answer(record, read_anthropic(body), "toolu_rtok_",
-                             lambda a: write_anthropic(a, body))
+                ctype, payload = self._answer(record, read_anthropic(body), "toolu_rtok_",
+                                              lambda a: write_anthropic(a, body))
             elif ":generateContent" in path or ":streamGenerateContent" in path:
                 record["dialect"] = "gemini"
                 stream = ":streamGenerateContent" in path
-                self._answer(record, read_gemini(body), "call_rtok_",
-                             lambda a: write_gemini(a, body, stream))
+                ctype, payload = self._answer(record, read_gemini(body), "call_rtok_",
+                                              lambda a: write_gemini(a, body, stream))
             else:
                 record["dialect"] = "unknown"
-                self._json(404, {"error": {"message": "not found", "type": "not_found"}})
+                status = 404
+                payload = json.dumps({"error": {"message": "not found",
+                                                "type": "not_found"}}).encode()
+            # Logged before answering: once the agent has the answer, the record exists.
             script.log(record)
+            self._send(status, ctype, payload)
 
         def _answer(self, record: Json, turn: Turn, prefix: str,
-                    write: Callable[[Answer], tuple[str, bytes]]) -> None:
+                    write: Callable[[Answer], tuple[str, bytes]]) -> tuple[str, bytes]:
             answer, results = decide(script, turn, prefix)
             record["offered_tools"] = [name for name, _ in turn.tools]
             record["tool_results"] = [{"call_id": cid, "text": text} for cid, text in results]
             record["answer"] = ({"tool": answer.tool, "call_id": answer.call_id,
                                  "args": answer.args} if answer.is_call
                                 else {"text": answer.text})
-            ctype, payload = write(answer)
-            self._send(200, ctype, payload)
+            return write(answer)
 
     return Handler
 
