@@ -11,6 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from install_engine_edits import snapshot
 
 from rtok.formats import jsonc
@@ -197,21 +198,21 @@ def test_a_read_only_directory_writes_nothing(isolated_home: Path) -> None:
         (home / ".claude" / "CLAUDE.md").write_bytes(USER_CLAUDE_MD)
         env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"),
                    XDG_CONFIG_HOME=str(home / ".config"), XDG_CACHE_HOME=str(home / ".cache"))
-        kwargs: dict[str, object] = {}
+        command = [sys.executable, "-m", "rtok", "init", "-a", "claude", "-g", "--auto-patch"]
         if os.geteuid() == 0:
+            setpriv = shutil.which("setpriv")
+            if setpriv is None:
+                pytest.skip("running as root without setpriv: cannot drop privileges")
             os.chmod(scratch, 0o755)
             for dirpath, dirnames, filenames in os.walk(scratch):
                 for name in dirnames + filenames:
                     os.chown(os.path.join(dirpath, name), 65534, 65534)
             os.chown(scratch, 65534, 65534)
-            kwargs["user"] = 65534
-            kwargs["group"] = 65534
+            command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
         os.chmod(home / ".claude", stat.S_IRUSR | stat.S_IXUSR | stat.S_IRGRP | stat.S_IXGRP)
         before = snapshot(str(scratch))
-        done = subprocess.run(
-            [sys.executable, "-m", "rtok", "init", "-a", "claude", "-g", "--auto-patch"],
-            env=env, capture_output=True, check=False, timeout=60, **kwargs,  # type: ignore[call-overload]
-        )
+        done = subprocess.run(command, env=env, capture_output=True, check=False, timeout=60,
+                              cwd=str(scratch))
         assert done.returncode == 2, _out(done)
         assert "read-only or permission denied" in done.stderr.decode()
         assert snapshot(str(scratch)) == before
