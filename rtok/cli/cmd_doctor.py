@@ -1,0 +1,55 @@
+"""`rtok doctor [--agent NAME] [--json]`."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from rtok.integrity import doctor as diagnosis
+from rtok.integrity import installed
+
+HELP = """Run every installed hook the way its agent runs it and check the replies.
+
+Hook-tier agents: the registered command runs through /bin/sh in the agent's environment
+on sample payloads (a rewrite, another tool's call, a command a temporary permission rule
+denies); each reply must parse in the agent's format. Plugin-tier agents: the plugin file
+must be stock and `rtok rewrite` must answer as the plugin expects. Codex: the hook must be
+trusted in config.toml. One line per check: PASS / FAIL / WARN / SKIP, with the fix.
+
+Exit status: 0 no FAIL; 1 any FAIL; 2 usage error (e.g. unknown agent).
+"""
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="doctor", help=HELP)(doctor_command)
+
+
+def doctor_command(
+    agent: str | None = typer.Option(None, "--agent", help="Only this agent."),
+    as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON."),
+) -> None:
+    if agent is not None:
+        try:
+            known: set[str] | None = set(installed.descriptors())
+        except Exception:
+            known = None
+        if known is not None and agent not in known:
+            typer.echo(f"rtok doctor: unknown agent {agent!r}; known: "
+                       f"{', '.join(sorted(known))}", err=True)
+            raise typer.Exit(2)
+    checks = diagnosis.doctor(agent)
+    code = diagnosis.exit_code(checks)
+    if as_json:
+        typer.echo(json.dumps({"schema": 1, "ok": code == 0, "exit_code": code,
+                               "checks": [c.to_json() for c in checks]}, indent=2))
+        raise typer.Exit(code)
+    if not checks:
+        typer.echo("No hook or plugin installed by rtok"
+                   + (f" for {agent}" if agent else "") + ": nothing to run.")
+    for check in checks:
+        line = f"{check.level:<4}  {check.agent} ({check.scope}) {check.sample}: {check.message}"
+        if check.fix and check.level in (diagnosis.FAIL, diagnosis.WARN):
+            line += f"  (fix: {check.fix})"
+        typer.echo(line)
+    raise typer.Exit(code)

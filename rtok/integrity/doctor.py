@@ -1,0 +1,502 @@
+"""`rtok doctor`: run each installed hook the way its agent runs it, and check the replies.
+
+Hook-tier agents: the command registered in the agent's settings is run through `/bin/sh
+-c`, in the agent's environment, with sample payloads in the agent's own shape: a
+rewritable shell command, a call of another tool (passthrough), and a command a temporary
+permission rule denies (for agents whose rules rtok reads). Each reply must parse as the
+agent's format says (the reply templates of its descriptor). Plugin-tier agents: the plugin
+file must be a stock rtok file, and `rtok rewrite` as the plugin calls it must answer by its
+0/1/2/3 contract. Codex: the hook must be trusted in config.toml, or Codex skips it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rtok import paths
+from rtok.integrity import installed
+from rtok.integrity.manifest import is_stock_artifact
+from rtok.integrity.records import ArtifactRecord, load_records
+from rtok.integrity.verify import _candidate_strings, init_fix, owned_now, rtok_bins_in
+
+PASS, FAIL, WARN, SKIP = "PASS", "FAIL", "WARN", "SKIP"
+HOOK_TIMEOUT_S = 30.0
+REWRITE_SAMPLE = "git status"
+DENY_SAMPLE = "git log -3"
+PASSTHROUGH_TOOL = "rtok_doctor_probe_tool"
+PLUGIN_PASSTHROUGH = "vim notes.txt"
+
+
+@dataclass(frozen=True)
+class Check:
+    agent: str
+    scope: str
+    sample: str  # rewrite | passthrough | deny | hook_entry | plugin_file | codex_trust | ...
+    level: str  # PASS | FAIL | WARN | SKIP
+    message: str
+    fix: str | None = None
+    command: str | None = None
+    reply: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+# ------------------------------------------------------------------------ hook commands
+
+
+def hook_commands_in(text: str, agent: str) -> list[str]:
+    """Command strings in `text` that run `<...>/rtok hook <agent>` (directly, or inside
+    a shell wrapper such as the fail-closed guard)."""
+    found: list[str] = []
+    for candidate in _candidate_strings(text)[1:]:
+        if _runs_rtok_hook(candidate, agent, 0) and candidate not in found:
+            found.append(candidate)
+    return found
+
+
+def _runs_rtok_hook(command: str, agent: str, depth: int) -> bool:
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    for i, word in enumerate(words):
+        if os.path.basename(word) in ("rtok", "rtok.exe") and words[i + 1:i + 3] == [
+                "hook", agent]:
+            return True
+        if depth < 2 and " " in word and _runs_rtok_hook(word, agent, depth + 1):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------------------ samples
+
+
+def _set(payload: dict[str, Any], path: Sequence[str], value: object) -> None:
+    node = payload
+    for key in path[:-1]:
+        node = node.setdefault(key, {})
+    node[path[-1]] = value
+
+
+def sample_payload(shape: Mapping[str, Any], command: str | None, cwd: str) -> dict[str, Any]:
+    """A payload in `shape`: a shell call of `command`, or (None) a call of another tool."""
+    payload: dict[str, Any] = {"session_id": "rtok-doctor", "cwd": cwd}
+    if shape.get("event"):
+        _set(payload, shape["event"], shape["events"][0])
+    if command is None:
+        _set(payload, shape["tool"], PASSTHROUGH_TOOL)
+        _set(payload, shape["input"], {"file_path": os.path.join(cwd, "notes.txt")})
+        return payload
+    _set(payload, shape["tool"], shape["tools"][0])
+    key = shape["command"][0]
+    value: object = [command] if shape.get("command_format") == "list" else command
+    _set(payload, shape["input"], {key: value, "description": "rtok doctor sample"})
+    return payload
+
+
+def expected_outcome(protocol: Mapping[str, Any], payload: dict[str, Any], cwd: str,
+                     env: Mapping[str, str]) -> tuple[str, str]:
+    """(decision kind, reply text) rtok's own decision core gives this payload here."""
+    from rtok.hooks.main import respond
+
+    with _environment(env):
+        outcome = respond(dict(protocol), payload, cwd=cwd)
+    return outcome.kind, outcome.reply
+
+
+@contextmanager
+def _environment(env: Mapping[str, str]) -> Iterator[None]:
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def check_reply(shape: Mapping[str, Any], protocol: Mapping[str, Any], kind: str,
+                stdout: str) -> str | None:
+    """Why `stdout` is not the agent's reply for `kind` (None: it is)."""
+    template_text = shape["replies"].get(kind)
+    if template_text is None:
+        wanted = str(protocol["no_opinion"])
+        if stdout.strip() == wanted.strip():
+            return None
+        return f"expected the no-opinion reply {wanted!r}, got {_clip(stdout)!r}"
+    try:
+        reply = json.loads(stdout)
+    except ValueError:
+        return f"reply is not JSON: {_clip(stdout)!r}"
+    return _match(json.loads(template_text), reply, shape, "reply")
+
+
+def _match(template: object, value: object, shape: Mapping[str, Any], where: str) -> str | None:
+    if template == "${input}":
+        if not isinstance(value, dict):
+            return f"{where} should be the tool input object"
+        command = value.get(shape["command"][0])
+        text = " ".join(command) if isinstance(command, list) else command
+        if not isinstance(text, str) or "rtok" not in text:
+            return f"{where}.{shape['command'][0]} is not an rtok command: {command!r}"
+        return None
+    if isinstance(template, str) and "${" in template:
+        return None if isinstance(value, str) else f"{where} should be a string"
+    if isinstance(template, dict):
+        if not isinstance(value, dict):
+            return f"{where} should be an object"
+        for key, item in template.items():
+            if key not in value:
+                return f"{where}.{key} is missing"
+            problem = _match(item, value[key], shape, f"{where}.{key}")
+            if problem:
+                return problem
+        return None
+    if template != value:
+        return f"{where} is {value!r}, the agent expects {template!r}"
+    return None
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def run_hook_command(command: str, payload: Mapping[str, Any], cwd: str,
+                     env: Mapping[str, str]) -> tuple[int | None, str, str]:
+    """Run the registered command as the agent does: `/bin/sh -c`, payload on stdin."""
+    try:
+        done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload),
+                              capture_output=True, text=True, cwd=cwd, env=dict(env),
+                              timeout=HOOK_TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired:
+        return None, "", f"no answer within {HOOK_TIMEOUT_S:.0f}s"
+    except OSError as exc:
+        return None, "", str(exc)
+    return done.returncode, done.stdout, done.stderr
+
+
+def agent_env(agent: str, cwd: str, base: Mapping[str, str]) -> dict[str, str]:
+    """The environment the agent gives its hooks (what rtok knows of it)."""
+    env = dict(base)
+    if agent == "claude":
+        env["CLAUDE_PROJECT_DIR"] = cwd
+    if agent == "gemini":
+        env["GEMINI_PROJECT_DIR"] = cwd
+    if agent == "codex":
+        env.setdefault("CODEX_MANAGED_BY_NPM", "1")
+    return env
+
+
+@contextmanager
+def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
+    """(cwd, env) in which a temporary permission rule of `source` denies DENY_SAMPLE."""
+    if source not in ("claude", "cursor", "droid"):
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
+        project = os.path.join(tmp, "project")
+        os.makedirs(os.path.join(project, ".git"))
+        env = dict(os.environ)
+        if source == "claude":
+            _write_json(os.path.join(project, ".claude", "settings.json"),
+                        {"permissions": {"deny": ["Bash(git log:*)"]}})
+        elif source == "droid":
+            _write_json(os.path.join(project, ".factory", "settings.json"),
+                        {"commandDenylist": ["git log"]})
+        else:  # Cursor keeps shell rules per user only: a temporary HOME holds the rule.
+            home = os.path.join(tmp, "home")
+            _write_json(os.path.join(home, ".cursor", "cli-config.json"),
+                        {"permissions": {"deny": ["Shell(git log:*)"]}})
+            env["HOME"] = home
+        yield project, env
+
+
+def _write_json(path: str, value: object) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(value, handle)
+
+
+def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
+    from rtok.compiled.hook_protocols import PROTOCOLS
+
+    protocol: dict[str, Any] | None = PROTOCOLS.get(agent)
+    if protocol is None:
+        return [Check(agent, scope, "hook", WARN, "no hook protocol known for this agent",
+                      command=command)]
+    shape: dict[str, Any] = protocol["payloads"][0]
+    checks: list[Check] = []
+    with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
+        cwd = os.path.realpath(tmp)
+        for sample, cmd in (("rewrite", REWRITE_SAMPLE), ("passthrough", None)):
+            env = agent_env(agent, cwd, os.environ)
+            checks.append(_one_sample(agent, scope, sample, command, protocol, shape,
+                                      sample_payload(shape, cmd, cwd), cwd, env))
+    with deny_sandbox(str(protocol["permissions"])) as sandbox:
+        if sandbox is None:
+            checks.append(Check(agent, scope, "deny", SKIP,
+                                "the agent's own approval decides; rtok reads no rules of it",
+                                command=command))
+        else:
+            cwd, base = sandbox
+            env = agent_env(agent, cwd, base)
+            checks.append(_one_sample(agent, scope, "deny", command, protocol, shape,
+                                      sample_payload(shape, DENY_SAMPLE, cwd), cwd, env))
+    return checks
+
+
+def _one_sample(agent: str, scope: str, sample: str, command: str,
+                protocol: Mapping[str, Any], shape: Mapping[str, Any],
+                payload: dict[str, Any], cwd: str, env: Mapping[str, str]) -> Check:
+    fix = init_fix(agent, scope, None)
+    kind, _expected = expected_outcome(protocol, payload, cwd, env)
+    wanted = {"rewrite": ("allow_rewrite", "ask_rewrite"), "passthrough": ("passthrough",),
+              "deny": ("deny",)}[sample]
+    if kind not in wanted:
+        return Check(agent, scope, sample, WARN,
+                     f"sample not usable here: rtok decides {kind!r} for it", command=command)
+    code, out, err = run_hook_command(command, payload, cwd, env)
+    if code is None:
+        return Check(agent, scope, sample, FAIL, f"hook did not run: {err}", fix, command)
+    if code != 0:
+        detail = _clip(err.strip().splitlines()[-1]) if err.strip() else "no message"
+        return Check(agent, scope, sample, FAIL, f"hook exited {code}: {detail}", fix,
+                     command, out)
+    problem = check_reply(shape, protocol, kind if kind != "passthrough" else "defer", out)
+    if problem is None and sample == "rewrite" and REWRITE_SAMPLE not in out:
+        problem = f"reply does not carry the command: {_clip(out)!r}"
+    if problem is not None:
+        return Check(agent, scope, sample, FAIL, problem, fix, command, out)
+    what = {"rewrite": f"rewrites `{REWRITE_SAMPLE}`", "passthrough": "leaves other tools alone",
+            "deny": "leaves a denied command to the agent's rule"}[sample]
+    return Check(agent, scope, sample, PASS, f"{what}; reply parses as the agent expects",
+                 command=command, reply=_clip(out) or None)
+
+
+# ------------------------------------------------------------------------------ plugins
+
+
+def exercise_plugin(agent: str, scope: str, record: ArtifactRecord, data: bytes) -> list[Check]:
+    fix = init_fix(agent, scope, record.project_root)
+    checks: list[Check] = []
+    if is_stock_artifact("whole_file", data):
+        checks.append(Check(agent, scope, "plugin_file", PASS,
+                            f"{record.path} is a stock rtok plugin"))
+    else:
+        checks.append(Check(agent, scope, "plugin_file", FAIL,
+                            f"{record.path} differs from every plugin rtok shipped", fix))
+    bins = rtok_bins_in(data.decode("utf-8", "replace"))
+    if not bins:
+        checks.append(Check(agent, scope, "rewrite", FAIL,
+                            f"{record.path} names no absolute rtok path", fix))
+        return checks
+    for binary in bins:
+        checks.extend(_plugin_rewrites(agent, scope, binary, fix))
+    return checks
+
+
+def _run_rewrite(binary: str, command: str, cwd: str,
+                 env: Mapping[str, str]) -> tuple[int | None, str, str]:
+    try:
+        done = subprocess.run([binary, "rewrite", command], capture_output=True, text=True,
+                              cwd=cwd, env=dict(env), timeout=HOOK_TIMEOUT_S,
+                              stdin=subprocess.DEVNULL, check=False)
+    except subprocess.TimeoutExpired:
+        return None, "", f"no answer within {HOOK_TIMEOUT_S:.0f}s"
+    except OSError as exc:
+        return None, "", exc.strerror or str(exc)
+    return done.returncode, done.stdout, done.stderr
+
+
+def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Check]:
+    checks: list[Check] = []
+    with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
+        cwd = os.path.realpath(tmp)
+        code, out, err = _run_rewrite(binary, REWRITE_SAMPLE, cwd, os.environ)
+        if code in (0, 3) and REWRITE_SAMPLE in out and "rtok" in out:
+            checks.append(Check(agent, scope, "rewrite", PASS,
+                                f"`{binary} rewrite` rewrites `{REWRITE_SAMPLE}` (exit {code})",
+                                command=binary, reply=_clip(out)))
+        else:
+            checks.append(Check(agent, scope, "rewrite", FAIL,
+                                f"`{binary} rewrite {REWRITE_SAMPLE}` gave exit {code}: "
+                                f"{_clip(err or out) or 'no output'}", fix, binary, out))
+        code, out, err = _run_rewrite(binary, PLUGIN_PASSTHROUGH, cwd, os.environ)
+        if code == 1 and not out.strip():
+            checks.append(Check(agent, scope, "passthrough", PASS,
+                                f"`{PLUGIN_PASSTHROUGH}` is left alone (exit 1)", command=binary))
+        else:
+            checks.append(Check(agent, scope, "passthrough", FAIL,
+                                f"`{PLUGIN_PASSTHROUGH}` gave exit {code}, {_clip(out)!r}",
+                                fix, binary, out))
+    with deny_sandbox("claude") as sandbox:
+        assert sandbox is not None
+        cwd, env = sandbox
+        code, out, err = _run_rewrite(binary, DENY_SAMPLE, cwd, env)
+        if code == 2 and not out.strip():
+            checks.append(Check(agent, scope, "deny", PASS,
+                                "a command your Claude rules deny is left alone (exit 2)",
+                                command=binary))
+        else:
+            checks.append(Check(agent, scope, "deny", FAIL,
+                                f"a denied command gave exit {code}, {_clip(out)!r}", fix,
+                                binary, out))
+    return checks
+
+
+# -------------------------------------------------------------------------------- codex
+
+
+def codex_hook_hash(command: str, timeout: object, matcher: str,
+                    is_async: bool = False) -> str:
+    """The hash Codex keeps for a trusted PreToolUse command hook (`sha256:<hex>`)."""
+    definition = {
+        "event_name": "pre_tool_use",
+        "hooks": [{"async": is_async, "command": command,
+                   "timeout": 600 if timeout is None else timeout, "type": "command"}],
+        "matcher": matcher,
+    }
+    text = json.dumps(definition, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def codex_home() -> str:
+    return paths.expand_user_path("${CODEX_HOME:-~/.codex}")
+
+
+def check_codex_trust(hooks_file: str, scope: str) -> list[Check]:
+    """Is every rtok handler in `hooks_file` trusted in Codex's config.toml?"""
+    import tomllib
+
+    fix = init_fix("codex", scope, None)
+    data = installed.read_or_none(hooks_file)
+    if data is None:
+        return [Check("codex", scope, "codex_trust", FAIL, f"{hooks_file} is missing", fix)]
+    try:
+        groups = json.loads(data.decode("utf-8")).get("hooks", {}).get("PreToolUse", [])
+    except (ValueError, AttributeError, UnicodeDecodeError) as exc:
+        return [Check("codex", scope, "codex_trust", FAIL, f"{hooks_file} does not parse: {exc}",
+                      fix)]
+    config_path = os.path.join(codex_home(), "config.toml")
+    try:
+        with open(config_path, "rb") as handle:
+            config = tomllib.load(handle)
+    except FileNotFoundError:
+        config = {}
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        return [Check("codex", scope, "codex_trust", FAIL,
+                      f"{config_path} cannot be read: {exc}", fix)]
+    state = config.get("hooks", {}).get("state", {}) if isinstance(config, dict) else {}
+    checks: list[Check] = []
+    absolute = os.path.abspath(hooks_file)
+    for gi, group in enumerate(groups if isinstance(groups, list) else []):
+        if not isinstance(group, dict):
+            continue
+        for hi, handler in enumerate(group.get("hooks", []) or []):
+            command = handler.get("command") if isinstance(handler, dict) else None
+            if not isinstance(command, str) or not _runs_rtok_hook(command, "codex", 0):
+                continue
+            key = f"{absolute}:pre_tool_use:{gi}:{hi}"
+            wanted = codex_hook_hash(command, handler.get("timeout"),
+                                     str(group.get("matcher", "")),
+                                     bool(handler.get("async", False)))
+            entry = state.get(key) if isinstance(state, dict) else None
+            found = entry.get("trusted_hash") if isinstance(entry, dict) else None
+            if found == wanted:
+                checks.append(Check("codex", scope, "codex_trust", PASS,
+                                    f"hook {key} is trusted in {config_path}", command=command))
+            elif found is None:
+                checks.append(Check("codex", scope, "codex_trust", FAIL,
+                                    f"hook {key} is not trusted in {config_path}: Codex skips "
+                                    "it silently", fix, command))
+            else:
+                checks.append(Check("codex", scope, "codex_trust", FAIL,
+                                    f"hook {key} changed since it was trusted ({found} != "
+                                    f"{wanted}): Codex skips it", fix, command))
+    if not checks:
+        checks.append(Check("codex", scope, "codex_trust", FAIL,
+                            f"no rtok hook in {hooks_file}", fix))
+    return checks
+
+
+# ------------------------------------------------------------------------------- driver
+
+
+def _groups(records: Sequence[ArtifactRecord]
+            ) -> dict[tuple[str, str, str | None], list[ArtifactRecord]]:
+    groups: dict[tuple[str, str, str | None], list[ArtifactRecord]] = {}
+    for record in records:
+        groups.setdefault((record.agent, record.scope, record.project_root), []).append(record)
+    return groups
+
+
+def doctor(agent: str | None = None) -> list[Check]:
+    records = [r for r in load_records() if agent is None or r.agent == agent]
+    checks: list[Check] = []
+    for (name, scope, root), group in sorted(_groups(records).items(), key=lambda kv: str(kv[0])):
+        tier = installed.tier_of(name)
+        if tier == "hook":
+            checks.extend(_doctor_hook_agent(name, scope, root, group))
+        elif tier == "plugin":
+            for record in group:
+                if record.kind != "whole_file":
+                    continue
+                data = installed.read_or_none(record.path)
+                if data is None:
+                    checks.append(Check(name, scope, "plugin_file", FAIL,
+                                        f"{record.path} is missing",
+                                        init_fix(name, scope, root)))
+                    continue
+                checks.extend(exercise_plugin(name, scope, record, data))
+    return checks
+
+
+def _doctor_hook_agent(name: str, scope: str, root: str | None,
+                       group: Sequence[ArtifactRecord]) -> list[Check]:
+    fix = init_fix(name, scope, root)
+    checks: list[Check] = []
+    commands: list[str] = []
+    hooks_files: list[str] = []
+    for record in group:
+        data = installed.read_or_none(record.path)
+        if record.kind == "whole_file" and data is not None and os.access(record.path, os.X_OK):
+            commands.append(shlex.quote(record.path))  # a hook file the agent executes
+            continue
+        if record.kind != "settings_entry":
+            continue
+        if data is None:
+            checks.append(Check(name, scope, "hook_entry", FAIL,
+                                f"{record.path} is missing", fix))
+            continue
+        owned, reason = owned_now(record, data)
+        found = hook_commands_in(owned.decode("utf-8", "replace"), name) if owned else []
+        if not found:
+            why = reason or "rtok's hook entry is gone or now runs another command"
+            checks.append(Check(name, scope, "hook_entry", FAIL, f"{record.path}: {why}", fix))
+            continue
+        checks.append(Check(name, scope, "hook_entry", PASS,
+                            f"{record.path} registers {found[0]}", command=found[0]))
+        commands.extend(c for c in found if c not in commands)
+        if name == "codex":
+            hooks_files.append(record.path)
+    for command in commands:
+        checks.extend(exercise_hook(name, scope, command))
+    for hooks_file in hooks_files:
+        checks.extend(check_codex_trust(hooks_file, scope))
+    return checks
+
+
+def exit_code(checks: Sequence[Check]) -> int:
+    return 1 if any(c.level == FAIL for c in checks) else 0
