@@ -33,8 +33,10 @@ def read_settings(path: str) -> dict[str, object] | None:
     except OSError as error:
         _warn(path, f"cannot read it ({error.strerror or error})")
         return None
+    if raw.startswith(b"\xef\xbb\xbf"):  # not "utf-8-sig": that codec costs an import
+        raw = raw[3:]
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
+        data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         _warn(path, f"not valid JSON ({error})")
         return None

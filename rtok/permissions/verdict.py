@@ -46,6 +46,8 @@ def verdict_for(cmd: str, source: str, cwd: str) -> str:
 
 def verdict_with_rules(cmd: str, deny: list[str], ask: list[str], allow: list[str]) -> str:
     """The verdict for `cmd` under already-read rule lists (see module docstring)."""
+    if not (deny or ask or allow):
+        return "default"  # an unattestable construct is "at most ask": default is below
     from rtok.shell.lexer import is_unattestable
     from rtok.shell.segments import split_for_permissions
 
