@@ -39,7 +39,8 @@ def test_short_output_is_printed_byte_for_byte() -> None:
 
 
 def test_stderr_only_output_is_shown() -> None:
-    result = run_rtok(["run", "--", PY, "-c", "import sys; sys.stderr.write('boom\\n'); sys.exit(4)"])
+    script = "import sys; sys.stderr.write('boom\\n'); sys.exit(4)"
+    result = run_rtok(["run", "--", PY, "-c", script])
     assert result.returncode == 4
     assert result.stdout == b"boom\n"
 
