@@ -91,14 +91,14 @@ def respond(protocol: dict[str, Any], payload: dict[str, Any] | None,
 def _decide_call(call: ToolCall, protocol: dict[str, Any], cwd: str,
                  forced: str | None) -> Outcome:
     from rtok.hooks.render import render
-    from rtok.permissions.verdict import verdict_for
+    from rtok.permissions.verdict import detailed_verdict
     from rtok.rewrite.decision import decide, for_hook
 
     rtok_bin = rtok_path(protocol["rtok_path"])
     new_commands = []
     kinds = []
     for command in call.commands:
-        verdict = forced or verdict_for(command, protocol["permissions"], cwd)
+        verdict = forced or detailed_verdict(command, protocol["permissions"], cwd)
         if verdict == "defer":
             kind, rewritten = "defer", None
         else:

@@ -1,6 +1,7 @@
 """The user's own permission rules applied to one shell command.
 
-`verdict_for(cmd, source, cwd)` returns one of:
+`detailed_verdict(cmd, source, cwd)` returns one of (`verdict_for`, the contract for other
+areas, folds "defer" into "deny"):
 - "deny"    a deny rule matches a segment of the command (through env prefixes, process
             wrappers and grammar words);
 - "defer"   a deny rule matches only inside a shell wrapper's script (`bash -c '…'`): the
@@ -37,6 +38,17 @@ _READERS: dict[str, Callable[[str], sources.Rules]] = {
 
 
 def verdict_for(cmd: str, source: str, cwd: str) -> str:
+    """"deny" | "ask" | "allow" | "default": the contract for every caller.
+
+    A deny rule matched only inside a shell script counts as "deny" here, which is the
+    safe reading for a caller that knows only these four verdicts (`rtok rewrite`).
+    """
+    verdict = detailed_verdict(cmd, source, cwd)
+    return "deny" if verdict == "defer" else verdict
+
+
+def detailed_verdict(cmd: str, source: str, cwd: str) -> str:
+    """Like `verdict_for`, but keeps "defer" apart from "deny" (used by `rtok hook`)."""
     reader = _READERS.get(source)
     if reader is None:
         return "default"

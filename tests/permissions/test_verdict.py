@@ -180,3 +180,22 @@ def test_droid_lists_deny_and_never_allow(isolated_home: Path, tmp_path: Path) -
         {"commandDenylist": ["rm -rf"], "commandAllowlist": ["git status"]}))
     assert verdict_for("sudo rm -rf /", "droid", str(tmp_path)) == "deny"
     assert verdict_for("git status", "droid", str(tmp_path)) == "default"
+
+
+def test_script_deny_is_defer_for_hooks_and_deny_for_the_contract(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    from rtok.permissions.verdict import detailed_verdict
+
+    _claude(isolated_home, {"deny": ["Bash(git push)"], "allow": ["Bash(*)"]})
+    assert detailed_verdict("bash -c 'git push'", "claude", str(tmp_path)) == "defer"
+    assert verdict_for("bash -c 'git push'", "claude", str(tmp_path)) == "deny"
+
+
+def test_rewrite_cli_never_rewrites_a_script_deny(isolated_home: Path, tmp_path: Path) -> None:
+    from rtok_testing import run_rtok
+
+    _claude(isolated_home, {"deny": ["Bash(git push)"]})
+    result = run_rtok(["rewrite", "bash -c 'git push'"], cwd=str(tmp_path))
+    assert result.returncode == 2
+    assert result.stdout == b""
