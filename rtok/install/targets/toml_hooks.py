@@ -19,7 +19,7 @@ from rtok.formats import jsonc, tomltext
 from rtok.formats.text import decode
 from rtok.install import fsio
 from rtok.install.model import FileEdit
-from rtok.install.targets.base import Target
+from rtok.install.targets.base import IntegrationError, Target
 from rtok.install.targets.commands import is_rtok_hook_command
 
 CODEX_EVENT = "pre_tool_use"
@@ -143,6 +143,12 @@ def codex_trust(target: Target, action: str, hooks_path: str, container: tuple[s
                                    target.agent)
 
     def install(data: bytes | None) -> bytes | None:
+        existing = tomltext.get(data, ("hooks",), None, label=target.path) if data else None
+        if existing is not None and not isinstance(existing, dict):
+            raise IntegrationError(
+                f"{target.path}: `hooks` is not a table here, so Codex could not read a "
+                "trust entry for rtok's hook; fix the file, or trust the hook in Codex's /hooks"
+            )
         for key, digest in wanted().items():
             data = tomltext.add_table(data, (*state, key), {"trusted_hash": digest},
                                       label=target.path)

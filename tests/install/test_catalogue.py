@@ -1,0 +1,164 @@
+"""Install -> install again -> uninstall gives every user file back byte for byte.
+
+For every agent and scope, every file rtok edits (rather than owns whole) is pre-filled with
+each fixture of its format from tests/install/fixtures/ (JSONC with comments and trailing
+commas, tab/4-space/minified JSON, BOM, CRLF, no final newline, user hooks in the same
+matcher group, other tools' entries, YAML with comments and anchors, TOML with comments and
+inline tables, Markdown with user text around). Files rtok creates must be gone afterwards,
+and so must the directories it created.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from agent_harness import (
+    FORMAT_OF_STRATEGY,
+    Sandbox,
+    agent_scopes,
+    all_dirs,
+    all_files,
+    fixture_bytes,
+    fixture_names,
+    read,
+)
+
+from rtok.formats import jsonc, tomltext, yamltext
+from rtok.install import integrations
+
+AGENT_SCOPES = list(agent_scopes())
+# A fixture that is not a valid file of that kind: install must refuse it (tested below).
+INCOMPATIBLE = {
+    ("codex_trust", "user_hooks_array.toml"),
+    ("toml_hook_table", "codex_trusted_other.toml"),
+}
+
+
+def _sandbox(tmp_path: Path) -> Sandbox:
+    home = tmp_path / "h"
+    project = tmp_path / "p"
+    home.mkdir()
+    project.mkdir()
+    return Sandbox(home=str(home), project=str(project))
+
+
+def _edited_files(agent: str, scope: str, box: Sandbox) -> list[tuple[str, str]]:
+    """(path, fixture folder) of every file this install edits rather than owns whole."""
+    descriptor = integrations.get_descriptor(agent)
+    ctx = box.context(scope)
+    found: list[tuple[str, str]] = []
+    for spec in descriptor.files[scope]:
+        folder = FORMAT_OF_STRATEGY[spec.strategy]
+        if folder is None:
+            continue
+        path = integrations.expand_path(spec.path, scope, ctx, user_file=spec.user_file)
+        found.append((path, folder))
+    return found
+
+
+def test_the_catalogue_has_at_least_thirty_user_files() -> None:
+    total = sum(len(fixture_names(folder)) for folder in ("json", "yaml", "toml", "md"))
+    assert total >= 30
+
+
+@pytest.mark.parametrize(("agent", "scope"), AGENT_SCOPES)
+def test_round_trip_without_pre_existing_files(agent: str, scope: str, tmp_path: Path) -> None:
+    box = _sandbox(tmp_path)
+    before_files = all_files(str(tmp_path))
+    before_dirs = all_dirs(str(tmp_path))
+    changed = box.apply(box.edits(agent, scope, "install"))
+    assert changed, f"{agent} {scope}: install changed nothing"
+    snapshot = all_files(str(tmp_path))
+    assert box.apply(box.edits(agent, scope, "install")) == []
+    assert all_files(str(tmp_path)) == snapshot
+    assert integrations.installed_scopes(
+        integrations.get_descriptor(agent), box.context(scope)
+    ) == [scope]
+    box.apply(box.edits(agent, scope, "uninstall"))
+    assert all_files(str(tmp_path)) == before_files
+    assert all_dirs(str(tmp_path)) == before_dirs
+    assert integrations.installed_scopes(
+        integrations.get_descriptor(agent), box.context(scope)
+    ) == []
+
+
+def _cases() -> list[tuple[str, str, int, str]]:
+    cases: list[tuple[str, str, int, str]] = []
+    for agent, scope in AGENT_SCOPES:
+        descriptor = integrations.get_descriptor(agent)
+        specs = descriptor.files[scope]
+        for index, spec in enumerate(specs):
+            folder = FORMAT_OF_STRATEGY[spec.strategy]
+            if folder is None:
+                continue
+            cases.extend((agent, scope, index, name) for name in fixture_names(folder)
+                         if (spec.strategy, name) not in INCOMPATIBLE)
+    return cases
+
+
+def _parses(path: str, data: bytes, folder: str) -> None:
+    if folder == "json":
+        jsonc.parse(data, label=path)
+    elif folder == "toml":
+        tomltext.parse(data, label=path)
+    elif folder == "yaml":
+        yamltext.parse(data, label=path)
+
+
+@pytest.mark.parametrize(("agent", "scope", "index", "fixture"), _cases())
+def test_round_trip_over_a_user_file(agent: str, scope: str, index: int, fixture: str,
+                                     tmp_path: Path) -> None:
+    box = _sandbox(tmp_path)
+    path, folder = _edited_files(agent, scope, box)[
+        sum(1 for s in integrations.get_descriptor(agent).files[scope][:index]
+            if FORMAT_OF_STRATEGY[s.strategy] is not None)
+    ]
+    original = fixture_bytes(folder, fixture)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.write(original)
+    before_files = all_files(str(tmp_path))
+    before_dirs = all_dirs(str(tmp_path))
+
+    box.apply(box.edits(agent, scope, "install"))
+    installed = read(path)
+    assert installed is not None and installed != original, "rtok's entry was not added"
+    _parses(path, installed, folder)
+    owned = [e for e in box.edits(agent, scope, "install")
+             if os.path.abspath(e.path) == path and e.owned_bytes is not None]
+    assert owned and all(e.owned_bytes(installed) for e in owned), "entry not found in place"
+    snapshot = all_files(str(tmp_path))
+
+    assert box.apply(box.edits(agent, scope, "install")) == []
+    assert all_files(str(tmp_path)) == snapshot
+
+    box.apply(box.edits(agent, scope, "uninstall"))
+    assert read(path) == original
+    assert all_files(str(tmp_path)) == before_files
+    assert all_dirs(str(tmp_path)) == before_dirs
+
+
+def test_a_codex_config_whose_hooks_is_an_array_is_refused(tmp_path: Path) -> None:
+    box = _sandbox(tmp_path)
+    config = os.path.join(box.home, ".codex", "config.toml")
+    os.makedirs(os.path.dirname(config))
+    original = fixture_bytes("toml", "user_hooks_array.toml")
+    with open(config, "wb") as handle:
+        handle.write(original)
+    with pytest.raises(integrations.IntegrationError, match="not a table"):
+        box.apply(box.edits("codex", "global", "install"))
+    assert read(config) == original
+
+
+def test_a_vibe_hooks_file_whose_hooks_is_a_table_is_refused(tmp_path: Path) -> None:
+    box = _sandbox(tmp_path)
+    hooks = os.path.join(box.home, ".vibe", "hooks.toml")
+    os.makedirs(os.path.dirname(hooks))
+    original = fixture_bytes("toml", "codex_trusted_other.toml")
+    with open(hooks, "wb") as handle:
+        handle.write(original)
+    with pytest.raises(ValueError, match=r"hooks\.toml"):
+        box.apply(box.edits("vibe", "global", "install"))
+    assert read(hooks) == original
