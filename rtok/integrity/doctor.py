@@ -288,19 +288,28 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
 # ------------------------------------------------------------------------------ plugins
 
 
-def exercise_plugin(agent: str, scope: str, record: ArtifactRecord, data: bytes) -> list[Check]:
-    fix = init_fix(agent, scope, record.project_root)
-    checks: list[Check] = []
+def check_stock_file(agent: str, scope: str, record: ArtifactRecord, data: bytes,
+                     what: str = "plugin") -> Check:
     if is_stock_artifact("whole_file", data):
-        checks.append(Check(agent, scope, "plugin_file", PASS,
-                            f"{record.path} is a stock rtok plugin"))
-    else:
-        checks.append(Check(agent, scope, "plugin_file", FAIL,
-                            f"{record.path} differs from every plugin rtok shipped", fix))
-    bins = rtok_bins_in(data.decode("utf-8", "replace"))
+        return Check(agent, scope, "plugin_file", PASS, f"{record.path} is a stock rtok {what}")
+    return Check(agent, scope, "plugin_file", FAIL,
+                 f"{record.path} differs from every {what} rtok shipped (modified)",
+                 init_fix(agent, scope, record.project_root))
+
+
+def exercise_plugin(agent: str, scope: str, files: Sequence[tuple[ArtifactRecord, bytes]]
+                    ) -> list[Check]:
+    """Stock check of every plugin file, then `rtok rewrite` through each rtok path the
+    plugin's files name (a plugin may be several files; one of them holds the path)."""
+    checks = [check_stock_file(agent, scope, record, data) for record, data in files]
+    bins: list[str] = []
+    for _record, data in files:
+        bins.extend(b for b in rtok_bins_in(data.decode("utf-8", "replace")) if b not in bins)
+    root = files[0][0].project_root if files else None
+    fix = init_fix(agent, scope, root)
     if not bins:
         checks.append(Check(agent, scope, "rewrite", FAIL,
-                            f"{record.path} names no absolute rtok path", fix))
+                            "the plugin names no absolute rtok path", fix))
         return checks
     for binary in bins:
         checks.extend(_plugin_rewrites(agent, scope, binary, fix))
@@ -450,6 +459,7 @@ def doctor(agent: str | None = None) -> list[Check]:
         if tier == "hook":
             checks.extend(_doctor_hook_agent(name, scope, root, group))
         elif tier == "plugin":
+            files: list[tuple[ArtifactRecord, bytes]] = []
             for record in group:
                 if record.kind != "whole_file":
                     continue
@@ -459,7 +469,9 @@ def doctor(agent: str | None = None) -> list[Check]:
                                         f"{record.path} is missing",
                                         init_fix(name, scope, root)))
                     continue
-                checks.extend(exercise_plugin(name, scope, record, data))
+                files.append((record, data))
+            if files:
+                checks.extend(exercise_plugin(name, scope, files))
     return checks
 
 
@@ -472,7 +484,12 @@ def _doctor_hook_agent(name: str, scope: str, root: str | None,
     for record in group:
         data = installed.read_or_none(record.path)
         if record.kind == "whole_file" and data is not None and os.access(record.path, os.X_OK):
+            checks.append(check_stock_file(name, scope, record, data, "hook file"))
             commands.append(shlex.quote(record.path))  # a hook file the agent executes
+            continue
+        if record.kind == "whole_file" and data is None:
+            checks.append(Check(name, scope, "hook_entry", FAIL, f"{record.path} is missing",
+                                fix))
             continue
         if record.kind != "settings_entry":
             continue

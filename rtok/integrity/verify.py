@@ -78,10 +78,8 @@ def _reinstall_fix(agent: str, scope: str | None, project_root: str | None) -> s
 # --------------------------------------------------------------------------- artifacts
 
 
-def owned_now(record: ArtifactRecord, data: bytes) -> tuple[bytes | None, str | None]:
-    """rtok's bytes in `data` for this record's artifact, or (None, reason)."""
-    if record.kind in installed.WHOLE_FILE_KINDS:
-        return data, None
+def edit_for(record: ArtifactRecord) -> tuple[FileEdit | None, str | None]:
+    """The installer's edit that writes this record's artifact, or (None, reason)."""
     try:
         candidates = installed.install_edits(record.agent, record.scope, record.project_root)
     except installed.IntegrationsUnavailable as exc:
@@ -89,15 +87,65 @@ def owned_now(record: ArtifactRecord, data: bytes) -> tuple[bytes | None, str | 
     except Exception as exc:
         return None, f"cannot read it: {exc}"
     for edit in candidates:
-        if edit.kind != record.kind or not installed.same_path(edit.path, record.path):
-            continue
-        if edit.owned_bytes is None:
-            return data, None
-        try:
-            return edit.owned_bytes(data), None
-        except Exception as exc:
-            return None, f"does not parse: {exc}"
+        if edit.kind == record.kind and installed.same_path(edit.path, record.path):
+            return edit, None
     return None, "this rtok version no longer installs it"
+
+
+def owned_now(record: ArtifactRecord, data: bytes) -> tuple[bytes | None, str | None]:
+    """rtok's bytes in `data` for this record's artifact, or (None, reason); (None, None)
+    when the file no longer holds rtok's entry, block or line."""
+    if record.kind in installed.WHOLE_FILE_KINDS:
+        return data, None
+    edit, reason = edit_for(record)
+    if edit is None:
+        return None, reason
+    if edit.owned_bytes is None:
+        return data, None
+    try:
+        return edit.owned_bytes(data), None
+    except Exception as exc:
+        return None, f"does not parse: {exc}"
+
+
+_LITERAL = re.compile(r'"((?:\\.|[^"\\])*)"' + r"|'([^'\n]*)'")
+
+
+def _pieces(text: str) -> set[str]:
+    """String literals and trimmed lines of a settings or Markdown text."""
+    pieces = {line.strip().lstrip("-").strip().strip("\"'") for line in text.splitlines()}
+    for match in _LITERAL.finditer(text):
+        pieces.add(match.group(1) if match.group(1) is not None else match.group(2))
+    return {p for p in pieces if p}
+
+
+def altered_in_place(record: ArtifactRecord, data: bytes) -> bool:
+    """Does `data` still hold a damaged copy of rtok's entry? rtok's identifying pieces
+    (the strings naming rtok) are rebuilt with the installer's own transform and looked
+    for as near matches: a flipped byte in `rtok hook claude` leaves the entry
+    unrecognisable to the installer, but it is tampered, not missing."""
+    from difflib import SequenceMatcher
+
+    edit, _reason = edit_for(record)
+    if edit is None or edit.owned_bytes is None or len(data) > 1 << 20:
+        return False
+    try:
+        rebuilt = edit.transform(data)
+        expected = edit.owned_bytes(rebuilt) if rebuilt is not None else None
+    except Exception:
+        return False
+    if not expected:
+        return False
+    wanted = [p for p in _pieces(expected.decode("utf-8", "replace"))
+              if "rtok" in p.lower() and len(p) >= 4]
+    have = _pieces(data.decode("utf-8", "replace"))
+    for piece in wanted:
+        for candidate in have:
+            if candidate == piece or abs(len(candidate) - len(piece)) > len(piece) // 2 + 1:
+                continue
+            if SequenceMatcher(None, piece, candidate, autojunk=False).ratio() >= 0.75:
+                return True
+    return False
 
 
 def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> Finding:
@@ -124,6 +172,12 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
     owned, reason = owned_now(record, data)
     if owned is None:
         if reason is None:
+            if altered_in_place(record, data):
+                return Finding(status="tampered", level=FAIL, fix=fix,
+                               actual_sha256=sha256_hex(data),
+                               message=(f"{where}: tampered, rtok's entry was altered and is "
+                                        "no longer recognised (actual: hash of the file)"),
+                               **base)
             return Finding(status="missing", level=FAIL, fix=fix,
                            message=f"{where}: rtok's entry is no longer in the file", **base)
         if reason.startswith("does not parse"):
@@ -203,7 +257,7 @@ def _holds_rtok_bytes(edit: FileEdit, data: bytes) -> bool:
 
 # ------------------------------------------------------------------------ hook commands
 
-_STRING_LITERAL = re.compile(r'"((?:\\.|[^"\\])*)"' + r"|'([^'\n]*)'")
+_STRING_LITERAL = _LITERAL
 
 
 def _candidate_strings(text: str) -> list[str]:
