@@ -1,0 +1,318 @@
+"""The descriptors: every agent is described, validated in one place, and its paths follow
+the agent's own relocation variables."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from agent_harness import Sandbox, read
+
+from rtok.install import descriptor, integrations
+from rtok.install.targets.commands import hook_command, is_rtok_hook_command
+from rtok.install.targets.toml_hooks import codex_group_hash
+
+HOOK_TIER = {"claude", "codex", "cursor", "gemini", "copilot", "droid", "trae", "vibe",
+             "antigravity", "qwen", "cline"}
+PLUGIN_TIER = {"opencode", "pi", "omp", "hermes", "kilocode"}
+RULES_TIER = {"windsurf", "roo", "kimi"}
+
+
+def _box(tmp_path: Path) -> Sandbox:
+    (tmp_path / "h").mkdir()
+    (tmp_path / "p").mkdir()
+    return Sandbox(home=str(tmp_path / "h"), project=str(tmp_path / "p"))
+
+
+def test_every_agent_has_a_descriptor_with_its_tier() -> None:
+    descriptors = integrations.load_descriptors()
+    assert set(descriptors) == HOOK_TIER | PLUGIN_TIER | RULES_TIER
+    for name in RULES_TIER:
+        assert descriptors[name].tier == "rules"
+    for name in PLUGIN_TIER - {"kilocode"}:
+        assert descriptors[name].tier == "plugin"
+    for name, item in descriptors.items():
+        assert item.display_name and item.awareness_target, name
+        assert "global" in item.scopes, name
+
+
+def test_hook_tier_agents_have_a_reply_protocol() -> None:
+    from rtok.hooks.descriptors import load_hook_protocols
+
+    protocols = load_hook_protocols()
+    for name, item in integrations.load_descriptors().items():
+        if item.tier == "hook":
+            assert name in protocols, f"{name} registers `rtok hook {name}` but has no [hook]"
+
+
+def _valid() -> dict[str, Any]:
+    return {
+        "name": "demo", "display_name": "Demo", "tier": "hook",
+        "install": {
+            "detect": {"binaries": ["demo"]},
+            "global": [{"strategy": "json_hook_group", "path": "~/.demo/settings.json",
+                        "container": ["hooks", "PreToolUse"], "matcher": "Bash"}],
+        },
+    }
+
+
+def test_a_valid_descriptor_parses() -> None:
+    parsed = descriptor.parse(_valid(), "demo.toml")
+    assert parsed.scopes == ("global",)
+    assert parsed.files["global"][0].options["matcher"] == "Bash"
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d.update(tier="magic"), "tier must be one of"),
+        (lambda d: d["install"]["global"][0].update(strategy="teleport"), "unknown strategy"),
+        (lambda d: d["install"]["global"][0].pop("matcher"), "needs the key 'matcher'"),
+        (lambda d: d["install"]["global"][0].update(matcher=3), "matcher must be of type str"),
+        (lambda d: d["install"]["global"][0].update(colour="red"), "unknown key 'colour'"),
+        (lambda d: d["install"]["global"][0].update(path="relative/x.json"),
+         "must start with ~"),
+        (lambda d: d["install"].update(project=[
+            {"strategy": "awareness_block", "path": "/abs/AGENTS.md"}]), "relative to the project"),
+        (lambda d: d["install"]["global"][0].update(path="~/../etc/x.json"), "'..'"),
+        (lambda d: d["install"].update(fail_closed="yes"), "fail_closed"),
+        (lambda d: d["install"]["detect"].update(binaries="demo"), "detect.binaries"),
+        (lambda d: d.pop("install"), "missing the [install] table"),
+        (lambda d: d["install"].update(glboal=[]), "unknown key 'glboal'"),
+        (lambda d: d["install"]["global"].append(
+            {"strategy": "codex_trust", "path": "~/.x/config.toml", "hooks_file": "~/nope"}),
+         "codex_trust names hooks_file"),
+        (lambda d: d["install"]["global"].append(
+            {"strategy": "awareness_block", "path": "~/A.md", "level": "loud"}), "level"),
+    ],
+)
+def test_invalid_descriptors_name_the_file_and_the_key(mutate: Any, message: str) -> None:
+    data = _valid()
+    mutate(data)
+    with pytest.raises(descriptor.DescriptorError) as caught:
+        descriptor.parse(data, "/somewhere/integrations/demo.toml")
+    text = str(caught.value)
+    assert text.startswith("/somewhere/integrations/demo.toml")
+    assert message in text
+
+
+def test_a_broken_descriptor_file_is_reported_with_its_path(tmp_path: Path) -> None:
+    bad = tmp_path / "demo.toml"
+    bad.write_text('name = "demo"\ntier = \n')
+    with pytest.raises(descriptor.DescriptorError, match=str(bad)):
+        descriptor.load_file(str(bad))
+
+
+def test_the_name_must_match_the_file_name(tmp_path: Path) -> None:
+    with pytest.raises(descriptor.DescriptorError, match="must match the file name"):
+        descriptor.parse(_valid(), str(tmp_path / "other.toml"))
+
+
+@pytest.mark.parametrize(
+    ("agent", "variable", "suffix"),
+    [
+        ("claude", "CLAUDE_CONFIG_DIR", "settings.json"),
+        ("codex", "CODEX_HOME", "hooks.json"),
+        ("copilot", "COPILOT_HOME", "settings.json"),
+        ("pi", "PI_CODING_AGENT_DIR", "extensions/rtok.ts"),
+        ("omp", "PI_CODING_AGENT_DIR", "extensions/rtok.ts"),
+        ("hermes", "HERMES_HOME", "plugins/rtok/__init__.py"),
+        ("vibe", "VIBE_HOME", "hooks.toml"),
+        ("droid", "FACTORY_HOME_OVERRIDE", ".factory/hooks.json"),
+        ("cline", "CLINE_DIR", "hooks/PreToolUse.py"),
+        ("gemini", "GEMINI_CLI_HOME", ".gemini/settings.json"),
+        ("kimi", "KIMI_CODE_HOME", "AGENTS.md"),
+    ],
+)
+def test_relocation_variables_move_the_files(agent: str, variable: str, suffix: str,
+                                             tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    moved = str(tmp_path / "elsewhere")
+    box.env[variable] = moved
+    paths = [e.path for e in box.edits(agent, "global", "install")]
+    assert os.path.join(moved, suffix) in paths
+    assert variable in integrations.get_descriptor(agent).relocation_env
+
+
+def test_default_locations_follow_what_the_agents_load(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    home = box.home
+
+    def paths(agent: str) -> set[str]:
+        return {e.path for e in box.edits(agent, "global", "install")}
+
+    assert f"{home}/.omp/agent/extensions/rtok.ts" in paths("omp")  # not Pi's directory
+    assert f"{home}/.pi/agent/extensions/rtok.ts" in paths("pi")
+    assert f"{home}/.copilot/settings.json" in paths("copilot")
+    assert f"{home}/.factory/hooks.json" in paths("droid")
+    assert f"{home}/.cline/hooks/PreToolUse.py" in paths("cline")
+    assert f"{home}/.config/kilo/plugins/rtok.ts" in paths("kilocode")
+    assert f"{home}/.config/opencode/plugins/rtok.ts" in paths("opencode")
+    assert f"{home}/.hermes/config.yaml" in paths("hermes")
+    assert f"{home}/.gemini/settings.json" in paths("gemini")
+
+
+def test_detection_by_binary_on_path_or_config_dir(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    claude = integrations.get_descriptor("claude")
+    assert not integrations.detect(claude, box.context("global"))
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    binary = bindir / "claude"
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(binary.stat().st_mode | stat.S_IXUSR)
+    box.env["PATH"] = str(bindir)
+    assert integrations.detect(claude, box.context("global"))
+    box.env.pop("PATH")
+    os.makedirs(os.path.join(box.home, ".codex"))
+    assert integrations.detect(integrations.get_descriptor("codex"), box.context("global"))
+
+
+def test_hook_command_is_quoted_and_recognised() -> None:
+    command = hook_command("/opt/my tools/rtok", "claude")
+    assert command == "'/opt/my tools/rtok' hook claude"
+    assert is_rtok_hook_command(command, "claude")
+    assert not is_rtok_hook_command(command, "codex")
+    degraded = hook_command("/x/rtok", "copilot", fail_closed=True)
+    assert degraded == "/x/rtok hook copilot || true"
+    assert is_rtok_hook_command(degraded, "copilot")
+    json_degraded = hook_command("/x/rtok", "antigravity", fail_closed=True,
+                                 no_opinion='{"decision":"allow"}')
+    assert is_rtok_hook_command(json_degraded, "antigravity")
+    for foreign in ["rtk hook claude", "echo rtok hook claude", "/x/not-rtok hook claude",
+                    "/x/rtok hook claude --extra", "/x/rtok hook claude || rm -rf ~",
+                    "'/x/rtok hook claude", "/x/rtok claude hook", 42]:
+        assert not is_rtok_hook_command(foreign, "claude"), foreign
+    assert is_rtok_hook_command('"C:\\\\Tools\\\\rtok.exe" hook claude', "claude")
+
+
+def test_codex_trust_hash_matches_the_worked_example() -> None:
+    group = {"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "/usr/local/bin/rtok hook codex", "timeout": 30}]}
+    assert codex_group_hash(group) == (
+        "sha256:9f43bab89ab8164729c020d6c7b424a31c4a3bc4059605c30109be016c60e336"
+    )
+
+
+def test_codex_trust_key_follows_where_rtoks_group_lands(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    box.rtok_bin = "/usr/local/bin/rtok"
+    codex = os.path.join(box.home, ".codex")
+    os.makedirs(codex)
+    hooks = os.path.join(codex, "hooks.json")
+    user = (b'{"hooks": {"PreToolUse": [\n'
+            b'  {"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]},\n'
+            b'  {"matcher": "Bash", "hooks": [{"type": "command", "command": "b"}]}\n]}}\n')
+    with open(hooks, "wb") as handle:
+        handle.write(user)
+    box.apply(box.edits("codex", "global", "install"))
+    config = read(os.path.join(codex, "config.toml"))
+    assert config == (
+        f'[hooks.state."{hooks}:pre_tool_use:2:0"]\n'
+        'trusted_hash = "sha256:9f43bab89ab8164729c020d6c7b424a31c4a3bc4059605c30109be016c60e336"\n'
+    ).encode()
+    box.apply(box.edits("codex", "global", "uninstall"))
+    assert read(hooks) == user
+    assert read(os.path.join(codex, "config.toml")) is None
+
+
+def test_rtoks_group_is_appended_never_merged_into_the_users(tmp_path: Path) -> None:
+    import json
+
+    box = _box(tmp_path)
+    settings = os.path.join(box.home, ".claude", "settings.json")
+    os.makedirs(os.path.dirname(settings))
+    user_group = {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]}
+    with open(settings, "w") as handle:
+        json.dump({"hooks": {"PreToolUse": [user_group]}}, handle)
+    box.apply(box.edits("claude", "global", "install"))
+    data = json.loads(read(settings) or b"")
+    groups = data["hooks"]["PreToolUse"]
+    assert groups[0] == user_group
+    assert len(groups) == 2 and is_rtok_hook_command(groups[1]["hooks"][0]["command"], "claude")
+
+
+def test_an_older_rtok_entry_is_replaced_not_duplicated(tmp_path: Path) -> None:
+    import json
+
+    box = _box(tmp_path)
+    box.rtok_bin = "/old/venv/bin/rtok"
+    box.apply(box.edits("claude", "global", "install"))
+    box.rtok_bin = "/new/venv/bin/rtok"
+    box.apply(box.edits("claude", "global", "install"))
+    settings = os.path.join(box.home, ".claude", "settings.json")
+    groups = json.loads(read(settings) or b"")["hooks"]["PreToolUse"]
+    assert [g["hooks"][0]["command"] for g in groups] == ["/new/venv/bin/rtok hook claude"]
+    box.apply(box.edits("claude", "global", "uninstall"))
+    assert read(settings) is None
+
+
+def test_a_plugin_written_for_another_rtok_path_is_still_recognised(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    box.rtok_bin = "/first/rtok"
+    box.apply(box.edits("opencode", "global", "install"))
+    plugin = os.path.join(box.home, ".config", "opencode", "plugins", "rtok.ts")
+    assert b'const RTOK_BIN = "/first/rtok";' in (read(plugin) or b"")
+    box.rtok_bin = "/second place/rtok"
+    box.apply(box.edits("opencode", "global", "install"))
+    assert b'const RTOK_BIN = "/second place/rtok";' in (read(plugin) or b"")
+    box.rtok_bin = "/third/rtok"
+    box.apply(box.edits("opencode", "global", "uninstall"))
+    assert read(plugin) is None
+
+
+def test_a_user_changed_plugin_is_kept_on_uninstall_and_blocks_install(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    box.apply(box.edits("pi", "global", "install"))
+    plugin = os.path.join(box.home, ".pi", "agent", "extensions", "rtok.ts")
+    changed = (read(plugin) or b"") + b"// my tweak\n"
+    with open(plugin, "wb") as handle:
+        handle.write(changed)
+    edits = [e for e in box.edits("pi", "global", "uninstall") if e.path == plugin]
+    assert edits[0].kept_note is not None and "kept" in (edits[0].kept_note(changed) or "")
+    box.apply(box.edits("pi", "global", "uninstall"))
+    assert read(plugin) == changed
+    with pytest.raises(integrations.IntegrationError, match="did not write"):
+        box.apply(box.edits("pi", "global", "install"))
+    assert read(plugin) == changed
+
+
+def test_awareness_levels(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    rtok_md = os.path.join(box.home, ".claude", "RTOK.md")
+    for level, present, absent in [("default", "rtok expand", "RTOK_DISABLED=1"),
+                                   ("high", "RTOK_DISABLED=1", "as `rtok run"),
+                                   ("full", "as `rtok run", None)]:
+        box.awareness_level = level
+        box.apply(box.edits("claude", "global", "install"))
+        text = (read(rtok_md) or b"").decode()
+        assert present in text
+        if absent:
+            assert absent not in text
+    box.awareness_level = "default"
+    box.apply(box.edits("windsurf", "project", "install"))
+    rule = (read(os.path.join(box.project, ".windsurf", "rules", "rtok.md")) or b"").decode()
+    assert rule.startswith("---\ntrigger: always_on\n---\n") and "as `rtok run" in rule
+
+
+def test_hook_only_leaves_awareness_out(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    edits = integrations.edits_for("claude", "global", "install",
+                                   box.context("global", hook_only=True))
+    assert [e.kind for e in edits] == ["settings_entry"]
+
+
+def test_clinerules_folder_or_file(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    rules = os.path.join(box.project, ".clinerules")
+    [edit] = box.edits("cline", "project", "install")
+    assert edit.path == os.path.join(rules, "rtok.md")
+    with open(rules, "w") as handle:
+        handle.write("Use tabs.\n")
+    [edit] = box.edits("cline", "project", "install")
+    assert edit.path == rules and edit.kind == "awareness_block"
+    box.apply([edit])
+    assert (read(rules) or b"").startswith(b"Use tabs.\n\n<!-- rtok:cline -->\n")
