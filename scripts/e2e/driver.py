@@ -40,6 +40,9 @@ TRAILER = re.compile(r"\[rtok (?P<id>[0-9A-Za-z_.:-]+) Â· (?P<lines>\d+) lines Â
                      r"expand: (?:\S*/)?rtok expand (?P=id)\]")
 RESULTS_DIR = os.environ.get("RTOK_E2E_RESULTS") or os.path.join(CACHE_DIR, "results")
 NETNS_SETTING = os.environ.get("RTOK_E2E_NETNS", "auto")
+# rtok on the agent's PATH the way `pipx install` puts it there (~/.local/bin). Most hook
+# replies name a bare `rtok` in the rewritten command, so the agent's shell must find it.
+RTOK_ON_PATH = os.environ.get("RTOK_E2E_RTOK_ON_PATH", "1") != "0"
 
 
 # --- environment ------------------------------------------------------------------------
@@ -73,12 +76,16 @@ def free_port() -> int:
         return port
 
 
+def user_bin_dirs(home: str) -> list[str]:
+    return [os.path.join(home, ".local", "bin")] if RTOK_ON_PATH else []
+
+
 def base_env(ctx: RunContext, marker: str) -> dict[str, str]:
     """A minimal env: throwaway HOME and XDG dirs, offline switches, no real credentials."""
     home = ctx.home
     return {
         "HOME": home, "USER": "e2e", "LOGNAME": "e2e", "SHELL": "/bin/bash",
-        "PATH": os.pathsep.join([*path_dirs(ctx.agent), SYSTEM_PATH]),
+        "PATH": os.pathsep.join([*path_dirs(ctx.agent), *user_bin_dirs(home), SYSTEM_PATH]),
         "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": os.path.join(ctx.run_dir, "tmp"),
         "XDG_CONFIG_HOME": os.path.join(home, ".config"),
         "XDG_DATA_HOME": os.path.join(home, ".local", "share"),
@@ -286,6 +293,9 @@ def make_workspace(agent: str, work_root: str, template: str | None = None) -> W
     for sub in ("", ".config", ".local/share", ".cache", ".local/state"):
         os.makedirs(os.path.join(home, sub), exist_ok=True)
     os.makedirs(os.path.join(run_dir, "tmp"))
+    if RTOK_ON_PATH:
+        os.makedirs(os.path.join(home, ".local", "bin"))
+        os.symlink(rtok_executable(), os.path.join(home, ".local", "bin", "rtok"))
     with open(os.path.join(home, ".gitconfig"), "w", encoding="utf-8") as handle:
         handle.write("[user]\n\tname = Ada Example\n\temail = ada@example.invalid\n"
                      "[safe]\n\tdirectory = *\n")
@@ -352,36 +362,31 @@ def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace,
                  expanded["returncode"] == 0 and expanded["stdout"].encode() == ws.raw_log,
                  f"exit {expanded['returncode']}, {len(expanded['stdout'])} bytes "
                  f"vs {len(ws.raw_log)}")
-    rows = ledger_rows(rtok, ws)
-    report.check("rewritten: ledger row for git log", any("git log" in r for r in rows),
-                 rows[-1][:200] if rows else "no ledger rows found")
+    rows = ledger_rows(ws)
+    wanted = [r for r in rows if r["archive_id"] == match.group("id")]
+    report.check("rewritten: ledger row for this run",
+                 any(r["command"] == COMMAND and r["raw_bytes"] == len(ws.raw_log)
+                     for r in wanted),
+                 json.dumps(wanted[-1]) if wanted else f"{len(rows)} rows, none with this id")
 
 
-def ledger_rows(rtok: str, ws: Workspace) -> list[str]:
-    """Rows of rtok's ledger in the run's data dir, as text (schema-agnostic read)."""
+def ledger_rows(ws: Workspace) -> list[dict[str, Any]]:
+    """rtok's savings ledger in the run's XDG data dir (`$XDG_DATA_HOME/rtok/ledger.sqlite3`)."""
     import sqlite3
 
-    data_dir = os.path.join(ws.ctx.home, ".local", "share", "rtok")
-    rows: list[str] = []
-    for root, _dirs, files in os.walk(data_dir):
-        for name in files:
-            if not name.endswith((".sqlite", ".sqlite3", ".db")):
-                continue
-            try:
-                conn = sqlite3.connect(f"file:{os.path.join(root, name)}?mode=ro", uri=True)
-            except sqlite3.Error:
-                continue
-            try:
-                tables = [t for (t,) in conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type='table'")]
-                for table in tables:
-                    for row in conn.execute(f'SELECT * FROM "{table}"'):
-                        rows.append(f"{name}:{table}: " + " | ".join(map(str, row)))
-            except sqlite3.Error:
-                pass
-            finally:
-                conn.close()
-    return rows
+    path = os.path.join(ws.env["XDG_DATA_HOME"], "rtok", "ledger.sqlite3")
+    if not os.path.exists(path):
+        return []
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        return [dict(row) for row in conn.execute(
+            "SELECT command, family, source, raw_bytes, shown_bytes, exit_code, archive_id "
+            "FROM runs ORDER BY id")]
+    except sqlite3.Error as exc:
+        return [{"error": str(exc), "archive_id": None, "command": "", "raw_bytes": -1}]
+    finally:
+        conn.close()
 
 
 def finish(report: AgentReport, start: float, ws: Workspace, keep: bool) -> AgentReport:
