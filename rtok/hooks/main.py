@@ -91,19 +91,16 @@ def respond(protocol: dict[str, Any], payload: dict[str, Any] | None,
 def _decide_call(call: ToolCall, protocol: dict[str, Any], cwd: str,
                  forced: str | None) -> Outcome:
     from rtok.hooks.render import render
-    from rtok.permissions.verdict import detailed_verdict
-    from rtok.rewrite.decision import decide, for_hook
-
     rtok_bin = rtok_path(protocol["rtok_path"])
+    # Rules are read only when they can change the reply: a command with no rewrite can
+    # only turn from Defer into Deny, and where Deny renders as "no opinion" too (and no
+    # other command of the call could be rewritten) that changes nothing.
+    may_skip_rules = not call.is_list and "deny" not in call.shape["replies"]
     new_commands = []
     kinds = []
     for command in call.commands:
-        verdict = forced or detailed_verdict(command, protocol["permissions"], cwd)
-        if verdict == "defer":
-            kind, rewritten = "defer", None
-        else:
-            decision = for_hook(decide(command, verdict, rtok_bin=rtok_bin, cwd=cwd), command)
-            kind, rewritten = decision.kind, decision.command
+        kind, rewritten = _decide_command(command, protocol["permissions"], cwd, rtok_bin,
+                                          forced, may_skip_rules)
         kinds.append(kind)
         new_commands.append(rewritten if rewritten else command)
     kind = max(kinds, key=_SEVERITY.__getitem__) if kinds else "defer"
@@ -117,6 +114,31 @@ def _decide_call(call: ToolCall, protocol: dict[str, Any], cwd: str,
         return Outcome(reply, kind, call.tool, original, shown)
     return Outcome(render(template, call.tool_input, original, original), kind, call.tool,
                    original, "")
+
+
+def _decide_command(command: str, source: str, cwd: str, rtok_bin: str, forced: str | None,
+                    may_skip_rules: bool) -> tuple[str, str | None]:
+    """(decision kind, rewritten command) for one command, through `decide()`."""
+    from rtok.rewrite.decision import decide, for_hook
+
+    first = None
+    if forced is None and may_skip_rules:
+        first = decide(command, "default", rtok_bin=rtok_bin, cwd=cwd)
+        if first.kind == "defer":
+            return "defer", None
+    if forced is not None:
+        verdict = forced
+    else:
+        from rtok.permissions.verdict import detailed_verdict
+
+        verdict = detailed_verdict(command, source, cwd)
+    if verdict == "defer":
+        return "defer", None
+    # decide() treats "ask" like "default" (both ask the host), so the first answer stands.
+    if first is None or verdict not in ("default", "ask"):
+        first = decide(command, verdict, rtok_bin=rtok_bin, cwd=cwd)
+    decision = for_hook(first, command)
+    return decision.kind, decision.command
 
 
 def rtok_path(mode: str) -> str:

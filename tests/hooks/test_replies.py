@@ -316,3 +316,24 @@ def test_wrong_shapes_get_no_opinion(agent: str, payload: dict[str, Any] | None,
                                      project: Path) -> None:
     outcome = respond(PROTOCOLS[agent], payload, cwd=str(project))
     assert outcome.reply == PROTOCOLS[agent]["no_opinion"]
+
+
+def test_deny_of_a_command_without_rewrite_still_renders_where_it_shows(project: Path) -> None:
+    # Gemini shows a deny; a deny rule on a command rtok would not rewrite must still show.
+    outcome, _ = _run("gemini", "cd /tmp", project, "deny")
+    assert outcome.kind == "deny"
+    assert json.loads(outcome.reply)["decision"] == "deny"
+
+
+def test_rules_are_not_read_for_commands_without_rewrite(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A malformed settings file is only reported when its rules could matter.
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text("{oops")
+    outcome, _ = _run("claude", "cd /tmp", project)
+    assert outcome.reply == ""
+    assert "warning" not in capsys.readouterr().err
+    outcome, _ = _run("claude", "git status", project)
+    assert outcome.kind == "allow_rewrite"
+    assert "warning" in capsys.readouterr().err
