@@ -78,18 +78,31 @@ def _reinstall_fix(agent: str, scope: str | None, project_root: str | None) -> s
 # --------------------------------------------------------------------------- artifacts
 
 
+def edits_for(record: ArtifactRecord) -> tuple[list[FileEdit], str | None]:
+    """The installer's edits that write this record's artifact, or ([], reason). A project
+    install may also write into a user file (Codex trusts project hooks in the user's
+    config.toml): such a record says `global` but carries its project root."""
+    scopes = [(record.scope, record.project_root)]
+    if record.project_root and record.scope != "project":
+        scopes.append(("project", record.project_root))
+    found: list[FileEdit] = []
+    for scope, root in scopes:
+        try:
+            candidates = installed.install_edits(record.agent, scope, root)
+        except installed.IntegrationsUnavailable as exc:
+            return [], str(exc)
+        except Exception as exc:
+            return [], f"cannot read it: {exc}"
+        found.extend(edit for edit in candidates
+                     if edit.kind == record.kind and installed.same_path(edit.path, record.path))
+    if not found:
+        return [], "this rtok version no longer installs it"
+    return found, None
+
+
 def edit_for(record: ArtifactRecord) -> tuple[FileEdit | None, str | None]:
-    """The installer's edit that writes this record's artifact, or (None, reason)."""
-    try:
-        candidates = installed.install_edits(record.agent, record.scope, record.project_root)
-    except installed.IntegrationsUnavailable as exc:
-        return None, str(exc)
-    except Exception as exc:
-        return None, f"cannot read it: {exc}"
-    for edit in candidates:
-        if edit.kind == record.kind and installed.same_path(edit.path, record.path):
-            return edit, None
-    return None, "this rtok version no longer installs it"
+    edits, reason = edits_for(record)
+    return (edits[0] if edits else None), reason
 
 
 def owned_now(record: ArtifactRecord, data: bytes) -> tuple[bytes | None, str | None]:
@@ -97,15 +110,22 @@ def owned_now(record: ArtifactRecord, data: bytes) -> tuple[bytes | None, str | 
     when the file no longer holds rtok's entry, block or line."""
     if record.kind in installed.WHOLE_FILE_KINDS:
         return data, None
-    edit, reason = edit_for(record)
-    if edit is None:
+    edits, reason = edits_for(record)
+    if not edits:
         return None, reason
-    if edit.owned_bytes is None:
-        return data, None
-    try:
-        return edit.owned_bytes(data), None
-    except Exception as exc:
-        return None, f"does not parse: {exc}"
+    owned_found: list[bytes] = []
+    for edit in edits:
+        if edit.owned_bytes is None:
+            return data, None
+        try:
+            owned = edit.owned_bytes(data)
+        except Exception as exc:
+            return None, f"does not parse: {exc}"
+        if owned is not None:
+            if sha256_hex(owned) == record.sha256:
+                return owned, None
+            owned_found.append(owned)
+    return (owned_found[0] if owned_found else None), None
 
 
 _LITERAL = re.compile(r'"((?:\\.|[^"\\])*)"' + r"|'([^'\n]*)'")
