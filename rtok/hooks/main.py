@@ -46,9 +46,12 @@ def main(args: list[str]) -> int:
     if not args or args[0] in ("-h", "--help"):
         _stderr("usage: rtok hook AGENT  (the agent's hook JSON on stdin)\n")
         return 0
-    from rtok.compiled.hook_protocols import PROTOCOLS
-
     agent = args[0]
+    try:
+        from rtok.compiled.hook_protocols import PROTOCOLS
+    except Exception as error:  # a broken install must not block the agent either
+        _stderr(f"rtok hook {agent}: cannot load hook protocols: {error}\n")
+        return 0
     protocol = PROTOCOLS.get(agent)
     if protocol is None:
         _stderr(f"rtok hook: unknown agent {agent!r} (known: {', '.join(sorted(PROTOCOLS))})\n")

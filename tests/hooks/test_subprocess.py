@@ -151,3 +151,21 @@ def test_console_script_runs_the_hook(project: Path) -> None:
     assert result.returncode == 0
     assert json.loads(result.stdout)["hookSpecificOutput"]["updatedInput"]["command"].endswith(
         " run git status")
+
+
+def test_closed_stdout_still_exits_0(project: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        payload = json.dumps(shell_payload("claude", "git status", str(project))).encode()
+        result = subprocess.run([sys.executable, "-m", "rtok", "hook", "claude"], input=payload,
+                                stdout=write_end, stderr=subprocess.PIPE, timeout=60,
+                                check=False)
+    finally:
+        os.close(write_end)
+    assert result.returncode == 0
+    assert result.stderr == b""
