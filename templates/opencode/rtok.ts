@@ -5,13 +5,14 @@
 // Exit contract of `rtok rewrite CMD`: 0 or 3 -> run the printed command; 1 -> leave the
 // command alone; 2 -> leave it alone too (the host's own permission rules decide).
 // Any failure (rtok missing, timeout, crash) leaves the command exactly as typed.
+// Plain JavaScript on purpose: valid TypeScript for the host, and runnable by node as is.
 import { spawnSync } from "node:child_process";
 
 const RTOK_BIN = {{RTOK_BIN_JSON}};
 const SHELL_TOOLS = new Set(["bash"]);
 const TIMEOUT_MS = 2000;
 
-function rewrite(command: string): string {
+function rewrite(command) {
   try {
     const result = spawnSync(RTOK_BIN, ["rewrite", command], {
       encoding: "utf8",
@@ -28,13 +29,13 @@ function rewrite(command: string): string {
 }
 
 export const RtokRewrite = async () => ({
-  "tool.execute.before": async (input: { tool?: string }, output: { args?: Record<string, unknown> }) => {
+  "tool.execute.before": async (input, output) => {
     try {
       if (!input || !SHELL_TOOLS.has(String(input.tool))) return;
       const command = output?.args?.command;
       if (typeof command !== "string" || command.trim() === "") return;
       const next = rewrite(command);
-      if (next !== command) output.args!.command = next;
+      if (next !== command) output.args.command = next;
     } catch {
       // Fail open: the command runs as typed.
     }

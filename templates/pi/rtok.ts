@@ -5,13 +5,14 @@
 // Exit contract of `rtok rewrite CMD`: 0 or 3 -> run the printed command; 1 -> leave the
 // command alone; 2 -> leave it alone too (the host's own permission rules decide).
 // Any failure (rtok missing, timeout, crash) leaves the command exactly as typed.
+// Plain JavaScript on purpose: valid TypeScript for the host, and runnable by node as is.
 import { spawnSync } from "node:child_process";
 
 const RTOK_BIN = {{RTOK_BIN_JSON}};
 const SHELL_TOOLS = new Set(["bash"]);
 const TIMEOUT_MS = 2000;
 
-function rewrite(command: string): string {
+function rewrite(command) {
   try {
     const result = spawnSync(RTOK_BIN, ["rewrite", command], {
       encoding: "utf8",
@@ -27,8 +28,8 @@ function rewrite(command: string): string {
   }
 }
 
-export default function rtokExtension(pi: any) {
-  pi.on("tool_call", async (event: any) => {
+export default function rtokExtension(pi) {
+  pi.on("tool_call", async (event) => {
     try {
       if (!event || !SHELL_TOOLS.has(String(event.toolName))) return undefined;
       const command = event.input?.command;

@@ -1,0 +1,159 @@
+"""The plugin templates, rendered as the installer writes them and run for real: the
+TypeScript plugins (plain JavaScript inside) under node, the Hermes plugin under Python.
+They follow the `rtok rewrite` contract (0/3 rewrite, 1/2 leave alone), check the tool
+name themselves, and fail open on a missing binary, a crash or a timeout."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rtok.install.targets.artifacts import render_template
+from rtok_testing import rtok_entry_point
+
+FAKE_RTOK = """#!/bin/sh
+[ "$1" = rewrite ] || exit 9
+case "$2" in
+  "git status") echo "rtok run git status"; exit 0 ;;
+  "npm test") echo "rtok run npm test"; exit 3 ;;
+  "rm -rf build") echo "ignored"; exit 2 ;;
+  "make") echo "ignored"; exit 1 ;;
+  "slow") sleep 6; echo "rtok run slow"; exit 0 ;;
+  *) echo "garbage" >&2; exit 70 ;;
+esac
+"""
+
+OPENCODE_DRIVER = """
+const mod = await import(process.argv[2]);
+const hooks = await mod.RtokRewrite();
+const output = {args: {command: process.argv[4], description: "d"}};
+await hooks["tool.execute.before"]({tool: process.argv[3], sessionID: "s", callID: "c"}, output);
+console.log(JSON.stringify(output.args));
+"""
+
+PI_DRIVER = """
+const mod = await import(process.argv[2]);
+let handler = null;
+mod.default({on: (name, fn) => { if (name === "tool_call") handler = fn; }});
+const event = {type: "tool_call", toolName: process.argv[3], toolCallId: "t",
+               input: {command: process.argv[4]}};
+const returned = await handler(event);
+console.log(JSON.stringify({input: event.input, returned: returned ?? null}));
+"""
+
+node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+def _fake_rtok(tmp_path: Path) -> str:
+    path = tmp_path / "bin" / "rtok"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(FAKE_RTOK)
+    path.chmod(0o755)
+    return str(path)
+
+
+def _node(tmp_path: Path, template: str, driver: str, rtok_bin: str, tool: str,
+          command: str) -> Any:
+    plugin = tmp_path / f"plugin-{template.replace('/', '-')}.mjs"
+    plugin.write_bytes(render_template(template, rtok_bin))
+    script = tmp_path / "driver.mjs"
+    script.write_text(driver)
+    result = subprocess.run(["node", str(script), plugin.as_uri(), tool, command],
+                            capture_output=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr.decode()
+    return json.loads(result.stdout)
+
+
+CASES = [
+    ("bash", "git status", "rtok run git status"),  # exit 0: rewrite
+    ("bash", "npm test", "rtok run npm test"),  # exit 3: rewrite, the host asks
+    ("bash", "rm -rf build", "rm -rf build"),  # exit 2: the host's rules decide
+    ("bash", "make", "make"),  # exit 1: nothing to do
+    ("bash", "crash", "crash"),  # unexpected exit: fail open
+    ("read", "git status", "git status"),  # not the shell tool
+]
+
+
+@node
+@pytest.mark.parametrize(("tool", "command", "expected"), CASES)
+def test_opencode_and_kilo_plugin(tool: str, command: str, expected: str,
+                                  tmp_path: Path) -> None:
+    args = _node(tmp_path, "opencode/rtok.ts", OPENCODE_DRIVER, _fake_rtok(tmp_path), tool,
+                 command)
+    assert args == {"command": expected, "description": "d"}
+
+
+@node
+@pytest.mark.parametrize(("tool", "command", "expected"), CASES)
+def test_pi_and_omp_extension(tool: str, command: str, expected: str, tmp_path: Path) -> None:
+    result = _node(tmp_path, "pi/rtok.ts", PI_DRIVER, _fake_rtok(tmp_path), tool, command)
+    assert result["input"] == {"command": expected}
+    if expected != command:  # Oh My Pi honours the returned input
+        assert result["returned"] == {"input": {"command": expected}}
+    else:
+        assert result["returned"] is None
+
+
+@node
+def test_plugins_fail_open_without_rtok_and_on_timeout(tmp_path: Path) -> None:
+    missing = str(tmp_path / "gone" / "rtok")
+    assert _node(tmp_path, "opencode/rtok.ts", OPENCODE_DRIVER, missing, "bash",
+                 "git status")["command"] == "git status"
+    assert _node(tmp_path, "pi/rtok.ts", PI_DRIVER, missing, "bash",
+                 "git status")["input"]["command"] == "git status"
+    assert _node(tmp_path, "pi/rtok.ts", PI_DRIVER, _fake_rtok(tmp_path), "bash",
+                 "slow")["input"]["command"] == "slow"
+
+
+@node
+def test_plugin_with_the_real_rtok(tmp_path: Path) -> None:
+    args = _node(tmp_path, "opencode/rtok.ts", OPENCODE_DRIVER, rtok_entry_point(), "bash",
+                 "git status")
+    assert args["command"].endswith("run git status")
+
+
+def _hermes_plugin(tmp_path: Path, rtok_bin: str) -> tuple[Any, dict[str, Any]]:
+    folder = tmp_path / "hermes_rtok"
+    folder.mkdir()
+    (folder / "__init__.py").write_bytes(render_template("hermes/__init__.py", rtok_bin))
+    spec = importlib.util.spec_from_file_location("hermes_rtok", folder / "__init__.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    registered: dict[str, Any] = {}
+
+    class Ctx:
+        def register_middleware(self, name: str, fn: Any) -> None:
+            registered[f"middleware:{name}"] = fn
+
+        def register_hook(self, name: str, fn: Any) -> None:
+            registered[f"hook:{name}"] = fn
+
+    module.register(Ctx())
+    return module, registered
+
+
+@pytest.mark.parametrize(("tool", "command", "expected"), CASES)
+def test_hermes_middleware(tool: str, command: str, expected: str, tmp_path: Path) -> None:
+    _module, registered = _hermes_plugin(tmp_path, _fake_rtok(tmp_path))
+    middleware = registered["middleware:tool_request"]
+    hermes_tool = "terminal" if tool == "bash" else "read_file"
+    reply = middleware(tool_name=hermes_tool, args={"command": command, "timeout": 5},
+                       task_id="t", middleware_schema_version=1)
+    if expected == command:
+        assert reply is None
+    else:
+        assert reply == {"args": {"command": expected, "timeout": 5}}
+    assert registered["hook:pre_tool_call"](tool_name="terminal", args={}) is None
+
+
+def test_hermes_middleware_fails_open_without_rtok(tmp_path: Path) -> None:
+    _module, registered = _hermes_plugin(tmp_path, str(tmp_path / "missing" / "rtok"))
+    assert registered["middleware:tool_request"](
+        tool_name="terminal", args={"command": "git status"}) is None
