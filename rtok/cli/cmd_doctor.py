@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import typer
 
@@ -38,7 +39,7 @@ def doctor_command(
             typer.echo(f"rtok doctor: unknown agent {agent!r}; known: "
                        f"{', '.join(sorted(known))}", err=True)
             raise typer.Exit(2)
-    checks = diagnosis.doctor(agent)
+    checks = diagnosis.doctor(agent, os.getcwd())
     code = diagnosis.exit_code(checks)
     if as_json:
         typer.echo(json.dumps({"schema": 1, "ok": code == 0, "exit_code": code,

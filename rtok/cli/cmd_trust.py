@@ -76,6 +76,10 @@ def trust_command(
             typer.echo(f"rtok trust: no such file: {path}", err=True)
             raise typer.Exit(2)
         files = [os.path.abspath(path)]
+        applying = {trust.canonical_path(p) for p in trust.gated_rule_files(cwd)}
+        if trust.canonical_path(path) not in applying:
+            typer.echo(f"note: {path} is not one of the rule files rtok reads in this "
+                       "directory; trusting it only matters where it is read.")
     else:
         files = trust.untrusted_rule_files(cwd)
         if not files:

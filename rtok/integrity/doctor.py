@@ -261,7 +261,11 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
                 protocol: Mapping[str, Any], shape: Mapping[str, Any],
                 payload: dict[str, Any], cwd: str, env: Mapping[str, str]) -> Check:
     fix = init_fix(agent, scope, None)
-    kind, _expected = expected_outcome(protocol, payload, cwd, env)
+    try:
+        kind, _expected = expected_outcome(protocol, payload, cwd, env)
+    except Exception as exc:
+        return Check(agent, scope, sample, WARN,
+                     f"rtok's own decision for the sample failed: {exc}", command=command)
     wanted = {"rewrite": ("allow_rewrite", "ask_rewrite"), "passthrough": ("passthrough",),
               "deny": ("deny",)}[sample]
     if kind not in wanted:
@@ -451,8 +455,25 @@ def _groups(records: Sequence[ArtifactRecord]
     return groups
 
 
-def doctor(agent: str | None = None) -> list[Check]:
+def unrecorded_installs(records: Sequence[ArtifactRecord], agent: str | None,
+                        cwd: str) -> list[ArtifactRecord]:
+    """Records standing in for rtok artifacts found on disk without one (records lost or
+    written by another rtok), so their hooks are exercised too."""
+    from rtok.integrity.verify import find_unrecorded
+
+    found: list[ArtifactRecord] = []
+    for finding in find_unrecorded(records, agent, cwd):
+        if finding.agent and finding.path and finding.kind and finding.scope:
+            found.append(ArtifactRecord(
+                path=finding.path, agent=finding.agent, scope=finding.scope,
+                project_root=finding.project_root, kind=finding.kind,
+                sha256=finding.actual_sha256 or "0" * 64))
+    return found
+
+
+def doctor(agent: str | None = None, cwd: str | None = None) -> list[Check]:
     records = [r for r in load_records() if agent is None or r.agent == agent]
+    records += unrecorded_installs(records, agent, cwd or os.getcwd())
     checks: list[Check] = []
     for (name, scope, root), group in sorted(_groups(records).items(), key=lambda kv: str(kv[0])):
         tier = installed.tier_of(name)

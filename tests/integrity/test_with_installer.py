@@ -204,3 +204,14 @@ def test_codex_hash_matches_the_worked_example() -> None:
 
 def test_python_used_is_the_test_interpreter() -> None:
     assert os.path.dirname(rtok_entry_point()) == os.path.dirname(sys.executable)
+
+
+def test_doctor_still_runs_hooks_when_records_are_lost(isolated_home: Path) -> None:
+    from rtok import paths
+
+    _init("--agent", "claude", "-g")
+    os.unlink(paths.integrity_records())
+    code, checks = _doctor("--agent", "claude", cwd=isolated_home)
+    assert code == 0
+    assert {(c["sample"], c["level"]) for c in checks} >= {("rewrite", "PASS"),
+                                                           ("deny", "PASS")}

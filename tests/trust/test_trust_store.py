@@ -182,3 +182,25 @@ def test_trust_module_stays_stdlib_only() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=30, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def _trust_worker(args: tuple[str, str]) -> None:
+    base, path = args
+    os.environ["XDG_DATA_HOME"] = base
+    with open(path, "rb") as handle:
+        trust.trust_bytes(path, handle.read())
+
+
+def test_concurrent_trusts_lose_no_entry(tmp_path: Path) -> None:
+    import multiprocessing
+
+    files = []
+    for i in range(12):
+        path = tmp_path / f"r{i}.toml"
+        path.write_text(f"[tool{i}]\nmax_lines = {20 + i}\n")
+        files.append(str(path))
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        pool.map(_trust_worker, [(os.environ["XDG_DATA_HOME"], f) for f in files], chunksize=1)
+    assert all(trust.is_trusted(f) for f in files)
+    assert len(trust.load_entries()) == 12
