@@ -178,9 +178,8 @@ def _place(doc: dict[str, object], path: TomlPath, values: dict[str, object], *,
     node: dict[str, object] = doc
     for key in path[:-1]:
         inner = node.setdefault(key, {})
-        if isinstance(inner, list) and inner and isinstance(inner[-1], dict):
-            inner = inner[-1]
         if not isinstance(inner, dict):
+            # Includes an array of tables: the new header would land in its last entry.
             raise FormatError(label, 0, f"{'.'.join(path)}: {key} is not a table")
         node = inner
     if array:
