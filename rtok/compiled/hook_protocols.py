@@ -54,6 +54,12 @@ PROTOCOLS = {
                         'nDecisionReason":"rtok: same command, shortened output","updat'
                         'edInput":"${input}"}}'
                     ),
+                    'ask_rule_rewrite': (
+                        '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissio'
+                        'nDecision":"ask","permissionDecisionReason":"rtok: same comman'
+                        'd, shortened output (your ask rule matched)","updatedInput":"$'
+                        '{input}"}}'
+                    ),
                 },
                 'tool': ['tool_name'],
                 'tools': ['Bash'],
@@ -138,6 +144,12 @@ PROTOCOLS = {
                         'nDecisionReason":"rtok: same command, shortened output","updat'
                         'edInput":"${input}"}}'
                     ),
+                    'ask_rule_rewrite': (
+                        '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissio'
+                        'nDecision":"ask","permissionDecisionReason":"rtok: same comman'
+                        'd, shortened output (your ask rule matched)","updatedInput":"$'
+                        '{input}"}}'
+                    ),
                 },
                 'tool': ['tool_name'],
                 'tools': [
@@ -163,6 +175,11 @@ PROTOCOLS = {
                     'ask_rewrite': (
                         '{"permissionDecisionReason":"rtok: same command, shortened out'
                         'put","modifiedArgs":"${input}"}'
+                    ),
+                    'ask_rule_rewrite': (
+                        '{"permissionDecision":"ask","permissionDecisionReason":"rtok: '
+                        'same command, shortened output (your ask rule matched)","modif'
+                        'iedArgs":"${input}"}'
                     ),
                 },
                 'tool': ['toolName'],

@@ -21,8 +21,9 @@ Schema (every key is checked; an error names the file and the key):
     command_format = "string"  # "string", or "list" (a list of commands, each decided alone)
 
     [hook.payloads.replies]    # one JSON template per decision; a kind left out replies
-    allow_rewrite = {…}        #   `no_opinion`. Kinds: allow_rewrite, ask_rewrite, deny, defer.
-    ask_rewrite = {…}
+    allow_rewrite = {…}        #   `no_opinion`. Kinds: allow_rewrite, ask_rewrite, deny, defer,
+    ask_rewrite = {…}          #   and ask_rule_rewrite: used instead of ask_rewrite when the
+                               #   user's own ask rule matched (falls back to ask_rewrite)
 
 In a template the string "${input}" becomes the complete tool input with only the command
 changed, "${command}" the rewritten command, and inside longer strings `${command}` and
@@ -42,7 +43,7 @@ PERMISSION_SOURCES = ("claude", "cursor", "droid", "none")
 RTOK_PATHS = ("bare", "absolute")
 INPUT_FORMATS = ("object", "object_or_json")
 COMMAND_FORMATS = ("string", "list")
-REPLY_KINDS = ("allow_rewrite", "ask_rewrite", "deny", "defer")
+REPLY_KINDS = ("allow_rewrite", "ask_rewrite", "ask_rule_rewrite", "deny", "defer")
 
 
 class DescriptorError(ValueError):

@@ -94,6 +94,7 @@ def respond(protocol: dict[str, Any], payload: dict[str, Any] | None,
 def _decide_call(call: ToolCall, protocol: dict[str, Any], cwd: str,
                  forced: str | None) -> Outcome:
     from rtok.hooks.render import render
+
     rtok_bin = rtok_path(protocol["rtok_path"])
     # Rules are read only when they can change the reply: a command with no rewrite can
     # only turn from Defer into Deny, and where Deny renders as "no opinion" too (and no
@@ -101,15 +102,21 @@ def _decide_call(call: ToolCall, protocol: dict[str, Any], cwd: str,
     may_skip_rules = not call.is_list and "deny" not in call.shape["replies"]
     new_commands = []
     kinds = []
+    ask_rule = False
     for command in call.commands:
-        kind, rewritten = _decide_command(command, protocol["permissions"], cwd, rtok_bin,
-                                          forced, may_skip_rules)
+        kind, rewritten, verdict = _decide_command(command, protocol["permissions"], cwd,
+                                                   rtok_bin, forced, may_skip_rules)
         kinds.append(kind)
         new_commands.append(rewritten if rewritten else command)
+        ask_rule = ask_rule or (verdict == "ask" and kind == "ask_rewrite")
     kind = max(kinds, key=_SEVERITY.__getitem__) if kinds else "defer"
     original = "\n".join(call.commands)
     shown = "\n".join(new_commands)
-    template = call.shape["replies"].get(kind)
+    replies = call.shape["replies"]
+    # The user's own ask rule matched: hosts that can ask about a rewritten command get
+    # an explicit ask, since their rule no longer matches the rewritten text.
+    template = replies.get("ask_rule_rewrite") if kind == "ask_rewrite" and ask_rule else None
+    template = template or replies.get(kind)
     if template is None:
         return Outcome(protocol["no_opinion"], kind, call.tool, original, "")
     if kind in ("allow_rewrite", "ask_rewrite"):
@@ -120,15 +127,15 @@ def _decide_call(call: ToolCall, protocol: dict[str, Any], cwd: str,
 
 
 def _decide_command(command: str, source: str, cwd: str, rtok_bin: str, forced: str | None,
-                    may_skip_rules: bool) -> tuple[str, str | None]:
-    """(decision kind, rewritten command) for one command, through `decide()`."""
+                    may_skip_rules: bool) -> tuple[str, str | None, str]:
+    """(decision kind, rewritten command, verdict) for one command, through `decide()`."""
     from rtok.rewrite.decision import decide, for_hook
 
     first = None
     if forced is None and may_skip_rules:
         first = decide(command, "default", rtok_bin=rtok_bin, cwd=cwd)
         if first.kind == "defer":
-            return "defer", None
+            return "defer", None, "unread"
     if forced is not None:
         verdict = forced
     else:
@@ -136,12 +143,12 @@ def _decide_command(command: str, source: str, cwd: str, rtok_bin: str, forced: 
 
         verdict = detailed_verdict(command, source, cwd)
     if verdict == "defer":
-        return "defer", None
+        return "defer", None, verdict
     # decide() treats "ask" like "default" (both ask the host), so the first answer stands.
     if first is None or verdict not in ("default", "ask"):
         first = decide(command, verdict, rtok_bin=rtok_bin, cwd=cwd)
     decision = for_hook(first, command)
-    return decision.kind, decision.command
+    return decision.kind, decision.command, verdict
 
 
 def rtok_path(mode: str) -> str:

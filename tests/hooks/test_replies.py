@@ -40,10 +40,12 @@ def _claude_like(new_input: dict[str, Any], decision: str | None) -> dict[str, A
 
 def expected_reply(agent: str, kind: str, new_input: dict[str, Any], new: str) -> object:
     """The reply an agent must get; "" means empty stdout."""
-    rewrite = kind in ("allow_rewrite", "ask_rewrite")
+    rewrite = kind in ("allow_rewrite", "ask_rewrite", "ask_rule_rewrite")
     allow = kind == "allow_rewrite"
+    # The user's own ask rule matched: hosts that can ask about the rewritten command do.
+    ask = "ask" if kind == "ask_rule_rewrite" else None
     if agent in ("claude", "copilot_vscode"):
-        return _claude_like(new_input, "allow" if allow else None) if rewrite else ""
+        return _claude_like(new_input, "allow" if allow else ask) if rewrite else ""
     if agent == "codex":  # updatedInput only ever with allow
         return _claude_like(new_input, "allow") if rewrite else ""
     if agent == "droid":
@@ -55,8 +57,8 @@ def expected_reply(agent: str, kind: str, new_input: dict[str, Any], new: str) -
         if not rewrite:
             return ""
         reply: dict[str, Any] = {"permissionDecisionReason": REASON, "modifiedArgs": new_input}
-        if allow:
-            reply["permissionDecision"] = "allow"
+        if allow or ask:
+            reply["permissionDecision"] = "allow" if allow else "ask"
         return reply
     if agent == "cursor":
         if not rewrite:
@@ -161,7 +163,7 @@ def test_rewrite_with_ask(agent: str, project: Path) -> None:
     outcome, payload = _run(agent, "git log -n 3", project, forced)
     new = "rtok run git log -n 3"
     assert outcome.kind == "ask_rewrite"
-    assert _same(_parsed(outcome), expected_reply(agent, "ask_rewrite",
+    assert _same(_parsed(outcome), expected_reply(agent, "ask_rule_rewrite",
                                                   _new_input(agent, payload, new), new))
 
 
@@ -243,6 +245,13 @@ def test_rtok_bin_with_spaces_is_quoted(project: Path, monkeypatch: pytest.Monke
     assert outcome.rewritten == "'/opt/my tools/rtok' run git status"
 
 
+def test_ask_rule_found_through_a_wrapper_still_asks(project: Path) -> None:
+    outcome, _ = _run("claude", "timeout 9 git log", project)
+    reply = json.loads(outcome.reply)["hookSpecificOutput"]
+    assert reply["permissionDecision"] == "ask"
+    assert reply["updatedInput"]["command"] == "timeout 9 rtok run git log"
+
+
 def test_copilot_vscode_snake_case(project: Path) -> None:
     payload = {"hook_event_name": "PreToolUse", "session_id": "s", "timestamp": "t",
                "cwd": str(project), "tool_name": "run_in_terminal", "tool_use_id": "u",
@@ -261,7 +270,11 @@ def test_copilot_cli_args_as_object(project: Path) -> None:
                "toolArgs": {"command": "git log -n 1", "description": "d"}}
     reply = json.loads(respond(PROTOCOLS["copilot"], payload).reply)
     assert reply["modifiedArgs"] == {"command": "rtok run git log -n 1", "description": "d"}
-    assert "permissionDecision" not in reply
+    assert reply["permissionDecision"] == "ask"  # the user's ask rule for git log
+    payload["toolArgs"] = {"command": "git diff", "description": "d"}
+    reply = json.loads(respond(PROTOCOLS["copilot"], payload).reply)
+    assert reply["modifiedArgs"]["command"] == "rtok run git diff"
+    assert "permissionDecision" not in reply  # no rule: Copilot's own approval decides
 
 
 def test_vibe_bare_tool_name(project: Path) -> None:
