@@ -23,6 +23,8 @@ GRAMMAR_WORDS = frozenset(
     ("{", "}", "!", "if", "then", "elif", "else", "fi", "do", "done", "while", "until",
      "esac", "function", "coproc")
 )
+# fish's own grammar words (`git fetch; and git push`).
+FISH_GRAMMAR_WORDS = GRAMMAR_WORDS | frozenset(("and", "or", "not", "begin", "end", "switch"))
 MAX_DEPTH = 16
 
 
@@ -78,14 +80,12 @@ def word_texts(lexed: lexer.Lexed, command: SimpleCommand) -> list[str]:
     return [lexed.text[s:e] for s, e in command.words]
 
 
-def _strip_grammar(words: list[str]) -> list[str]:
+def _strip_grammar(words: list[str], dialect: str = "bash") -> list[str]:
+    grammar = FISH_GRAMMAR_WORDS if dialect == "fish" else GRAMMAR_WORDS
     i = 0
-    while i < len(words) and words[i] in GRAMMAR_WORDS:
+    while i < len(words) and words[i] in grammar:
         i += 1
-    j = len(words)
-    while j > i and words[j - 1] in ("}", "fi", "done", "esac"):
-        j -= 1
-    return words[i:j]
+    return words[i:]
 
 
 def _unescape_backtick(body: str) -> str:
@@ -154,7 +154,7 @@ def _collect(cmd: str, dialect: str, out: list[str], depth: int) -> None:
         return
     lexed = lexer.lex(cmd, dialect)
     for command in simple_commands(lexed):
-        words = _strip_grammar(word_texts(lexed, command))
+        words = _strip_grammar(word_texts(lexed, command), dialect)
         if words:
             out.append(" ".join(words))
     for start, end, kind in lexed.substitutions:

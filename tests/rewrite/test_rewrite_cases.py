@@ -1,0 +1,177 @@
+"""Hand-written rewrite cases: what is rewritten, where, and what is left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from rtok.rewrite.rewriter import Settings, insertion_points, rewrite_command
+
+NO_SETTINGS = Settings()
+
+REWRITTEN = [
+    # plain families
+    ("git status", "rtok run git status"),
+    ("git -C /repo --no-pager log -5", "rtok run git -C /repo --no-pager log -5"),
+    ("cargo test --workspace", "rtok run cargo test --workspace"),
+    ("pytest -q tests", "rtok run pytest -q tests"),
+    ("python3 -m pytest -x", "rtok run python3 -m pytest -x"),
+    ("/usr/bin/grep -rn TODO src", "rtok run /usr/bin/grep -rn TODO src"),
+    ("./gradlew test", "rtok run ./gradlew test"),
+    ("make", "rtok run make"),
+    ("ls", "rtok run ls"),
+    ("tail -n 20 build.log", "rtok run tail -n 20 build.log"),
+    ("kubectl -n prod get pods", "rtok run kubectl -n prod get pods"),
+    ("docker compose ps", "rtok run docker compose ps"),
+    ("npx tsc --noEmit", "rtok run npx tsc --noEmit"),
+    ('git commit -m "fix: $TICKET"', 'rtok run git commit -m "fix: $TICKET"'),
+    # env prefixes are kept verbatim
+    ("FOO=1 git status", "FOO=1 rtok run git status"),
+    ("A='x y' B=\"z\" cargo build", "A='x y' B=\"z\" rtok run cargo build"),
+    # process wrappers: rtok goes inside
+    ("timeout 30 cargo test", "timeout 30 rtok run cargo test"),
+    ("timeout -k 5 --signal=KILL 30 make", "timeout -k 5 --signal=KILL 30 rtok run make"),
+    ("nice -n 10 make", "nice -n 10 rtok run make"),
+    ("nice -5 make", "nice -5 rtok run make"),
+    ("nohup make", "nohup rtok run make"),
+    ("time go test ./...", "time rtok run go test ./..."),
+    ("env -u HOME FOO=1 git diff", "env -u HOME FOO=1 rtok run git diff"),
+    ("command git status", "command rtok run git status"),
+    ("FOO=1 timeout 5 env BAR=2 nice make", "FOO=1 timeout 5 env BAR=2 nice rtok run make"),
+    # compound lines: every simple command on its own
+    ("cd src && git status", "cd src && rtok run git status"),
+    ("git status; ls -la", "rtok run git status; rtok run ls -la"),
+    ("make || echo failed", "rtok run make || echo failed"),
+    ("make & git status", "rtok run make & rtok run git status"),
+    # pipelines
+    ("git log | grep fix", "git log | rtok run grep fix"),
+    ("cargo test 2>&1 | tail -20", "rtok run cargo test 2>&1 | tail -20"),
+    ("git diff | head -50 | cat", "rtok run git diff | head -50 | cat"),
+    ("git status | grep x && cargo build", "git status | rtok run grep x && rtok run cargo build"),
+    # trailing redirects stay where they are
+    ("git status 2>&1", "rtok run git status 2>&1"),
+    ("cargo build >/dev/null 2>&1", "rtok run cargo build >/dev/null 2>&1"),
+    # multi-line: each line, comments and blank lines kept
+    ("git status\n\n# now build\nmake\n", "rtok run git status\n\n# now build\nrtok run make\n"),
+    ("git status\r\nmake", "rtok run git status\r\nrtok run make"),
+    ("cargo build &&\n  cargo test", "rtok run cargo build &&\n  rtok run cargo test"),
+    ("git \\\n  status", "rtok run git \\\n  status"),
+    # shell -c scripts are rewritten inside
+    ("bash -c 'git status && ls'", "bash -c 'rtok run git status && rtok run ls'"),
+    ('sh -c "cargo test"', 'sh -c "rtok run cargo test"'),
+    ("bash -lc 'make | tail -5'", "bash -lc 'rtok run make | tail -5'"),
+    ("timeout 60 bash -c 'pytest -q'", "timeout 60 bash -c 'rtok run pytest -q'"),
+    ("zsh -c 'sh -c \"git log\"'", "zsh -c 'sh -c \"rtok run git log\"'"),
+    # already through rtok: unchanged (identity), other commands still rewritten
+    ("rtok run git status", "rtok run git status"),
+    ("rtok git status", "rtok git status"),
+    ("rtok run git status && ls", "rtok run git status && rtok run ls"),
+]
+
+LEFT_ALONE = [
+    # builtins and trivial commands
+    "cd src", "echo hello", "export FOO=1", "pwd", "true", "mkdir -p x", "rm -rf build",
+    "sed -i s/a/b/ f", "awk '{print}' f", "sort f", "python -c 'print(1)'",
+    # editors, pagers, interactive tools, followers
+    "vim main.py", "nano x", "less log.txt", "man git", "top", "ssh host", "python",
+    "tail -f server.log", "tail -F x", "tail --follow=name x", "tail -fn 20 x",
+    "docker logs -f web", "kubectl logs -f pod", "kubectl get pods -w", "watch ls",
+    "journalctl -fu nginx", "docker run -it ubuntu bash", "npm run dev", "jest --watch",
+    "git rebase -i HEAD~3", "git add -p", "cat", "grep",
+    # sudo never
+    "sudo git status", "sudo -u root make", "doas make",
+    # machine-readable output
+    "gh pr list --json number", "git status --porcelain",
+    # RTOK_DISABLED for that one command
+    "RTOK_DISABLED=1 git status", "RTOK_DISABLED= cargo test", "env RTOK_DISABLED=1 make",
+    # unknown wrapper option
+    "timeout --frobnicate 5 make", "nice --what make", "env -S 'x y' make",
+    # unattestable constructs
+    "git log > /tmp/out.txt", "git log $(git rev-parse HEAD)", 'git commit -m "$(date)"',
+    "git diff `cat ref`", "diff <(ls a) <(ls b)", "cat <<EOF\nhello\nEOF",
+    "echo $((1+1)) && git status", "git log $'--oneline'", "bash -c 'git log > f'",
+    'bash -c "$CMD"',
+    # compound syntax
+    "(cd x && make)", "{ make; }", "for f in *; do ls $f; done", "if true; then make; fi",
+    "f() { make; }",
+    # pipelines that are not safe
+    "find . | xargs rm", "ls |& head", "git log | less", "cargo test | tee out",
+    "git log | grep -f patterns.txt", "cat file | sort", "npm test | head",
+    # not a family / unknown command word
+    "frobnicate --all", "$GIT status", '"$X" status', "", "   ", "git",
+    "fish -c 'git status'",
+]
+
+
+@pytest.mark.parametrize(("cmd", "expected"), REWRITTEN)
+def test_rewritten(cmd: str, expected: str) -> None:
+    assert rewrite_command(cmd, settings=NO_SETTINGS) == expected
+
+
+@pytest.mark.parametrize("cmd", LEFT_ALONE)
+def test_left_alone(cmd: str) -> None:
+    assert rewrite_command(cmd, settings=NO_SETTINGS) is None
+
+
+def test_quoted_command_word_is_still_recognised_when_literal() -> None:
+    assert rewrite_command("'git' status", settings=NO_SETTINGS) == "rtok run 'git' status"
+
+
+def test_absolute_rtok_bin_is_inserted_as_given() -> None:
+    rtok_bin = "'/opt/my tools/rtok'"
+    assert (
+        rewrite_command("FOO=1 git status | head", rtok_bin=rtok_bin, settings=NO_SETTINGS)
+        == "FOO=1 '/opt/my tools/rtok' run git status | head"
+    )
+    # Inside a single-quoted script the quoted path cannot be inserted: left alone.
+    assert rewrite_command("bash -c 'ls'", rtok_bin=rtok_bin, settings=NO_SETTINGS) is None
+    assert (
+        rewrite_command("bash -c 'ls'", rtok_bin="/usr/bin/rtok", settings=NO_SETTINGS)
+        == "bash -c '/usr/bin/rtok run ls'"
+    )
+
+
+def test_already_rtok_via_absolute_bin() -> None:
+    assert (
+        rewrite_command("/usr/bin/rtok run ls", rtok_bin="/usr/bin/rtok", settings=NO_SETTINGS)
+        == "/usr/bin/rtok run ls"
+    )
+
+
+def test_exclude_commands_word_prefix() -> None:
+    settings = Settings(exclude_commands=["git rebase", "playwright", "pytest"])
+    assert rewrite_command("git rebase main", settings=settings) is None
+    assert rewrite_command("git rebased", settings=settings) is None  # not a family anyway
+    assert rewrite_command("git status", settings=settings) == "rtok run git status"
+    assert rewrite_command("FOO=1 git rebase main", settings=settings) is None
+    assert rewrite_command("timeout 9 git rebase x", settings=settings) is None
+    assert rewrite_command("npx playwright test", settings=settings) is None
+    assert rewrite_command("python3 -m pytest", settings=settings) is None
+    assert rewrite_command("/usr/local/bin/pytest", settings=settings) is None
+
+
+def test_exclude_commands_regex_and_trivial_entries() -> None:
+    settings = Settings(exclude_commands=["^curl", "^", "  ", "^git (push|pull)", "^[bad"])
+    assert rewrite_command("curl https://x", settings=settings) is None
+    assert rewrite_command("git push", settings=settings) is None
+    assert rewrite_command("git status", settings=settings) == "rtok run git status"
+    # An invalid regex falls back to a plain prefix.
+    assert rewrite_command("make", settings=settings) == "rtok run make"
+
+
+def test_transparent_prefixes() -> None:
+    settings = Settings(transparent_prefixes=["docker exec web", "direnv exec ."])
+    assert (
+        rewrite_command("docker exec web git status", settings=settings)
+        == "docker exec web rtok run git status"
+    )
+    assert (
+        rewrite_command("direnv exec . cargo test", settings=settings)
+        == "direnv exec . rtok run cargo test"
+    )
+    # No fall-through: an inner command that is not a family leaves the line alone.
+    assert rewrite_command("docker exec web bash", settings=settings) is None
+
+
+def test_insertion_points_are_offsets_into_the_input() -> None:
+    found = insertion_points("FOO=1 git status && ls", settings=NO_SETTINGS)
+    assert found == ([6, 20], False)
