@@ -16,7 +16,6 @@ Store format (`rtok.paths.trust_store()`):
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -46,6 +45,17 @@ class TrustStoreError(Exception):
 
 
 def sha256_hex(data: bytes) -> str:
+    """Hex SHA-256. The interpreter's built-in module loads in well under a millisecond;
+    `hashlib` loads OpenSSL first (several milliseconds), so it is only the fallback."""
+    for name in ("_sha2", "_sha256"):
+        try:
+            module = __import__(name)
+        except ImportError:
+            continue
+        digest: str = module.sha256(data).hexdigest()
+        return digest
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()
 
 
