@@ -165,7 +165,8 @@ def installed_scopes(descriptor: Descriptor, ctx: InstallContext) -> list[str]:
                 current = _read(edit.path)
                 if current is None:
                     continue
-                if edit.transform(current) != current:
+                kept = edit.kept_note(current) if edit.kept_note else None
+                if kept or edit.transform(current) != current:
                     found.append(scope)
                     break
             except Exception:  # an unreadable or malformed file says nothing either way

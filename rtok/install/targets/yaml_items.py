@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 
-from rtok.formats import yamltext
 from rtok.formats.text import decode
 from rtok.install.model import FileEdit
 from rtok.install.targets.base import Target
@@ -18,6 +17,8 @@ def _keys(target: Target) -> tuple[str, ...]:
 
 
 def yaml_list_item(target: Target, action: str) -> FileEdit:
+    from rtok.formats import yamltext  # ruamel.yaml is slow to import: only when needed
+
     keys = _keys(target)
     item = str(target.option("item"))
 
