@@ -273,7 +273,7 @@ PROTOCOLS = {
                 'tools': ['run_shell_command'],
             },
         ],
-        'permissions': 'none',
+        'permissions': 'gemini',
         'rtok_path': 'bare',
     },
     'qwen': {

@@ -136,6 +136,51 @@ def _permission_rules(files: list[str], tool: str) -> Rules:
     return deny, ask, allow
 
 
+def gemini_rules(cwd: str) -> Rules:
+    """Gemini CLI's `tools.allowed` (run without confirmation) and `tools.exclude` /
+    legacy `excludeTools` (blocked) `run_shell_command(…)` / `ShellTool(…)` entries.
+
+    The user file is `${GEMINI_CLI_HOME:-~}/.gemini/settings.json`; a project's
+    `.gemini/settings.json` counts only when Gemini trusts the workspace
+    (`GEMINI_CLI_TRUST_WORKSPACE=true`, or folder trust not enabled). Exclusions add up;
+    a project's allow list replaces the user's, as Gemini's settings merge does.
+    """
+    home = os.environ.get("GEMINI_CLI_HOME", "") or os.environ.get("HOME", "")
+    user_path = os.path.join(home or os.path.expanduser("~"), ".gemini", "settings.json")
+    user = read_settings(user_path) or {}
+    layers = [user]
+    root = project_root(cwd, ".gemini")
+    if root is not None and _gemini_trusts_workspace(user):
+        project_path = os.path.join(root, ".gemini", "settings.json")
+        if os.path.normpath(project_path) != os.path.normpath(user_path):
+            project = read_settings(project_path)
+            if project is not None:
+                layers.append(project)
+    deny: list[str] = []
+    allow: list[str] = []
+    for layer in layers:
+        tools = layer.get("tools")
+        tools = tools if isinstance(tools, dict) else {}
+        excluded = _strings(tools.get("exclude")) + _strings(layer.get("excludeTools"))
+        deny += _gemini_patterns(excluded)
+        if "allowed" in tools:
+            allow = _gemini_patterns(_strings(tools.get("allowed")))
+    return deny, [], allow
+
+
+def _gemini_patterns(rules: list[str]) -> list[str]:
+    return _bash_patterns(rules, "run_shell_command") + _bash_patterns(rules, "ShellTool")
+
+
+def _gemini_trusts_workspace(user: dict[str, object]) -> bool:
+    if os.environ.get("GEMINI_CLI_TRUST_WORKSPACE", "").lower() == "true":
+        return True
+    security = user.get("security")
+    folder_trust = security.get("folderTrust") if isinstance(security, dict) else None
+    enabled = folder_trust.get("enabled") if isinstance(folder_trust, dict) else None
+    return enabled is not True
+
+
 def droid_settings_files(cwd: str) -> list[str]:
     files = []
     home = os.environ.get("FACTORY_HOME_OVERRIDE", "") or os.environ.get("HOME", "")

@@ -13,7 +13,8 @@ areas, folds "defer" into "deny"):
 - "default" nothing applies, or the host owns approval (source "none").
 
 Precedence: deny > defer > ask > allow > default. Sources: "claude" (Claude Code's four
-settings files), "cursor" (Cursor CLI's cli-config.json), "droid" (deny lists only), "none".
+settings files), "cursor" (Cursor CLI's cli-config.json), "gemini" (Gemini CLI's allowed and
+excluded shell commands), "droid" (deny lists only), "none".
 
 Hot path: stdlib only (plus rtok.shell for segmenting).
 """
@@ -34,6 +35,7 @@ _READERS: dict[str, Callable[[str], sources.Rules]] = {
     "claude": sources.claude_rules,
     "cursor": sources.cursor_rules,
     "droid": sources.droid_rules,
+    "gemini": sources.gemini_rules,
 }
 
 

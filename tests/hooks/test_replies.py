@@ -115,8 +115,8 @@ def _new_input(agent: str, payload: dict[str, Any], new: str) -> dict[str, Any]:
 
 @pytest.fixture
 def project(tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A git project; Claude, Droid and Cursor rules: allow git status, ask git log,
-    deny git push (Droid: deny only; Cursor: no ask list)."""
+    """A git project; Claude, Droid, Cursor and Gemini rules: allow git status, ask git log,
+    deny git push (Droid: deny only; Cursor and Gemini: no ask list)."""
     monkeypatch.setenv("RTOK_BIN", "rtok")
     root = tmp_path / "project"
     (root / ".git").mkdir(parents=True)
@@ -128,6 +128,10 @@ def project(tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
     factory = isolated_home / ".factory"
     factory.mkdir()
     (factory / "settings.json").write_text(json.dumps({"commandBlocklist": ["git push"]}))
+    gemini = isolated_home / ".gemini"
+    gemini.mkdir()
+    (gemini / "settings.json").write_text(json.dumps({"tools": {
+        "allowed": ["run_shell_command(git status)"], "exclude": ["run_shell_command(git push)"]}}))
     cursor = isolated_home / ".cursor"
     cursor.mkdir()
     (cursor / "cli-config.json").write_text(json.dumps({"permissions": {
@@ -135,7 +139,7 @@ def project(tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
     return root
 
 
-RULED = {"claude", "copilot", "droid", "cursor"}
+RULED = {"claude", "copilot", "droid", "cursor", "gemini"}
 
 
 def _run(
@@ -148,7 +152,7 @@ def _run(
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
 def test_rewrite_with_allow(agent: str, project: Path) -> None:
     # Agents with rules: a real allow rule. Hosts that own approval: forced verdict.
-    forced = None if agent in ("claude", "copilot", "cursor") else "allow"
+    forced = None if agent in ("claude", "copilot", "cursor", "gemini") else "allow"
     outcome, payload = _run(agent, "git status", project, forced)
     new = "rtok run git status"
     assert outcome.kind == "allow_rewrite"

@@ -142,3 +142,33 @@ def test_same_file_is_read_once_when_project_is_home(isolated_home: Path) -> Non
     files = sources.claude_settings_files(str(isolated_home))
     assert len(files) == len({os.path.normpath(f) for f in files}) == 2
     assert sources.claude_rules(str(isolated_home))[0] == ["x"]
+
+
+def test_gemini_allowed_and_excluded(isolated_home: Path, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(isolated_home / ".gemini" / "settings.json", {
+        "tools": {"allowed": ["run_shell_command(git status)", "read_file", "ShellTool(ls)"],
+                  "exclude": ["run_shell_command(rm -rf)"]},
+        "excludeTools": ["ShellTool(git push)"]})
+    project = tmp_path / "proj"
+    _write(project / ".gemini" / "settings.json", {
+        "tools": {"allowed": ["run_shell_command(npm test)"],
+                  "exclude": ["run_shell_command(curl)"]}})
+    # Folder trust is off by default: the project's settings count.
+    assert sources.gemini_rules(str(project)) == (
+        ["rm -rf", "git push", "curl"], [], ["npm test"])
+    # With folder trust on and the workspace not trusted, only the user's file counts.
+    _write(isolated_home / ".gemini" / "settings.json", {
+        "security": {"folderTrust": {"enabled": True}},
+        "tools": {"allowed": ["run_shell_command(git status)"]}})
+    assert sources.gemini_rules(str(project)) == ([], [], ["git status"])
+    monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
+    assert sources.gemini_rules(str(project)) == (["curl"], [], ["npm test"])
+
+
+def test_gemini_home_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "gh"
+    _write(home / ".gemini" / "settings.json",
+           {"tools": {"exclude": ["run_shell_command"]}})
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
+    assert sources.gemini_rules(str(tmp_path)) == (["*"], [], [])
