@@ -96,7 +96,22 @@ def claude_config_dir() -> str:
     return os.path.join(os.environ.get("HOME") or os.path.expanduser("~"), ".claude")
 
 
+def _claude_managed_settings() -> str:
+    """The administrator's policy file; its deny rules bind every user and project."""
+    if sys.platform == "darwin":
+        return "/Library/Application Support/ClaudeCode/managed-settings.json"
+    if os.name == "nt":
+        return os.path.join(os.environ.get("PROGRAMDATA", r"C:\ProgramData"), "ClaudeCode",
+                            "managed-settings.json")
+    return "/etc/claude-code/managed-settings.json"
+
+
+MANAGED_SETTINGS = _claude_managed_settings()
+
+
 def claude_settings_files(cwd: str) -> list[str]:
+    """Project `settings.json` and `settings.local.json`, then the user's two files, then
+    the managed policy file when an administrator installed one."""
     files = []
     root = project_root(cwd, ".claude")
     if root is not None:
@@ -104,11 +119,12 @@ def claude_settings_files(cwd: str) -> list[str]:
                   os.path.join(root, ".claude", "settings.local.json")]
     user = claude_config_dir()
     files += [os.path.join(user, "settings.json"), os.path.join(user, "settings.local.json")]
+    files.append(MANAGED_SETTINGS)
     return _unique(files)
 
 
 def claude_rules(cwd: str) -> Rules:
-    """`permissions.deny|ask|allow` `Bash(…)` rules merged from Claude's four settings files."""
+    """`permissions.deny|ask|allow` `Bash(…)` rules merged from Claude's settings files."""
     return _permission_rules(claude_settings_files(cwd), "Bash")
 
 

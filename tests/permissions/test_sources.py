@@ -140,7 +140,7 @@ def test_cursor_shell_rules(isolated_home: Path, tmp_path: Path) -> None:
 def test_same_file_is_read_once_when_project_is_home(isolated_home: Path) -> None:
     _write(isolated_home / ".claude" / "settings.json", _rules(deny=["Bash(x)"]))
     files = sources.claude_settings_files(str(isolated_home))
-    assert len(files) == len({os.path.normpath(f) for f in files}) == 2
+    assert len(files) == len({os.path.normpath(f) for f in files}) == 3
     assert sources.claude_rules(str(isolated_home))[0] == ["x"]
 
 
@@ -172,3 +172,14 @@ def test_gemini_home_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
            {"tools": {"exclude": ["run_shell_command"]}})
     monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
     assert sources.gemini_rules(str(tmp_path)) == (["*"], [], [])
+
+
+def test_claude_managed_policy_file(isolated_home: Path, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    managed = _write(tmp_path / "etc" / "managed-settings.json",
+                     _rules(deny=["Bash(curl:*)"]))
+    monkeypatch.setattr(sources, "MANAGED_SETTINGS", str(managed))
+    _write(isolated_home / ".claude" / "settings.json", _rules(allow=["Bash(curl:*)"]))
+    cwd = tmp_path / "w"
+    cwd.mkdir()
+    assert sources.claude_rules(str(cwd)) == (["curl:*"], [], ["curl:*"])
