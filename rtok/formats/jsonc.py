@@ -31,8 +31,7 @@ _FRESH_UNIT = "  "
 
 def parse(data: bytes, *, label: str = DEFAULT_LABEL) -> object:
     """The document's value; None for an empty (whitespace-only) document."""
-    _decoded, root = _load(data, label)
-    return None if root is None else root.value
+    return _value(data, label)
 
 
 def get(data: bytes | None, path: JsonPath, default: object = None, *,
@@ -40,14 +39,12 @@ def get(data: bytes | None, path: JsonPath, default: object = None, *,
     """The value at ``path``, or ``default`` when any step of the path is missing."""
     if data is None:
         return default
-    _decoded, root = _load(data, label)
-    node = root
+    value = _value(data, label)
     for step in path:
-        if node is None:
+        found, value = _step(value, step)
+        if not found:
             return default
-        slot = _child(node, step)
-        node = None if slot is None else slot.node
-    return default if node is None else node.value
+    return value
 
 
 def existing_depth(data: bytes | None, path: JsonPath, *, label: str = DEFAULT_LABEL) -> int:
@@ -58,14 +55,37 @@ def existing_depth(data: bytes | None, path: JsonPath, *, label: str = DEFAULT_L
     """
     if data is None:
         return 0
-    _decoded, root = _load(data, label)
-    node = root
+    value = _value(data, label)
     for depth, step in enumerate(path):
-        slot = None if node is None else _child(node, step)
-        if slot is None:
+        found, value = _step(value, step)
+        if not found:
             return depth
-        node = slot.node
     return len(path)
+
+
+def _step(value: object, step: str | int) -> tuple[bool, object]:
+    if isinstance(step, str) and isinstance(value, dict) and step in value:
+        return True, value[step]
+    if isinstance(step, int) and isinstance(value, list) and -len(value) <= step < len(value):
+        return True, value[step]
+    return False, None
+
+
+def _reject_constant(name: str) -> object:
+    raise ValueError(name)
+
+
+def _value(data: bytes, label: str) -> object:
+    """The document's value: the C decoder for plain JSON (the common case, ~30x faster),
+    the span parser for JSONC and for an error that names the line."""
+    decoded = decode(data, label)
+    if decoded.text.strip(" \t\r\n"):
+        try:
+            return json.loads(decoded.text, parse_constant=_reject_constant)
+        except ValueError:
+            pass
+    root = parse_tree(decoded.text, label)
+    return None if root is None else root.value
 
 
 # --------------------------------------------------------------------------------------------

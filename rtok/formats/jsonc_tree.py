@@ -17,6 +17,9 @@ from rtok.formats.text import line_at
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _LITERALS: dict[str, object] = {"true": True, "false": False, "null": None}
 _WHITESPACE = " \t\r\n"
+_BLANKS = re.compile(r"[ \t\r\n]*")
+# A whole string token on one line: JSON allows no raw line break inside a string.
+_STRING = re.compile(r'"(?:[^"\\\n]|\\[^\n])*"')
 MAX_DEPTH = 200
 
 
@@ -63,11 +66,11 @@ class _Parser:
         """Index of the next significant character after whitespace and comments."""
         text = self.text
         size = len(text)
-        while pos < size:
-            char = text[pos]
-            if char in _WHITESPACE:
-                pos += 1
-            elif text.startswith("//", pos):
+        while True:
+            pos = _BLANKS.match(text, pos).end()  # type: ignore[union-attr]
+            if pos >= size or text[pos] != "/":
+                return pos
+            if text.startswith("//", pos):
                 end = text.find("\n", pos)
                 pos = size if end < 0 else end + 1
             elif text.startswith("/*", pos):
@@ -76,8 +79,7 @@ class _Parser:
                     raise self.fail(pos, "a /* comment is never closed")
                 pos = end + 2
             else:
-                break
-        return pos
+                return pos
 
     def value(self, pos: int, depth: int) -> Node:
         text = self.text
@@ -102,24 +104,19 @@ class _Parser:
 
     def string(self, pos: int) -> tuple[int, str]:
         text = self.text
-        index = pos + 1
-        size = len(text)
-        while index < size:
-            char = text[index]
-            if char == "\\":
-                index += 2
-                continue
-            if char == '"':
-                token = text[pos : index + 1]
-                try:
-                    decoded = json.loads(token, strict=False)
-                except json.JSONDecodeError as exc:
-                    raise self.fail(pos + exc.pos, f"bad string: {exc.msg}") from None
-                return index + 1, str(decoded)
-            if char == "\n":
-                raise self.fail(index, "a string runs past the end of its line")
-            index += 1
-        raise self.fail(pos, "a string is never closed")
+        found = _STRING.match(text, pos)
+        if found is None:
+            end = text.find("\n", pos)
+            raise self.fail(pos, "a string runs past the end of its line" if end >= 0
+                            else "a string is never closed")
+        token = found.group()
+        if "\\" not in token:
+            return found.end(), token[1:-1]
+        try:
+            decoded = json.loads(token, strict=False)
+        except json.JSONDecodeError as exc:
+            raise self.fail(pos + exc.pos, f"bad string: {exc.msg}") from None
+        return found.end(), str(decoded)
 
     def container(self, pos: int, depth: int, kind: str, closer: str) -> Node:
         if depth >= MAX_DEPTH:
