@@ -24,6 +24,7 @@ Schema of the installer's part:
     strategy = "json_hook_group"             # see STRATEGY_KEYS
     path = "..."                             # global: ~ / ${VAR:-default}; project: relative
     user_file = false                        # project scope entry that edits a user file
+    when_exists = "~/.trae-cn"               # install only where this exists (uninstall: always)
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ STRATEGY_KEYS: dict[str, tuple[dict[str, tuple[_T, ...]], dict[str, tuple[_T, ..
     "codex_trust": ({"hooks_file": (str,)}, {}),
     "rules_dir_or_file": ({"file_in_dir": (str,)}, {"level": (str,)}),
 }
-_COMMON_KEYS = {"strategy", "path", "user_file", "description"}
+_COMMON_KEYS = {"strategy", "path", "user_file", "description", "when_exists"}
 # Strategies whose files exist only to tell the agent about rtok (skipped by --hook-only).
 AWARENESS_STRATEGIES = frozenset(
     {"awareness_file", "awareness_block", "reference_line", "rules_dir_or_file"}
@@ -84,6 +85,7 @@ class FileSpec:
     options: Mapping[str, Any]
     user_file: bool = False  # a project install that edits a file in the user's home
     description: str = ""
+    when_exists: str = ""  # install only when this path exists (a second product variant)
 
     @property
     def is_awareness(self) -> bool:
@@ -262,8 +264,11 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
     description = entry.get("description", "")
     if not isinstance(description, str):
         raise DescriptorError(f"{where}: description must be a string")
+    when_exists = entry.get("when_exists", "")
+    if not isinstance(when_exists, str):
+        raise DescriptorError(f"{where}: when_exists must be a string")
     options = {k: v for k, v in entry.items() if k not in _COMMON_KEYS}
-    return FileSpec(strategy, path, options, user_file, description)
+    return FileSpec(strategy, path, options, user_file, description, when_exists)
 
 
 def _check_cross_references(files: Mapping[str, tuple[FileSpec, ...]], where: str) -> None:

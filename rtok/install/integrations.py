@@ -133,6 +133,10 @@ def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[
     for spec in specs:
         if action == "install" and ctx.hook_only and spec.is_awareness:
             continue
+        if action == "install" and spec.when_exists and not os.path.exists(
+            expand_path(spec.when_exists, scope, ctx, user_file=spec.user_file)
+        ):
+            continue
         target = targets[spec.path]
         if spec.strategy == "reference_line":
             awareness_path = targets[str(spec.options["target"])].path

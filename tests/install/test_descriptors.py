@@ -316,3 +316,15 @@ def test_clinerules_folder_or_file(tmp_path: Path) -> None:
     assert edit.path == rules and edit.kind == "awareness_block"
     box.apply([edit])
     assert (read(rules) or b"").startswith(b"Use tabs.\n\n<!-- rtok:cline -->\n")
+
+
+def test_a_second_product_variant_is_installed_only_where_it_exists(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    trae_cn = os.path.join(box.home, ".trae-cn", "hooks.json")
+    assert trae_cn not in {e.path for e in box.edits("trae", "global", "install")}
+    os.makedirs(os.path.dirname(trae_cn))
+    box.apply(box.edits("trae", "global", "install"))
+    assert b"hook trae" in (read(trae_cn) or b"")
+    assert trae_cn in {e.path for e in box.edits("trae", "global", "uninstall")}
+    box.apply(box.edits("trae", "global", "uninstall"))
+    assert read(trae_cn) is None and os.path.isdir(os.path.dirname(trae_cn))
