@@ -32,9 +32,11 @@ _CONSUMER_NEVER: frozenset[str] = REGISTRY["consumer_never_with"]  # type: ignor
 _SHELLS: dict[str, dict[str, object]] = REGISTRY["shells"]  # type: ignore[assignment]
 
 SELF_NAMES = frozenset(("rtok", "rtok.exe"))
-# Words that open compound syntax; a line holding one in command position is left alone.
-_COMPOUND_WORDS = segments.GRAMMAR_WORDS | frozenset(("for", "case", "select", "[[", "]]", "in"))
-_COMPOUND_OPS = frozenset(("(", ")", ";;", ";&", ";;&"))
+# Grammar words stepped over where a command starts (`then make`, `do make`, `{ make; }`).
+_STEP_OVER = frozenset(("{", "}", "!", "if", "then", "elif", "else", "do", "while", "until"))
+# Syntax whose words are not commands: a line holding one is left alone.
+_UNWALKED = frozenset(("case", "esac", "select", "function", "coproc", "in"))
+_CASE_OPS = frozenset((";;", ";&", ";;&"))
 _PIPES = frozenset(("|", "|&"))
 _LAUNCHERS = frozenset(("npx", "pnpx", "bunx", "uvx"))
 MAX_SCRIPT_DEPTH = 4
@@ -173,45 +175,105 @@ def apply_insertions(cmd: str, offsets: Sequence[int], text: str) -> str:
 def _plan_line(cmd: str, base: int, plan: _Plan, depth: int) -> bool:
     """Add the insertions of one line (offsets shifted by `base`); False = leave it alone."""
     lexed = lexer.lex(cmd)
-    if lexed.reasons:
+    if lexed.reasons or not _readable_structure(lexed):
         return False
     commands = segments.simple_commands(lexed)
-    for command in commands:
-        if command.before in _COMPOUND_OPS or command.after in _COMPOUND_OPS:
-            return False
-        words = segments.word_texts(lexed, command)
-        if words and words[0] in _COMPOUND_WORDS:
-            return False
+    leads = _grammar_leads(lexed, commands)
+    if leads is None:
+        return False
+    grouped = _group_depths(lexed, commands)
+    has_pipe = any(c.after in _PIPES for c in commands)
+    pipeline: list[tuple[SimpleCommand, int]] = []
+    for command, lead, group_depth in zip(commands, leads, grouped, strict=True):
         if command.start < 0 and command.before in _PIPES:
             return False  # `a | ;` or similar: not a line bash would run
-    pipeline: list[SimpleCommand] = []
-    for command in commands:
-        pipeline.append(command)
+        # A group feeding or fed by a pipe (`{ a; b; } | head`): leave its commands alone.
+        if not (has_pipe and group_depth > 0):
+            pipeline.append((command, lead))
         if command.after not in _PIPES:
             _plan_pipeline(lexed, pipeline, base, plan, depth)
             pipeline = []
     return True
 
 
+def _readable_structure(lexed: lexer.Lexed) -> bool:
+    """False for syntax the rewriter does not walk: case, functions, arrays, extglob."""
+    tokens = lexed.tokens
+    for index, (kind, start, end) in enumerate(tokens):
+        if kind != lexer.OP:
+            continue
+        op = lexed.text[start:end]
+        if op in _CASE_OPS:
+            return False
+        # `name(`, `arr=(`, `@(`: a word glued to a parenthesis is not a subshell.
+        if op == "(" and index > 0 and tokens[index - 1][0] == lexer.WORD:
+            return False
+        if op == "(" and index + 1 < len(tokens) and lexed.text[tokens[index + 1][1]] == "(":
+            return False  # `((` arithmetic command
+    return True
+
+
+def _grammar_leads(lexed: lexer.Lexed, commands: list[SimpleCommand]) -> list[int] | None:
+    """How many leading grammar words (`then`, `do`, `{`, `!`, …) each command has; None
+    when a command opens syntax the rewriter leaves alone (for, case, select, function)."""
+    leads = []
+    for command in commands:
+        words = segments.word_texts(lexed, command)
+        lead = 0
+        while lead < len(words) and words[lead] in _STEP_OVER:
+            lead += 1
+        if lead < len(words) and words[lead] in _UNWALKED:
+            return None
+        if lead < len(words) and words[lead].endswith("()"):
+            return None
+        leads.append(lead)
+    return leads
+
+
+def _group_depths(lexed: lexer.Lexed, commands: list[SimpleCommand]) -> list[int]:
+    """Nesting depth of `( … )` and `{ …; }` groups at each command."""
+    depths = []
+    depth = 0
+    for command in commands:
+        if command.before == "(":
+            depth += 1
+        words = segments.word_texts(lexed, command)
+        for word in words:
+            if word == "{":
+                depth += 1
+            elif word == "}":
+                depth = max(0, depth - 1)
+            elif word not in _STEP_OVER:
+                break
+        depths.append(depth)
+        if command.after == ")":
+            depth = max(0, depth - 1)
+    return depths
+
+
 def _plan_pipeline(
-    lexed: lexer.Lexed, stages: list[SimpleCommand], base: int, plan: _Plan, depth: int
+    lexed: lexer.Lexed,
+    stages: list[tuple[SimpleCommand, int]],
+    base: int,
+    plan: _Plan,
+    depth: int,
 ) -> None:
-    stages = [s for s in stages if s.start >= 0]
+    stages = [s for s in stages if s[0].start >= 0]
     if not stages:
         return
     if len(stages) == 1:
-        _plan_command(lexed, stages[0], NORMAL, base, plan, depth)
+        _plan_command(lexed, *stages[0], NORMAL, base, plan, depth)
         return
-    if any(s.after == "|&" for s in stages[:-1]):
+    if any(s[0].after == "|&" for s in stages[:-1]):
         return
-    if _plan_command(lexed, stages[-1], FINAL, base, plan, depth):
+    if _plan_command(lexed, *stages[-1], FINAL, base, plan, depth):
         return
-    if all(_is_safe_consumer(lexed, s) for s in stages[1:]):
-        _plan_command(lexed, stages[0], PRODUCER, base, plan, depth)
+    if all(_is_safe_consumer(lexed, *s) for s in stages[1:]):
+        _plan_command(lexed, *stages[0], PRODUCER, base, plan, depth)
 
 
-def _is_safe_consumer(lexed: lexer.Lexed, stage: SimpleCommand) -> bool:
-    words = [dequote(w) for w in segments.word_texts(lexed, stage)]
+def _is_safe_consumer(lexed: lexer.Lexed, stage: SimpleCommand, lead: int) -> bool:
+    words = [dequote(w) for w in segments.word_texts(lexed, stage)[lead:]]
     if not words or words[0] is None or basename(words[0]) not in _SAFE_CONSUMERS:
         return False
     for word in words[1:]:
@@ -227,13 +289,14 @@ def _is_safe_consumer(lexed: lexer.Lexed, stage: SimpleCommand) -> bool:
 def _plan_command(
     lexed: lexer.Lexed,
     command: SimpleCommand,
+    lead: int,
     context: str,
     base: int,
     plan: _Plan,
     depth: int,
 ) -> bool:
     """Add the insertion for one simple command; True when it was rewritten."""
-    words = segments.word_texts(lexed, command)
+    words = segments.word_texts(lexed, command)[lead:]
     if not words:
         return False
     peeled = wrappers.command_index(words, transparent=plan.settings.transparent)
@@ -247,10 +310,10 @@ def _plan_command(
         plan.already_rtok = True
         return False
     args = [dequote(w) for w in words[peeled.index + 1 :]]
-    offset = base + command.words[peeled.index][0]
+    offset = base + command.words[lead + peeled.index][0]
     if name in _SHELLS:
         if context == NORMAL:
-            _plan_shell_script(lexed, command, words, peeled.index, base, plan, depth)
+            _plan_shell_script(lexed, command, lead, peeled.index, base, plan, depth)
         return False
     if name in _NEVER:
         return False
@@ -277,7 +340,7 @@ def _is_user_family(name: str, plan: _Plan) -> bool:
 def _plan_shell_script(
     lexed: lexer.Lexed,
     command: SimpleCommand,
-    words: list[str],
+    lead: int,
     index: int,
     base: int,
     plan: _Plan,
@@ -286,6 +349,7 @@ def _plan_shell_script(
     """Rewrite inside `bash -c '…'` when the insertion stays valid in the script's quoting."""
     if depth >= MAX_SCRIPT_DEPTH:
         return
+    words = segments.word_texts(lexed, command)[lead:]
     found = wrappers.shell_script(words, index)
     if found is None or found[1] != "bash":
         return
@@ -300,7 +364,7 @@ def _plan_shell_script(
             return
     elif any(c in body or c in inserted for c in '"$`\\'):
         return
-    start = base + command.words[script_index][0] + 1
+    start = base + command.words[lead + script_index][0] + 1
     inner = _Plan(plan.rtok_bin, plan.settings)
     inner.user_families = plan.user_families
     if _plan_line(body, start, inner, depth + 1):

@@ -42,6 +42,15 @@ REWRITTEN = [
     ("git status; ls -la", "rtok run git status; rtok run ls -la"),
     ("make || echo failed", "rtok run make || echo failed"),
     ("make & git status", "rtok run make & rtok run git status"),
+    # compound commands: grammar words are stepped over
+    ("(cd x && make)", "(cd x && rtok run make)"),
+    ("{ make; }", "{ rtok run make; }"),
+    ("for f in *.py; do ruff check $f; done", "for f in *.py; do rtok run ruff check $f; done"),
+    ("if git diff --quiet; then echo ok; else git status; fi",
+     "if rtok run git diff --quiet; then echo ok; else rtok run git status; fi"),
+    ("while true; do make; done", "while true; do rtok run make; done"),
+    ("! git diff --quiet || make", "! rtok run git diff --quiet || rtok run make"),
+    ("for f in a\ndo\n  pytest $f\ndone", "for f in a\ndo\n  rtok run pytest $f\ndone"),
     # pipelines
     ("git log | grep fix", "git log | rtok run grep fix"),
     ("cargo test 2>&1 | tail -20", "rtok run cargo test 2>&1 | tail -20"),
@@ -90,9 +99,11 @@ LEFT_ALONE = [
     "git diff `cat ref`", "diff <(ls a) <(ls b)", "cat <<EOF\nhello\nEOF",
     "echo $((1+1)) && git status", "git log $'--oneline'", "bash -c 'git log > f'",
     'bash -c "$CMD"',
-    # compound syntax
-    "(cd x && make)", "{ make; }", "for f in *; do ls $f; done", "if true; then make; fi",
-    "f() { make; }",
+    # syntax the rewriter does not walk
+    "f() { make; }", "function f { make; }", "arr=(git status)", "case $x in a) make;; esac",
+    "((n++)); make", "echo @(a|b)", "coproc make", "select x in a; do make; done",
+    # a group joined to a pipe: its commands stay as written
+    "{ git status; git log; } | head", "(make) | tail",
     # pipelines that are not safe
     "find . | xargs rm", "ls |& head", "git log | less", "cargo test | tee out",
     "git log | grep -f patterns.txt", "cat file | sort", "npm test | head",
