@@ -181,6 +181,10 @@ def formatter_for(family: str, words: list[str]) -> Formatter | None:
 
         return {"status": git.git_status, "log": git.git_log, "diff": git.git_diff,
                 "show": git.git_show}.get(sub)
+    if family == "diff":
+        from rtok.filter.formatters.git import unified_diff
+
+        return unified_diff
     if family == "pytest":
         from rtok.filter.formatters.pytest_fmt import pytest_output
 

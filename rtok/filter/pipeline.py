@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from rtok.filter.settings import Settings
 
 READ_BYTES = 256 * 1024
+# Exit statuses that report a result, not a failure (`grep` found nothing, `diff` found
+# differences): their output is shortened like a success's, and the status still propagates.
+NOT_A_FAILURE = {"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "diff": 1, "cmp": 1}
 
 
 def new_capture(command: str, family: str, settings: Settings) -> Capture:
@@ -79,7 +82,8 @@ def _shorten(capture: Capture, command: str, family: str, words: list[str], exit
 
         notices.append(f"rules unavailable ({exc})")
         rule = default_rule(family)
-    shown = render(capture, rule, formatter_for(family, words), exit_code, settings, command,
+    shown_as = 0 if NOT_A_FAILURE.get(family) == exit_code else exit_code
+    shown = render(capture, rule, formatter_for(family, words), shown_as, settings, command,
                    family)
     return shown.data, shown.archive_id
 

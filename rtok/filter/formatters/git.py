@@ -117,6 +117,16 @@ def git_diff(text: str) -> list[str] | None:
     return _compact_patch(lines)
 
 
+def unified_diff(text: str) -> list[str] | None:
+    """`diff -u` output: file headers kept, hunks with unchanged context lines counted."""
+    lines = text.splitlines()
+    if any(line.startswith("diff --git ") for line in lines[:200]):
+        return _compact_patch(lines)
+    if not any(line.startswith("@@ ") for line in lines[:200]):
+        return None
+    return _compact_patch(lines, keep_file_headers=True)
+
+
 def git_show(text: str) -> list[str] | None:
     lines = text.splitlines()
     if not lines or _COMMIT.match(lines[0]) is None:
@@ -128,10 +138,15 @@ def git_show(text: str) -> list[str] | None:
     return header + _compact_patch(lines[split:])
 
 
-def _compact_patch(lines: list[str]) -> list[str]:
+def _compact_patch(lines: list[str], keep_file_headers: bool = False) -> list[str]:
     out: list[str] = []
     context = 0
     for line in lines:
+        if keep_file_headers and line.startswith(("--- ", "+++ ")):
+            _flush_context(out, context)
+            context = 0
+            out.append(line.split("\t", 1)[0])
+            continue
         if line.startswith("diff --git "):
             _flush_context(out, context)
             context = 0
