@@ -96,7 +96,8 @@ def build_project(project: str) -> None:
                 "def test_raises():\n    raise ValueError('bad input: 42')\n")
     _write(os.path.join(project, "tests", "test_mixed.py"), failing)
     _write(os.path.join(project, "crash.py"),
-           "def parse(x):\n    return int(x)\n\ndef load(rows):\n    return [parse(r) for r in rows]\n\n"
+           "def parse(x):\n    return int(x)\n\n"
+           "def load(rows):\n    return [parse(r) for r in rows]\n\n"
            "for i in range(30):\n    print(f'loading batch {i}')\nload(['1', '2', 'x'])\n")
     _write(os.path.join(project, "crash.js"),
            "for (let i = 0; i < 40; i++) console.log(`step ${i}`);\n"
@@ -165,8 +166,6 @@ def run_case(command: str, project: str) -> tuple[bytes, int]:
     argv = shlex.split(command)
     env = dict(os.environ, LC_ALL="C.UTF-8", COLUMNS="100", NO_COLOR="1",
                GIT_PAGER="cat", PAGER="cat", PYTHONDONTWRITEBYTECODE="1")
-    if argv[0] == "find":
-        argv = argv[:-1] + [argv[-1]]  # the pattern is passed unexpanded
     result = subprocess.run(argv, cwd=project, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, timeout=600, check=False)
     return result.stdout, result.returncode
