@@ -1,0 +1,14 @@
+"""README.md's savings table is the one scripts/savings_table.py builds from the fixtures."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from rtok_testing import REPO_ROOT
+
+
+def test_readme_savings_table_is_current() -> None:
+    result = subprocess.run([sys.executable, "scripts/savings_table.py", "--check"],
+                            cwd=REPO_ROOT, capture_output=True, timeout=60, check=False)
+    assert result.returncode == 0, "run: python scripts/savings_table.py"
