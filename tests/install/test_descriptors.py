@@ -264,7 +264,7 @@ def test_a_plugin_written_for_another_rtok_path_is_still_recognised(tmp_path: Pa
     assert read(plugin) is None
 
 
-def test_a_user_changed_plugin_is_kept_on_uninstall_and_blocks_install(tmp_path: Path) -> None:
+def test_a_user_changed_plugin_is_kept_and_a_foreign_file_refused(tmp_path: Path) -> None:
     box = _box(tmp_path)
     box.apply(box.edits("pi", "global", "install"))
     plugin = os.path.join(box.home, ".pi", "agent", "extensions", "rtok.ts")
@@ -275,6 +275,12 @@ def test_a_user_changed_plugin_is_kept_on_uninstall_and_blocks_install(tmp_path:
     assert edits[0].kept_note is not None and "kept" in (edits[0].kept_note(changed) or "")
     box.apply(box.edits("pi", "global", "uninstall"))
     assert read(plugin) == changed
+    # rtok created it, so a new install keeps the user's edit and says so...
+    [again] = [e for e in box.edits("pi", "global", "install") if e.path == plugin]
+    assert again.transform(changed) == changed
+    assert again.kept_note is not None and again.kept_note(changed)
+    # ...while a file rtok never wrote is refused outright.
+    box.created.discard(plugin)
     with pytest.raises(integrations.IntegrationError, match="did not write"):
         box.apply(box.edits("pi", "global", "install"))
     assert read(plugin) == changed

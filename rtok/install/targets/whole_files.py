@@ -1,9 +1,10 @@
 """Files rtok owns whole: plugin templates and awareness files.
 
 Install writes the rendered file; a file already there is replaced only when it is a stock
-rtok file (any release, any rtok path). Anything else at that path is refused: rtok never
-overwrites a file it cannot prove it wrote. Uninstall deletes a stock file and keeps one the
-user changed, saying so through `kept_note`.
+rtok file (any release, any rtok path). A file rtok created that the user has since edited
+is left as it is and reported (`kept_note`); anything else at that path is refused: rtok
+never overwrites a file it cannot prove it wrote. Uninstall deletes a stock file and keeps
+one the user changed, saying so through `kept_note`.
 """
 
 from __future__ import annotations
@@ -20,21 +21,27 @@ StockTest = Callable[[bytes], bool]
 
 def _whole_file(target: Target, action: str, kind: str, desired: bytes, is_stock: StockTest,
                 what: str, mode: int | None = None) -> FileEdit:
+    def ours(data: bytes | None) -> bool:
+        return data is None or data == desired or is_stock(data)
+
+    def changed_by_user(data: bytes | None) -> bool:
+        return not ours(data) and target.ctx.created_by_rtok(target.path)
+
     def install(data: bytes | None) -> bytes | None:
-        if data is None or data == desired or is_stock(data):
+        if ours(data):
             return desired
+        if changed_by_user(data):
+            return data  # rtok's file, edited since: the edit wins, reported by kept_note
         raise IntegrationError(
             f"{target.path}: a file rtok did not write (or one changed since) is in the way "
             f"of the {what}; move it away, then run rtok init again"
         )
 
     def uninstall(data: bytes | None) -> bytes | None:
-        if data is None or data == desired or is_stock(data):
-            return None
-        return data
+        return None if ours(data) else data
 
     def kept_note(data: bytes | None) -> str | None:
-        if data is None or data == desired or is_stock(data):
+        if ours(data) or (action == "install" and not changed_by_user(data)):
             return None
         return f"kept {target.path}: it differs from the {what} rtok wrote (changed by hand?)"
 
@@ -45,7 +52,7 @@ def _whole_file(target: Target, action: str, kind: str, desired: bytes, is_stock
     return FileEdit(
         path=target.path, agent=target.agent, scope=target.edit_scope, kind=kind,
         transform=install if action == "install" else uninstall, mode=mode,
-        owned_bytes=owned, kept_note=kept_note if action == "uninstall" else None,
+        owned_bytes=owned, kept_note=kept_note,
         description=f"{verb} the {what}",
     )
 
