@@ -177,9 +177,16 @@ def _shell_quote(path: str) -> str:
 
 
 def _payload_cwd(payload: dict[str, Any]) -> str:
-    cwd = payload.get("cwd")
-    if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd):
-        return cwd
+    """The directory the command will run in: the payload's `cwd`, else the first
+    workspace root (Cursor, Cline), else the hook's own working directory."""
+    candidates = [payload.get("cwd")]
+    for key in ("workspace_roots", "workspaceRoots"):
+        roots = payload.get(key)
+        if isinstance(roots, list) and roots:
+            candidates.append(roots[0])
+    for cwd in candidates:
+        if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd):
+            return cwd
     try:
         return os.getcwd()
     except OSError:

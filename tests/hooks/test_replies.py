@@ -354,3 +354,14 @@ def test_rules_are_not_read_for_commands_without_rewrite(
     outcome, _ = _run("claude", "git status", project)
     assert outcome.kind == "allow_rewrite"
     assert "warning" in capsys.readouterr().err
+
+
+def test_workspace_root_stands_in_for_cwd(project: Path, tmp_path: Path) -> None:
+    # Project rules of the workspace apply although the payload carries no cwd.
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"deny": ["Bash(git diff:*)"]}}))
+    payload = shell_payload("claude", "git diff", str(project))
+    del payload["cwd"]
+    payload["workspace_roots"] = [str(project)]
+    assert respond(PROTOCOLS["claude"], payload).kind == "deny"
