@@ -174,3 +174,30 @@ def test_agent_filter(isolated_home: Path) -> None:
     assert [i["agent"] for i in _items(doc)] == ["claude"]
     code, _doc = _verify(cwd=isolated_home)
     assert code == 1
+
+
+def test_corrupt_records_fail_verify(isolated_home: Path) -> None:
+    Path(paths.integrity_records()).parent.mkdir(parents=True)
+    Path(paths.integrity_records()).write_text("{broken")
+    code, doc = _verify(cwd=isolated_home)
+    assert code == 1
+    [item] = _items(doc)
+    assert item["check"] == "records" and item["status"] == "unreadable"
+
+
+def test_record_of_a_removed_project_is_orphaned(isolated_home: Path, tmp_path: Path) -> None:
+    project = tmp_path / "gone"
+    (project / ".claude").mkdir(parents=True)
+    target = project / ".claude" / "RTOK.md"
+    target.write_bytes(b"x\n")
+    record_artifacts([ArtifactRecord(path=str(target), agent="claude", scope="project",
+                                     project_root=str(project), kind="awareness_file",
+                                     sha256=_sha(b"x\n"))])
+    code, doc = _verify(cwd=isolated_home)
+    assert code == 0
+    import shutil
+
+    shutil.rmtree(project)
+    code, doc = _verify(cwd=isolated_home)
+    assert [i["status"] for i in _items(doc)] == ["orphaned"] and code == 1
+    assert _items(doc)[0]["fix"] == "rtok verify --prune"

@@ -215,3 +215,13 @@ def test_doctor_still_runs_hooks_when_records_are_lost(isolated_home: Path) -> N
     assert code == 0
     assert {(c["sample"], c["level"]) for c in checks} >= {("rewrite", "PASS"),
                                                            ("deny", "PASS")}
+
+
+def test_uninstall_forgets_records_and_verify_is_quiet(isolated_home: Path) -> None:
+    _init("--agent", "claude", "--agent", "codex", "-g")
+    assert {r.agent for r in load_records()} == {"claude", "codex"}
+    result = run_rtok(["uninstall", "--agent", "claude", "-g", "--auto-patch"])
+    assert result.returncode == 0, result.stderr
+    assert {r.agent for r in load_records()} == {"codex"}
+    code, items = _verify(isolated_home)
+    assert code == 0 and {i["agent"] for i in items} == {"codex"}
