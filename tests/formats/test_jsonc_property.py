@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import json5
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rtok.formats import jsonc
+from rtok.formats.errors import FormatError
 
 ITEM = {"matcher": "Bash",
         "hooks": [{"type": "command", "command": "/opt/rtok/bin/rtok hook claude",
@@ -143,6 +145,10 @@ def test_set_then_remove_key_is_byte_identical(case: tuple[bytes, Any],
     existing = jsonc.existing_depth(original, path)
     if existing == len(path):
         return  # replacing a user's value is not an inverse pair
+    if existing and not isinstance(jsonc.get(original, path[:existing]), dict):
+        with pytest.raises(FormatError):  # the path runs through a non-object: refused
+            jsonc.set_key(original, path, {"on": True})
+        return
     installed = jsonc.set_key(original, path, {"on": True})
     assert jsonc.get(installed, path) == {"on": True}
     assert json5.loads(installed.decode("utf-8").lstrip("\ufeff")) == jsonc.parse(installed)
