@@ -100,3 +100,24 @@ def test_a_malformed_settings_file_is_refused_and_nothing_is_written(
     assert done.returncode == 2
     assert str(settings).encode() in done.stderr
     assert _user_files(isolated_home) == before
+
+
+def test_hermes_and_vibe_over_yaml_and_toml_user_files(isolated_home: Path) -> None:
+    config = isolated_home / ".hermes" / "config.yaml"
+    config.parent.mkdir()
+    config.write_bytes(fixture_bytes("yaml", "plugins_block_list.yaml"))
+    hooks = isolated_home / ".vibe" / "hooks.toml"
+    hooks.parent.mkdir()
+    hooks.write_bytes(fixture_bytes("toml", "user_hooks_array.toml"))
+    before = _user_files(isolated_home)
+
+    done = run_rtok(["init", "-g", "--agent", "hermes", "--agent", "vibe", "--auto-patch"])
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"- rtok" in config.read_bytes()
+    assert (isolated_home / ".hermes" / "plugins" / "rtok" / "__init__.py").is_file()
+    assert b'name = "rtok"' in hooks.read_bytes()
+
+    gone = run_rtok(["uninstall", "-g", "--agent", "hermes", "--agent", "vibe"])
+    assert gone.returncode == 0, gone.stderr.decode()
+    assert _user_files(isolated_home) == before
+    assert not (isolated_home / ".hermes" / "plugins").exists()
