@@ -334,3 +334,47 @@ def test_a_second_product_variant_is_installed_only_where_it_exists(tmp_path: Pa
     assert trae_cn in {e.path for e in box.edits("trae", "global", "uninstall")}
     box.apply(box.edits("trae", "global", "uninstall"))
     assert read(trae_cn) is None and os.path.isdir(os.path.dirname(trae_cn))
+
+
+def test_rtoks_handler_merged_into_a_user_group_is_taken_out_alone(tmp_path: Path) -> None:
+    import json
+
+    box = _box(tmp_path)
+    settings = os.path.join(box.home, ".claude", "settings.json")
+    os.makedirs(os.path.dirname(settings))
+    mine = {"type": "command", "command": "audit"}
+    ours = {"type": "command", "command": "'/opt/rtok tools/bin/rtok' hook claude"}
+    with open(settings, "w") as handle:
+        json.dump({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [mine, ours]}]}},
+                  handle, indent=2)
+    box.apply(box.edits("claude", "global", "uninstall"))
+    assert json.loads(read(settings) or b"") == {
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [mine]}]}}
+
+
+def test_a_settings_file_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
+    from rtok.formats.errors import FormatError
+
+    box = _box(tmp_path)
+    settings = os.path.join(box.home, ".claude", "settings.json")
+    os.makedirs(os.path.dirname(settings))
+    original = b'{"hooks": ["not", "an", "object"]}\n'
+    with open(settings, "wb") as handle:
+        handle.write(original)
+    with pytest.raises(FormatError) as caught:
+        box.apply(box.edits("claude", "global", "install"))
+    assert settings in str(caught.value)
+    assert read(settings) == original
+    assert not os.path.exists(os.path.join(box.home, ".claude", "RTOK.md"))
+
+
+def test_codex_trust_and_existing_settings_need_consent(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    edits = {e.kind: e for e in box.edits("codex", "global", "install")}
+    assert edits["trust_entry"].needs_consent
+    assert not edits["settings_entry"].needs_consent  # hooks.json does not exist yet
+    os.makedirs(os.path.join(box.home, ".codex"))
+    with open(os.path.join(box.home, ".codex", "hooks.json"), "w") as handle:
+        handle.write("{}\n")
+    edits = {e.kind: e for e in box.edits("codex", "global", "install")}
+    assert edits["settings_entry"].needs_consent
