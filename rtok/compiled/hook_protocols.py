@@ -57,8 +57,7 @@ PROTOCOLS = {
                     'ask_rule_rewrite': (
                         '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissio'
                         'nDecision":"ask","permissionDecisionReason":"rtok: same comman'
-                        'd, shortened output (your ask rule matched)","updatedInput":"$'
-                        '{input}"}}'
+                        'd, shortened output","updatedInput":"${input}"}}'
                     ),
                 },
                 'tool': ['tool_name'],
@@ -147,8 +146,7 @@ PROTOCOLS = {
                     'ask_rule_rewrite': (
                         '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissio'
                         'nDecision":"ask","permissionDecisionReason":"rtok: same comman'
-                        'd, shortened output (your ask rule matched)","updatedInput":"$'
-                        '{input}"}}'
+                        'd, shortened output","updatedInput":"${input}"}}'
                     ),
                 },
                 'tool': ['tool_name'],
@@ -178,8 +176,7 @@ PROTOCOLS = {
                     ),
                     'ask_rule_rewrite': (
                         '{"permissionDecision":"ask","permissionDecisionReason":"rtok: '
-                        'same command, shortened output (your ask rule matched)","modif'
-                        'iedArgs":"${input}"}'
+                        'same command, shortened output","modifiedArgs":"${input}"}'
                     ),
                 },
                 'tool': ['toolName'],

@@ -23,7 +23,9 @@ Schema (every key is checked; an error names the file and the key):
     [hook.payloads.replies]    # one JSON template per decision; a kind left out replies
     allow_rewrite = {…}        #   `no_opinion`. Kinds: allow_rewrite, ask_rewrite, deny, defer,
     ask_rewrite = {…}          #   and ask_rule_rewrite: used instead of ask_rewrite when the
-                               #   user's own ask rule matched (falls back to ask_rewrite)
+                               #   user's own ask rule matched (falls back to ask_rewrite);
+                               #   the decision kind stays ask_rewrite, so it should differ
+                               #   from ask_rewrite only by added keys (`rtok doctor`)
 
 In a template the string "${input}" becomes the complete tool input with only the command
 changed, "${command}" the rewritten command, and inside longer strings `${command}` and
