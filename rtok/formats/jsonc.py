@@ -464,13 +464,16 @@ def _insert_last(text: str, container: Node, style: _Style, key: str | None,
         if last.comma is None:
             text = text[: last.node.end] + "," + text[last.node.end :]
         return text
+    if _on_own_line(text, container, last):
+        # Own line, but the closing bracket (or a comment spanning lines) follows on it:
+        # the new slot goes on a line of its own right after the last one.
+        indent = line_indent(text, last.start)
+        lead = style.newline + indent + _slot_text(key, value, indent, style)
+    else:
+        lead = style.item_sep + _slot_text(key, value, None, style)
     if last.comma is not None:
-        gap = text[last.comma + 1 : last.comma + 1 + len(style.item_sep)]
-        sep = gap if not gap.strip() and "\n" not in gap else style.item_sep
-        piece = sep + _slot_text(key, value, None, style) + ","
-        return text[: last.comma + 1] + piece + text[last.comma + 1 :]
-    piece = "," + style.item_sep + _slot_text(key, value, None, style)
-    return text[: last.node.end] + piece + text[last.node.end :]
+        return text[: last.comma + 1] + lead + "," + text[last.comma + 1 :]
+    return text[: last.node.end] + "," + lead + text[last.node.end :]
 
 
 def _empty_piece(text: str, container: Node, style: _Style, key: str | None,
