@@ -45,11 +45,17 @@ _POSITIONAL = {"timeout": 1, "chrt": 1, "taskset": 1}
 _QUOTES = "'\""
 
 
-def word_spans(segment: str) -> list[tuple[int, int]]:
-    """(start, end) of each shell word, quote- and backslash-aware; never fails."""
+# Prefix words peeled at most: enough for any real wrapper chain, and it keeps the scan of
+# a huge command (a long heredoc, a generated script) short.
+MAX_PREFIX_WORDS = 64
+
+
+def word_spans(segment: str, limit: int = -1) -> list[tuple[int, int]]:
+    """(start, end) of each shell word (the first `limit` ones when limit >= 0),
+    quote- and backslash-aware; never fails."""
     spans: list[tuple[int, int]] = []
     i, n = 0, len(segment)
-    while i < n:
+    while i < n and len(spans) != limit:
         while i < n and segment[i] in " \t\n":
             i += 1
         if i >= n:
@@ -110,8 +116,18 @@ def _is_assignment(word: str) -> bool:
 def command_forms(segment: str) -> list[str]:
     """The trimmed segment, then each form left after peeling one more prefix word."""
     text = segment.strip()
+    spans = word_spans(text, MAX_PREFIX_WORDS)
+    forms, ran_out = _forms(text, spans)
+    if ran_out and len(spans) == MAX_PREFIX_WORDS:
+        # Still peeling when the scanned words ran out (padding with many assignments):
+        # scan everything rather than let the padding hide the command from deny rules.
+        forms, _ = _forms(text, word_spans(text))
+    return forms
+
+
+def _forms(text: str, spans: list[tuple[int, int]]) -> tuple[list[str], bool]:
+    """(forms, whether peeling ran past the last scanned word)."""
     forms = [text] if text else []
-    spans = word_spans(text)
     words = [unquote(text[a:b]) for a, b in spans]
     index = _next_command(words, 0)
     seen = {text}
@@ -122,9 +138,9 @@ def command_forms(segment: str) -> list[str]:
             forms.append(form)
         following = _next_command(words, index)
         if following == index:
-            break
+            return forms, False
         index = following
-    return forms
+    return forms, True
 
 
 def _next_command(words: list[str], index: int) -> int:

@@ -65,3 +65,12 @@ def test_word_spans_respect_quotes() -> None:
 
 def test_unterminated_quote_does_not_fail() -> None:
     assert word_spans("echo 'oops") == [(0, 4), (5, 10)]
+
+
+def test_huge_segment_is_scanned_only_at_its_start() -> None:
+    segment = "FOO=1 git push " + "x " * 500_000
+    assert command_forms(segment)[1].startswith("git push x x")
+    assert len(word_spans(segment, 3)) == 3
+    # Padding with more prefix words than the quick scan covers does not hide the command.
+    assert command_forms("A=1 " * 100 + "git push")[-1] == "git push"
+    assert command_forms("timeout 5 " * 40 + "git push")[-1] == "git push"
