@@ -121,6 +121,12 @@ class Descriptor:
         """Registers `rtok hook <name>` with the agent (hook tier)."""
         return self.tier == "hook"
 
+    @property
+    def hook_protocol(self) -> str | None:
+        """The agent whose `[hook]` table `rtok hook` answers with, or None (plugins call
+        `rtok rewrite`; rules-tier agents are only told about rtok)."""
+        return self.name if self.has_hook else None
+
 
 def load_all() -> dict[str, Descriptor]:
     """Every descriptor under integrations/, by agent name."""

@@ -12,7 +12,7 @@ import pytest
 from agent_harness import Sandbox, read
 
 from rtok.install import descriptor, integrations
-from rtok.install.targets.commands import hook_command, is_rtok_hook_command
+from rtok.install.targets.commands import hook_command, is_rtok_hook_command, registered_binary
 from rtok.install.targets.toml_hooks import codex_group_hash
 
 HOOK_TIER = {"claude", "codex", "cursor", "gemini", "copilot", "droid", "trae", "vibe",
@@ -187,6 +187,9 @@ def test_hook_command_is_quoted_and_recognised() -> None:
                     "'/x/rtok hook claude", "/x/rtok claude hook", 42]:
         assert not is_rtok_hook_command(foreign, "claude"), foreign
     assert is_rtok_hook_command('"C:\\\\Tools\\\\rtok.exe" hook claude', "claude")
+    assert registered_binary(command, "claude") == "/opt/my tools/rtok"
+    assert registered_binary(degraded, "copilot") == "/x/rtok"
+    assert registered_binary("rtk hook claude", "claude") is None
 
 
 def test_codex_trust_hash_matches_the_worked_example() -> None:

@@ -45,3 +45,12 @@ def is_rtok_hook_command(command: object, agent: str) -> bool:
     return not tail or tail == ["||", "true"] or (
         len(tail) == 4 and tail[:3] == ["||", "printf", "%s\\n"]
     )
+
+
+def registered_binary(command: object, agent: str) -> str | None:
+    """The rtok entry point a registered hook command runs (for checks that it still
+    exists), or None when `command` is not rtok's hook command for `agent`."""
+    if not is_rtok_hook_command(command, agent):
+        return None
+    assert isinstance(command, str)
+    return shlex.split(command)[0]
