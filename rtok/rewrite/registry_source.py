@@ -33,6 +33,12 @@ def load_source() -> dict[str, Any]:
     return tomllib.loads(resources.read_text("rules", "registry.toml"))
 
 
+def _sorted(values: list[str] | set[str]) -> tuple[str, ...]:
+    # Sorted tuples, not sets: set reprs follow string hashing and would make the generated
+    # module differ from run to run.
+    return tuple(sorted(set(values)))
+
+
 def _strings(value: object, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise RegistryError(f"{where}: expected a list of non-empty strings")
@@ -77,18 +83,19 @@ def _family(name: str, table: object) -> dict[str, Any]:
         "subcommands": None if any_args else tuple(tuple(s.split()) for s in subcommands),
         "bare": bool(raw.get("bare", any_args)),
         "pipeline": pipeline,
-        "global_options": frozenset(_strings(raw.get("global_options", []), where)),
-        "global_flags": frozenset(_strings(raw.get("global_flags", []), where)),
-        "never_with": frozenset(never_global),
-        "never_with_sub": {k: frozenset(v) for k, v in never_by_sub.items()},
+        "global_options": _sorted(_strings(raw.get("global_options", []), where)),
+        "global_flags": _sorted(_strings(raw.get("global_flags", []), where)),
+        "never_with": _sorted(never_global),
+        "never_with_sub": {k: _sorted(v) for k, v in never_by_sub.items()},
         "never_short": never_short,
         "needs_operand": bool(raw.get("needs_operand", False)),
     }
 
 
-def compiled_registry() -> dict[str, Any]:
-    """The REGISTRY constant of rtok/compiled/registry.py."""
-    source = load_source()
+def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The REGISTRY constant of rtok/compiled/registry.py (from registry.toml by default)."""
+    if source is None:
+        source = load_source()
     unknown = set(source) - {"never", "pipelines", "families", "wrappers", "shells"}
     if unknown:
         raise RegistryError(f"unknown top-level tables {sorted(unknown)}")
@@ -135,9 +142,9 @@ def compiled_registry() -> dict[str, Any]:
     return {
         "families": families,
         "command_index": {k: tuple(v) for k, v in index.items()},
-        "never": frozenset(never),
-        "safe_consumers": frozenset(_strings(pipelines.get("safe_consumers", []), "pipelines")),
-        "consumer_never_with": frozenset(
+        "never": _sorted(never),
+        "safe_consumers": _sorted(_strings(pipelines.get("safe_consumers", []), "pipelines")),
+        "consumer_never_with": _sorted(
             _strings(pipelines.get("consumer_never_with", []), "pipelines")
         ),
         "wrappers": wrappers,

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 
 _FAMILIES: dict[str, dict[str, object]] = REGISTRY["families"]  # type: ignore[assignment]
 _INDEX: dict[str, tuple[str, ...]] = REGISTRY["command_index"]  # type: ignore[assignment]
-_NEVER: frozenset[str] = REGISTRY["never"]  # type: ignore[assignment]
-_SAFE_CONSUMERS: frozenset[str] = REGISTRY["safe_consumers"]  # type: ignore[assignment]
-_CONSUMER_NEVER: frozenset[str] = REGISTRY["consumer_never_with"]  # type: ignore[assignment]
+_NEVER = frozenset(REGISTRY["never"])
+_SAFE_CONSUMERS = frozenset(REGISTRY["safe_consumers"])
+_CONSUMER_NEVER = frozenset(REGISTRY["consumer_never_with"])
 _SHELLS: dict[str, dict[str, object]] = REGISTRY["shells"]  # type: ignore[assignment]
 
 SELF_NAMES = frozenset(("rtok", "rtok.exe"))
@@ -384,7 +384,7 @@ def _matching_family(name: str, args: list[str | None]) -> dict[str, object] | N
     return None
 
 
-def _blocked(args: list[str | None], never: frozenset[str], short: str) -> bool:
+def _blocked(args: list[str | None], never: tuple[str, ...], short: str) -> bool:
     for arg in args:
         if arg is None:
             continue
@@ -403,7 +403,7 @@ def _blocked(args: list[str | None], never: frozenset[str], short: str) -> bool:
 
 
 def _family_matches(family: dict[str, object], args: list[str | None]) -> bool:
-    never: frozenset[str] = family["never_with"]  # type: ignore[assignment]
+    never: tuple[str, ...] = family["never_with"]  # type: ignore[assignment]
     short: str = family["never_short"]  # type: ignore[assignment]
     if _blocked(args, never, short):
         return False
@@ -414,9 +414,9 @@ def _family_matches(family: dict[str, object], args: list[str | None]) -> bool:
         return bool(args) or bool(family["bare"])
     if not args:
         return bool(family["bare"])
-    options: frozenset[str] = family["global_options"]  # type: ignore[assignment]
-    flags: frozenset[str] = family["global_flags"]  # type: ignore[assignment]
-    by_sub: dict[str, frozenset[str]] = family["never_with_sub"]  # type: ignore[assignment]
+    options: tuple[str, ...] = family["global_options"]  # type: ignore[assignment]
+    flags: tuple[str, ...] = family["global_flags"]  # type: ignore[assignment]
+    by_sub: dict[str, tuple[str, ...]] = family["never_with_sub"]  # type: ignore[assignment]
     p = 0
     while p < len(args):
         for sub in subcommands:

@@ -1,0 +1,101 @@
+"""decide(): the one place that turns a verdict and a command into what happens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtok.rewrite.decision import (
+    ALLOW_REWRITE,
+    ASK_REWRITE,
+    DEFER,
+    DENY,
+    Decision,
+    decide,
+    for_hook,
+)
+from rtok.rewrite.rewriter import Settings
+
+NO_SETTINGS = Settings()
+
+
+@pytest.mark.parametrize(
+    ("cmd", "verdict", "kind", "command"),
+    [
+        ("git status", "deny", DENY, None),
+        ("git log $(x)", "deny", DENY, None),  # deny is checked before anything else
+        ("git log $(x)", "allow", DEFER, None),
+        ("git log > out", "default", DEFER, None),
+        ("echo hi", "allow", DEFER, None),
+        ("git status", "allow", ALLOW_REWRITE, "rtok run git status"),
+        ("git status", "ask", ASK_REWRITE, "rtok run git status"),
+        ("git status", "default", ASK_REWRITE, "rtok run git status"),
+        ("git status", "something-new", ASK_REWRITE, "rtok run git status"),
+        ("rtok run git status", "allow", ALLOW_REWRITE, "rtok run git status"),
+    ],
+)
+def test_decide(cmd: str, verdict: str, kind: str, command: str | None) -> None:
+    decision = decide(cmd, verdict, settings=NO_SETTINGS)
+    assert decision.kind == kind
+    assert decision.command == command
+
+
+def test_default_never_auto_allows() -> None:
+    for cmd in ("git status", "cargo test && ls", "FOO=1 make"):
+        assert decide(cmd, "default", settings=NO_SETTINGS).kind == ASK_REWRITE
+
+
+def test_rtok_bin_reaches_the_rewrite() -> None:
+    decision = decide("make", "allow", rtok_bin="/usr/local/bin/rtok", settings=NO_SETTINGS)
+    assert decision == Decision(ALLOW_REWRITE, "/usr/local/bin/rtok run make")
+
+
+def test_hooks_treat_an_identity_rewrite_as_defer() -> None:
+    cmd = "rtok run git status"
+    assert for_hook(decide(cmd, "allow", settings=NO_SETTINGS), cmd).kind == DEFER
+    rewritten = decide("git status", "allow", settings=NO_SETTINGS)
+    assert for_hook(rewritten, "git status") is rewritten
+
+
+def test_config_file_exclusions_apply(isolated_home: Path) -> None:
+    config = isolated_home / ".config" / "rtok" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[hooks]\nexclude_commands = ["git push"]\n', encoding="utf-8")
+    assert decide("git push", "allow").kind == DEFER
+    assert decide("git status", "allow").kind == ALLOW_REWRITE
+
+
+def test_trusted_families_from_rule_files_are_rewritten_outside_pipelines(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    from rtok import trust
+    from rtok.filter import layers
+
+    # A user rule file adds a family for a tool the registry does not know.
+    rules = isolated_home / ".config" / "rtok" / "rules.toml"
+    rules.parent.mkdir(parents=True, exist_ok=True)
+    rules.write_text("[frobtool]\nmax_lines = 50\nhead = 20\ntail = 20\n", encoding="utf-8")
+    cwd = str(tmp_path)
+    # Untrusted: not rewritten.
+    assert decide("frobtool --all", "allow", cwd=cwd).kind == DEFER
+    trust.trust_bytes(str(rules), rules.read_bytes())
+    assert "frobtool" in layers.trusted_families(cwd)
+    assert decide("frobtool --all", "allow", cwd=cwd).command == "rtok run frobtool --all"
+    assert decide("FOO=1 frobtool", "ask", cwd=cwd).command == "FOO=1 rtok run frobtool"
+    # User families are never rewritten inside pipelines, nor through sudo.
+    assert decide("frobtool --all | head", "allow", cwd=cwd).kind == DEFER
+    assert decide("sudo frobtool", "allow", cwd=cwd).kind == DEFER
+
+
+def test_user_rule_file_cannot_make_a_never_command_rewritable(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    from rtok import trust
+
+    rules = isolated_home / ".config" / "rtok" / "rules.toml"
+    rules.parent.mkdir(parents=True, exist_ok=True)
+    rules.write_text("[vim]\nmax_lines = 5\n\n[cd]\nmax_lines = 5\n", encoding="utf-8")
+    trust.trust_bytes(str(rules), rules.read_bytes())
+    assert decide("vim x", "allow", cwd=str(tmp_path)).kind == DEFER
+    assert decide("cd x", "allow", cwd=str(tmp_path)).kind == DEFER

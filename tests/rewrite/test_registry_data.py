@@ -1,0 +1,74 @@
+"""rules/registry.toml: enough families, a valid schema, and the never-lists enforced."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from rtok.compiled.registry import REGISTRY
+from rtok.rewrite.registry_source import RegistryError, compiled_registry, load_source
+from rtok.rewrite.rewriter import Settings, rewrite_command
+
+REQUIRED_COMMANDS = [
+    "git", "gh", "cargo", "npm", "pnpm", "yarn", "bun", "npx", "pytest", "go", "ruff", "mypy",
+    "tsc", "eslint", "jest", "vitest", "docker", "kubectl", "terraform", "make", "grep", "rg",
+    "ls", "find", "tree", "cat", "head", "tail", "pip", "uv",
+]
+
+
+def test_at_least_sixty_families() -> None:
+    assert len(REGISTRY["families"]) >= 60
+
+
+@pytest.mark.parametrize("command", REQUIRED_COMMANDS)
+def test_required_command_is_a_family(command: str) -> None:
+    assert command in REGISTRY["command_index"]
+
+
+def test_every_family_has_a_pipeline_position() -> None:
+    for name, family in REGISTRY["families"].items():
+        assert family["pipeline"] in ("producer", "final", "both", "none"), name
+
+
+def test_never_lists_cover_the_issue() -> None:
+    never = REGISTRY["never"]
+    for word in ("cd", "echo", "export", "vim", "less", "watch", "sudo", "rtok", "ssh", "top"):
+        assert word in never
+
+
+@pytest.mark.parametrize("command", sorted(REGISTRY["never"]))
+def test_never_commands_are_not_rewritten(command: str) -> None:
+    out = rewrite_command(f"{command} status x", settings=Settings())
+    # rtok itself is reported unchanged; everything else gets no rewrite at all.
+    assert out is None or (command in ("rtok", "rtok.exe") and out == f"{command} status x")
+
+
+def _source() -> dict[str, Any]:
+    return copy.deepcopy(load_source())
+
+
+def test_compiled_module_matches_source() -> None:
+    assert compiled_registry() == REGISTRY
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda s: s["families"]["git"].update(pipeline="sometimes"), "families.git.pipeline"),
+        (lambda s: s["families"]["git"].update(colour=1), "unknown keys"),
+        (lambda s: s["families"]["git"].update(commands="git"), "families.git.commands"),
+        (lambda s: s["families"].update(bad={"commands": ["vim"], "subcommands": ["*"]}),
+         "in a [never] list"),
+        (lambda s: s["families"]["ls"].update(subcommands=["*", "x"]), "must stand alone"),
+        (lambda s: s["families"]["git"].update(never_with=["nosuch -x"]), "not a listed"),
+        (lambda s: s["shells"]["bash"].update(dialect="tcsh"), "bash or fish"),
+        (lambda s: s.update(extra={}), "unknown top-level"),
+    ],
+)
+def test_schema_errors_name_the_table(edit: Any, message: str) -> None:
+    source = _source()
+    edit(source)
+    with pytest.raises(RegistryError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        compiled_registry(source)

@@ -1,0 +1,115 @@
+"""`rtok rewrite CMD…` in a real subprocess: exit codes 0/1/2/3 and stdout."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rtok_testing import run_rtok
+
+
+def claude_rules(home: Path, **permissions: list[str]) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"permissions": permissions}), encoding="utf-8")
+
+
+def rewrite(*args: str, cwd: Path, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    result = run_rtok(["rewrite", *args], cwd=str(cwd), env=env)
+    return result.returncode, result.stdout.decode(), result.stderr.decode()
+
+
+def test_no_rule_is_ask_with_the_rewritten_command(tmp_path: Path) -> None:
+    assert rewrite("git", "status", cwd=tmp_path) == (3, "rtok run git status", "")
+
+
+def test_arguments_are_joined_with_spaces(tmp_path: Path) -> None:
+    assert rewrite("ls -al", cwd=tmp_path)[:2] == rewrite("ls", "-al", cwd=tmp_path)[:2]
+    assert rewrite("ls", "-al", cwd=tmp_path)[1] == "rtok run ls -al"
+
+
+@pytest.mark.parametrize(
+    "cmd", ["echo hi", "git log > out.txt", "git log $(x)", "vim x", "RTOK_DISABLED=1 make", ""],
+)
+def test_nothing_to_rewrite_exits_1_silently(tmp_path: Path, cmd: str) -> None:
+    code, out, _ = rewrite(cmd, cwd=tmp_path)
+    assert (code, out) == (1, "")
+
+
+def test_allow_rule_exits_0(isolated_home: Path, tmp_path: Path) -> None:
+    claude_rules(isolated_home, allow=["Bash(git status:*)"])
+    assert rewrite("git status", cwd=tmp_path) == (0, "rtok run git status", "")
+    # Only every segment allowed gives Allow.
+    assert rewrite("git status && make", cwd=tmp_path)[:2] == (
+        3, "rtok run git status && rtok run make",
+    )
+
+
+def test_deny_rule_exits_2_through_prefixes(isolated_home: Path, tmp_path: Path) -> None:
+    claude_rules(isolated_home, deny=["Bash(git push:*)"])
+    for cmd in ("git push", "FOO=1 git push", "timeout 5 git push origin", "git status; git push"):
+        assert rewrite(cmd, cwd=tmp_path)[:2] == (2, ""), cmd
+
+
+def test_ask_rule_exits_3(isolated_home: Path, tmp_path: Path) -> None:
+    claude_rules(isolated_home, ask=["Bash(cargo:*)"], allow=["Bash(cargo:*)"])
+    assert rewrite("cargo test", cwd=tmp_path)[:2] == (3, "rtok run cargo test")
+
+
+@pytest.mark.parametrize("host", ["codex", "opencode", "pi", "hermes", "trae", "cline"])
+def test_hosts_that_own_approval_get_0_for_no_rule(
+    isolated_home: Path, tmp_path: Path, host: str
+) -> None:
+    env = {"RTOK_REWRITE_HOST": host}
+    assert rewrite("git status", cwd=tmp_path, env=env)[:2] == (0, "rtok run git status")
+    claude_rules(isolated_home, ask=["Bash(make:*)"], deny=["Bash(rm:*)"])
+    assert rewrite("make", cwd=tmp_path, env=env)[:2] == (3, "rtok run make")
+    assert rewrite("rm x && ls", cwd=tmp_path, env=env)[:2] == (2, "")
+
+
+def test_other_hosts_keep_3(tmp_path: Path) -> None:
+    env = {"RTOK_REWRITE_HOST": "claude"}
+    assert rewrite("make", cwd=tmp_path, env=env)[:2] == (3, "rtok run make")
+
+
+def test_absolute_rtok_bin(tmp_path: Path) -> None:
+    code, out, _ = rewrite("--rtok-bin", "/opt/my tools/rtok", "git", "status", cwd=tmp_path)
+    assert (code, out) == (3, "'/opt/my tools/rtok' run git status")
+    code, out, _ = rewrite("--rtok-bin=/usr/bin/rtok", "--", "make", cwd=tmp_path)
+    assert (code, out) == (3, "/usr/bin/rtok run make")
+    env = {"RTOK_REWRITE_BIN": "/usr/local/bin/rtok"}
+    assert rewrite("make", cwd=tmp_path, env=env)[:2] == (3, "/usr/local/bin/rtok run make")
+
+
+def test_identity_is_reported(tmp_path: Path) -> None:
+    assert rewrite("rtok run git status", cwd=tmp_path)[:2] == (3, "rtok run git status")
+
+
+def test_usage_error(tmp_path: Path) -> None:
+    code, out, err = rewrite("--rtok-bin", cwd=tmp_path)
+    assert (code, out) == (1, "")
+    assert "usage: rtok rewrite" in err
+
+
+def test_malformed_claude_settings_warn_and_still_answer(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    settings = isolated_home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text("{not json", encoding="utf-8")
+    code, out, err = rewrite("git status", cwd=tmp_path)
+    assert (code, out) == (3, "rtok run git status")
+    assert err.count("\n") == 1 and "settings.json" in err
+
+
+def test_config_exclusions_apply(isolated_home: Path, tmp_path: Path) -> None:
+    config = isolated_home / ".config" / "rtok" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(
+        '[hooks]\nexclude_commands = ["^cargo"]\ntransparent_prefixes = ["direnv exec ."]\n',
+        encoding="utf-8",
+    )
+    assert rewrite("cargo test", cwd=tmp_path)[:2] == (1, "")
+    assert rewrite("direnv exec . make", cwd=tmp_path)[:2] == (3, "direnv exec . rtok run make")

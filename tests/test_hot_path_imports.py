@@ -1,0 +1,68 @@
+"""The hot-path verbs import only the stdlib and the rtok modules they need.
+
+Each case runs `python -X importtime -m rtok VERB …` in a subprocess (with the test's
+temporary HOME) and reads the names of every module imported from stderr. Add a verb by
+adding a case to HOT_PATH_CASES.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Libraries too slow to import on every shell call of an agent.
+FORBIDDEN = (
+    "typer", "rich", "click", "questionary", "prompt_toolkit", "tomlkit", "ruamel",
+    "json5", "filelock", "tomllib", "typing", "dataclasses", "inspect", "packaging",
+)
+
+CLAUDE_REWRITE_PAYLOAD = json.dumps({
+    "session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+    "tool_input": {"command": "git status"}, "cwd": "/tmp",
+})
+
+# (id, argv after `rtok`, stdin)
+HOT_PATH_CASES = [
+    ("rewrite", ["rewrite", "git", "status"], b""),
+    ("rewrite-compound", ["rewrite", "FOO=1 timeout 5 bash -c 'cargo test | tail' && ls"], b""),
+    ("rewrite-nothing", ["rewrite", "echo", "hi"], b""),
+    ("hook-claude", ["hook", "claude"], CLAUDE_REWRITE_PAYLOAD.encode()),
+    ("run", ["run", "true"], b""),
+    ("filter", ["filter", "--stdin", "--cmd", "git status"], b"On branch main\n"),
+]
+
+
+def imported_modules(args: list[str], stdin: bytes, cwd: str) -> tuple[set[str], int]:
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "rtok", *args],
+        input=stdin, capture_output=True, cwd=cwd, env=dict(os.environ), timeout=60,
+        check=False,
+    )
+    names = set()
+    for line in result.stderr.decode(errors="replace").splitlines():
+        if line.startswith("import time:") and line.count("|") == 2:
+            name = line.rsplit("|", 1)[1].strip()
+            if name != "package":  # the header line
+                names.add(name)
+    return names, result.returncode
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"), [c[1:] for c in HOT_PATH_CASES], ids=[c[0] for c in HOT_PATH_CASES]
+)
+def test_hot_path_imports_no_heavy_modules(args: list[str], stdin: bytes, tmp_path: Path) -> None:
+    names, status = imported_modules(args, stdin, str(tmp_path))
+    assert "rtok.cli.entry" in names, "the verb did not run through rtok's entry point"
+    heavy = sorted(n for n in names if n.split(".")[0] in FORBIDDEN)
+    assert heavy == [], f"rtok {' '.join(args)} imported {heavy} (exit {status})"
+
+
+def test_the_check_sees_a_forbidden_import(tmp_path: Path) -> None:
+    # The same probe on a verb that is allowed to use typer proves the check can fail.
+    names, _ = imported_modules(["--help"], b"", str(tmp_path))
+    assert any(n.split(".")[0] in FORBIDDEN for n in names)
