@@ -162,3 +162,29 @@ def test_a_vibe_hooks_file_whose_hooks_is_a_table_is_refused(tmp_path: Path) -> 
     with pytest.raises(ValueError, match=r"hooks\.toml"):
         box.apply(box.edits("vibe", "global", "install"))
     assert read(hooks) == original
+
+
+def test_user_edits_made_after_install_survive_uninstall(tmp_path: Path) -> None:
+    box = _sandbox(tmp_path)
+    agents_md = os.path.join(box.project, "AGENTS.md")
+    with open(agents_md, "wb") as handle:
+        handle.write(fixture_bytes("md", "user_text.md"))
+    box.apply(box.edits("kimi", "project", "install"))
+    box.apply(box.edits("opencode", "project", "install"))
+    with open(agents_md, "ab") as handle:
+        handle.write(b"\n## Added later\n\nText below rtok's blocks.\n")
+    box.apply(box.edits("kimi", "project", "uninstall"))
+    text = (read(agents_md) or b"").decode()
+    assert "<!-- rtok:kimi -->" not in text and "<!-- rtok:opencode -->" in text
+    box.apply(box.edits("opencode", "project", "uninstall"))
+    assert read(agents_md) == (
+        fixture_bytes("md", "user_text.md") + b"\n## Added later\n\nText below rtok's blocks.\n"
+    )
+
+    settings = os.path.join(box.home, ".claude", "settings.json")
+    box.apply(box.edits("claude", "global", "install"))
+    data = read(settings) or b""
+    with open(settings, "wb") as handle:
+        handle.write(jsonc.set_key(data, ("model",), "opus"))
+    box.apply(box.edits("claude", "global", "uninstall"))
+    assert jsonc.parse(read(settings) or b"") == {"model": "opus"}
