@@ -7,6 +7,7 @@ the original bytes exactly (see text.append_block / text.remove_lines for the bl
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rtok.formats.errors import FormatError
@@ -15,6 +16,7 @@ from rtok.formats.text import append_block, decode, encode, line_at, line_end, r
 BEGIN = "<!-- rtok:begin -->"
 END = "<!-- rtok:end -->"
 DEFAULT_LABEL = "<markdown>"
+_FENCE = re.compile(r"(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,13 +28,39 @@ class _Block:
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
-    """(offset, line without its break) for every line."""
+    """(offset, line without its break) for every line outside fenced code blocks: a marker
+    or ``@`` line shown inside a fence is an example, not a live one."""
+    return _scan(text)[0]
+
+
+def _scan(text: str) -> tuple[list[tuple[int, str]], int | None]:
+    """The lines outside fences, and the offset of a fence left open at the end (if any)."""
     result = []
     offset = 0
-    for line in text.splitlines(keepends=True):
-        result.append((offset, line.rstrip("\r\n")))
-        offset += len(line)
-    return result
+    fence = ""
+    fence_at: int | None = None
+    for raw in text.splitlines(keepends=True):
+        line = raw.rstrip("\r\n")
+        stripped = line.lstrip(" ")
+        opener = _FENCE.match(stripped) if len(line) - len(stripped) < 4 else None
+        if fence:
+            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(
+                    fence) and not stripped[len(opener.group(1)) :].strip():
+                fence = ""
+        elif opener:
+            fence, fence_at = opener.group(1), offset
+        else:
+            result.append((offset, line))
+        offset += len(raw)
+    return result, fence_at if fence else None
+
+
+def _refuse_open_fence(text: str, label: str) -> None:
+    """Text appended after an unclosed fence would be code, not instructions."""
+    open_at = _scan(text)[1]
+    if open_at is not None:
+        raise FormatError(label, line_at(text, open_at),
+                          "a code fence opened here is never closed; close it first")
 
 
 def _find_block(text: str, begin: str, end: str, label: str) -> _Block | None:
@@ -90,6 +118,7 @@ def upsert_block(data: bytes | None, body: str, *, begin: str = BEGIN, end: str 
         if text[block.body_start : block.body_end] == rendered:
             return data or b""
         return encode(decoded, text[: block.body_start] + rendered + text[block.body_end :])
+    _refuse_open_fence(text, label)
     new_block = begin + newline + rendered + end + newline
     return encode(decoded, append_block(text, new_block, newline))
 
@@ -119,6 +148,7 @@ def add_reference(data: bytes | None, ref: str, *, label: str = DEFAULT_LABEL) -
     decoded = decode(data or b"", label)
     if has_reference(data, ref, label=label):
         return data or b""
+    _refuse_open_fence(decoded.text, label)
     return encode(decoded, append_block(decoded.text, ref + decoded.newline, decoded.newline))
 
 

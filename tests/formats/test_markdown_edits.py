@@ -94,3 +94,22 @@ def test_not_utf8_is_refused() -> None:
     with pytest.raises(FormatError) as caught:
         markdown.add_reference(b"ok\n\xff\xfe\n", "@RTOK.md", label="AGENTS.md")
     assert caught.value.line == 2
+
+
+def test_markers_and_references_inside_code_fences_are_examples() -> None:
+    doc = (b"# Docs\n\n```markdown\n<!-- rtok:begin -->\n@RTOK.md\n```\n\n~~~~\n"
+           b"<!-- rtok:end -->\n~~~~\n")
+    assert markdown.get_block(doc) is None
+    assert not markdown.has_reference(doc, "@RTOK.md")
+    installed = markdown.add_reference(markdown.upsert_block(doc, "x\n"), "@RTOK.md")
+    assert markdown.get_block(installed) == "x\n"
+    assert markdown.remove_block(markdown.remove_reference(installed, "@RTOK.md")) == doc
+
+
+def test_appending_after_an_unclosed_fence_is_refused() -> None:
+    doc = b"# Docs\n\n```sh\nmake test\n"
+    with pytest.raises(FormatError) as caught:
+        markdown.upsert_block(doc, "x\n", label="AGENTS.md")
+    assert caught.value.line == 3
+    with pytest.raises(FormatError):
+        markdown.add_reference(doc, "@RTOK.md", label="AGENTS.md")
