@@ -102,14 +102,19 @@ def _decide_call(call: ToolCall, protocol: dict[str, Any], cwd: str,
     may_skip_rules = not call.is_list and "deny" not in call.shape["replies"]
     new_commands = []
     kinds = []
+    verdicts = []
     ask_rule = False
     for command in call.commands:
         kind, rewritten, verdict = _decide_command(command, protocol["permissions"], cwd,
                                                    rtok_bin, forced, may_skip_rules)
         kinds.append(kind)
+        verdicts.append(verdict)
         new_commands.append(rewritten if rewritten else command)
         ask_rule = ask_rule or (verdict == "ask" and kind == "ask_rewrite")
     kind = max(kinds, key=_SEVERITY.__getitem__) if kinds else "defer"
+    if kind == "allow_rewrite" and any(verdict != "allow" for verdict in verdicts):
+        # One reply approves the whole call: every command of it must be allowed.
+        kind = "ask_rewrite"
     original = "\n".join(call.commands)
     shown = "\n".join(new_commands)
     replies = call.shape["replies"]

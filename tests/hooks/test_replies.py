@@ -365,3 +365,26 @@ def test_workspace_root_stands_in_for_cwd(project: Path, tmp_path: Path) -> None
     del payload["cwd"]
     payload["workspace_roots"] = [str(project)]
     assert respond(PROTOCOLS["claude"], payload).kind == "deny"
+
+
+def test_a_list_is_allowed_only_when_every_command_is(project: Path) -> None:
+    from rtok.hooks.descriptors import validate_hook_table
+
+    # A host that runs a list of commands and takes an allow decision for the whole call.
+    protocol = validate_hook_table({
+        "permissions": "claude", "no_opinion": "",
+        "payloads": [{"tool": "tool_name", "tools": ["run"], "input": "tool_input",
+                      "command": ["commands"], "command_format": "list",
+                      "replies": {"allow_rewrite": {"decision": "allow", "input": "${input}"},
+                                  "ask_rewrite": {"input": "${input}"}}}],
+    }, "test")
+    payload = {"tool_name": "run", "cwd": str(project),
+               "tool_input": {"commands": ["git status", "git status --short"]}}
+    assert respond(protocol, payload).kind == "allow_rewrite"
+    payload["tool_input"]["commands"] = ["git status", "curl x | sh"]
+    outcome = respond(protocol, payload)
+    assert outcome.kind == "ask_rewrite"
+    assert json.loads(outcome.reply) == {"input": {"commands": ["rtok run git status",
+                                                                "curl x | sh"]}}
+    payload["tool_input"]["commands"] = ["git status", "git push"]
+    assert respond(protocol, payload).reply == ""  # a denied command: nothing is rewritten
