@@ -16,7 +16,7 @@ TIMEOUT_S = 2.0
 def _rewrite(command):
     try:
         result = subprocess.run(
-            [RTOK_BIN, "rewrite", command],
+            [RTOK_BIN, "rewrite", "--rtok-bin", RTOK_BIN, "--", command],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
