@@ -6,14 +6,14 @@ areas, folds "defer" into "deny"):
             wrappers and grammar words);
 - "defer"   a deny rule matches only inside a shell wrapper's script (`bash -c '…'`): the
             host may not read that script as its own rule would, so rtok neither denies
-            nor rewrites; `decide()` turns it into Defer and the host judges the original;
+            nor rewrites: `rtok hook` answers Defer and the host judges the original;
 - "ask"     an ask rule matches, or the command holds a construct rtok cannot attest
             (`$(…)`, backticks, heredocs…), which is never allowed;
 - "allow"   every non-empty segment, as written, matches an allow rule;
 - "default" nothing applies, or the host owns approval (source "none").
 
-Precedence: deny > defer > ask > allow > default. Sources: "claude" (Claude Code's four
-settings files), "cursor" (Cursor CLI's cli-config.json), "gemini" (Gemini CLI's allowed and
+Precedence: deny > defer > ask > allow > default. Sources: "claude" (Claude Code's project,
+user and managed settings files), "cursor" (Cursor CLI's cli-config.json), "gemini" (Gemini CLI's allowed and
 excluded shell commands), "droid" (deny lists only), "none".
 
 Hot path: stdlib only (plus rtok.shell for segmenting).
