@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from rtok.filter.settings import Settings
 
 READ_BYTES = 256 * 1024
+# A shortened result carries a trailer of at least this many bytes, so output this small
+# can never be shortened (never_worse) and is printed as it is.
+TRAILER_BYTES = 64
 # Exit statuses that report a result, not a failure (`grep` found nothing, `diff` found
 # differences): their output is shortened like a success's, and the status still propagates.
 NOT_A_FAILURE = {"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "diff": 1, "cmp": 1}
@@ -48,12 +51,12 @@ def finish(capture: Capture, command: str, family: str, words: list[str], exit_c
     """Shorten, archive, record and print one captured output."""
     notices: list[str] = []
     cwd = _cwd()
-    if capture.total:
+    if capture.total and (capture.streaming or capture.total > TRAILER_BYTES):
         shown_data, archive_id = _shorten(capture, command, family, words, exit_code, settings,
                                           cwd, notices)
     else:
-        # Nothing to shorten: no rules to load, nothing to archive.
-        shown_data, archive_id = b"", None
+        # Shorter than any trailer: nothing can be gained, so no rules are loaded.
+        shown_data, archive_id = capture.data(), None
     write_stdout(shown_data)
     if notices:
         extra = f" (+{len(notices) - 1} more)" if len(notices) > 1 else ""
