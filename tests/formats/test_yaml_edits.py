@@ -27,6 +27,10 @@ DOCUMENTS: dict[str, bytes] = {
     "four-space": b"model:\n    provider: custom\nplugins:\n    enabled:\n        - a\n",
     "document-marker": b"---\nmodel:\n  provider: custom\n",
     "bom": b"\xef\xbb\xbfmodel:\n  provider: custom\n",
+    "plugins-null": b"plugins:\nmodel: x\n",
+    "plugins-null-with-comment": b"plugins:   # none yet\n",
+    "quoted-keys": b"\"plugins\":\n  'enabled':\n    - \"memory\"\n",
+    "block-scalar-nearby": b"notes: |\n  enabled:\n  - not a list\nplugins:\n  enabled: []\n",
 }
 
 
