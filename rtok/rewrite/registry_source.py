@@ -78,7 +78,7 @@ def _family(name: str, table: object) -> dict[str, Any]:
     never_short = raw.get("never_short", "")
     if not isinstance(never_short, str):
         raise RegistryError(f"{where}.never_short: expected a string of letters")
-    return {
+    compiled: dict[str, Any] = {
         "commands": tuple(commands),
         "subcommands": None if any_args else tuple(tuple(s.split()) for s in subcommands),
         "bare": bool(raw.get("bare", any_args)),
@@ -90,6 +90,11 @@ def _family(name: str, table: object) -> dict[str, Any]:
         "never_short": never_short,
         "needs_operand": bool(raw.get("needs_operand", False)),
     }
+    # Leave out empty values: a smaller module loads faster on every shell call.
+    return {k: v for k, v in compiled.items() if v or k in _ALWAYS_KEPT}
+
+
+_ALWAYS_KEPT = ("subcommands", "pipeline", "bare")
 
 
 def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:

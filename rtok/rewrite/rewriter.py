@@ -403,20 +403,20 @@ def _blocked(args: list[str | None], never: tuple[str, ...], short: str) -> bool
 
 
 def _family_matches(family: dict[str, object], args: list[str | None]) -> bool:
-    never: tuple[str, ...] = family["never_with"]  # type: ignore[assignment]
-    short: str = family["never_short"]  # type: ignore[assignment]
+    never: tuple[str, ...] = family.get("never_with", ())  # type: ignore[assignment]
+    short: str = family.get("never_short", "")  # type: ignore[assignment]
     if _blocked(args, never, short):
         return False
-    if family["needs_operand"] and not any(a is None or not a.startswith("-") for a in args):
+    if family.get("needs_operand") and not any(a is None or not a.startswith("-") for a in args):
         return False
     subcommands: tuple[tuple[str, ...], ...] | None = family["subcommands"]  # type: ignore[assignment]
     if subcommands is None:
         return bool(args) or bool(family["bare"])
     if not args:
         return bool(family["bare"])
-    options: tuple[str, ...] = family["global_options"]  # type: ignore[assignment]
-    flags: tuple[str, ...] = family["global_flags"]  # type: ignore[assignment]
-    by_sub: dict[str, tuple[str, ...]] = family["never_with_sub"]  # type: ignore[assignment]
+    options: tuple[str, ...] = family.get("global_options", ())  # type: ignore[assignment]
+    flags: tuple[str, ...] = family.get("global_flags", ())  # type: ignore[assignment]
+    by_sub: dict[str, tuple[str, ...]] = family.get("never_with_sub", {})  # type: ignore[assignment]
     p = 0
     while p < len(args):
         for sub in subcommands:

@@ -34,10 +34,13 @@ ANSI_C_QUOTE = "ANSI-C quoting"
 FILE_REDIRECT = "file-target redirect"
 UNTERMINATED = "unterminated quote or substitution"
 DANGLING_REDIRECT = "redirect without a target"
+UNREADABLE_SCRIPT = "shell script that cannot be read statically"
 
 _OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", ";", "|", "&", "(", ")")
 _REDIRECTS = ("&>>", "&>", "<<<", "<<-", "<<", "<&", "<>", "<", ">>", ">&", ">|", ">")
 _WORD_BREAK = frozenset(" \t\n\r;&|()<>")
+_REDIRECT_START = frozenset("0123456789<>&")
+_OPERATOR_START = frozenset(";&|()")
 _HEREDOCS = frozenset(("<<", "<<-"))
 _DUPLICATIONS = frozenset((">&", "<&"))
 _NULL_TARGETS = frozenset(("/dev/null",))
@@ -285,19 +288,20 @@ class _Scanner:
                 i = self.word(i)
                 tokens.append((WORD, start, i))
             else:
-                redirect = self.redirect_at(i)
+                redirect = self.redirect_at(i) if c in _REDIRECT_START else 0
                 if redirect:
                     i += redirect
                     tokens.append((REDIR, start, i))
                     continue
-                for op in _OPERATORS:
-                    if text.startswith(op, i):
-                        i += len(op)
-                        tokens.append((OP, start, i))
-                        break
-                else:
-                    i = max(self.word(i), i + 1)
-                    tokens.append((WORD, start, i))
+                if c in _OPERATOR_START:
+                    for op in _OPERATORS:
+                        if text.startswith(op, i):
+                            i += len(op)
+                            tokens.append((OP, start, i))
+                            break
+                    continue
+                i = max(self.word(i), i + 1)
+                tokens.append((WORD, start, i))
 
     def redirect_at(self, i: int) -> int:
         """Length of the redirect operator (with its io number) starting at i, or 0."""
@@ -313,11 +317,24 @@ class _Scanner:
         return 0
 
 
+# One decision reads the same line several times (gate, rewriter, scripts): keep the last
+# few results. Lexed objects are never modified after `lex` returns them.
+_MEMO: dict[tuple[str, str], Lexed] = {}
+_MEMO_SIZE = 32
+
+
 def lex(cmd: str, dialect: str = "bash") -> Lexed:
     """Tokens of `cmd` plus its unattestable constructs (see module docstring)."""
+    key = (cmd, dialect)
+    found = _MEMO.get(key)
+    if found is not None:
+        return found
     lexed = Lexed(cmd, dialect)
     _Scanner(lexed).run()
     _check_redirects(lexed)
+    if len(_MEMO) >= _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[key] = lexed
     return lexed
 
 
@@ -361,8 +378,22 @@ def _is_fd_word(word: str) -> bool:
     return digits == "" or digits.isdigit()
 
 
+_REASONS_MEMO: dict[tuple[str, str], frozenset[str]] = {}
+
+
 def unattestable_reasons(cmd: str, dialect: str = "bash") -> set[str]:
     """Why `cmd` cannot be attested, looking into `sh -c` / `eval` scripts as well."""
+    key = (cmd, dialect)
+    found = _REASONS_MEMO.get(key)
+    if found is None:
+        found = frozenset(_reasons(cmd, dialect))
+        if len(_REASONS_MEMO) >= _MEMO_SIZE:
+            _REASONS_MEMO.clear()
+        _REASONS_MEMO[key] = found
+    return set(found)
+
+
+def _reasons(cmd: str, dialect: str) -> set[str]:
     lexed = lex(cmd, dialect)
     reasons = set(lexed.reasons)
     if not reasons:
@@ -370,7 +401,7 @@ def unattestable_reasons(cmd: str, dialect: str = "bash") -> set[str]:
 
         for script, script_dialect in segments.nested_scripts(lexed):
             if script is None:
-                reasons.add("shell script that cannot be read statically")
+                reasons.add(UNREADABLE_SCRIPT)
             else:
                 reasons |= unattestable_reasons(script, script_dialect)
     return reasons

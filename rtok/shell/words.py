@@ -14,6 +14,11 @@ _DQ_ESCAPABLE = frozenset('$`"\\\n')
 def dequote(word: str, dialect: str = "bash") -> str | None:
     """The literal value of `word` after quote removal, or None when it expands something
     (`$x`, `$(…)`, backticks, `$'…'`) and so has no value rtok can know from the text."""
+    if (
+        "'" not in word and '"' not in word and "\\" not in word and "$" not in word
+        and "`" not in word and "(" not in word
+    ):
+        return word  # nothing to remove or expand (the common case)
     out: list[str] = []
     i, n = 0, len(word)
     fish = dialect == "fish"
