@@ -46,9 +46,31 @@ def _percentile(samples: list[float], fraction: float) -> float:
     return ordered[index]
 
 
+def _print_importtime(python: str, rtok: str, payload: bytes, env: dict[str, str],
+                      cwd: str) -> None:
+    """Median self time (us) of each module imported by the rewrite case, over 9 runs."""
+    samples: dict[str, list[int]] = {}
+    for _ in range(9):
+        result = subprocess.run([python, "-X", "importtime", rtok, "hook", "claude"],
+                                input=payload, capture_output=True, env=env, cwd=cwd,
+                                check=False)
+        for line in result.stderr.decode(errors="replace").splitlines():
+            parts = line.removeprefix("import time:").split("|")
+            if len(parts) == 3 and parts[0].strip().isdigit():
+                samples.setdefault(parts[2].strip(), []).append(int(parts[0]))
+    rows = sorted(((statistics.median(v), k) for k, v in samples.items()), reverse=True)
+    ours = sum(us for us, name in rows if name.split(".")[0] == "rtok")
+    print(f"import self time of rtok's own modules: {ours / 1000:.2f} ms (importtime, median)")
+    for us, name in rows[:25]:
+        print(f"  {us:8.0f} us  {name}")
+    print()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60, help="runs per case (default 60)")
+    parser.add_argument("--importtime", action="store_true",
+                        help="also list the modules `rtok hook claude` imports, by self time")
     args = parser.parse_args()
     python = sys.executable
     rtok = os.path.join(os.path.dirname(python), "rtok")
@@ -83,6 +105,8 @@ def main() -> int:
                 subprocess.run(argv, input=data, capture_output=True, env=env, cwd=project,
                                check=False)
                 times[name].append((time.perf_counter() - start) * 1000)
+        if args.importtime:
+            _print_importtime(python, rtok, cases[2][2], env, project)
     floor = statistics.median(times['python -c "import json"'])
     print(f"{'case':34} {'p50 ms':>8} {'p95 ms':>8} {'p50 / import json':>18}")
     for name, samples in times.items():
