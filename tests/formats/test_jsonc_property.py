@@ -21,7 +21,7 @@ ITEM = {"matcher": "Bash",
                    "timeout": 30}]}
 PATH = ("hooks", "PreToolUse")
 # More examples for a long soak run: RTOK_FORMATS_EXAMPLES=5000 pytest tests/formats
-EXAMPLES = int(os.environ.get("RTOK_FORMATS_EXAMPLES", "300"))
+EXAMPLES = int(os.environ.get("RTOK_FORMATS_EXAMPLES", "200"))
 
 KEYS = st.sampled_from(["a", "model", "env", "permissions", "x y", "ünï", "hooks2", "A"])
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
@@ -69,7 +69,10 @@ def _render(draw: st.DrawFn, value: Any, layout: Layout, depth: int) -> str:
             head = inner if pretty else _gap(draw, layout, depth + 1)
             text = _render(draw, inner_value, layout, depth + 1)
             if key is not None:
-                colon = draw(st.sampled_from([":", ": ", " : "]))
+                colons = [":", ": ", " : "]
+                if layout.comments:
+                    colons += [" /* k */ : ", ":/* v */ "]
+                colon = draw(st.sampled_from(colons))
                 text = json.dumps(key, ensure_ascii=draw(st.booleans())) + colon + text
             parts.append(head + text + ("" if pretty else _gap(draw, layout, depth + 1)))
         body = ",".join(parts)
@@ -103,6 +106,8 @@ def documents(draw: st.DrawFn) -> tuple[bytes, Any]:
             reordered = draw(st.permutations(keys))
             root = {key: root[key] for key in reordered}
     text = _render(draw, root, layout, 0)
+    if layout.comments and draw(st.booleans()):
+        text += draw(st.sampled_from([" // end", layout.newline + "/* end */"]))
     if draw(st.booleans()):
         text += layout.newline
     if layout.comments and draw(st.booleans()):
