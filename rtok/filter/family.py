@@ -175,7 +175,7 @@ def _subcommand(words: list[str]) -> str:
 
 
 def formatter_for(family: str, words: list[str]) -> Formatter | None:
-    if family == "git":
+    if family == "git" and _subcommand(words) != "ls-files":
         sub = _subcommand(words)
         from rtok.filter.formatters import git
 
@@ -206,6 +206,10 @@ def formatter_for(family: str, words: list[str]) -> Formatter | None:
         from rtok.filter.formatters.listing import ls_long
 
         return ls_long
+    if family in ("find", "fd", "fdfind") or (family == "git" and _subcommand(words) == "ls-files"):
+        from rtok.filter.formatters.listing import paths_by_folder
+
+        return paths_by_folder
     if family == "tree":
         from rtok.filter.formatters.listing import tree
 

@@ -18,7 +18,7 @@ def rule(**table: object) -> Rule:
 @pytest.mark.parametrize("formatter", [
     git.git_status, git.git_log, git.git_diff, git.git_show, git.unified_diff,
     pytest_fmt.pytest_output, cargo.cargo_build, cargo.cargo_test, gotest.go_test,
-    listing.ls_long, listing.tree, grep.grep_grouped,
+    listing.ls_long, listing.tree, listing.paths_by_folder, grep.grep_grouped,
 ])
 def test_formatters_stand_down_on_foreign_output(formatter: object) -> None:
     text = "hello world\nthis is not what you think\n" * 5

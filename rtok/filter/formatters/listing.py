@@ -61,3 +61,20 @@ def tree(text: str) -> list[str] | None:
         depth = (len(found.group(1)) // 4) + 1
         out.append("  " * depth + line[found.end():])
     return out
+
+
+def paths_by_folder(text: str) -> list[str] | None:
+    """One path per line (find, fd, git ls-files): one line per folder listing its entries."""
+    lines = text.splitlines()
+    if len(lines) < 4 or any(not line or line.endswith(":") or "\t" in line or "/" not in line
+                             for line in lines):
+        return None
+    folders: dict[str, list[str]] = {}
+    for line in lines:
+        head, sep, name = line.rstrip("/").rpartition("/")
+        folder = head + "/" if sep else "./"
+        folders.setdefault(folder, []).append(name + ("/" if line.endswith("/") else ""))
+    if len(folders) * 2 > len(lines):
+        return None
+    return [f"{folder} ({len(names)}): {', '.join(names)}" if len(names) > 1
+            else folder + names[0] for folder, names in folders.items()]
