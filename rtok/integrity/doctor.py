@@ -173,6 +173,60 @@ def _clip(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+# Where each host reads a rewritten tool input (agent-e2e.md §5, observed with the real
+# CLIs), independent of rtok's descriptors so that a descriptor mistake is caught too.
+HOST_INPUT_PATHS: dict[str, tuple[str, ...]] = {
+    "claude": ("hookSpecificOutput", "updatedInput"),
+    "codex": ("hookSpecificOutput", "updatedInput"),
+    "droid": ("hookSpecificOutput", "updatedInput"),
+    "copilot": ("hookSpecificOutput", "updatedInput"),
+    "trae": ("hookSpecificOutput", "updatedInput"),
+    "gemini": ("hookSpecificOutput", "tool_input"),
+    "vibe": ("hook_specific_output", "tool_input"),
+    "cline": ("overrideInput",),
+    "cursor": ("updated_input",),
+    "antigravity": ("overwrite",),
+}
+
+
+def host_contract_problem(agent: str, sample: str, stdout: str,
+                          sample_input: Mapping[str, Any] | None,
+                          command_key: str = "command") -> str | None:
+    """What the host itself would reject in this reply, or None. Every host takes one
+    JSON object or nothing; a rewrite must return the complete tool input with only the
+    command changed; Codex applies updatedInput only with permissionDecision "allow"."""
+    text = stdout.strip()
+    if not text:
+        return None
+    try:
+        reply = json.loads(text)
+    except ValueError:
+        return "stdout is not exactly one JSON object (the host treats it as a failure)"
+    if not isinstance(reply, dict):
+        return "stdout is JSON but not an object"
+    if sample != "rewrite" or agent == "qwen":
+        return None
+    path = HOST_INPUT_PATHS.get(agent)
+    if path is None or sample_input is None:
+        return None
+    node: object = reply
+    for key in path:
+        node = node.get(key) if isinstance(node, dict) else None
+    if not isinstance(node, dict):
+        return f"the rewritten input is not at {'.'.join(path)}, where {agent} reads it"
+    for key, value in sample_input.items():
+        if key not in node:
+            return f"the rewritten input drops {key!r} (the host needs the complete input)"
+        if key != command_key and node[key] != value:
+            return f"the rewritten input changes {key!r}"
+    if agent == "codex":
+        decision = reply.get("hookSpecificOutput", {}).get("permissionDecision")
+        if decision != "allow":
+            return ("Codex ignores updatedInput without permissionDecision \"allow\" "
+                    f"(got {decision!r})")
+    return None
+
+
 def run_hook_command(command: str, payload: Mapping[str, Any], cwd: str,
                      env: Mapping[str, str]) -> tuple[int | None, str, str]:
     """Run the registered command as the agent does: `/bin/sh -c`, payload on stdin."""
@@ -279,6 +333,13 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
         return Check(agent, scope, sample, FAIL, f"hook exited {code}: {detail}", fix,
                      command, out)
     problem = check_reply(shape, protocol, kind if kind != "passthrough" else "defer", out)
+    if problem is None:
+        from rtok.hooks.payload import lookup
+
+        sample_input = lookup(payload, shape["input"])
+        problem = host_contract_problem(
+            agent, sample, out, sample_input if isinstance(sample_input, dict) else None,
+            shape["command"][0])
     if problem is None and sample == "rewrite" and REWRITE_SAMPLE not in out:
         problem = f"reply does not carry the command: {_clip(out)!r}"
     if problem is not None:
@@ -296,6 +357,11 @@ def check_stock_file(agent: str, scope: str, record: ArtifactRecord, data: bytes
                      what: str = "plugin") -> Check:
     if is_stock_artifact("whole_file", data):
         return Check(agent, scope, "plugin_file", PASS, f"{record.path} is a stock rtok {what}")
+    if hashlib.sha256(data).hexdigest() == record.sha256:
+        return Check(agent, scope, "plugin_file", WARN,
+                     f"{record.path} is as rtok wrote it, but from a build whose {what} is "
+                     "not in this rtok's manifest: reinstall to update it",
+                     init_fix(agent, scope, record.project_root))
     return Check(agent, scope, "plugin_file", FAIL,
                  f"{record.path} differs from every {what} rtok shipped (modified)",
                  init_fix(agent, scope, record.project_root))
