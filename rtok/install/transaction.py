@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -27,9 +28,11 @@ from rtok.install.locks import locked
 from rtok.install.model import FileEdit
 from rtok.install.planner import Change, Plan
 
-# Test-only: seconds to sleep between the transaction's steps, so a crash test can kill
-# the process at each of them. Never set by users.
+# Test-only: seconds to sleep between the transaction's steps, announcing each step on
+# stderr (STEP_MARKER), so a crash test can kill the process at every one of them. Never
+# set by users.
 STEP_DELAY_ENV = "RTOK_TEST_TRANSACTION_STEP_DELAY"
+STEP_MARKER = "rtok-test-transaction-step"
 
 
 class TransactionError(Exception):
@@ -61,6 +64,8 @@ def _step_delay() -> float:
 
 def _pause(delay: float) -> None:
     if delay:
+        sys.stderr.write(STEP_MARKER + "\n")
+        sys.stderr.flush()
         time.sleep(delay)
 
 

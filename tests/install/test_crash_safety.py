@@ -2,8 +2,9 @@
 
 After every kill each file must hold its old bytes or its new bytes (absent counts as the
 old state of a file rtok creates), and parse; a rerun must converge to the full install or
-the full uninstall. The transaction sleeps a little between its steps (a test-only env var)
-so that random kill times land on every step.
+the full uninstall. With a test-only env var the transaction announces each step on stderr
+and sleeps a little; the test kills after a random number of steps, at a random instant
+inside the step, so kills land on every step whatever the machine's load.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 
 from rtok.formats import jsonc
 from rtok.install.fsio import TEMP_MARKER
-from rtok.install.transaction import STEP_DELAY_ENV
+from rtok.install.transaction import STEP_DELAY_ENV, STEP_MARKER
 
 KILLS = 200
 INSTALL = ["init", "-a", "claude", "-g", "--auto-patch"]
@@ -46,6 +47,27 @@ def _rtok(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
+def _count_steps(args: list[str], env: dict[str, str]) -> int:
+    proc = _rtok(args, env)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err.decode()
+    return err.decode().count(STEP_MARKER)
+
+
+def _kill_after(proc: subprocess.Popen[bytes], steps: int, extra: float) -> None:
+    assert proc.stderr is not None
+    seen = 0
+    while seen < steps:
+        line = proc.stderr.readline()
+        if not line:  # the run finished with fewer steps (less left to do)
+            break
+        seen += STEP_MARKER.encode() in line
+    time.sleep(extra)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    proc.stderr.close()
+
+
 def _finish(args: list[str], env: dict[str, str]) -> None:
     proc = _rtok(args, env)
     _, err = proc.communicate(timeout=60)
@@ -66,19 +88,18 @@ def test_kill_at_random_points_leaves_old_or_new_bytes(isolated_home: Path) -> N
     assert _files(isolated_home) == old
     assert all(new[name] not in (None, old[name]) for name in new)
 
-    env[STEP_DELAY_ENV] = "0.015"
     rng = random.Random(20261129)
-    # Measure how long a full run takes with the delay, to spread kills across it.
-    start = time.perf_counter()
-    _finish(INSTALL, env)
-    span = time.perf_counter() - start
+    delay = 0.01
+    env[STEP_DELAY_ENV] = str(delay)
+    steps = {tuple(INSTALL): _count_steps(INSTALL, env), tuple(UNINSTALL): 0}
+    steps[tuple(UNINSTALL)] = _count_steps(UNINSTALL, env)
+    assert min(steps.values()) >= 4
     killed_mid_write = 0
     for index in range(KILLS):
         args = INSTALL if index % 2 == 0 else UNINSTALL
         proc = _rtok(args, env)
-        time.sleep(rng.uniform(0.0, span * 1.1))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
+        # Kill after a random number of announced steps, at a random instant inside it.
+        _kill_after(proc, rng.randint(1, steps[tuple(args)]), rng.uniform(0, delay * 2))
         now = _files(isolated_home)
         mixed = {name for name in now if now[name] != old[name] and now[name] != new[name]}
         assert not mixed, f"kill #{index}: {mixed} hold neither old nor new bytes"
@@ -96,4 +117,6 @@ def test_kill_at_random_points_leaves_old_or_new_bytes(isolated_home: Path) -> N
     assert [n for n in os.listdir(claude) if TEMP_MARKER in n] == []
     assert sorted(os.listdir(claude)) == ["CLAUDE.md", "settings.json"]
     # Some kills must have landed between two files' writes, or the test proved little.
+    print(f"{KILLS} kills over {steps} steps; {killed_mid_write} left a mix of old and new "
+          "files")
     assert killed_mid_write > 0
