@@ -55,6 +55,8 @@ class AgentProfile:
     configure: Callable[[RunContext], dict[str, str]]  # writes files, returns extra env
     command: Callable[[RunContext, list[str], str], list[str]]  # (ctx, bin, prompt) -> argv
     pre_steps: Callable[[RunContext, list[str]], list[Step]] = lambda ctx, exe: []
+    # What a user of the agent has already done to let project-local config load at all.
+    trust_project: Callable[[RunContext], None] = lambda ctx: None
     follow_suggestions: bool = False
     timeout: float = 120.0
     notes: str = ""
@@ -187,6 +189,13 @@ def _codex_config(ctx: RunContext) -> dict[str, str]:
         "supports_websockets = false\n"
     ))
     return {"CODEX_HOME": codex_home, "FAKE_API_KEY": FAKE_KEY, "RUST_LOG": "warn"}
+
+
+def _codex_trust_project(ctx: RunContext) -> None:
+    # Codex ignores a project's .codex/ until the user trusts the project (the TUI asks on
+    # first start; `codex exec` prints "Untrusted project-local configuration is disabled").
+    with open(os.path.join(ctx.home, ".codex", "config.toml"), "a", encoding="utf-8") as handle:
+        handle.write(f'\n[projects."{ctx.cwd}"]\ntrust_level = "trusted"\n')
 
 
 def _codex_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
@@ -364,7 +373,8 @@ def _cline_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
 
 PROFILES: dict[str, AgentProfile] = {p.name: p for p in (
     AgentProfile("claude", "Claude Code", ["Bash"], _claude_config, _claude_command),
-    AgentProfile("codex", "Codex CLI", ["exec_command"], _codex_config, _codex_command),
+    AgentProfile("codex", "Codex CLI", ["exec_command"], _codex_config, _codex_command,
+                 trust_project=_codex_trust_project),
     AgentProfile("gemini", "Gemini CLI", ["run_shell_command"], _gemini_config,
                  _gemini_command),
     AgentProfile("opencode", "OpenCode", ["bash"], _opencode_config, _opencode_command),

@@ -40,6 +40,15 @@ def load_integrations(repo: str = REPO) -> list[dict[str, Any]]:
     return found
 
 
+def agent_scopes(agent: str, repo: str = REPO) -> list[str]:
+    """The install scopes ("global", "project") the agent's descriptor declares."""
+    for item in load_integrations(repo):
+        if item["name"] == agent:
+            install = item.get("install") or {}
+            return [scope for scope in ("global", "project") if install.get(scope)]
+    return []
+
+
 def load_results(results_dir: str) -> dict[tuple[str, str], dict[str, Any]]:
     results: dict[tuple[str, str], dict[str, Any]] = {}
     for path in glob.glob(os.path.join(results_dir, "*.json")):

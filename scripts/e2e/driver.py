@@ -138,7 +138,7 @@ class AgentReport:
     label: str
     package: str
     version: str
-    kind: str  # "control" | "round_trip"
+    kind: str  # "control" | "round_trip" | "project_round_trip"
     passed: bool = False
     checks: list[Check] = field(default_factory=list)
     sessions: list[Session] = field(default_factory=list)
@@ -344,6 +344,11 @@ def looks_raw(output: str, raw_log: bytes) -> tuple[bool, str]:
 
 def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace,
                        rtok: str) -> None:
+    if PROFILES[report.agent].follow_suggestions:
+        evaluate_suggestion(report, session)
+    else:
+        report.check("rewritten: the hook rewrote the call in place (one shell call)",
+                     len(session.tool_results) == 1, f"{len(session.tool_results)} tool results")
     output = session.final_output
     match = find_trailer(output)
     report.check("rewritten: rtok trailer in tool result", bool(match),
@@ -368,6 +373,18 @@ def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace,
                  any(r["command"] == COMMAND and r["raw_bytes"] == len(ws.raw_log)
                      for r in wanted),
                  json.dumps(wanted[-1]) if wanted else f"{len(rows)} rows, none with this id")
+
+
+def evaluate_suggestion(report: AgentReport, session: Session) -> None:
+    """Deny-and-suggest: the first call is refused with the rtok command to run instead,
+    the model runs that, and the original command never runs."""
+    first = session.tool_results[0] if session.tool_results else ""
+    suggested = re.search(r"`([^`]*rtok run git log)`", first)
+    report.check("deny-and-suggest: first call denied with the rtok command to run",
+                 bool(suggested) and not find_trailer(first) and "commit " not in first,
+                 first[:300])
+    report.check("deny-and-suggest: the suggested command ran as a second call",
+                 len(session.tool_results) == 2, f"{len(session.tool_results)} tool results")
 
 
 def ledger_rows(ws: Workspace) -> list[dict[str, Any]]:
@@ -440,27 +457,33 @@ def control_run(agent: str, work_root: str, template: str | None = None,
 
 
 def round_trip(agent: str, work_root: str, template: str | None = None,
-               keep: bool = False) -> AgentReport:
-    """rtok init -> rewritten run -> rtok uninstall -> raw run, with the real installer."""
+               keep: bool = False, scope: str = "global") -> AgentReport:
+    """rtok init -> rewritten run -> rtok uninstall -> raw run, with the real installer.
+
+    scope "global" installs into the user's account (`--global`), "project" into the
+    repository the agent works in (no `--global`, run from the repository)."""
     start = time.monotonic()
     rtok = rtok_executable()
     ws = make_workspace(agent, work_root, template)
-    report = new_report(agent, "round_trip", ws)
+    report = new_report(agent, "round_trip" if scope == "global" else "project_round_trip", ws)
     profile = PROFILES[agent]
     folder = ws.ctx.run_dir
-    init = run_rtok(rtok, ["init", "--agent", agent, "--global", "--auto-patch"], ws.env,
+    scope_args = ["--global"] if scope == "global" else []
+    if scope == "project":
+        profile.trust_project(ws.ctx)
+    init = run_rtok(rtok, ["init", "--agent", agent, *scope_args, "--auto-patch"], ws.env,
                     ws.ctx.cwd, folder, "rtok-init")
     report.commands.append(init)
-    if not report.check("rtok init --global --auto-patch exits 0", init["returncode"] == 0,
+    if not report.check(f"rtok init ({scope}) --auto-patch exits 0", init["returncode"] == 0,
                         (init["stderr"] or init["stdout"])[-400:]):
         return finish(report, start, ws, keep)
     rewritten = run_session(profile, ws.ctx, ws.env, "rewritten")
     if session_ran(report, rewritten):
         evaluate_rewritten(report, rewritten, ws, rtok)
-    uninstall = run_rtok(rtok, ["uninstall", "--agent", agent, "--global"], ws.env,
+    uninstall = run_rtok(rtok, ["uninstall", "--agent", agent, *scope_args], ws.env,
                          ws.ctx.cwd, folder, "rtok-uninstall")
     report.commands.append(uninstall)
-    if report.check("rtok uninstall --global exits 0", uninstall["returncode"] == 0,
+    if report.check(f"rtok uninstall ({scope}) exits 0", uninstall["returncode"] == 0,
                     (uninstall["stderr"] or uninstall["stdout"])[-400:]):
         raw = run_session(profile, ws.ctx, ws.env, "after-uninstall")
         if session_ran(report, raw):
@@ -475,6 +498,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("agents", nargs="*", default=list(PROFILES))
     parser.add_argument("--control", action="store_true", help="plain runs only")
+    parser.add_argument("--project", action="store_true", help="project scope, not --global")
     parser.add_argument("--keep", action="store_true", help="keep HOMEs of passing runs")
     parser.add_argument("--work-root", default=None)
     ns = parser.parse_args(argv)
@@ -488,8 +512,11 @@ def main(argv: list[str]) -> int:
                                      os.path.join(work_root, "template-home"))
     failed = 0
     for agent in ns.agents:
-        runner = control_run if ns.control else round_trip
-        report = runner(agent, work_root, template, ns.keep)
+        if ns.control:
+            report = control_run(agent, work_root, template, ns.keep)
+        else:
+            report = round_trip(agent, work_root, template, ns.keep,
+                                "project" if ns.project else "global")
         print(report.summary(), flush=True)
         failed += not report.passed
     return 1 if failed else 0
