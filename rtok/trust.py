@@ -124,6 +124,19 @@ def load_entries() -> dict[str, dict[str, str]]:
     return entries
 
 
+def store_problem() -> str | None:
+    """Why the trust store cannot be used (None when it is fine or absent)."""
+    store = paths.trust_store()
+    try:
+        with open(store, "rb") as handle:
+            _parse_store(handle.read())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        return f"trust store {store} is unreadable ({exc})"
+    return None
+
+
 def _stdio_is_terminal() -> bool:
     for stream in (sys.stdin, sys.stdout):
         try:

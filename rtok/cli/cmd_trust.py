@@ -36,6 +36,10 @@ def _echo(text: str) -> None:
 
 def _list() -> int:
     cwd = os.getcwd()
+    problem = trust.store_problem()
+    if problem:
+        typer.echo(f"rtok trust: {problem}; every rule file counts as untrusted. Move it "
+                   "aside to start afresh.", err=True)
     files = trust.gated_rule_files(cwd)
     entries = trust.load_entries()
     if files:
@@ -50,7 +54,7 @@ def _list() -> int:
     typer.echo("")
     if not entries:
         typer.echo("The trust store is empty.")
-        return 0
+        return 1 if problem else 0
     typer.echo(f"Trust store ({len(entries)} entries, {paths.trust_store()}):")
     for key, entry in sorted(entries.items()):
         state = trust.trust_state(key)

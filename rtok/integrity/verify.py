@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rtok import __version__, trust
+from rtok import __version__, paths, trust
 from rtok.install.model import FileEdit
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
@@ -419,6 +419,13 @@ def _version_sort_key(version: str) -> tuple[int, ...]:
 
 def check_rule_files(cwd: str) -> list[Finding]:
     findings: list[Finding] = []
+    problem = trust.store_problem()
+    if problem:
+        findings.append(Finding(
+            check="records", status="unreadable", level=FAIL, path=paths.trust_store(),
+            message=f"{problem}: every rule file counts as untrusted",
+            fix=f"mv {shlex.quote(paths.trust_store())} "
+                f"{shlex.quote(paths.trust_store() + '.bad')} && rtok trust"))
     for path in trust.gated_rule_files(cwd):
         state = trust.trust_state(path)
         scope = trust.scope_of(path)

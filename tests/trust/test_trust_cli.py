@@ -168,3 +168,18 @@ def test_file_edited_after_trust_is_not_applied_by_rtok_filter(tmp_path: Path) -
     rules = root / ".rtok" / "rules.toml"
     rules.write_bytes(rules.read_bytes() + b"# edited\n")
     assert shown() != trusted_out
+
+
+def test_corrupt_store_is_reported_by_list_and_verify(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    store = Path(paths.trust_store())
+    store.parent.mkdir(parents=True)
+    store.write_text("{oops")
+    listed = run_rtok(["trust", "--list"], cwd=str(root))
+    assert listed.returncode == 1
+    assert "unreadable" in listed.stderr.decode()
+    verified = run_rtok(["verify", "--json"], cwd=str(root))
+    items = json.loads(verified.stdout)["items"]
+    assert any(i["check"] == "records" and i["path"] == str(store) for i in items)
+    assert verified.returncode == 1
+    assert store.read_text() == "{oops"  # never rewritten behind the user's back
