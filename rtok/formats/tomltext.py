@@ -141,7 +141,7 @@ def add_table(data: bytes | None, path: TomlPath, values: Mapping[str, object], 
             return data or b""
         text = _remove_matching(text, path, before, label, lambda _v: True, array=False)
         expected = _parse_text(text, label)
-    _place(expected, path, dict(values), array=array, label=label)
+    _place(expected, path, dict(values), array=array, label=label, text=text)
     block = render_table(path, values, array=array, newline=decoded.newline)
     new_text = append_block(text, block, decoded.newline)
     return _checked(decoded, new_text, expected, label, "add", path)
@@ -174,21 +174,36 @@ def _lookup(doc: dict[str, object], path: TomlPath) -> object:
 
 
 def _place(doc: dict[str, object], path: TomlPath, values: dict[str, object], *,
-           array: bool, label: str) -> None:
+           array: bool, label: str, text: str) -> None:
     node: dict[str, object] = doc
-    for key in path[:-1]:
+    for depth, key in enumerate(path[:-1]):
         inner = node.setdefault(key, {})
         if not isinstance(inner, dict):
             # Includes an array of tables: the new header would land in its last entry.
-            raise FormatError(label, 0, f"{'.'.join(path)}: {key} is not a table")
+            raise FormatError(label, _line_defining(text, path[: depth + 1]),
+                              f"{'.'.join(path[: depth + 1])} is not a plain table, so "
+                              f"[{'.'.join(path)}] cannot be added")
         node = inner
     if array:
         entries = node.setdefault(path[-1], [])
         if not isinstance(entries, list):
-            raise FormatError(label, 0, f"{'.'.join(path)} is not an array of tables")
+            raise FormatError(label, _line_defining(text, path),
+                              f"{'.'.join(path)} is not an array of tables")
         entries.append(values)
     else:
         node[path[-1]] = values
+
+
+def _line_defining(text: str, path: TomlPath) -> int:
+    """1-based line of the first header or key line that defines ``path`` (0 if unknown)."""
+    for start, _end, found, _array in _sections(text):
+        if found[: len(path)] == path:
+            return text.count("\n", 0, start) + 1
+    pattern = re.compile(r"[ \t]*" + re.escape(render_key(path[0])) + r"[ \t]*[=.]")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.match(line):
+            return number
+    return 0
 
 
 def _checked(decoded: Decoded, new_text: str, expected: dict[str, object], label: str,

@@ -186,7 +186,7 @@ def append_to_list(data: bytes | None, path: YamlPath, item: str | int | float |
     text = decoded.text
     newline = decoded.newline
     before = _load_text(text, label)
-    expected = _appended(before, path, item, label)
+    expected = _appended(before, path, item, label, text)
     lines = _lines(text)
     unit = _unit(lines)
     first, last, indent = 0, len(lines), 0
@@ -408,17 +408,23 @@ def _lookup(value: object, path: YamlPath) -> object:
     return value
 
 
-def _appended(before: object, path: YamlPath, item: object, label: str) -> object:
+def _line_of(text: str, path: YamlPath) -> int:
+    found = _locate(_lines(text), path)[0]
+    return 0 if found is None else line_at(text, _lines(text)[found.line].start)
+
+
+def _appended(before: object, path: YamlPath, item: object, label: str, text: str) -> object:
     doc = copy.deepcopy(before) if before is not None else {}
     if not isinstance(doc, dict):
         raise FormatError(label, 1, "the document is not a mapping of keys")
     node: dict[object, object] = doc
-    for key in path[:-1]:
+    for depth, key in enumerate(path[:-1]):
         inner = node.get(key)
         if inner is None:
             inner = node[key] = {}
         if not isinstance(inner, dict):
-            raise FormatError(label, 0, f"{key} is not a mapping")
+            raise FormatError(label, _line_of(text, path[: depth + 1]),
+                              f"{'.'.join(path[: depth + 1])} is not a mapping")
         node = inner
     current = node.get(path[-1])
     if current is None:
@@ -426,7 +432,7 @@ def _appended(before: object, path: YamlPath, item: object, label: str) -> objec
     elif isinstance(current, list):
         current.append(item)
     else:
-        raise FormatError(label, 0, f"{'.'.join(path)} is not a list")
+        raise FormatError(label, _line_of(text, path), f"{'.'.join(path)} is not a list")
     return doc
 
 

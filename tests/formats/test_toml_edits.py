@@ -110,13 +110,15 @@ def test_malformed_toml_names_the_line(data: bytes, line: int) -> None:
     assert str(caught.value).startswith(f"config.toml:{line}: ")
 
 
-def test_conflicting_shapes_are_refused() -> None:
-    inline = b'hooks = { state = { x = 1 } }\n'
-    with pytest.raises(FormatError):
+def test_conflicting_shapes_are_refused_with_the_defining_line() -> None:
+    inline = b'model = "x"\nhooks = { state = 1 }\n'
+    with pytest.raises(FormatError) as caught:
         tomltext.add_table(inline, TRUST_PATH, TRUST)
-    plain = b'[hooks]\nx = 1\n'
-    with pytest.raises(FormatError):
+    assert caught.value.line == 2
+    plain = b'a = 1\n[hooks]\nx = 1\n'
+    with pytest.raises(FormatError) as caught:
         tomltext.add_table(plain, ("hooks",), VIBE, array=True)
+    assert caught.value.line == 2
 
 
 def test_rendering_quotes_keys_and_escapes() -> None:
