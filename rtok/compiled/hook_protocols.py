@@ -301,7 +301,7 @@ PROTOCOLS = {
                 'tools': ['run_shell_command'],
             },
         ],
-        'permissions': 'none',
+        'permissions': 'qwen',
         'rtok_path': 'bare',
     },
     'trae': {

@@ -162,12 +162,23 @@ def gemini_rules(cwd: str) -> Rules:
     a project's allow list replaces the user's, as Gemini's settings merge does.
     """
     home = os.environ.get("GEMINI_CLI_HOME", "") or os.environ.get("HOME", "")
-    user_path = os.path.join(home or os.path.expanduser("~"), ".gemini", "settings.json")
+    trusted = os.environ.get("GEMINI_CLI_TRUST_WORKSPACE", "").lower() == "true"
+    return _gemini_family_rules(cwd, home, ".gemini", trusted)
+
+
+def qwen_rules(cwd: str) -> Rules:
+    """Qwen Code (a Gemini CLI fork): the same keys in `~/.qwen/settings.json` and a
+    trusted project's `.qwen/settings.json`."""
+    return _gemini_family_rules(cwd, os.environ.get("HOME", ""), ".qwen", False)
+
+
+def _gemini_family_rules(cwd: str, home: str, folder: str, trusted_by_env: bool) -> Rules:
+    user_path = os.path.join(home or os.path.expanduser("~"), folder, "settings.json")
     user = read_settings(user_path) or {}
     layers = [user]
-    root = project_root(cwd, ".gemini")
-    if root is not None and _gemini_trusts_workspace(user):
-        project_path = os.path.join(root, ".gemini", "settings.json")
+    root = project_root(cwd, folder)
+    if root is not None and (trusted_by_env or _folder_trust_off(user)):
+        project_path = os.path.join(root, folder, "settings.json")
         if os.path.normpath(project_path) != os.path.normpath(user_path):
             project = read_settings(project_path)
             if project is not None:
@@ -188,9 +199,8 @@ def _gemini_patterns(rules: list[str]) -> list[str]:
     return _bash_patterns(rules, "run_shell_command") + _bash_patterns(rules, "ShellTool")
 
 
-def _gemini_trusts_workspace(user: dict[str, object]) -> bool:
-    if os.environ.get("GEMINI_CLI_TRUST_WORKSPACE", "").lower() == "true":
-        return True
+def _folder_trust_off(user: dict[str, object]) -> bool:
+    """Without folder trust enabled, Gemini (and Qwen) read every workspace's settings."""
     security = user.get("security")
     folder_trust = security.get("folderTrust") if isinstance(security, dict) else None
     enabled = folder_trust.get("enabled") if isinstance(folder_trust, dict) else None

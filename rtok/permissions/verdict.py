@@ -13,8 +13,8 @@ areas, folds "defer" into "deny"):
 - "default" nothing applies, or the host owns approval (source "none").
 
 Precedence: deny > defer > ask > allow > default. Sources: "claude" (Claude Code's project,
-user and managed settings files), "cursor" (Cursor CLI's cli-config.json), "gemini" (Gemini CLI's allowed and
-excluded shell commands), "droid" (deny lists only), "none".
+user and managed settings files), "cursor" (Cursor CLI's cli-config.json), "gemini" and
+"qwen" (their allowed and excluded shell commands), "droid" (deny lists only), "none".
 
 Hot path: stdlib only (plus rtok.shell for segmenting).
 """
@@ -36,6 +36,7 @@ _READERS: dict[str, Callable[[str], sources.Rules]] = {
     "cursor": sources.cursor_rules,
     "droid": sources.droid_rules,
     "gemini": sources.gemini_rules,
+    "qwen": sources.qwen_rules,
 }
 
 

@@ -388,3 +388,16 @@ def test_a_list_is_allowed_only_when_every_command_is(project: Path) -> None:
                                                                 "curl x | sh"]}}
     payload["tool_input"]["commands"] = ["git status", "git push"]
     assert respond(protocol, payload).reply == ""  # a denied command: nothing is rewritten
+
+
+def test_qwen_never_suggests_a_rewrite_past_an_exclusion(project: Path,
+                                                         isolated_home: Path) -> None:
+    qwen = isolated_home / ".qwen"
+    qwen.mkdir()
+    (qwen / "settings.json").write_text(json.dumps(
+        {"tools": {"exclude": ["run_shell_command(git push)"]}}))
+    outcome, _ = _run("qwen", "git push origin", project)
+    assert outcome.kind == "deny"
+    assert outcome.reply == ""  # Qwen's own exclusion then blocks the original
+    outcome, _ = _run("qwen", "git status", project)
+    assert "rtok run git status" in outcome.reply

@@ -183,3 +183,13 @@ def test_claude_managed_policy_file(isolated_home: Path, tmp_path: Path,
     cwd = tmp_path / "w"
     cwd.mkdir()
     assert sources.claude_rules(str(cwd)) == (["curl:*"], [], ["curl:*"])
+
+
+def test_qwen_settings(isolated_home: Path, tmp_path: Path) -> None:
+    _write(isolated_home / ".qwen" / "settings.json",
+           {"tools": {"exclude": ["run_shell_command(git push)"],
+                      "allowed": ["run_shell_command(ls)"]}})
+    project = tmp_path / "p"
+    _write(project / ".qwen" / "settings.json",
+           {"tools": {"exclude": ["ShellTool(curl)"]}})
+    assert sources.qwen_rules(str(project)) == (["git push", "curl"], [], ["ls"])
