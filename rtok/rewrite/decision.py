@@ -1,8 +1,9 @@
 """The one place that decides what happens to a shell command an agent is about to run.
 
 `decide(cmd, verdict)` with the verdict of the user's permission rules ("deny", "ask",
-"allow", "default"):
+"allow", "default"; "defer" from rtok.permissions' detailed verdict):
   1. deny                                   -> Deny (nothing is rewritten)
+     defer                                  -> Defer
   2. a construct rtok cannot attest         -> Defer (the agent runs it as it is)
   3. a rewrite exists and verdict is allow  -> AllowRewrite
      a rewrite exists, verdict ask/default  -> AskRewrite (Default never auto-allows)
@@ -62,6 +63,10 @@ def decide(
     """
     if verdict == "deny":
         return Decision(DENY, None, "deny rule")
+    if verdict == "defer":
+        # A deny rule matched only inside a shell script: neither deny nor rewrite; the
+        # host judges the original command with its own rules.
+        return Decision(DEFER, None, "deny rule inside a script")
     if lexer.is_unattestable(cmd):
         return Decision(DEFER, None, "unattestable")
     if settings is None:

@@ -338,6 +338,12 @@ def lex(cmd: str, dialect: str = "bash") -> Lexed:
     return lexed
 
 
+def join_continuations(cmd: str) -> str:
+    """`cmd` with every backslash-newline removed, as bash reads it (conservatively also
+    inside single quotes, where it would stay: used only to find more constructs)."""
+    return cmd.replace("\\\n", "") if "\\\n" in cmd else cmd
+
+
 def _check_redirects(lexed: Lexed) -> None:
     tokens = lexed.tokens
     text = lexed.text
@@ -396,6 +402,11 @@ def unattestable_reasons(cmd: str, dialect: str = "bash") -> set[str]:
 def _reasons(cmd: str, dialect: str) -> set[str]:
     lexed = lex(cmd, dialect)
     reasons = set(lexed.reasons)
+    joined = join_continuations(cmd)
+    if joined != cmd:
+        # bash removes `\<newline>` before reading anything else: `$\<newline>(id)` is a
+        # command substitution once joined.
+        reasons |= unattestable_reasons(joined, dialect)
     if not reasons:
         from rtok.shell import segments
 

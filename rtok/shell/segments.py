@@ -152,6 +152,9 @@ def _collect(cmd: str, dialect: str, out: list[str], depth: int) -> None:
     if depth > MAX_DEPTH:
         out.append(cmd.strip())
         return
+    joined = lexer.join_continuations(cmd)
+    if joined != cmd:
+        _collect(joined, dialect, out, depth + 1)  # `git pu\<newline>sh` is `git push`
     lexed = lexer.lex(cmd, dialect)
     for command in simple_commands(lexed):
         words = _strip_grammar(word_texts(lexed, command), dialect)

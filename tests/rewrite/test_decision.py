@@ -24,6 +24,7 @@ NO_SETTINGS = Settings()
     ("cmd", "verdict", "kind", "command"),
     [
         ("git status", "deny", DENY, None),
+        ("git status", "defer", DEFER, None),  # deny rule matched inside a sh -c script
         ("git log $(x)", "deny", DENY, None),  # deny is checked before anything else
         ("git log $(x)", "allow", DEFER, None),
         ("git log > out", "default", DEFER, None),

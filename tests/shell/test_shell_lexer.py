@@ -151,3 +151,10 @@ def test_nested_substitutions_are_all_recorded() -> None:
     cmd = "echo $(a $(b) c)"
     inner = sorted(cmd[s:e] for s, e, _ in lex(cmd).substitutions)
     assert inner == ["a $(b) c", "b"]
+
+
+def test_constructs_revealed_by_joining_continuations() -> None:
+    # bash removes backslash-newline first: these are a substitution and a heredoc.
+    assert lexer.COMMAND_SUBSTITUTION in unattestable_reasons("echo $\\\n(rm -rf ~)")
+    assert lexer.HEREDOC in unattestable_reasons("cat <\\\n<EOF\nx\nEOF")
+    assert not is_unattestable("git \\\n  status")

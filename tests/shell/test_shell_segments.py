@@ -89,3 +89,7 @@ def test_simple_commands_keep_offsets_and_operators() -> None:
     first = commands[0]
     assert [cmd[s:e] for s, e in first.words] == ["FOO=1", "git", "status"]
     assert [(cmd[a:b], cmd[c:d]) for a, b, c, d in first.redirects] == [("2>&", "1")]
+
+
+def test_continuations_inside_a_word_are_joined_for_the_gate() -> None:
+    assert "git push origin" in split_for_permissions("git pu\\\nsh origin")
