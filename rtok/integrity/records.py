@@ -129,9 +129,14 @@ def _write(records: Sequence[ArtifactRecord]) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    dir_fd = os.open(directory, os.O_RDONLY)
+    try:
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # directories cannot be opened on every platform (Windows)
+        return
     try:
         os.fsync(dir_fd)
+    except OSError:
+        pass
     finally:
         os.close(dir_fd)
 
