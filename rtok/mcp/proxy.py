@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import IO, Any
 
 from rtok.filter.engine import shorten
@@ -141,9 +142,34 @@ def transform_line(line: bytes, book: CallBook, shortener: Shortener) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + ending
 
 
-def _client_to_server(source: IO[bytes], sink: IO[bytes], book: CallBook) -> None:
+def _lines_of_fd(fd: int) -> Iterator[bytes]:
+    """Lines read straight from a file descriptor.
+
+    Unbuffered on purpose: a daemon thread blocked inside a buffered reader would make the
+    interpreter abort at exit (the buffer's lock is still held).
+    """
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except InterruptedError:
+            continue
+        if not chunk:
+            break
+        pending += chunk
+        while True:
+            end = pending.find(b"\n")
+            if end < 0:
+                break
+            yield pending[: end + 1]
+            pending = pending[end + 1:]
+    if pending:
+        yield pending
+
+
+def _client_to_server(fd: int, sink: IO[bytes], book: CallBook) -> None:
     try:
-        for line in iter(source.readline, b""):
+        for line in _lines_of_fd(fd):
             stripped = line.strip()
             if stripped.startswith((b"{", b"[")):
                 with contextlib.suppress(ValueError):
@@ -180,7 +206,7 @@ def main(argv: list[str]) -> int:
     shortener = Shortener(os.path.basename(argv[0]), rule, settings, cwd)
     assert child.stdin is not None and child.stdout is not None
     pump = threading.Thread(target=_client_to_server,
-                            args=(sys.stdin.buffer, child.stdin, book), daemon=True)
+                            args=(sys.stdin.fileno(), child.stdin, book), daemon=True)
     pump.start()
     out = sys.stdout.buffer
     try:

@@ -97,3 +97,26 @@ def test_missing_server_is_127() -> None:
     result = run_rtok(["mcp", "--", "rtok-no-such-mcp-server"], input=b"")
     assert result.returncode == 127
     assert b"command not found" in result.stderr
+
+
+def test_signals_reach_the_server_and_its_death_is_reported() -> None:
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "rtok", "mcp", "--", sys.executable, SERVER],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(json.dumps(SESSION[0]).encode() + b"\n")
+        proc.stdin.flush()
+        assert b'"id":1' in proc.stdout.readline().replace(b" ", b"")
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        status = proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    # The server either exits cleanly on SIGTERM or dies of it (128 + 15).
+    assert status in (0, 128 + signal.SIGTERM)
