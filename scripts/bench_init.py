@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -26,18 +27,25 @@ def _rtok() -> list[str]:
     return [script] if os.path.exists(script) else [sys.executable, "-m", "rtok"]
 
 
-def _time(args: list[str], env: dict[str, str], cwd: str, runs: int) -> list[float]:
+def _time(
+    args: list[str], env: dict[str, str], cwd: str, runs: int
+) -> tuple[list[float], list[float]]:
+    """Wall-clock and CPU (user + system) seconds of each run."""
     command = _rtok() + args
     subprocess.run(command, env=env, cwd=cwd, capture_output=True, check=False)  # warm-up
     samples: list[float] = []
+    cpu: list[float] = []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, check=False)
         samples.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         if done.returncode not in (0, 1):
             sys.stderr.write(done.stderr.decode("utf-8", "replace"))
             raise SystemExit(f"rtok {' '.join(args)} exited {done.returncode}")
-    return samples
+    return samples, cpu
 
 
 def main() -> int:
@@ -59,11 +67,13 @@ def main() -> int:
         }
         worst = 0.0
         for label, args in cases.items():
-            samples = _time(args, env, project, options.runs)
+            samples, cpu = _time(args, env, project, options.runs)
             median = statistics.median(samples)
             worst = max(worst, median)
             print(f"{label:<36} median {median:.3f} s  min {min(samples):.3f}  "
-                  f"max {max(samples):.3f}  ({options.runs} runs)")
+                  f"max {max(samples):.3f}  cpu median {statistics.median(cpu):.3f} s  "
+                  f"({options.runs} runs)")
+        print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cpus")
         verdict = "within" if worst <= TARGET_SECONDS else "OVER"
         print(f"target {TARGET_SECONDS:.1f} s: {verdict}")
     return 0

@@ -82,3 +82,20 @@ def test_check_json_reports_pending_changes(isolated_home: Path) -> None:
     assert code == 1 and document["exit_code"] == 1
     assert [c["action"] for c in document["changes"]] == ["create"]
     assert [c["needs_consent"] for c in document["declined"]] == [True]
+
+
+def test_trust_filters_trusts_the_projects_rule_file_only_when_asked(isolated_home: Path) -> None:
+    from rtok import trust
+
+    project = isolated_home / "proj"
+    (project / ".rtok").mkdir(parents=True)
+    rules = project / ".rtok" / "rules.toml"
+    rules.write_text("# project rules\n")
+    opts = InitOptions(agents=["test"], patch=True, cwd=str(project))
+    code, _, err = _run(opts)
+    assert code == 0 and "not trusted" in err
+    assert not trust.is_trusted(str(rules))
+    opts = InitOptions(agents=["test"], patch=True, cwd=str(project), trust_filters=True)
+    code, _, err = _run(opts)
+    assert code == 0 and "trusted rule file" in err
+    assert trust.is_trusted(str(rules))
