@@ -361,7 +361,7 @@ PROTOCOLS = {
                 'tools': ['bash', 'file_system.bash'],
             },
         ],
-        'permissions': 'none',
+        'permissions': 'vibe',
         'rtok_path': 'bare',
     },
 }

@@ -207,6 +207,39 @@ def _folder_trust_off(user: dict[str, object]) -> bool:
     return enabled is not True
 
 
+def vibe_rules(cwd: str) -> Rules:
+    """Mistral Vibe's `[tools.bash] denylist` from `${VIBE_HOME:-~/.vibe}/config.toml`.
+
+    Only the deny list matters: Vibe's reply carries no decision, and a rewrite must not
+    slip past a command the user blocked. The TOML is parsed only when the file changes
+    (`rtok.cachefile`); Vibe's built-in deny list (editors, debuggers, interactive shells)
+    names nothing rtok rewrites.
+    """
+    del cwd  # Vibe keeps tool settings per user
+    home = os.environ.get("VIBE_HOME", "")
+    if not home:
+        home = os.path.join(os.environ.get("HOME") or os.path.expanduser("~"), ".vibe")
+    path = os.path.join(home, "config.toml")
+    try:
+        from rtok import cachefile
+
+        parsed = cachefile.cached_parse(path, "vibe-bash-denylist", _vibe_denylist)
+    except Exception as error:  # unreadable or not TOML: warn once, ignore the file
+        _warn(path, f"cannot read it as TOML ({error})")
+        return [], [], []
+    return _strings(parsed), [], []
+
+
+def _vibe_denylist(data: bytes) -> list[str]:
+    import tomllib
+
+    config = tomllib.loads(data.decode("utf-8"))
+    tools = config.get("tools")
+    bash = tools.get("bash") if isinstance(tools, dict) else None
+    denylist = bash.get("denylist") if isinstance(bash, dict) else None
+    return _strings(denylist)
+
+
 def droid_settings_files(cwd: str) -> list[str]:
     files = []
     home = os.environ.get("FACTORY_HOME_OVERRIDE", "") or os.environ.get("HOME", "")

@@ -14,7 +14,8 @@ areas, folds "defer" into "deny"):
 
 Precedence: deny > defer > ask > allow > default. Sources: "claude" (Claude Code's project,
 user and managed settings files), "cursor" (Cursor CLI's cli-config.json), "gemini" and
-"qwen" (their allowed and excluded shell commands), "droid" (deny lists only), "none".
+"qwen" (their allowed and excluded shell commands), "droid" and "vibe" (deny lists only),
+"none".
 
 Hot path: stdlib only (plus rtok.shell for segmenting).
 """
@@ -37,6 +38,7 @@ _READERS: dict[str, Callable[[str], sources.Rules]] = {
     "droid": sources.droid_rules,
     "gemini": sources.gemini_rules,
     "qwen": sources.qwen_rules,
+    "vibe": sources.vibe_rules,
 }
 
 

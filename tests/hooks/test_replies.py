@@ -401,3 +401,14 @@ def test_qwen_never_suggests_a_rewrite_past_an_exclusion(project: Path,
     assert outcome.reply == ""  # Qwen's own exclusion then blocks the original
     outcome, _ = _run("qwen", "git status", project)
     assert "rtok run git status" in outcome.reply
+
+
+def test_vibe_denylist_blocks_the_rewrite(project: Path, isolated_home: Path) -> None:
+    vibe = isolated_home / ".vibe"
+    vibe.mkdir()
+    (vibe / "config.toml").write_text('[tools.bash]\ndenylist = ["git push"]\n')
+    outcome, _ = _run("vibe", "FOO=1 git push origin", project)
+    assert outcome.kind == "deny"
+    assert json.loads(outcome.reply)["decision"] == "deny"
+    outcome, _ = _run("vibe", "git status", project)
+    assert outcome.kind == "ask_rewrite"

@@ -193,3 +193,25 @@ def test_qwen_settings(isolated_home: Path, tmp_path: Path) -> None:
     _write(project / ".qwen" / "settings.json",
            {"tools": {"exclude": ["ShellTool(curl)"]}})
     assert sources.qwen_rules(str(project)) == (["git push", "curl"], [], ["ls"])
+
+
+def test_vibe_denylist(isolated_home: Path, tmp_path: Path,
+                       monkeypatch: pytest.MonkeyPatch,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+    config = isolated_home / ".vibe" / "config.toml"
+    _write(config, 'active_model = "x"\n[tools.bash]\npermission = "ask"\n'
+                   'denylist = ["git push", "rm -rf"]\nallowlist = ["ls"]\n')
+    assert sources.vibe_rules(str(tmp_path)) == (["git push", "rm -rf"], [], [])
+    # A changed file is read again (the parse is cached by size and mtime).
+    _write(config, '[tools.bash]\ndenylist = ["curl", "wget", "scp"]\n')
+    assert sources.vibe_rules(str(tmp_path)) == (["curl", "wget", "scp"], [], [])
+    # VIBE_HOME moves the file; no [tools.bash] table means nothing is denied.
+    elsewhere = tmp_path / "vibe-home"
+    _write(elsewhere / "config.toml", "enable_telemetry = false\n")
+    monkeypatch.setenv("VIBE_HOME", str(elsewhere))
+    assert sources.vibe_rules(str(tmp_path)) == ([], [], [])
+    # Malformed TOML: one warning, the file is ignored.
+    _write(elsewhere / "config.toml", "[tools.bash\ndenylist = [")
+    assert sources.vibe_rules(str(tmp_path)) == ([], [], [])
+    assert sources.vibe_rules(str(tmp_path)) == ([], [], [])
+    assert capsys.readouterr().err.count("warning") == 1
