@@ -11,7 +11,15 @@ import re
 from dataclasses import dataclass
 
 from rtok.formats.errors import FormatError
-from rtok.formats.text import append_block, decode, encode, line_at, line_end, remove_lines
+from rtok.formats.text import (
+    append_block,
+    decode,
+    encode,
+    line_at,
+    line_end,
+    remove_lines,
+    split_lines,
+)
 
 BEGIN = "<!-- rtok:begin -->"
 END = "<!-- rtok:end -->"
@@ -39,7 +47,7 @@ def _scan(text: str) -> tuple[list[tuple[int, str]], int | None]:
     offset = 0
     fence = ""
     fence_at: int | None = None
-    for raw in text.splitlines(keepends=True):
+    for raw in split_lines(text):
         line = raw.rstrip("\r\n")
         stripped = line.lstrip(" ")
         opener = _FENCE.match(stripped) if len(line) - len(stripped) < 4 else None
@@ -88,7 +96,7 @@ def _find_block(text: str, begin: str, end: str, label: str) -> _Block | None:
 
 
 def _body_text(body: str, newline: str) -> str:
-    lines = body.splitlines()
+    lines = [line.rstrip("\r\n") for line in split_lines(body)]
     return "".join(line + newline for line in lines)
 
 
@@ -101,8 +109,8 @@ def get_block(data: bytes | None, *, begin: str = BEGIN, end: str = END,
     block = _find_block(decoded.text, begin, end, label)
     if block is None:
         return None
-    return "".join(line + "\n" for line in decoded.text[
-        block.body_start : block.body_end].splitlines())
+    body = decoded.text[block.body_start : block.body_end]
+    return "".join(line.rstrip("\r\n") + "\n" for line in split_lines(body))
 
 
 def upsert_block(data: bytes | None, body: str, *, begin: str = BEGIN, end: str = END,

@@ -98,3 +98,18 @@ def line_end(text: str, offset: int) -> int:
     """Index just past the line break ending the line at ``offset`` (or the text's end)."""
     index = text.find("\n", offset)
     return len(text) if index < 0 else index + 1
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their line breaks, split at ``\\n`` only.
+
+    ``str.splitlines`` also splits at form feeds, ``\\x85`` and U+2028, which are ordinary
+    characters inside a line for every format edited here.
+    """
+    if not text:
+        return []
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines

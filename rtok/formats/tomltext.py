@@ -15,7 +15,15 @@ import tomllib
 from collections.abc import Callable, Mapping
 
 from rtok.formats.errors import FormatError
-from rtok.formats.text import Decoded, append_block, decode, encode, line_end, remove_lines
+from rtok.formats.text import (
+    Decoded,
+    append_block,
+    decode,
+    encode,
+    line_end,
+    remove_lines,
+    split_lines,
+)
 
 TomlPath = tuple[str, ...]
 DEFAULT_LABEL = "<toml>"
@@ -200,7 +208,7 @@ def _line_defining(text: str, path: TomlPath) -> int:
         if found[: len(path)] == path:
             return text.count("\n", 0, start) + 1
     pattern = re.compile(r"[ \t]*" + re.escape(render_key(path[0])) + r"[ \t]*[=.]")
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         if pattern.match(line):
             return number
     return 0
@@ -279,7 +287,7 @@ def _sections(text: str) -> list[tuple[int, int, TomlPath, bool]]:
     last line that is neither blank nor a comment (those belong to what follows)."""
     headers: list[tuple[int, TomlPath, bool]] = []
     offset = 0
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text)
     starts = []
     for line in lines:
         starts.append(offset)

@@ -23,7 +23,15 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from rtok.formats.errors import FormatError
-from rtok.formats.text import Decoded, append_block, decode, encode, line_at, remove_lines
+from rtok.formats.text import (
+    Decoded,
+    append_block,
+    decode,
+    encode,
+    line_at,
+    remove_lines,
+    split_lines,
+)
 
 YamlPath = tuple[str, ...]
 DEFAULT_LABEL = "<yaml>"
@@ -84,7 +92,7 @@ class _Line:
 def _lines(text: str) -> list[_Line]:
     result = []
     offset = 0
-    for raw in text.splitlines(keepends=True):
+    for raw in split_lines(text):
         body = raw.rstrip("\r\n")
         stripped = body.lstrip(" ")
         is_content = bool(stripped) and not stripped.startswith("#") and not (

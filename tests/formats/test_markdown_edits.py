@@ -24,6 +24,7 @@ DOCUMENTS: dict[str, bytes] = {
     "existing-at-ref": b"@AGENTS.md\n@docs/style.md\n",
     "unicode": "# Règles ✓\n\nÜnïcødé text.\n".encode(),
     "only-newlines": b"\n\n\n",
+    "unusual-line-separators": "a\u2028b\x0cc\x85d\n".encode(),
 }
 
 
