@@ -25,7 +25,14 @@ _HINTS = (b"err", b"warn", b"fatal", b"panic", b"exception", b"traceback", b"fai
           b"sk-", b"xox")
 
 
+# Literal alternation over the lower-cased line: a superset of PROTECTED that Python's
+# regex engine scans an order of magnitude faster; PROTECTED runs only on its hits.
+_QUICK = re.compile("|".join(re.escape(hint.decode()) for hint in _HINTS if hint[:1] != b"\n"))
+
+
 def is_protected(line: str) -> bool:
+    if _QUICK.search(line.lower()) is None and not (line[:1] == "E" and line[1:2].isspace()):
+        return False
     return PROTECTED.search(line) is not None
 
 
