@@ -118,7 +118,7 @@ PROTOCOLS = {
                 'tools': ['Bash', 'bash'],
             },
         ],
-        'permissions': 'none',
+        'permissions': 'codex',
         'rtok_path': 'absolute',
     },
     'copilot': {

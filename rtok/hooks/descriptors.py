@@ -6,7 +6,7 @@ Not on the hot path (it parses TOML): `scripts/compile_data.py` turns the tables
 Schema (every key is checked; an error names the file and the key):
 
     [hook]
-    permissions = "claude"     # whose rules: claude|cursor|gemini|qwen|droid|vibe|none
+    permissions = "claude"     # whose rules: claude|cursor|gemini|qwen|droid|vibe|codex|none
     rtok_path = "bare"         # "bare" → `rtok run …`; "absolute" → the running entry point
     no_opinion = ""            # exact stdout when rtok has nothing to say ("" or JSON text)
 
@@ -41,7 +41,7 @@ from typing import Any
 
 from rtok import resources
 
-PERMISSION_SOURCES = ("claude", "cursor", "gemini", "qwen", "droid", "vibe", "none")
+PERMISSION_SOURCES = ("claude", "cursor", "gemini", "qwen", "droid", "vibe", "codex", "none")
 RTOK_PATHS = ("bare", "absolute")
 INPUT_FORMATS = ("object", "object_or_json")
 COMMAND_FORMATS = ("string", "list")

@@ -240,6 +240,75 @@ def _vibe_denylist(data: bytes) -> list[str]:
     return _strings(denylist)
 
 
+def codex_rules(cwd: str) -> Rules:
+    """Codex's execpolicy rules: `prefix_rule(pattern=[…], decision=…)` in the `*.rules`
+    files of `${CODEX_HOME:-~/.codex}/rules/` and of the project's `.codex/rules/`.
+
+    "forbidden" and "prompt" both become deny: Codex applies its rules to the command it
+    runs, and `rtok run git push` no longer matches a rule for `git push`, so rtok leaves
+    such commands untouched for Codex to judge. Each file is parsed only when it changes.
+    """
+    home = os.environ.get("CODEX_HOME", "")
+    if not home:
+        home = os.path.join(os.environ.get("HOME") or os.path.expanduser("~"), ".codex")
+    folders = [os.path.join(home, "rules")]
+    root = project_root(cwd, ".codex")
+    if root is not None:
+        folders.append(os.path.join(root, ".codex", "rules"))
+    deny: list[str] = []
+    for folder in _unique(folders):
+        try:
+            names = sorted(name for name in os.listdir(folder) if name.endswith(".rules"))
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                from rtok import cachefile
+
+                parsed = cachefile.cached_parse(path, "codex-rules", _codex_prefix_rules)
+            except Exception as error:  # not Starlark rtok can read: warn once, skip it
+                _warn(path, f"cannot read its prefix_rule() calls ({error})")
+                continue
+            if isinstance(parsed, list):
+                deny += [rule[0] for rule in parsed if isinstance(rule, list) and len(rule) == 2
+                         and rule[1] in ("forbidden", "prompt") and isinstance(rule[0], str)]
+    return deny, [], []
+
+
+# Alternatives in a pattern multiply; past this many prefixes a rule file is not read.
+_MAX_PREFIXES = 512
+
+
+def _codex_prefix_rules(data: bytes) -> list[list[str]]:
+    """[prefix, decision] for each `prefix_rule(...)` call (Starlark read as Python)."""
+    import ast
+
+    tree = ast.parse(data.decode("utf-8"))
+    rules: list[list[str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "prefix_rule"):
+            continue
+        args = {kw.arg: kw.value for kw in node.keywords if kw.arg}
+        if "pattern" not in args:
+            continue
+        pattern = ast.literal_eval(args["pattern"])
+        decision = ast.literal_eval(args["decision"]) if "decision" in args else "allow"
+        if not isinstance(pattern, list) or not isinstance(decision, str):
+            raise ValueError("prefix_rule needs a list pattern and a string decision")
+        prefixes = [""]
+        for token in pattern:
+            choices = token if isinstance(token, list) else [token]
+            if not all(isinstance(choice, str) for choice in choices):
+                raise ValueError("pattern items are strings or lists of strings")
+            prefixes = [f"{p} {c}".strip() for p in prefixes for c in choices]
+            if len(prefixes) > _MAX_PREFIXES:
+                raise ValueError("too many alternatives in a pattern")
+        rules += [[prefix, decision] for prefix in prefixes if prefix]
+    return rules
+
+
 def droid_settings_files(cwd: str) -> list[str]:
     files = []
     home = os.environ.get("FACTORY_HOME_OVERRIDE", "") or os.environ.get("HOME", "")

@@ -14,8 +14,8 @@ areas, folds "defer" into "deny"):
 
 Precedence: deny > defer > ask > allow > default. Sources: "claude" (Claude Code's project,
 user and managed settings files), "cursor" (Cursor CLI's cli-config.json), "gemini" and
-"qwen" (their allowed and excluded shell commands), "droid" and "vibe" (deny lists only),
-"none".
+"qwen" (their allowed and excluded shell commands), "droid", "vibe" and "codex" (what they
+block or confirm, as deny), "none".
 
 Hot path: stdlib only (plus rtok.shell for segmenting).
 """
@@ -39,6 +39,7 @@ _READERS: dict[str, Callable[[str], sources.Rules]] = {
     "gemini": sources.gemini_rules,
     "qwen": sources.qwen_rules,
     "vibe": sources.vibe_rules,
+    "codex": sources.codex_rules,
 }
 
 

@@ -412,3 +412,18 @@ def test_vibe_denylist_blocks_the_rewrite(project: Path, isolated_home: Path) ->
     assert json.loads(outcome.reply)["decision"] == "deny"
     outcome, _ = _run("vibe", "git status", project)
     assert outcome.kind == "ask_rewrite"
+
+
+def test_codex_leaves_commands_its_rules_forbid_or_prompt(project: Path,
+                                                         isolated_home: Path) -> None:
+    rules = isolated_home / ".codex" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "default.rules").write_text(
+        'prefix_rule(pattern=["git", "push"], decision="forbidden")\n'
+        'prefix_rule(pattern=["git", "log"], decision="prompt")\n')
+    for command in ("git push origin", "timeout 5 git push", "git log -n 3"):
+        outcome, _ = _run("codex", command, project)
+        assert outcome.kind == "deny", command
+        assert outcome.reply == ""  # Codex's own rule then judges the original
+    outcome, _ = _run("codex", "git status", project)
+    assert outcome.kind == "ask_rewrite"

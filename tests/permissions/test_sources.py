@@ -215,3 +215,36 @@ def test_vibe_denylist(isolated_home: Path, tmp_path: Path,
     assert sources.vibe_rules(str(tmp_path)) == ([], [], [])
     assert sources.vibe_rules(str(tmp_path)) == ([], [], [])
     assert capsys.readouterr().err.count("warning") == 1
+
+
+CODEX_RULES = """
+# Starlark execpolicy rules
+prefix_rule(
+    pattern = ["git", "push"],
+    decision = "forbidden",
+    justification = "pushing is for humans",
+)
+prefix_rule(pattern=["npm", ["publish", "unpublish"]], decision="prompt",
+            match=["npm publish"], not_match=["npm test"])
+prefix_rule(pattern=["ls"], decision="allow")
+"""
+
+
+def test_codex_prefix_rules(isolated_home: Path, tmp_path: Path,
+                            monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    _write(isolated_home / ".codex" / "rules" / "default.rules", CODEX_RULES)
+    _write(isolated_home / ".codex" / "rules" / "notes.txt", "prefix_rule(pattern=['x'])")
+    project = tmp_path / "repo"
+    _write(project / ".codex" / "rules" / "team.rules",
+           'prefix_rule(pattern=["terraform", "apply"], decision="forbidden")\n')
+    deny, ask, allow = sources.codex_rules(str(project))
+    assert deny == ["git push", "npm publish", "npm unpublish", "terraform apply"]
+    assert ask == allow == []
+    # CODEX_HOME moves the user rules; a file that is not Starlark is skipped with a warning.
+    codex_home = tmp_path / "codex-home"
+    _write(codex_home / "rules" / "broken.rules", "prefix_rule(pattern=[")
+    _write(codex_home / "rules" / "ok.rules", 'prefix_rule(pattern=["rm"], decision="forbidden")')
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    assert sources.codex_rules(str(tmp_path))[0] == ["rm"]
+    assert "broken.rules" in capsys.readouterr().err
