@@ -210,7 +210,9 @@ def _readable_structure(lexed: lexer.Lexed) -> bool:
             return False
         if op == "(" and index + 1 < len(tokens) and lexed.text[tokens[index + 1][1]] == "(":
             return False  # `((` arithmetic command
-    return True
+    # A lone CR separates commands for the gate (conservative) but is a word character to
+    # bash: the line would not run the way it reads.
+    return not any(k == lexer.NEWLINE and lexed.text[s:e] == "\r" for k, s, e in tokens)
 
 
 def _grammar_leads(lexed: lexer.Lexed, commands: list[SimpleCommand]) -> list[int] | None:

@@ -35,6 +35,8 @@ FILE_REDIRECT = "file-target redirect"
 UNTERMINATED = "unterminated quote or substitution"
 DANGLING_REDIRECT = "redirect without a target"
 UNREADABLE_SCRIPT = "shell script that cannot be read statically"
+TOO_DEEP = "nesting too deep to read"
+MAX_SCRIPT_DEPTH = 8
 
 _OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", ";", "|", "&", "(", ")")
 _REDIRECTS = ("&>>", "&>", "<<<", "<<-", "<<", "<&", "<>", "<", ">>", ">&", ">|", ">")
@@ -330,8 +332,14 @@ def lex(cmd: str, dialect: str = "bash") -> Lexed:
     if found is not None:
         return found
     lexed = Lexed(cmd, dialect)
-    _Scanner(lexed).run()
-    _check_redirects(lexed)
+    try:
+        _Scanner(lexed).run()
+        _check_redirects(lexed)
+    except RecursionError:
+        # Thousands of nested `$(`: read the whole line as one word nobody may attest.
+        lexed = Lexed(cmd, dialect)
+        lexed.tokens.append((WORD, 0, len(cmd)))
+        lexed.reasons.add(TOO_DEEP)
     if len(_MEMO) >= _MEMO_SIZE:
         _MEMO.clear()
     _MEMO[key] = lexed
@@ -368,14 +376,21 @@ def _check_redirects(lexed: Lexed) -> None:
         lexed.reasons.add(FILE_REDIRECT)
 
 
-def redirect_target(tokens: list[Token], index: int) -> Token | None:
-    """The word token a redirect at `index` applies to (blanks may sit between)."""
+def redirect_target_index(tokens: list[Token], index: int) -> int:
+    """Index of the word token a redirect at `index` applies to (blanks may sit between),
+    or -1 when there is none."""
     j = index + 1
     if j < len(tokens) and tokens[j][0] == SPACE:
         j += 1
     if j < len(tokens) and tokens[j][0] == WORD:
-        return tokens[j]
-    return None
+        return j
+    return -1
+
+
+def redirect_target(tokens: list[Token], index: int) -> Token | None:
+    """The word token a redirect at `index` applies to, if any."""
+    j = redirect_target_index(tokens, index)
+    return tokens[j] if j >= 0 else None
 
 
 def _is_fd_word(word: str) -> bool:
@@ -387,26 +402,28 @@ def _is_fd_word(word: str) -> bool:
 _REASONS_MEMO: dict[tuple[str, str], frozenset[str]] = {}
 
 
-def unattestable_reasons(cmd: str, dialect: str = "bash") -> set[str]:
+def unattestable_reasons(cmd: str, dialect: str = "bash", _depth: int = 0) -> set[str]:
     """Why `cmd` cannot be attested, looking into `sh -c` / `eval` scripts as well."""
+    if _depth > MAX_SCRIPT_DEPTH:
+        return {TOO_DEEP}
     key = (cmd, dialect)
     found = _REASONS_MEMO.get(key)
     if found is None:
-        found = frozenset(_reasons(cmd, dialect))
+        found = frozenset(_reasons(cmd, dialect, _depth))
         if len(_REASONS_MEMO) >= _MEMO_SIZE:
             _REASONS_MEMO.clear()
         _REASONS_MEMO[key] = found
     return set(found)
 
 
-def _reasons(cmd: str, dialect: str) -> set[str]:
+def _reasons(cmd: str, dialect: str, depth: int) -> set[str]:
     lexed = lex(cmd, dialect)
     reasons = set(lexed.reasons)
     joined = join_continuations(cmd)
     if joined != cmd:
         # bash removes `\<newline>` before reading anything else: `$\<newline>(id)` is a
         # command substitution once joined.
-        reasons |= unattestable_reasons(joined, dialect)
+        reasons |= unattestable_reasons(joined, dialect, depth + 1)
     if not reasons:
         from rtok.shell import segments
 
@@ -414,7 +431,7 @@ def _reasons(cmd: str, dialect: str) -> set[str]:
             if script is None:
                 reasons.add(UNREADABLE_SCRIPT)
             else:
-                reasons |= unattestable_reasons(script, script_dialect)
+                reasons |= unattestable_reasons(script, script_dialect, depth + 1)
     return reasons
 
 

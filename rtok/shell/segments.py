@@ -60,13 +60,13 @@ def simple_commands(lexed: lexer.Lexed) -> list[SimpleCommand]:
                 continue
             current.words.append((start, end))
         elif kind == lexer.REDIR:
-            target = lexer.redirect_target(tokens, index)
-            if target is None:
+            target_index = lexer.redirect_target_index(tokens, index)
+            if target_index < 0:
                 current.redirects.append((start, end, end, end))
             else:
-                current.redirects.append((start, end, target[1], target[2]))
-                skip_target = tokens.index(target, index)
-                end = target[2]
+                _, target_start, end = tokens[target_index]
+                current.redirects.append((start, tokens[index][2], target_start, end))
+                skip_target = target_index
         else:
             continue
         if current.start < 0:

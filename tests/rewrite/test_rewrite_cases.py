@@ -110,6 +110,8 @@ LEFT_ALONE = [
     # not a family / unknown command word
     "frobnicate --all", "$GIT status", '"$X" status', "", "   ", "git",
     "fish -c 'git status'",
+    # a lone CR is a word character to bash, not a separator
+    "ls\rgit status",
 ]
 
 

@@ -158,3 +158,17 @@ def test_constructs_revealed_by_joining_continuations() -> None:
     assert lexer.COMMAND_SUBSTITUTION in unattestable_reasons("echo $\\\n(rm -rf ~)")
     assert lexer.HEREDOC in unattestable_reasons("cat <\\\n<EOF\nx\nEOF")
     assert not is_unattestable("git \\\n  status")
+
+
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "echo " + "$(" * 3000 + ")" * 3000,
+        "echo " + '"$(echo ' * 400 + ')"' * 400,
+        "eval " * 2000 + "ls",
+    ],
+)
+def test_pathological_nesting_is_unattestable_not_a_crash(cmd: str) -> None:
+    lexed = lex(cmd)
+    assert "".join(lexed.texts()) == cmd
+    assert is_unattestable(cmd)
