@@ -26,7 +26,7 @@ from rtok import paths
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
 from rtok.integrity.records import ArtifactRecord, load_records
-from rtok.integrity.verify import _candidate_strings, init_fix, owned_now, rtok_bins_in
+from rtok.integrity.verify import candidate_strings, init_fix, owned_now, rtok_bins_in
 
 PASS, FAIL, WARN, SKIP = "PASS", "FAIL", "WARN", "SKIP"
 HOOK_TIMEOUT_S = 30.0
@@ -58,7 +58,7 @@ def hook_commands_in(text: str, agent: str) -> list[str]:
     """Command strings in `text` that run `<...>/rtok hook <agent>` (directly, or inside
     a shell wrapper such as the fail-closed guard)."""
     found: list[str] = []
-    for candidate in _candidate_strings(text)[1:]:
+    for candidate in candidate_strings(text)[1:]:
         if _runs_rtok_hook(candidate, agent, 0) and candidate not in found:
             found.append(candidate)
     return found

@@ -277,12 +277,10 @@ def _holds_rtok_bytes(edit: FileEdit, data: bytes) -> bool:
 
 # ------------------------------------------------------------------------ hook commands
 
-_STRING_LITERAL = _LITERAL
-
-
-def _candidate_strings(text: str) -> list[str]:
+def candidate_strings(text: str) -> list[str]:
+    """`text` itself, then every string literal in it (JSON escapes decoded)."""
     found = [text]
-    for match in _STRING_LITERAL.finditer(text):
+    for match in _LITERAL.finditer(text):
         if match.group(1) is not None:
             try:
                 found.append(json.loads(f'"{match.group(1)}"'))
@@ -297,7 +295,7 @@ def rtok_bins_in(text: str, depth: int = 0) -> list[str]:
     """Absolute paths of an `rtok` executable named in `text` (a hook command, a settings
     entry, a plugin file): shell words and string literals, `sh -c` scripts included."""
     bins: list[str] = []
-    for candidate in _candidate_strings(text) if depth == 0 else [text]:
+    for candidate in candidate_strings(text) if depth == 0 else [text]:
         # A string literal that is exactly a path (`const RTOK_BIN = "/a b/rtok"`).
         if os.path.isabs(candidate) and os.path.basename(candidate) in ("rtok", "rtok.exe"):
             if candidate not in bins:
