@@ -27,8 +27,8 @@ class Capture:
     """Everything `rtok run` needs to know about an output after it ends."""
 
     __slots__ = ("_carry", "_carry_line", "_chunks", "_hasher", "_tail", "_tail_size",
-                 "archive", "head", "last_byte", "newlines", "protected", "protected_more",
-                 "scanned_bytes", "streaming", "total", "writer_factory")
+                 "archive", "archive_error", "head", "last_byte", "newlines", "protected",
+                 "protected_more", "scanned_bytes", "streaming", "total", "writer_factory")
 
     def __init__(self, writer_factory: object) -> None:
         self.total = 0
@@ -41,6 +41,7 @@ class Capture:
         self._tail_size = 0
         self._hasher: object = None
         self.archive: ArchiveWriter | None = None
+        self.archive_error = ""
         self.writer_factory = writer_factory
         # line number -> text of protected lines found while streaming
         self.protected: dict[int, str] = {}
@@ -74,13 +75,22 @@ class Capture:
         self.streaming = True
         self.head = data[:HEAD_BYTES]
         factory = self.writer_factory
-        self.archive = factory()  # type: ignore[operator]
+        try:
+            self.archive = factory()  # type: ignore[operator]
+        except Exception as exc:
+            self.archive_error = str(exc) or type(exc).__name__
         self._stream(data, 0)
 
     def _stream(self, chunk: bytes, line_before: int) -> None:
         archive = self.archive
         if archive is not None and archive.stored < archive.cap:
-            archive.write(chunk)
+            try:
+                archive.write(chunk)
+            except Exception as exc:
+                # No archive (disk full, unwritable data dir): keep going without one;
+                # the command must still run to its end and keep its exit status.
+                self.archive = None
+                self.archive_error = str(exc) or type(exc).__name__
             self._scan(chunk, line_before)
         self._tail.append(chunk)
         self._tail_size += len(chunk)

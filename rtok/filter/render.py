@@ -92,15 +92,19 @@ def _render_streamed(capture: Capture, rule: Rule, exit_code: int, settings: Set
     """A large output: head, collected protected lines, tail (the archive holds the rest)."""
     capture.finish()
     writer = capture.archive
-    assert writer is not None
-    try:
-        entry_id = writer.finish(capture.sha256_hex(), capture.total, capture.lines, exit_code,
-                                 settings.max_entries, settings.max_age_days)
-    except Exception as exc:
-        _notice(f"archive unavailable ({exc}); the output was {capture.total} bytes")
-        entry_id = ""
-    finally:
-        writer.close()
+    entry_id = ""
+    if writer is None:
+        _notice(f"archive unavailable ({capture.archive_error}); only the lines shown here"
+                f" remain of {capture.total} bytes of output")
+    else:
+        try:
+            entry_id = writer.finish(capture.sha256_hex(), capture.total, capture.lines,
+                                     exit_code, settings.max_entries, settings.max_age_days)
+        except Exception as exc:
+            _notice(f"archive unavailable ({exc}); only the lines shown here remain of"
+                    f" {capture.total} bytes of output")
+        finally:
+            writer.close()
     failed = exit_code != 0
     head_count = 0 if failed else rule.head
     tail_count = settings.fail_tail_lines if failed else rule.tail

@@ -161,3 +161,18 @@ def test_every_run_lands_in_the_ledger() -> None:
     data = json.loads(report.stdout)
     assert data["totals"]["runs"] == 2
     assert data["totals"]["raw_tokens"] > data["totals"]["shown_tokens"]
+
+
+def test_unwritable_archive_never_breaks_the_command(tmp_path: object) -> None:
+    blocker = os.path.join(str(tmp_path), "not-a-dir")
+    with open(blocker, "w", encoding="utf-8") as handle:
+        handle.write("x")
+    env = {"RTOK_DATA_DIR": os.path.join(blocker, "rtok")}
+    small = "import sys\nfor i in range(300): print('row', i)\nsys.exit(3)"
+    result = run_rtok(["run", PY, "-c", small], env=env)
+    assert result.returncode == 3
+    assert result.stdout == "".join(f"row {i}\n" for i in range(300)).encode()  # raw, lossless
+    big = "import sys\nfor i in range(300000): print('row', i)\nsys.exit(4)"
+    result = run_rtok(["run", PY, "-c", big], env=env)
+    assert result.returncode == 4
+    assert b"row 299999" in result.stdout and b"archive unavailable" in result.stderr
