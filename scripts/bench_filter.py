@@ -35,12 +35,15 @@ def synthetic_block(seed: int) -> bytes:
     i = 0
     while size < BLOCK_BYTES:
         n = seed * 100_000 + i
+        stamp = f"2026-11-29T12:{n % 60:02d}:{n % 59:02d}.{n % 997:03d}Z"
         if i % 2000 == 1999:
-            line = f"2026-11-29T12:{n % 60:02d}:{n % 59:02d}.{n % 997:03d}Z ERROR db timeout after {n % 5000}ms query=select-{n % 83}\n"
+            line = f"{stamp} ERROR db timeout after {n % 5000}ms query=select-{n % 83}\n"
         elif i % 500 == 499:
-            line = f"2026-11-29T12:{n % 60:02d}:{n % 59:02d}.{n % 997:03d}Z WARN  slow request id={n:x} path=/api/v1/items/{n % 9973} took {n % 900}ms\n"
+            line = (f"{stamp} WARN  slow request id={n:x} path=/api/v1/items/{n % 9973}"
+                    f" took {n % 900}ms\n")
         else:
-            line = f"2026-11-29T12:{n % 60:02d}:{n % 59:02d}.{n % 997:03d}Z INFO  request id={n:x} path=/api/v1/items/{n % 9973} status=200 bytes={n % 65536}\n"
+            line = (f"{stamp} INFO  request id={n:x} path=/api/v1/items/{n % 9973}"
+                    f" status=200 bytes={n % 65536}\n")
         lines.append(line)
         size += len(line)
         i += 1
