@@ -146,10 +146,18 @@ def review_bytes(path: str, data: bytes, earlier: Sequence[str] = ()) -> Review:
                   families=families, risks=tuple(risks), parse_error=error, notes=tuple(notes))
 
 
+MAX_REVIEW_BYTES = 1 << 20  # a rule file nobody can read through is not reviewed
+
+
 def review_file(path: str, earlier: Sequence[str] = ()) -> Review:
-    """Read `path` once and review those bytes. Raises OSError when it cannot be read."""
+    """Read `path` once and review those bytes. Raises OSError when it cannot be read,
+    is not a regular file, or is too large to show."""
+    if not os.path.isfile(path):
+        raise OSError(f"not a regular file: {path}")
     with open(path, "rb") as handle:
-        data = handle.read()
+        data = handle.read(MAX_REVIEW_BYTES + 1)
+    if len(data) > MAX_REVIEW_BYTES:
+        raise OSError(f"larger than {MAX_REVIEW_BYTES} bytes, too large to review: {path}")
     return review_bytes(path, data, earlier)
 
 

@@ -183,3 +183,11 @@ def test_corrupt_store_is_reported_by_list_and_verify(tmp_path: Path) -> None:
     assert any(i["check"] == "records" and i["path"] == str(store) for i in items)
     assert verified.returncode == 1
     assert store.read_text() == "{oops"  # never rewritten behind the user's back
+
+
+def test_oversized_file_is_not_reviewed_or_trusted(tmp_path: Path) -> None:
+    root = _project(tmp_path, b"# " + b"x" * (rule_review.MAX_REVIEW_BYTES + 10) + b"\n")
+    result = run_rtok(["trust", "--yes"], cwd=str(root))
+    assert result.returncode == 1
+    assert "too large to review" in result.stdout.decode()
+    assert not os.path.exists(paths.trust_store())
