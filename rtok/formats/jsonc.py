@@ -23,6 +23,7 @@ from rtok.formats.text import Decoded, decode, encode, line_at, line_indent, lin
 JsonPath = tuple[str | int, ...]
 DEFAULT_LABEL = "<json>"
 _FRESH_UNIT = "  "
+_STYLE_SAMPLE = 32
 
 
 # --------------------------------------------------------------------------------------------
@@ -350,7 +351,8 @@ def _style(text: str, root: Node, newline: str) -> _Style:
         if not node.slots:
             continue
         open_indent = line_indent(text, node.start)
-        for slot in node.slots:
+        # A sample is enough to learn the habits; long arrays would only cost time.
+        for slot in node.slots[:_STYLE_SAMPLE]:
             stack.append(slot.node)
             if slot.key is not None:
                 between = text[slot.key_end : slot.node.start]

@@ -17,6 +17,7 @@ from rtok.formats.text import line_at
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _LITERALS: dict[str, object] = {"true": True, "false": False, "null": None}
 _WHITESPACE = " \t\r\n"
+_TRIVIA_START = " \t\r\n/"
 _BLANKS = re.compile(r"[ \t\r\n]*")
 # A whole string token on one line: JSON allows no raw line break inside a string.
 _STRING = re.compile(r'"(?:[^"\\\n]|\\[^\n])*"')
@@ -57,6 +58,7 @@ class Slot:
 class _Parser:
     def __init__(self, text: str, label: str) -> None:
         self.text = text
+        self.size = len(text)
         self.label = label
 
     def fail(self, offset: int, reason: str) -> FormatError:
@@ -65,7 +67,9 @@ class _Parser:
     def skip(self, pos: int) -> int:
         """Index of the next significant character after whitespace and comments."""
         text = self.text
-        size = len(text)
+        size = self.size
+        if pos < size and text[pos] not in _TRIVIA_START:
+            return pos
         while True:
             pos = _BLANKS.match(text, pos).end()  # type: ignore[union-attr]
             if pos >= size or text[pos] != "/":
@@ -122,40 +126,41 @@ class _Parser:
         if depth >= MAX_DEPTH:
             raise self.fail(pos, f"nesting deeper than {MAX_DEPTH} levels")
         text = self.text
-        node = Node(kind, pos, pos, {} if kind == "object" else [])
-        cursor = self.skip(pos + 1)
+        size = self.size
+        skip = self.skip
+        is_object = kind == "object"
+        members: dict[str, object] = {}
+        elements: list[object] = []
+        slots: list[Slot] = []
+        node = Node(kind, pos, pos, members if is_object else elements, slots)
+        cursor = skip(pos + 1)
         while True:
-            if cursor >= len(text):
+            if cursor >= size:
                 raise self.fail(pos, f"this {kind} is never closed")
             if text[cursor] == closer:
                 node.end = cursor + 1
                 return node
             start = cursor
-            key: str | None = None
-            key_end = -1
-            if kind == "object":
+            if is_object:
                 if text[cursor] != '"':
                     raise self.fail(cursor, f"expected a quoted key or {closer!r}")
-                cursor, key = self.string(cursor)
-                key_end = cursor
-                cursor = self.skip(cursor)
-                if cursor >= len(text) or text[cursor] != ":":
+                key_end, key = self.string(cursor)
+                cursor = skip(key_end)
+                if cursor >= size or text[cursor] != ":":
                     raise self.fail(cursor, "expected ':' after a key")
-                cursor = self.skip(cursor + 1)
-            child = self.value(cursor, depth + 1)
-            slot = Slot(key, start, child, key_end=key_end)
-            node.slots.append(slot)
-            if key is None:
-                assert isinstance(node.value, list)
-                node.value.append(child.value)
+                child = self.value(skip(cursor + 1), depth + 1)
+                slot = Slot(key, start, child, None, key_end)
+                members[key] = child.value
             else:
-                assert isinstance(node.value, dict)
-                node.value[key] = child.value
-            cursor = self.skip(child.end)
-            if cursor < len(text) and text[cursor] == ",":
+                child = self.value(cursor, depth + 1)
+                slot = Slot(None, start, child)
+                elements.append(child.value)
+            slots.append(slot)
+            cursor = skip(child.end)
+            if cursor < size and text[cursor] == ",":
                 slot.comma = cursor
-                cursor = self.skip(cursor + 1)
-            elif cursor < len(text) and text[cursor] != closer:
+                cursor = skip(cursor + 1)
+            elif cursor < size and text[cursor] != closer:
                 raise self.fail(cursor, f"expected ',' or {closer!r}")
 
 

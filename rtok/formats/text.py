@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rtok.formats.errors import FormatError
 
 BOM = "\ufeff"
+_INDENT = re.compile(r"[ \t]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +56,8 @@ def line_start(text: str, offset: int) -> int:
 
 def line_indent(text: str, offset: int) -> str:
     """Leading spaces and tabs of the line holding ``offset``."""
-    start = line_start(text, offset)
-    end = start
-    while end < len(text) and text[end] in " \t":
-        end += 1
-    return text[start:end]
+    found = _INDENT.match(text, line_start(text, offset))
+    return found.group() if found else ""
 
 
 def append_block(text: str, block: str, newline: str) -> str:
