@@ -173,7 +173,9 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
         check="artifact", agent=record.agent, scope=record.scope, kind=record.kind,
         path=record.path, project_root=record.project_root, expected_sha256=record.sha256)
     where = f"{record.agent} ({record.scope}) {record.kind} {record.path}"
-    fix = init_fix(record.agent, record.scope, record.project_root)
+    # A project install may write into a user file (scope "global") but keeps its root.
+    install_scope = "project" if record.project_root else record.scope
+    fix = init_fix(record.agent, install_scope, record.project_root)
     forget = "rtok verify --prune"
     if known_agents is not None and record.agent not in known_agents:
         return Finding(status="orphaned", level=WARN, fix=forget,
