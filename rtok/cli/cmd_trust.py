@@ -87,7 +87,10 @@ def trust_command(
     else:
         files = trust.untrusted_rule_files(cwd)
         if not files:
-            typer.echo("Nothing to trust: every rule file that applies here is trusted.")
+            if trust.gated_rule_files(cwd):
+                typer.echo("Nothing to trust: every rule file that applies here is trusted.")
+            else:
+                typer.echo("No user or project rule files apply here.")
             raise typer.Exit(0)
     confirm = None
     if not yes and rule_review.stdin_is_terminal():
