@@ -1,0 +1,1 @@
+"""Reading shell command lines the way bash (or fish) would; see README.md."""

@@ -1,0 +1,85 @@
+"""In-process cost of the decision core, and the import cost of the rewrite path.
+
+Prints, for a small corpus of agent commands, the median and p95 time of one `decide()`
+call (lexing, gate segmenting and rewriting, memo cleared each time so every call does the
+whole work), and the median self+children import time of `rtok.rewrite.decision` measured
+with `-X importtime` in fresh interpreters. Complements scripts/bench_hook.py, which times
+whole processes.
+
+    .venv/bin/python scripts/bench_rewrite.py [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from rtok.rewrite.decision import decide  # noqa: E402
+from rtok.rewrite.rewriter import Settings  # noqa: E402
+from rtok.shell import lexer  # noqa: E402
+from rtok.shell.segments import split_for_permissions  # noqa: E402
+
+CORPUS = [
+    "git status",
+    "cargo test 2>&1 | tail -30",
+    "cd src && FOO=1 timeout 60 pytest -q tests/unit",
+    "git log --oneline -20 | grep fix && git diff --stat",
+    "bash -lc 'npm run build && npm test'",
+    "for f in *.py; do ruff check $f; done",
+    'git commit -m "$(date)"',
+    "echo hello",
+]
+
+
+def _time_calls(fn: object, cmd: str, rounds: int) -> list[float]:
+    samples = []
+    for _ in range(rounds):
+        lexer._MEMO.clear()
+        lexer._REASONS_MEMO.clear()
+        start = time.perf_counter()
+        fn(cmd)  # type: ignore[operator]
+        samples.append((time.perf_counter() - start) * 1e6)
+    return samples
+
+
+def _import_time_us(rounds: int) -> list[float]:
+    samples = []
+    for _ in range(rounds):
+        result = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", "import rtok.rewrite.decision"],
+            capture_output=True, text=True, cwd=ROOT, check=False,
+        )
+        for line in result.stderr.splitlines():
+            if line.rstrip().endswith("| rtok.rewrite.decision"):
+                samples.append(float(line.split("|")[1]))
+    return samples
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=300)
+    args = parser.parse_args()
+    settings = Settings()
+    print(f"{'command':55s} {'decide p50 us':>14s} {'p95 us':>8s} {'gate p50 us':>12s}")
+    for cmd in CORPUS:
+        decided = sorted(_time_calls(lambda c: decide(c, "default", settings=settings), cmd,
+                                     args.rounds))
+        gate = sorted(_time_calls(split_for_permissions, cmd, args.rounds))
+        p95 = decided[int(0.95 * (len(decided) - 1))]
+        print(f"{cmd[:55]:55s} {statistics.median(decided):14.0f} {p95:8.0f} "
+              f"{statistics.median(gate):12.0f}")
+    imports = _import_time_us(max(5, args.rounds // 30))
+    print(f"\nimport rtok.rewrite.decision (cumulative, fresh interpreter): "
+          f"p50 {statistics.median(imports):.0f} us over {len(imports)} runs")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
