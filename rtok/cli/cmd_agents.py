@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
             installed = row["installed"]
             assert isinstance(scopes, list) and isinstance(installed, list)
             line = (
-                f"{row['name']:<12} {row['display_name']!s:<24} {row['tier']!s:<7} "
+                f"{row['name']:<12} {row['display_name']!s:<34} {row['tier']!s:<7} "
                 f"scopes: {','.join(scopes)}"
             )
             if row["detected"]:

@@ -60,7 +60,9 @@ def manual_instructions(declined: Sequence[Change]) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def result_text(result: ApplyResult, *, action: str, verbose: bool) -> str:
+def result_text(
+    result: ApplyResult, *, action: str, verbose: bool, declined: bool = False
+) -> str:
     lines = [change_line(change) for change in result.applied]
     lines.extend(f"backup of {original}: {backup}" for original, backup in result.backups)
     if verbose:
@@ -71,11 +73,11 @@ def result_text(result: ApplyResult, *, action: str, verbose: bool) -> str:
         f"{path}: changed since it was planned; the change was recomputed on its new bytes"
         for path in result.replanned
     )
-    if not result.applied:
+    if not result.applied and not declined:
         what = "installed" if action == "install" else "removed"
         lines.append(f"Nothing to do: everything is already {what}.")
     lines.extend(f"warning: {w}" for w in result.warnings)
-    return "\n".join(lines) + "\n"
+    return "".join(line + "\n" for line in lines)
 
 
 def _change_json(change: Change, with_diff: bool) -> dict[str, object]:

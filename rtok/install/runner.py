@@ -274,7 +274,8 @@ def _run(
         out.write(report.plan_json(the_plan, action=action, scope=scope, applied=result,
                                    exit_code=code, messages=messages))
         return code
-    out.write(report.result_text(result, action=action, verbose=opts.verbose))
+    out.write(report.result_text(result, action=action, verbose=opts.verbose,
+                                 declined=bool(the_plan.declined)))
     for edit, note in the_plan.kept:
         out.write(f"kept {edit.path} [{edit.agent}]: {note}\n")
     for change in the_plan.declined:
