@@ -135,9 +135,10 @@ def add_table(data: bytes | None, path: TomlPath, values: Mapping[str, object], 
               array: bool = False, label: str = DEFAULT_LABEL) -> bytes:
     """Append the table ``[path]`` holding ``values`` (``[[path]]`` with ``array=True``).
 
-    A plain table already present with the same values leaves the bytes unchanged; with other
-    values rtok's text for it is replaced (removed, then appended again). An array of tables
-    always gets one more entry.
+    A plain table already present keeps its place and its other keys: only the keys given
+    are set (their value text replaced, or a line added at the end of the table); when they
+    already hold these values the bytes come back unchanged. An array of tables always gets
+    one more entry.
     """
     decoded = decode(data or b"", label)
     text = decoded.text
@@ -145,10 +146,15 @@ def add_table(data: bytes | None, path: TomlPath, values: Mapping[str, object], 
     expected = copy.deepcopy(before)
     current = _lookup(before, path)
     if not array and current is not None:
-        if current == dict(values):
+        if not isinstance(current, dict):
+            raise FormatError(label, _line_defining(text, path),
+                              f"{'.'.join(path)} is a value, not a table")
+        if all(key in current and current[key] == value for key, value in values.items()):
             return data or b""
-        text = _remove_matching(text, path, before, label, lambda _v: True, array=False)
-        expected = _parse_text(text, label)
+        current.update(values)  # ``before`` is only used as the expected result from here
+        for key, value in values.items():
+            text = _set_key_in_section(text, path, key, value, decoded.newline, label)
+        return _checked(decoded, text, before, label, "update", path)
     _place(expected, path, dict(values), array=array, label=label, text=text)
     block = render_table(path, values, array=array, newline=decoded.newline)
     new_text = append_block(text, block, decoded.newline)
@@ -200,6 +206,72 @@ def _place(doc: dict[str, object], path: TomlPath, values: dict[str, object], *,
         entries.append(values)
     else:
         node[path[-1]] = values
+
+
+def _set_key_in_section(text: str, path: TomlPath, key: str, value: object, newline: str,
+                        label: str) -> str:
+    """``text`` with ``key = value`` set inside the one ``[path]`` section."""
+    found = [(start, end) for start, end, section_path, array in _sections(text)
+             if section_path == path and not array]
+    if len(found) != 1:
+        raise FormatError(label, _line_defining(text, path),
+                          f"[{'.'.join(path)}] is not written as one table header; "
+                          "edit it by hand")
+    start, end = found[0]
+    rendered = render_value(value)
+    offset = line_end(text, start)
+    while offset < end:
+        stop = line_end(text, offset)
+        line = text[offset:stop]
+        match = _KEY_VALUE.match(line)
+        if match and _key_token(match.group("key")) == key:
+            rest = match.group("rest")
+            comment = _comment_start(rest)
+            value_text = rest[:comment].rstrip() if comment is not None else rest.rstrip(
+                "\r\n").rstrip()
+            value_start = offset + match.start("rest")
+            return text[:value_start] + rendered + text[value_start + len(value_text) :]
+        offset = stop
+    line = f"{render_key(key)} = {rendered}"
+    if end > 0 and not text[:end].endswith("\n"):
+        return text[:end] + newline + line + text[end:]
+    return text[:end] + line + newline + text[end:]
+
+
+_KEY_VALUE = re.compile(
+    r"""[ \t]*(?P<key>[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')[ \t]*=[ \t]*(?P<rest>.*)""",
+    re.DOTALL)
+
+
+def _key_token(token: str) -> str | None:
+    if token.startswith('"'):
+        try:
+            return str(tomllib.loads("k = " + token)["k"])
+        except tomllib.TOMLDecodeError:
+            return None
+    if token.startswith("'"):
+        return token[1:-1]
+    return token
+
+
+def _comment_start(rest: str) -> int | None:
+    """Index of a ``#`` comment after a one-line value (quotes respected)."""
+    quote = ""
+    index = 0
+    while index < len(rest):
+        char = rest[index]
+        if quote:
+            if char == "\\" and quote == '"':
+                index += 2
+                continue
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "#":
+            return index
+        index += 1
+    return None
 
 
 def _line_defining(text: str, path: TomlPath) -> int:

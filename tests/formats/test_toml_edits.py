@@ -67,13 +67,23 @@ def test_array_of_tables_round_trip(name: str) -> None:
     assert removed == original
 
 
-def test_changed_trust_hash_replaces_only_rtok_text() -> None:
+def test_changed_trust_hash_replaces_only_the_value_text() -> None:
     original = DOCUMENTS["comments-and-inline-tables"]
     first = tomltext.add_table(original, TRUST_PATH, TRUST)
     second = tomltext.add_table(first, TRUST_PATH, {"trusted_hash": "sha256:" + "cd" * 32})
     assert tomltext.get(second, TRUST_PATH) == {"trusted_hash": "sha256:" + "cd" * 32}
-    assert second.startswith(original)
+    assert second == first.replace(b"ab" * 32, b"cd" * 32)
     assert tomltext.remove_tables(second, TRUST_PATH) == original
+
+
+def test_updating_a_table_written_by_someone_else_keeps_its_other_keys() -> None:
+    doc = (b'[hooks.state."/home/u/.codex/hooks.json:pre_tool_use:0:0"]\n'
+           b'trusted_hash = "sha256:00"   # set by the TUI\nenabled = true\n\n[other]\nx = 1\n')
+    out = tomltext.add_table(doc, TRUST_PATH, {"trusted_hash": "sha256:11", "note": "rtok"})
+    assert out == (b'[hooks.state."/home/u/.codex/hooks.json:pre_tool_use:0:0"]\n'
+                   b'trusted_hash = "sha256:11"   # set by the TUI\nenabled = true\n'
+                   b'note = "rtok"\n\n[other]\nx = 1\n')
+    assert tomltext.add_table(out, TRUST_PATH, {"trusted_hash": "sha256:11"}) == out
 
 
 def test_user_tables_after_ours_survive_removal() -> None:
