@@ -55,12 +55,12 @@ def drop_lines(lines: list[str], rule: Rule) -> list[str]:
 
 
 def dedupe_lines(lines: list[str]) -> list[str]:
-    """Collapse runs of identical lines into one line with a count."""
+    """Collapse runs of identical non-blank lines into one line with a count."""
     out: list[str] = []
     run = 0
     for i, line in enumerate(lines):
         run += 1
-        if i + 1 < len(lines) and lines[i + 1] == line:
+        if i + 1 < len(lines) and lines[i + 1] == line and line.strip():
             continue
         out.append(line if run == 1 else f"{line} (×{run})")
         run = 0
