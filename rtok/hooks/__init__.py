@@ -1,0 +1,1 @@
+"""`rtok hook AGENT`: hook payloads in, agent replies out (see README.md)."""

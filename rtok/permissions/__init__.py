@@ -1,0 +1,1 @@
+"""The host's own permission rules applied to a command (see README.md)."""
