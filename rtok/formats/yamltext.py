@@ -343,15 +343,15 @@ def remove_from_list(data: bytes, path: YamlPath, predicate: Callable[[object], 
 def _remove_flow_items(text: str, key_line: _Line, flow: str,
                        predicate: Callable[[object], bool], label: str) -> str:
     line_text = text[key_line.start : key_line.end]
-    open_at = key_line.start + line_text.index(flow)
+    open_at = key_line.start + line_text.index(flow, key_line.indent + 1)
     inner_start, inner_end = open_at + 1, open_at + len(flow) - 1
     pieces: list[tuple[int, int]] = []
     cursor = inner_start
-    inner = text[inner_start:inner_end]
-    if any(char in inner for char in "[]{}'\""):
+    parts = _split_flow(text[inner_start:inner_end])
+    if parts is None:
         raise FormatError(label, line_at(text, key_line.start),
-                          "a flow list with quoted or nested items; edit it by hand")
-    for part in inner.split(","):
+                          "a flow list with nested items; edit it by hand")
+    for part in parts:
         lead = len(part) - len(part.lstrip())
         pieces.append((cursor + lead, cursor + len(part.rstrip())))
         cursor += len(part) + 1
@@ -369,6 +369,36 @@ def _remove_flow_items(text: str, key_line: _Line, flow: str,
         else:
             text = text[:start] + text[end:]
     return text
+
+
+def _split_flow(inner: str) -> list[str] | None:
+    """The items of a one-line flow list split at its top-level commas (quotes respected);
+    None when an item is itself a list or mapping."""
+    parts: list[str] = []
+    quote = ""
+    current_start = 0
+    index = 0
+    while index < len(inner):
+        char = inner[index]
+        if quote:
+            if quote == '"' and char == "\\":
+                index += 2
+                continue
+            if char == quote:
+                if quote == "'" and inner.startswith("''", index):
+                    index += 2
+                    continue
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in "[]{}":
+            return None
+        elif char == ",":
+            parts.append(inner[current_start:index])
+            current_start = index + 1
+        index += 1
+    parts.append(inner[current_start:])
+    return parts
 
 
 def _locate(lines: list[_Line], path: YamlPath) -> tuple[_Key | None, int, int]:
