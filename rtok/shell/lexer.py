@@ -323,6 +323,7 @@ class _Scanner:
 # few results. Lexed objects are never modified after `lex` returns them.
 _MEMO: dict[tuple[str, str], Lexed] = {}
 _MEMO_SIZE = 32
+_MEMO_MAX_TEXT = 65536
 
 
 def lex(cmd: str, dialect: str = "bash") -> Lexed:
@@ -340,9 +341,10 @@ def lex(cmd: str, dialect: str = "bash") -> Lexed:
         lexed = Lexed(cmd, dialect)
         lexed.tokens.append((WORD, 0, len(cmd)))
         lexed.reasons.add(TOO_DEEP)
-    if len(_MEMO) >= _MEMO_SIZE:
-        _MEMO.clear()
-    _MEMO[key] = lexed
+    if len(cmd) <= _MEMO_MAX_TEXT:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[key] = lexed
     return lexed
 
 
@@ -410,9 +412,10 @@ def unattestable_reasons(cmd: str, dialect: str = "bash", _depth: int = 0) -> se
     found = _REASONS_MEMO.get(key)
     if found is None:
         found = frozenset(_reasons(cmd, dialect, _depth))
-        if len(_REASONS_MEMO) >= _MEMO_SIZE:
-            _REASONS_MEMO.clear()
-        _REASONS_MEMO[key] = found
+        if len(cmd) <= _MEMO_MAX_TEXT:
+            if len(_REASONS_MEMO) >= _MEMO_SIZE:
+                _REASONS_MEMO.clear()
+            _REASONS_MEMO[key] = found
     return set(found)
 
 
