@@ -62,7 +62,8 @@ class _Parser:
         self.label = label
 
     def fail(self, offset: int, reason: str) -> FormatError:
-        return FormatError(self.label, line_at(self.text, offset), reason)
+        column = offset - self.text.rfind("\n", 0, offset)
+        return FormatError(self.label, line_at(self.text, offset), f"{reason} (column {column})")
 
     def skip(self, pos: int) -> int:
         """Index of the next significant character after whitespace and comments."""
