@@ -22,6 +22,20 @@ _ANSI = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|
 _GROUPABLE = re.compile(r"^([^\s:][^:]*?):(\d+[:\-].*|[^\d].*)$")
 
 
+# A line longer than this is cut (its length is shown); lines that must be kept get more.
+LINE_CHARS = 2000
+PROTECTED_LINE_CHARS = 8000
+
+
+def clip_line(line: str) -> str:
+    if len(line) <= LINE_CHARS:
+        return line
+    limit = PROTECTED_LINE_CHARS if is_protected(line) else LINE_CHARS
+    if len(line) <= limit:
+        return line
+    return f"{line[:limit]}… ({len(line)} chars)"
+
+
 def omitted(count: int) -> str:
     return f"… {count} lines omitted"
 
@@ -122,12 +136,13 @@ def restore_protected(raw_lines: list[str], out: list[str]) -> list[str]:
     present = set(out)
     joined: str | None = None
     missing: list[str] = []
-    for line in raw_lines:
-        if line in present or not line.strip() or not is_protected(line):
+    for raw in raw_lines:
+        if raw in present or not raw.strip() or not is_protected(raw):
             continue
+        line = clip_line(raw)
         if joined is None:
             joined = "\n".join(out)
-        if line.strip() in joined:
+        if line.strip() in joined or line in present:
             continue
         missing.append(line)
         present.add(line)
@@ -161,4 +176,5 @@ def shorten(
     if rule.dedupe:
         out = dedupe_lines(out)
     out = cut_lines(out, rule, rule.head, rule.tail, rule.max_lines)
+    out = [clip_line(line) for line in out]
     return restore_protected(lines, out)

@@ -99,3 +99,12 @@ def test_formatter_dispatch_by_subcommand() -> None:
     assert formatter_for("git", ["git", "push"]) is None
     assert formatter_for("cargo", ["cargo", "test"]) is cargo.cargo_test
     assert formatter_for("cargo", ["cargo", "fmt"]) is None
+
+
+def test_very_long_lines_are_clipped_with_their_length() -> None:
+    text = "x" * 50_000 + "\nshort\n" + "error " + "y" * 20_000 + "\n"
+    out = engine.shorten(text, default_rule("t"), None, 0, 80)
+    assert out[0] == "x" * 2000 + "… (50000 chars)"
+    assert out[1] == "short"
+    assert out[2].startswith("error yyy") and out[2].endswith("… (20006 chars)")
+    assert len(out) == 3
