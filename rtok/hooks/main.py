@@ -8,7 +8,8 @@ the agent's "no opinion" reply, and nothing but the reply is written to stdout.
 
 Environment: `RTOK_BIN` replaces the rtok path put into rewritten commands (tests, unusual
 installs); `RTOK_HOOK_LOG=<file>` appends one JSON line per call (agent, tool, command,
-decision, rewritten command) so an end-to-end test can prove the hook ran.
+decision, rewritten command) so an end-to-end test can prove the hook ran;
+`RTOK_DISABLED=1` in the agent's environment turns the hook into a no-op.
 
 Hot path: stdlib only (see docs/DEVELOPING.md).
 """
@@ -55,6 +56,10 @@ def main(args: list[str]) -> int:
     protocol = PROTOCOLS.get(agent)
     if protocol is None:
         _stderr(f"rtok hook: unknown agent {agent!r} (known: {', '.join(sorted(PROTOCOLS))})\n")
+        return 0
+    if os.environ.get("RTOK_DISABLED", "") not in ("", "0"):
+        # The user switched rtok off for this agent session: say nothing, change nothing.
+        _write(str(protocol["no_opinion"]))
         return 0
     try:
         from rtok.hooks.payload import read_payload

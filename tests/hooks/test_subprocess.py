@@ -169,3 +169,13 @@ def test_closed_stdout_still_exits_0(project: Path) -> None:
         os.close(write_end)
     assert result.returncode == 0
     assert result.stderr == b""
+
+
+@pytest.mark.parametrize("agent", ["claude", "cursor", "antigravity"])
+def test_rtok_disabled_env_makes_the_hook_a_no_op(agent: str, project: Path) -> None:
+    payload = json.dumps(shell_payload(agent, "git status", str(project))).encode()
+    result = run_rtok(["hook", agent], input=payload, env={"RTOK_DISABLED": "1"})
+    assert result.returncode == 0
+    assert result.stdout == _no_opinion_bytes(agent)
+    enabled = run_rtok(["hook", agent], input=payload, env={"RTOK_DISABLED": "0"})
+    assert b"run git status" in enabled.stdout
