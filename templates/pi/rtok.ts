@@ -5,6 +5,8 @@
 // Exit contract of `rtok rewrite CMD`: 0 or 3 -> run the printed command; 1 -> leave the
 // command alone; 2 -> leave it alone too (the host's own permission rules decide).
 // Any failure (rtok missing, timeout, crash) leaves the command exactly as typed.
+// --rtok-bin makes the rewritten command name rtok by absolute path: the host's shell may
+// run with a PATH (a login shell's, say) that does not contain rtok.
 // Plain JavaScript on purpose: valid TypeScript for the host, and runnable by node as is.
 import { spawnSync } from "node:child_process";
 
@@ -14,7 +16,7 @@ const TIMEOUT_MS = 2000;
 
 function rewrite(command) {
   try {
-    const result = spawnSync(RTOK_BIN, ["rewrite", command], {
+    const result = spawnSync(RTOK_BIN, ["rewrite", "--rtok-bin", RTOK_BIN, "--", command], {
       encoding: "utf8",
       timeout: TIMEOUT_MS,
       maxBuffer: 1024 * 1024,

@@ -18,8 +18,12 @@ from rtok.install.targets.artifacts import render_template
 from rtok_testing import rtok_entry_point
 
 FAKE_RTOK = """#!/bin/sh
+# rewrite [--rtok-bin PATH] [--] CMD
 [ "$1" = rewrite ] || exit 9
-case "$2" in
+shift
+[ "$1" = --rtok-bin ] && shift 2
+[ "$1" = -- ] && shift
+case "$1" in
   "git status") echo "rtok run git status"; exit 0 ;;
   "npm test") echo "rtok run npm test"; exit 3 ;;
   "rm -rf build") echo "ignored"; exit 2 ;;
@@ -126,6 +130,7 @@ def _hermes_plugin(tmp_path: Path, rtok_bin: str) -> tuple[Any, dict[str, Any]]:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    module.TIMEOUT_S = 30.0  # a loaded test machine must not turn into a fail-open case
     registered: dict[str, Any] = {}
 
     class Ctx:
