@@ -17,6 +17,7 @@ import os
 import shlex
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -325,7 +326,9 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
     if kind not in wanted:
         return Check(agent, scope, sample, WARN,
                      f"sample not usable here: rtok decides {kind!r} for it", command=command)
+    started = time.monotonic()
     code, out, err = run_hook_command(command, payload, cwd, env)
+    elapsed_ms = (time.monotonic() - started) * 1000
     if code is None:
         return Check(agent, scope, sample, FAIL, f"hook did not run: {err}", fix, command)
     if code != 0:
@@ -346,7 +349,8 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
         return Check(agent, scope, sample, FAIL, problem, fix, command, out)
     what = {"rewrite": f"rewrites `{REWRITE_SAMPLE}`", "passthrough": "leaves other tools alone",
             "deny": "leaves a denied command to the agent's rule"}[sample]
-    return Check(agent, scope, sample, PASS, f"{what}; reply parses as the agent expects",
+    return Check(agent, scope, sample, PASS,
+                 f"{what}; reply parses as the agent expects ({elapsed_ms:.0f} ms)",
                  command=command, reply=_clip(out) or None)
 
 

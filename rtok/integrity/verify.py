@@ -431,8 +431,17 @@ def check_rule_files(cwd: str) -> list[Finding]:
         scope = trust.scope_of(path)
         quoted = shlex.quote(path)
         if state == "trusted":
-            findings.append(Finding(check="rule_file", status="trusted", level=PASS, path=path,
-                                    scope=scope, message=f"rule file {path}: trusted"))
+            problem = _rule_file_problem(path)
+            if problem:
+                findings.append(Finding(
+                    check="rule_file", status="malformed", level=WARN, path=path,
+                    scope=scope, fix=f"rtok config validate {quoted}",
+                    message=f"rule file {path}: trusted but malformed ({problem}); rtok "
+                            "skips it"))
+            else:
+                findings.append(Finding(check="rule_file", status="trusted", level=PASS,
+                                        path=path, scope=scope,
+                                        message=f"rule file {path}: trusted"))
         elif state == "modified":
             findings.append(Finding(
                 check="rule_file", status="modified", level=WARN, path=path, scope=scope,
@@ -444,6 +453,17 @@ def check_rule_files(cwd: str) -> list[Finding]:
                 fix=f"rtok trust {quoted}",
                 message=f"rule file {path}: not trusted; rtok skips it"))
     return findings
+
+
+def _rule_file_problem(path: str) -> str | None:
+    """Why the output-rules layer would skip this file, or None."""
+    from rtok.filter.ruleparse import parse_rule_bytes
+
+    data = trust.read_file_bytes(path)
+    if data is None:
+        return "cannot be read"
+    parsed = parse_rule_bytes(data)
+    return str(parsed["error"]) if "error" in parsed else None
 
 
 # ------------------------------------------------------------------------------- report

@@ -201,3 +201,13 @@ def test_record_of_a_removed_project_is_orphaned(isolated_home: Path, tmp_path: 
     code, doc = _verify(cwd=isolated_home)
     assert [i["status"] for i in _items(doc)] == ["orphaned"] and code == 1
     assert _items(doc)[0]["fix"] == "rtok verify --prune"
+
+
+def test_trusted_but_malformed_rule_file_warns(isolated_home: Path, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / ".rtok").mkdir(parents=True)
+    (project / ".rtok" / "rules.toml").write_text("[mytool]\nmax_lines = 'many'\n")
+    assert run_rtok(["trust", "--yes"], cwd=str(project)).returncode == 0
+    code, doc = _verify(cwd=project)
+    [item] = _items(doc)
+    assert item["status"] == "malformed" and item["level"] == "WARN" and code == 1
