@@ -62,13 +62,24 @@ def temp_name_for(target: str) -> str:
 
 
 def atomic_write(target: str, data: bytes, mode: int) -> None:
-    """Replace `target` with `data` (mode `mode`) through a fsynced temp file + rename."""
+    """Replace `target` with `data` (mode `mode`, the old owner kept when possible) through
+    a fsynced temp file + rename."""
+    try:
+        owner: os.stat_result | None = os.stat(target)
+    except OSError:
+        owner = None
     temp = temp_name_for(target)
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         try:
             write_all(fd, data)
             os.fchmod(fd, mode)
+            if owner is not None and (owner.st_uid, owner.st_gid) != (
+                os.geteuid(), os.getegid()
+            ):
+                # A file of another user edited with privileges keeps its owner.
+                with contextlib.suppress(OSError):
+                    os.fchown(fd, owner.st_uid, owner.st_gid)
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -218,3 +218,16 @@ def test_state_records_survive_reload_and_a_corrupt_state_is_reported(
     Path(state.state_file()).write_text("{not json")
     with pytest.raises(state.StateError, match=r"install-state\.json"):
         state.load()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="changing a file's owner needs root")
+def test_a_file_of_another_user_keeps_its_owner(isolated_home: Path) -> None:
+    target = isolated_home / "agent"
+    target.mkdir()
+    (target / "settings.json").write_bytes(b"{}\n")
+    os.chown(target / "settings.json", 65534, 65534)
+    transaction.apply(planner.plan([settings_edit(str(target / "settings.json"))],
+                                   _ctx(isolated_home)))
+    st = os.stat(target / "settings.json")
+    assert (st.st_uid, st.st_gid) == (65534, 65534)
+    assert b"hook test" in (target / "settings.json").read_bytes()
