@@ -287,19 +287,33 @@ def _sync_integrity(
         from rtok import __version__
 
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        # What each edit's file holds now: the new bytes of a change, the current bytes of
+        # an edit already in place (so a lost record is restored by running init again).
+        outcomes: list[tuple[FileEdit, bytes | None]] = [
+            (edit, change.new) for change in applied for edit in change.edits
+        ]
+        outcomes.extend(
+            (edit, fsio.read_or_none(os.path.realpath(edit.path))) for edit in plan.unchanged
+        )
+        known = {
+            (os.path.abspath(r.path), r.kind, r.agent, r.sha256)
+            for r in integrity.load_records()
+        } if plan.unchanged else set()
         records = []
-        for change in applied:
-            for edit in change.edits:
-                owned = edit.owned_bytes(change.new) if edit.owned_bytes else change.new
-                if owned is None:
-                    continue
-                records.append(
-                    record_type(
-                        path=edit.path, agent=edit.agent, scope=edit.scope,
-                        project_root=project_root, kind=edit.kind, sha256=_sha256(owned),
-                        rtok_version=__version__, time=stamp,
-                    )
+        for edit, data in outcomes:
+            owned = edit.owned_bytes(data) if edit.owned_bytes else data
+            if owned is None:
+                continue
+            digest = _sha256(owned)
+            if (os.path.abspath(edit.path), edit.kind, edit.agent, digest) in known:
+                continue
+            records.append(
+                record_type(
+                    path=edit.path, agent=edit.agent, scope=edit.scope,
+                    project_root=project_root, kind=edit.kind, sha256=digest,
+                    rtok_version=__version__, time=stamp,
                 )
+            )
         if records:
             record(records)
     except Exception as exc:  # the files are in place; a missing record is reported

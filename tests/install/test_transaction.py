@@ -231,3 +231,24 @@ def test_a_file_of_another_user_keeps_its_owner(isolated_home: Path) -> None:
     st = os.stat(target / "settings.json")
     assert (st.st_uid, st.st_gid) == (65534, 65534)
     assert b"hook test" in (target / "settings.json").read_bytes()
+
+
+def test_integrity_records_follow_install_and_uninstall(isolated_home: Path) -> None:
+    from rtok import integrity
+
+    target = isolated_home / "agent"
+    target.mkdir()
+    (target / "settings.json").write_bytes(USER_JSONC)
+    _install(isolated_home, target)
+    recorded = {(r.path, r.kind) for r in integrity.load_records()}
+    assert recorded == {(str(target / "settings.json"), "settings_entry"),
+                        (str(target / "sub" / "deeper" / "RTOK.md"), "awareness_file")}
+    records_file = Path(paths.integrity_records())
+    records_file.unlink()
+    _install(isolated_home, target)  # nothing to write, but the lost records come back
+    assert {(r.path, r.kind) for r in integrity.load_records()} == recorded
+    stamp = records_file.stat().st_mtime_ns
+    _install(isolated_home, target)
+    assert records_file.stat().st_mtime_ns == stamp  # unchanged records are not rewritten
+    _uninstall(isolated_home, target)
+    assert integrity.load_records() == []
