@@ -82,6 +82,14 @@ def _is_catch_all(pattern: str) -> bool:
     return all(_matches(pattern, line) for line in (*PLAIN_SAMPLES[1:], *ERROR_SAMPLES))
 
 
+def _int_field(table: dict[str, object], key: str) -> int:
+    """The field's value, or the default an unset field takes."""
+    from rtok.filter.rule import FIELDS
+
+    value = table.get(key, FIELDS[key][1])
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def table_risks(family: str, table: dict[str, object]) -> list[str]:
     """Risks of one rule table, one sentence each."""
     risks: list[str] = []
@@ -97,16 +105,13 @@ def table_risks(family: str, table: dict[str, object]) -> list[str]:
         if _is_catch_all(pattern):
             risks.append(f"[{family}] keep pattern {pattern!r} matches every line "
                          "(nothing is shortened)")
-    for key in ("max_lines", "head", "tail"):
-        value = table.get(key)
-        if key == "max_lines" and isinstance(value, int) and not isinstance(value, bool) \
-                and value < SMALL_CAP:
-            risks.append(f"[{family}] max_lines = {value} shows fewer than {SMALL_CAP} lines")
-    head, tail = table.get("head"), table.get("tail")
-    if isinstance(head, int) and isinstance(tail, int) and head + tail < SMALL_CAP \
-            and "max_lines" in table and table.get("max_lines", 40) != 0:
-        risks.append(f"[{family}] head + tail = {head + tail} keeps fewer than "
-                     f"{SMALL_CAP} lines of a long output")
+    max_lines = _int_field(table, "max_lines")
+    if "max_lines" in table and max_lines < SMALL_CAP:
+        risks.append(f"[{family}] max_lines = {max_lines} shows fewer than {SMALL_CAP} lines")
+    kept = _int_field(table, "head") + _int_field(table, "tail")
+    if ("head" in table or "tail" in table) and kept < SMALL_CAP:
+        risks.append(f"[{family}] head + tail = {kept}: a long output is cut to fewer than "
+                     f"{SMALL_CAP} lines")
     return risks
 
 

@@ -191,3 +191,12 @@ def test_oversized_file_is_not_reviewed_or_trusted(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "too large to review" in result.stdout.decode()
     assert not os.path.exists(paths.trust_store())
+
+
+def test_small_cut_and_safe_file(tmp_path: Path) -> None:
+    small = rule_review.review_bytes(str(tmp_path / "r.toml"), b"[mytool]\nhead = 2\ntail = 3\n")
+    assert any("head + tail = 5" in risk for risk in small.risks)
+    safe = rule_review.review_bytes(str(tmp_path / "r.toml"),
+                                    b'[mytool]\nmax_lines = 60\ndrop = ["^DEBUG "]\n')
+    assert safe.risks == ()
+    assert "no high-risk patterns found" in rule_review.render_review(safe)
