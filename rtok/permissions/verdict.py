@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from rtok.permissions import sources
 from rtok.permissions.patterns import command_matches_pattern
-from rtok.permissions.peel import command_forms
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,6 +86,8 @@ def verdict_with_rules(cmd: str, deny: list[str], ask: list[str], allow: list[st
 
 
 def _any_form_matches(segment: str, patterns: list[str]) -> bool:
+    from rtok.permissions.peel import command_forms  # only users with deny/ask rules pay
+
     return any(
         command_matches_pattern(form, pattern)
         for form in command_forms(segment)
