@@ -199,3 +199,24 @@ def test_rewrite_cli_never_rewrites_a_script_deny(isolated_home: Path, tmp_path:
     result = run_rtok(["rewrite", "bash -c 'git push'"], cwd=str(tmp_path))
     assert result.returncode == 2
     assert result.stdout == b""
+
+
+UNATTESTABLE = ["$(id)", "`id`", '"$(id)"', "<(id)", ">(id)", "$((1+2))", "<<EOF\nx\nEOF",
+                "$'\\x41'", "> out.txt"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(["git status", "ls -la", "echo hi", "cat f"]), min_size=1,
+             max_size=3),
+    st.sampled_from(UNATTESTABLE),
+    st.integers(min_value=0, max_value=2),
+)
+def test_unattestable_constructs_are_never_allowed(
+    commands: list[str], construct: str, position: int
+) -> None:
+    index = min(position, len(commands) - 1)
+    commands = list(commands)
+    commands[index] = f"{commands[index]} {construct}"
+    text = " && ".join(commands)
+    assert verdict_with_rules(text, [], [], ["*"]) != "allow", text
