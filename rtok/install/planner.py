@@ -107,6 +107,11 @@ def _writability_problem(real_path: str, existing_dir: str, missing: list[str]) 
     return None
 
 
+def _file_writable(real_path: str, mode: int) -> bool:
+    # root passes os.access for every file; the write bits still say what the user meant.
+    return os.access(real_path, os.W_OK) and bool(mode & 0o222)
+
+
 def _resolve(path: str, edits: Sequence[FileEdit], ctx: InstallContext) -> tuple[str, str | None]:
     """(real path, problem) for a target; follows links, refuses a dangling one or an escape."""
     absolute = os.path.abspath(path)
@@ -189,6 +194,14 @@ def plan(
             unchanged.extend(accepted)
         else:
             writable = _writability_problem(real, existing, missing)
+            if (
+                writable is None and old_mode is not None
+                and not _file_writable(real, old_mode) and not ctx.created_by_rtok(real)
+            ):
+                writable = (
+                    f"{real}: is read-only; rtok does not replace a file you protected "
+                    "(make it writable to let rtok change it)"
+                )
             if writable:
                 problems.append(writable)
                 continue

@@ -133,3 +133,13 @@ def test_the_diff_marks_crlf_and_a_missing_final_newline(isolated_home: Path) ->
     text = diff.unified_diff(change)
     assert '  "a": 1,\\r' in text or '"a": 1\\r' in text
     assert "\\ No newline at end of file" in text
+
+
+def test_a_read_only_file_is_refused(isolated_home: Path) -> None:
+    path = isolated_home / "settings.json"
+    path.write_bytes(b"{}\n")
+    os.chmod(path, 0o444)
+    with pytest.raises(planner.PlanError, match="is read-only"):
+        planner.plan([settings_edit(str(path))], _ctx(isolated_home))
+    os.chmod(path, 0o644)
+    assert planner.plan([settings_edit(str(path))], _ctx(isolated_home)).changes
