@@ -472,7 +472,10 @@ def _insert_last(text: str, container: Node, style: _Style, key: str | None,
         indent = line_indent(text, last.start)
         lead = style.newline + indent + _slot_text(key, value, indent, style)
     else:
-        lead = style.item_sep + _slot_text(key, value, None, style)
+        # Inline: a last element written over several lines sets the layout of the new one.
+        spans_lines = style.multiline and "\n" in text[last.start : last.node.end]
+        indent = line_indent(text, container.slots[0].start) if spans_lines else None
+        lead = style.item_sep + _slot_text(key, value, indent, style)
     if last.comma is not None:
         return text[: last.comma + 1] + lead + "," + text[last.comma + 1 :]
     return text[: last.node.end] + "," + lead + text[last.node.end :]

@@ -159,3 +159,18 @@ def test_set_then_remove_key_is_byte_identical(case: tuple[bytes, Any],
     assert json5.loads(installed.decode("utf-8").lstrip("\ufeff")) == jsonc.parse(installed)
     removed = jsonc.remove_key(installed, path, prune=len(path) - existing - 1)
     assert removed == original
+
+
+OTHER = {"matcher": "Write", "hooks": [{"type": "command", "command": "user-guard.sh"}]}
+
+
+@settings(max_examples=EXAMPLES // 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_entry_added_after_rtok_survives_its_removal(case: tuple[bytes, Any]) -> None:
+    """The user (or another tool) appends after rtok's entry; removing rtok's entry leaves
+    exactly what appending theirs alone would have produced."""
+    original, _root = case
+    created = len(PATH) - jsonc.existing_depth(original, PATH)
+    both = jsonc.append_to_array(jsonc.append_to_array(original, PATH, ITEM), PATH, OTHER)
+    removed = jsonc.remove_array_items(both, PATH, lambda v: v == ITEM, prune=created)
+    assert removed == jsonc.append_to_array(original, PATH, OTHER)
