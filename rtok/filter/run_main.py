@@ -78,6 +78,8 @@ def _forward_signals(child: subprocess.Popen[bytes]) -> dict[int, object]:
     previous: dict[int, object] = {}
 
     def forward(signum: int, _frame: object) -> None:
+        if signum in _TERMINAL_SIGNALS and _terminal_signals_reach_child():
+            return  # the terminal already sent it to the whole foreground group
         try:  # noqa: SIM105 (contextlib costs start-up time)
             os.kill(child.pid, signum)
         except OSError:
@@ -92,6 +94,18 @@ def _forward_signals(child: subprocess.Popen[bytes]) -> dict[int, object]:
         except (OSError, ValueError):
             pass
     return previous
+
+
+_TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGQUIT)
+
+
+def _terminal_signals_reach_child() -> bool:
+    """True when we run in the terminal's foreground group (the child shares it), so a
+    Ctrl-C or Ctrl-\\ reached the child directly and must not be delivered twice."""
+    try:
+        return os.tcgetpgrp(sys.stdin.fileno()) == os.getpgrp()
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _restore_signals(previous: dict[int, object]) -> None:

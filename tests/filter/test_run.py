@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from rtok_testing import run_rtok
 
 PY = sys.executable
@@ -123,11 +125,12 @@ def test_killed_command_exits_128_plus_signal() -> None:
     assert b"SIGKILL" in result.stderr
 
 
-def test_signals_sent_to_rtok_reach_the_command(tmp_path: object) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_signals_sent_to_rtok_reach_the_command(signum: int) -> None:
     script = ("import signal, sys, time\n"
               "def bye(n, f):\n"
               "    print('got', n, flush=True); sys.exit(42)\n"
-              "signal.signal(signal.SIGTERM, bye)\n"
+              "for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP): signal.signal(s, bye)\n"
               "print('ready', flush=True)\n"
               "time.sleep(30)\n")
     proc = subprocess.Popen([PY, "-m", "rtok", "run", PY, "-c", script],
@@ -141,14 +144,14 @@ def test_signals_sent_to_rtok_reach_the_command(tmp_path: object) -> None:
                 break
             time.sleep(0.05)
         time.sleep(0.5)
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signum)
         out, _ = proc.communicate(timeout=20)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     assert proc.returncode == 42
-    assert b"got 15" in out
+    assert f"got {int(signum)}\n".encode() in out
 
 
 def test_every_run_lands_in_the_ledger() -> None:
