@@ -474,8 +474,8 @@ def _insert_last(text: str, container: Node, style: _Style, key: str | None,
     else:
         # Inline: a last element written over several lines sets the layout of the new one.
         spans_lines = style.multiline and "\n" in text[last.start : last.node.end]
-        indent = line_indent(text, container.slots[0].start) if spans_lines else None
-        lead = style.item_sep + _slot_text(key, value, indent, style)
+        layout = line_indent(text, container.slots[0].start) if spans_lines else None
+        lead = style.item_sep + _slot_text(key, value, layout, style)
     if last.comma is not None:
         return text[: last.comma + 1] + lead + "," + text[last.comma + 1 :]
     return text[: last.node.end] + "," + lead + text[last.node.end :]
