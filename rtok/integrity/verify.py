@@ -180,8 +180,7 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
     if known_agents is not None and record.agent not in known_agents:
         return Finding(status="orphaned", level=WARN, fix=forget,
                        message=f"{where}: record of an agent this rtok does not know", **base)
-    if record.scope == "project" and record.project_root and not os.path.isdir(
-            record.project_root):
+    if record.project_root and not os.path.isdir(record.project_root):
         return Finding(status="orphaned", level=WARN, fix=forget,
                        message=f"{where}: its project {record.project_root} is gone", **base)
     data = installed.read_or_none(record.path)
