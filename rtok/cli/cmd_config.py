@@ -88,7 +88,12 @@ def validate_command(
         if not os.path.exists(file):
             typer.echo(f"rtok config validate: {file}: no such file", err=True)
             raise typer.Exit(2)
-        reports = [check_named(file)]
+        if os.path.realpath(file) == os.path.realpath(paths.config_file()):
+            # The user config: itself, then every rule file it resolves to.
+            problems += _validate_config_file()
+            reports = check_all(os.getcwd())
+        else:
+            reports = [check_named(file)]
     else:
         problems += _validate_config_file()
         reports = check_all(os.getcwd())

@@ -55,3 +55,14 @@ def test_set_creates_the_file() -> None:
 def test_path_lists_locations() -> None:
     out = run_rtok(["config", "path"]).stdout.decode()
     assert paths.config_file() in out and paths.archive_db() in out
+
+
+def test_validate_named_config_checks_it_and_its_rule_files() -> None:
+    _config().parent.mkdir(parents=True)
+    _config().write_text("[plugins.cmd]\nfail_tail_lines = \"many\"\n")
+    (_config().parent / "rules.toml").write_text("[x]\nmax_lines = 3\nhead = 1\ntail = 1\n")
+    result = run_rtok(["config", "validate", str(_config())])
+    assert result.returncode == 1
+    out = result.stdout.decode()
+    assert "plugins.cmd.fail_tail_lines: expected an integer" in out
+    assert "rules.toml: valid, untrusted" in out
