@@ -157,9 +157,13 @@ def shorten(
     fail_tail_lines: int,
 ) -> list[str]:
     """The lines to show for `text` (before the trailer and the never_worse check)."""
-    lines = normalise(text)
     if exit_code != 0:
-        return fail_tail(lines, rule, fail_tail_lines)
+        # A failure's tail is its payload: those lines are shown exactly as written.
+        raw_lines = text.split("\n")
+        if raw_lines and raw_lines[-1] == "":
+            raw_lines.pop()
+        return fail_tail(raw_lines, rule, fail_tail_lines)
+    lines = normalise(text)
     formatted = formatter(text) if formatter is not None else None
     if formatted is not None:
         out = formatted

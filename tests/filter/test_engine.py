@@ -108,3 +108,10 @@ def test_very_long_lines_are_clipped_with_their_length() -> None:
     assert out[1] == "short"
     assert out[2].startswith("error yyy") and out[2].endswith("… (20006 chars)")
     assert len(out) == 3
+
+
+def test_failure_tail_keeps_colours_and_carriage_returns() -> None:
+    lines = [f"step {i}" for i in range(100)] + ["\x1b[31merror\x1b[0m: broken\r"]
+    out = engine.shorten("\n".join(lines) + "\n", default_rule("t"), None, 1, 5)
+    assert out[-1] == "\x1b[31merror\x1b[0m: broken\r"
+    assert out[0] == "… 96 lines omitted"
