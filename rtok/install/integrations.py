@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 
 from rtok.install.descriptor import Descriptor, DescriptorError, FileSpec, load_all
@@ -151,6 +152,9 @@ def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[
             ))
         else:
             edits.append(_SIMPLE_BUILDERS[spec.strategy](target, action))
+        if spec.description and action == "install":
+            edits[-1] = replace(edits[-1], description=f"{edits[-1].description}; "
+                                f"{spec.description}")
     return edits
 
 
