@@ -267,6 +267,10 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
             and (entry[key] or key == "container")
         ):
             raise DescriptorError(f"{where}: {key} must be a list of non-empty strings")
+    if strategy == "template_file" and not os.path.isfile(
+        resources.data_path("templates", entry["template"])
+    ):
+        raise DescriptorError(f"{where}: template {entry['template']!r} is not in templates/")
     description = entry.get("description", "")
     if not isinstance(description, str):
         raise DescriptorError(f"{where}: description must be a string")

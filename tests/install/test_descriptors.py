@@ -87,6 +87,9 @@ def test_a_valid_descriptor_parses() -> None:
          "codex_trust names hooks_file"),
         (lambda d: d["install"]["global"].append(
             {"strategy": "awareness_block", "path": "~/A.md", "level": "loud"}), "level"),
+        (lambda d: d["install"]["global"].append(
+            {"strategy": "template_file", "path": "~/x.ts", "template": "nope/x.ts"}),
+         "not in templates/"),
     ],
 )
 def test_invalid_descriptors_name_the_file_and_the_key(mutate: Any, message: str) -> None:
@@ -381,3 +384,15 @@ def test_codex_trust_and_existing_settings_need_consent(tmp_path: Path) -> None:
         handle.write("{}\n")
     edits = {e.kind: e for e in box.edits("codex", "global", "install")}
     assert edits["settings_entry"].needs_consent
+
+
+def test_clinerules_folder_keeps_the_users_rules(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    rules = os.path.join(box.project, ".clinerules")
+    os.makedirs(rules)
+    with open(os.path.join(rules, "style.md"), "w") as handle:
+        handle.write("Tabs.\n")
+    box.apply(box.edits("cline", "project", "install"))
+    assert sorted(os.listdir(rules)) == ["rtok.md", "style.md"]
+    box.apply(box.edits("cline", "project", "uninstall"))
+    assert sorted(os.listdir(rules)) == ["style.md"]
