@@ -340,6 +340,13 @@ def _copilot_config(ctx: RunContext) -> dict[str, str]:
             "COPILOT_AUTO_UPDATE": "false"}
 
 
+def _copilot_trust_project(ctx: RunContext) -> None:
+    # Copilot CLI reads a repository's .github/hooks/ only in a folder the user trusted (it
+    # asks on first start in a folder and records the answer in config.json).
+    _write_json(os.path.join(ctx.home, ".copilot", "config.json"),
+                {"trusted_folders": [ctx.cwd]})
+
+
 def _copilot_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
     return [*exe, "-p", prompt, "--allow-all-tools", "--disable-client-telemetry",
             "--no-auto-update", "-s"]
@@ -385,7 +392,7 @@ PROFILES: dict[str, AgentProfile] = {p.name: p for p in (
     AgentProfile("qwen", "Qwen Code", ["run_shell_command"], _qwen_config, _qwen_command,
                  follow_suggestions=True),
     AgentProfile("copilot", "GitHub Copilot CLI", ["bash"], _copilot_config,
-                 _copilot_command),
+                 _copilot_command, trust_project=_copilot_trust_project),
     AgentProfile("droid", "Factory Droid", ["Execute"], _droid_config, _droid_command),
     AgentProfile("cline", "Cline CLI", ["run_commands"], _cline_config, _cline_command,
                  pre_steps=_cline_steps),

@@ -40,12 +40,20 @@ def load_integrations(repo: str = REPO) -> list[dict[str, Any]]:
     return found
 
 
+# Strategies that only write instructions for the model; a scope made of these alone
+# installs no hook or plugin, so nothing in it can rewrite a command.
+AWARENESS_STRATEGIES = frozenset({"awareness_file", "awareness_block", "reference_line",
+                                  "rules_dir_or_file"})
+
+
 def agent_scopes(agent: str, repo: str = REPO) -> list[str]:
-    """The install scopes ("global", "project") the agent's descriptor declares."""
+    """The install scopes ("global", "project") in which rtok installs a hook or plugin."""
     for item in load_integrations(repo):
         if item["name"] == agent:
             install = item.get("install") or {}
-            return [scope for scope in ("global", "project") if install.get(scope)]
+            return [scope for scope in ("global", "project")
+                    if any(entry.get("strategy") not in AWARENESS_STRATEGIES
+                           for entry in install.get(scope) or [])]
     return []
 
 

@@ -263,6 +263,27 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
     return session
 
 
+def output_is_empty(session: Session) -> bool:
+    """No tool result, or one whose command output is empty (seen once from Qwen Code under
+    load: `Output: (empty)` for a `git log` that prints 14 kB)."""
+    if not session.tool_results:
+        return True
+    text = session.final_output
+    return not text.strip() or "Output: (empty)" in text
+
+
+def run_session_retrying(report: AgentReport, profile: AgentProfile, ctx: RunContext,
+                         env: dict[str, str], scenario: str) -> Session:
+    """One retry when the agent brought back no output at all; the report says so."""
+    session = run_session(profile, ctx, env, scenario)
+    if output_is_empty(session) and not session.timed_out:
+        report.check(f"{scenario}: first attempt brought back output", True,
+                     "empty or missing tool result; retried once "
+                     f"(first attempt kept in {session.folder})")
+        session = run_session(profile, ctx, env, scenario + "-retry")
+    return session
+
+
 def run_rtok(rtok: str, args: list[str], env: dict[str, str], cwd: str,
              folder: str, name: str) -> dict[str, Any]:
     """Run the real rtok CLI with the run's env; keep its output in the run folder."""
@@ -449,7 +470,7 @@ def control_run(agent: str, work_root: str, template: str | None = None,
     start = time.monotonic()
     ws = make_workspace(agent, work_root, template)
     report = new_report(agent, "control", ws)
-    session = run_session(PROFILES[agent], ws.ctx, ws.env, "control")
+    session = run_session_retrying(report, PROFILES[agent], ws.ctx, ws.env, "control")
     if session_ran(report, session):
         ok, detail = looks_raw(session.final_output, ws.raw_log)
         report.check("control: tool result is git's raw output", ok, detail)
@@ -477,7 +498,7 @@ def round_trip(agent: str, work_root: str, template: str | None = None,
     if not report.check(f"rtok init ({scope}) --auto-patch exits 0", init["returncode"] == 0,
                         (init["stderr"] or init["stdout"])[-400:]):
         return finish(report, start, ws, keep)
-    rewritten = run_session(profile, ws.ctx, ws.env, "rewritten")
+    rewritten = run_session_retrying(report, profile, ws.ctx, ws.env, "rewritten")
     if session_ran(report, rewritten):
         evaluate_rewritten(report, rewritten, ws, rtok)
     uninstall = run_rtok(rtok, ["uninstall", "--agent", agent, *scope_args], ws.env,
@@ -485,7 +506,7 @@ def round_trip(agent: str, work_root: str, template: str | None = None,
     report.commands.append(uninstall)
     if report.check(f"rtok uninstall ({scope}) exits 0", uninstall["returncode"] == 0,
                     (uninstall["stderr"] or uninstall["stdout"])[-400:]):
-        raw = run_session(profile, ws.ctx, ws.env, "after-uninstall")
+        raw = run_session_retrying(report, profile, ws.ctx, ws.env, "after-uninstall")
         if session_ran(report, raw):
             ok, detail = looks_raw(raw.final_output, ws.raw_log)
             report.check("after uninstall: tool result is git's raw output", ok, detail)
