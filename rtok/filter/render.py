@@ -135,7 +135,9 @@ def _render_streamed(capture: Capture, rule: Rule, exit_code: int, settings: Set
     if capture.protected_more:
         out.append(f"… {capture.protected_more} more error/warning lines in the archive"
                    f" (rtok expand {entry_id} --grep ...)")
-    out.extend(_clip(line) for line in normalise("\n".join(tail)) if tail)
+    if tail:
+        # A failure's tail is shown as written; a success's is tidied like any output.
+        out.extend(_clip(line) for line in (tail if failed else normalise("\n".join(tail))))
     if capture.total > settings.max_entry_bytes:
         out.append(f"… bytes past the first {mib(settings.max_entry_bytes)} were counted,"
                    " not archived nor scanned for errors")
