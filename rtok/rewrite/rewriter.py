@@ -33,10 +33,14 @@ _SHELLS: dict[str, dict[str, object]] = REGISTRY["shells"]  # type: ignore[assig
 
 SELF_NAMES = frozenset(("rtok", "rtok.exe"))
 # Grammar words stepped over where a command starts (`then make`, `do make`, `{ make; }`).
-_STEP_OVER = frozenset(("{", "}", "!", "if", "then", "elif", "else", "do", "while", "until"))
+_STEP_OVER = frozenset(
+    ("{", "}", "!", "if", "then", "elif", "else", "do", "while", "until", "fi", "done")
+)
 # Syntax whose words are not commands: a line holding one is left alone.
 _UNWALKED = frozenset(("case", "esac", "select", "function", "coproc", "in"))
 _CASE_OPS = frozenset((";;", ";&", ";;&"))
+_OPENERS = frozenset(("{", "if", "while", "until", "for"))
+_CLOSERS = frozenset(("}", "fi", "done"))
 _PIPES = frozenset(("|", "|&"))
 _LAUNCHERS = frozenset(("npx", "pnpx", "bunx", "uvx"))
 MAX_SCRIPT_DEPTH = 4
@@ -233,17 +237,17 @@ def _grammar_leads(lexed: lexer.Lexed, commands: list[SimpleCommand]) -> list[in
 
 
 def _group_depths(lexed: lexer.Lexed, commands: list[SimpleCommand]) -> list[int]:
-    """Nesting depth of `( … )` and `{ …; }` groups at each command."""
+    """Nesting depth of groups and compound commands (`( … )`, `{ …; }`, `if … fi`,
+    `while/until/for … done`) at each command: their output may feed a pipe as a whole."""
     depths = []
     depth = 0
     for command in commands:
         if command.before == "(":
             depth += 1
-        words = segments.word_texts(lexed, command)
-        for word in words:
-            if word == "{":
+        for word in segments.word_texts(lexed, command):
+            if word in _OPENERS:
                 depth += 1
-            elif word == "}":
+            elif word in _CLOSERS:
                 depth = max(0, depth - 1)
             elif word not in _STEP_OVER:
                 break

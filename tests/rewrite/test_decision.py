@@ -71,8 +71,9 @@ def test_trusted_families_from_rule_files_are_rewritten_outside_pipelines(
     isolated_home: Path, tmp_path: Path
 ) -> None:
     from rtok import trust
-    from rtok.filter import layers
+    from rtok.filter import layers, settings
 
+    settings.reset_cache()  # rule file locations are kept per process; HOME changed
     # A user rule file adds a family for a tool the registry does not know.
     rules = isolated_home / ".config" / "rtok" / "rules.toml"
     rules.parent.mkdir(parents=True, exist_ok=True)
@@ -93,7 +94,9 @@ def test_user_rule_file_cannot_make_a_never_command_rewritable(
     isolated_home: Path, tmp_path: Path
 ) -> None:
     from rtok import trust
+    from rtok.filter import settings
 
+    settings.reset_cache()
     rules = isolated_home / ".config" / "rtok" / "rules.toml"
     rules.parent.mkdir(parents=True, exist_ok=True)
     rules.write_text("[vim]\nmax_lines = 5\n\n[cd]\nmax_lines = 5\n", encoding="utf-8")

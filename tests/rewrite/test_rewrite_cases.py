@@ -51,6 +51,8 @@ REWRITTEN = [
     ("while true; do make; done", "while true; do rtok run make; done"),
     ("! git diff --quiet || make", "! rtok run git diff --quiet || rtok run make"),
     ("for f in a\ndo\n  pytest $f\ndone", "for f in a\ndo\n  rtok run pytest $f\ndone"),
+    # a loop feeding a pipe: its body stays as written, the final grep may be shortened
+    ("for f in *; do cat $f; done | grep x", "for f in *; do cat $f; done | rtok run grep x"),
     # pipelines
     ("git log | grep fix", "git log | rtok run grep fix"),
     ("cargo test 2>&1 | tail -20", "rtok run cargo test 2>&1 | tail -20"),
@@ -104,6 +106,8 @@ LEFT_ALONE = [
     "((n++)); make", "echo @(a|b)", "coproc make", "select x in a; do make; done",
     # a group joined to a pipe: its commands stay as written
     "{ git status; git log; } | head", "(make) | tail",
+    "if true; then git log; fi | head",
+    "while true; do make; done |& tail",
     # pipelines that are not safe
     "find . | xargs rm", "ls |& head", "git log | less", "cargo test | tee out",
     "git log | grep -f patterns.txt", "cat file | sort", "npm test | head",
