@@ -102,6 +102,7 @@ def append_to_array(data: bytes | None, path: JsonPath, item: object, *,
     indentation and a final newline.
     """
     _check_json(item)
+    _check_json(list(path))
     decoded, root = _load(data or b"", label)
     if root is None:
         fresh = _wrap(path, [item], label)
@@ -160,6 +161,7 @@ def set_key(data: bytes | None, path: JsonPath, value: object, *,
     _check_json(value)
     if not path or not isinstance(path[-1], str):
         raise ValueError("set_key needs a path ending in an object key")
+    _check_json(list(path))
     decoded, root = _load(data or b"", label)
     if root is None:
         fresh = _wrap(path, value, label)
@@ -312,6 +314,7 @@ def _check_json(value: object) -> None:
         for key, inner in value.items():
             if not isinstance(key, str):
                 raise TypeError(f"JSON object keys must be strings, got {key!r}")
+            _check_text(key)
             _check_json(inner)
     elif isinstance(value, list | tuple):
         for inner in value:
@@ -319,8 +322,18 @@ def _check_json(value: object) -> None:
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise TypeError(f"JSON cannot hold {value!r}")
-    elif not (value is None or isinstance(value, str | int | bool)):
+    elif isinstance(value, str):
+        _check_text(value)
+    elif not (value is None or isinstance(value, int | bool)):
         raise TypeError(f"JSON cannot hold a {type(value).__name__}")
+
+
+def _check_text(text: str) -> None:
+    """A string must survive the trip to UTF-8 bytes (no lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TypeError(f"{text!r} cannot be written as UTF-8") from None
 
 
 # --------------------------------------------------------------------------------------------
