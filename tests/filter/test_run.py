@@ -179,3 +179,19 @@ def test_unwritable_archive_never_breaks_the_command(tmp_path: object) -> None:
     result = run_rtok(["run", PY, "-c", big], env=env)
     assert result.returncode == 4
     assert b"row 299999" in result.stdout and b"archive unavailable" in result.stderr
+
+
+def test_large_output_streams_through_run_and_expands_exactly() -> None:
+    script = ("import sys\n"
+              "out = sys.stdout.buffer\n"
+              "for i in range(400000): out.write(b'record %06d \\x00\\xff\\r ok\\n' % i)\n"
+              "out.write(b'WARNING: tail end\\n')\n")
+    result = run_rtok(["run", PY, "-c", script], timeout=120)
+    assert result.returncode == 0
+    raw = b"".join(b"record %06d \x00\xff\r ok\n" % i for i in range(400000))
+    raw += b"WARNING: tail end\n"
+    assert len(raw) > 8_000_000
+    assert len(result.stdout) < 20_000
+    assert b"WARNING: tail end" in result.stdout
+    entry_id = _trailer_id(result.stdout)
+    assert _expand(entry_id) == raw
