@@ -27,7 +27,6 @@ if __package__ in (None, ""):
 
 from e2e import gitrepo
 from e2e.agents import PROFILES, AgentProfile, RunContext, agent_executable, path_dirs
-from e2e.pins import CACHE_DIR
 from e2e.procs import MARKER_NAME, stop_group, sweep_marked
 
 SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -38,7 +37,10 @@ SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 # rtok's trailer: `[rtok <id> · N lines · expand: rtok expand <id>]`.
 TRAILER = re.compile(r"\[rtok (?P<id>[0-9A-Za-z_.:-]+) · (?P<lines>\d+) lines · "
                      r"expand: (?:\S*/)?rtok expand (?P=id)\]")
-RESULTS_DIR = os.environ.get("RTOK_E2E_RESULTS") or os.path.join(CACHE_DIR, "results")
+REPO_ROOT = os.path.dirname(os.path.dirname(SCRIPTS_DIR))
+# Run folders and results live in the checkout's git-ignored e2e-artifacts/ (CI uploads it).
+ARTIFACTS_DIR = os.environ.get("RTOK_E2E_ARTIFACTS") or os.path.join(REPO_ROOT, "e2e-artifacts")
+RESULTS_DIR = os.environ.get("RTOK_E2E_RESULTS") or os.path.join(ARTIFACTS_DIR, "results")
 NETNS_SETTING = os.environ.get("RTOK_E2E_NETNS", "auto")
 # rtok on the agent's PATH the way `pipx install` puts it there (~/.local/bin). Most hook
 # replies name a bare `rtok` in the rewritten command, so the agent's shell must find it.
@@ -513,6 +515,17 @@ def round_trip(agent: str, work_root: str, template: str | None = None,
     return finish(report, start, ws, keep)
 
 
+def new_work_root(keep_sessions: int = 5) -> str:
+    """A fresh folder for this session's runs under e2e-artifacts/runs/; older sessions
+    beyond the last few are deleted."""
+    runs = os.path.join(ARTIFACTS_DIR, "runs")
+    os.makedirs(runs, exist_ok=True)
+    sessions = sorted(os.listdir(runs))
+    for old in sessions[: max(0, len(sessions) - (keep_sessions - 1))]:
+        shutil.rmtree(os.path.join(runs, old), ignore_errors=True)
+    return tempfile.mkdtemp(prefix=time.strftime("%Y%m%dT%H%M%SZ-", time.gmtime()), dir=runs)
+
+
 def main(argv: list[str]) -> int:
     from e2e.install import install_all
 
@@ -527,7 +540,7 @@ def main(argv: list[str]) -> int:
     broken = [k for k, r in reports.items() if not r.ok]
     if broken:
         print("install failed:", ", ".join(broken))
-    work_root = ns.work_root or tempfile.mkdtemp(prefix="rtok-e2e-")
+    work_root = ns.work_root or new_work_root()
     os.makedirs(os.path.join(work_root, "template-home"), exist_ok=True)
     template = gitrepo.make_template(os.path.join(work_root, "template-repo"),
                                      os.path.join(work_root, "template-home"))

@@ -18,6 +18,7 @@ if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
 
 from e2e import gitrepo, pins  # noqa: E402
+from e2e.driver import new_work_root  # noqa: E402
 from e2e.install import InstallReport, install_all  # noqa: E402
 from e2e.procs import become_subreaper  # noqa: E402
 
@@ -30,8 +31,10 @@ def installed_agents() -> dict[str, InstallReport]:
 
 
 @pytest.fixture(scope="session")
-def e2e_work_root(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return str(tmp_path_factory.mktemp("e2e-runs"))
+def e2e_work_root() -> str:
+    """This session's run folders, under the checkout's git-ignored e2e-artifacts/runs/
+    (a failing run keeps its HOME, request log and agent output there)."""
+    return new_work_root()
 
 
 @pytest.fixture(scope="session")
