@@ -222,3 +222,7 @@ def test_values_json_cannot_hold_are_programming_errors() -> None:
         jsonc.append_to_array(b"{}", HOOKS, {1: 2})
     with pytest.raises(TypeError):
         jsonc.append_to_array(b"{}", HOOKS, float("nan"))
+    with pytest.raises(TypeError):
+        jsonc.set_key(b"{}", ("env", "\ud800"), "lone surrogate")
+    with pytest.raises(ValueError):
+        jsonc.set_key(b"{}", ("list", 0), 1)
