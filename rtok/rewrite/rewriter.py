@@ -325,7 +325,9 @@ def _plan_command(
         return False
     family = _matching_family(name, args)
     if family is None:
-        if context != NORMAL or not _is_user_family(name, plan):
+        # A user rule file may add commands the registry does not know; it cannot undo the
+        # registry's own limits (`git rebase -i`, `tail -f`) for commands it does know.
+        if context != NORMAL or name in _INDEX or not _is_user_family(name, plan):
             return False
     elif family["pipeline"] not in _CONTEXT_OK[context]:
         return False

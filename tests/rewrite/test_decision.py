@@ -90,7 +90,7 @@ def test_trusted_families_from_rule_files_are_rewritten_outside_pipelines(
     assert decide("sudo frobtool", "allow", cwd=cwd).kind == DEFER
 
 
-def test_user_rule_file_cannot_make_a_never_command_rewritable(
+def test_user_rule_file_cannot_make_a_never_or_limited_command_rewritable(
     isolated_home: Path, tmp_path: Path
 ) -> None:
     from rtok import trust
@@ -99,7 +99,16 @@ def test_user_rule_file_cannot_make_a_never_command_rewritable(
     settings.reset_cache()
     rules = isolated_home / ".config" / "rtok" / "rules.toml"
     rules.parent.mkdir(parents=True, exist_ok=True)
-    rules.write_text("[vim]\nmax_lines = 5\n\n[cd]\nmax_lines = 5\n", encoding="utf-8")
+    rules.write_text(
+        "[vim]\nmax_lines = 5\n\n[cd]\nmax_lines = 5\n\n[tail]\nmax_lines = 5\n\n"
+        "[git]\nmax_lines = 5\n",
+        encoding="utf-8",
+    )
     trust.trust_bytes(str(rules), rules.read_bytes())
-    assert decide("vim x", "allow", cwd=str(tmp_path)).kind == DEFER
-    assert decide("cd x", "allow", cwd=str(tmp_path)).kind == DEFER
+    cwd = str(tmp_path)
+    assert decide("vim x", "allow", cwd=cwd).kind == DEFER
+    assert decide("cd x", "allow", cwd=cwd).kind == DEFER
+    # Nor lift the registry's own limits for a command it knows.
+    assert decide("tail -f log", "allow", cwd=cwd).kind == DEFER
+    assert decide("git rebase -i HEAD~2", "allow", cwd=cwd).kind == DEFER
+    assert decide("git status", "allow", cwd=cwd).kind == ALLOW_REWRITE
