@@ -212,7 +212,13 @@ def _run(
         opts.agents, opts.global_scope = chosen, global_scope
 
     scope = "global" if opts.global_scope else "project"
-    consent = bool(opts.patch) or prompting
+    # On a terminal, without --auto-patch/--no-patch, the one confirmation after the full
+    # diff is the consent to edit shared settings files too.
+    confirming = prompting or (
+        opts.interactive and opts.patch is None
+        and not (opts.json or opts.check or opts.dry_run or opts.show)
+    )
+    consent = bool(opts.patch) or confirming
     ctx = build_context(opts, scope, consent=consent, awareness=awareness)
 
     if opts.show:
@@ -243,15 +249,16 @@ def _run(
             out.write("Dry run: nothing written.\n")
         return code
 
-    if prompting and the_plan.changes:
+    if confirming and the_plan.changes:
         out.write(report.plan_text(the_plan, action=action, show_diff=True, verbose=False))
         out.flush()
-        assert confirm is not None
+        if confirm is None:
+            raise UsageError("cannot ask for confirmation here: use --auto-patch or --no-patch")
         if not confirm(f"Apply these {len(the_plan.changes)} change(s)?"):
             err.write("Not confirmed; nothing written.\n")
             return EXIT_PENDING
     result = transaction.apply(
-        the_plan, strict=prompting, action=action, project_root=ctx.project_root
+        the_plan, strict=confirming, action=action, project_root=ctx.project_root
     )
     code = EXIT_OK
     if the_plan.declined:

@@ -99,3 +99,21 @@ def test_trust_filters_trusts_the_projects_rule_file_only_when_asked(isolated_ho
     code, _, err = _run(opts)
     assert code == 0 and "trusted rule file" in err
     assert trust.is_trusted(str(rules))
+
+
+def test_on_a_terminal_a_named_agent_is_confirmed_once_and_that_is_consent(
+    isolated_home: Path,
+) -> None:
+    asked: list[str] = []
+    opts = InitOptions(agents=["test"], global_scope=True, cwd=str(isolated_home),
+                       interactive=True)
+    code, out, _ = _run(opts, confirm=lambda q: asked.append(q) or True)
+    assert code == 0 and len(asked) == 1 and "+++ b" in out
+    assert (isolated_home / ".testagent" / "settings.json").exists()
+    # --no-patch on a terminal: no question, shared settings left to the user.
+    opts = InitOptions(agents=["test"], global_scope=True, cwd=str(isolated_home),
+                       interactive=True, patch=False, uninstall=True)
+    code, out, _ = _run(opts, confirm=lambda q: asked.append(q) or True)
+    assert code == 0 and len(asked) == 1
+    assert (isolated_home / ".testagent" / "settings.json").exists()
+    assert "by hand" in out
