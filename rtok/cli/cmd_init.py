@@ -128,8 +128,10 @@ def register(app: typer.Typer) -> None:
         uninstall: bool = typer.Option(False, "--uninstall", help="Remove rtok instead."),
         patch: bool | None = typer.Option(
             None, "--auto-patch/--no-patch",
-            help="Consent to edit shared settings files (--auto-patch), or print what to "
-            "add by hand and leave them alone (--no-patch)."),
+            help="Consent to edit shared settings files without asking (--auto-patch), or "
+            "print what to add by hand and leave them alone (--no-patch). Default: on a "
+            "terminal the one confirmation after the diff is the consent; otherwise such "
+            "changes are declined (exit status 1)."),
         hook_only: bool = typer.Option(
             False, "--hook-only", help="Only the hook or plugin: no awareness files."),
         show: bool = typer.Option(False, "--show", help="Print what is installed where."),
