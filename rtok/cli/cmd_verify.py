@@ -62,4 +62,9 @@ def verify_command(
         if finding.fix and finding.level != checks.PASS:
             line += f"  (fix: {finding.fix})"
         typer.echo(line)
+    if findings:
+        counts = {level: sum(1 for f in findings if f.level == level)
+                  for level in (checks.PASS, checks.FAIL, checks.WARN)}
+        typer.echo(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['WARN']} "
+                   "warnings")
     raise typer.Exit(checks.exit_code(findings))
