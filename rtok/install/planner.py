@@ -131,15 +131,17 @@ def _resolve(path: str, edits: Sequence[FileEdit], ctx: InstallContext) -> tuple
     return real, None
 
 
-def _target_mode(real_path: str, old_mode: int | None, edits: Sequence[FileEdit]) -> int:
+def target_mode(old_mode: int | None, edits: Sequence[FileEdit]) -> int:
+    """The mode a file gets: its own when it exists (plus exec bits a hook script needs)."""
     wanted = next((e.mode for e in edits if e.mode is not None), None)
     if old_mode is None:
         if wanted is not None:
             return wanted
         return 0o666 & ~fsio.current_umask()
-    if wanted is not None and any(e.kind == "whole_file" for e in edits):
-        # Keep the user's mode, but a hook script rtok owns must stay executable.
-        return old_mode | (wanted & 0o111)
+    if wanted is not None and wanted & 0o111 and any(e.kind == "whole_file" for e in edits):
+        # Keep the user's mode, but a hook script rtok owns must stay executable: whoever
+        # may read it may run it.
+        return old_mode | ((old_mode & 0o444) >> 2)
     return old_mode
 
 
@@ -189,7 +191,7 @@ def plan(
             if note:
                 kept.append((edit, note))
         missing, existing = _missing_dirs(os.path.dirname(real))
-        mode = _target_mode(real, old_mode, accepted or group)
+        mode = target_mode(old_mode, accepted or group)
         if not accepted or (new == current and (current is None or mode == old_mode)):
             unchanged.extend(accepted)
         else:

@@ -26,7 +26,7 @@ from rtok.install import fsio, state
 from rtok.install.backups import BackupRun
 from rtok.install.locks import locked
 from rtok.install.model import FileEdit
-from rtok.install.planner import Change, Plan
+from rtok.install.planner import Change, Plan, target_mode
 
 # Test-only: seconds to sleep between the transaction's steps, announcing each step on
 # stderr (STEP_MARKER), so a crash test can kill the process at every one of them. Never
@@ -88,9 +88,7 @@ def _recheck(change: Change, strict: bool) -> Change | None:
     for edit in change.edits:
         new = edit.transform(new)
     old_mode = None if current is None else os.stat(change.real_path).st_mode & 0o7777
-    mode = change.mode if old_mode is None or change.old_mode is None else (
-        old_mode | (change.mode & ~change.old_mode)
-    )
+    mode = change.mode if old_mode is None else target_mode(old_mode, change.edits)
     if new == current and (current is None or mode == old_mode):
         return None
     return replace(change, old=current, new=new, old_mode=old_mode, mode=mode)

@@ -252,3 +252,18 @@ def test_integrity_records_follow_install_and_uninstall(isolated_home: Path) -> 
     assert records_file.stat().st_mtime_ns == stamp  # unchanged records are not rewritten
     _uninstall(isolated_home, target)
     assert integrity.load_records() == []
+
+
+def test_a_hook_script_that_lost_its_exec_bit_gets_it_back(isolated_home: Path) -> None:
+    script = isolated_home / "hook.sh"
+    edit = whole_file_edit(str(script), mode=0o755)
+    from dataclasses import replace
+
+    edit = replace(edit, kind="whole_file")
+    transaction.apply(planner.plan([edit], _ctx(isolated_home)))
+    os.chmod(script, 0o640)
+    plan = planner.plan([edit], _ctx(isolated_home))
+    assert [c.action for c in plan.changes] == ["chmod"]
+    transaction.apply(plan)
+    assert os.stat(script).st_mode & 0o777 == 0o750
+    assert planner.plan([edit], _ctx(isolated_home)).changes == ()
