@@ -68,8 +68,10 @@ def bench_throughput(rtok: str, env: dict[str, str], megabytes: int) -> None:
     elapsed = time.perf_counter() - started
     child.returncode = os.waitstatus_to_exitcode(status)
     rss_mib = usage.ru_maxrss / 1024  # Linux reports KiB
+    cpu = usage.ru_utime + usage.ru_stime
     print(f"rtok filter: {sent / 1e6:.0f} MB in {elapsed:.2f} s = {sent / 1e6 / elapsed:.1f} MB/s,"
           f" peak RSS {rss_mib:.1f} MiB, shown {len(shown)} bytes, exit {child.returncode}")
+    print(f"  rtok CPU time {cpu:.2f} s ({sent / 1e6 / cpu:.0f} MB per CPU second)")
     print("  last lines shown:")
     for line in shown.decode("utf-8", "replace").splitlines()[-3:]:
         print("   ", line[:150])
