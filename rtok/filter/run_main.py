@@ -96,7 +96,9 @@ def _forward_signals(child: subprocess.Popen[bytes]) -> dict[int, object]:
     return previous
 
 
-_TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGQUIT)
+# Signals a terminal sends to its whole foreground group (SIGQUIT does not exist on Windows).
+_TERMINAL_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGQUIT")
+                          if hasattr(signal, name))
 
 
 def _terminal_signals_reach_child() -> bool:

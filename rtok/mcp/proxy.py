@@ -29,7 +29,8 @@ from rtok.filter.render import trailer
 from rtok.filter.rule import Rule
 from rtok.filter.settings import Settings, load_settings
 
-FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+FORWARDED = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                  if hasattr(signal, name))
 
 
 class CallBook:
