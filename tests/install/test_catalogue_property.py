@@ -23,7 +23,7 @@ TARGETS = [
     ("claude", f"{HOME}/.claude/settings.json"),
     ("droid", f"{HOME}/.factory/hooks.json"),
     ("cursor", f"{HOME}/.cursor/hooks.json"),
-    ("copilot", f"{HOME}/.copilot/settings.json"),
+    ("copilot", f"{HOME}/.copilot/hooks/rtok.json"),
     ("antigravity", f"{HOME}/.gemini/config/hooks.json"),
 ]
 

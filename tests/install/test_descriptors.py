@@ -119,7 +119,7 @@ def test_the_name_must_match_the_file_name(tmp_path: Path) -> None:
     [
         ("claude", "CLAUDE_CONFIG_DIR", "settings.json"),
         ("codex", "CODEX_HOME", "hooks.json"),
-        ("copilot", "COPILOT_HOME", "settings.json"),
+        ("copilot", "COPILOT_HOME", "hooks/rtok.json"),
         ("pi", "PI_CODING_AGENT_DIR", "extensions/rtok.ts"),
         ("omp", "PI_CODING_AGENT_DIR", "extensions/rtok.ts"),
         ("hermes", "HERMES_HOME", "plugins/rtok/__init__.py"),
@@ -149,7 +149,7 @@ def test_default_locations_follow_what_the_agents_load(tmp_path: Path) -> None:
 
     assert f"{home}/.omp/agent/extensions/rtok.ts" in paths("omp")  # not Pi's directory
     assert f"{home}/.pi/agent/extensions/rtok.ts" in paths("pi")
-    assert f"{home}/.copilot/settings.json" in paths("copilot")
+    assert f"{home}/.copilot/hooks/rtok.json" in paths("copilot")
     assert f"{home}/.factory/hooks.json" in paths("droid")
     assert f"{home}/.cline/hooks/PreToolUse.py" in paths("cline")
     assert f"{home}/.config/kilo/plugins/rtok.ts" in paths("kilocode")
