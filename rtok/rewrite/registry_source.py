@@ -15,7 +15,7 @@ PIPELINE_POSITIONS = ("producer", "final", "both", "none")
 
 _FAMILY_KEYS = {
     "commands", "subcommands", "bare", "pipeline", "global_options", "global_flags",
-    "never_with", "never_short", "needs_operand",
+    "never_with", "never_short", "needs_operand", "delegate",
 }
 _WRAPPER_KEYS = {"flags", "value_options", "positionals", "assignments", "numeric_flags", "rewrite"}
 _SHELL_KEYS = {"commands", "dialect", "flags", "long_flags", "value_options"}
@@ -75,6 +75,10 @@ def _family(name: str, table: object) -> dict[str, Any]:
             never_by_sub.setdefault(sub, []).append(flag)
         else:
             never_global.append(flag)
+    delegate = _strings(raw.get("delegate", []), f"{where}.delegate")
+    for sub in delegate:
+        if sub not in subcommands:
+            raise RegistryError(f"{where}.delegate: {sub!r} is not a listed subcommand")
     never_short = raw.get("never_short", "")
     if not isinstance(never_short, str):
         raise RegistryError(f"{where}.never_short: expected a string of letters")
@@ -89,6 +93,7 @@ def _family(name: str, table: object) -> dict[str, Any]:
         "never_with_sub": {k: _sorted(v) for k, v in never_by_sub.items()},
         "never_short": never_short,
         "needs_operand": bool(raw.get("needs_operand", False)),
+        "delegate": _sorted(delegate),
     }
     # Leave out empty values: a smaller module loads faster on every shell call.
     return {k: v for k, v in compiled.items() if v or k in _ALWAYS_KEPT}

@@ -429,8 +429,13 @@ def _family_matches(family: dict[str, object], args: list[str | None]) -> bool:
     while p < len(args):
         for sub in subcommands:
             if tuple(args[p : p + len(sub)]) == sub:
-                blocked = by_sub.get(" ".join(sub))
-                return not (blocked and _blocked(args[p + len(sub) :], blocked, ""))
+                rest = args[p + len(sub) :]
+                name = " ".join(sub)
+                blocked = by_sub.get(name)
+                if blocked and _blocked(rest, blocked, ""):
+                    return False
+                delegates: tuple[str, ...] = family.get("delegate", ())  # type: ignore[assignment]
+                return name not in delegates or _delegated_command_known(rest)
         arg = args[p]
         if arg is None:
             return False
@@ -447,6 +452,21 @@ def _family_matches(family: dict[str, object], args: list[str | None]) -> bool:
     return False
 
 
+def _delegated_command_known(rest: list[str | None]) -> bool:
+    """`uv run X …`, `bundle exec X …`: rewritten only when X is itself a known family
+    (so `uv run python` – a REPL – or `bundle exec rails server` stays as written)."""
+    for index, arg in enumerate(rest):
+        if arg is None:
+            return False
+        if arg.startswith("-"):
+            continue
+        name = basename(arg)
+        if name in _NEVER or name not in _INDEX:
+            return False
+        return _matching_family(name, rest[index + 1 :]) is not None
+    return False
+
+
 def _is_excluded(head: str, rest: list[str], settings: Settings) -> bool:
     if not settings.exclude_prefixes and not settings.exclude_regexes:
         return False
@@ -456,8 +476,8 @@ def _is_excluded(head: str, rest: list[str], settings: Settings) -> bool:
         forms.append(tuple([basename(head), *literal_rest]))
     # Launcher spellings: `python3 -m pytest` is excluded by "pytest", `npx playwright` by
     # "playwright".
-    if literal_rest[:1] == ["-m"] and len(literal_rest) > 1:
-        forms.append(tuple(literal_rest[1:]))
+    if literal_rest[:1] in (["-m"], ["run"], ["exec"], ["x"], ["dlx"]) and len(literal_rest) > 1:
+        forms.append(tuple(literal_rest[1:]))  # also `uv run pytest`, `bundle exec rspec`
     elif basename(head) in _LAUNCHERS and literal_rest:
         forms.append(tuple(literal_rest))
     for form in forms:

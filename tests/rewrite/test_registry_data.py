@@ -63,6 +63,7 @@ def test_compiled_module_matches_source() -> None:
          "in a [never] list"),
         (lambda s: s["families"]["ls"].update(subcommands=["*", "x"]), "must stand alone"),
         (lambda s: s["families"]["git"].update(never_with=["nosuch -x"]), "not a listed"),
+        (lambda s: s["families"]["uv"].update(delegate=["nosuch"]), "families.uv.delegate"),
         (lambda s: s["shells"]["bash"].update(dialect="tcsh"), "bash or fish"),
         (lambda s: s.update(extra={}), "unknown top-level"),
     ],

@@ -24,6 +24,12 @@ REWRITTEN = [
     ("docker compose ps", "rtok run docker compose ps"),
     ("npx tsc --noEmit", "rtok run npx tsc --noEmit"),
     ('git commit -m "fix: $TICKET"', 'rtok run git commit -m "fix: $TICKET"'),
+    # launchers: rewritten when what they run is itself a family
+    ("uv run pytest -q", "rtok run uv run pytest -q"),
+    ("bundle exec rspec spec/a_spec.rb", "rtok run bundle exec rspec spec/a_spec.rb"),
+    ("poetry run mypy .", "rtok run poetry run mypy ."),
+    ("pnpm dlx eslint .", "rtok run pnpm dlx eslint ."),
+    ("bunx tsc --noEmit", "rtok run bunx tsc --noEmit"),
     # env prefixes are kept verbatim
     ("FOO=1 git status", "FOO=1 rtok run git status"),
     ("A='x y' B=\"z\" cargo build", "A='x y' B=\"z\" rtok run cargo build"),
@@ -88,6 +94,9 @@ LEFT_ALONE = [
     "docker logs -f web", "kubectl logs -f pod", "kubectl get pods -w", "watch ls",
     "journalctl -fu nginx", "docker run -it ubuntu bash", "npm run dev", "jest --watch",
     "git rebase -i HEAD~3", "git add -p", "cat", "grep",
+    # launchers of something unknown, interactive or long-running
+    "uv run python", "uv run ./serve.py", "bundle exec rails server", "bunx create-next-app",
+    "make run", "make watch", "npm run watch", "poetry run python",
     # sudo never
     "sudo git status", "sudo -u root make", "doas make",
     # machine-readable output
@@ -155,7 +164,7 @@ def test_already_rtok_via_absolute_bin() -> None:
 
 
 def test_exclude_commands_word_prefix() -> None:
-    settings = Settings(exclude_commands=["git rebase", "playwright", "pytest"])
+    settings = Settings(exclude_commands=["git rebase", "playwright", "pytest", "rspec"])
     assert rewrite_command("git rebase main", settings=settings) is None
     assert rewrite_command("git rebased", settings=settings) is None  # not a family anyway
     assert rewrite_command("git status", settings=settings) == "rtok run git status"
@@ -164,6 +173,8 @@ def test_exclude_commands_word_prefix() -> None:
     assert rewrite_command("npx playwright test", settings=settings) is None
     assert rewrite_command("python3 -m pytest", settings=settings) is None
     assert rewrite_command("/usr/local/bin/pytest", settings=settings) is None
+    assert rewrite_command("uv run pytest", settings=settings) is None
+    assert rewrite_command("bundle exec rspec", settings=settings) is None
 
 
 def test_exclude_commands_regex_and_trivial_entries() -> None:
