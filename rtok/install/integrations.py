@@ -25,6 +25,7 @@ __all__ = [
     "DescriptorError",
     "IntegrationError",
     "agent_names",
+    "awareness_notes",
     "detect",
     "edits_for",
     "expand_path",
@@ -188,3 +189,23 @@ def _read(path: str) -> bytes | None:
             return handle.read()
     except (FileNotFoundError, IsADirectoryError, PermissionError):
         return None
+
+
+def awareness_notes(agents: list[str], scope: str, ctx: InstallContext) -> list[str]:
+    """One line per agent whose awareness text in `scope` is always the full one (it has
+    no hook or plugin there, so the agent itself is told to run commands through rtok),
+    for the installer to print when the configured level is lower."""
+    notes: list[str] = []
+    for agent in agents:
+        descriptor = get_descriptor(agent)
+        forced = [
+            spec for spec in descriptor.files.get(scope, ())
+            if spec.is_awareness and (descriptor.tier == "rules" or spec.options.get("level"))
+        ]
+        if forced and ctx.awareness_level != "full" and not ctx.hook_only:
+            notes.append(
+                f"{descriptor.display_name}: awareness is 'full' here (no hook or plugin in "
+                f"this scope, so the agent is asked to run commands as `rtok run …`); the "
+                f"configured level {ctx.awareness_level!r} does not apply"
+            )
+    return notes

@@ -396,3 +396,13 @@ def test_clinerules_folder_keeps_the_users_rules(tmp_path: Path) -> None:
     assert sorted(os.listdir(rules)) == ["rtok.md", "style.md"]
     box.apply(box.edits("cline", "project", "uninstall"))
     assert sorted(os.listdir(rules)) == ["style.md"]
+
+
+def test_rules_only_agents_are_announced_as_full_awareness(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    notes = integrations.awareness_notes(["windsurf", "claude", "cline"], "project",
+                                         box.context("project"))
+    assert len(notes) == 2
+    assert notes[0].startswith("Windsurf:") and "'default' does not apply" in notes[0]
+    assert notes[1].startswith("Cline:")
+    assert integrations.awareness_notes(["cline"], "global", box.context("global")) == []
