@@ -18,11 +18,6 @@ from __future__ import annotations
 
 from rtok import paths
 
-DEFAULTS: dict[str, dict[str, object]] = {
-    "plugins.cmd": {"rules": "", "rules_dir": "", "fail_tail_lines": 80},
-    "archive": {"max_entries": 200, "max_entry_bytes": 10 * 1024 * 1024, "max_age_days": 30},
-}
-
 
 class Settings:
     __slots__ = ("fail_tail_lines", "max_age_days", "max_entries", "max_entry_bytes",
@@ -59,9 +54,10 @@ def load_settings() -> Settings:
             settings.fail_tail_lines = _count(cmd.get("fail_tail_lines"), 80)
         archive = document.get("archive")
         if isinstance(archive, dict):
-            settings.max_entries = _count(archive.get("max_entries"), 200)
-            settings.max_entry_bytes = _count(archive.get("max_entry_bytes"), 10 * 1024 * 1024)
-            settings.max_age_days = _count(archive.get("max_age_days"), 30)
+            # An archive cap of 0 would drop the entry a trailer just pointed to.
+            settings.max_entries = _count(archive.get("max_entries"), 200, 1)
+            settings.max_entry_bytes = _count(archive.get("max_entry_bytes"), 10 * 1024 * 1024, 1)
+            settings.max_age_days = _count(archive.get("max_age_days"), 30, 1)
     _loaded.append(settings)
     return settings
 
@@ -72,8 +68,8 @@ def _path(value: object, fallback: str) -> str:
     return fallback
 
 
-def _count(value: object, fallback: int) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+def _count(value: object, fallback: int, minimum: int = 0) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= minimum:
         return value
     return fallback
 
@@ -81,6 +77,3 @@ def _count(value: object, fallback: int) -> int:
 def reset_cache() -> None:
     """Forget the loaded settings (tests and long-running processes)."""
     _loaded.clear()
-
-
-
