@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 
     from rtok.hooks.payload import ToolCall
 
+# A longer command passes through untouched, unread: segmenting and rewriting grow with its
+# size, a hook must answer well inside the agent's timeout, and rewriting a generated
+# script of this size would save nothing worth the wait. The host still judges it.
+MAX_COMMAND_CHARS = 64 * 1024
+
 # How decisions combine when one tool call carries several commands (Cline).
 _SEVERITY = {"deny": 3, "ask_rewrite": 2, "allow_rewrite": 1, "defer": 0}
 
@@ -139,6 +144,8 @@ def _decide_call(call: ToolCall, protocol: dict[str, Any], cwd: str,
 def _decide_command(command: str, source: str, cwd: str, rtok_bin: str, forced: str | None,
                     may_skip_rules: bool) -> tuple[str, str | None, str]:
     """(decision kind, rewritten command, verdict) for one command, through `decide()`."""
+    if len(command) > MAX_COMMAND_CHARS:
+        return "defer", None, "too_long"
     from rtok.rewrite.decision import decide, for_hook
 
     first = None

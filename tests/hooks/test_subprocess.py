@@ -179,3 +179,13 @@ def test_rtok_disabled_env_makes_the_hook_a_no_op(agent: str, project: Path) -> 
     assert result.stdout == _no_opinion_bytes(agent)
     enabled = run_rtok(["hook", agent], input=payload, env={"RTOK_DISABLED": "0"})
     assert b"run git status" in enabled.stdout
+
+
+def test_a_huge_command_passes_through_unread(project: Path, tmp_path: Path) -> None:
+    from rtok.hooks.main import MAX_COMMAND_CHARS
+
+    command = "git status && " * (MAX_COMMAND_CHARS // 13 + 1) + "ls"
+    log = tmp_path / "hook.log"
+    assert _reply("claude", command, project, RTOK_HOOK_LOG=str(log)) == ""
+    assert json.loads(log.read_text())["decision"] == "defer"
+    assert _reply("gemini", command, project) == {}
