@@ -8,6 +8,7 @@ The engine (planner, transaction, CLI) does the rest.
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 from collections.abc import Callable
@@ -90,13 +91,18 @@ def expand_path(spec_path: str, scope: str, ctx: InstallContext, *, user_file: b
 
 def detect(descriptor: Descriptor, ctx: InstallContext) -> bool:
     """Does the agent seem installed here: one of its binaries on PATH, or one of its
-    configuration paths present."""
+    configuration paths present (a path may hold `*`, e.g. a versioned extension folder)."""
     search_path = ctx.env.get("PATH", "")
     for binary in descriptor.detection.binaries:
         if shutil.which(binary, path=search_path):
             return True
     env = _env(ctx)
-    return any(os.path.exists(expand_user_path(p, env)) for p in descriptor.detection.paths)
+    for pattern in descriptor.detection.paths:
+        expanded = expand_user_path(pattern, env)
+        found = glob.glob(expanded) if glob.has_magic(expanded) else os.path.exists(expanded)
+        if found:
+            return True
+    return False
 
 
 def _target(descriptor: Descriptor, scope: str, spec: FileSpec, ctx: InstallContext) -> Target:

@@ -172,6 +172,11 @@ def test_detection_by_binary_on_path_or_config_dir(tmp_path: Path) -> None:
     box.env.pop("PATH")
     os.makedirs(os.path.join(box.home, ".codex"))
     assert integrations.detect(integrations.get_descriptor("codex"), box.context("global"))
+    roo = integrations.get_descriptor("roo")
+    assert not integrations.detect(roo, box.context("global"))
+    os.makedirs(os.path.join(box.home, ".vscode", "extensions",
+                             "rooveterinaryinc.roo-cline-3.52.1"))
+    assert integrations.detect(roo, box.context("global"))
 
 
 def test_hook_command_is_quoted_and_recognised() -> None:
