@@ -128,6 +128,17 @@ def select_agents(
     return names
 
 
+def _check_project_root(root: str, home: str) -> None:
+    """A project install in the home directory (or above it) would write the files of a
+    global install under project ownership; refuse it."""
+    real_root, real_home = os.path.realpath(root), os.path.realpath(home)
+    if real_root == real_home or real_home.startswith(real_root.rstrip(os.sep) + os.sep):
+        raise UsageError(
+            f"{root} is your home directory or above it, not a project: use -g/--global "
+            "for your user account, or run rtok in a project directory"
+        )
+
+
 def collect_edits(
     agents: Sequence[str], scope: str, action: str, ctx: InstallContext
 ) -> list[FileEdit]:
@@ -231,6 +242,8 @@ def _run(
         raise UsageError("no agent given: use --agent NAME (see `rtok agents`) or --all")
 
     agents = select_agents(opts, descriptors, scope, ctx)
+    if ctx.project_root is not None:
+        _check_project_root(ctx.project_root, ctx.home)
     edits = collect_edits(agents, scope, action, ctx)
     the_plan = planner.plan(edits, ctx, consent=consent)
     messages: list[str] = []

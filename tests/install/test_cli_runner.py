@@ -117,3 +117,10 @@ def test_on_a_terminal_a_named_agent_is_confirmed_once_and_that_is_consent(
     assert code == 0 and len(asked) == 1
     assert (isolated_home / ".testagent" / "settings.json").exists()
     assert "by hand" in out
+
+
+def test_a_project_install_in_the_home_directory_is_refused(isolated_home: Path) -> None:
+    opts = InitOptions(agents=["test"], patch=True, cwd=str(isolated_home))
+    code, _, err = _run(opts)
+    assert code == 2 and "home directory" in err
+    assert not (isolated_home / ".testagent").exists()
