@@ -358,6 +358,11 @@ def _check_redirects(lexed: Lexed) -> None:
     tokens = lexed.tokens
     text = lexed.text
     for index, (kind, start, end) in enumerate(tokens):
+        if kind == OP and index and text[start:end] == "(":
+            _, prev_start, prev_end = tokens[index - 1]
+            if text[prev_start:prev_end] == "=":
+                # zsh's `=(cmd)` process substitution (a syntax error to bash).
+                lexed.reasons.add(PROCESS_SUBSTITUTION)
         if kind != REDIR:
             continue
         op = text[start:end].lstrip("0123456789")

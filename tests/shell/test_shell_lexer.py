@@ -66,6 +66,7 @@ def test_hash_inside_a_word_is_not_a_comment() -> None:
         ("echo `id`", lexer.BACKTICK),
         ("diff <(ls a) <(ls b)", lexer.PROCESS_SUBSTITUTION),
         ("tee >(wc -l)", lexer.PROCESS_SUBSTITUTION),
+        ("zsh -c 'diff =(ls a) b'", lexer.PROCESS_SUBSTITUTION),
         ("cat <<EOF\nhi\nEOF", lexer.HEREDOC),
         ("cat <<-'EOF'\n\thi\nEOF", lexer.HEREDOC),
         ("echo $((1 + 2))", lexer.ARITHMETIC),
