@@ -200,3 +200,21 @@ def test_small_cut_and_safe_file(tmp_path: Path) -> None:
                                     b'[mytool]\nmax_lines = 60\ndrop = ["^DEBUG "]\n')
     assert safe.risks == ()
     assert "no high-risk patterns found" in rule_review.render_review(safe)
+
+
+def test_trusting_a_symlink_through_the_cli_keys_the_target(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    target = tmp_path / "dotfiles" / "team-rules.toml"
+    target.parent.mkdir()
+    target.write_bytes(b"[mytool]\nmax_lines = 30\n")
+    link = root / ".rtok" / "rules.toml"
+    link.unlink()
+    link.symlink_to(target)
+    result = run_rtok(["trust", "--yes"], cwd=str(root))
+    assert result.returncode == 0
+    assert f"-> {os.path.realpath(target)}" in result.stdout.decode()
+    assert list(_stored()) == [os.path.realpath(target)]
+    # The same bytes reached through the link or directly are trusted; an edit is not.
+    assert trust.is_trusted(str(link)) and trust.is_trusted(str(target))
+    target.write_bytes(b"[mytool]\nmax_lines = 31\n")
+    assert not trust.is_trusted(str(link))
