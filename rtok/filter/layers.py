@@ -14,6 +14,7 @@ from rtok import cachefile
 from rtok.filter.rule import SPECIAL_FAMILIES, Rule, default_rule
 
 PROJECT_DIR = ".rtok"
+DEFAULT_TABLE = "default"
 CACHE_NAMESPACE = "rules"
 
 
@@ -129,6 +130,8 @@ def resolve_rule(family: str, cwd: str, notices: list[str] | None = None) -> Rul
     """
     table: dict[str, object] | None = builtin_tables().get(family)
     source = "built-in"
+    fallback: dict[str, object] | None = None
+    fallback_source = ""
     for layer in read_layers(cwd):
         if layer.error is not None:
             if notices is not None:
@@ -139,6 +142,12 @@ def resolve_rule(family: str, cwd: str, notices: list[str] | None = None) -> Rul
         found = layer.tables.get(family)
         if isinstance(found, dict):
             table, source = found, layer.path
+        default = layer.tables.get(DEFAULT_TABLE)
+        if isinstance(default, dict):
+            fallback, fallback_source = default, layer.path
+    if table is None and fallback is not None:
+        # A `[default]` table in a trusted file replaces the built-in default rule.
+        table, source = fallback, fallback_source
     if table is None:
         return default_rule(family)
     return Rule.from_table(family, table, source)

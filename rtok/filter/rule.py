@@ -21,8 +21,9 @@ FIELDS: dict[str, tuple[str, object]] = {
     "json_string": ("int", 200),
 }
 
-# Table names that are not a command's first word.
-SPECIAL_FAMILIES = frozenset({"script", "mcp"})
+# Table names that are not a command's first word: chains, MCP results, and the rule for
+# every family without a table of its own.
+SPECIAL_FAMILIES = frozenset({"script", "mcp", "default"})
 
 _FAMILY_NAME = re.compile(r"^[A-Za-z0-9_.+-]+$")
 

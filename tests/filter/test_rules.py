@@ -142,3 +142,14 @@ def test_builtin_rules_are_valid_and_compiled() -> None:
     parsed = parse_rule_bytes(resources.read_bytes("rules", "default.toml"))
     assert "rules" in parsed
     assert parsed["rules"] == layers.builtin_tables()
+
+
+def test_a_trusted_default_table_replaces_the_default_rule() -> None:
+    path = user_rules("[default]\nmax_lines = 4\nhead = 1\ntail = 1\ndedupe = false\n")
+    assert len(shown_lines("anytool")) == 22  # untrusted: built-in default rule
+    trust_file(path)
+    assert shown_lines("anytool") == ["row 0", "… 98 lines omitted", "row 99",
+                                      shown_lines("anytool")[-1]]
+    assert shown_lines("git log", "".join(f"row {i}\n" for i in range(100)))[1] != (
+        "… 98 lines omitted")  # a family with its own rule keeps it
+    assert layers.trusted_families(os.getcwd()) == frozenset()
