@@ -121,6 +121,8 @@ def upsert_block(data: bytes | None, body: str, *, begin: str = BEGIN, end: str 
     text = decoded.text
     newline = decoded.newline
     block = _find_block(text, begin, end, label)
+    if any(line.strip() in (begin, end) for line in body.split("\n")):
+        raise ValueError("the block's body must not contain its own marker lines")
     rendered = _body_text(body, newline)
     if block is not None:
         if text[block.body_start : block.body_end] == rendered:
@@ -146,12 +148,13 @@ def has_reference(data: bytes | None, ref: str, *, label: str = DEFAULT_LABEL) -
     if data is None:
         return False
     text = decode(data, label).text
-    return any(line.strip() == ref for _offset, line in _lines(text))
+    return any(line.strip() == ref.strip() for _offset, line in _lines(text))
 
 
 def add_reference(data: bytes | None, ref: str, *, label: str = DEFAULT_LABEL) -> bytes:
     """Append the line ``ref`` (e.g. ``@RTOK.md``) unless a line already reads exactly that."""
-    if not ref.strip() or "\n" in ref or "\r" in ref:
+    ref = ref.strip()
+    if not ref or "\n" in ref or "\r" in ref:
         raise ValueError("a reference is one non-empty line")
     decoded = decode(data or b"", label)
     if has_reference(data, ref, label=label):
@@ -163,7 +166,7 @@ def add_reference(data: bytes | None, ref: str, *, label: str = DEFAULT_LABEL) -
 def remove_reference(data: bytes, refs: str | tuple[str, ...], *,
                      label: str = DEFAULT_LABEL) -> bytes:
     """Remove every line that reads exactly one of ``refs``."""
-    wanted = (refs,) if isinstance(refs, str) else refs
+    wanted = tuple(ref.strip() for ref in ((refs,) if isinstance(refs, str) else refs))
     decoded = decode(data, label)
     text = decoded.text
     for offset, line in reversed(_lines(text)):
