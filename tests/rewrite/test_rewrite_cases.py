@@ -96,7 +96,8 @@ LEFT_ALONE = [
     "git rebase -i HEAD~3", "git add -p", "cat", "grep",
     # launchers of something unknown, interactive or long-running
     "uv run python", "uv run ./serve.py", "bundle exec rails server", "bunx create-next-app",
-    "make run", "make watch", "npm run watch", "poetry run python",
+    "make run", "make watch", "npm run watch", "poetry run python", "gh run watch 42",
+    "glab ci view", "mvn spring-boot:run", "./gradlew bootRun", "deno task dev", "sbt run",
     # sudo never
     "sudo git status", "sudo -u root make", "doas make",
     # machine-readable output
