@@ -513,8 +513,12 @@ def _empty_piece(text: str, container: Node, style: _Style, key: str | None,
         # Blank lines or comment lines between the brackets: the new slot gets its own line
         # above them, so removing that line gives the same bytes back.
         return first_break + inner + _slot_text(key, value, inner, style)
-    # "[\n]"-like or comment-first gaps: a pretty layout here would be the same text a fresh
-    # insert into "[]" gives, so the slot goes right after the bracket and the gap stays.
+    if first_break:
+        # "[<newline><indent>]": the plain pretty layout would be exactly what a fresh insert
+        # into "[]" gives, and removal could not tell them apart. A blank line above the new
+        # slot marks this case; removal takes it away with the slot.
+        return first_break + first_break + inner + _slot_text(key, value, inner, style)
+    # A comment right after the bracket: the slot goes before it, on the bracket's line.
     return _slot_text(key, value, outer if style.multiline else None, style)
 
 
@@ -534,11 +538,15 @@ def _remove_slot(text: str, container: Node, index: int) -> str:
                     + text[line_end:])
         if len(slots) == 1:
             opener = container.start
-            body = text[opener + 1 : start] + text[line_end : container.close]
+            above = text[opener + 1 : start]
+            below = text[line_end : container.close]
             outer = line_indent(text, opener)
-            if body in ("\n" + outer, "\r\n" + outer):
+            if above + below in ("\n" + outer, "\r\n" + outer):
                 # What a fresh pretty insert into "[]" leaves: give back "[]".
                 return text[: opener + 1] + text[container.close :]
+            if above in ("\n\n", "\r\n\r\n") and below == outer:
+                # The marked insert into "[<newline><indent>]": the blank line goes too.
+                return text[: opener + 1] + above[: len(above) // 2] + text[line_end:]
         return text[:start] + text[line_end:]
     if previous is not None:
         assert previous.comma is not None
