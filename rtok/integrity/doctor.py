@@ -17,8 +17,10 @@ import os
 import shlex
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -34,6 +36,7 @@ HOOK_TIMEOUT_S = 30.0
 REWRITE_SAMPLE = "git status"
 DENY_SAMPLE = "git log -3"
 PASSTHROUGH_TOOL = "rtok_doctor_probe_tool"
+_ENVIRONMENT_LOCK = threading.Lock()
 PLUGIN_PASSTHROUGH = "vim notes.txt"
 
 
@@ -110,7 +113,9 @@ def expected_outcome(protocol: Mapping[str, Any], payload: dict[str, Any], cwd: 
     """(decision kind, reply text) rtok's own decision core gives this payload here."""
     from rtok.hooks.main import respond
 
-    with _environment(env):
+    # The decision core reads os.environ (HOME, the agents' config dirs); workers take
+    # turns swapping it in.
+    with _ENVIRONMENT_LOCK, _environment(env):
         outcome = respond(dict(protocol), payload, cwd=cwd)
     return outcome.kind, outcome.reply
 
@@ -541,28 +546,42 @@ def unrecorded_installs(records: Sequence[ArtifactRecord], agent: str | None,
     return found
 
 
+DOCTOR_WORKERS = 4  # agents are checked side by side: the time goes into subprocesses
+
+
 def doctor(agent: str | None = None, cwd: str | None = None) -> list[Check]:
     records = [r for r in load_records() if agent is None or r.agent == agent]
     records += unrecorded_installs(records, agent, cwd or os.getcwd())
+    groups = sorted(_groups(records).items(), key=lambda kv: str(kv[0]))
+    if not groups:
+        return []
+    installed.descriptors()  # load once, before the workers share it
+    with ThreadPoolExecutor(max_workers=min(DOCTOR_WORKERS, len(groups))) as pool:
+        results = list(pool.map(
+            lambda item: _doctor_group(item[0][0], item[0][1], item[0][2], item[1]), groups))
+    return [check for result in results for check in result]
+
+
+def _doctor_group(name: str, scope: str, root: str | None,
+                  group: Sequence[ArtifactRecord]) -> list[Check]:
+    tier = installed.tier_of(name)
+    if tier == "hook":
+        return _doctor_hook_agent(name, scope, root, group)
+    if tier != "plugin":
+        return []
     checks: list[Check] = []
-    for (name, scope, root), group in sorted(_groups(records).items(), key=lambda kv: str(kv[0])):
-        tier = installed.tier_of(name)
-        if tier == "hook":
-            checks.extend(_doctor_hook_agent(name, scope, root, group))
-        elif tier == "plugin":
-            files: list[tuple[ArtifactRecord, bytes]] = []
-            for record in group:
-                if record.kind != "whole_file":
-                    continue
-                data = installed.read_or_none(record.path)
-                if data is None:
-                    checks.append(Check(name, scope, "plugin_file", FAIL,
-                                        f"{record.path} is missing",
-                                        init_fix(name, scope, root)))
-                    continue
-                files.append((record, data))
-            if files:
-                checks.extend(exercise_plugin(name, scope, files))
+    files: list[tuple[ArtifactRecord, bytes]] = []
+    for record in group:
+        if record.kind != "whole_file":
+            continue
+        data = installed.read_or_none(record.path)
+        if data is None:
+            checks.append(Check(name, scope, "plugin_file", FAIL, f"{record.path} is missing",
+                                init_fix(name, scope, root)))
+            continue
+        files.append((record, data))
+    if files:
+        checks.extend(exercise_plugin(name, scope, files))
     return checks
 
 
