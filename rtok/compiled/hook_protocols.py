@@ -5,6 +5,7 @@ PROTOCOLS = {
         'no_opinion': '{"decision":"allow"}',
         'payloads': [
             {
+                'background': [],
                 'command': ['CommandLine', 'command', 'cmd'],
                 'command_format': 'string',
                 'event': [],
@@ -36,6 +37,7 @@ PROTOCOLS = {
         'no_opinion': '',
         'payloads': [
             {
+                'background': ['run_in_background'],
                 'command': ['command'],
                 'command_format': 'string',
                 'event': ['hook_event_name'],
@@ -71,6 +73,7 @@ PROTOCOLS = {
         'no_opinion': '',
         'payloads': [
             {
+                'background': [],
                 'command': ['commands'],
                 'command_format': 'list',
                 'event': ['hookName'],
@@ -96,6 +99,7 @@ PROTOCOLS = {
         'no_opinion': '',
         'payloads': [
             {
+                'background': [],
                 'command': ['command'],
                 'command_format': 'string',
                 'event': ['hook_event_name'],
@@ -125,6 +129,7 @@ PROTOCOLS = {
         'no_opinion': '',
         'payloads': [
             {
+                'background': ['isBackground', 'run_in_background'],
                 'command': ['command'],
                 'command_format': 'string',
                 'event': ['hook_event_name'],
@@ -158,6 +163,7 @@ PROTOCOLS = {
                 ],
             },
             {
+                'background': [],
                 'command': ['command'],
                 'command_format': 'string',
                 'event': [],
@@ -190,6 +196,7 @@ PROTOCOLS = {
         'no_opinion': '{}',
         'payloads': [
             {
+                'background': [],
                 'command': ['command'],
                 'command_format': 'string',
                 'event': [],
@@ -217,6 +224,7 @@ PROTOCOLS = {
         'no_opinion': '',
         'payloads': [
             {
+                'background': [],
                 'command': ['command'],
                 'command_format': 'string',
                 'event': ['hook_event_name'],
@@ -246,6 +254,7 @@ PROTOCOLS = {
         'no_opinion': '{}',
         'payloads': [
             {
+                'background': ['is_background'],
                 'command': ['command'],
                 'command_format': 'string',
                 'event': ['hook_event_name'],
@@ -277,6 +286,7 @@ PROTOCOLS = {
         'no_opinion': '',
         'payloads': [
             {
+                'background': ['is_background'],
                 'command': ['command'],
                 'command_format': 'string',
                 'event': ['hook_event_name'],
@@ -308,6 +318,7 @@ PROTOCOLS = {
         'no_opinion': '',
         'payloads': [
             {
+                'background': [],
                 'command': ['command'],
                 'command_format': 'string',
                 'event': [],
@@ -335,6 +346,7 @@ PROTOCOLS = {
         'no_opinion': '',
         'payloads': [
             {
+                'background': [],
                 'command': ['command'],
                 'command_format': 'string',
                 'event': [],

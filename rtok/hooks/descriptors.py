@@ -19,6 +19,8 @@ Schema (every key is checked; an error names the file and the key):
     input_format = "object"    # "object", or "object_or_json" (an object or a JSON string)
     command = ["command"]      # input keys that may hold the command; the first present wins
     command_format = "string"  # "string", or "list" (a list of commands, each decided alone)
+    background = []            # input keys that, when true, mark a background run: passed
+                               #   through, since `rtok run` prints only when the command ends
 
     [hook.payloads.replies]    # one JSON template per decision; a kind left out replies
     allow_rewrite = {…}        #   `no_opinion`. Kinds: allow_rewrite, ask_rewrite, deny, defer,
@@ -101,7 +103,7 @@ def validate_hook_table(table: object, where: str) -> dict[str, Any]:
 def _payload(item: object, where: str) -> dict[str, Any]:
     table = _table(item, where)
     _only(table, {"tool", "tools", "event", "events", "input", "input_format", "command",
-                  "command_format", "replies"}, where)
+                  "command_format", "background", "replies"}, where)
     replies = _table(table.get("replies"), f"{where}.replies")
     _only(replies, set(REPLY_KINDS), f"{where}.replies")
     event = table.get("event", "")
@@ -118,6 +120,7 @@ def _payload(item: object, where: str) -> dict[str, Any]:
         "command": _strings(table, "command", where, required=True),
         "command_format": _choice(table, "command_format", COMMAND_FORMATS, where,
                                   default="string"),
+        "background": _strings(table, "background", where, required=False),
         "replies": {kind: _template(value, f"{where}.replies.{kind}")
                     for kind, value in sorted(replies.items())},
     }

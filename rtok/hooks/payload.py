@@ -94,6 +94,10 @@ def shell_call(payload: dict[str, Any], shape: dict[str, Any]) -> ToolCall | Non
             return None
     if not isinstance(tool_input, dict):
         return None
+    # A background run streams its output to the agent while it runs (a dev server, a
+    # watcher); `rtok run` would hold that output back until the command ends.
+    if any(tool_input.get(key) is True for key in shape.get("background", ())):
+        return None
     for key in shape["command"]:
         if key not in tool_input:
             continue

@@ -427,3 +427,25 @@ def test_codex_leaves_commands_its_rules_forbid_or_prompt(project: Path,
         assert outcome.reply == ""  # Codex's own rule then judges the original
     outcome, _ = _run("codex", "git status", project)
     assert outcome.kind == "ask_rewrite"
+
+
+@pytest.mark.parametrize(("agent", "key"), [("claude", "run_in_background"),
+                                            ("gemini", "is_background"),
+                                            ("qwen", "is_background")])
+def test_background_runs_pass_through(agent: str, key: str, project: Path) -> None:
+    # `rtok run` prints when the command ends; a dev server's output must keep streaming.
+    payload = shell_payload(agent, "npm test", str(project))
+    payload["tool_input"][key] = True
+    outcome = respond(PROTOCOLS[agent], payload)
+    assert outcome.reply == PROTOCOLS[agent]["no_opinion"]
+    payload["tool_input"][key] = False
+    assert respond(PROTOCOLS[agent], payload).kind == "ask_rewrite"
+
+
+def test_vscode_background_terminal_passes_through(project: Path) -> None:
+    payload = {"hook_event_name": "PreToolUse", "cwd": str(project),
+               "tool_name": "run_in_terminal",
+               "tool_input": {"command": "npm test", "explanation": "e", "isBackground": True}}
+    assert respond(PROTOCOLS["copilot"], payload).reply == ""
+    payload["tool_input"]["isBackground"] = False
+    assert respond(PROTOCOLS["copilot"], payload).kind == "ask_rewrite"
