@@ -1,0 +1,56 @@
+"""The README agent table is generated from recorded results (no agent needed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from e2e.agents_table import END, START, main, render_table, replace_block
+from e2e.driver import REPO_ROOT
+from e2e.pins import agent_version
+
+
+def write_result(folder: Path, agent: str, kind: str, passed: bool, version: str,
+                 failed_check: str = "rewritten: rtok trailer in tool result") -> None:
+    checks = [{"name": "control: agent called the shell tool", "ok": True, "detail": ""}]
+    if not passed:
+        checks.append({"name": failed_check, "ok": False, "detail": "raw output"})
+    (folder / f"{agent}.{kind}.json").write_text(json.dumps({
+        "agent": agent, "kind": kind, "passed": passed, "version": version, "checks": checks}))
+
+
+def row_of(table: str, agent: str) -> str:
+    return next(line for line in table.splitlines() if f"| `{agent}` |" in line)
+
+
+def test_verified_only_for_a_passing_round_trip_of_the_pinned_version(tmp_path: Path) -> None:
+    write_result(tmp_path, "claude", "round_trip", True, agent_version("claude"))
+    write_result(tmp_path, "codex", "round_trip", True, "0.0.1")  # an older pin
+    write_result(tmp_path, "gemini", "round_trip", False, agent_version("gemini"))
+    write_result(tmp_path, "gemini", "control", True, agent_version("gemini"))
+    table = render_table(REPO_ROOT, str(tmp_path))
+    assert f"verified end to end with Claude Code {agent_version('claude')}" in row_of(
+        table, "claude")
+    assert "verified end to end" not in row_of(table, "codex")
+    assert "no result recorded" in row_of(table, "codex")
+    gemini = row_of(table, "gemini")
+    assert "not verified" in gemini and "rtok trailer" in gemini and "plain run passes" in gemini
+    assert "verified end to end" not in row_of(table, "pi")
+
+
+def test_block_is_added_once_then_replaced_in_place(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# rtok\n\nIntro.\n")
+    results = tmp_path / "results"
+    results.mkdir()
+    assert main(["--results", str(results), "--readme", str(readme)]) == 0
+    first = readme.read_text()
+    assert first.startswith("# rtok\n\nIntro.\n") and "## Agents" in first
+    assert first.count(START) == 1 and first.count(END) == 1
+    assert main(["--results", str(results), "--readme", str(readme), "--check"]) == 0
+    write_result(results, "pi", "round_trip", True, agent_version("pi"))
+    assert main(["--results", str(results), "--readme", str(readme), "--check"]) == 1
+    assert main(["--results", str(results), "--readme", str(readme)]) == 0
+    second = readme.read_text()
+    assert second.count(START) == 1 and "verified end to end with Pi" in second
+    assert replace_block(second, f"{START}\nX\n{END}").count(START) == 1
