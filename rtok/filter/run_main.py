@@ -14,7 +14,11 @@ import subprocess
 import sys
 import time
 
-from rtok.filter.pipeline import finish, join_command, new_capture, pump
+from rtok.filter.pipeline import finish, join_command, new_capture
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtok.filter.capture import Capture
 
 USAGE = "usage: rtok run [--] COMMAND [ARGS...]\n"
 FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGWINCH")
@@ -51,7 +55,7 @@ def main(args: list[str]) -> int:
     capture = new_capture(command, family, settings)
     assert child.stdout is not None
     try:
-        pump(child.stdout.fileno(), capture)
+        pump_child(child, capture)
     finally:
         child.stdout.close()
         status = _wait(child)
@@ -64,6 +68,42 @@ def main(args: list[str]) -> int:
     if status < 0:
         sys.stderr.write(f"rtok: {args[0]} was killed by {_signal_name(-status)}\n")
     return exit_code
+
+
+# Once the command has exited, output still arriving is drained until the pipe has been
+# quiet this long. A background process it left behind may hold the pipe open for ever;
+# a shell would not wait for it either.
+QUIET_AFTER_EXIT_S = 0.5
+READ_BYTES = 256 * 1024
+
+
+def pump_child(child: subprocess.Popen[bytes], capture: Capture) -> None:
+    """Read the command's output into `capture` until EOF, or until the command has exited
+    and the pipe stays quiet."""
+    import selectors
+
+    assert child.stdout is not None
+    fd = child.stdout.fileno()
+    selector = selectors.DefaultSelector()
+    selector.register(fd, selectors.EVENT_READ)
+    read = os.read
+    feed = capture.feed
+    try:
+        while True:
+            exited = child.poll() is not None
+            if not selector.select(QUIET_AFTER_EXIT_S if exited else 0.25):
+                if exited:
+                    return
+                continue
+            try:
+                chunk = read(fd, READ_BYTES)
+            except InterruptedError:
+                continue
+            if not chunk:
+                return
+            feed(chunk)
+    finally:
+        selector.close()
 
 
 def _wait(child: subprocess.Popen[bytes]) -> int:

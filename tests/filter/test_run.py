@@ -195,3 +195,11 @@ def test_large_output_streams_through_run_and_expands_exactly() -> None:
     assert b"WARNING: tail end" in result.stdout
     entry_id = _trailer_id(result.stdout)
     assert _expand(entry_id) == raw
+
+
+def test_a_background_process_holding_the_pipe_does_not_hang_run() -> None:
+    started = time.monotonic()
+    result = run_rtok(["run", "sh", "-c", "echo start; sleep 30 & echo done"], timeout=25)
+    assert result.returncode == 0
+    assert result.stdout == b"start\ndone\n"
+    assert time.monotonic() - started < 20
