@@ -42,7 +42,9 @@ def plan_text(plan: Plan, *, action: str, show_diff: bool, verbose: bool) -> str
         if show_diff:
             lines.append(diff.unified_diff(change).rstrip("\n"))
     for change in plan.declined:
-        lines.append(change_line(change, prefix="needs consent, not done: "))
+        lines.append(change_line(change, prefix="needs consent (--auto-patch), not done: "))
+        if show_diff:
+            lines.append(diff.unified_diff(change).rstrip("\n"))
     for edit, note in plan.kept:
         lines.append(f"kept {edit.path} [{edit.agent}]: {note}")
     if verbose:

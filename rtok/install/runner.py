@@ -257,8 +257,6 @@ def _run(
         else:
             out.write(report.plan_text(the_plan, action=action, show_diff=True,
                                        verbose=opts.verbose))
-            if opts.patch is False and the_plan.declined:
-                out.write(report.manual_instructions(the_plan.declined))
             out.write("Dry run: nothing written.\n")
         return code
 
