@@ -546,6 +546,58 @@ def unrecorded_installs(records: Sequence[ArtifactRecord], agent: str | None,
     return found
 
 
+def _hook_group_spec(agent: str, scope: str, root: str | None, path: str) -> Any:
+    """The descriptor's `json_hook_group` file spec that wrote `path`, if any."""
+    descriptor = installed.descriptors().get(agent)
+    if descriptor is None:
+        return None
+    for spec in descriptor.files.get(scope, ()):
+        if spec.strategy != "json_hook_group":
+            continue
+        candidate = (paths.expand_user_path(spec.path) if scope == "global" or spec.user_file
+                     else os.path.join(root or "", spec.path))
+        if installed.same_path(candidate, path):
+            return spec
+    return None
+
+
+def competing_hooks(agent: str, scope: str, root: str | None, path: str,
+                    data: bytes) -> list[str]:
+    """Commands of other hooks that run for the same tool call as rtok's. When several
+    hooks answer one call the host picks a rewrite in no fixed order, so rtok's may be
+    dropped (reported against Claude Code and Codex)."""
+    import re
+
+    from rtok.formats import jsonc
+
+    spec = _hook_group_spec(agent, scope, root, path)
+    if spec is None:
+        return []
+    tool = str(spec.options.get("matcher", ""))
+    try:
+        groups = jsonc.get(data, tuple(spec.options.get("container", ())), [])
+    except Exception:
+        return []
+    found: list[str] = []
+    for group in groups if isinstance(groups, list) else []:
+        if not isinstance(group, dict):
+            continue
+        matcher = group.get("matcher", "")
+        if not isinstance(matcher, str):
+            continue
+        try:
+            applies = matcher in ("", "*") or re.fullmatch(matcher, tool) is not None
+        except re.error:
+            applies = matcher == tool
+        if not applies:
+            continue
+        for handler in group.get("hooks", []) or []:
+            command = handler.get("command") if isinstance(handler, dict) else None
+            if isinstance(command, str) and not _runs_rtok_hook(command, agent, 0):
+                found.append(command)
+    return found
+
+
 DOCTOR_WORKERS = 4  # agents are checked side by side: the time goes into subprocesses
 
 
@@ -615,6 +667,13 @@ def _doctor_hook_agent(name: str, scope: str, root: str | None,
             continue
         checks.append(Check(name, scope, "hook_entry", PASS,
                             f"{record.path} registers {found[0]}", command=found[0]))
+        others = competing_hooks(name, scope, root, record.path, data)
+        if others:
+            checks.append(Check(
+                name, scope, "hook_order", WARN,
+                f"{len(others)} other hook(s) in {record.path} run for the same calls "
+                f"({_clip(others[0], 60)}); when several hooks answer, the agent may drop "
+                "rtok's rewrite", command=found[0]))
         commands.extend(c for c in found if c not in commands)
         if name == "codex":
             hooks_files.append(record.path)

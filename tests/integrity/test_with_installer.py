@@ -225,3 +225,18 @@ def test_uninstall_forgets_records_and_verify_is_quiet(isolated_home: Path) -> N
     assert {r.agent for r in load_records()} == {"codex"}
     code, items = _verify(isolated_home)
     assert code == 0 and {i["agent"] for i in items} == {"codex"}
+
+
+def test_doctor_warns_about_other_hooks_on_the_same_calls(isolated_home: Path) -> None:
+    settings = isolated_home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "/opt/guard.sh"}]},
+        {"matcher": "Edit", "hooks": [{"type": "command", "command": "/opt/fmt.sh"}]},
+    ]}}, indent=2))
+    _init("--agent", "claude", "-g")
+    code, checks = _doctor("--agent", "claude", cwd=isolated_home)
+    assert code == 0  # a warning, not a failure
+    [order] = [c for c in checks if c["sample"] == "hook_order"]
+    assert order["level"] == "WARN" and "/opt/guard.sh" in str(order["message"])
+    assert "fmt.sh" not in str(order["message"])
