@@ -16,7 +16,9 @@ Hook-tier agents: the registered command runs through /bin/sh in the agent's env
 on sample payloads (a rewrite, another tool's call, a command a temporary permission rule
 denies); each reply must parse in the agent's format. Plugin-tier agents: the plugin file
 must be stock and `rtok rewrite` must answer as the plugin expects. Codex: the hook must be
-trusted in config.toml. One line per check: PASS / FAIL / WARN / SKIP, with the fix.
+trusted in config.toml. Other hooks that run for the same calls are a warning (the agent
+may drop rtok's rewrite). One line per check: PASS / FAIL / WARN / SKIP, with the fix.
+--json prints {"schema": 1, "ok", "exit_code", "checks": [...]} (docs/verify-json.md).
 
 Exit status: 0 no FAIL; 1 any FAIL; 2 usage error (e.g. unknown agent).
 """
