@@ -1,11 +1,12 @@
 """The forms of one command segment that deny and ask rules are checked against.
 
 A deny rule for `git push` must also catch `FOO=1 git push`, `timeout 5 git push`,
-`env -i git push`, `nice -n 5 git push` and `{ git push; }`. `command_forms` returns the
-segment itself plus every form left after peeling leading grammar words, environment
-assignments and process wrappers one word at a time. Peeling is generous on purpose: it
-only ever adds matches for deny and ask rules, never for allow rules (an env prefix can
-change what an allowed command does, so allow rules see the segment as written).
+`env -i git push`, `nice -n 5 git push`, `{ git push; }` and `find . -exec git push {} +`.
+`command_forms` returns the segment itself plus every form left after peeling leading
+grammar words, environment assignments and process wrappers one word at a time, and the
+commands of a `find -exec`. Peeling is generous on purpose: it only ever adds matches for
+deny and ask rules, never for allow rules (an env prefix can change what an allowed
+command does, so allow rules see the segment as written).
 
 Hot path: stdlib only.
 """
@@ -122,7 +123,21 @@ def command_forms(segment: str) -> list[str]:
         # Still peeling when the scanned words ran out (padding with many assignments):
         # scan everything rather than let the padding hide the command from deny rules.
         forms, _ = _forms(text, word_spans(text))
+    if forms:
+        forms += _find_exec_forms(forms[-1])
     return forms
+
+
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def _find_exec_forms(command: str) -> list[str]:
+    """The commands `find … -exec CMD … ;` runs, each from its first word on."""
+    spans = word_spans(command)
+    if not spans or unquote(command[spans[0][0] : spans[0][1]]).rsplit("/", 1)[-1] != "find":
+        return []
+    return [command[spans[i + 1][0] :].strip() for i in range(len(spans) - 1)
+            if command[spans[i][0] : spans[i][1]] in _FIND_EXEC]
 
 
 def _forms(text: str, spans: list[tuple[int, int]]) -> tuple[list[str], bool]:

@@ -74,3 +74,10 @@ def test_huge_segment_is_scanned_only_at_its_start() -> None:
     # Padding with more prefix words than the quick scan covers does not hide the command.
     assert command_forms("A=1 " * 100 + "git push")[-1] == "git push"
     assert command_forms("timeout 5 " * 40 + "git push")[-1] == "git push"
+
+
+def test_find_exec_commands_are_forms() -> None:
+    forms = command_forms("find . -name '*.tmp' -exec rm -rf {} \\; -o -execdir git push \\;")
+    assert any(form.startswith("rm -rf {}") for form in forms)
+    assert any(form.startswith("git push") for form in forms)
+    assert command_forms("finder -exec rm x") == ["finder -exec rm x"]

@@ -220,3 +220,9 @@ def test_unattestable_constructs_are_never_allowed(
     commands[index] = f"{commands[index]} {construct}"
     text = " && ".join(commands)
     assert verdict_with_rules(text, [], [], ["*"]) != "allow", text
+
+
+def test_deny_found_in_find_exec() -> None:
+    assert verdict_with_rules("find . -exec rm -rf {} +", ["rm -rf:*"], [], ["*"]) == "deny"
+    assert verdict_with_rules("timeout 9 find / -ok rm -rf {} \\;", ["rm -rf:*"], [],
+                              []) == "deny"
