@@ -189,33 +189,58 @@ def test_show_lists_what_is_installed(isolated_home: Path) -> None:
     assert "claude" in done.stdout.decode() and "settings.json" in done.stdout.decode()
 
 
+def _init_unprivileged(
+    scratch: Path, protect: Path, mode: int
+) -> subprocess.CompletedProcess[bytes]:
+    """`rtok init -a claude -g` in scratch/home with `protect` set to `mode`, as an
+    unprivileged user when the tests run as root (root ignores modes)."""
+    home = scratch / "home"
+    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"),
+               XDG_CONFIG_HOME=str(home / ".config"), XDG_CACHE_HOME=str(home / ".cache"))
+    command = [sys.executable, "-m", "rtok", "init", "-a", "claude", "-g", "--auto-patch"]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv: cannot drop privileges")
+        os.chmod(scratch, 0o755)
+        for dirpath, dirnames, filenames in os.walk(scratch):
+            for name in dirnames + filenames:
+                os.chown(os.path.join(dirpath, name), 65534, 65534)
+        os.chown(scratch, 65534, 65534)
+        command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    os.chmod(protect, mode)
+    return subprocess.run(command, env=env, capture_output=True, check=False, timeout=60,
+                          cwd=str(scratch))
+
+
 def test_a_read_only_directory_writes_nothing(isolated_home: Path) -> None:
-    """Run as an unprivileged user when the tests run as root (root ignores modes)."""
     scratch = Path(tempfile.mkdtemp(prefix="rtok-ro-"))
+    claude = scratch / "home" / ".claude"
     try:
-        home = scratch / "home"
-        (home / ".claude").mkdir(parents=True)
-        (home / ".claude" / "CLAUDE.md").write_bytes(USER_CLAUDE_MD)
-        env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"),
-                   XDG_CONFIG_HOME=str(home / ".config"), XDG_CACHE_HOME=str(home / ".cache"))
-        command = [sys.executable, "-m", "rtok", "init", "-a", "claude", "-g", "--auto-patch"]
-        if os.geteuid() == 0:
-            setpriv = shutil.which("setpriv")
-            if setpriv is None:
-                pytest.skip("running as root without setpriv: cannot drop privileges")
-            os.chmod(scratch, 0o755)
-            for dirpath, dirnames, filenames in os.walk(scratch):
-                for name in dirnames + filenames:
-                    os.chown(os.path.join(dirpath, name), 65534, 65534)
-            os.chown(scratch, 65534, 65534)
-            command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
-        os.chmod(home / ".claude", stat.S_IRUSR | stat.S_IXUSR | stat.S_IRGRP | stat.S_IXGRP)
+        claude.mkdir(parents=True)
+        (claude / "CLAUDE.md").write_bytes(USER_CLAUDE_MD)
         before = snapshot(str(scratch))
-        done = subprocess.run(command, env=env, capture_output=True, check=False, timeout=60,
-                              cwd=str(scratch))
+        done = _init_unprivileged(scratch, claude, stat.S_IRUSR | stat.S_IXUSR)
         assert done.returncode == 2, _out(done)
         assert "read-only or permission denied" in done.stderr.decode()
         assert snapshot(str(scratch)) == before
+        assert not (scratch / "home" / ".local").exists()
     finally:
-        os.chmod(scratch / "home" / ".claude", 0o755)
+        os.chmod(claude, 0o755)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def test_an_unreadable_file_writes_nothing(isolated_home: Path) -> None:
+    scratch = Path(tempfile.mkdtemp(prefix="rtok-unreadable-"))
+    claude = scratch / "home" / ".claude"
+    try:
+        claude.mkdir(parents=True)
+        (claude / "settings.json").write_bytes(USER_SETTINGS)
+        done = _init_unprivileged(scratch, claude / "settings.json", 0)
+        assert done.returncode == 2, _out(done)
+        assert "cannot be read (permission denied)" in done.stderr.decode()
+        assert sorted(os.listdir(claude)) == ["settings.json"]
+        assert not (scratch / "home" / ".local").exists()
+    finally:
+        os.chmod(claude / "settings.json", 0o644)
         shutil.rmtree(scratch, ignore_errors=True)
