@@ -25,7 +25,8 @@ _TRUST_HELP = (
     "Exit 0 done, 1 something left untrusted, 2 usage error."
 )
 _UNTRUST_HELP = (
-    "Revoke trust. Without PATH: every trusted rule file that applies here. "
+    "Revoke trust. Without PATH: every trusted rule file of the project here (user rule "
+    "files only when named). "
     "Exit 0 done (also when nothing was trusted), 2 usage error."
 )
 
@@ -110,15 +111,17 @@ def trust_command(
 
 
 def untrust_command(
-    path: str | None = typer.Argument(None, help="A rule file (default: all trusted here)."),
+    path: str | None = typer.Argument(None, help="A rule file (default: this project's)."),
 ) -> None:
     if path is not None:
         targets = [path]
     else:
-        targets = [p for p in trust.gated_rule_files(os.getcwd())
+        # Without PATH only this project's files: user rules are revoked by naming them.
+        targets = [p for p in trust.project_rule_files(os.getcwd())
                    if trust.canonical_path(p) in trust.load_entries()]
         if not targets:
-            typer.echo("No trusted rule files apply here.")
+            typer.echo("No trusted project rule files here (name a user rule file to "
+                       "revoke its trust).")
             raise typer.Exit(0)
     try:
         for target in targets:

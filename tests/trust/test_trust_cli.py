@@ -218,3 +218,17 @@ def test_trusting_a_symlink_through_the_cli_keys_the_target(tmp_path: Path) -> N
     assert trust.is_trusted(str(link)) and trust.is_trusted(str(target))
     target.write_bytes(b"[mytool]\nmax_lines = 31\n")
     assert not trust.is_trusted(str(link))
+
+
+def test_untrust_without_path_keeps_user_rules(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    user = Path(paths.user_rules_file())
+    user.parent.mkdir(parents=True)
+    user.write_bytes(b"[cat]\nmax_lines = 50\n")
+    assert run_rtok(["trust", "--yes"], cwd=str(root)).returncode == 0
+    assert len(_stored()) == 2
+    result = run_rtok(["untrust"], cwd=str(root))
+    assert result.returncode == 0
+    assert list(_stored()) == [os.path.realpath(user)]
+    assert run_rtok(["untrust", str(user)], cwd=str(root)).returncode == 0
+    assert _stored() == {}
