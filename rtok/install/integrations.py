@@ -159,10 +159,42 @@ def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[
             ))
         else:
             edits.append(_SIMPLE_BUILDERS[spec.strategy](target, action))
+            if action == "uninstall" and spec.strategy == "template_file":
+                edits[-1] = _keep_if_shared(edits[-1])
         if spec.description and action == "install":
             edits[-1] = replace(edits[-1], description=f"{edits[-1].description}; "
                                 f"{spec.description}")
     return edits
+
+
+def _other_owners(path: str, kind: str, agent: str) -> list[str]:
+    """Other agents rtok's integrity records say use this very file (Pi and Oh My Pi share
+    one extension when PI_CODING_AGENT_DIR points both at the same directory)."""
+    try:
+        from rtok.integrity.records import load_records
+    except ImportError:
+        return []
+    try:
+        records = load_records()
+    except Exception:  # unreadable records: nothing is known about sharing
+        return []
+    target = os.path.abspath(path)
+    return sorted({
+        r.agent for r in records
+        if r.agent != agent and r.kind == kind and os.path.abspath(r.path) == target
+    })
+
+
+def _keep_if_shared(edit: FileEdit) -> FileEdit:
+    others = _other_owners(edit.path, edit.kind, edit.agent)
+    if not others:
+        return edit
+    return replace(
+        edit,
+        transform=lambda data: data,
+        kept_note=None,
+        description=f"leave the file in place: {', '.join(others)} still use it",
+    )
 
 
 def installed_scopes(descriptor: Descriptor, ctx: InstallContext) -> list[str]:

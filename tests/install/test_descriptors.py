@@ -411,3 +411,25 @@ def test_rules_only_agents_are_announced_as_full_awareness(tmp_path: Path) -> No
     assert notes[0].startswith("Windsurf:") and "'default' does not apply" in notes[0]
     assert notes[1].startswith("Cline:")
     assert integrations.awareness_notes(["cline"], "global", box.context("global")) == []
+
+
+def test_a_plugin_file_shared_with_another_agent_stays_on_uninstall(tmp_path: Path) -> None:
+    from rtok.integrity.records import ArtifactRecord, record_artifacts
+
+    box = _box(tmp_path)
+    shared = str(tmp_path / "agent-dir")
+    box.env["PI_CODING_AGENT_DIR"] = shared
+    box.apply(box.edits("pi", "global", "install"))
+    box.apply(box.edits("omp", "global", "install"))
+    plugin = os.path.join(shared, "extensions", "rtok.ts")
+    record_artifacts([
+        ArtifactRecord(path=plugin, agent=agent, scope="global", project_root=None,
+                       kind="whole_file", sha256="0" * 64) for agent in ("pi", "omp")
+    ])
+    box.apply(box.edits("omp", "global", "uninstall"))
+    assert read(plugin) is not None, "Pi still uses the shared extension"
+    from rtok.integrity.records import forget_artifacts
+
+    forget_artifacts([(plugin, "whole_file", "omp")])
+    box.apply(box.edits("pi", "global", "uninstall"))
+    assert read(plugin) is None
