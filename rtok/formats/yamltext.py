@@ -220,7 +220,10 @@ def append_to_list(data: bytes | None, path: YamlPath, item: str | int | float |
                                   newline)
                 new_text = _insert_after(text, lines, found.line, block, newline)
                 return _checked(decoded, new_text, expected, label, path)
-            first, last, indent = child_first, child_last, key_line.indent + unit
+            # New keys line up with the existing children, whatever their indentation.
+            indent = next(lines[i].indent for i in range(child_first, child_last)
+                          if lines[i].is_content)
+            first, last = child_first, child_last
             continue
         new_text = _append_item(text, lines, found, child_first, child_last, rendered, unit,
                                 newline, label, path)

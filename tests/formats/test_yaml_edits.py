@@ -29,6 +29,7 @@ DOCUMENTS: dict[str, bytes] = {
     "bom": b"\xef\xbb\xbfmodel:\n  provider: custom\n",
     "plugins-null": b"plugins:\nmodel: x\n",
     "plugins-null-with-comment": b"plugins:   # none yet\n",
+    "mixed-indentation": b"model:\n  provider: custom\nplugins:\n      disabled: [x]\n",
     "quoted-flow-items": b"plugins:\n  enabled: [\"a, b\", 'it''s', c]\n",
     "quoted-keys": b"\"plugins\":\n  'enabled':\n    - \"memory\"\n",
     "block-scalar-nearby": b"notes: |\n  enabled:\n  - not a list\nplugins:\n  enabled: []\n",
