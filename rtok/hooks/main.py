@@ -16,6 +16,7 @@ Hot path: stdlib only (see docs/DEVELOPING.md).
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -32,6 +33,52 @@ MAX_COMMAND_CHARS = 64 * 1024
 
 # How decisions combine when one tool call carries several commands (Cline).
 _SEVERITY = {"deny": 3, "ask_rewrite": 2, "allow_rewrite": 1, "defer": 0}
+
+
+# Placeholders of the reply templates (see rtok/hooks/descriptors.py).
+INPUT = "${input}"
+COMMAND = "${command}"
+ORIGINAL = "${original}"
+
+
+def render(template: str, new_input: dict[str, Any], command: str, original: str) -> str:
+    """The JSON template text with its placeholders filled, as compact single-line JSON."""
+    filled = _fill(json.loads(template), new_input, command, original)
+    return json.dumps(filled, separators=(",", ":"))
+
+
+def _fill(value: object, new_input: dict[str, Any], command: str, original: str) -> object:
+    if isinstance(value, str):
+        if value == INPUT:
+            return new_input
+        if "${" in value:
+            return _substitute(value, {COMMAND: command, ORIGINAL: original})
+        return value
+    if isinstance(value, dict):
+        return {key: _fill(item, new_input, command, original) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_fill(item, new_input, command, original) for item in value]
+    return value
+
+
+def _substitute(text: str, values: dict[str, str]) -> str:
+    """One pass over `text`: a placeholder inside an inserted value stays as it is."""
+    out = []
+    i = 0
+    while True:
+        found = text.find("${", i)
+        if found < 0:
+            out.append(text[i:])
+            return "".join(out)
+        out.append(text[i:found])
+        end = text.find("}", found)
+        name = text[found : end + 1] if end >= 0 else ""
+        if name in values:
+            out.append(values[name])
+            i = end + 1
+        else:
+            out.append("${")
+            i = found + 2
 
 
 class Outcome:
@@ -103,8 +150,6 @@ def respond(protocol: dict[str, Any], payload: dict[str, Any] | None,
 
 def _decide_call(call: ToolCall, protocol: dict[str, Any], cwd: str,
                  forced: str | None) -> Outcome:
-    from rtok.hooks.render import render
-
     rtok_bin = rtok_path(protocol["rtok_path"])
     # Rules are read only when they can change the reply: a command with no rewrite can
     # only turn from Defer into Deny, and where Deny renders as "no opinion" too (and no
@@ -239,7 +284,6 @@ def _log(agent: str, outcome: Outcome) -> None:
     path = os.environ.get("RTOK_HOOK_LOG", "")
     if not path:
         return
-    import json
     import time
 
     record = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "agent": agent, "tool": outcome.tool,

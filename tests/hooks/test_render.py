@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from rtok.hooks.render import render
+from rtok.hooks.main import render
 
 
 def test_input_placeholder_becomes_the_object() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rtok.permissions.patterns import command_matches_pattern
+from rtok.permissions.verdict import command_matches_pattern
 
 
 @pytest.mark.parametrize(
