@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -74,33 +75,35 @@ def _finish(args: list[str], env: dict[str, str]) -> None:
     assert proc.returncode == 0, err.decode()
 
 
-@pytest.mark.slow
-def test_kill_at_random_points_leaves_old_or_new_bytes(isolated_home: Path) -> None:
-    claude = isolated_home / ".claude"
-    claude.mkdir()
+def _kill_sequence(home: Path, seed: int, kills: int) -> tuple[int, dict[tuple[str, ...], int]]:
+    """Install/uninstall in `home`, killed `kills` times; returns (mixed states, steps)."""
+    claude = home / ".claude"
+    claude.mkdir(parents=True)
     (claude / "settings.json").write_bytes(SETTINGS)
     (claude / "CLAUDE.md").write_bytes(CLAUDE_MD)
-    env = dict(os.environ)
-    old = _files(isolated_home)
+    env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
+               XDG_DATA_HOME=str(home / ".local" / "share"),
+               XDG_CACHE_HOME=str(home / ".cache"))
+    old = _files(home)
     _finish(INSTALL, env)
-    new = _files(isolated_home)
+    new = _files(home)
     _finish(UNINSTALL, env)
-    assert _files(isolated_home) == old
+    assert _files(home) == old
     assert all(new[name] not in (None, old[name]) for name in new)
 
-    rng = random.Random(20261129)
+    rng = random.Random(seed)
     delay = 0.01
     env[STEP_DELAY_ENV] = str(delay)
     steps = {tuple(INSTALL): _count_steps(INSTALL, env), tuple(UNINSTALL): 0}
     steps[tuple(UNINSTALL)] = _count_steps(UNINSTALL, env)
     assert min(steps.values()) >= 4
     killed_mid_write = 0
-    for index in range(KILLS):
+    for index in range(kills):
         args = INSTALL if index % 2 == 0 else UNINSTALL
         proc = _rtok(args, env)
         # Kill after a random number of announced steps, at a random instant inside it.
         _kill_after(proc, rng.randint(1, steps[tuple(args)]), rng.uniform(0, delay * 2))
-        now = _files(isolated_home)
+        now = _files(home)
         mixed = {name for name in now if now[name] != old[name] and now[name] != new[name]}
         assert not mixed, f"kill #{index}: {mixed} hold neither old nor new bytes"
         if len({now[n] == new[n] for n in now}) == 2:
@@ -109,14 +112,24 @@ def test_kill_at_random_points_leaves_old_or_new_bytes(isolated_home: Path) -> N
             jsonc.parse(now["settings.json"])
         if index % 25 == 24:  # a rerun converges, from wherever the kill left things
             _finish(args, env)
-            assert _files(isolated_home) == (new if args is INSTALL else old)
+            assert _files(home) == (new if args is INSTALL else old)
     _finish(INSTALL, env)
-    assert _files(isolated_home) == new
+    assert _files(home) == new
     _finish(UNINSTALL, env)
-    assert _files(isolated_home) == old
+    assert _files(home) == old
     assert [n for n in os.listdir(claude) if TEMP_MARKER in n] == []
     assert sorted(os.listdir(claude)) == ["CLAUDE.md", "settings.json"]
+    return killed_mid_write, steps
+
+
+@pytest.mark.slow
+def test_kill_at_random_points_leaves_old_or_new_bytes(tmp_path: Path) -> None:
+    # Two homes killed side by side: the same 200 kill points in half the time on 2 cores.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = [pool.submit(_kill_sequence, tmp_path / f"home{n}", 20261129 + n, KILLS // 2)
+                for n in range(2)]
+        results = [run.result() for run in runs]
+    mixed = sum(count for count, _ in results)
+    print(f"{KILLS} kills over {results[0][1]} steps; {mixed} left a mix of old and new files")
     # Some kills must have landed between two files' writes, or the test proved little.
-    print(f"{KILLS} kills over {steps} steps; {killed_mid_write} left a mix of old and new "
-          "files")
-    assert killed_mid_write > 0
+    assert mixed > 0
