@@ -214,7 +214,7 @@ PROTOCOLS = {
                     ),
                 },
                 'tool': ['tool_name'],
-                'tools': ['Shell'],
+                'tools': ['Shell', 'run_terminal_cmd'],
             },
         ],
         'permissions': 'cursor',
