@@ -4,6 +4,7 @@ files, exit statuses."""
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,27 @@ def test_a_project_install_in_the_home_directory_is_refused(isolated_home: Path)
     code, _, err = _run(opts)
     assert code == 2 and "home directory" in err
     assert not (isolated_home / ".testagent").exists()
+
+
+def test_a_failed_apply_restores_files_and_exits_4(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rtok.install import fsio
+
+    agent_dir = isolated_home / ".testagent"
+    agent_dir.mkdir()
+    (agent_dir / "settings.json").write_bytes(b'{"mine": true}\n')
+    real_replace = os.replace
+
+    def replace_failing_on_rtok_md(src: str, dst: str) -> None:
+        if dst.endswith("RTOK.md"):
+            raise OSError(28, "No space left on device", dst)
+        real_replace(src, dst)
+
+    monkeypatch.setattr(fsio.os, "replace", replace_failing_on_rtok_md)
+    opts = InitOptions(agents=["test"], global_scope=True, patch=True, cwd=str(isolated_home))
+    code, _, err = _run(opts)
+    assert code == 4, err
+    assert "No space left on device" in err and "restored" in err
+    assert (agent_dir / "settings.json").read_bytes() == b'{"mine": true}\n'
+    assert sorted(os.listdir(agent_dir)) == ["settings.json"]
