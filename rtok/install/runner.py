@@ -306,34 +306,28 @@ def _run(
 
 
 def _trust_filters(opts: InitOptions, err: TextIO) -> list[str]:
-    """Offer to trust the project's and user's rule files (rtok.trust)."""
+    """Offer the untrusted rule files that apply here for trust (rtok.integrity's review:
+    shown with a risk summary; without a terminal nothing is trusted unless
+    --trust-filters)."""
     try:
-        from rtok import trust
+        from rtok.integrity import rule_review
     except ImportError:
         return []
-    try:
-        pending = trust.untrusted_rule_files(opts.cwd)
-    except Exception as exc:
-        return [f"could not list rule files to trust: {exc}"]
-    if not pending:
-        return []
-    if opts.trust_filters is None and not opts.interactive:
-        opts.trust_filters = False
-    messages: list[str] = []
-    for path in pending:
-        data = trust.read_file_bytes(path)
-        if data is None:
-            continue
-        decision = opts.trust_filters
-        if decision is None:
-            err.write(f"--- {path} ---\n{data.decode('utf-8', 'replace')}\n")
-            import questionary
 
-            decision = bool(questionary.confirm(f"Trust the rules in {path}?",
-                                                default=False).ask())
-        if decision:
-            trust.trust_bytes(path, data)
-            messages.append(f"trusted rule file {path} (revoke with `rtok untrust {path}`)")
-        else:
-            messages.append(f"rule file {path} is not trusted: review it with `rtok trust`")
-    return messages
+    def echo(text: str) -> None:
+        err.write(text + "\n")
+
+    confirm: Callable[[str], bool] | None = None
+    if opts.trust_filters is None and (opts.json or not opts.interactive):
+        confirm = _never  # no prompt: nothing is trusted without the flag
+    try:
+        rule_review.offer_trust_for_project(
+            opts.cwd, decision=opts.trust_filters, echo=echo, confirm=confirm
+        )
+    except Exception as exc:  # rtok is installed; trusting rule files is a separate step
+        return [f"rule files were not offered for trust ({exc}); run `rtok trust`"]
+    return []
+
+
+def _never(question: str) -> bool:
+    return False

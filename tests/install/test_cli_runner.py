@@ -98,7 +98,7 @@ def test_trust_filters_trusts_the_projects_rule_file_only_when_asked(isolated_ho
     assert not trust.is_trusted(str(rules))
     opts = InitOptions(agents=["test"], patch=True, cwd=str(project), trust_filters=True)
     code, _, err = _run(opts)
-    assert code == 0 and "trusted rule file" in err
+    assert code == 0 and f"trusted {rules}" in err
     assert trust.is_trusted(str(rules))
 
 
