@@ -318,8 +318,8 @@ def _trust_filters(opts: InitOptions, err: TextIO) -> list[str]:
         err.write(text + "\n")
 
     confirm: Callable[[str], bool] | None = None
-    if opts.trust_filters is None and (opts.json or not opts.interactive):
-        confirm = _never  # no prompt: nothing is trusted without the flag
+    if opts.trust_filters is None and opts.json:
+        confirm = _never  # a prompt would break the JSON output; nothing is trusted
     try:
         rule_review.offer_trust_for_project(
             opts.cwd, decision=opts.trust_filters, echo=echo, confirm=confirm

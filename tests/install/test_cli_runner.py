@@ -94,7 +94,7 @@ def test_trust_filters_trusts_the_projects_rule_file_only_when_asked(isolated_ho
     rules.write_text("# project rules\n")
     opts = InitOptions(agents=["test"], patch=True, cwd=str(project))
     code, _, err = _run(opts)
-    assert code == 0 and "not trusted" in err
+    assert code == 0 and "rtok trust" in err and str(rules) in err
     assert not trust.is_trusted(str(rules))
     opts = InitOptions(agents=["test"], patch=True, cwd=str(project), trust_filters=True)
     code, _, err = _run(opts)
