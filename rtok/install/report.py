@@ -50,6 +50,12 @@ def plan_text(plan: Plan, *, action: str, show_diff: bool, verbose: bool) -> str
     if verbose:
         for edit in plan.unchanged:
             lines.append(f"already in place: {edit.path} [{edit.agent}] {edit.description}")
+    existing = sum(1 for c in plan.changes if c.old is not None and c.new != c.old)
+    if existing:
+        from rtok import paths
+
+        lines.append(f"{existing} existing file(s) will be backed up first, into a new "
+                     f"directory under {paths.backups_dir()}")
     return "\n".join(line for line in lines if line) + "\n"
 
 
