@@ -14,7 +14,8 @@ HELP = """Check that what rtok installed is intact and still works.
 
 Per artifact: verified, tampered, missing, no baseline (rtok's bytes with no record),
 orphaned record. Per agent: the rtok its hook or plugin names exists, runs, and has a
-compatible version. Per rule file that applies here: trusted, untrusted, or modified.
+compatible version; Codex's config.toml trusts its hook. Per rule file that applies
+here: trusted, untrusted, modified, or trusted but malformed.
 One line per item: PASS / FAIL / WARN, with the command that fixes it.
 
 --json prints one object: {"schema": 1, "rtok_version", "agent", "ok", "exit_code",

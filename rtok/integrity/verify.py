@@ -468,6 +468,27 @@ def _rule_file_problem(path: str) -> str | None:
 # ------------------------------------------------------------------------------- report
 
 
+def check_codex_hook_trust(records: Sequence[ArtifactRecord]) -> list[Finding]:
+    """Codex runs a hook only while config.toml trusts its exact definition."""
+    from rtok.integrity.doctor import check_codex_trust
+
+    findings: list[Finding] = []
+    for record in records:
+        if record.agent != "codex" or record.kind != "settings_entry":
+            continue
+        if installed.read_or_none(record.path) is None:
+            continue  # reported as missing already
+        for check in check_codex_trust(record.path, record.scope):
+            findings.append(Finding(
+                check="hook_trust", status="trusted" if check.level == PASS else "untrusted",
+                level=PASS if check.level == PASS else FAIL, agent="codex",
+                scope=record.scope, path=record.path, project_root=record.project_root,
+                command=check.command, message=f"codex ({record.scope}): {check.message}",
+                fix=init_fix("codex", "project" if record.project_root else record.scope,
+                             record.project_root) if check.level != PASS else None))
+    return findings
+
+
 def verify(agent: str | None, cwd: str) -> list[Finding]:
     """Every finding for `rtok verify [--agent NAME]` run in `cwd`."""
     try:
@@ -482,8 +503,9 @@ def verify(agent: str | None, cwd: str) -> list[Finding]:
         known = None
     findings = [check_record(r, known) for r in records]
     findings.extend(find_unrecorded(records, agent, cwd))
-    findings.extend(check_hook_commands(
-        [r for r, f in zip(records, findings, strict=False) if f.status != "orphaned"]))
+    live = [r for r, f in zip(records, findings, strict=False) if f.status != "orphaned"]
+    findings.extend(check_hook_commands(live))
+    findings.extend(check_codex_hook_trust(live))
     findings.extend(check_rule_files(cwd))
     return findings
 

@@ -185,6 +185,9 @@ def test_doctor_detects_an_untrusted_codex_hook(isolated_home: Path) -> None:
     assert code == 1
     [trust] = [c for c in checks if c["sample"] == "codex_trust"]
     assert trust["level"] == "FAIL" and "not trusted" in str(trust["message"])
+    code, items = _verify(isolated_home)
+    [hook_trust] = [i for i in items if i["check"] == "hook_trust"]
+    assert hook_trust["status"] == "untrusted" and code == 1
 
 
 def test_doctor_detects_a_modified_plugin(isolated_home: Path) -> None:
