@@ -9,6 +9,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 
+from rtok import paths
 from rtok.install import diff
 from rtok.install.planner import Change, Plan
 from rtok.install.transaction import ApplyResult
@@ -52,8 +53,6 @@ def plan_text(plan: Plan, *, action: str, show_diff: bool, verbose: bool) -> str
             lines.append(f"already in place: {edit.path} [{edit.agent}] {edit.description}")
     existing = sum(1 for c in plan.changes if c.old is not None and c.new != c.old)
     if existing:
-        from rtok import paths
-
         lines.append(f"{existing} existing file(s) will be backed up first, into a new "
                      f"directory under {paths.backups_dir()}")
     return "\n".join(line for line in lines if line) + "\n"
