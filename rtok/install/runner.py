@@ -173,6 +173,10 @@ def run(
         return _fail(opts, out, err, str(exc), [], EXIT_USAGE)
     except (transaction.TransactionError, LockTimeoutError) as exc:
         return _fail(opts, out, err, str(exc), [], EXIT_FAILED)
+    except OSError as exc:  # rtok's own data dir (locks, state) cannot be used
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _fail(opts, out, err, f"{where}{exc.strerror or exc}; nothing was written",
+                     [], EXIT_FAILED)
 
 
 def _fail(

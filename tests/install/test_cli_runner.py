@@ -149,3 +149,15 @@ def test_a_failed_apply_restores_files_and_exits_4(
     assert "No space left on device" in err and "restored" in err
     assert (agent_dir / "settings.json").read_bytes() == b'{"mine": true}\n'
     assert sorted(os.listdir(agent_dir)) == ["settings.json"]
+
+
+def test_an_unusable_data_dir_is_a_clear_error(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = isolated_home / "not-a-dir"
+    blocker.write_bytes(b"")
+    monkeypatch.setenv("RTOK_DATA_DIR", str(blocker))
+    opts = InitOptions(agents=["test"], global_scope=True, patch=True, cwd=str(isolated_home))
+    code, _, err = _run(opts)
+    assert code == 4 and "nothing was written" in err and str(blocker) in err
+    assert not (isolated_home / ".testagent").exists()
