@@ -27,7 +27,8 @@ _TRUST_HELP = (
 _UNTRUST_HELP = (
     "Revoke trust. Without PATH: every trusted rule file of the project here (user rule "
     "files only when named). "
-    "Exit 0 done (also when nothing was trusted), 2 usage error."
+    "Exit 0 done (also when nothing was trusted), 1 the trust store cannot be updated, "
+    "2 usage error."
 )
 
 
