@@ -9,7 +9,6 @@ one the user changed, saying so through `kept_note`.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 
 from rtok.install.model import FileEdit
@@ -86,7 +85,3 @@ def awareness_file(target: Target, action: str) -> FileEdit:
         lambda data: artifacts.is_stock_awareness(data, frontmatter),
         "rtok awareness file",
     )
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
