@@ -94,6 +94,23 @@ def backups_dir() -> str:
     return os.path.join(data_dir(), "backups")
 
 
+def project_rules_root(cwd: str) -> str | None:
+    """The project whose `.rtok/` rule files apply at `cwd`: the nearest directory at or
+    above `cwd` holding `.rtok/`, looking no higher than the git top level (a directory with
+    `.git`) and never taking the home directory itself, whose `.rtok/` is not a project."""
+    current = os.path.abspath(cwd)
+    user_home = os.path.abspath(home())
+    while True:
+        if current != user_home and os.path.isdir(os.path.join(current, ".rtok")):
+            return current
+        if os.path.exists(os.path.join(current, ".git")):
+            return None
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
 def expand_user_path(template: str, env: dict[str, str] | None = None) -> str:
     """Expand `~` and `${VAR}` / `${VAR:-default}` in a descriptor path template.
 

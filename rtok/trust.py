@@ -258,14 +258,9 @@ def user_rule_files() -> list[str]:
 
 
 def _nearest_rtok_dir(start: str) -> str | None:
-    current = os.path.abspath(start)
-    while True:
-        if os.path.isdir(os.path.join(current, PROJECT_DIR)):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
+    # The same directory the output-rules layer reads, so every file that could apply is
+    # gated and listed.
+    return paths.project_rules_root(start)
 
 
 def project_rule_files(cwd: str) -> list[str]:

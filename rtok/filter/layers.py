@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from rtok import cachefile
+from rtok import cachefile, paths
 from rtok.filter.rule import SPECIAL_FAMILIES, Rule, default_rule
 
 PROJECT_DIR = ".rtok"
@@ -32,16 +32,8 @@ class Layer:
 
 
 def project_root(cwd: str) -> str | None:
-    """The nearest directory at or above `cwd` holding a `.rtok` folder."""
-    current = os.path.abspath(cwd)
-    for _ in range(256):
-        if os.path.isdir(os.path.join(current, PROJECT_DIR)):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
-    return None
+    """The directory whose `.rtok/` rule files apply at `cwd` (see paths.project_rules_root)."""
+    return paths.project_rules_root(cwd)
 
 
 def layer_paths(cwd: str) -> list[tuple[str, str]]:

@@ -32,12 +32,27 @@ class Settings:
         self.max_age_days = 30
 
 
-_loaded: list[Settings] = []
+# Settings per (config file, size, mtime): a process that changes HOME or edits config.toml
+# (tests, long-running callers) never sees stale values.
+_loaded: dict[tuple[str, int, int], Settings] = {}
+
+
+def _config_key() -> tuple[str, int, int]:
+    import os
+
+    path = paths.config_file()
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path, -1, -1)
+    return (path, st.st_size, st.st_mtime_ns)
 
 
 def load_settings() -> Settings:
-    if _loaded:
-        return _loaded[0]
+    key = _config_key()
+    cached = _loaded.get(key)
+    if cached is not None:
+        return cached
     settings = Settings()
     from rtok.config import load
 
@@ -58,7 +73,7 @@ def load_settings() -> Settings:
             settings.max_entries = _count(archive.get("max_entries"), 200, 1)
             settings.max_entry_bytes = _count(archive.get("max_entry_bytes"), 10 * 1024 * 1024, 1)
             settings.max_age_days = _count(archive.get("max_age_days"), 30, 1)
-    _loaded.append(settings)
+    _loaded[key] = settings
     return settings
 
 

@@ -153,3 +153,19 @@ def test_a_trusted_default_table_replaces_the_default_rule() -> None:
     assert shown_lines("git log", "".join(f"row {i}\n" for i in range(100)))[1] != (
         "… 98 lines omitted")  # a family with its own rule keeps it
     assert layers.trusted_families(os.getcwd()) == frozenset()
+
+
+def test_home_rtok_folder_is_not_a_project(isolated_home: Path) -> None:
+    """A `.rtok/` in HOME is not a project, and no `.rtok/` above the git top applies."""
+    from rtok.filter.layers import project_root
+
+    (isolated_home / ".rtok").mkdir()
+    repo = isolated_home / "src" / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "pkg").mkdir()
+    assert project_root(str(repo / "pkg")) is None
+    (repo / ".rtok").mkdir()
+    assert project_root(str(repo / "pkg")) == str(repo)
+    outside = isolated_home / "notes"
+    outside.mkdir()
+    assert project_root(str(outside)) is None
