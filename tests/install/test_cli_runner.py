@@ -85,11 +85,14 @@ def test_check_json_reports_pending_changes(isolated_home: Path) -> None:
     assert [c["needs_consent"] for c in document["declined"]] == [True]
 
 
-def test_trust_filters_trusts_the_projects_rule_file_only_when_asked(isolated_home: Path) -> None:
+def test_trust_filters_trusts_the_projects_rule_file_only_when_asked(
+    isolated_home: Path, tmp_path: Path
+) -> None:
     from rtok import trust
 
-    project = isolated_home / "proj"
-    (project / ".rtok").mkdir(parents=True)
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    (project / ".rtok").mkdir()
     rules = project / ".rtok" / "rules.toml"
     rules.write_text("# project rules\n")
     opts = InitOptions(agents=["test"], patch=True, cwd=str(project))
