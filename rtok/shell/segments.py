@@ -103,30 +103,34 @@ def _unescape_backtick(body: str) -> str:
 
 def nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
     """(script, dialect) of every `sh -c`, `fish -c` and `eval` in the line; the script is
-    None when its text cannot be known statically (`bash -c "$CMD"`)."""
+    None when its text cannot be known statically (`bash -c "$CMD"`).
+
+    Word positions are tried from the left, not only the command word after wrappers: a
+    wrapper option rtok does not know (`timeout --odd 5 bash -c '…'`) must not hide a
+    script from the gate. Finding a script in an argument list too (`echo bash -c x`) only
+    adds segments, which is the safe direction. The first script of a simple command is
+    the last one: everything after it is its text or its arguments.
+    """
     from rtok.shell import wrappers
 
     for command in simple_commands(lexed):
         words = word_texts(lexed, command)
-        if not words:
-            continue
-        peeled = wrappers.command_index(_strip_grammar(words) or words, through_privileged=True)
-        stripped = _strip_grammar(words)
-        if peeled is None or not stripped:
-            continue
-        head = dequote(stripped[peeled.index])
-        if head == "eval":
-            parts = [dequote(w) for w in stripped[peeled.index + 1 :]]
-            if any(p is None for p in parts):
-                yield None, "bash"
-            else:
-                yield " ".join(p for p in parts if p is not None), "bash"
-            continue
-        found = wrappers.shell_script(stripped, peeled.index)
-        if found is None:
-            continue
-        script_index, dialect = found
-        yield dequote(stripped[script_index], "bash"), dialect
+        for index, word in enumerate(words):
+            head = dequote(word, lexed.dialect)
+            if head is None:
+                continue
+            if head == "eval":
+                parts = [dequote(w, lexed.dialect) for w in words[index + 1 :]]
+                if any(p is None for p in parts):
+                    yield None, "bash"
+                elif parts:
+                    yield " ".join(p for p in parts if p is not None), "bash"
+                break  # the script holds every later word (and any later `eval`)
+            found = wrappers.shell_script(words, index)
+            if found is not None:
+                script_index, dialect = found
+                yield dequote(words[script_index], lexed.dialect), dialect
+                break  # later words are the script's arguments, not commands
 
 
 def split_for_permissions(cmd: str) -> list[str]:

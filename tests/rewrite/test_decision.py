@@ -82,7 +82,11 @@ def test_trusted_families_from_rule_files_are_rewritten_outside_pipelines(
     # Untrusted: not rewritten.
     assert decide("frobtool --all", "allow", cwd=cwd).kind == DEFER
     trust.trust_bytes(str(rules), rules.read_bytes())
-    assert "frobtool" in layers.trusted_families(cwd)
+    found = layers.trusted_families(cwd)
+    assert "frobtool" in found, [
+        (layer.path, layer.error, layer.trusted, sorted(layer.tables))
+        for layer in layers.read_layers(cwd)
+    ]
     assert decide("frobtool --all", "allow", cwd=cwd).command == "rtok run frobtool --all"
     assert decide("FOO=1 frobtool", "ask", cwd=cwd).command == "FOO=1 rtok run frobtool"
     # User families are never rewritten inside pipelines, nor through sudo.

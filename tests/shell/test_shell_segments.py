@@ -93,3 +93,13 @@ def test_simple_commands_keep_offsets_and_operators() -> None:
 
 def test_continuations_inside_a_word_are_joined_for_the_gate() -> None:
     assert "git push origin" in split_for_permissions("git pu\\\nsh origin")
+
+
+def test_unknown_wrapper_option_does_not_hide_a_script() -> None:
+    segments = split_for_permissions("timeout --odd-option 5 bash -c 'rm -rf /'")
+    assert "rm -rf /" in segments
+
+
+def test_fish_grammar_before_a_nested_shell() -> None:
+    segments = split_for_permissions("""fish -c 'true; and bash -c "rm x"'""")
+    assert "rm x" in segments
