@@ -128,7 +128,7 @@ def select_agents(
     return names
 
 
-def _check_project_root(root: str, home: str) -> None:
+def check_project_root(root: str, home: str) -> None:
     """A project install in the home directory (or above it) would write the files of a
     global install under project ownership; refuse it."""
     real_root, real_home = os.path.realpath(root), os.path.realpath(home)
@@ -247,7 +247,7 @@ def _run(
 
     agents = select_agents(opts, descriptors, scope, ctx)
     if ctx.project_root is not None:
-        _check_project_root(ctx.project_root, ctx.home)
+        check_project_root(ctx.project_root, ctx.home)
     edits = collect_edits(agents, scope, action, ctx)
     the_plan = planner.plan(edits, ctx, consent=consent)
     messages: list[str] = []

@@ -9,6 +9,7 @@ from typing import Any
 
 from rtok.install import fsio
 from rtok.install.model import FileEdit, InstallContext
+from rtok.install.options import UsageError
 
 
 def _context(opts: Any, scope: str) -> InstallContext:
@@ -34,10 +35,18 @@ def agent_rows(
 
     mod = runner.integrations()
     contexts = {scope: _context(opts, scope) for scope in ("global", "project")}
+    # Outside a project (in HOME or above it) there is no project scope to report.
+    in_project = True
+    try:
+        project = contexts["project"]
+        runner.check_project_root(project.project_root or "", project.home)
+    except UsageError:
+        in_project = False
     rows: list[dict[str, object]] = []
     for name in names:
         descriptor = descriptors[name]
         scopes = list(getattr(descriptor, "scopes", ()) or ())
+        visible = [scope for scope in scopes if in_project or scope != "project"]
         row: dict[str, object] = {
             "name": name,
             "display_name": getattr(descriptor, "display_name", name),
@@ -50,7 +59,7 @@ def agent_rows(
             row["detected"] = False
             row["error"] = str(exc)
         installed: list[str] = []
-        for scope in scopes:
+        for scope in visible:
             try:
                 if scope in mod.installed_scopes(descriptor, contexts[scope]):
                     installed.append(scope)
@@ -58,7 +67,7 @@ def agent_rows(
                 row["error"] = str(exc)
         row["installed"] = installed
         files: dict[str, list[object]] = {}
-        for scope in scopes:
+        for scope in visible:
             try:
                 edits = mod.edits_for(name, scope, "install", contexts[scope])
             except Exception as exc:

@@ -244,3 +244,10 @@ def test_an_unreadable_file_writes_nothing(isolated_home: Path) -> None:
     finally:
         os.chmod(claude / "settings.json", 0o644)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def test_agents_in_the_home_directory_reports_no_project_scope(isolated_home: Path) -> None:
+    done = run_rtok(["agents", "--json"], cwd=str(isolated_home))
+    assert done.returncode == 0, _out(done)
+    claude = next(row for row in json.loads(done.stdout) if row["name"] == "claude")
+    assert list(claude["files"]) == ["global"]
