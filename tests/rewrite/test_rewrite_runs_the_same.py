@@ -9,11 +9,14 @@ an argument list would show up as a wrong command or a different output).
 from __future__ import annotations
 
 import os
+import random
 import stat
 import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rtok.rewrite.rewriter import Settings, rewrite_command
 
@@ -95,3 +98,57 @@ def test_rewritten_command_behaves_like_the_original(
     calls = log.read_text().splitlines()
     # Loops run an insertion more than once, untaken branches not at all.
     assert calls and all(call.startswith("run ") for call in calls)
+
+
+RUNNABLE = [
+    "ls", "ls -a", "wc -l notes.txt", "grep -c line notes.txt", "cat notes.txt",
+    "head -n 1 notes.txt", "tail -n 2 notes.txt", "echo hi", "true", "false",
+    "git status --short", "git log --oneline", "diff notes.txt other.txt", "tree sub",
+    "find . -name '*.txt'", "grep -n two notes.txt", "make -s hello",
+]
+PREFIXES = ["", "", "", "FOO=1 ", "timeout 5 ", "nice -n 1 ", "env A=b ", "command "]
+CONSUMERS = ["head -n 2", "cat", "tail -n 1", "grep line", "wc -l"]
+JOINERS = [" && ", " || ", "; ", "\n"]
+
+
+def generated_line(rng: random.Random) -> str:
+    parts = []
+    for index in range(rng.randint(1, 3)):
+        if index:
+            parts.append(rng.choice(JOINERS))
+        command = rng.choice(PREFIXES) + rng.choice(RUNNABLE)
+        if rng.random() < 0.3:
+            command += " | " + rng.choice(CONSUMERS)
+        shape = rng.randrange(8)
+        if shape == 0:
+            command = f"bash -c '{command}'"
+        elif shape == 1:
+            command = f"{{ {command}; }}"
+        elif shape == 2:
+            command = f"( {command} )"
+        elif shape == 3:
+            command = f"if true; then {command}; fi"
+        parts.append(command)
+    return "".join(parts)
+
+
+@settings(deadline=None, database=None, max_examples=120,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**63))
+def test_generated_rewrites_behave_like_the_originals(
+    seed: int, workdir: Path, tmp_path: Path
+) -> None:
+    cmd = generated_line(random.Random(seed))
+    rewritten = rewrite_command(cmd, settings=Settings())
+    if rewritten is None or rewritten == cmd:
+        return
+    bin_dir = tmp_path / "bin"
+    if not bin_dir.exists():
+        bin_dir.mkdir()
+        stand_in = bin_dir / "rtok"
+        stand_in.write_text(STAND_IN)
+        stand_in.chmod(stand_in.stat().st_mode | stat.S_IXUSR)
+    log = tmp_path / "calls.log"
+    assert run_bash(rewritten, workdir, bin_dir, log) == run_bash(cmd, workdir, bin_dir, log), (
+        cmd, rewritten,
+    )
