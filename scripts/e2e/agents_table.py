@@ -69,14 +69,24 @@ def load_results(results_dir: str) -> dict[tuple[str, str], dict[str, Any]]:
     return results
 
 
+def _passed(results: dict[tuple[str, str], dict[str, Any]], agent: str, kind: str,
+            version: str) -> bool:
+    record = results.get((agent, kind))
+    return bool(record and record.get("version") == version and record.get("passed"))
+
+
 def status_for(agent: str, results: dict[tuple[str, str], dict[str, Any]]) -> str:
     profile = PROFILES.get(agent)
     if profile is None:
-        return "no end-to-end test: its agent CLI is not installable from npm or PyPI"
+        return "not covered by the end-to-end tier (no pinned headless CLI)"
     trip = results.get((agent, "round_trip"))
     control = results.get((agent, "control"))
-    if trip and trip.get("version") == profile.version and trip.get("passed"):
-        return f"verified end to end with {profile.label} {profile.version}"
+    if _passed(results, agent, "round_trip", profile.version):
+        scopes = "user scope"
+        if _passed(results, agent, "project_round_trip", profile.version):
+            scopes = "user and project scope"
+        how = "deny-and-suggest" if profile.follow_suggestions else "rewritten in place"
+        return f"verified end to end with {profile.label} {profile.version} ({scopes}; {how})"
     if not trip or trip.get("version") != profile.version:
         return f"not verified yet with {profile.label} {profile.version} (no result recorded)"
     failed = next((c for c in trip.get("checks", []) if not c.get("ok")), None)
