@@ -14,6 +14,8 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
+import os
+
 from rtok.compiled.registry import REGISTRY
 from rtok.shell import lexer, segments, wrappers
 from rtok.shell.words import basename, dequote
@@ -120,8 +122,6 @@ class _Plan:
             except ImportError:
                 return self.user_families
             try:
-                import os
-
                 self.user_families = trusted_families(self.settings.cwd or os.getcwd())
             except Exception:  # a broken rule file must never stop a command
                 self.user_families = frozenset()
