@@ -53,6 +53,9 @@ class Plan:
     changes: tuple[Change, ...] = ()
     declined: tuple[Change, ...] = ()  # need consent that was not given; not applied
     unchanged: tuple[FileEdit, ...] = ()  # already as wanted
+    # Edits (with consent) whose files need no change: the transaction locks and re-checks
+    # these too, so a run stays whole when another run changes them in between.
+    in_place: tuple[FileEdit, ...] = ()
     kept: tuple[tuple[FileEdit, str], ...] = ()  # rtok files kept on purpose, with why
     agents: tuple[str, ...] = field(default=())
 
@@ -163,6 +166,7 @@ def plan(
     changes: list[Change] = []
     declined: list[Change] = []
     unchanged: list[FileEdit] = []
+    in_place: list[FileEdit] = []
     kept: list[tuple[FileEdit, str]] = []
     for group in groups.values():
         path = os.path.abspath(group[0].path)
@@ -194,6 +198,7 @@ def plan(
         mode = target_mode(old_mode, accepted or group)
         if not accepted or (new == current and (current is None or mode == old_mode)):
             unchanged.extend(accepted)
+            in_place.extend(accepted)
         else:
             writable = _writability_problem(real, existing, missing)
             if (
@@ -226,6 +231,7 @@ def plan(
         changes=tuple(changes),
         declined=tuple(declined),
         unchanged=tuple(unchanged),
+        in_place=tuple(in_place),
         kept=tuple(kept),
         agents=tuple(dict.fromkeys(e.agent for e in edits)),
     )

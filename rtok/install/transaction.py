@@ -94,6 +94,38 @@ def _recheck(change: Change, strict: bool) -> Change | None:
     return replace(change, old=current, new=new, old_mode=old_mode, mode=mode)
 
 
+def _group_in_place(plan: Plan) -> dict[str, list[FileEdit]]:
+    """Edits already in place at planning, by real path (files with a change excluded)."""
+    changed = {c.real_path for c in plan.changes}
+    groups: dict[str, list[FileEdit]] = {}
+    for edit in plan.in_place:
+        real = os.path.realpath(os.path.abspath(edit.path))
+        if real not in changed:
+            groups.setdefault(real, []).append(edit)
+    return groups
+
+
+def _recheck_in_place(real_path: str, edits: list[FileEdit], strict: bool) -> Change | None:
+    """A file that needed no change at planning; another run may have changed it since."""
+    current = fsio.read_or_none(real_path)
+    new: bytes | None = current
+    for edit in edits:
+        new = edit.transform(new)
+    old_mode = None if current is None else os.stat(real_path).st_mode & 0o7777
+    mode = target_mode(old_mode, edits)
+    if new == current and (current is None or mode == old_mode):
+        return None
+    path = os.path.abspath(edits[0].path)
+    if strict:
+        raise StaleTargetError(
+            f"{path}: changed after the preview was shown; nothing was written, run the "
+            "command again to see the new changes"
+        )
+    return Change(path=path, real_path=real_path, old=current, new=new, mode=mode,
+                  edit=edits[0], edits=tuple(edits), old_mode=old_mode,
+                  new_dirs=tuple(_missing_dirs(os.path.dirname(real_path))))
+
+
 def _missing_dirs(directory: str) -> list[str]:
     missing: list[str] = []
     current = directory
@@ -193,11 +225,12 @@ def apply(
     # Temp files of a killed earlier run may sit beside files that need no change now.
     for directory in {os.path.dirname(os.path.realpath(e.path)) for e in plan.unchanged}:
         result.removed_temps.extend(fsio.sweep_stale_temps(directory))
-    if not plan.changes:
+    if not plan.changes and not plan.in_place:
         _sync_integrity(plan, [], action, project_root, result)
         return result
     delay = _step_delay()
-    with locked(change.real_path for change in plan.changes):
+    settled = _group_in_place(plan)
+    with locked([c.real_path for c in plan.changes] + list(settled)):
         journal = _Journal()
         try:
             final: list[Change] = []
@@ -207,6 +240,11 @@ def apply(
                     result.replanned.append(change.path)
                 if now is not None:
                     final.append(now)
+            for real_path, edits in settled.items():
+                late = _recheck_in_place(real_path, edits, strict)
+                if late is not None:
+                    result.replanned.append(late.path)
+                    final.append(late)
             for directory in {os.path.dirname(c.real_path) for c in final}:
                 result.removed_temps.extend(fsio.sweep_stale_temps(directory))
             backups = BackupRun()

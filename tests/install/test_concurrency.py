@@ -44,3 +44,32 @@ def test_parallel_installs_leave_one_entry_and_every_user_key(isolated_home: Pat
     assert claude_md.startswith(b"# mine\n") and claude_md.count(b"RTOK.md") == 1
     assert (claude / "RTOK.md").exists()
     assert sorted(os.listdir(claude)) == ["CLAUDE.md", "RTOK.md", "settings.json"]
+
+
+def _claude_files(claude: Path) -> dict[str, bytes | None]:
+    return {name: (claude / name).read_bytes() if (claude / name).exists() else None
+            for name in ("settings.json", "CLAUDE.md", "RTOK.md")}
+
+
+def test_mixed_parallel_installs_and_uninstalls_end_whole(isolated_home: Path) -> None:
+    """Each run holds the locks of all its files, so the last one wins entirely: every file
+    is installed, or every file is back to the user's bytes; never a mixture."""
+    claude = isolated_home / ".claude"
+    claude.mkdir()
+    (claude / "settings.json").write_bytes(SETTINGS)
+    (claude / "CLAUDE.md").write_bytes(b"# mine\n")
+    base = [sys.executable, "-m", "rtok"]
+    flags = ["-a", "claude", "-g", "--auto-patch"]
+    old = _claude_files(claude)
+    subprocess.run([*base, "init", *flags], check=True, capture_output=True)
+    new = _claude_files(claude)
+    subprocess.run([*base, "uninstall", *flags], check=True, capture_output=True)
+    procs = [
+        subprocess.Popen([*base, "init" if n % 2 == 0 else "uninstall", *flags],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for n in range(PARALLEL)
+    ]
+    for proc in procs:
+        _out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err.decode()
+    assert _claude_files(claude) in (old, new)

@@ -267,3 +267,23 @@ def test_a_hook_script_that_lost_its_exec_bit_gets_it_back(isolated_home: Path) 
     transaction.apply(plan)
     assert os.stat(script).st_mode & 0o777 == 0o750
     assert planner.plan([edit], _ctx(isolated_home)).changes == ()
+
+
+def test_a_file_in_place_at_planning_is_rechecked_so_the_run_stays_whole(
+    isolated_home: Path,
+) -> None:
+    """Run B plans while run A is half-way (A's settings written, A's RTOK.md not yet);
+    when B applies after A, it must undo RTOK.md too, not only what it saw."""
+    target = isolated_home / "agent"
+    target.mkdir()
+    settings, awareness = str(target / "settings.json"), str(target / "RTOK.md")
+    transaction.apply(planner.plan([settings_edit(settings)], _ctx(isolated_home)))
+    ctx = _ctx(isolated_home)
+    uninstall = planner.plan([settings_edit(settings, "uninstall",
+                                            created_by_rtok=ctx.created_by_rtok),
+                              whole_file_edit(awareness, "uninstall")], ctx)
+    assert [c.path for c in uninstall.changes] == [settings]
+    transaction.apply(planner.plan([whole_file_edit(awareness)], _ctx(isolated_home)))
+    result = transaction.apply(uninstall, action="uninstall")
+    assert awareness in result.replanned
+    assert not os.path.exists(awareness) and not os.path.exists(settings)
