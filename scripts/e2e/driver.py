@@ -50,10 +50,12 @@ RTOK_ON_PATH = os.environ.get("RTOK_E2E_RTOK_ON_PATH", "1") != "0"
 # --- environment ------------------------------------------------------------------------
 
 
+RTOK_OVERRIDE = os.environ.get("RTOK_E2E_RTOK", "")  # read at import: tests scrub RTOK_*
+
+
 def rtok_executable() -> str:
     """The installed `rtok` console script next to the running interpreter."""
-    override = os.environ.get("RTOK_E2E_RTOK")
-    candidate = override or os.path.join(os.path.dirname(sys.executable), "rtok")
+    candidate = RTOK_OVERRIDE or os.path.join(os.path.dirname(sys.executable), "rtok")
     if not os.path.exists(candidate):
         raise FileNotFoundError(f"rtok console script not found at {candidate}")
     return os.path.abspath(candidate)

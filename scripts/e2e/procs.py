@@ -95,7 +95,10 @@ def reap_children() -> None:
 
 
 def sweep_marked(value: str, *, rounds: int = 10) -> list[int]:
-    """SIGTERM then SIGKILL every process carrying our marker; returns the pids seen."""
+    """SIGTERM then SIGKILL every process carrying our marker; returns the pids seen.
+
+    Only the swept pids are reaped (never `waitpid(-1)`), so a caller with other threads
+    waiting on their own children is safe."""
     seen: list[int] = []
     for attempt in range(rounds):
         pids = pids_with_env(MARKER_NAME, value)
@@ -107,5 +110,7 @@ def sweep_marked(value: str, *, rounds: int = 10) -> list[int]:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
         time.sleep(0.3 if attempt == 0 else 0.1)
-        reap_children()
+        for pid in pids:
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, os.WNOHANG)  # adopted orphans of ours; others raise
     return seen

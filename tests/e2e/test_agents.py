@@ -1,14 +1,17 @@
 """Every agent, run for real against the fake model: a plain control run, then
 rtok init -> rewritten `git log` -> rtok uninstall -> raw `git log`, in the user scope
-(`--global`) and, where the agent has one, in the project scope."""
+(`--global`) and, where rtok installs a hook or plugin there, in the project scope.
+
+The runs themselves are scheduled by the `e2e_runs` fixture (two at a time); each test
+asserts on its own run's report.
+"""
 
 from __future__ import annotations
 
 import pytest
 from e2e.agents import PROFILES
 from e2e.agents_table import agent_scopes
-from e2e.driver import control_run, round_trip
-from e2e.install import InstallReport, install_problems
+from e2e.scheduler import Scheduler
 
 AGENTS = list(PROFILES)
 PROJECT_AGENTS = [a for a in AGENTS if "project" in agent_scopes(a)]
@@ -17,33 +20,18 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.mark.parametrize("agent", AGENTS)
-def test_control_run_reaches_the_fake_model(
-    agent: str, installed_agents: dict[str, InstallReport], e2e_work_root: str,
-    git_template: str,
-) -> None:
-    problems = install_problems(installed_agents, agent)
-    assert not problems, f"install failed: {problems}"
-    report = control_run(agent, e2e_work_root, git_template)
+def test_control_run_reaches_the_fake_model(agent: str, e2e_runs: Scheduler) -> None:
+    report = e2e_runs.report("control", agent)
     assert report.passed, report.summary()
 
 
 @pytest.mark.parametrize("agent", AGENTS)
-def test_install_rewrite_uninstall_round_trip(
-    agent: str, installed_agents: dict[str, InstallReport], e2e_work_root: str,
-    git_template: str,
-) -> None:
-    problems = install_problems(installed_agents, agent)
-    assert not problems, f"install failed: {problems}"
-    report = round_trip(agent, e2e_work_root, git_template)
+def test_install_rewrite_uninstall_round_trip(agent: str, e2e_runs: Scheduler) -> None:
+    report = e2e_runs.report("global", agent)
     assert report.passed, report.summary()
 
 
 @pytest.mark.parametrize("agent", PROJECT_AGENTS)
-def test_project_scope_round_trip(
-    agent: str, installed_agents: dict[str, InstallReport], e2e_work_root: str,
-    git_template: str,
-) -> None:
-    problems = install_problems(installed_agents, agent)
-    assert not problems, f"install failed: {problems}"
-    report = round_trip(agent, e2e_work_root, git_template, scope="project")
+def test_project_scope_round_trip(agent: str, e2e_runs: Scheduler) -> None:
+    report = e2e_runs.report("project", agent)
     assert report.passed, report.summary()
