@@ -33,9 +33,9 @@ def compile_hook_protocols() -> str:
 
 
 def compile_registry() -> str:
-    from rtok.rewrite.registry_source import compiled_registry
+    from rtok.rewrite.registry_source import render_registry_module
 
-    return render_module("rules/registry.toml", "REGISTRY", compiled_registry())
+    return render_registry_module()
 
 
 GENERATORS: dict[str, Callable[[], str]] = {}

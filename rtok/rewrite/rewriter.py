@@ -28,9 +28,11 @@ if TYPE_CHECKING:
 
 _FAMILIES: dict[str, dict[str, object]] = REGISTRY["families"]  # type: ignore[assignment]
 _INDEX: dict[str, tuple[str, ...]] = REGISTRY["command_index"]  # type: ignore[assignment]
-_NEVER = frozenset(REGISTRY["never"])
-_SAFE_CONSUMERS = frozenset(REGISTRY["safe_consumers"])
-_CONSUMER_NEVER = frozenset(REGISTRY["consumer_never_with"])
+_NEVER: frozenset[str] = frozenset(REGISTRY["never"])  # type: ignore[call-overload]
+_SAFE_CONSUMERS: frozenset[str] = frozenset(REGISTRY["safe_consumers"])  # type: ignore[call-overload]
+_CONSUMER_NEVER: frozenset[str] = frozenset(
+    REGISTRY["consumer_never_with"]  # type: ignore[call-overload]
+)
 _SHELLS: dict[str, dict[str, object]] = REGISTRY["shells"]  # type: ignore[assignment]
 
 SELF_NAMES = frozenset(("rtok", "rtok.exe"))
