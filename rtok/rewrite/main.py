@@ -91,6 +91,10 @@ def exit_status(kind: str, verdict: str, host: str) -> int:
 
 
 def main(args: list[str]) -> int:
+    if args[:1] in (["-h"], ["--help"]):
+        body = (__doc__ or "").split("\n\n", 1)[-1].split("\n\nHot path:")[0]
+        sys.stdout.write(f"{USAGE}{body}\n")
+        return 0
     parsed = parse_args(args)
     if parsed is None:
         sys.stderr.write(USAGE)

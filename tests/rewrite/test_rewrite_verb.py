@@ -87,6 +87,12 @@ def test_identity_is_reported(tmp_path: Path) -> None:
     assert rewrite("rtok run git status", cwd=tmp_path)[:2] == (3, "rtok run git status")
 
 
+def test_help_goes_to_stdout_with_status_0(tmp_path: Path) -> None:
+    code, out, _ = rewrite("--help", cwd=tmp_path)
+    assert code == 0
+    assert out.startswith("usage: rtok rewrite") and "exit 3" in out
+
+
 def test_usage_error(tmp_path: Path) -> None:
     code, out, err = rewrite("--rtok-bin", cwd=tmp_path)
     assert (code, out) == (1, "")
