@@ -25,11 +25,11 @@ def compile_rules() -> str:
 
 
 def compile_hook_protocols() -> str:
-    from rtok.hooks.descriptors import load_hook_protocols, python_literal
+    from rtok.hooks.descriptors import load_hook_protocols, protocols_module_body
 
-    # Not render_module: pprint cannot keep the JSON reply templates within 100 columns.
-    literal = python_literal(load_hook_protocols())
-    return HEADER.format(source="integrations/*.toml [hook]") + f"PROTOCOLS = {literal}\n"
+    # Not render_module: one JSON text per agent loads faster than a literal of them all.
+    body = protocols_module_body(load_hook_protocols())
+    return HEADER.format(source="integrations/*.toml [hook]") + body
 
 
 def compile_registry() -> str:

@@ -201,3 +201,38 @@ def python_literal(value: object, indent: int = 0) -> str:
         body = "\n".join(f"{pad}{chunk!r}" for chunk in chunks)
         return "(\n" + body + "\n" + " " * indent + ")"
     return repr(value)
+
+
+MODULE_BODY = '''from __future__ import annotations
+
+import json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# One JSON text per agent: `rtok hook AGENT` parses only its own (json is loaded anyway),
+# which is cheaper at start-up than building every agent's tables as a literal.
+PROTOCOL_JSON = {literal}
+
+
+def protocol(agent: str) -> dict[str, Any] | None:
+    """The compiled `[hook]` table of one agent, or None."""
+    text = PROTOCOL_JSON.get(agent)
+    return None if text is None else dict(json.loads(text))
+
+
+def __getattr__(name: str) -> dict[str, Any]:
+    # `PROTOCOLS` (agent -> table) for callers that want every agent (doctor, tests).
+    if name == "PROTOCOLS":
+        return {{agent: json.loads(text) for agent, text in PROTOCOL_JSON.items()}}
+    raise AttributeError(name)
+'''
+
+
+def protocols_module_body(protocols: dict[str, dict[str, Any]]) -> str:
+    """The body of rtok/compiled/hook_protocols.py for these compiled tables."""
+    texts = {agent: json.dumps(table, sort_keys=True, separators=(",", ":"))
+             for agent, table in protocols.items()}
+    return MODULE_BODY.format(literal=python_literal(texts))
+

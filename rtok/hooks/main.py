@@ -101,13 +101,16 @@ def main(args: list[str]) -> int:
         return 0
     agent = args[0]
     try:
-        from rtok.compiled.hook_protocols import PROTOCOLS
+        from rtok.compiled.hook_protocols import PROTOCOL_JSON
+        from rtok.compiled.hook_protocols import protocol as load_protocol
+
+        protocol = load_protocol(agent)
     except Exception as error:  # a broken install must not block the agent either
         _stderr(f"rtok hook {agent}: cannot load hook protocols: {error}\n")
         return 0
-    protocol = PROTOCOLS.get(agent)
     if protocol is None:
-        _stderr(f"rtok hook: unknown agent {agent!r} (known: {', '.join(sorted(PROTOCOLS))})\n")
+        known = ", ".join(sorted(PROTOCOL_JSON))
+        _stderr(f"rtok hook: unknown agent {agent!r} (known: {known})\n")
         return 0
     if os.environ.get("RTOK_DISABLED", "") not in ("", "0"):
         # The user switched rtok off for this agent session: say nothing, change nothing.
