@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rtok.permissions.peel import command_forms, unquote, word_spans
+from rtok.permissions.verdict import command_forms, unquote, word_spans
 
 
 @pytest.mark.parametrize(
