@@ -27,6 +27,7 @@ if __package__ in (None, ""):
 
 from e2e import gitrepo
 from e2e.agents import PROFILES, AgentProfile, RunContext, agent_executable, path_dirs
+from e2e.descriptors import agent_tier
 from e2e.procs import MARKER_NAME, stop_group, sweep_marked
 
 SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -120,6 +121,7 @@ class Session:
     offered_tools: list[str] = field(default_factory=list)
     tool_results: list[str] = field(default_factory=list)
     swept_pids: list[int] = field(default_factory=list)
+    hook_calls: list[dict[str, Any]] = field(default_factory=list)  # from RTOK_HOOK_LOG
 
     @property
     def final_output(self) -> str:
@@ -198,6 +200,9 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
     """Serve the fake model and run the agent (and its set-up steps) in a sandbox."""
     folder = os.path.join(ctx.run_dir, scenario)
     os.makedirs(folder, exist_ok=True)
+    hook_log = os.path.join(folder, "hook.jsonl")
+    # `rtok hook` appends one line per call here: proof that the agent ran the hook at all.
+    env = {**env, "RTOK_HOOK_LOG": hook_log}
     exe = agent_executable(profile.name)
     steps = [*profile.pre_steps(ctx, exe)]
     argv = profile.command(ctx, exe, PROMPT)
@@ -257,6 +262,7 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
         session.seconds = agent_step["seconds"]
     else:
         session.timed_out = True
+    session.hook_calls = read_requests(hook_log)
     records = read_requests(log_path)
     session.requests = sum(1 for r in records if r.get("method") == "POST")
     for record in records:
@@ -369,6 +375,10 @@ def looks_raw(output: str, raw_log: bytes) -> tuple[bool, str]:
 
 def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace,
                        rtok: str) -> None:
+    if agent_tier(report.agent) == "hook":
+        calls = [c for c in session.hook_calls if COMMAND in str(c.get("command"))]
+        report.check("rewritten: the agent ran rtok's hook for the git log call", bool(calls),
+                     json.dumps(calls[:2]) if calls else f"{len(session.hook_calls)} hook calls")
     if PROFILES[report.agent].follow_suggestions:
         evaluate_suggestion(report, session)
     else:
@@ -514,6 +524,8 @@ def round_trip(agent: str, work_root: str, template: str | None = None,
         if session_ran(report, raw):
             ok, detail = looks_raw(raw.final_output, ws.raw_log)
             report.check("after uninstall: tool result is git's raw output", ok, detail)
+            report.check("after uninstall: rtok's hook no longer runs", not raw.hook_calls,
+                         f"{len(raw.hook_calls)} hook calls")
     return finish(report, start, ws, keep)
 
 

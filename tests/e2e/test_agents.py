@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from e2e.agents import PROFILES
-from e2e.agents_table import agent_scopes
+from e2e.descriptors import agent_scopes
 from e2e.scheduler import Scheduler
 
 AGENTS = list(PROFILES)
