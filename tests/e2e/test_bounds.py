@@ -35,8 +35,12 @@ def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
 
 def test_sweep_kills_a_daemon_that_left_the_group(tmp_path: Path) -> None:
     marker = uuid.uuid4().hex
-    # setsid puts the sleeper in its own session, out of reach of a group kill.
-    outcome = run_bounded(["sh", "-c", "setsid sleep 60 >/dev/null 2>&1 < /dev/null &"],
+    # setsid puts the sleeper in its own session, out of reach of a group kill; the step
+    # waits until the daemon has written its pid, i.e. until it has left the group.
+    script = ("setsid sh -c 'echo $$ > daemon.pid; exec sleep 60' >/dev/null 2>&1 </dev/null &"
+              " n=0; while [ ! -s daemon.pid ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1));"
+              " done")
+    outcome = run_bounded(["sh", "-c", script],
                           env=marked_env(marker), cwd=str(tmp_path),
                           stdout_path=str(tmp_path / "out"), stderr_path=str(tmp_path / "err"),
                           timeout=10)
