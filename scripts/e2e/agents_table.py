@@ -22,7 +22,7 @@ if __package__ in (None, ""):
 
 from e2e.agents import PROFILES
 from e2e.descriptors import REPO, load_integrations
-from e2e.driver import RESULTS_DIR
+from e2e.settings import RESULTS_DIR
 
 START = "<!-- rtok:agents-table:start -->"
 END = "<!-- rtok:agents-table:end -->"

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from e2e.driver import AgentReport, control_run, round_trip
+from e2e.driver import control_run, round_trip
 from e2e.install import InstallReport, install_problems
+from e2e.records import AgentReport
 
 Job = tuple[str, str]  # (kind, agent)
 

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from e2e.agents_table import END, START, main, render_table, replace_block
-from e2e.driver import REPO_ROOT
 from e2e.pins import agent_version
+from e2e.settings import REPO_ROOT
 
 
 def write_result(folder: Path, agent: str, kind: str, passed: bool, version: str,

@@ -11,8 +11,9 @@ import time
 import uuid
 from pathlib import Path
 
-from e2e.driver import SCRIPTS_DIR, free_port, netns_available
 from e2e.procs import MARKER_NAME, pids_with_env, run_bounded, sweep_marked
+from e2e.settings import SCRIPTS_DIR
+from e2e.workspace import free_port, netns_available
 
 
 def marked_env(marker: str) -> dict[str, str]:
