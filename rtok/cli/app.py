@@ -12,8 +12,7 @@ import typer
 
 from rtok import __version__
 
-# Modules that register commands. A module listed here but not present yet is skipped,
-# so verbs can land one at a time.
+# Modules that register commands, in `rtok --help` order.
 COMMAND_MODULES: tuple[str, ...] = (
     "rtok.cli.cmd_hotpath",
     "rtok.cli.cmd_init",
@@ -26,6 +25,22 @@ COMMAND_MODULES: tuple[str, ...] = (
     "rtok.cli.cmd_mcp",
 )
 
+# The module that registers each verb. Running one verb imports only its module: every
+# command module costs start-up time (typer builds each parameter), and `rtok init` is run
+# interactively, so its latency is felt. Anything else (`--help`, a typo) builds them all.
+VERB_MODULES: dict[str, str] = {
+    "init": "rtok.cli.cmd_init",
+    "uninstall": "rtok.cli.cmd_init",
+    "agents": "rtok.cli.cmd_agents",
+    "verify": "rtok.cli.cmd_verify",
+    "doctor": "rtok.cli.cmd_doctor",
+    "trust": "rtok.cli.cmd_trust",
+    "untrust": "rtok.cli.cmd_trust",
+    "config": "rtok.cli.cmd_config",
+    "gain": "rtok.cli.cmd_gain",
+    "mcp": "rtok.cli.cmd_mcp",
+}
+
 
 def _version_callback(value: bool) -> None:
     if value:
@@ -33,7 +48,8 @@ def _version_callback(value: bool) -> None:
         raise typer.Exit(0)
 
 
-def build_app() -> typer.Typer:
+def build_app(verb: str | None = None) -> typer.Typer:
+    """The typer app; with `verb`, only the module registering that verb is imported."""
     app = typer.Typer(
         name="rtok",
         help="Shortens the shell output AI coding agents read, losing nothing.",
@@ -52,19 +68,14 @@ def build_app() -> typer.Typer:
     ) -> None:
         """rtok: installs into your coding agents and shortens what their shell calls return."""
 
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue
-            raise
-        module.register(app)
+    single = VERB_MODULES.get(verb or "")
+    for name in (single,) if single else COMMAND_MODULES:
+        importlib.import_module(name).register(app)
     return app
 
 
 def run_app(args: list[str]) -> int:
-    app = build_app()
+    app = build_app(args[0] if args else None)
     try:
         app(args=args, prog_name="rtok", standalone_mode=True)
     except SystemExit as exc:
