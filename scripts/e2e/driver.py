@@ -36,7 +36,10 @@ def finish(report: AgentReport, start: float, ws: Workspace, keep: bool) -> Agen
         json.dump(asdict(report), handle, indent=1, default=str)
     save_result(report)
     if report.passed and not keep:
-        shutil.rmtree(ws.ctx.home, ignore_errors=True)
+        # Agents grow these (session stores, npm trees: OpenCode installs its plugin SDK
+        # into a project's .opencode/); a passing run keeps only its logs and report.
+        for folder in (ws.ctx.home, ws.ctx.cwd, os.path.join(ws.ctx.run_dir, "tmp")):
+            shutil.rmtree(folder, ignore_errors=True)
     return report
 
 
