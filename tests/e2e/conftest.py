@@ -51,9 +51,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.fixture(scope="session")
 def installed_agents() -> dict[str, InstallReport]:
-    """Every pinned agent CLI and runtime, installed into the e2e cache once per session."""
+    """The pinned CLIs (and runtimes) of the selected tests' agents, installed into the e2e
+    cache once per session; `-k claude` on a cold cache installs Claude Code only."""
     become_subreaper()
-    return install_all(list(pins.AGENTS), workers=3)
+    agents = [a for a in pins.AGENTS if any(agent == a for _, agent in _selected)]
+    return install_all(agents or list(pins.AGENTS), workers=3)
 
 
 @pytest.fixture(scope="session")
