@@ -14,7 +14,7 @@ from e2e.agents import AgentProfile, RunContext, agent_executable
 from e2e.procs import MARKER_NAME, stop_group, sweep_marked
 from e2e.records import AgentReport, Session, read_requests
 from e2e.settings import COMMAND, FINAL_TEXT, PROMPT, SCRIPTS_DIR, SYSTEM_PATH
-from e2e.workspace import netns_available
+from e2e.workspace import netns_available, netns_prefix
 
 
 def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
@@ -59,7 +59,7 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
         json.dump({"argv": argv, "env": env}, handle, indent=1)
     launcher = [sys.executable, os.path.join(SCRIPTS_DIR, "sandbox.py"), spec_path]
     if netns:
-        launcher = ["unshare", "-n", "--", *launcher]
+        launcher = [*netns_prefix(), *launcher]
     start = time.monotonic()
     with open(os.path.join(folder, "sandbox.log"), "wb") as sandbox_log:
         proc = subprocess.Popen(launcher, stdin=subprocess.DEVNULL, stdout=sandbox_log,

@@ -29,15 +29,25 @@ def rtok_executable() -> str:
 
 
 @functools.cache
+def netns_prefix() -> tuple[str, ...]:
+    """The command prefix that gives a loopback-only network namespace here, or ().
+
+    As root: `unshare -n`. Otherwise `unshare -rn` (a user namespace mapping the caller to
+    root) where unprivileged user namespaces are enabled. Probed once by bringing `lo` up."""
+    if NETNS_SETTING == "0" or not (shutil.which("unshare") and shutil.which("ip")):
+        return ()
+    candidates = [("unshare", "-n", "--")] if os.geteuid() == 0 else []
+    candidates.append(("unshare", "-rn", "--"))
+    for prefix in candidates:
+        probe = subprocess.run([*prefix, "ip", "link", "set", "lo", "up"],
+                               capture_output=True, timeout=30, check=False)
+        if probe.returncode == 0:
+            return prefix
+    return ()
+
+
 def netns_available() -> bool:
-    """A loopback-only network namespace works here (root, unshare and ip present)."""
-    if NETNS_SETTING == "0" or os.geteuid() != 0:
-        return False
-    if not (shutil.which("unshare") and shutil.which("ip")):
-        return False
-    probe = subprocess.run(["unshare", "-n", "--", "ip", "link", "set", "lo", "up"],
-                           capture_output=True, timeout=30, check=False)
-    return probe.returncode == 0
+    return bool(netns_prefix())
 
 
 def free_port() -> int:

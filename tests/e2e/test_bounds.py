@@ -13,7 +13,7 @@ from pathlib import Path
 
 from e2e.procs import MARKER_NAME, pids_with_env, run_bounded, sweep_marked
 from e2e.settings import SCRIPTS_DIR
-from e2e.workspace import free_port, netns_available
+from e2e.workspace import free_port, netns_available, netns_prefix
 
 
 def marked_env(marker: str) -> dict[str, str]:
@@ -78,7 +78,7 @@ def test_sandbox_serves_the_fake_model_to_its_steps(tmp_path: Path) -> None:
     sandbox = os.path.join(SCRIPTS_DIR, "sandbox.py")
     launcher = [sys.executable, sandbox, str(tmp_path / "spec.json")]
     if spec["netns"]:
-        launcher = ["unshare", "-n", "--", *launcher]
+        launcher = [*netns_prefix(), *launcher]
     subprocess.run(launcher, check=True, timeout=90, stdin=subprocess.DEVNULL,
                    capture_output=True)
     result = json.loads((tmp_path / "result.json").read_text())
