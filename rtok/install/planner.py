@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from rtok.install import fsio
+from rtok.install import fsio, origins
 from rtok.install.model import FileEdit, InstallContext
 
 
@@ -153,9 +153,12 @@ def plan(
     ctx: InstallContext,
     *,
     consent: bool | None = None,
+    action: str = "install",
 ) -> Plan:
     """Plan `edits`. Edits that need consent are applied only when `consent` (default:
-    ctx.auto_patch) is true; otherwise they are computed and returned as `declined`."""
+    ctx.auto_patch) is true; otherwise they are computed and returned as `declined`.
+    An uninstall gives back a file's bytes from before rtok changed it when it can
+    (`rtok.install.origins`)."""
     allowed = ctx.auto_patch if consent is None else consent
     groups: dict[str, list[FileEdit]] = {}
     problems: list[str] = []
@@ -186,6 +189,8 @@ def plan(
         refused = [e for e in group if not (allowed or not e.needs_consent)]
         try:
             new = _apply(accepted, current)
+            if action == "uninstall" and accepted:
+                new = origins.restore(real, current, new)
             with_refused = _apply(refused, new) if refused else new
         except Exception as exc:  # a transform refuses the file (parse error, bad shape)
             problems.append(_describe_failure(path, exc))

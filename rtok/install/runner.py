@@ -249,7 +249,7 @@ def _run(
     if ctx.project_root is not None:
         check_project_root(ctx.project_root, ctx.home)
     edits = collect_edits(agents, scope, action, ctx)
-    the_plan = planner.plan(edits, ctx, consent=consent)
+    the_plan = planner.plan(edits, ctx, consent=consent, action=action)
     messages: list[str] = []
     if opts.dry_run:
         # A change that waits for consent is still pending for --check.

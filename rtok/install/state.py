@@ -7,6 +7,7 @@ so a file reached through a symlink is still recognised.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import time
@@ -96,5 +97,54 @@ def update(
                     table.setdefault(alias, dict(stamp))
         document = {"version": STATE_VERSION, **data}
         os.makedirs(paths.data_dir(), exist_ok=True)
-        body = json.dumps(document, indent=2, sort_keys=True).encode("utf-8") + b"\n"
-        fsio.atomic_write(state_file(), body, 0o600)
+        _write(document)
+
+
+def _write(document: dict[str, object]) -> None:
+    os.makedirs(paths.data_dir(), exist_ok=True)
+    body = json.dumps(document, indent=2, sort_keys=True).encode("utf-8") + b"\n"
+    fsio.atomic_write(state_file(), body, 0o600)
+
+
+def origin_of(path: str, current_sha256: str) -> bytes | None:
+    """The bytes `path` had before rtok changed it, if the file is still exactly as rtok
+    left it (`current_sha256` is the hash of its current bytes)."""
+    raw = fsio.read_or_none(state_file())
+    if raw is None:
+        return None
+    try:
+        table = json.loads(raw.decode("utf-8")).get("origins", {})
+        entry = table.get(os.path.realpath(os.path.abspath(path)))
+        if not isinstance(entry, dict) or entry.get("sha_after") != current_sha256:
+            return None
+        return base64.b64decode(entry["origin"], validate=True)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def update_origins(*, keep: dict[str, tuple[str, bytes]], drop: Iterable[str]) -> None:
+    """Record (hash of what rtok wrote, earlier bytes) per real path; forget `drop`."""
+    drop = list(drop)
+    if not keep and not drop:
+        return
+    with locked([_STATE_LOCK]):
+        raw = fsio.read_or_none(state_file())
+        if raw is None:
+            document: dict[str, object] = {
+                "version": STATE_VERSION, "created_files": {}, "created_dirs": {},
+            }
+        else:
+            load()  # validates, raising StateError on a corrupt file
+            document = json.loads(raw.decode("utf-8"))
+        table = document.get("origins")
+        if not isinstance(table, dict):
+            table = {}
+        for path in drop:
+            table.pop(os.path.realpath(os.path.abspath(path)), None)
+        for path, (sha_after, origin) in keep.items():
+            table[os.path.realpath(os.path.abspath(path))] = {
+                "sha_after": sha_after,
+                "origin": base64.b64encode(origin).decode("ascii"),
+            }
+        document["origins"] = table
+        _write(document)

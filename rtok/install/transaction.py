@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from rtok.install import fsio, state
+from rtok.install import fsio, origins, state
 from rtok.install.backups import BackupRun
 from rtok.install.locks import locked
 from rtok.install.model import FileEdit
@@ -69,7 +69,7 @@ def _pause(delay: float) -> None:
         time.sleep(delay)
 
 
-def _recheck(change: Change, strict: bool) -> Change | None:
+def _recheck(change: Change, strict: bool, action: str = "install") -> Change | None:
     """The change as it must be applied now (None: nothing left to do)."""
     if os.path.realpath(change.path) != change.real_path:
         raise StaleTargetError(
@@ -87,6 +87,8 @@ def _recheck(change: Change, strict: bool) -> Change | None:
     new: bytes | None = current
     for edit in change.edits:
         new = edit.transform(new)
+    if action == "uninstall":
+        new = origins.restore(change.real_path, current, new)
     old_mode = None if current is None else os.stat(change.real_path).st_mode & 0o7777
     mode = change.mode if old_mode is None else target_mode(old_mode, change.edits)
     if new == current and (current is None or mode == old_mode):
@@ -105,12 +107,16 @@ def _group_in_place(plan: Plan) -> dict[str, list[FileEdit]]:
     return groups
 
 
-def _recheck_in_place(real_path: str, edits: list[FileEdit], strict: bool) -> Change | None:
+def _recheck_in_place(
+    real_path: str, edits: list[FileEdit], strict: bool, action: str = "install"
+) -> Change | None:
     """A file that needed no change at planning; another run may have changed it since."""
     current = fsio.read_or_none(real_path)
     new: bytes | None = current
     for edit in edits:
         new = edit.transform(new)
+    if action == "uninstall":
+        new = origins.restore(real_path, current, new)
     old_mode = None if current is None else os.stat(real_path).st_mode & 0o7777
     mode = target_mode(old_mode, edits)
     if new == current and (current is None or mode == old_mode):
@@ -235,13 +241,13 @@ def apply(
         try:
             final: list[Change] = []
             for change in plan.changes:
-                now = _recheck(change, strict)
+                now = _recheck(change, strict, action)
                 if now is not change:
                     result.replanned.append(change.path)
                 if now is not None:
                     final.append(now)
             for real_path, edits in settled.items():
-                late = _recheck_in_place(real_path, edits, strict)
+                late = _recheck_in_place(real_path, edits, strict, action)
                 if late is not None:
                     result.replanned.append(late.path)
                     final.append(late)
@@ -282,6 +288,10 @@ def apply(
             raise TransactionError(message) from exc
         result.applied = final
         result.created_dirs = list(journal.dirs)
+        # Without a kept origin an uninstall still removes exactly rtok's bytes; it only
+        # cannot give back empty containers the user had.
+        with contextlib.suppress(OSError, state.StateError):
+            origins.after_apply(action, [(c.real_path, c.old, c.new) for c in final])
     _sync_integrity(plan, final, action, project_root, result)
     return result
 

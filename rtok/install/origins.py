@@ -1,0 +1,80 @@
+"""Exact uninstall for files rtok changed: the bytes a file had before rtok touched it.
+
+The format editors remove exactly rtok's bytes, but some removals cannot know what was
+there before: a user's empty `"hooks": {}` looks the same after uninstall as an object rtok
+created and emptied again. So when rtok changes a file it keeps the file's earlier bytes
+(its origin) with the hash of what rtok wrote. An uninstall that finds the file exactly as
+rtok left it, and whose minimal removal leaves nothing of rtok's but empty containers,
+gives back the origin byte for byte. A file the user edited since is handled by the
+minimal removal alone, so the user's edits stay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from rtok.formats import jsonc
+from rtok.formats.errors import FormatError
+from rtok.install import state
+
+# Origins are kept in the state file; a settings file larger than this is not kept.
+MAX_ORIGIN_BYTES = 1024 * 1024
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _without_empty_containers(value: object) -> object:
+    if isinstance(value, dict):
+        pruned = {k: _without_empty_containers(v) for k, v in value.items()}
+        return {k: v for k, v in pruned.items() if v != {} and v != []}
+    if isinstance(value, list):
+        return [_without_empty_containers(v) for v in value]
+    return value
+
+
+def _equivalent(planned: bytes, origin: bytes) -> bool:
+    """`planned` differs from `origin` at most by empty JSON objects or arrays."""
+    if planned == origin:
+        return True
+    try:
+        left = jsonc.parse(planned)
+        right = jsonc.parse(origin)
+    except (FormatError, ValueError):
+        return False
+    return _without_empty_containers(left) == _without_empty_containers(right)
+
+
+def restore(real_path: str, current: bytes | None, planned: bytes | None) -> bytes | None:
+    """The bytes an uninstall should leave: the origin when it applies, else `planned`."""
+    if current is None or planned is None:
+        return planned
+    origin = state.origin_of(real_path, sha256(current))
+    if origin is None or not _equivalent(planned, origin):
+        return planned
+    return origin
+
+
+def after_apply(action: str, changes: Iterable[tuple[str, bytes | None, bytes | None]]) -> None:
+    """Update the kept origins for (real path, old bytes, new bytes) that were written."""
+    keep: dict[str, tuple[str, bytes]] = {}
+    drop: list[str] = []
+    for real_path, old, new in changes:
+        previous = state.origin_of(real_path, sha256(old)) if old is not None else None
+        if new is None:
+            drop.append(real_path)
+            continue
+        if action == "uninstall":
+            if previous is None or new == previous:
+                drop.append(real_path)
+            else:
+                keep[real_path] = (sha256(new), previous)
+            continue
+        origin = previous if previous is not None else old
+        if origin is None or len(origin) > MAX_ORIGIN_BYTES:
+            drop.append(real_path)
+        else:
+            keep[real_path] = (sha256(new), origin)
+    state.update_origins(keep=keep, drop=drop)
