@@ -306,30 +306,12 @@ def scope_of(path: str) -> str:
 
 
 def _write_store(entries: dict[str, dict[str, str]]) -> None:
+    from rtok.install import fsio  # only writers pay for it; the hot path only reads
+
     store = paths.trust_store()
-    directory = os.path.dirname(store)
-    os.makedirs(directory, exist_ok=True)
+    os.makedirs(os.path.dirname(store), exist_ok=True)
     text = json.dumps({"version": STORE_VERSION, "trusted": entries}, indent=2, sort_keys=True)
-    tmp = f"{store}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, store)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    try:
-        dir_fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+    fsio.atomic_write(store, (text + "\n").encode("utf-8"), 0o600)
     _cache[0] = None
 
 

@@ -87,7 +87,7 @@ def _is_within(path: str, root: str) -> bool:
         return False
 
 
-def _missing_dirs(directory: str) -> tuple[list[str], str]:
+def missing_dirs(directory: str) -> tuple[list[str], str]:
     """Missing ancestors of `directory` (outermost first) and the nearest existing one."""
     missing: list[str] = []
     current = directory
@@ -199,7 +199,7 @@ def plan(
             note = _kept_note(edit, current)
             if note:
                 kept.append((edit, note))
-        missing, existing = _missing_dirs(os.path.dirname(real))
+        missing, existing = missing_dirs(os.path.dirname(real))
         mode = target_mode(old_mode, accepted or group)
         if not accepted or (new == current and (current is None or mode == old_mode)):
             unchanged.extend(accepted)

@@ -26,7 +26,7 @@ from rtok.install import fsio, origins, state
 from rtok.install.backups import BackupRun
 from rtok.install.locks import locked
 from rtok.install.model import FileEdit
-from rtok.install.planner import Change, Plan, target_mode
+from rtok.install.planner import Change, Plan, missing_dirs, target_mode
 
 # Test-only: seconds to sleep between the transaction's steps, announcing each step on
 # stderr (STEP_MARKER), so a crash test can kill the process at every one of them. Never
@@ -133,17 +133,7 @@ def _recheck_in_place(
 
 
 def _missing_dirs(directory: str) -> list[str]:
-    missing: list[str] = []
-    current = directory
-    while not os.path.lexists(current):
-        missing.append(current)
-        parent = os.path.dirname(current)
-        if parent == current:
-            break
-        current = parent
-    missing.reverse()
-    return missing
-
+    return missing_dirs(directory)[0]
 
 class _Journal:
     """What this run has done so far, to undo it if a later step fails."""

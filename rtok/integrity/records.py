@@ -111,34 +111,16 @@ def _parse(raw: bytes | None) -> list[ArtifactRecord]:
 
 
 def _write(records: Sequence[ArtifactRecord]) -> None:
+    from rtok.install import fsio
+
     target = paths.integrity_records()
-    directory = os.path.dirname(target)
-    os.makedirs(directory, exist_ok=True)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
     ordered = sorted(records, key=lambda r: (r.agent, r.scope, r.path, r.kind, r.locator))
     text = json.dumps(
         {"version": RECORDS_VERSION, "artifacts": [r.to_json() for r in ordered]},
         indent=2, sort_keys=True,
     )
-    tmp = f"{target}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    try:
-        dir_fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # directories cannot be opened on every platform (Windows)
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+    fsio.atomic_write(target, (text + "\n").encode("utf-8"), 0o600)
 
 
 def _lock() -> FileLock:
