@@ -7,7 +7,8 @@ Schema (every key is checked; an error names the file and the key):
 
     [hook]
     permissions = "claude"     # whose rules: claude|cursor|gemini|qwen|droid|vibe|codex|none
-    rtok_path = "bare"         # "bare" → `rtok run …`; "absolute" → the running entry point
+    rtok_path = "bare"         # "bare" → `rtok run …` if PATH finds this rtok, else absolute;
+                               # "absolute" → always the running entry point
     no_opinion = ""            # exact stdout when rtok has nothing to say ("" or JSON text)
 
     [[hook.payloads]]          # payload shapes, tried in order; the first whose `tool`

@@ -221,15 +221,31 @@ def rtok_path(mode: str) -> str:
     override = os.environ.get("RTOK_BIN", "")
     if override:
         return _shell_quote(override)
-    if mode != "absolute":
-        return "rtok"
     argv0 = sys.argv[0] if sys.argv else ""
+    running = ""
     if os.path.basename(argv0) in ("rtok", "rtok.exe") and os.path.isfile(argv0):
-        return _shell_quote(os.path.abspath(argv0))
+        running = os.path.abspath(argv0)
+    if mode != "absolute":
+        # A bare `rtok` only where the agent's shell finds this same rtok: installed into a
+        # venv that is not on PATH, a bare name would make every rewritten command fail.
+        if not running or _first_on_path("rtok") == os.path.realpath(running):
+            return "rtok"
+        return _shell_quote(running)
+    if running:
+        return _shell_quote(running)
     beside = os.path.join(os.path.dirname(sys.executable), "rtok")
     if os.path.isfile(beside):
         return _shell_quote(beside)
     return "rtok"
+
+
+def _first_on_path(name: str) -> str:
+    """Real path of the first executable `name` on PATH ("" when there is none)."""
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        candidate = os.path.join(directory or ".", name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return os.path.realpath(candidate)
+    return ""
 
 
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
