@@ -69,7 +69,12 @@ def _flip_inside_rtoks_bytes(path: str, data: bytes, owned: bytes, kind: str) ->
         match = re.search(pattern, data)
         assert match is not None, path
         pos, span = match.start(), match.group()
-    letters = [i for i in range(pos, pos + len(span)) if chr(data[i]).isalpha()]
+    # Flip a letter of the directory part of rtok's path when there is one: flipping a
+    # letter of `rtok` or `hook` would make the entry someone else's (reported missing),
+    # and which letter is in the middle depends on where the checkout lives.
+    directory_end = span.rfind(b"/rtok")
+    end = pos + directory_end if directory_end > 0 else pos + len(span)
+    letters = [i for i in range(pos, end) if chr(data[i]).isalpha()]
     flipped = bytearray(data)
     flipped[letters[len(letters) // 2]] ^= 0x20
     Path(path).write_bytes(bytes(flipped))
