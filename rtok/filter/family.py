@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 
+from rtok.shell.words import assignment_name
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     Formatter = Callable[[str], "list[str] | None"]
 
-_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _WRAPPERS = {"env", "time", "nice", "nohup", "command", "exec", "stdbuf", "ionice", "timeout"}
 _RUNNERS = {"npx", "bunx", "pnpx"}
 _RUN_SUB = {"uv": "run", "poetry": "run", "pipenv": "run", "pnpm": "exec", "yarn": "exec",
@@ -26,9 +27,8 @@ _VERSIONED = ("python", "pip", "pytest", "node", "ruby", "perl", "php")
 
 
 def is_assignment(word: str) -> bool:
-    """`NAME=value` (a shell variable assignment in front of a command)."""
-    name, eq, _ = word.partition("=")
-    return bool(eq) and bool(name) and not name[0].isdigit() and set(name) <= _NAME_CHARS
+    """`NAME=value` or `NAME+=value` (a shell variable assignment in front of a command)."""
+    return assignment_name(word) is not None
 
 
 def program_name(word: str) -> str:

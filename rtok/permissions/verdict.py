@@ -26,6 +26,7 @@ Hot path: stdlib only (plus rtok.shell for segmenting).
 from __future__ import annotations
 
 from rtok.permissions import sources
+from rtok.shell.words import assignment_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -272,10 +273,9 @@ def unquote(word: str) -> str:
 
 
 def _is_assignment(word: str) -> bool:
-    name, sep, _ = word.partition("=")
-    return bool(sep) and bool(name) and (name[0].isalpha() or name[0] == "_") and all(
-        c.isalnum() or c == "_" for c in name
-    )
+    # The rewriter's own test (NAME=… and NAME+=…): a prefix it steps over must not hide
+    # the command behind it from the deny rules.
+    return assignment_name(word) is not None
 
 
 def command_forms(segment: str) -> list[str]:

@@ -57,6 +57,8 @@ DENIED = [
     "git push",
     "FOO=1 git push",
     "FOO=1 BAR=2 git push origin",
+    "FOO+=1 git push",
+    "env FOO+=1 git push",
     "timeout 5 git push",
     "timeout -s KILL 5 git push",
     "env git push",
