@@ -47,11 +47,14 @@ def _equivalent(planned: bytes, origin: bytes) -> bool:
     return _without_empty_containers(left) == _without_empty_containers(right)
 
 
-def restore(real_path: str, current: bytes | None, planned: bytes | None) -> bytes | None:
-    """The bytes an uninstall should leave: the origin when it applies, else `planned`."""
+def restore(
+    table: state.OriginTable, real_path: str, current: bytes | None, planned: bytes | None
+) -> bytes | None:
+    """The bytes an uninstall should leave: the origin when it applies, else `planned`.
+    `table` is `state.load_origins()`, read once per plan or apply."""
     if current is None or planned is None:
         return planned
-    origin = state.origin_of(real_path, sha256(current))
+    origin = state.origin_of(table, real_path, sha256(current))
     if origin is None or not _equivalent(planned, origin):
         return planned
     return origin
@@ -59,10 +62,11 @@ def restore(real_path: str, current: bytes | None, planned: bytes | None) -> byt
 
 def after_apply(action: str, changes: Iterable[tuple[str, bytes | None, bytes | None]]) -> None:
     """Update the kept origins for (real path, old bytes, new bytes) that were written."""
+    table = state.load_origins()
     keep: dict[str, tuple[str, bytes]] = {}
     drop: list[str] = []
     for real_path, old, new in changes:
-        previous = state.origin_of(real_path, sha256(old)) if old is not None else None
+        previous = state.origin_of(table, real_path, sha256(old)) if old is not None else None
         if new is None:
             drop.append(real_path)
             continue

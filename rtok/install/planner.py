@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from rtok.install import fsio, origins
+from rtok.install import fsio, origins, state
 from rtok.install.model import FileEdit, InstallContext
 
 
@@ -166,6 +166,7 @@ def plan(
         key = os.path.realpath(os.path.abspath(edit.path))
         groups.setdefault(key, []).append(edit)
 
+    origin_table = state.load_origins() if action == "uninstall" else {}
     changes: list[Change] = []
     declined: list[Change] = []
     unchanged: list[FileEdit] = []
@@ -190,7 +191,7 @@ def plan(
         try:
             new = _apply(accepted, current)
             if action == "uninstall" and accepted:
-                new = origins.restore(real, current, new)
+                new = origins.restore(origin_table, real, current, new)
             with_refused = _apply(refused, new) if refused else new
         except Exception as exc:  # a transform refuses the file (parse error, bad shape)
             problems.append(_describe_failure(path, exc))

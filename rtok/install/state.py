@@ -106,19 +106,35 @@ def _write(document: dict[str, object]) -> None:
     fsio.atomic_write(state_file(), body, 0o600)
 
 
-def origin_of(path: str, current_sha256: str) -> bytes | None:
-    """The bytes `path` had before rtok changed it, if the file is still exactly as rtok
-    left it (`current_sha256` is the hash of its current bytes)."""
+OriginTable = dict[str, tuple[str, str]]
+
+
+def load_origins() -> OriginTable:
+    """Real path -> (hash of the bytes rtok wrote, base64 of the bytes before rtok)."""
     raw = fsio.read_or_none(state_file())
     if raw is None:
-        return None
+        return {}
     try:
         table = json.loads(raw.decode("utf-8")).get("origins", {})
-        entry = table.get(os.path.realpath(os.path.abspath(path)))
-        if not isinstance(entry, dict) or entry.get("sha_after") != current_sha256:
-            return None
-        return base64.b64decode(entry["origin"], validate=True)
-    except (ValueError, KeyError, TypeError, AttributeError):
+        return {
+            path: (entry["sha_after"], entry["origin"])
+            for path, entry in table.items()
+            if isinstance(entry, dict)
+            and isinstance(entry.get("sha_after"), str) and isinstance(entry.get("origin"), str)
+        }
+    except (ValueError, TypeError, AttributeError):
+        return {}
+
+
+def origin_of(table: OriginTable, path: str, current_sha256: str) -> bytes | None:
+    """The bytes `path` had before rtok changed it, if the file is still exactly as rtok
+    left it (`current_sha256` is the hash of its current bytes)."""
+    entry = table.get(os.path.realpath(os.path.abspath(path)))
+    if entry is None or entry[0] != current_sha256:
+        return None
+    try:
+        return base64.b64decode(entry[1], validate=True)
+    except ValueError:
         return None
 
 

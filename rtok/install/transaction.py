@@ -69,7 +69,9 @@ def _pause(delay: float) -> None:
         time.sleep(delay)
 
 
-def _recheck(change: Change, strict: bool, action: str = "install") -> Change | None:
+def _recheck(
+    change: Change, strict: bool, origin_table: state.OriginTable | None = None
+) -> Change | None:
     """The change as it must be applied now (None: nothing left to do)."""
     if os.path.realpath(change.path) != change.real_path:
         raise StaleTargetError(
@@ -87,8 +89,8 @@ def _recheck(change: Change, strict: bool, action: str = "install") -> Change | 
     new: bytes | None = current
     for edit in change.edits:
         new = edit.transform(new)
-    if action == "uninstall":
-        new = origins.restore(change.real_path, current, new)
+    if origin_table is not None:
+        new = origins.restore(origin_table, change.real_path, current, new)
     old_mode = None if current is None else os.stat(change.real_path).st_mode & 0o7777
     mode = change.mode if old_mode is None else target_mode(old_mode, change.edits)
     if new == current and (current is None or mode == old_mode):
@@ -108,15 +110,16 @@ def _group_in_place(plan: Plan) -> dict[str, list[FileEdit]]:
 
 
 def _recheck_in_place(
-    real_path: str, edits: list[FileEdit], strict: bool, action: str = "install"
+    real_path: str, edits: list[FileEdit], strict: bool,
+    origin_table: state.OriginTable | None = None,
 ) -> Change | None:
     """A file that needed no change at planning; another run may have changed it since."""
     current = fsio.read_or_none(real_path)
     new: bytes | None = current
     for edit in edits:
         new = edit.transform(new)
-    if action == "uninstall":
-        new = origins.restore(real_path, current, new)
+    if origin_table is not None:
+        new = origins.restore(origin_table, real_path, current, new)
     old_mode = None if current is None else os.stat(real_path).st_mode & 0o7777
     mode = target_mode(old_mode, edits)
     if new == current and (current is None or mode == old_mode):
@@ -229,15 +232,17 @@ def apply(
     with locked([c.real_path for c in plan.changes] + list(settled)):
         journal = _Journal()
         try:
+            # An uninstall re-planned under the locks gives back origins as the plan did.
+            origin_table = state.load_origins() if action == "uninstall" else None
             final: list[Change] = []
             for change in plan.changes:
-                now = _recheck(change, strict, action)
+                now = _recheck(change, strict, origin_table)
                 if now is not change:
                     result.replanned.append(change.path)
                 if now is not None:
                     final.append(now)
             for real_path, edits in settled.items():
-                late = _recheck_in_place(real_path, edits, strict, action)
+                late = _recheck_in_place(real_path, edits, strict, origin_table)
                 if late is not None:
                     result.replanned.append(late.path)
                     final.append(late)
