@@ -240,7 +240,9 @@ def rtok_path(mode: str) -> str:
 
 
 def _first_on_path(name: str) -> str:
-    """Real path of the first executable `name` on PATH ("" when there is none)."""
+    """Real path of the first executable `name` on PATH ("" when there is none).
+
+    shutil.which would do, but importing shutil costs the hook more than this loop."""
     for directory in os.environ.get("PATH", "").split(os.pathsep):
         candidate = os.path.join(directory or ".", name)
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
