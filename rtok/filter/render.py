@@ -1,11 +1,14 @@
 """From a finished capture to the bytes shown, archiving first when anything is cut.
 
 Stdlib only (hot path). Guarantees: the raw output is archived before a shortened result is
-printed; the result (trailer included) is shorter than the raw output, or the raw output is
-printed unchanged (never_worse); if archiving fails, the raw output is printed.
+printed; the result (trailer included) is shorter than the raw output in bytes and in
+estimated tokens, or the raw output is printed unchanged (never_worse); if archiving fails,
+the raw output is printed.
 """
 
 from __future__ import annotations
+
+import re
 
 from rtok.filter.engine import normalise, omitted, shorten
 from rtok.filter.protect import is_protected
@@ -37,9 +40,23 @@ def mib(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MiB"
 
 
-def never_worse(raw_size: int, shown: bytes) -> bool:
-    """True when `shown` may replace the raw output."""
-    return len(shown) < raw_size
+# One piece per word (long words split), per group of up to three digits, per other
+# character; leading blanks join the piece, as they do in the tokenizers agents use. A hex
+# id or a path costs several pieces, which a bytes/4 estimate does not see.
+_PIECE = re.compile(rb"\s*(?:[A-Za-z]{1,8}|[0-9]{1,3}|[^\sA-Za-z0-9])|\s+")
+
+
+def estimate_tokens(data: bytes) -> int:
+    return len(_PIECE.findall(data))
+
+
+def never_worse(raw: bytes, shown: bytes) -> bool:
+    """True when `shown` may replace `raw`: fewer bytes and fewer estimated tokens."""
+    if len(shown) >= len(raw):
+        return False
+    if len(shown) * 2 < len(raw):
+        return True  # far shorter: no need to count
+    return estimate_tokens(shown) < estimate_tokens(raw)
 
 
 def render(capture: Capture, rule: Rule, formatter: Formatter | None, exit_code: int,
@@ -56,8 +73,7 @@ def render(capture: Capture, rule: Rule, formatter: Formatter | None, exit_code:
     entry_id = _content_id(capture)
     body = "\n".join(lines) + "\n" if lines else ""
     shown = (body + trailer(entry_id, capture.lines) + "\n").encode("utf-8", "replace")
-    if not never_worse(len(raw), shown):
-        return Shown(raw, None)
+    worse = not never_worse(raw, shown)
     try:
         from rtok.store.archive import ArchiveWriter
 
@@ -69,8 +85,13 @@ def render(capture: Capture, rule: Rule, formatter: Formatter | None, exit_code:
         finally:
             writer.close()
     except Exception as exc:
-        _notice(f"archive unavailable ({exc}); showing the full output")
+        if not worse:
+            _notice(f"archive unavailable ({exc}); showing the full output")
         return Shown(raw, None)
+    if worse:
+        # The cut saves less than its trailer costs: the raw output as it is (archived,
+        # like every output a rule changed).
+        return Shown(raw, stored_id)
     if len(raw) > settings.max_entry_bytes:
         shown = (body + trailer(stored_id, capture.lines, _partial_note(capture, settings))
                  + "\n").encode("utf-8", "replace")
