@@ -1,0 +1,112 @@
+"""grep/rg grouping and git patches: every file named, rows under their own file, no row twice."""
+
+from __future__ import annotations
+
+from rtok.filter import engine
+from rtok.filter.formatters import git, grep
+from rtok.filter.rule import default_rule
+
+
+def shorten(text: str, formatter: object) -> list[str]:
+    return engine.shorten(text, default_rule("t"), formatter, 0, 80)  # type: ignore[arg-type]
+
+
+def grep_output(files: int, hits: int) -> str:
+    return "".join(f"src/pkg/mod_{f}.py:{n * 3 + 1}:    value = compute_{f}_{n}()  # RuntimeError\n"
+                   for f in range(files) for n in range(hits))
+
+
+def test_every_file_with_a_hit_is_named_with_its_count() -> None:
+    out = shorten(grep_output(17, 9), grep.grep_grouped)
+    for f in range(17):
+        assert f"src/pkg/mod_{f}.py (9)" in out
+    assert out[0] == "153 hits in 17 files, 30 shown"
+
+
+def test_a_kept_row_sits_under_its_own_file_and_never_twice() -> None:
+    out = shorten(grep_output(17, 9), grep.grep_grouped)
+    current = ""
+    seen: set[str] = set()
+    for line in out[1:]:
+        if not line.startswith("  "):
+            current = line.split(" (")[0]
+            continue
+        number, _, text = line.strip().partition(": ")
+        f = current.rsplit("_", 1)[1].split(".")[0]
+        assert text.startswith(f"value = compute_{f}_"), (current, line)
+        assert line not in seen
+        seen.add(line)
+
+
+def test_a_hit_carrying_a_secret_is_always_shown_and_tool_messages_kept() -> None:
+    text = grep_output(3, 20)
+    text += "src/pkg/conf.py:7:DATABASE_URL = 'postgres://app:pw@db/app'\n"
+    text += "grep: src/locked: Permission denied\n"
+    out = shorten(text, grep.grep_grouped)
+    assert "src/pkg/conf.py:7: DATABASE_URL = 'postgres://app:pw@db/app'" in out
+    assert out[-1] == "grep: src/locked: Permission denied"
+    assert sum(1 for line in out if "postgres://" in line) == 1
+
+
+def test_rg_without_line_numbers_is_grouped_too() -> None:
+    text = "".join(f"lib/a{f}.js:  return x{n};\n" for f in range(4) for n in range(12))
+    out = shorten(text, grep.grep_grouped)
+    assert [line for line in out if not line.startswith("  ")][1:] == [
+        f"lib/a{f}.js (12)" for f in range(4)]
+
+
+def patch(files: int, changed: int, header: str = "") -> str:
+    body = header
+    for f in range(files):
+        body += (f"diff --git a/src/f{f}.py b/src/f{f}.py\nindex 1111111..2222222 100644\n"
+                 f"--- a/src/f{f}.py\n+++ b/src/f{f}.py\n@@ -1,3 +1,{changed + 3} @@\n"
+                 " keep = 1\n" + "".join(f"+added_{f}_{n} = {n}\n" for n in range(changed))
+                 + " keep = 2\n")
+    return body
+
+
+COMMIT = ("commit {h}\nAuthor: Ada <ada@example.org>\nDate:   Mon Nov 30 10:00:00 2026 +0000\n\n"
+          "    {subject}\n\n")
+
+
+def test_git_show_names_every_changed_file_and_counts_cut_hunks() -> None:
+    text = patch(5, 60, COMMIT.format(h="a" * 40, subject="Change five files"))
+    out = shorten(text, git.git_show)
+    assert out[0].startswith("aaaaaaaaa 2026-Nov-30 Ada: Change five files")
+    for f in range(5):
+        assert f"=== src/f{f}.py" in out
+    assert "  … 44 more changed lines (+44 -0)" in out
+    assert len(out) < 120
+
+
+def test_git_log_p_keeps_every_commit_header() -> None:
+    text = "".join(patch(2, 30, COMMIT.format(h=str(i) * 40, subject=f"Commit {i}"))
+                   for i in range(1, 4))
+    out = shorten(text, git.git_log)
+    subjects = [line for line in out if ": Commit " in line]
+    assert [s.split(": ")[1] for s in subjects] == ["Commit 1", "Commit 2", "Commit 3"]
+    assert out.count("=== src/f1.py") == 3
+
+
+def test_renames_and_stats_are_named() -> None:
+    text = (COMMIT.format(h="b" * 40, subject="Move")
+            + " src/{a => b}/x.py | 0\n src/y.py          | 4 ++--\n"
+            + " 2 files changed, 2 insertions(+), 2 deletions(-)\n")
+    out = shorten(text, git.git_log)
+    assert out[1:] == ["  src/{a => b}/x.py | 0", "  src/y.py | 4",
+                       "  2 files changed, 2 insertions(+), 2 deletions(-)"]
+    renamed = ("diff --git a/old.py b/new.py\nsimilarity index 100%\nrename from old.py\n"
+               "rename to new.py\n")
+    assert git.git_diff(renamed) == ["=== new.py", "  rename from old.py"]
+
+
+def test_never_worse_counts_tokens_not_only_bytes() -> None:
+    from rtok.filter.render import estimate_tokens, never_worse
+
+    words = b"all tests passed in the suite today\n" * 3
+    trailer = b"[rtok 3f9a0c1b7e2d \xc2\xb7 3 lines \xc2\xb7 expand: rtok expand 3f9a0c1b7e2d]\n"
+    assert estimate_tokens(trailer) > len(trailer) // 4
+    shorter_in_bytes = b"all tests passed\n" + trailer
+    assert len(shorter_in_bytes) < len(words + b"x" * 10)
+    assert not never_worse(words + b"x" * 10, shorter_in_bytes)
+    assert never_worse(words * 40, shorter_in_bytes)
