@@ -31,7 +31,7 @@ def test_a_kept_row_sits_under_its_own_file_and_never_twice() -> None:
         if not line.startswith("  "):
             current = line.split(" (")[0]
             continue
-        number, _, text = line.strip().partition(": ")
+        _, _, text = line.strip().partition(": ")
         f = current.rsplit("_", 1)[1].split(".")[0]
         assert text.startswith(f"value = compute_{f}_"), (current, line)
         assert line not in seen
