@@ -110,3 +110,28 @@ def test_never_worse_counts_tokens_not_only_bytes() -> None:
     assert len(shorter_in_bytes) < len(words + b"x" * 10)
     assert not never_worse(words + b"x" * 10, shorter_in_bytes)
     assert never_worse(words * 40, shorter_in_bytes)
+
+
+def test_find_names_every_folder_and_a_file_name_is_not_a_message() -> None:
+    from rtok.filter.formatters import listing
+
+    text = "".join(f"src/mod{f}/file_{n}.py\n" for f in range(12) for n in range(9))
+    text += "src/auth/password_reset.py\nsrc/auth/exceptions.py\n"
+    text += "find: 'src/locked': Permission denied\n"
+    out = shorten(text, listing.paths_by_folder)
+    for f in range(12):
+        assert any(line.startswith(f"src/mod{f}/ (9)") for line in out)
+    assert "src/auth/ (2): password_reset.py, exceptions.py" in out
+    assert out[-1] == "find: 'src/locked': Permission denied"
+    assert not any(line == "src/auth/password_reset.py" for line in out)
+
+
+def test_ls_long_names_every_folder_and_counts_cut_files() -> None:
+    from rtok.filter.formatters import listing
+
+    rows = [f"-rw-r--r--  1 root root  {100 + i} Apr  7  2025 passwd_{i}" for i in range(60)]
+    rows += [f"drwxr-xr-x  2 root root  4096 Apr  7  2025 dir_{i}" for i in range(5)]
+    out = shorten("total 12\n" + "\n".join(rows) + "\n", listing.ls_long)
+    assert [line for line in out if line.endswith("/")] == [f"dir_{i}/" for i in range(5)]
+    assert out[-1] == "… 20 more files"
+    assert len(out) == 46
