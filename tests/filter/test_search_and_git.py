@@ -135,3 +135,25 @@ def test_ls_long_names_every_folder_and_counts_cut_files() -> None:
     assert [line for line in out if line.endswith("/")] == [f"dir_{i}/" for i in range(5)]
     assert out[-1] == "… 20 more files"
     assert len(out) == 46
+
+
+def test_no_rule_removes_a_catalogue_line() -> None:
+    from rtok.filter.protect import CATALOGUE
+    from rtok.filter.rule import Rule
+
+    examples = [entry.example for entry in CATALOGUE]
+    noise = [f"plain line {i}" for i in range(400)]
+    text = "\n".join(noise[:200] + examples + noise[200:]) + "\n"
+    drop_all = Rule.from_table("t", {"drop": [".*"], "dedupe": False}, "test")
+    assert engine.shorten(text, drop_all, None, 0, 80) == examples
+    cat = Rule.from_table("cat", {"max_lines": 300, "head": 200, "tail": 60}, "test")
+    shown = engine.shorten(text, cat, None, 0, 80)
+    assert all(example in shown for example in examples)
+
+
+def test_a_cut_that_saves_nothing_prints_the_raw_output(tmp_path: object) -> None:
+    from rtok_testing import run_rtok
+
+    raw = b"".join(b"src/a.py:%d:x = %d\n" % (n, n) for n in range(1, 6))
+    result = run_rtok(["filter", "--stdin", "--cmd", "grep -rn x src"], input=raw)
+    assert result.stdout == raw
