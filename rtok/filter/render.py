@@ -40,22 +40,26 @@ def mib(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MiB"
 
 
-# One piece per word (long words split), per group of up to three digits, per other
-# character; leading blanks join the piece, as they do in the tokenizers agents use. A hex
-# id or a path costs several pieces, which a bytes/4 estimate does not see.
-_PIECE = re.compile(rb"\s*(?:[A-Za-z]{1,8}|[0-9]{1,3}|[^\sA-Za-z0-9])|\s+")
+# One piece per word (long words split), per group of up to three digits, per run of up to
+# eight equal punctuation characters (`........`), per other character; leading blanks join
+# the piece, as they do in the tokenizers agents use. A hex id or a path costs several
+# pieces, which a bytes/4 estimate does not see.
+_PIECE = re.compile(rb"\s*(?:[A-Za-z]{1,8}|[0-9]{1,3}|([^\sA-Za-z0-9])\1{0,7})|\s+")
+# Past this size, a result under a quarter of the raw bytes is taken as shorter in tokens
+# too, without counting them.
+_COUNT_BYTES = 256 * 1024
 
 
 def estimate_tokens(data: bytes) -> int:
-    return len(_PIECE.findall(data))
+    return sum(1 for _ in _PIECE.finditer(data))
 
 
 def never_worse(raw: bytes, shown: bytes) -> bool:
     """True when `shown` may replace `raw`: fewer bytes and fewer estimated tokens."""
     if len(shown) >= len(raw):
         return False
-    if len(shown) * 2 < len(raw):
-        return True  # far shorter: no need to count
+    if len(raw) > _COUNT_BYTES and len(shown) * 4 < len(raw):
+        return True
     return estimate_tokens(shown) < estimate_tokens(raw)
 
 

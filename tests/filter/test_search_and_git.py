@@ -157,3 +157,12 @@ def test_a_cut_that_saves_nothing_prints_the_raw_output(tmp_path: object) -> Non
     raw = b"".join(b"src/a.py:%d:x = %d\n" % (n, n) for n in range(1, 6))
     result = run_rtok(["filter", "--stdin", "--cmd", "grep -rn x src"], input=raw)
     assert result.stdout == raw
+
+
+def test_pytest_quiet_pass_is_not_made_longer_in_tokens() -> None:
+    from rtok_testing import run_rtok
+
+    raw = (b"." * 72 + b" " * 1 + b"[ 97%]\n" + b".." + b" " * 71 + b"[100%]\n"
+           + b"74 passed in 0.52s\n")
+    result = run_rtok(["filter", "--stdin", "--cmd", "pytest -q"], input=raw)
+    assert result.stdout == raw
