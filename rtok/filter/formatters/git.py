@@ -81,8 +81,10 @@ class _Commit:
     def lines(self) -> list[str]:
         subject = self.body[0] if self.body else ""
         more = f" (+{len(self.body) - 1} lines)" if len(self.body) > 1 else ""
-        out = [f"{self.hash[:9]}{self.refs} {self.date} {self.author}: {subject}{more}"
-               .replace("  ", " ")]
+        # The subject is shown as written (double spaces too); only empty fields go.
+        head = " ".join(part for part in (self.hash[:9] + self.refs, self.date, self.author)
+                        if part)
+        out = [f"{head}: {subject}{more}"]
         # Body lines that report an error, a warning or a secret stay with their commit.
         out.extend("    " + line for line in self.body[1:] if is_protected(line))
         return out
