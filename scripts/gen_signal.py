@@ -77,17 +77,38 @@ def tool_messages(prefixes: tuple[str, ...]) -> Annotate:
 
 
 def grep_hits(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
-    """E: grep's own messages; K: every file with a hit."""
-    errors: list[object] = [line for line in raw.splitlines()
-                            if line.startswith(("grep:", "rg:", "fatal:", "Binary file"))]
-    lines = [line for line in raw.splitlines()
-             if not line.startswith(("grep:", "rg:", "Binary file")) and line != "--"]
+    """E: the search tool's own messages; K: every file with a hit."""
+    prefixes = ("grep:", "rg:", "fatal:", "Binary file")
+    lines = [line for line in raw.splitlines() if line and line != "--"]
     numbered = [re.match(r"^([^:]+):\d+:", line) for line in lines]
     if any(numbered):
         files = dict.fromkeys(found.group(1) for found in numbered if found)
+        # Every line that is neither a hit nor a context row is a message of the tool.
+        messages = [line for line, found in zip(lines, numbered, strict=True)
+                    if found is None and not re.match(r"^.+?-\d+-", line)]
     else:
-        files = dict.fromkeys(line.split(":", 1)[0] for line in lines)
-    return errors, list(files)
+        messages = [line for line in lines if line.startswith(prefixes)
+                    or "(os error" in line]
+        files = dict.fromkeys(line.split(":", 1)[0] for line in lines
+                              if line not in messages)
+    return list(messages), list(files)
+
+
+def rg_headed(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+    """`rg --heading`: a path line opens each group; K: those paths."""
+    lines = raw.splitlines()
+    paths = [line for i, line in enumerate(lines)
+             if line and (i == 0 or not lines[i - 1]) and not re.match(r"^\d+[:-]", line)]
+    return [line for line in lines if line.startswith("rg:")], paths
+
+
+def tree_summary(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+    """K: the `N directories, M files` line and the folders right under the root."""
+    lines = raw.splitlines()
+    top = [re.sub(r"^[├└]── ", "", line) for line in lines
+           if re.match(r"^[├└]── ", line)]
+    folders = [name for name in top if "." not in name]
+    return [], [*folders, *[line for line in lines if "directories" in line]]
 
 
 def git_patch(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
@@ -227,6 +248,14 @@ CASES: dict[str, tuple[str, str, str, str, Annotate, tuple[str, ...]]] = {
                         grep_hits, ("grep",)),
     "grep-dpkg-status": ("grep -n 'status installed' /var/log/dpkg.log", "root", "merged",
                          "Debian dpkg log", first_last, ("grep",)),
+    "rg-click-raise": ("rg -n raise src/click", "click", "merged", "click 8.1.7", grep_hits,
+                       ("rg",)),
+    "rg-requests-plain": ("rg session src/requests", "requests", "merged", "requests 2.32.3",
+                          grep_hits, ("rg",)),
+    "rg-click-heading": ("rg -n --heading Option src/click", "click", "merged", "click 8.1.7",
+                         rg_headed, ("rg",)),
+    "rg-missing-path": ("rg -n 'def echo' src nosuch", "clickgit", "merged",
+                        "click (git main)", grep_hits, ("rg",)),
     "git-grep-ctx": ("git grep -n 'ctx.exit' -- src tests", "clickgit", "merged",
                      "click (git main)", grep_hits, ("git",)),
     "git-show-13-files": ("git show 7a0a3447", "clickgit", "stdout", "click (git history)",
@@ -267,6 +296,10 @@ CASES: dict[str, tuple[str, str, str, str, Annotate, tuple[str, ...]]] = {
                           "Debian python3 packages", ls_folders, ("ls",)),
     "ls-missing": ("ls -la src nosuch", "clickgit", "merged", "click (git main)",
                    ls_folders, ("ls",)),
+    "tree-click": ("tree src tests", "clickgit", "stdout", "click (git main)", tree_summary,
+                   ("tree",)),
+    "tree-requests": ("tree -L 2", "requests", "stdout", "requests 2.32.3", tree_summary,
+                      ("tree",)),
     "cat-dpkg-log": ("cat /var/log/dpkg.log", "root", "stdout", "Debian dpkg log", first_last,
                      ("cat",)),
     "cat-apt-term-log": ("cat /var/log/apt/term.log", "root", "stdout", "Debian apt log",

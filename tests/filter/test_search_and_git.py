@@ -166,3 +166,13 @@ def test_pytest_quiet_pass_is_not_made_longer_in_tokens() -> None:
            + b"74 passed in 0.52s\n")
     result = run_rtok(["filter", "--stdin", "--cmd", "pytest -q"], input=raw)
     assert result.stdout == raw
+
+
+def test_rg_heading_groups_are_read_with_their_paths() -> None:
+    text = "".join(f"src/m{f}.py\n" + "".join(f"{n}:    row_{f}_{n}\n" for n in range(1, 12))
+                   + "\n" for f in range(5))
+    out = shorten(text, grep.grep_grouped)
+    assert out[0] == "55 hits in 5 files, 30 shown"
+    assert [line for line in out[1:] if not line.startswith("  ")] == [
+        f"src/m{f}.py (11)" for f in range(5)]
+    assert "  1: row_0_1" in out

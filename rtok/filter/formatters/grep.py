@@ -41,10 +41,37 @@ def _clip(text: str) -> str:
     return text[:ROW_CHARS] + "…"
 
 
+_HEADED = re.compile(r"^(\d+)([:-])(.*)$")
+
+
+def _parse_headed(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
+    """`rg --heading` / `ag --group`: a path line, its `12:text` rows, a blank line."""
+    files: dict[str, _File] = {}
+    other: list[str] = []
+    current: _File | None = None
+    for line in lines:
+        if not line:
+            current = None
+            continue
+        found = _HEADED.match(line)
+        if found is not None and current is not None:
+            row = (int(found.group(1)), found.group(3))
+            (current.hits if found.group(2) == ":" else current.context).append(row)
+        elif current is None and found is None and not line.startswith(("rg:", "ag:")):
+            current = files.setdefault(line, _File(line))
+        else:
+            other.append(line)
+    if not files or any(not entry.hits for entry in files.values()):
+        return None
+    return files, other
+
+
 def _parse(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
     """Hits and context rows per file, and the lines that are neither (tool messages)."""
     files: dict[str, _File] = {}
     other: list[str] = []
+    if sum(1 for line in lines if _HEADED.match(line)) * 2 >= len(lines):
+        return _parse_headed(lines)
     numbered = sum(1 for line in lines if _HIT.match(line)) * 2 >= len(lines)
     for line in lines:
         if line == "--" or not line:
