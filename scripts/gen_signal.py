@@ -228,6 +228,14 @@ def du_rows(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     return [], lines[-1:]
 
 
+def postgres_errors(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+    """E: every ERROR, FATAL, PANIC and WARNING line of the server log."""
+    lines = raw.splitlines()
+    errors = [line for line in lines
+              if re.search(r"\] (?:ERROR|FATAL|PANIC|WARNING):  ", line)]
+    return errors, [lines[0], lines[-1]] if lines else []
+
+
 # ------------------------------------------------------------------------------ cases
 
 # name -> (command, where it runs, streams, project, annotate, tools it needs)
@@ -310,6 +318,12 @@ CASES: dict[str, tuple[str, str, str, str, Annotate, tuple[str, ...]]] = {
                           "Debian apt log", apt_term_log, ("head",)),
     "cat-access-log": ("cat server.log", "corpus", "stdout",
                        "python http.server serving click 8.1.7", log_lines, ("cat",)),
+    "cat-postgres-log": ("cat postgresql.log", "corpus", "stdout", "PostgreSQL 15 server log",
+                         postgres_errors, ("cat",)),
+    "tail-postgres-log": ("tail -n 250 postgresql.log", "corpus", "stdout",
+                          "PostgreSQL 15 server log", postgres_errors, ("tail",)),
+    "grep-postgres-errors": ("grep -n -A2 ERROR postgresql.log", "corpus", "stdout",
+                             "PostgreSQL 15 server log", postgres_errors, ("grep",)),
     "cat-click-changes": ("cat CHANGES.rst", "click", "stdout", "click 8.1.7", first_last,
                           ("cat",)),
     "docker-help": ("docker --help", "root", "merged", "Debian docker.io client", help_text,
@@ -381,6 +395,59 @@ def prepare(ctx: Context) -> None:
     if not os.path.isdir(os.path.join(ctx.corpus, "venv")):
         subprocess.run([sys.executable, "-m", "venv", os.path.join(ctx.corpus, "venv")],
                        check=True)
+
+
+POSTGRES_SQL = """\
+CREATE TABLE users (id serial PRIMARY KEY, email text UNIQUE NOT NULL, age int CHECK (age >= 0));
+INSERT INTO users (email, age) SELECT 'user' || g || '@example.org', g % 90
+  FROM generate_series(1, 500) g;
+INSERT INTO users (email, age) VALUES ('user1@example.org', 30);
+INSERT INTO users (email, age) VALUES ('neg@example.org', -1);
+SELEC * FROM users;
+SELECT * FROM orders;
+SELECT 1 / (age - age) FROM users LIMIT 1;
+SELECT count(*) FROM users WHERE age > 50;
+UPDATE users SET email = NULL WHERE id = 3;
+CREATE INDEX users_age ON users (age);
+VACUUM ANALYZE users;
+DROP TABLE missing_table;
+SELECT nosuchcolumn FROM users;
+DROP TABLE users;
+"""
+
+
+def postgres_log(ctx: Context, rounds: int = 30) -> None:
+    """A real PostgreSQL server log: a cluster on 127.0.0.1 runs a script with mistakes in
+    it `rounds` times (every statement logged), then stops. Needs PostgreSQL and root (the
+    server runs as the postgres user)."""
+    target = os.path.join(ctx.corpus, "postgresql.log")
+    versions = sorted(os.listdir("/usr/lib/postgresql")) if os.path.isdir(
+        "/usr/lib/postgresql") else []
+    if os.path.exists(target) or not versions or os.geteuid() != 0:
+        return
+    bin_dir = f"/usr/lib/postgresql/{versions[-1]}/bin"
+    work = tempfile.mkdtemp(prefix="rtok-pg-")
+    shutil.chown(work, "postgres")
+    as_pg = ["runuser", "-u", "postgres", "--"]
+    data, log = os.path.join(work, "data"), os.path.join(work, "server.log")
+    subprocess.run([*as_pg, f"{bin_dir}/initdb", "-D", data, "-A", "trust", "-U", "postgres"],
+                   capture_output=True, check=True)
+    options = f"-c listen_addresses=127.0.0.1 -p 55432 -k {work} -c log_statement=all"
+    subprocess.run([*as_pg, f"{bin_dir}/pg_ctl", "-D", data, "-l", log, "-o", options, "-w",
+                    "start"], capture_output=True, check=True)
+    script = os.path.join(work, "work.sql")
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write(POSTGRES_SQL)
+    shutil.chown(script, "postgres")
+    try:
+        for _ in range(rounds):
+            subprocess.run([*as_pg, f"{bin_dir}/psql", "-h", "127.0.0.1", "-p", "55432", "-U",
+                            "postgres", "-q", "-f", script], capture_output=True, check=False)
+    finally:
+        subprocess.run([*as_pg, f"{bin_dir}/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"],
+                       capture_output=True, check=False)
+    shutil.copyfile(log, target)
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def serve(ctx: Context) -> http.server.ThreadingHTTPServer:
@@ -469,6 +536,7 @@ def main() -> int:
     ctx = Context(args.corpus, os.path.abspath(args.click_git),
                   os.path.join(args.corpus, "scratch"))
     prepare(ctx)
+    postgres_log(ctx)
     server = serve(ctx)
     try:
         for name in args.only or list(CASES):

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from rtok.filter.rule import Rule
 
 _ANSI = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
-_GROUPABLE = re.compile(r"^([^\s:][^:]*?):(\d+[:\-].*|[^\d].*)$")
+_GROUPABLE = re.compile(r"^(?!\d+[:-])([^\s:][^:]*?):(\d+[:\-].*|[^\d].*)$")
 
 
 # A line longer than this is cut (its length is shown); lines that must be kept get more.

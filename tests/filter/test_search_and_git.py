@@ -176,3 +176,38 @@ def test_rg_heading_groups_are_read_with_their_paths() -> None:
     assert [line for line in out[1:] if not line.startswith("  ")] == [
         f"src/m{f}.py (11)" for f in range(5)]
     assert "  1: row_0_1" in out
+
+
+def test_grep_n_on_one_file_is_not_read_as_headed_groups() -> None:
+    text = "".join(f"{n}:2026-12-01 10:16:{n:02d} ERROR:  boom {n}\n{n + 1}-STATEMENT: x\n--\n"
+                   for n in range(10, 40, 3))
+    assert grep.grep_grouped(text) is None
+    assert engine.group_lines(text.splitlines()) == text.splitlines()
+
+
+def test_a_log_shows_each_message_once_and_every_error_line() -> None:
+    from rtok.filter.formatters import logs
+
+    lines = []
+    for i in range(40):
+        lines.append(f"2026-12-01 10:16:{i:02d}.398 UTC [{300 + i}] LOG:  statement: SELECT {i};")
+        if i % 10 == 0:
+            lines.append(f"2026-12-01 10:16:{i:02d}.399 UTC [{300 + i}] ERROR:  division by zero")
+    lines += ["2026-12-01 10:17:00.000 UTC [1] LOG:  shutting down"] * 3
+    out = logs.log_lines("\n".join(lines) + "\n")
+    assert out is not None
+    assert out[0] == "2026-12-01 10:16:00.398 UTC [300] LOG:  statement: SELECT 0; (×40)"
+    assert [line for line in out if "ERROR" in line] == [
+        line for line in lines if "ERROR" in line]
+    assert out[-3:] == lines[-3:]
+    assert logs.log_lines("def f():\n    return 1\n" * 30) is None
+
+
+def test_a_log_error_hit_is_never_cut_but_code_naming_an_error_is() -> None:
+    log = "".join(f"logs/app{f}.log:{n}:2026-12-01 10:00:{n:02d} ERROR worker {n} crashed\n"
+                  for f in range(3) for n in range(1, 30))
+    out = shorten(log, grep.grep_grouped)
+    assert sum(1 for line in out if "ERROR worker" in line) == 87
+    code = "".join(f"src/m{f}.py:{n}:    raise RuntimeError('x{n}')\n"
+                   for f in range(3) for n in range(1, 30))
+    assert sum(1 for line in shorten(code, grep.grep_grouped) if "RuntimeError" in line) == 18

@@ -2,9 +2,11 @@
 
 Every file with a hit is named with its count, even when rows are cut; a kept row always
 sits under its own file; no row is shown twice. A hit row is quoted file content, not a
-message of the search tool: it is kept when it carries a secret (protect.carries_secret),
-while the tool's own lines (`grep: x: No such file or directory`, `Binary file x matches`)
-are shown as they are, after the groups.
+message of the search tool: it is kept when it carries a secret (protect.carries_secret)
+or when it is a log's error or warning line (a protected line with a time stamp or a
+severity word at its start: `grep ERROR app.log`), while code that merely names an error
+(`raise RuntimeError(`) is cut like any row. The tool's own lines (`grep: x: No such file
+or directory`, `Binary file x matches`) are shown as they are, after the groups.
 """
 
 from __future__ import annotations
@@ -34,6 +36,19 @@ class _File:
         self.context: list[tuple[int, str]] = []
 
 
+_SEVERITY_START = re.compile(r"^\s*\[?(?:ERROR|FATAL|CRITICAL|PANIC|WARN(?:ING)?|error|fatal"
+                             r"|warning|E)\b")
+
+
+def _must_show(text: str) -> bool:
+    """A hit that no budget may cut: a secret, or a log's error/warning line."""
+    if carries_secret(text):
+        return True
+    from rtok.filter.formatters.logs import is_stamped
+
+    return is_protected(text) and (is_stamped(text) or _SEVERITY_START.match(text) is not None)
+
+
 def _clip(text: str) -> str:
     text = text.strip()
     if len(text) <= ROW_CHARS or carries_secret(text) or is_protected(text):
@@ -49,9 +64,11 @@ def _parse_headed(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None
     files: dict[str, _File] = {}
     other: list[str] = []
     current: _File | None = None
+    if not lines or _HEADED.match(lines[0]) is not None:
+        return None  # `grep -n` on one file: rows without any path
     for line in lines:
-        if not line:
-            current = None
+        if not line or line == "--":
+            current = None if not line else current
             continue
         found = _HEADED.match(line)
         if found is not None and current is not None:
@@ -134,8 +151,7 @@ def grep_grouped(text: str) -> list[str] | None:
     shown_rows = 0
     for entry in entries:
         shown: set[int] = set(range(quota[entry.path]))
-        # Secret-carrying rows are always shown.
-        shown.update(i for i, (_, row) in enumerate(entry.hits) if carries_secret(row))
+        shown.update(i for i, (_, row) in enumerate(entry.hits) if _must_show(row))
         rows = [(entry.hits[i][0], _row(entry.hits[i][0], entry.hits[i][1], ":"))
                 for i in sorted(shown)]
         if entry.context and len(shown) == len(entry.hits):
@@ -154,6 +170,27 @@ def grep_grouped(text: str) -> list[str] | None:
     return out
 
 
+def grep_output(text: str) -> list[str] | None:
+    """Hits grouped by file; one file's `grep -n` rows read as a log when they are one."""
+    grouped = grep_grouped(text)
+    if grouped is not None:
+        return grouped
+    from rtok.filter.formatters.logs import log_lines
+
+    logged = log_lines(text)
+    if logged is None:
+        return None
+    from rtok.filter.engine import cut_lines
+    from rtok.filter.rule import default_rule
+
+    return cut_lines(logged, default_rule("grep"), LOG_HEAD, LOG_TAIL, LOG_HEAD + LOG_TAIL)
+
+
+# A log's rows (one file, `grep -n ERROR app.log`) after their repeats are counted.
+LOG_HEAD = 40
+LOG_TAIL = 10
+
+
 def _protects(line: str) -> bool:
     """Raw lines the engine must find in the output: the tool's own protected messages."""
     if _HIT.match(line) is not None or _PLAIN.match(line) is not None:
@@ -161,5 +198,6 @@ def _protects(line: str) -> bool:
     return is_protected(line)
 
 
-grep_grouped.protects = _protects  # type: ignore[attr-defined]
-grep_grouped.complete = True  # type: ignore[attr-defined]
+for _formatter in (grep_grouped, grep_output):
+    _formatter.protects = _protects  # type: ignore[attr-defined]
+    _formatter.complete = True  # type: ignore[attr-defined]
