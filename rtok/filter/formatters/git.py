@@ -168,7 +168,7 @@ def _short_date(value: str) -> str:
 
 
 def git_diff(text: str) -> list[str] | None:
-    """A unified diff: every file named, unchanged context counted, long hunks cut."""
+    """A unified diff: every file named, unchanged context left out, long hunks cut."""
     lines = text.splitlines()
     if not any(line.startswith("diff --git ") for line in lines[:200]):
         return None
@@ -176,7 +176,7 @@ def git_diff(text: str) -> list[str] | None:
 
 
 def unified_diff(text: str) -> list[str] | None:
-    """`diff -u` output: file headers kept, hunks with unchanged context lines counted."""
+    """`diff -u` output: file headers kept, unchanged context left out, long hunks cut."""
     lines = text.splitlines()
     if any(line.startswith("diff --git ") for line in lines[:200]):
         return _compact_patch(lines)
@@ -298,8 +298,7 @@ def _file_block(items: list[tuple[str, str]], share: int) -> list[str]:
             else:
                 cut_minus += 1
         elif kind == "u":
-            if cut_plus + cut_minus == 0:
-                out.append(f"  … {text} unchanged")
+            continue  # unchanged context: the `@@` line already gives the line numbers
         elif kind == "h" and text.startswith("@@") and cut_plus + cut_minus:
             continue  # a later hunk of a file already past its share: counted below
         else:
