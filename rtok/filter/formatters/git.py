@@ -256,7 +256,8 @@ class _Patch:
                              [(kind, text[:19]) for kind, text in items]
                              else sum(1 for kind, _ in items if kind == "c")
                              for items in self.files],
-                            PATCH_LINES, PATCH_LINES_PER_FILE)
+                            PATCH_LINES,
+                            max(PATCH_LINES_PER_FILE, PATCH_LINES // max(1, len(self.files))))
         blocks = [_file_block(items, share) for items, share in zip(self.files, quota, strict=True)]
         result: list[str] = []
         previous = 0
