@@ -110,51 +110,75 @@ CATALOGUE: tuple[Entry, ...] = (
           ("eyj",),
           "cookie: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abc", "eyJ alone"),
     Entry("secret", "PEM block", r"-----(?:BEGIN|END) [A-Z0-9 ]+-----|^[A-Za-z0-9+/]{60,76}={0,2}$",
-          ("-----begin", "-----end"),
+          ("-----",),
           "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKB",
           "MIIEvQIBADANBgkqhkiG9w0BAQEF short line"),
 )
 
-PROTECTED = re.compile("|".join(f"(?:{entry.pattern})" for entry in CATALOGUE), re.M)
-SECRET = re.compile("|".join(f"(?:{entry.pattern})" for entry in CATALOGUE
-                             if entry.kind == "secret"), re.M)
+# The whole catalogue as one pattern: what is_protected must agree with (the tests check).
+# The hot path never searches with it (see _HINT_CHECKS).
+PROTECTED_SOURCE = "|".join(f"(?:{entry.pattern})" for entry in CATALOGUE)
 
 # A PEM body line has no literal hint: it is all base64, 60 to 76 characters long.
 _PEM_BODY = re.compile(r"^[A-Za-z0-9+/]{60,76}={0,2}$", re.M)
 
 # Cheap byte-level pre-check for streamed chunks: a chunk none of these appear in (after
 # lower-casing) has no protected line, so the per-line regex is skipped for it.
-_HINTS = tuple(sorted({hint.encode() for entry in CATALOGUE for hint in entry.hints}
+_ALL_HINTS = {hint.encode() for entry in CATALOGUE for hint in entry.hints}
+# One pass over a block per hint: a hint that contains another (`warning`, `warn`) adds no
+# line the shorter one does not already find.
+_HINTS = tuple(sorted({hint for hint in _ALL_HINTS
+                       if not any(other != hint and other in hint for other in _ALL_HINTS)}
                       | {b"\ne ", b"\ne\t"}))
 
-# Literal alternation over the lower-cased line: a superset of PROTECTED that Python's
-# regex engine scans an order of magnitude faster; PROTECTED runs only on its hits.
-_QUICK = re.compile("|".join(re.escape(hint.decode()) for hint in _HINTS if hint[:1] != b"\n"))
+# Each hint of _HINTS that occurs in the lower-cased line names the patterns to try; a line
+# is never tried against a pattern whose hints it lacks (one alternation of every pattern
+# is an order of magnitude slower: the regex engine tries each at every position).
+_BY_HINT: dict[str, list[tuple[str, bool]]] = {}
+for _entry in CATALOGUE:
+    for _hint in sorted({hint.decode() for hint in _HINTS if hint[:1] != b"\n"
+                         and any(hint.decode() in full for full in _entry.hints)}):
+        _BY_HINT.setdefault(_hint, []).append((_entry.pattern, _entry.kind == "secret"))
+_HINT_CHECKS = tuple(_BY_HINT.items())
+# Patterns are compiled when a line first needs one: most outputs need none or few, and
+# compiling all of them would cost every `rtok run` a few milliseconds.
+_COMPILED: dict[str, re.Pattern[str]] = {}
 
 
-def _maybe(line: str) -> bool:
-    """False when `line` cannot be protected (no hint, not a pytest `E` line, no PEM body)."""
-    if _QUICK.search(line.lower()) is not None:
+def _search(source: str, line: str) -> bool:
+    pattern = _COMPILED.get(source)
+    if pattern is None:
+        pattern = _COMPILED[source] = re.compile(source, re.M)
+    return pattern.search(line) is not None
+
+
+def _matches(line: str, secrets_only: bool) -> bool:
+    low = line.lower()
+    for hint, patterns in _HINT_CHECKS:
+        if hint in low:
+            for source, secret in patterns:
+                if (secret or not secrets_only) and _search(source, line):
+                    return True
+    # A PEM body line carries no hint; nor does pytest's `E   assert ...` line.
+    if 60 <= len(line) <= 78 and _PEM_BODY.match(line) is not None:
         return True
-    if line[:1] == "E" and line[1:2].isspace():
-        return True
-    return 60 <= len(line) <= 78 and _PEM_BODY.match(line) is not None
+    return not secrets_only and line[:1] == "E" and line[1:2].isspace()
 
 
 def is_protected(line: str) -> bool:
-    return _maybe(line) and PROTECTED.search(line) is not None
+    return _matches(line, False)
 
 
 def carries_secret(line: str) -> bool:
     """True when `line` holds a credential (what quoted content, like a grep hit, keeps)."""
-    return _maybe(line) and SECRET.search(line) is not None
+    return _matches(line, True)
 
 
 def protected_lines(block: bytes) -> list[tuple[int, str]]:
     """(line index, text) of the protected lines of `block`, a run of complete lines.
 
     Candidate lines are found with fast substring searches on the lower-cased block; only
-    those lines go through the regular expression.
+    those lines go through the patterns.
     """
     low = b"\n" + block.lower()
     starts: set[int] = set()

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rtok.filter.protect import (
     CATALOGUE,
-    PROTECTED,
+    PROTECTED_SOURCE,
     Entry,
     carries_secret,
     is_protected,
@@ -22,6 +22,9 @@ WORDS = ["error", "Error:", "ERR!", "warning", "WARN", "fatal", "panic", "TypeEr
          "private key", "AKIA" + "B" * 16, "ghp_" + "a" * 36, "sk-" + "a" * 25, "xoxb-1",
          "credentials", "aborted", "Segmentation fault", "FAILED", "denied", "hello", "stderr",
          "errand", "E\tx", "keyboard", "ok"]
+
+
+PROTECTED = re.compile(PROTECTED_SOURCE, re.M)
 
 
 @settings(max_examples=400, deadline=None)
