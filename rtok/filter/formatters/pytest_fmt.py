@@ -1,30 +1,135 @@
-"""pytest: the progress lines go, the failures and the summary stay."""
+"""pytest (plain, -q, -v, -x, xdist): a pass is its counts; a failure is each failed test's
+name, locations, `>` line and `E` lines, the short summary and the counts.
+
+Stdlib only (hot path).
+"""
 
 from __future__ import annotations
 
 import re
 
-_SUMMARY = re.compile(r"^=+ .*\b(passed|failed|error|errors|skipped|no tests ran|deselected)\b"
-                      r".* in [\d.]+s.* =+$")
-_PROGRESS = re.compile(r"^\S+\.py (?:[.sxFEX]+\s*)+(?:\[\s*\d+%\])?$|^[.sxFEX]+\s*(\[\s*\d+%\])?$")
-_VERBOSE_PASS = re.compile(r"^\S+::\S+ (PASSED|SKIPPED|XFAIL|XPASS)\b")
-_HEADER = re.compile(r"^(platform |cachedir:|rootdir:|configfile:|plugins:|collecting |"
-                     r"hypothesis profile|Using --randomly)")
+from rtok.filter.formatters.summary import Summary, clean_lines, counted, summariser
+from rtok.filter.protect import is_protected
+
+_COUNTS = (r"(?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|"
+           r"rerun)|no tests ran)")
+_FINAL = re.compile(rf"^=*\s*(?P<body>{_COUNTS}(?:, {_COUNTS})* in [\d.]+s(?: \([^)]*\))?)\s*=*$")
+_SECTION = re.compile(r"^={3,} (?P<name>.+?) ={3,}$")
+_BLOCK = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$")
+_SUBSECTION = re.compile(r"^-{3,} (?P<name>.+?) -{3,}$")
+_PROGRESS = re.compile(r"^(?:\S+\.py ?)?[.sxXfFE]+\s*(?:\[\s*\d+%\])?$")
+_STATUS = re.compile(r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:(?P<pre>PASSED|SKIPPED|XFAIL|XPASS|"
+                     r"FAILED|ERROR) \S+::\S.*|\S+::\S.*? (?P<post>PASSED|SKIPPED|XFAIL|XPASS|"
+                     r"FAILED|ERROR)(?: +\[\s*\d+%\])?)$")
+_HEADER = re.compile(r"^(?:platform |cachedir:|rootdir:|configfile:|testpaths:|plugins:|"
+                     r"collecting|collected \d+|hypothesis profile|Using --randomly|"
+                     r"created: \d+/\d+ workers?|\d+ workers? \[|\[gw\d+\] |gw\d+ |"
+                     r"scheduling tests via|bringing up nodes|cov: |Test order randomisation|"
+                     r"benchmark: |django: |asyncio: |anyio: |metadata: |html: |"
+                     r"rootdir=|sensitiveurl:|timeout: |timeout method:|timeout func_only:)")
+_LOCATION = re.compile(r"^\S[^:]*:\d+: \S")
+_TRACEBACK = re.compile(r'^\s*(?:File ".*", line \d+|Traceback \(most recent call last\):)')
+_STOP = re.compile(r"^!{3,} .* !{3,}$")
+_WARNING_IDS = re.compile(r"^\S+(?:::\S.*)?$")
 
 
+def _final(lines: list[str]) -> int:
+    """Index of the closing counts line among the last lines, or -1."""
+    for i in range(len(lines) - 1, max(-1, len(lines) - 8), -1):
+        if _FINAL.match(lines[i]):
+            return i
+    return -1
+
+
+@summariser
 def pytest_output(text: str) -> list[str] | None:
-    lines = text.splitlines()
-    if not any("test session starts" in line for line in lines[:5]) or not any(
-        _SUMMARY.match(line) for line in lines[-5:]
-    ):
+    lines = clean_lines(text)
+    final = _final(lines)
+    if final < 0:
         return None
-    out: list[str] = []
-    for line in lines:
-        if "test session starts" in line or _HEADER.match(line):
-            continue
-        if _PROGRESS.match(line) or _VERBOSE_PASS.match(line):
+    has_short = any(_SECTION.match(line) and "short test summary" in line for line in lines)
+    out = Summary()
+    section = ""
+    block: list[str] = []
+    block_name = ""
+    in_captured = False
+
+    def flush_block() -> None:
+        if block_name:
+            out.add(f"__ {block_name} __")
+        for kept in counted(block):
+            out.add(kept)
+        block.clear()
+
+    for line in lines[:final]:
+        heading = _SECTION.match(line)
+        if heading is not None:
+            flush_block()
+            block_name = ""
+            section = heading.group("name").lower()
+            in_captured = False
+            out.cover(line)
             continue
         if not line.strip():
             continue
-        out.append(line)
-    return out
+        if section in ("failures", "errors"):
+            named = _BLOCK.match(line)
+            if named is not None:
+                flush_block()
+                block_name = named.group("name")
+                in_captured = False
+                out.cover(line)
+                continue
+            if _SUBSECTION.match(line):
+                in_captured = True
+                continue
+            if in_captured and not is_protected(line):
+                continue
+            if (line.startswith((">", "E ")) or line == "E" or _LOCATION.match(line)
+                    or _TRACEBACK.match(line) or is_protected(line)):
+                if line.strip() != "E":
+                    block.append(line)
+                out.cover(line)
+            continue
+        if "warnings summary" in section:
+            if line.startswith("-- Docs:") or (
+                    _WARNING_IDS.match(line) and "Warning" not in line):
+                continue
+            if line.startswith("  ") and not line.startswith("    "):
+                block.append(line.strip())
+                out.cover(line)
+            continue
+        if "short test summary" in section:
+            out.add(line)
+            continue
+        if _STOP.match(line):
+            flush_block()
+            out.add(line)
+            continue
+        if section.endswith("test session starts") or not section:
+            if _HEADER.match(line) or _PROGRESS.match(line):
+                continue
+            status = _STATUS.match(line)
+            if status is not None:
+                word = status.group("pre") or status.group("post")
+                if word in ("FAILED", "ERROR") and not has_short:
+                    out.add(line)
+                continue
+        out.add(line)
+    flush_block()
+    body = _FINAL.match(lines[final])
+    assert body is not None
+    out.add(f"pytest: {body.group('body')}", lines[final])
+    for line in lines[final + 1:]:
+        if line.strip():
+            out.add(line)
+    return out.finish(lines, _not_an_error)
+
+
+def _not_an_error(line: str) -> bool:
+    """Lines of a pytest run whose error-like words are names, not errors."""
+    status = _STATUS.match(line)
+    if status is not None:
+        return (status.group("pre") or status.group("post")) not in ("FAILED", "ERROR")
+    return bool(_PROGRESS.match(line) or _HEADER.match(line) or (_WARNING_IDS.match(line)
+                and "::" in line and "Warning" not in line))
