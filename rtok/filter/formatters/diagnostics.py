@@ -42,7 +42,8 @@ _SHAPES = {
     "maven": re.compile(
         r"^\[(?P<sev>ERROR|WARNING)\] (?P<loc>\S.*?:\[\d+,\d+\]) (?P<msg>.*)$"),
     # rustc, cargo, clippy: severity[code]: message, then `--> file:line:col`
-    "rust": re.compile(r"^(?P<sev>error|warning)(?:\[(?P<code>E\d{4})\])?: (?P<msg>.+)$"),
+    "rust": re.compile(r"^(?P<sev>error|warning|note|help)(?:\[(?P<code>E\d{4})\])?: "
+                       r"(?P<msg>.+)$"),
     # ruff's full format: CODE [*] message, then `--> file:line:col`
     "ruff": re.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<msg>.+)$"),
 }
@@ -89,17 +90,20 @@ _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "dotnet": ("dotnet", ("paren",), r"^\s+Determining projects|^\s+All projects are up-to-date|"
                r"^\s+Restored |^MSBuild version"),
 }
+# tools whose diagnostic line is followed by the source line as it is, unindented
+_EXCERPT_NEXT = {"javac", "mvn", "gradle"}
 _SEVERITY_ORDER = {"error": 0, "fatal error": 0, "warning": 1}
 
 
 class _Group:
-    __slots__ = ("code", "first", "locations", "sev")
+    __slots__ = ("code", "files", "first", "locations", "sev")
 
     def __init__(self, sev: str, code: str, first: str) -> None:
         self.sev = sev
         self.code = code
         self.first = first
         self.locations: list[str] = []
+        self.files: set[str] = set()
 
 
 def _normal_sev(sev: str | None) -> str:
@@ -138,13 +142,16 @@ class _Pending:
 class _Reader:
     """One pass over the lines: diagnostics into groups, other lines kept in order."""
 
-    __slots__ = ("current_file", "groups", "in_block", "last", "other", "out", "pending",
-                 "progress", "shapes")
+    __slots__ = ("by_message", "current_file", "excerpt", "excerpt_next", "groups", "in_block",
+                 "last", "other", "out", "pending", "progress", "shapes")
 
-    def __init__(self, shapes: tuple[str, ...], progress: str) -> None:
+    def __init__(self, shapes: tuple[str, ...], progress: str, excerpt: bool) -> None:
+        self.excerpt = excerpt
+        self.excerpt_next = False
         self.shapes = [(name, _SHAPES[name]) for name in shapes]
         self.progress = re.compile(progress)
         self.groups: dict[tuple[str, str], _Group] = {}
+        self.by_message: dict[tuple[str, str], _Group] = {}
         self.other: list[str] = []
         self.out = Summary()
         self.current_file = ""
@@ -154,11 +161,14 @@ class _Reader:
         self.in_block = False
 
     def add(self, sev: str, code: str, msg: str, loc: str) -> None:
-        key = (sev, code or _QUOTED.sub("…", msg))
-        group = self.groups.get(key)
+        shape = (sev, _QUOTED.sub("…", msg))
+        # rustc names a lint only under its first warning: later ones join it by message
+        group = self.groups.get((sev, code)) if code else self.by_message.get(shape)
         if group is None:
-            group = self.groups[key] = _Group(sev, code, msg)
+            group = self.groups[(sev, code or shape[1])] = _Group(sev, code, msg)
+        self.by_message.setdefault(shape, group)
         group.locations.append(loc if msg == group.first else f"{loc}: {msg}")
+        group.files.add(_file_of(loc))
         self.last = group
 
     def end_pending(self) -> None:
@@ -184,12 +194,17 @@ class _Reader:
                 self.out.cover(pending.raw)
                 self.out.cover(line)
                 return
+        if self.excerpt_next:
+            self.excerpt_next = False
+            if not self._diagnostic(line):
+                self.out.cover(line)
+            return
         if self._diagnostic(line):
             self.in_block = True
             return
         if _JAVA_DETAIL.match(line) and self.last is not None:
             # javac says which symbol on its own line under the location.
-            self.last.locations[-1] += f" ({line.strip()})"
+            self.last.locations[-1] += f" ({' '.join(line.split())})"
             self.out.cover(line)
             return
         if (self.in_block or pending is not None) and (
@@ -233,6 +248,8 @@ class _Reader:
             code, msg = _split_code(found.group("msg"), groups.get("code"))
             self.add(_normal_sev(groups.get("sev")), code, msg, loc)
             self.out.cover(line)
+            self.in_block = True
+            self.excerpt_next = self.excerpt
             return True
         return False
 
@@ -240,7 +257,7 @@ class _Reader:
 def _summarise(text: str, tool: str) -> list[str] | None:
     label, shapes, progress = _TOOLS[tool]
     lines = clean_lines(text)
-    reader = _Reader(shapes, progress)
+    reader = _Reader(shapes, progress, tool in _EXCERPT_NEXT)
     for line in lines:
         reader.read(line)
     reader.end_pending()
@@ -253,13 +270,14 @@ def _summarise(text: str, tool: str) -> list[str] | None:
     for group in groups:
         sev = group.sev or "problem"
         counts[sev] = counts.get(sev, 0) + len(group.locations)
-        files.update(_file_of(loc) for loc in group.locations)
+        files.update(group.files)
     tally = ", ".join(plural(n, sev) for sev, n in counts.items())
     out.add(f"{label}: {tally} in {plural(len(files), 'file')}")
     for group in groups:
         name = " ".join(part for part in (group.sev, group.code) if part)
         if len(group.locations) == 1:
-            out.add(f"{group.locations[0]}: {name}: {group.first}")
+            out.add(f"{group.locations[0]}: {name}: {group.first}" if name
+                    else f"{group.locations[0]}: {group.first}")
             continue
         out.add(f"{name} (×{len(group.locations)}): {group.first}")
         for loc in group.locations:

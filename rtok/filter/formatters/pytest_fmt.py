@@ -20,7 +20,9 @@ _SUBSECTION = re.compile(r"^-{3,} (?P<name>.+?) -{3,}$")
 _PROGRESS = re.compile(r"^(?:\S+\.py ?)?[.sxXfFE]+\s*(?:\[\s*\d+%\])?$")
 _STATUS = re.compile(r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:(?P<pre>PASSED|SKIPPED|XFAIL|XPASS|"
                      r"FAILED|ERROR) \S+::\S.*|\S+::\S.*? (?P<post>PASSED|SKIPPED|XFAIL|XPASS|"
-                     r"FAILED|ERROR)(?: +\[\s*\d+%\])?)$")
+                     r"FAILED|ERROR)(?: \(.*\))?(?: +\[\s*\d+%\])?)$")
+# xdist -v names each test when it starts, its status comes on a later line
+_BARE_ID = re.compile(r"^\S+\.py::.+$")
 _HEADER = re.compile(r"^(?:platform |cachedir:|rootdir:|configfile:|testpaths:|plugins:|"
                      r"collecting|collected \d+|hypothesis profile|Using --randomly|"
                      r"created: \d+/\d+ workers?|\d+ workers? \[|\[gw\d+\] |gw\d+ |"
@@ -115,6 +117,8 @@ def pytest_output(text: str) -> list[str] | None:
                 if word in ("FAILED", "ERROR") and not has_short:
                     out.add(line)
                 continue
+            if _BARE_ID.match(line):
+                continue
         out.add(line)
     flush_block()
     body = _FINAL.match(lines[final])
@@ -131,5 +135,5 @@ def _not_an_error(line: str) -> bool:
     status = _STATUS.match(line)
     if status is not None:
         return (status.group("pre") or status.group("post")) not in ("FAILED", "ERROR")
-    return bool(_PROGRESS.match(line) or _HEADER.match(line) or (_WARNING_IDS.match(line)
-                and "::" in line and "Warning" not in line))
+    return bool(_PROGRESS.match(line) or _HEADER.match(line) or (_BARE_ID.match(line)
+                and "Warning" not in line))

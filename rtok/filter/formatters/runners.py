@@ -71,8 +71,9 @@ _RUNNERS: dict[str, dict[str, str]] = {
     },
     "tap": {
         "summary": r"^#\s*(?:tests|suites|pass|fail|cancelled|skipped|skip|todo|duration_ms|"
-                   r"ok)\b|^# \{?(?:fail|pass)|^\s*(?:Asserts|Suites):\s",
-        "failed": r"^#\s*fail\s+[1-9]|^# (?:failed|not ok)|^\s*Asserts:.*\d+ fail",
+                   r"ok)\b|^# \{ total: \d+|^\s*(?:Asserts|Suites):\s",
+        "failed": r"^#\s*fail\s+[1-9]|^# (?:failed|not ok)|^\s*Asserts:.*\d+ fail|"
+                  r"^# \{ total.* fail: [1-9]",
         "passing": r"^\s*ok \d+\b|^\s*# Subtest|^\s*1\.\.\d+$|^TAP version|^\s*duration_ms:|"
                    r"^\s*type: '?(?:test|suite)'?$|^\s*---$|^\s*\.\.\.$|^\s*PASS\s",
         "noise": _RUNTIME_FRAME,
