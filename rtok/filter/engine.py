@@ -163,7 +163,11 @@ def shorten(
     if formatter is not None and is_summariser(formatter):
         # A test runner's or a build's summary reads failures too, keeps every error line
         # itself and is shown whole; output it does not recognise takes the usual path.
-        summary = formatter(text)
+        try:
+            summary = formatter(text)
+        except Exception:
+            # A reader that trips on an odd output must not cost the command its output.
+            summary = None
         if summary is not None:
             return [clip_line(line) for line in summary]
     if exit_code != 0:

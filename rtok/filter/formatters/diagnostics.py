@@ -167,7 +167,7 @@ class _Reader:
         if group is None:
             group = self.groups[(sev, code or shape[1])] = _Group(sev, code, msg)
         self.by_message.setdefault(shape, group)
-        group.locations.append(loc if msg == group.first else f"{loc}: {msg}")
+        group.locations.append(f"{loc}{_difference(group.first, msg)}")
         group.files.add(_file_of(loc))
         self.last = group
 
@@ -282,7 +282,9 @@ def _summarise(text: str, tool: str) -> list[str] | None:
         out.add(f"{name} (×{len(group.locations)}): {group.first}")
         for loc in group.locations:
             out.add(f"  {loc}")
-    for line in _cut(reader.other):
+    # eslint's file headers are known as such only once a row under them was read
+    other = [line for line in reader.other if line.strip() not in out.covered]
+    for line in _cut(other):
         out.add(line)
     return out.finish(lines)
 
@@ -310,6 +312,18 @@ def _cut(lines: list[str]) -> list[str]:
     if gap:
         out.append(f"… {gap} lines omitted")
     return out + lines[end:]
+
+
+def _difference(first: str, msg: str) -> str:
+    """What a location's message says beyond its group's first one: nothing, the quoted
+    names that differ when only they do, or the whole message."""
+    if msg == first:
+        return ""
+    if _QUOTED.sub("…", msg) == _QUOTED.sub("…", first):
+        names = [name for name, was in zip(_QUOTED.findall(msg), _QUOTED.findall(first),
+                                           strict=False) if name != was]
+        return " " + " ".join(names)
+    return f": {msg}"
 
 
 def _file_of(loc: str) -> str:

@@ -20,6 +20,31 @@ _END = re.compile(r"^(?P<indent>\s*)--- (?P<kind>PASS|FAIL|SKIP): (?P<name>\S+)(
 _PACKAGE = re.compile(r"^(?P<kind>ok|FAIL|\?)\s+(?P<pkg>\S+)\s*(?P<rest>.*)$")
 _BARE = re.compile(r"^(?:PASS|FAIL|testing: warning: no tests to run)$")
 _EXIT = re.compile(r"^exit status \d+$")
+# a goroutine frame inside Go's own runtime and test harness: its file line
+_RUNTIME_FILE = re.compile(r"^\s*\S*/go(?:-[\d.]+)?/src/(?:runtime|testing|reflect|sync|internal)/"
+                           r"\S+\.go:\d+(?: \+0x[0-9a-f]+)?$")
+_CREATED_BY = re.compile(r"^\s*created by (?:testing|runtime)\.")
+
+
+def without_runtime_frames(lines: list[str]) -> list[str]:
+    """A goroutine dump without the frames of Go's runtime and testing packages (each is a
+    function line followed by its file line)."""
+    out: list[str] = []
+    skip_next = False
+    for line in lines:
+        if skip_next:
+            skip_next = False
+            if _RUNTIME_FILE.match(line):
+                continue
+        if _RUNTIME_FILE.match(line):
+            if out and not _RUNTIME_FILE.match(out[-1]):
+                out.pop()
+            continue
+        if _CREATED_BY.match(line):
+            skip_next = True
+            continue
+        out.append(line)
+    return out
 
 
 class _Test:
@@ -78,6 +103,9 @@ def go_test(text: str) -> list[str] | None:
         current = None
         loose.append(line)
     failed = [test for test in order if test.failed]
+    for test in failed:
+        test.lines = without_runtime_frames(test.lines)
+    loose = without_runtime_frames(loose)
     build = FORMATTERS["go"]("\n".join(loose)) if loose else None
     if build is not None:
         for line in build:

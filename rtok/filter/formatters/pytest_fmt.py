@@ -85,13 +85,16 @@ def pytest_output(text: str) -> list[str] | None:
             if _SUBSECTION.match(line):
                 in_captured = True
                 continue
-            if in_captured and not is_protected(line):
-                continue
-            if (line.startswith((">", "E ")) or line == "E" or _LOCATION.match(line)
-                    or _TRACEBACK.match(line) or is_protected(line)):
-                if line.strip() != "E":
+            if in_captured:
+                # what the test printed: its error lines stay
+                if is_protected(line):
                     block.append(line)
                 out.cover(line)
+                continue
+            if line.startswith((">", "E ")) or _LOCATION.match(line) or _TRACEBACK.match(line):
+                block.append(line)
+            # other lines of a failure are the test's source and locals, not errors
+            out.cover(line)
             continue
         if "warnings summary" in section:
             if line.startswith("-- Docs:") or (
@@ -109,13 +112,16 @@ def pytest_output(text: str) -> list[str] | None:
             out.add(line)
             continue
         if section.endswith("test session starts") or not section:
-            if _HEADER.match(line) or _PROGRESS.match(line):
-                continue
             status = _STATUS.match(line)
+            if status is None and (_HEADER.match(line) or _PROGRESS.match(line)):
+                continue
             if status is not None:
                 word = status.group("pre") or status.group("post")
-                if word in ("FAILED", "ERROR") and not has_short:
-                    out.add(line)
+                if word in ("FAILED", "ERROR"):
+                    if has_short:
+                        out.cover(line)  # the short summary names it with its reason
+                    else:
+                        out.add(line)
                 continue
             if _BARE_ID.match(line):
                 continue

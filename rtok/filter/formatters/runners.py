@@ -27,6 +27,7 @@ _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(nati
 #   failed   a summary line that says something failed;
 #   passing  lines of passing tests and progress (dropped);
 #   noise    lines a failure does not need (dropped);
+#   trim     a part of a summary line left out of the one-line pass;
 #   strip    a prefix removed from a line before it is read;
 #   skip_block  the first line of a block of the program's own logging (dropped up to the next
 #            line indented no deeper);
@@ -52,6 +53,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
     "vitest": {
         "summary": r"^\s*(?:Test Files|Tests|Duration)\s{2}",
         "failed": r"^\s*(?:Test Files|Tests)\s.*\d+ failed",
+        "trim": r" \(transform .*\)$",
         "passing": r"^\s*[✓√] |^ RUN  v|^\s*Start at\s|^stderr \||^stdout \|",
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
     },
@@ -110,7 +112,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
 
 class _Table:
     __slots__ = ("fail_item", "failed", "label", "noise", "passing", "skip_block", "strip",
-                 "summary", "tree_end", "tree_start")
+                 "summary", "tree_end", "tree_start", "trim")
 
     def __init__(self, label: str, fields: dict[str, str]) -> None:
         def compiled(name: str) -> re.Pattern[str] | None:
@@ -127,6 +129,7 @@ class _Table:
         self.fail_item = compiled("fail_item")
         self.strip = compiled("strip")
         self.skip_block = compiled("skip_block")
+        self.trim = compiled("trim")
 
 
 def _matches(pattern: re.Pattern[str] | None, line: str) -> bool:
@@ -143,7 +146,8 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
     failed = any(_matches(table.failed, lines[i]) for i in summary)
     out = Summary()
     if not failed:
-        parts = [" ".join(lines[i].split()) for i in summary]
+        parts = [" ".join((table.trim.sub("", lines[i]) if table.trim else lines[i]).split())
+                 for i in summary]
         out.add(f"{table.label}: " + "; ".join(parts), *(lines[i] for i in summary))
         skipped = _skipped(lines, table)
         for i, line in enumerate(lines):
