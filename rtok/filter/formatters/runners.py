@@ -91,7 +91,8 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "summary": r"^\d+ examples?, \d+ failures?|^Finished in ",
         "failed": r"^\d+ examples?, [1-9]\d* failures?",
         "passing": r"^[.*]+$|^Randomized with seed",
-        "noise": r"^\s+# /usr/|^\s+# .*/gems/",
+        # backtrace frames inside installed gems and Ruby itself
+        "noise": r"^\s*(?:from |# )\S*/(?:gems|rubygems-integration|ruby/\d[\d.]*)/",
     },
     "phpunit": {
         "summary": r"^(?:OK \(\d+ tests?|OK, but|Tests: \d+|FAILURES!|ERRORS!|Time: )",
