@@ -59,15 +59,23 @@ def test_pytest_verbose_pass_is_one_line_even_when_test_ids_say_error() -> None:
 def test_pytest_failure_keeps_name_assertion_location_and_captured_errors() -> None:
     shown = pytest_fmt.pytest_output(PYTEST_FAIL)
     assert shown == [
-        "__ test_token __",
+        "FAILED tests/test_a.py::test_token",
         ">       assert token == \"abc\"",
         "E       AssertionError: assert 'abd' == 'abc'",
         "tests/test_a.py:12: AssertionError",
         "making a token",  # "token" may be a secret: protected lines stay
         "ERROR: token service unreachable",
-        "FAILED tests/test_a.py::test_token - AssertionError: assert 'abd' == 'abc'",
         "pytest: 1 failed, 2 passed in 0.10s",
     ]
+
+
+def test_pytest_failure_without_a_short_summary_keeps_its_block_name() -> None:
+    text = PYTEST_FAIL.replace("=========================== short test summary info "
+                               "============================\n", "")
+    text = text.replace("FAILED tests/test_a.py::test_token - AssertionError: assert 'abd' == "
+                        "'abc'\n", "")
+    shown = pytest_fmt.pytest_output(text)
+    assert shown is not None and shown[0] == "__ test_token __"
 
 
 def test_pytest_colours_and_crlf_are_read_like_plain_text() -> None:
@@ -100,7 +108,8 @@ def test_summaries_are_shown_whole_on_failure_instead_of_the_tail() -> None:
     formatter = pytest_fmt.pytest_output
     assert is_summariser(formatter)
     shown = engine.shorten(PYTEST_FAIL, default_rule("pytest"), formatter, 1, 3)
-    assert shown[0] == "__ test_token __" and shown[-1].startswith("pytest: 1 failed")
+    assert shown[0] == "FAILED tests/test_a.py::test_token"
+    assert shown[-1].startswith("pytest: 1 failed")
 
 
 def test_an_unrecognised_failure_still_gets_the_verbatim_tail() -> None:

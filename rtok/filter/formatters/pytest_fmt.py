@@ -15,7 +15,7 @@ _COUNTS = (r"(?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|d
            r"rerun)|no tests ran)")
 _FINAL = re.compile(rf"^=*\s*(?P<body>{_COUNTS}(?:, {_COUNTS})* in [\d.]+s(?: \([^)]*\))?)\s*=*$")
 _SECTION = re.compile(r"^={3,} (?P<name>.+?) ={3,}$")
-_BLOCK = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$")
+_BLOCK = re.compile(r"^_+ (?P<name>.+?) _+$")
 _SUBSECTION = re.compile(r"^-{3,} (?P<name>.+?) -{3,}$")
 _PROGRESS = re.compile(r"^(?:\S+\.py ?)?[.sxXfFE]+\s*(?:\[\s*\d+%\])?$")
 _STATUS = re.compile(r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:(?P<pre>PASSED|SKIPPED|XFAIL|XPASS|"
@@ -55,10 +55,19 @@ def pytest_output(text: str) -> list[str] | None:
     block: list[str] = []
     block_name = ""
     in_captured = False
+    # a failure block is headed by its short-summary line's test id (which then is not
+    # repeated at the end); block name -> (summary line, "FAILED <id>")
+    named_ids = _summary_ids(lines[:final]) if has_short else {}
+    used: set[str] = set()
 
     def flush_block() -> None:
         if block_name:
-            out.add(f"__ {block_name} __")
+            known = named_ids.get(block_name)
+            if known is not None and known[0] not in used:
+                used.add(known[0])
+                out.add(known[1], known[0])
+            else:
+                out.add(f"__ {block_name} __")
         for kept in counted(block):
             out.add(kept)
         block.clear()
@@ -105,7 +114,8 @@ def pytest_output(text: str) -> list[str] | None:
                 out.cover(line)
             continue
         if "short test summary" in section:
-            out.add(line)
+            if line not in used:
+                out.add(line)
             continue
         if _STOP.match(line):
             flush_block()
@@ -134,6 +144,27 @@ def pytest_output(text: str) -> list[str] | None:
         if line.strip():
             out.add(line)
     return out.finish(lines, _not_an_error)
+
+
+_SUMMARY_ID = re.compile(r"^(?P<word>FAILED|ERROR) (?P<id>.+?)(?: - .*)?$")
+
+
+def _summary_ids(lines: list[str]) -> dict[str, tuple[str, str]]:
+    """Failure block name (`test_x[param]`, `TestC.test_x`, `ERROR collecting f.py`) -> the
+    short-summary line that names it and `FAILED <id>`."""
+    ids: dict[str, tuple[str, str]] = {}
+    for line in lines:
+        found = _SUMMARY_ID.match(line)
+        if found is None:
+            continue
+        test_id = found.group("id")
+        path, _, name = test_id.partition("::")
+        header = f"{found.group('word')} {test_id}"
+        if name:
+            ids.setdefault(name.replace("::", "."), (line, header))
+        else:
+            ids.setdefault(f"ERROR collecting {path}", (line, header))
+    return ids
 
 
 def _not_an_error(line: str) -> bool:
