@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 _CODE_FRAME = (r"^\s*>?\s*\d+\s*\|(?!.*\bat\b)|^\s+\|\s*[\^~]+\s*$"
-               r"|^\s*[⎯─━=\-]{8,}(?:\[\d+/\d+\])?\s*$")
+               r"|^\s*[⎯─━=\-]{8,}(?:\[\d+/\d+\][⎯─━=\-]*)?\s*$")
 _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(native\))"
 
 # runner -> fields (all regular expressions, "" when not used):
@@ -30,7 +30,7 @@ _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(nati
 #   trim     a part of a summary line left out of the one-line pass;
 #   strip    a prefix removed from a line before it is read;
 #   skip_block  the first line of a block of the program's own logging (dropped up to the next
-#            line indented no deeper);
+#            line indented no deeper, or to the next blank line when it starts unindented);
 #   tree     where a runner's list of all tests starts and ends: inside it only the lines
 #            matching `fail_item` are kept.
 _RUNNERS: dict[str, dict[str, str]] = {
@@ -54,8 +54,12 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "summary": r"^\s*(?:Test Files|Tests|Duration)\s{2}",
         "failed": r"^\s*(?:Test Files|Tests)\s.*\d+ failed",
         "trim": r" \(transform .*\)$",
-        "passing": r"^\s*[✓√] |^ RUN  v|^\s*Start at\s|^stderr \||^stdout \|",
+        "passing": r"^\s*[✓√] |^ RUN  v|^\s*Start at\s",
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        "skip_block": r"^(?:stderr|stdout) \| ",
+        # the list of failed tests before the details repeats them
+        "tree_start": r"^ ❯ \S.*\(\d+ tests?", "tree_end": r"⎯ Failed (?:Tests|Suites) \d+ ⎯",
+        "fail_item": r"^ ❯ \S.*\(\d+ tests?",
     },
     "mocha": {
         "summary": r"^\s+\d+ (?:passing|failing|pending)(?: \(\d+m?s\))?$",
@@ -146,23 +150,26 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
     summary_set = set(summary)
     failed = any(_matches(table.failed, lines[i]) for i in summary)
     out = Summary()
+    parts = [" ".join((table.trim.sub("", lines[i]) if table.trim else lines[i]).split())
+             for i in summary]
+    counts = f"{table.label}: " + "; ".join(parts)
     if not failed:
-        parts = [" ".join((table.trim.sub("", lines[i]) if table.trim else lines[i]).split())
-                 for i in summary]
-        out.add(f"{table.label}: " + "; ".join(parts), *(lines[i] for i in summary))
+        out.add(counts, *(lines[i] for i in summary))
         skipped = _skipped(lines, table)
         for i, line in enumerate(lines):
             if i in skipped or _matches(table.passing, line) or _matches(table.noise, line):
                 out.cover(line)
         return out.finish(lines, table.passing.search if table.passing else None)
     in_tree = False
+    # a list without its end (cut output) is not a list: everything in it is kept
+    has_tree = table.tree_end is not None and any(table.tree_end.search(line) for line in lines)
     previous = ""
     run = 0
     kept: list[str] = []
     skipped = _skipped(lines, table)
     for i, line in enumerate(lines):
-        if table.tree_start is not None and not in_tree and not kept and \
-                table.tree_start.search(line) and table.tree_end is not None:
+        if has_tree and table.tree_start is not None and not in_tree and not kept and \
+                table.tree_start.search(line):
             in_tree = True
         if in_tree and table.tree_end is not None and table.tree_end.search(line):
             in_tree = False
@@ -190,8 +197,7 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
         kept[-1] += f" (×{run + 1})"
     for line in kept:
         out.add(line)
-    out.add(f"{table.label}: " + "; ".join(" ".join(lines[i].split()) for i in summary),
-            *(lines[i] for i in summary))
+    out.add(counts, *(lines[i] for i in summary))
     return out.finish(lines)
 
 
@@ -203,7 +209,12 @@ def _skipped(lines: list[str], table: _Table) -> set[int]:
     indent = -1
     for i, line in enumerate(lines):
         if indent >= 0:
-            if not line.strip() or len(line) - len(line.lstrip()) > indent:
+            if not line.strip():
+                skipped.add(i)
+                if indent == 0:
+                    indent = -1
+                continue
+            if indent == 0 or len(line) - len(line.lstrip()) > indent:
                 skipped.add(i)
                 continue
             indent = -1
