@@ -211,7 +211,7 @@ def formatter_for(family: str, words: list[str]) -> Formatter | None:
 _RUNNER_OF = {"jest": "jest", "vitest": "vitest", "mocha": "mocha", "ava": "ava", "tap": "tap",
               "tape": "tap", "playwright": "playwright", "rspec": "rspec", "phpunit": "phpunit",
               "ctest": "ctest", "unittest": "unittest"}
-_DIAGNOSTICS_OF = {"rustc": "rustc", "tsc": "tsc", "vue-tsc": "tsc", "eslint": "eslint",
+_DIAGNOSTICS_OF = {"rustc": "rustc", "tsc": "tsc", "vue-tsc": "tsc", "eslint": "eslint", "xo": "xo",
                    "ruff": "ruff", "mypy": "mypy", "dmypy": "mypy", "pyright": "pyright",
                    "basedpyright": "pyright", "flake8": "flake8", "pylint": "pylint",
                    "gcc": "gcc", "g++": "gcc", "cc": "gcc", "c++": "gcc", "clang": "gcc",

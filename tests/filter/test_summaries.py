@@ -239,6 +239,18 @@ def test_eslint_stylish_rows_get_their_file() -> None:
     ]
 
 
+def test_xo_rows_get_the_file_of_their_header() -> None:
+    text = ("\n  lib/a.js:1:9\n  ⚠   7:3    Too many parameters (5).    max-params\n"
+            "  ✖   1:9    There should be no space after {.    object-curly-spacing\n\n"
+            "  1 warning\n  1 error\n")
+    assert DIAGNOSTICS["xo"](text) == [
+        "xo: 1 error, 1 warning in 1 file",
+        "lib/a.js:1:9: error object-curly-spacing: There should be no space after {.",
+        "lib/a.js:7:3: warning max-params: Too many parameters (5).",
+        "  1 warning", "  1 error",
+    ]
+
+
 @pytest.mark.parametrize(("tool", "line", "code"), [
     ("mypy", "src/a.py:3: error: Missing return statement  [return]", "return"),
     ("flake8", "src/a.py:1:80: E501 line too long (88 > 79 characters)", "E501"),

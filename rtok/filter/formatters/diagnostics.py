@@ -38,6 +38,9 @@ _SHAPES = {
     "stylish": re.compile(
         r"^\s+(?P<loc>\d+:\d+)\s+(?P<sev>error|warning)\s+(?P<msg>.+?)(?:\s{2,}(?P<code>"
         r"[@\w][\w@/.-]*))?$"),
+    # xo (eslint-formatter-pretty): ✖ line:col  message  rule, under an indented file:line:col
+    "xo": re.compile(
+        r"^\s+(?P<sev>[✖⚠ℹ])\s+(?P<loc>\d+:\d+)\s+(?P<msg>.+?)(?:\s{2,}(?P<code>[@\w][\w@/.-]*))?$"),
     # maven: [ERROR] /path/X.java:[12,5] message
     "maven": re.compile(
         r"^\[(?P<sev>ERROR|WARNING)\] (?P<loc>\S.*?:\[\d+,\d+\]) (?P<msg>.*)$"),
@@ -75,6 +78,7 @@ _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "go": ("go", ("colon",), r"^go: downloading "),
     "tsc": ("tsc", ("paren", "dash"), r"^\s*$"),
     "eslint": ("eslint", ("stylish", "colon"), r"^\s*$"),
+    "xo": ("xo", ("xo", "stylish"), r"^\s*$"),
     "ruff": ("ruff", ("ruff", "colon"), r"^\s*$"),
     "mypy": ("mypy", ("colon",), r"^\s*$"),
     "pyright": ("pyright", ("pyright",), r"^No configuration file found|^Searching for source|"
@@ -92,6 +96,8 @@ _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
 }
 # tools whose diagnostic line is followed by the source line as it is, unindented
 _EXCERPT_NEXT = {"javac", "mvn", "gradle"}
+_XO_FILE = re.compile(r"^\s+(?P<file>\S+\.\w+):\d+:\d+$")
+_SEVERITY_WORD = {"✖": "error", "⚠": "warning", "ℹ": "info", "information": "info"}
 _SEVERITY_ORDER = {"error": 0, "fatal error": 0, "warning": 1}
 
 
@@ -110,7 +116,7 @@ def _normal_sev(sev: str | None) -> str:
     if not sev:
         return ""
     sev = sev.lower()
-    return "info" if sev == "information" else sev
+    return _SEVERITY_WORD.get(sev, sev)
 
 
 def _split_code(msg: str, code: str | None) -> tuple[str, str]:
@@ -143,12 +149,13 @@ class _Reader:
     """One pass over the lines: diagnostics into groups, other lines kept in order."""
 
     __slots__ = ("by_message", "current_file", "excerpt", "excerpt_next", "groups", "in_block",
-                 "last", "other", "out", "pending", "progress", "shapes")
+                 "kinds", "last", "other", "out", "pending", "progress", "shapes")
 
     def __init__(self, shapes: tuple[str, ...], progress: str, excerpt: bool) -> None:
         self.excerpt = excerpt
         self.excerpt_next = False
         self.shapes = [(name, _SHAPES[name]) for name in shapes]
+        self.kinds = set(shapes)
         self.progress = re.compile(progress)
         self.groups: dict[tuple[str, str], _Group] = {}
         self.by_message: dict[tuple[str, str], _Group] = {}
@@ -202,6 +209,11 @@ class _Reader:
         if self._diagnostic(line):
             self.in_block = True
             return
+        xo_file = _XO_FILE.match(line) if "xo" in self.kinds else None
+        if xo_file is not None:
+            self.current_file = xo_file.group("file")
+            self.out.cover(line)
+            return
         if _JAVA_DETAIL.match(line) and self.last is not None:
             # javac says which symbol on its own line under the location.
             self.last.locations[-1] += f" ({' '.join(line.split())})"
@@ -239,7 +251,7 @@ class _Reader:
                                         groups.get("code") or "", found.group("msg"), line)
                 return True
             loc = found.group("loc")
-            if name == "stylish":
+            if name in ("stylish", "xo"):
                 if not self.current_file:
                     return False
                 self.out.cover(self.current_file)
