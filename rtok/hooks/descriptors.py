@@ -22,6 +22,7 @@ Schema (every key is checked; an error names the file and the key):
     command_format = "string"  # "string", or "list" (a list of commands, each decided alone)
     background = []            # input keys that, when true, mark a background run: passed
                                #   through, since `rtok run` prints only when the command ends
+    foreground = []            # input keys that, when false, mark a background run (`wait`)
 
     [hook.payloads.replies]    # one JSON template per decision; a kind left out replies
     allow_rewrite = {…}        #   `no_opinion`. Kinds: allow_rewrite, ask_rewrite, deny, defer,
@@ -104,14 +105,14 @@ def validate_hook_table(table: object, where: str) -> dict[str, Any]:
 def _payload(item: object, where: str) -> dict[str, Any]:
     table = _table(item, where)
     _only(table, {"tool", "tools", "event", "events", "input", "input_format", "command",
-                  "command_format", "background", "replies"}, where)
+                  "command_format", "background", "foreground", "replies"}, where)
     replies = _table(table.get("replies"), f"{where}.replies")
     _only(replies, set(REPLY_KINDS), f"{where}.replies")
     event = table.get("event", "")
     events = _strings(table, "events", where, required=bool(event))
     if events and not event:
         raise DescriptorError(f"{where}: events given without event")
-    return {
+    compiled: dict[str, Any] = {
         "tool": _path(table, "tool", where),
         "tools": _strings(table, "tools", where, required=True),
         "event": _path(table, "event", where) if event else [],
@@ -125,6 +126,10 @@ def _payload(item: object, where: str) -> dict[str, Any]:
         "replies": {kind: _template(value, f"{where}.replies.{kind}")
                     for kind, value in sorted(replies.items())},
     }
+    foreground = _strings(table, "foreground", where, required=False)
+    if foreground:  # rare; left out otherwise, as the hook reads it with a default
+        compiled["foreground"] = foreground
+    return compiled
 
 
 def _template(value: object, where: str) -> str:

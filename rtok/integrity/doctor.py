@@ -182,6 +182,7 @@ def _clip(text: str, limit: int = 160) -> str:
 # Where each host reads a rewritten tool input (agent-e2e.md §5, observed with the real
 # CLIs), independent of rtok's descriptors so that a descriptor mistake is caught too.
 HOST_INPUT_PATHS: dict[str, tuple[str, ...]] = {
+    "auggie": ("hookSpecificOutput", "updatedInput"),
     "claude": ("hookSpecificOutput", "updatedInput"),
     "codex": ("hookSpecificOutput", "updatedInput"),
     "droid": ("hookSpecificOutput", "updatedInput"),
@@ -679,9 +680,22 @@ def _doctor_hook_agent(name: str, scope: str, root: str | None,
             hooks_files.append(record.path)
     for command in commands:
         checks.extend(exercise_hook(name, scope, command))
+    checks.extend(host_condition_checks(name, scope, bool(commands)))
     for hooks_file in hooks_files:
         checks.extend(check_codex_trust(hooks_file, scope))
     return checks
+
+
+def host_condition_checks(agent: str, scope: str, registered: bool) -> list[Check]:
+    """The descriptor's `hook_condition`: a host setting rtok cannot see from here (e.g. a
+    server-side flag) without which the agent never runs the hook it registered."""
+    descriptor = installed.descriptors().get(agent)
+    condition = descriptor.hook_condition if descriptor is not None else ""
+    if not condition or not registered:
+        return []
+    return [Check(agent, scope, "host_condition", WARN,
+                  f"{condition}; rtok cannot check this, so a hook that never runs can "
+                  "look healthy here")]
 
 
 def exit_code(checks: Sequence[Check]) -> int:

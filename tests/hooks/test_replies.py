@@ -50,6 +50,8 @@ def expected_reply(agent: str, kind: str, new_input: dict[str, Any], new: str) -
         return _claude_like(new_input, "allow") if rewrite else ""
     if agent == "droid":
         return _claude_like(new_input, None) if rewrite else ""
+    if agent == "auggie":  # reads permissionDecision only to deny; its approval decides
+        return _claude_like(new_input, "allow" if allow else None) if rewrite else ""
     if agent == "trae":
         return ({"hookSpecificOutput": {"hookEventName": "PreToolUse",
                                         "updatedInput": new_input}} if rewrite else "")
@@ -86,7 +88,7 @@ def expected_reply(agent: str, kind: str, new_input: dict[str, Any], new: str) -
         if not rewrite:
             return {"decision": "allow"}
         return {"decision": "allow", "reason": REASON, "overwrite": new_input}
-    if agent == "qwen":  # updatedInput is ignored by Qwen 0.24: deny and suggest
+    if agent in ("qwen", "kimi"):  # both drop updatedInput: deny and suggest
         if not rewrite:
             return ""
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
@@ -427,6 +429,22 @@ def test_codex_leaves_commands_its_rules_forbid_or_prompt(project: Path,
         assert outcome.reply == ""  # Codex's own rule then judges the original
     outcome, _ = _run("codex", "git status", project)
     assert outcome.kind == "ask_rewrite"
+
+
+def test_kimi_suggests_the_exact_rewritten_command(project: Path) -> None:
+    outcome, _ = _run("kimi", "git log -n 3", project)
+    reason = json.loads(outcome.reply)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "`rtok run git log -n 3`" in reason and "\n" not in reason
+    again, _ = _run("kimi", "rtok run git log -n 3", project)
+    assert again.kind == "defer" and again.reply == ""
+
+
+def test_auggie_keeps_wait_and_leaves_background_launches_alone(project: Path) -> None:
+    outcome, payload = _run("auggie", "git status", project)
+    updated = json.loads(outcome.reply)["hookSpecificOutput"]["updatedInput"]
+    assert updated == dict(payload["tool_input"], command="rtok run git status")
+    payload["tool_input"]["wait"] = False  # Auggie then reads the output later
+    assert respond(PROTOCOLS["auggie"], payload).reply == ""
 
 
 @pytest.mark.parametrize(("agent", "key"), [("claude", "run_in_background"),
