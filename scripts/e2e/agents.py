@@ -365,6 +365,30 @@ def _droid_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
             prompt]
 
 
+def _kimi_config(ctx: RunContext) -> dict[str, str]:
+    kimi_home = os.path.join(ctx.home, ".kimi-code")
+    _write(os.path.join(kimi_home, "config.toml"), (
+        f'default_model = "harness/{MODEL}"\n'
+        'default_permission_mode = "auto"\n'
+        "telemetry = false\n\n"
+        "[providers.harness]\n"
+        'type = "openai"\n'
+        f'base_url = "{ctx.base_v1}"\n'
+        f'api_key = "{FAKE_KEY}"\n\n'
+        f'[models."harness/{MODEL}"]\n'
+        'provider = "harness"\n'
+        f'model = "{MODEL}"\n'
+        "max_context_size = 128000\n"
+        'capabilities = ["tool_use"]\n'
+    ))
+    return {"KIMI_CODE_HOME": kimi_home}
+
+
+def _kimi_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
+    # `--auto` is refused together with -p; the config's permission mode approves instead.
+    return [*exe, "-m", f"harness/{MODEL}", "-p", prompt, "--output-format", "stream-json"]
+
+
 def _cline_config(ctx: RunContext) -> dict[str, str]:
     return {"CLINE_HUB_PORT": str(ctx.hub_port)}
 
@@ -397,4 +421,6 @@ PROFILES: dict[str, AgentProfile] = {p.name: p for p in (
     AgentProfile("cline", "Cline CLI", ["run_commands"], _cline_config, _cline_command,
                  pre_steps=_cline_steps),
     AgentProfile("kilocode", "Kilo CLI", ["bash"], _kilo_config, _opencode_command),
+    AgentProfile("kimi", "Kimi Code", ["Bash"], _kimi_config, _kimi_command,
+                 follow_suggestions=True),
 )}

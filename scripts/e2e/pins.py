@@ -85,7 +85,7 @@ PLUGIN_SDKS: dict[str, NpmPackage] = {"opencode": NpmPackage("@opencode-ai/plugi
 
 AGENTS: tuple[str, ...] = (
     "claude", "codex", "gemini", "opencode", "pi", "omp", "vibe", "hermes",
-    "qwen", "copilot", "droid", "cline", "kilocode",
+    "qwen", "copilot", "droid", "cline", "kilocode", "auggie", "kimi",
 )
 
 
