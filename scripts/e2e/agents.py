@@ -58,6 +58,7 @@ class AgentProfile:
     # What a user of the agent has already done to let project-local config load at all.
     trust_project: Callable[[RunContext], None] = lambda ctx: None
     follow_suggestions: bool = False
+    backend: str = ""  # "augment": the fake serves Augment's backend, not a model API
     timeout: float = 120.0
     notes: str = ""
     extra: dict[str, str] = field(default_factory=dict)
@@ -365,6 +366,19 @@ def _droid_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
             prompt]
 
 
+def _auggie_config(ctx: RunContext) -> dict[str, str]:
+    # Auggie has no model endpoint setting: the session's tenant URL is the fake backend.
+    auth = {"accessToken": FAKE_KEY, "tenantURL": ctx.base + "/", "scopes": ["email"]}
+    _write_json(os.path.join(ctx.home, ".augment", "settings.json"), {})
+    return {"AUGMENT_SESSION_AUTH": json.dumps(auth), "AUGMENT_DISABLE_AUTO_UPDATE": "1"}
+
+
+def _auggie_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
+    # `-w DIR PROMPT` reads the prompt as part of the path: name both explicitly.
+    return [*exe, "--print", "--dont-save-session", "--max-turns", "4",
+            f"--workspace-root={ctx.cwd}", "--instruction", prompt]
+
+
 def _kimi_config(ctx: RunContext) -> dict[str, str]:
     kimi_home = os.path.join(ctx.home, ".kimi-code")
     _write(os.path.join(kimi_home, "config.toml"), (
@@ -403,6 +417,8 @@ def _cline_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
 
 
 PROFILES: dict[str, AgentProfile] = {p.name: p for p in (
+    AgentProfile("auggie", "Auggie", ["launch-process"], _auggie_config, _auggie_command,
+                 backend="augment"),
     AgentProfile("claude", "Claude Code", ["Bash"], _claude_config, _claude_command),
     AgentProfile("codex", "Codex CLI", ["exec_command"], _codex_config, _codex_command,
                  trust_project=_codex_trust_project),
