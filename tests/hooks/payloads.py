@@ -75,7 +75,8 @@ def foreign_payload(agent: str, cwd: str) -> dict[str, Any]:
         payload["tool_call"] = {"id": "c", "name": "read_files",
                                 "input": {"file_paths": ["/etc/hosts"]}}
     else:
-        names = {"auggie": "view", "kimi": "Read", "claude": "Read", "codex": "apply_patch", "cursor": "Read",
+        names = {"auggie": "view", "kimi": "Read",
+                 "claude": "Read", "codex": "apply_patch", "cursor": "Read",
                  "gemini": "read_file", "droid": "Read", "trae": "ReadFile",
                  "vibe": "read_file", "qwen": "read_file"}
         payload["tool_name"] = names[agent]

@@ -10,7 +10,6 @@ from pathlib import Path
 from agent_harness import all_files, fixture_bytes, read
 
 from rtok.install import integrations
-
 from rtok_testing import run_rtok
 
 
