@@ -31,8 +31,8 @@ PROTOCOL_JSON = {
         'ened output\\",\\"updatedInput\\":\\"${input}\\"}}","ask_rewrite":"{\\"hookSpecificO'
         'utput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecisionReason\\":\\"rtok:'
         ' same command, shortened output\\",\\"updatedInput\\":\\"${input}\\"}}"},"tool":["t'
-        'ool_name"],"tools":["launch-process"]}],"permissions":"none","rtok_path":"abso'
-        'lute"}'
+        'ool_name"],"tools":["launch-process"]}],"permissions":"auggie","rtok_path":"ab'
+        'solute"}'
     ),
     'claude': (
         '{"no_opinion":"","payloads":[{"background":["run_in_background"],"command":["c'

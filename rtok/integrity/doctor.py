@@ -263,7 +263,7 @@ def agent_env(agent: str, cwd: str, base: Mapping[str, str]) -> dict[str, str]:
 @contextmanager
 def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
     """(cwd, env) in which a temporary permission rule of `source` denies DENY_SAMPLE."""
-    if source not in ("claude", "cursor", "droid"):
+    if source not in ("claude", "cursor", "droid", "auggie"):
         yield None
         return
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
@@ -276,6 +276,11 @@ def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
         elif source == "droid":
             _write_json(os.path.join(project, ".factory", "settings.json"),
                         {"commandDenylist": ["git log"]})
+        elif source == "auggie":
+            _write_json(os.path.join(project, ".augment", "settings.json"),
+                        {"toolPermissions": [{"toolName": "launch-process",
+                                              "shellInputRegex": "^git log",
+                                              "permission": {"type": "deny"}}]})
         else:  # Cursor keeps shell rules per user only: a temporary HOME holds the rule.
             home = os.path.join(tmp, "home")
             _write_json(os.path.join(home, ".cursor", "cli-config.json"),

@@ -350,3 +350,66 @@ def _unique(paths: list[str]) -> list[str]:
             seen.add(key)
             out.append(path)
     return out
+
+
+# Auggie's tool permissions apply to launch-process (and its shell/bash aliases); a rule
+# with `shellInputRegex` is a JavaScript regular expression searched in the command.
+_AUGGIE_SHELL_TOOLS = ("launch-process", "shell", "bash")
+
+
+def auggie_settings_files(cwd: str) -> list[str]:
+    """The workspace's `.augment/settings.local.json` and `settings.json` (workspace = the
+    nearest ancestor with `.augment/`, else the git top level), then `~/.augment`'s."""
+    files: list[str] = []
+    root = project_root(cwd, ".augment")
+    if root is not None:
+        folder = os.path.join(root, ".augment")
+        files += [os.path.join(folder, "settings.local.json"),
+                  os.path.join(folder, "settings.json")]
+    files.append(os.path.join(os.environ.get("HOME", ""), ".augment", "settings.json"))
+    return _unique(files)
+
+
+def auggie_shell_rules(cwd: str) -> list[tuple[str, str]]:
+    """(permission type, regex or "" for every command) of each `toolPermissions` rule
+    for shell tool calls, in file order."""
+    rules: list[tuple[str, str]] = []
+    for path in auggie_settings_files(cwd):
+        settings = read_settings(path)
+        entries = settings.get("toolPermissions") if settings is not None else None
+        for rule in entries if isinstance(entries, list) else []:
+            if not isinstance(rule, dict) or rule.get("toolName") not in _AUGGIE_SHELL_TOOLS:
+                continue
+            if rule.get("eventType", "tool-call") != "tool-call":
+                continue
+            permission = rule.get("permission")
+            kind = permission.get("type") if isinstance(permission, dict) else None
+            regex = rule.get("shellInputRegex", "")
+            if isinstance(kind, str) and isinstance(regex, str):
+                rules.append((kind, regex))
+    return rules
+
+
+def auggie_verdict(cmd: str, cwd: str) -> str:
+    """"deny" when any of the user's Auggie shell rules matches `cmd`, else "default".
+
+    Auggie judges the command it finally runs against these rules; `rtok run git push`
+    no longer matches `^git push`, so a command any rule speaks about (deny, ask-user,
+    a webhook or script policy, or allow: an allow may sit before a catch-all deny) is
+    left untouched and Auggie decides on the original. A regex Python cannot read counts
+    as a match. Tenant rules from Augment's backend are out of rtok's reach.
+    """
+    rules = auggie_shell_rules(cwd)
+    if not rules:
+        return "default"
+    import re  # only when the user has such rules: the hook does not pay for it otherwise
+
+    for _kind, regex in rules:
+        if not regex:
+            return "deny"
+        try:
+            if re.search(regex, cmd):
+                return "deny"
+        except (re.error, RecursionError):
+            return "deny"
+    return "default"

@@ -467,3 +467,15 @@ def test_vscode_background_terminal_passes_through(project: Path) -> None:
     assert respond(PROTOCOLS["copilot"], payload).reply == ""
     payload["tool_input"]["isBackground"] = False
     assert respond(PROTOCOLS["copilot"], payload).kind == "ask_rewrite"
+
+
+def test_auggie_leaves_commands_its_own_rules_judge(project: Path, isolated_home: Path) -> None:
+    settings = isolated_home / ".augment" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"toolPermissions": [
+        {"toolName": "launch-process", "shellInputRegex": "^git push",
+         "permission": {"type": "deny"}}]}))
+    outcome, _ = _run("auggie", "git push origin", project)
+    assert outcome.kind == "deny" and outcome.reply == ""  # Auggie's rule sees the original
+    outcome, _ = _run("auggie", "git status", project)
+    assert outcome.kind == "ask_rewrite" and "rtok run git status" in outcome.reply

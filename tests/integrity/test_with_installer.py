@@ -258,6 +258,7 @@ def test_doctor_runs_auggies_hook_and_says_what_only_the_tenant_decides(
     levels = {c["sample"]: c["level"] for c in checks}
     assert levels["hook_entry"] == "PASS" and levels["rewrite"] == "PASS"
     assert levels["passthrough"] == "PASS"
+    assert levels["deny"] == "PASS"  # a command Auggie's own rule denies is left alone
     [condition] = [c for c in checks if c["sample"] == "host_condition"]
     assert condition["level"] == "WARN" and "enable_hooks" in str(condition["message"])
 
