@@ -132,7 +132,7 @@ PROTOCOL_JSON = {
         'issionDecision\\":\\"deny\\",\\"permissionDecisionReason\\":\\"rtok: please run `${c'
         'ommand}` instead. It is the same command with shortened output; the full outpu'
         't stays retrievable.\\"}}"},"tool":["tool_name"],"tools":["Bash"]}],"permission'
-        's":"none","rtok_path":"bare"}'
+        's":"kimi","rtok_path":"bare"}'
     ),
     'qwen': (
         '{"no_opinion":"","payloads":[{"background":["is_background"],"command":["comma'

@@ -6,7 +6,7 @@ Not on the hot path (it parses TOML): `scripts/compile_data.py` turns the tables
 Schema (every key is checked; an error names the file and the key):
 
     [hook]
-    permissions = "claude"     # whose rules: claude|cursor|gemini|qwen|droid|vibe|codex|auggie|none
+    permissions = "claude"     # whose rules: one of PERMISSION_SOURCES (below)
     rtok_path = "bare"         # "bare" → `rtok run …` if PATH finds this rtok, else absolute;
                                # "absolute" → always the running entry point
     no_opinion = ""            # exact stdout when rtok has nothing to say ("" or JSON text)
@@ -46,7 +46,7 @@ from typing import Any
 from rtok import resources
 
 PERMISSION_SOURCES = ("claude", "cursor", "gemini", "qwen", "droid", "vibe", "codex", "auggie",
-                      "none")
+                      "kimi", "none")
 RTOK_PATHS = ("bare", "absolute")
 INPUT_FORMATS = ("object", "object_or_json")
 COMMAND_FORMATS = ("string", "list")

@@ -15,8 +15,9 @@ areas, folds "defer" into "deny"):
 Precedence: deny > defer > ask > allow > default. Sources: "claude" (Claude Code's project,
 user and managed settings files), "cursor" (Cursor CLI's cli-config.json), "gemini" and
 "qwen" (their allowed and excluded shell commands), "droid", "vibe" and "codex" (what they
-block or confirm, as deny), "auggie" (deny when any of Auggie's own shell rules matches the
-command: its regexes are judged here, not as patterns), "none".
+block or confirm, as deny), "kimi" (its deny and ask rules, as deny), "auggie" (deny when
+any of Auggie's own shell rules matches the command: its regexes are judged here, not as
+patterns), "none".
 
 The pattern matcher and the segment peeler live here too: the hook imports this module on
 every call, and each extra module costs more to import than these few functions.
@@ -43,6 +44,7 @@ _READERS: dict[str, Callable[[str], sources.Rules]] = {
     "qwen": sources.qwen_rules,
     "vibe": sources.vibe_rules,
     "codex": sources.codex_rules,
+    "kimi": sources.kimi_rules,
 }
 
 

@@ -479,3 +479,16 @@ def test_auggie_leaves_commands_its_own_rules_judge(project: Path, isolated_home
     assert outcome.kind == "deny" and outcome.reply == ""  # Auggie's rule sees the original
     outcome, _ = _run("auggie", "git status", project)
     assert outcome.kind == "ask_rewrite" and "rtok run git status" in outcome.reply
+
+
+def test_kimi_never_suggests_a_rewrite_past_its_own_rule(project: Path, isolated_home: Path,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    monkeypatch.delenv("KIMI_CODE_HOME", raising=False)
+    config = isolated_home / ".kimi-code" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('[permission]\ndeny = [{ tool = "Bash", match = "git push*" }]\n')
+    outcome, _ = _run("kimi", "git push origin", project)
+    assert outcome.kind == "deny" and outcome.reply == ""  # Kimi's rule judges the original
+    outcome, _ = _run("kimi", "git status", project)
+    assert "`rtok run git status`" in outcome.reply

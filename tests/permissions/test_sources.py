@@ -289,3 +289,32 @@ def test_auggie_allow_rules_and_unreadable_regexes_leave_the_command_to_auggie(
     assert sources.auggie_verdict("git log", str(tmp_path)) == "deny"
     (isolated_home / ".augment" / "settings.json").write_text("{}")
     assert sources.auggie_verdict("git log", str(tmp_path)) == "default"
+
+
+def test_kimi_deny_and_ask_rules(isolated_home: Path, tmp_path: Path,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from rtok.permissions.verdict import detailed_verdict
+
+    kimi_home = tmp_path / "kimi"
+    kimi_home.mkdir()
+    monkeypatch.setenv("KIMI_CODE_HOME", str(kimi_home))
+    (kimi_home / "config.toml").write_text(
+        'default_model = "m"\n'
+        "[permission]\n"
+        'deny = [{ tool = "Bash", match = "git push*" }]\n'
+        'ask = [{ tool = "Bash", match = "rm -rf {a,b}" }]\n'
+        'allow = [{ tool = "Bash", match = "git status" }]\n'
+        "[[permission.rules]]\n"
+        'decision = "deny"\n'
+        'pattern = "Bash(curl *)"\n'
+        "[[permission.rules]]\n"
+        'decision = "deny"\n'
+        'pattern = "Read(/etc/*)"\n')
+    assert sources.kimi_rules(str(tmp_path)) == (["git push**", "rm -rf **", "curl **"], [], [])
+    cwd = str(tmp_path)
+    # Kimi's `*` crosses word ends: `git push*` also stops `git pushall`.
+    for command in ("git push", "git pushall x", "rm -rf c", "curl -s x", "ls && curl x"):
+        assert detailed_verdict(command, "kimi", cwd) == "deny", command
+    assert detailed_verdict("git status", "kimi", cwd) == "default"
+    (kimi_home / "config.toml").write_text("[permission\n")
+    assert sources.kimi_rules(cwd) == ([], [], [])  # not TOML: warned once, ignored
