@@ -263,7 +263,7 @@ def agent_env(agent: str, cwd: str, base: Mapping[str, str]) -> dict[str, str]:
 @contextmanager
 def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
     """(cwd, env) in which a temporary permission rule of `source` denies DENY_SAMPLE."""
-    if source not in ("claude", "cursor", "droid", "auggie"):
+    if source not in ("claude", "cursor", "droid", "auggie", "kimi"):
         yield None
         return
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
@@ -281,6 +281,12 @@ def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
                         {"toolPermissions": [{"toolName": "launch-process",
                                               "shellInputRegex": "^git log",
                                               "permission": {"type": "deny"}}]})
+        elif source == "kimi":  # per user only: a temporary KIMI_CODE_HOME holds the rule
+            kimi_home = os.path.join(tmp, "kimi-home")
+            os.makedirs(kimi_home)
+            with open(os.path.join(kimi_home, "config.toml"), "w", encoding="utf-8") as out:
+                out.write('[permission]\ndeny = [{ tool = "Bash", match = "git log*" }]\n')
+            env["KIMI_CODE_HOME"] = kimi_home
         else:  # Cursor keeps shell rules per user only: a temporary HOME holds the rule.
             home = os.path.join(tmp, "home")
             _write_json(os.path.join(home, ".cursor", "cli-config.json"),

@@ -270,4 +270,6 @@ def test_doctor_runs_kimis_deny_and_suggest_hook(isolated_home: Path) -> None:
     [rewrite] = [c for c in checks if c["sample"] == "rewrite"]
     assert rewrite["level"] == "PASS"
     assert '"permissionDecision":"deny"' in str(rewrite["reply"])  # the suggestion
+    [deny] = [c for c in checks if c["sample"] == "deny"]
+    assert deny["level"] == "PASS"  # a command Kimi's own rule denies is left to Kimi
     assert not [c for c in checks if c["sample"] == "host_condition"]
