@@ -99,7 +99,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "noise": r"^\s*(?:from |# )\S*/(?:gems|rubygems-integration|ruby/\d[\d.]*)/",
     },
     "phpunit": {
-        "summary": r"^(?:OK \(\d+ tests?|OK, but|Tests: \d+|FAILURES!|ERRORS!|Time: )",
+        "summary": r"^(?:OK \(\d+ tests?|OK, but|Tests: \d+|FAILURES!|ERRORS!)",
         "failed": r"^(?:FAILURES!|ERRORS!)|^Tests: .*(?:Failures|Errors): [1-9]",
         "passing": r"^[.SIRDW]+\s+\d+ / \d+ \(\s*\d+%\)$|^PHPUnit \d|^Runtime:\s|^Configuration:",
         "noise": r"^-{10,}$",
