@@ -443,3 +443,53 @@ def test_other_subcommands_keep_their_rules() -> None:
         family, words = family_of_command(command)
         formatter = formatter_for(family, words)
         assert formatter is None or not is_summariser(formatter), command
+
+
+PLAYWRIGHT_FAIL = """\
+Running 2 tests using 1 worker
+
+  ✓  1 [chromium] › example.spec.ts:3:1 › has title (1.2s)
+  ✘  2 [chromium] › example.spec.ts:10:1 › get started link (5.1s)
+
+  1) [chromium] › example.spec.ts:10:1 › get started link ──────────────────────
+
+    Error: Timed out 5000ms waiting for expect(locator).toBeVisible()
+
+    Locator: getByRole('heading', { name: 'Installation' })
+
+       9 |   await page.getByRole('link', { name: 'Get started' }).click();
+    > 10 |   await expect(page.getByRole('heading', { name: 'Installation' })).toBeVisible();
+         |                                                                     ^
+      at /p/tests/example.spec.ts:10:69
+
+  1 failed
+    [chromium] › example.spec.ts:10:1 › get started link ──────────────────────
+  1 passed (6.5s)
+"""
+
+
+def test_playwright_failure_and_pass() -> None:
+    assert runners.FORMATTERS["playwright"](PLAYWRIGHT_FAIL) == [
+        "  ✘  2 [chromium] › example.spec.ts:10:1 › get started link (5.1s)",
+        "  1) [chromium] › example.spec.ts:10:1 › get started link ──────────────────────",
+        "    Error: Timed out 5000ms waiting for expect(locator).toBeVisible()",
+        "    Locator: getByRole('heading', { name: 'Installation' })",
+        "      at /p/tests/example.spec.ts:10:69",
+        "    [chromium] › example.spec.ts:10:1 › get started link ──────────────────────",
+        "playwright: 1 failed; 1 passed (6.5s)",
+    ]
+    passing = "Running 1 test using 1 worker\n\n  ✓  1 [chromium] › a.spec.ts:3:1 › t (1.0s)\n\n  1 passed (1.4s)\n"
+    assert runners.FORMATTERS["playwright"](passing) == ["playwright: 1 passed (1.4s)"]
+
+
+def test_rspec_pass_and_a_gem_frame() -> None:
+    text = ("..F\n\nFailures:\n\n  1) Env sets FOO\n     Failure/Error: expect(ENV['FOO']).to eq 'x'\n"
+            "     # ./spec/env_spec.rb:4:in `block (2 levels) in <top (required)>'\n"
+            "     # /usr/share/rubygems-integration/all/gems/rspec-core-3.12.0/lib/rspec/core.rb:1\n\n"
+            "Finished in 0.01 seconds (files took 0.05 seconds to load)\n3 examples, 1 failure\n\n"
+            "Failed examples:\n\nrspec ./spec/env_spec.rb:3 # Env sets FOO\n")
+    assert runners.FORMATTERS["rspec"](text) == [
+        "Failures:", "  1) Env sets FOO", "     Failure/Error: expect(ENV['FOO']).to eq 'x'",
+        "     # ./spec/env_spec.rb:4:in `block (2 levels) in <top (required)>'",
+        "Failed examples:", "rspec ./spec/env_spec.rb:3 # Env sets FOO",
+        "rspec: Finished in 0.01 seconds (files took 0.05 seconds to load); 3 examples, 1 failure"]

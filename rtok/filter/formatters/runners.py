@@ -94,7 +94,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
     "rspec": {
         "summary": r"^\d+ examples?, \d+ failures?|^Finished in ",
         "failed": r"^\d+ examples?, [1-9]\d* failures?",
-        "passing": r"^[.*]+$|^Randomized with seed",
+        "passing": r"^[.*F]+$|^Randomized with seed",
         # backtrace frames inside installed gems and Ruby itself
         "noise": r"^\s*(?:from |# )\S*/(?:gems|rubygems-integration|ruby/\d[\d.]*)/",
     },
