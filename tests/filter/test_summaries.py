@@ -478,14 +478,16 @@ def test_playwright_failure_and_pass() -> None:
         "    [chromium] › example.spec.ts:10:1 › get started link ──────────────────────",
         "playwright: 1 failed; 1 passed (6.5s)",
     ]
-    passing = "Running 1 test using 1 worker\n\n  ✓  1 [chromium] › a.spec.ts:3:1 › t (1.0s)\n\n  1 passed (1.4s)\n"
+    passing = ("Running 1 test using 1 worker\n\n  ✓  1 [chromium] › a.spec.ts:3:1 › t (1.0s)\n\n"
+               "  1 passed (1.4s)\n")
     assert runners.FORMATTERS["playwright"](passing) == ["playwright: 1 passed (1.4s)"]
 
 
 def test_rspec_pass_and_a_gem_frame() -> None:
-    text = ("..F\n\nFailures:\n\n  1) Env sets FOO\n     Failure/Error: expect(ENV['FOO']).to eq 'x'\n"
+    text = ("..F\n\nFailures:\n\n  1) Env sets FOO\n"
+            "     Failure/Error: expect(ENV['FOO']).to eq 'x'\n"
             "     # ./spec/env_spec.rb:4:in `block (2 levels) in <top (required)>'\n"
-            "     # /usr/share/rubygems-integration/all/gems/rspec-core-3.12.0/lib/rspec/core.rb:1\n\n"
+            "     # /usr/share/rubygems-integration/all/gems/rspec-core-3.12.0/lib/rspec.rb:1\n\n"
             "Finished in 0.01 seconds (files took 0.05 seconds to load)\n3 examples, 1 failure\n\n"
             "Failed examples:\n\nrspec ./spec/env_spec.rb:3 # Env sets FOO\n")
     assert runners.FORMATTERS["rspec"](text) == [
