@@ -495,3 +495,13 @@ def test_rspec_pass_and_a_gem_frame() -> None:
         "     # ./spec/env_spec.rb:4:in `block (2 levels) in <top (required)>'",
         "Failed examples:", "rspec ./spec/env_spec.rb:3 # Env sets FOO",
         "rspec: Finished in 0.01 seconds (files took 0.05 seconds to load); 3 examples, 1 failure"]
+
+
+def test_go_json_events_are_read_as_the_text_they_carry() -> None:
+    import json
+
+    events = [{"Action": "output", "Package": "example.com/b", "Output": line}
+              for line in GO_VERBOSE_FAIL.splitlines(keepends=True)]
+    text = "".join(json.dumps(event) + "\n" for event in events)
+    assert gotest.go_test(text) == gotest.go_test(GO_VERBOSE_FAIL)
+    assert gotest.go_test('{"Action": "output", "Output": "not json at all\n') is None

@@ -1,4 +1,4 @@
-"""go test (plain and -v): a pass is its counts; a failure is each failed test with the
+"""go test (plain, -v and -json): a pass is its counts; a failure is each failed test with the
 lines it logged (the same reason once, with how often it came), then the package results.
 
 Stdlib only (hot path). Lines a test logs belong to the test named by the last `=== RUN`,
@@ -57,8 +57,32 @@ class _Test:
         self.time = ""
 
 
+def _json_output(text: str) -> str | None:
+    """The text a `go test -json` run printed (its events' Output fields), or None."""
+    if not text.lstrip().startswith('{"'):
+        return None
+    import json
+
+    parts: list[str] = []
+    for line in text.splitlines():
+        if not line.startswith("{"):
+            parts.append(line + "\n")  # build errors come as plain text between events
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError:
+            return None
+        output = event.get("Output") if isinstance(event, dict) else None
+        if isinstance(output, str):
+            parts.append(output)
+    return "".join(parts)
+
+
 @summariser
 def go_test(text: str) -> list[str] | None:
+    decoded = _json_output(text)
+    if decoded is not None:
+        text = decoded
     lines = clean_lines(text)
     packages = [found for found in map(_PACKAGE.match, lines) if found is not None
                 and (found.group("kind") != "?" or "[no test files]" in found.group("rest"))]
@@ -103,9 +127,16 @@ def go_test(text: str) -> list[str] | None:
         current = None
         loose.append(line)
     failed = [test for test in order if test.failed]
-    for test in failed:
-        test.lines = without_runtime_frames(test.lines)
-    loose = without_runtime_frames(loose)
+    # runtime frames left out are not errors: what they stood for is the panic line kept
+    for test in order:
+        kept = without_runtime_frames(test.lines)
+        for line in set(test.lines).difference(kept):
+            out.cover(line)
+        test.lines = kept
+    kept_loose = without_runtime_frames(loose)
+    for line in set(loose).difference(kept_loose):
+        out.cover(line)
+    loose = kept_loose
     build = FORMATTERS["go"]("\n".join(loose)) if loose else None
     if build is not None:
         for line in build:
