@@ -109,7 +109,9 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "failed": r"tests passed, [1-9]\d* tests? failed",
         "passing": r"^\s*\d+/\d+ Test\s+#\d+: .*\s+Passed\s|^\s*Start\s+\d+: |"
                    r"^Test project |^UpdateCTestConfiguration|^Constructing a list|"
-                   r"^Updating test list|^Checking test dependency|^Parse Test|^test \d+$",
+                   r"^Updating test list|^Checking test dependency|^Parse Test|^test \d+$|"
+                   # passing cases of the tests' own output (Unity's file:line:name:PASS)
+                   r"^\S+:\d+:\w+:(?:PASS|IGNORE)$",
         "noise": "",
     },
 }
