@@ -94,6 +94,12 @@ def backups_dir() -> str:
     return os.path.join(data_dir(), "backups")
 
 
+def launcher() -> str:
+    """The launcher the registered hook commands and rewritten commands run (see
+    rtok/launcher.py). It lives outside any virtualenv so that it outlives one."""
+    return os.path.join(data_dir(), "bin", "rtok")
+
+
 def project_rules_root(cwd: str) -> str | None:
     """The project whose `.rtok/` rule files apply at `cwd`: the nearest directory at or
     above `cwd` holding `.rtok/`, looking no higher than the git top level (a directory with

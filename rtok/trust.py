@@ -16,10 +16,10 @@ Store format (`rtok.paths.trust_store()`):
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
+from rtok import fastjson as json
 from rtok import paths
 
 TYPE_CHECKING = False

@@ -8,7 +8,7 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-import json
+from rtok import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
