@@ -59,6 +59,10 @@ def raw_decode(text: str, start: int = 0) -> tuple[Any, int]:
         value, end = _scan(text, index)
     except StopIteration as stop:
         raise ValueError(f"expecting a JSON value at char {stop.value}") from None
+    except SystemError:
+        # `_json` reports most syntax errors as json.decoder.JSONDecodeError, which it
+        # looks up in sys.modules only; without `json` loaded it raises this instead.
+        raise ValueError(f"not valid JSON (after char {index})") from None
     return value, end
 
 

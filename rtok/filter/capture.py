@@ -5,6 +5,10 @@ engine runs on it. Past that, the capture streams: the raw bytes go to the archi
 arrive (up to its per-entry cap), the first `HEAD_BYTES` and the last `TAIL_BYTES` are kept
 for display, error/warning/secret lines of the archived part are collected (up to
 `PROTECTED_LIMIT`), and everything is counted and hashed.
+
+`rtok run` keeps one capture per stream of the command (stdout, stderr; or one merged
+stream); `stream` is the archive stream its bytes go to, and the captures of one run share
+one archive writer (`writer_factory` returns the same writer to each).
 """
 
 from __future__ import annotations
@@ -28,9 +32,11 @@ class Capture:
 
     __slots__ = ("_carry", "_carry_line", "_chunks", "_hasher", "_tail", "_tail_size",
                  "archive", "archive_error", "head", "last_byte", "newlines", "protected",
-                 "protected_more", "scanned_bytes", "streaming", "total", "writer_factory")
+                 "protected_more", "scanned_bytes", "stream", "streaming", "total",
+                 "writer_factory")
 
-    def __init__(self, writer_factory: object) -> None:
+    def __init__(self, writer_factory: object, stream: int = 0) -> None:
+        self.stream = stream
         self.total = 0
         self.newlines = 0
         self.last_byte = b""
@@ -85,7 +91,7 @@ class Capture:
         archive = self.archive
         if archive is not None and archive.stored < archive.cap:
             try:
-                archive.write(chunk)
+                archive.write(chunk, self.stream)
             except Exception as exc:
                 # No archive (disk full, unwritable data dir): keep going without one;
                 # the command must still run to its end and keep its exit status.

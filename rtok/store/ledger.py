@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from rtok import paths
-from rtok.store.db import connect
+from rtok.store.db import connect, release
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,22 +47,57 @@ def open_ledger() -> sqlite3.Connection:
     return connect(paths.ledger_db(), SCHEMA, SCHEMA_VERSION)
 
 
-def record(command: str, family: str, source: str, raw_bytes: int, shown_bytes: int,
-           exec_ms: int, exit_code: int | None, project: str, archive_id: str | None,
-           now: float | None = None) -> None:
-    stamp = time.time() if now is None else now
+class Row:
+    """One ledger row before it is written (the archive id is added at write time)."""
+
+    __slots__ = ("command", "exec_ms", "exit_code", "family", "project", "raw_bytes",
+                 "shown_bytes", "source", "time")
+
+    def __init__(self, command: str, family: str, source: str, raw_bytes: int,
+                 shown_bytes: int, exec_ms: int, exit_code: int | None, project: str,
+                 now: float | None = None) -> None:
+        self.command = command[:COMMAND_CHARS]
+        self.family = family
+        self.source = source
+        self.raw_bytes = raw_bytes
+        self.shown_bytes = shown_bytes
+        self.exec_ms = exec_ms
+        self.exit_code = exit_code
+        self.project = project
+        self.time = time.time() if now is None else now
+
+
+def insert(conn: sqlite3.Connection, schema: str, row: Row, archive_id: str | None) -> None:
+    """Add `row` and drop rows past the retention, inside the caller's transaction."""
+    conn.execute(
+        f"INSERT INTO {schema}.runs (time, command, family, source, raw_bytes, shown_bytes,"
+        " raw_tokens, shown_tokens, exec_ms, exit_code, project, archive_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (row.time, row.command, row.family, row.source, row.raw_bytes, row.shown_bytes,
+         estimate_tokens(row.raw_bytes), estimate_tokens(row.shown_bytes), row.exec_ms,
+         row.exit_code, row.project, archive_id),
+    )
+    conn.execute(f"DELETE FROM {schema}.runs WHERE time < ?",
+                 (row.time - RETENTION_DAYS * 86400,))
+
+
+def write(row: Row, archive_id: str | None = None) -> None:
+    """Record `row` in its own transaction."""
     conn = open_ledger()
     try:
         conn.execute("BEGIN IMMEDIATE")
-        conn.execute(
-            "INSERT INTO runs (time, command, family, source, raw_bytes, shown_bytes,"
-            " raw_tokens, shown_tokens, exec_ms, exit_code, project, archive_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (stamp, command[:COMMAND_CHARS], family, source, raw_bytes, shown_bytes,
-             estimate_tokens(raw_bytes), estimate_tokens(shown_bytes), exec_ms, exit_code,
-             project, archive_id),
-        )
-        conn.execute("DELETE FROM runs WHERE time < ?", (stamp - RETENTION_DAYS * 86400,))
-        conn.execute("COMMIT")
+        try:
+            insert(conn, "main", row, archive_id)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
     finally:
-        conn.close()
+        release(conn)
+
+
+def record(command: str, family: str, source: str, raw_bytes: int, shown_bytes: int,
+           exec_ms: int, exit_code: int | None, project: str, archive_id: str | None,
+           now: float | None = None) -> None:
+    write(Row(command, family, source, raw_bytes, shown_bytes, exec_ms, exit_code, project,
+              now), archive_id)
