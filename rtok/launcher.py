@@ -105,7 +105,8 @@ def ensure(path: str | None = None) -> str:
     if not problems(target):
         return target
     directory = os.path.dirname(target)
-    os.makedirs(directory, mode=0o700, exist_ok=True)
+    paths.private_dir(paths.data_dir())
+    paths.private_dir(directory)
     temporary = os.path.join(directory, f".rtok.{os.getpid()}.tmp")
     with open(temporary, "w", encoding="utf-8") as handle:
         handle.write(text)

@@ -94,6 +94,18 @@ def backups_dir() -> str:
     return os.path.join(data_dir(), "backups")
 
 
+def private_dir(path: str) -> None:
+    """Create `path` (and parents) 0700 whatever the umask; an existing one that grants
+    group or other access loses it. rtok's data dir holds output and settings backups."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    try:
+        mode = os.stat(path).st_mode & 0o777
+        if mode & 0o077:
+            os.chmod(path, mode & 0o700)
+    except OSError:
+        pass
+
+
 def launcher() -> str:
     """The launcher the registered hook commands and rewritten commands run (see
     rtok/launcher.py). It lives outside any virtualenv so that it outlives one."""

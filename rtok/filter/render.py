@@ -5,7 +5,8 @@ printed; each shortened stream (trailer included) is shorter than its raw bytes,
 stream is printed unchanged (never_worse); if archiving fails, the raw output is printed.
 A run has one capture per stream (stdout and stderr, each shortened by the same rule), or
 one merged capture. All its streams go into one archive entry, even those left uncut, and
-one trailer names it: on stdout when stdout was shortened, else on stderr.
+every shortened stream ends with the trailer naming it (a reader of either stream alone,
+`2>/dev/null` or `2>&1 >/dev/null`, still learns where the rest is).
 """
 
 from __future__ import annotations
@@ -91,16 +92,10 @@ def render(captures: Capture | list[Capture], rule: Rule, formatter: Formatter |
                 bodies[index] = text
     line = trailer(entry_id, total_lines, note) + "\n"
     shown: dict[int, bytes] = {}
-    carrier = -1
-    for index in sorted(bodies, key=lambda i: captures[i].stream == STDERR_STREAM):
-        capture = captures[index]
-        text = bodies[index] + (line if carrier < 0 else "")
-        data = text.encode("utf-8", "replace")
-        if not capture.streaming and not never_worse(capture.total, data):
-            continue  # this stream stays as it is
-        shown[index] = data
-        if carrier < 0:
-            carrier = index
+    for index, text in bodies.items():
+        data = (text + line).encode("utf-8", "replace")
+        if captures[index].streaming or never_worse(captures[index].total, data):
+            shown[index] = data  # else this stream stays as it is
     if not shown:
         return raw_of(captures)
     stored_id = _archive(captures, digest, total_lines, exit_code, settings, command, family,

@@ -16,13 +16,62 @@ if TYPE_CHECKING:
 
 STDIN_CAP = 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
+# An agent that writes its payload and never closes the pipe gets its answer once the JSON
+# document is complete; one that stops half-way is given up on after this long.
+READ_DEADLINE_S = 5.0
+READ_BYTES = 64 * 1024
 
 
 def read_payload(stream: BinaryIO | None, cap: int = STDIN_CAP) -> dict[str, Any] | None:
-    """The JSON object on `stream`: at most `cap` bytes, leading BOMs stripped, UTF-8."""
+    """The JSON object on `stream`: at most `cap` bytes, leading BOMs stripped, UTF-8.
+    Reading stops at EOF or as soon as what arrived is one complete JSON object."""
     if stream is None:
         return None
-    raw = stream.read(cap + 1)
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return parse_payload(stream.read(cap + 1), cap)
+    return parse_payload(read_document(fd, cap), cap)
+
+
+def read_document(fd: int, cap: int = STDIN_CAP, deadline_s: float = READ_DEADLINE_S
+                  ) -> bytes:
+    """Bytes from `fd` up to EOF, up to `cap + 1` bytes, or up to the end of a complete
+    JSON object (the writer need not close the pipe); b"" after `deadline_s` without one."""
+    import os
+    import select
+    import time
+
+    chunks: list[bytes] = []
+    size = 0
+    end = time.monotonic() + deadline_s
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    while size <= cap:
+        left = end - time.monotonic()
+        if left <= 0:
+            return b""
+        try:
+            if not poller.poll(int(left * 1000) + 1):
+                continue
+            chunk = os.read(fd, READ_BYTES)
+        except InterruptedError:
+            continue
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if chunk.rstrip()[-1:] == b"}":
+            data = b"".join(chunks)
+            if parse_payload(data, cap) is not None:
+                return data
+    return b"".join(chunks)
+
+
+def parse_payload(raw: bytes, cap: int = STDIN_CAP) -> dict[str, Any] | None:
+    """The JSON object in `raw` (None: empty, over `cap`, not UTF-8, not an object)."""
     if not raw or len(raw) > cap:
         return None
     while raw.startswith(_BOM):

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import os
 
+from rtok import paths
+
 try:
     import _sqlite3 as sqlite
 except ImportError:  # an interpreter built without the extension module name
@@ -55,12 +57,6 @@ def release(conn: sqlite3.Connection) -> None:
         conn.close()
 
 
-def private_dir(path: str) -> None:
-    """Create `path` (and parents) 0700; take group/other access away if it has any."""
-    os.makedirs(path, mode=DIR_MODE, exist_ok=True)
-    _restrict(path, DIR_MODE)
-
-
 def private_file(path: str) -> None:
     """Create `path` empty with mode 0600 if missing; fix its mode if it is wider."""
     try:
@@ -84,7 +80,7 @@ def connect(path: str, schema: str, version: int,
             upgrades: dict[int, str] | None = None) -> sqlite3.Connection:
     """A connection to `path` with `schema` applied (a new file) or `upgrades[n]` applied
     for every version n above the file's user_version."""
-    private_dir(os.path.dirname(path))
+    paths.private_dir(os.path.dirname(path))
     private_file(path)
     for suffix in ("-wal", "-shm"):
         if os.path.exists(path + suffix):
