@@ -31,9 +31,9 @@ def main(argv: list[str] | None = None) -> int:
         module_name, func_name = HOT_PATH_VERBS[args[0]]
         module = __import__(module_name, fromlist=[func_name])
         if args[0] in QUICK_EXIT_VERBS and argv is None:
-            from rtok.store.db import keep_open
+            from rtok.store import KEEP_OPEN
 
-            keep_open()
+            KEEP_OPEN[0] = True
             status: int = getattr(module, func_name)(args[1:])
             _quick_exit(status)
         status = getattr(module, func_name)(args[1:])

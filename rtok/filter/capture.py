@@ -17,6 +17,8 @@ from collections import deque
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from rtok.store.archive import ArchiveWriter
 
 MEMORY_BYTES = 4 * 1024 * 1024
@@ -25,6 +27,19 @@ TAIL_BYTES = 256 * 1024
 PROTECTED_LIMIT = 200
 CARRY_LIMIT = 64 * 1024
 LINE_CHARS = 2000
+
+
+def sha256() -> Any:
+    """A SHA-256 hasher from the builtin module (`_sha256` on 3.11, `_sha2` later):
+    `hashlib` loads OpenSSL and blake2 first, which costs a run more than the hashing."""
+    for name in ("_sha256", "_sha2"):
+        try:
+            return __import__(name).sha256()
+        except (ImportError, AttributeError):
+            continue
+    import hashlib
+
+    return hashlib.sha256()
 
 
 class Capture:
@@ -45,7 +60,7 @@ class Capture:
         self.head = b""
         self._tail: deque[bytes] = deque()
         self._tail_size = 0
-        self._hasher: object = None
+        self._hasher: Any = None
         self.archive: ArchiveWriter | None = None
         self.archive_error = ""
         self.writer_factory = writer_factory
@@ -60,10 +75,8 @@ class Capture:
         if not chunk:
             return
         if self._hasher is None:
-            import hashlib
-
-            self._hasher = hashlib.sha256()
-        self._hasher.update(chunk)  # type: ignore[attr-defined]
+            self._hasher = sha256()
+        self._hasher.update(chunk)
         line_before = self.newlines
         self.total += len(chunk)
         self.newlines += chunk.count(b"\n")
@@ -137,10 +150,8 @@ class Capture:
 
     def sha256_hex(self) -> str:
         if self._hasher is None:
-            import hashlib
-
-            return hashlib.sha256(b"").hexdigest()
-        return str(self._hasher.hexdigest())  # type: ignore[attr-defined]
+            return str(sha256().hexdigest())
+        return str(self._hasher.hexdigest())
 
     def data(self) -> bytes:
         """The whole output (only while not streaming)."""

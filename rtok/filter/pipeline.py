@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from rtok.store.ledger import Row
 
 READ_BYTES = 256 * 1024
+# A shortened result carries a trailer of at least this many bytes, so output this small
+# can never be shortened (never_worse) and is printed as it is.
+TRAILER_BYTES = 64
+STDERR_STREAM = 2
 # Exit statuses that report a result, not a failure (`grep` found nothing, `diff` found
 # differences): their output is shortened like a success's, and the status still propagates.
 NOT_A_FAILURE = {"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "diff": 1, "cmp": 1}
@@ -63,7 +67,6 @@ def finish(captures: Capture | list[Capture], command: str, family: str, words: 
         captures = [captures]
     notices: list[str] = []
     cwd = _cwd()
-    from rtok.filter.render import TRAILER_BYTES, raw_of
     from rtok.store.ledger import Row
 
     total = sum(c.total for c in captures)
@@ -72,15 +75,21 @@ def finish(captures: Capture | list[Capture], command: str, family: str, words: 
         shown = _shorten(captures, family, words, exit_code, settings, cwd, notices, row)
     else:
         # Shorter than any trailer: nothing can be gained, so no rules are loaded.
-        shown = raw_of(captures)
+        write_stdout(b"".join(c.data() for c in captures if c.stream != STDERR_STREAM))
+        write_stderr(b"".join(c.data() for c in captures if c.stream == STDERR_STREAM))
+        _record(row)
+        return
     write_stdout(shown.out)
     write_stderr(shown.err)
     if notices:
         extra = f" (+{len(notices) - 1} more)" if len(notices) > 1 else ""
         _stderr(f"rtok: skipped malformed rule file {notices[0]}{extra};"
                 " see `rtok config validate`")
-    if shown.archive_id is not None:
-        return  # the row went into the archive's transaction
+    if shown.archive_id is None:  # else the row went into the archive's transaction
+        _record(row)
+
+
+def _record(row: Row) -> None:
     try:
         from rtok.store.ledger import write
 

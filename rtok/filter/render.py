@@ -12,6 +12,7 @@ every shortened stream ends with the trailer naming it (a reader of either strea
 from __future__ import annotations
 
 from rtok.filter.engine import normalise, omitted, shorten
+from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
 
 TYPE_CHECKING = False
@@ -21,11 +22,6 @@ if TYPE_CHECKING:
     from rtok.filter.rule import Rule
     from rtok.filter.settings import Settings
     from rtok.store.ledger import Row
-
-# A shortened result carries a trailer of at least this many bytes, so output this small
-# can never be shortened (never_worse) and is printed as it is.
-TRAILER_BYTES = 64
-STDERR_STREAM = 2
 
 
 class Shown:

@@ -69,10 +69,11 @@ def entry_digest(digests: list[tuple[int, str]]) -> str:
     """The SHA-256 (hex) naming an entry whose non-empty streams have these digests."""
     if len(digests) == 1:
         return digests[0][1]
-    import hashlib
+    from rtok.filter.capture import sha256
 
-    text = "".join(f"{stream}:{digest}\n" for stream, digest in digests)
-    return hashlib.sha256(text.encode()).hexdigest()
+    hasher = sha256()
+    hasher.update("".join(f"{stream}:{digest}\n" for stream, digest in digests).encode())
+    return str(hasher.hexdigest())
 
 
 class ArchiveWriter:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 from rtok import paths
+from rtok.store import KEEP_OPEN
 
 try:
     import _sqlite3 as sqlite
@@ -41,17 +42,11 @@ DIR_MODE = 0o700
 # a hot-path process ends with os._exit instead (rtok.cli.entry), leaving the WAL for the
 # next writer's automatic checkpoint (every ~1000 pages).
 _KEPT: list[object] = []
-_KEEP = [False]
-
-
-def keep_open() -> None:
-    """From now on `release` keeps connections open until the process exits."""
-    _KEEP[0] = True
 
 
 def release(conn: sqlite3.Connection) -> None:
-    """Close `conn`, or keep it until exit (see `keep_open`)."""
-    if _KEEP[0]:
+    """Close `conn`, or keep it until exit (see rtok.store.KEEP_OPEN)."""
+    if KEEP_OPEN[0]:
         _KEPT.append(conn)
     else:
         conn.close()
