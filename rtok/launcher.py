@@ -28,7 +28,7 @@ from rtok import __version__, paths
 MARK = "# rtok launcher"
 HOT_VERBS = ("hook", "rewrite", "run", "filter", "expand")
 # sys.argv arrives as [-c, package dir, launcher path, args...].
-_BOOT = ("import sys;sys.path.insert(0,sys.argv.pop(1));sys.argv[0]=sys.argv.pop(1);"
+BOOT = ("import sys;sys.path.insert(0,sys.argv.pop(1));sys.argv[0]=sys.argv.pop(1);"
          "from rtok.cli.entry import main;sys.exit(main())")
 
 
@@ -71,7 +71,7 @@ def render(python: str, root: str, replies: dict[str, str], version: str = __ver
 {MARK} (rtok {version}). Written by `rtok init`, checked by `rtok doctor`; edits are lost.
 py={shlex.quote(python)}
 lib={shlex.quote(root)}
-boot={shlex.quote(_BOOT)}
+boot={shlex.quote(BOOT)}
 if [ -x "$py" ] && [ -f "$lib/rtok/cli/entry.py" ]; then
   case "$1" in
   {verbs}) exec "$py" -S -I -c "$boot" "$lib" "$0" "$@" ;;
