@@ -86,6 +86,7 @@ def finish(captures: Capture | list[Capture], command: str, family: str, words: 
         _stderr(f"rtok: skipped malformed rule file {notices[0]}{extra};"
                 " see `rtok config validate`")
     if shown.archive_id is None:  # else the row went into the archive's transaction
+        row.shown_bytes = len(shown.out) + len(shown.err)
         _record(row)
 
 
