@@ -82,6 +82,11 @@ def ledger_db() -> str:
     return os.path.join(data_dir(), "ledger.sqlite3")
 
 
+def ledger_pending() -> str:
+    """Ledger rows not yet in the database (one JSON line each; see rtok/store/ledger.py)."""
+    return os.path.join(data_dir(), "ledger.pending")
+
+
 def trust_store() -> str:
     return os.path.join(data_dir(), "trusted.json")
 

@@ -92,9 +92,9 @@ def finish(captures: Capture | list[Capture], command: str, family: str, words: 
 
 def _record(row: Row) -> None:
     try:
-        from rtok.store.ledger import write
+        from rtok.store.ledger import append_pending
 
-        write(row)
+        append_pending(row)
     except Exception:
         # The ledger is bookkeeping; losing one row must not fail the command.
         pass

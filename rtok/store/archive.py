@@ -157,12 +157,15 @@ class ArchiveWriter:
                 (entry_id, time.time(), exit_code, raw_bytes, self.stored, lines, self._key),
             )
             prune(conn, max_entries, max_age_days)
+            claimed = None
             if ledger_row is not None:
+                claimed = ledger.fold_pending(conn, "ledger")
                 ledger.insert(conn, "ledger", ledger_row, entry_id)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        ledger.done_with(claimed)
         return entry_id
 
     def abandon(self) -> None:

@@ -21,20 +21,13 @@ import os
 from rtok import paths
 from rtok.store import KEEP_OPEN
 
-try:
-    import _sqlite3 as sqlite
-except ImportError:  # an interpreter built without the extension module name
-    import sqlite3 as sqlite  # type: ignore[no-redef]
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
+    from typing import Any
 
 BUSY_TIMEOUT_MS = 1000
-OperationalError = sqlite.OperationalError
-DatabaseError = sqlite.DatabaseError
 FILE_MODE = 0o600
-DIR_MODE = 0o700
 
 
 # Connections `release`d while `keep_open()` is in force: never closed by rtok. Closing the
@@ -80,11 +73,21 @@ def connect(path: str, schema: str, version: int,
     for suffix in ("-wal", "-shm"):
         if os.path.exists(path + suffix):
             _restrict(path + suffix, FILE_MODE)
-    conn: sqlite3.Connection = sqlite.connect(path, timeout=BUSY_TIMEOUT_MS / 1000,
-                                              isolation_level=None)
+    conn: sqlite3.Connection = sqlite_module().connect(
+        path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     prepare(conn, "main", schema, version, upgrades)
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
+
+
+def sqlite_module() -> Any:
+    """`_sqlite3` (loaded on first use: queuing a ledger row needs no SQLite)."""
+    try:
+        return __import__("_sqlite3")
+    except ImportError:  # an interpreter that only ships the package
+        import sqlite3
+
+        return sqlite3
 
 
 def attach(conn: sqlite3.Connection, path: str, name: str, schema: str, version: int,

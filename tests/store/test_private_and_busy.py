@@ -125,3 +125,24 @@ def test_the_run_and_its_ledger_row_are_one_transaction() -> None:
         conn.close()
     assert rows == [(entry, len(subprocess.run([PY, "-c", LONG], capture_output=True,
                                                check=True).stdout), len(result.stdout))]
+
+
+def test_uncut_runs_queue_their_rows_and_gain_counts_each_once() -> None:
+    for word in ("a", "b", "c"):
+        assert _rtok(["run", "echo", word]).returncode == 0
+    assert os.path.exists(paths.ledger_pending())
+    assert _mode(paths.ledger_pending()) == 0o600
+    cut = _rtok(["run", PY, "-c", LONG])  # folds the queue into its transaction
+    assert b"[rtok " in cut.stdout and not os.path.exists(paths.ledger_pending())
+    assert _rtok(["run", "echo", "d"]).returncode == 0
+    import json
+
+    for _ in range(2):  # reading folds the rest; a second read counts nothing twice
+        report = json.loads(_rtok(["gain", "--json"]).stdout)
+        assert report["totals"]["runs"] == 5
+    conn = sqlite3.connect(paths.ledger_db())
+    try:
+        commands = sorted(r[0] for r in conn.execute("SELECT command FROM runs"))
+    finally:
+        conn.close()
+    assert commands[:4] == ["echo a", "echo b", "echo c", "echo d"]
