@@ -145,4 +145,5 @@ def test_uncut_runs_queue_their_rows_and_gain_counts_each_once() -> None:
         commands = sorted(r[0] for r in conn.execute("SELECT command FROM runs"))
     finally:
         conn.close()
-    assert commands[:4] == ["echo a", "echo b", "echo c", "echo d"]
+    assert [c for c in commands if c.startswith("echo")] == ["echo a", "echo b", "echo c",
+                                                             "echo d"]
