@@ -37,37 +37,51 @@ def read_payload(stream: BinaryIO | None, cap: int = STDIN_CAP) -> dict[str, Any
 def read_document(fd: int, cap: int = STDIN_CAP, deadline_s: float = READ_DEADLINE_S
                   ) -> bytes:
     """Bytes from `fd` up to EOF, up to `cap + 1` bytes, or up to the end of a complete
-    JSON object (the writer need not close the pipe); b"" after `deadline_s` without one."""
-    import os
-    import select
-    import time
+    JSON object (the writer need not close the pipe); b"" after `deadline_s` without one.
 
+    The deadline is a SIGALRM timer rather than select/poll: `select` is an extension
+    module whose loading costs the hook more than the timer (the `_signal` core is
+    already loaded)."""
+    import os
+
+    signals = __import__("_signal")
+    timed = hasattr(signals, "setitimer")
+    previous = None
     chunks: list[bytes] = []
     size = 0
-    end = time.monotonic() + deadline_s
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    while size <= cap:
-        left = end - time.monotonic()
-        if left <= 0:
-            return b""
-        try:
-            if not poller.poll(int(left * 1000) + 1):
-                continue
-            chunk = os.read(fd, READ_BYTES)
-        except InterruptedError:
-            continue
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-        if chunk.rstrip()[-1:] == b"}":
-            data = b"".join(chunks)
-            if parse_payload(data, cap) is not None:
-                return data
-    return b"".join(chunks)
+
+    def expire(_signum: int, _frame: object) -> None:
+        raise TimeoutError
+
+    try:
+        if timed:
+            try:
+                previous = signals.signal(signals.SIGALRM, expire)
+                signals.setitimer(signals.ITIMER_REAL, deadline_s)
+            except ValueError:  # not the main thread: no timer, read to EOF
+                timed = False
+        while size <= cap:
+            try:
+                chunk = os.read(fd, READ_BYTES)
+            except OSError as error:
+                if isinstance(error, TimeoutError):
+                    raise
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if chunk.rstrip()[-1:] == b"}":
+                data = b"".join(chunks)
+                if parse_payload(data, cap) is not None:
+                    return data
+        return b"".join(chunks)
+    except TimeoutError:
+        return b""
+    finally:
+        if timed:
+            signals.setitimer(signals.ITIMER_REAL, 0)
+            signals.signal(signals.SIGALRM, previous)
 
 
 def parse_payload(raw: bytes, cap: int = STDIN_CAP) -> dict[str, Any] | None:
