@@ -625,9 +625,10 @@ def check_launcher(checks: Sequence[Check]) -> list[Check]:
     if problems:
         return [Check("rtok", "global", "launcher", FAIL, "; ".join(problems),
                       "rtok init (any agent, any scope) rewrites it")]
+    with open(path, encoding="utf-8") as handle:
+        python, root = launcher.configured(handle.read())
     return [Check("rtok", "global", "launcher", PASS,
-                  f"{path} starts {launcher.interpreter()} with rtok from "
-                  f"{launcher.package_root()}")]
+                  f"{path} starts {python} with rtok from {root}")]
 
 
 def _doctor_group(name: str, scope: str, root: str | None,
