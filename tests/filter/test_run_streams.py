@@ -156,3 +156,9 @@ def test_a_version_1_archive_is_upgraded_and_keeps_its_entries() -> None:
     conn.close()
     shown = run_rtok(["expand", "abcdefabcdef"])
     assert shown.returncode == 0 and shown.stdout == b"kept\n" * 100
+
+
+def test_expand_help_documents_the_streams() -> None:
+    shown = run_rtok(["expand", "--help"])
+    assert shown.returncode == 0
+    assert b"--merged" in shown.stdout and b"stderr" in shown.stdout

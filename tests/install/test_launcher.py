@@ -129,3 +129,24 @@ def test_doctor_reports_a_stale_launcher_and_init_repairs_it(tmp_path: Path) -> 
                           check=False).returncode == 0
     assert launcher.problems() == []
     assert os.access(path, os.X_OK)
+
+
+def test_an_old_style_install_is_upgraded_and_uninstalled(tmp_path: Path) -> None:
+    from rtok_testing import rtok_entry_point
+
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--auto-patch"]
+    settings = project / ".claude" / "settings.local.json"
+    old = subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False,
+                         env=dict(os.environ, RTOK_BIN=rtok_entry_point()))
+    assert old.returncode == 0, old.stderr
+    assert f"{rtok_entry_point()} hook claude" in settings.read_text()
+    new = subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False)
+    assert new.returncode == 0, new.stderr
+    text = settings.read_text()
+    assert f"{paths.launcher()} hook claude" in text and rtok_entry_point() not in text
+    gone = subprocess.run([sys.executable, "-m", "rtok", "uninstall", "--agent", "claude"],
+                          cwd=project, capture_output=True, timeout=120, check=False)
+    assert gone.returncode == 0, gone.stderr
+    assert not settings.exists()
