@@ -205,8 +205,8 @@ class _Patch:
     def __init__(self, keep_file_headers: bool = False) -> None:
         self.active = False
         self.keep_file_headers = keep_file_headers
-        # (position in out, items) per file; an item is (kind, text): "h" header/hunk
-        # line, "c" changed line, "u" unchanged run of N lines.
+        # The items of each file: (kind, text), "h" for a header or hunk line, "c" for a
+        # changed line; `slots` holds where each file's block goes in the output.
         self.files: list[list[tuple[str, str]]] = []
         self.slots: list[int] = []
 
@@ -243,10 +243,7 @@ class _Patch:
         elif line.startswith(("+", "-")):
             items.append(("c", line))
         elif line.startswith(" ") or line == "":
-            if items and items[-1][0] == "u":
-                items[-1] = ("u", str(int(items[-1][1]) + 1))
-            else:
-                items.append(("u", "1"))
+            return  # unchanged context: the `@@` line already gives the line numbers
         else:
             items.append(("h", line))
 
@@ -298,8 +295,6 @@ def _file_block(items: list[tuple[str, str]], share: int) -> list[str]:
                 cut_plus += 1
             else:
                 cut_minus += 1
-        elif kind == "u":
-            continue  # unchanged context: the `@@` line already gives the line numbers
         elif kind == "h" and text.startswith("@@") and cut_plus + cut_minus:
             continue  # a later hunk of a file already past its share: counted below
         else:
