@@ -44,6 +44,21 @@ PROTOCOL_JSON = {
         'eInput\\":\\"${input}\\"}"},"tool":["tool_call","name"],"tools":["run_commands"]}'
         '],"permissions":"none","rtok_path":"bare"}'
     ),
+    'codebuddy': (
+        '{"no_opinion":"","payloads":[{"background":["run_in_background"],"command":["c'
+        'ommand"],"command_format":"string","event":["hook_event_name"],"events":["PreT'
+        'oolUse"],"input":["tool_input"],"input_format":"object","replies":{"allow_rewr'
+        'ite":"{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDe'
+        'cision\\":\\"allow\\",\\"permissionDecisionReason\\":\\"rtok: same command, shortene'
+        'd output (your allow rule matched)\\",\\"updatedInput\\":\\"${input}\\"}}","ask_rew'
+        'rite":"{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionD'
+        'ecisionReason\\":\\"rtok: same command, shortened output\\",\\"updatedInput\\":\\"${'
+        'input}\\"}}","ask_rule_rewrite":"{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"P'
+        'reToolUse\\",\\"permissionDecision\\":\\"ask\\",\\"permissionDecisionReason\\":\\"rtok'
+        ': same command, shortened output\\",\\"updatedInput\\":\\"${input}\\"}}"},"tool":["'
+        'tool_name"],"tools":["Bash"]}],"permissions":"codebuddy","rtok_path":"absolute'
+        '"}'
+    ),
     'codex': (
         '{"no_opinion":"","payloads":[{"background":[],"command":["command"],"command_f'
         'ormat":"string","event":["hook_event_name"],"events":["PreToolUse"],"input":["'
@@ -108,6 +123,17 @@ PROTOCOL_JSON = {
         'ision\\":\\"deny\\",\\"reason\\":\\"rtok: blocked by your permission rules\\"}"},"too'
         'l":["tool_name"],"tools":["run_shell_command"]}],"permissions":"gemini","rtok_'
         'path":"bare"}'
+    ),
+    'grok': (
+        '{"no_opinion":"","payloads":[{"background":[],"command":["command"],"command_f'
+        'ormat":"string","event":["hookEventName"],"events":["pre_tool_use","PreToolUse'
+        '"],"input":["toolInput"],"input_format":"object","replies":{"allow_rewrite":"{'
+        '\\"decision\\":\\"deny\\",\\"reason\\":\\"rtok: please run `${command}` instead. It i'
+        's the same command with shortened output; the full output stays retrievable.\\"'
+        '}","ask_rewrite":"{\\"decision\\":\\"deny\\",\\"reason\\":\\"rtok: please run `${comm'
+        'and}` instead. It is the same command with shortened output; the full output s'
+        'tays retrievable.\\"}"},"tool":["toolName"],"tools":["run_terminal_command"]}],'
+        '"permissions":"none","rtok_path":"bare"}'
     ),
     'qwen': (
         '{"no_opinion":"","payloads":[{"background":["is_background"],"command":["comma'

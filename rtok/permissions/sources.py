@@ -128,6 +128,25 @@ def claude_rules(cwd: str) -> Rules:
     return _permission_rules(claude_settings_files(cwd), "Bash")
 
 
+def codebuddy_settings_files(cwd: str) -> list[str]:
+    """CodeBuddy Code's settings files, in Claude's layout under `.codebuddy/`: the
+    project's `settings.json` and `settings.local.json`, then the user's two files."""
+    files = []
+    root = project_root(cwd, ".codebuddy")
+    if root is not None:
+        files += [os.path.join(root, ".codebuddy", "settings.json"),
+                  os.path.join(root, ".codebuddy", "settings.local.json")]
+    user = os.environ.get("CODEBUDDY_CONFIG_DIR", "").strip() or os.path.join(
+        os.environ.get("HOME") or os.path.expanduser("~"), ".codebuddy")
+    files += [os.path.join(user, "settings.json"), os.path.join(user, "settings.local.json")]
+    return _unique(files)
+
+
+def codebuddy_rules(cwd: str) -> Rules:
+    """`permissions.deny|ask|allow` `Bash(…)` rules merged from CodeBuddy Code's settings."""
+    return _permission_rules(codebuddy_settings_files(cwd), "Bash")
+
+
 def cursor_rules(cwd: str) -> Rules:
     """Cursor CLI's `~/.cursor/cli-config.json`: `permissions.allow|deny` with `Shell(…)`."""
     del cwd  # Cursor keeps shell permissions per user only
