@@ -135,6 +135,17 @@ PROTOCOL_JSON = {
         'tays retrievable.\\"}"},"tool":["toolName"],"tools":["run_terminal_command"]}],'
         '"permissions":"none","rtok_path":"bare"}'
     ),
+    'openhands': (
+        '{"no_opinion":"","payloads":[{"background":["is_input"],"command":["command"],'
+        '"command_format":"string","event":["event_type"],"events":["PreToolUse"],"inpu'
+        't":["tool_input"],"input_format":"object","replies":{"allow_rewrite":"{\\"decis'
+        'ion\\":\\"deny\\",\\"reason\\":\\"rtok: please run `${command}` instead. It is the s'
+        'ame command with shortened output; the full output stays retrievable.\\"}","ask'
+        '_rewrite":"{\\"decision\\":\\"deny\\",\\"reason\\":\\"rtok: please run `${command}` i'
+        'nstead. It is the same command with shortened output; the full output stays re'
+        'trievable.\\"}"},"tool":["tool_name"],"tools":["terminal"]}],"permissions":"non'
+        'e","rtok_path":"bare"}'
+    ),
     'qwen': (
         '{"no_opinion":"","payloads":[{"background":["is_background"],"command":["comma'
         'nd"],"command_format":"string","event":["hook_event_name"],"events":["PreToolU'

@@ -440,10 +440,13 @@ def _grok_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
 
 
 def _openhands_config(ctx: RunContext) -> dict[str, str]:
-    # Without the local cost map LiteLLM keeps retrying a download of it.
+    # Without the local cost map LiteLLM keeps retrying a download of it. OpenHands runs
+    # commands in a terminal, where `git log` would add ref names that git's piped output
+    # (the raw reference) does not have.
     return {"LLM_MODEL": f"openai/{MODEL}", "LLM_BASE_URL": ctx.base_v1,
             "LLM_API_KEY": FAKE_KEY, "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-            "OPENHANDS_SUPPRESS_BANNER": "1"}
+            "OPENHANDS_SUPPRESS_BANNER": "1", "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": "log.decorate", "GIT_CONFIG_VALUE_0": "false"}
 
 
 def _openhands_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:

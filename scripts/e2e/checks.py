@@ -38,11 +38,19 @@ def looks_raw(output: str, raw_log: bytes) -> tuple[bool, str]:
     head = "\n".join(raw.splitlines()[:30])
     if find_trailer(output):
         return False, "rtok trailer present"
+    how = "verbatim"
     if head not in output.replace("\r\n", "\n") and head not in unescaped(output):
-        return False, f"first 30 lines of git log not found in {len(output)} chars of output"
+        # OpenHands' terminal drops the spaces git prints on a message's blank lines.
+        if _rstripped(head) not in _rstripped(unescaped(output)):
+            return False, f"first 30 lines of git log not found in {len(output)} chars of output"
+        how = "verbatim but for trailing spaces"
     oldest = raw.split("commit ")[-1].split("\n", 1)[0]
-    return True, f"{len(output)} chars, newest {len(head)} chars verbatim, oldest {oldest[:12]}" \
+    return True, f"{len(output)} chars, newest {len(head)} chars {how}, oldest {oldest[:12]}" \
         + (" present" if oldest in output else " cut by the agent")
+
+
+def _rstripped(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.splitlines())
 
 
 def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace,
