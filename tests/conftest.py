@@ -3,37 +3,12 @@
 from __future__ import annotations
 
 import os
-import re
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-INTEGRATIONS = Path(__file__).resolve().parents[1] / "integrations"
-# `${VAR` or `${VAR:-default}` in a descriptor's path.
-_PATH_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)")
-
-
-def descriptor_env_overrides(folder: Path = INTEGRATIONS) -> frozenset[str]:
-    """Every variable an agent descriptor says relocates the agent's files: its
-    `relocation_env` and each `${VAR}` its paths expand."""
-    names: set[str] = set()
-    for path in sorted(folder.glob("*.toml")):
-        with open(path, "rb") as handle:
-            install = tomllib.load(handle).get("install") or {}
-        names.update(install.get("relocation_env") or [])
-        names.update(_PATH_VARIABLE.findall(path.read_text(encoding="utf-8")))
-    return frozenset(names)
-
-
-# Variables that would point rtok or an agent at a real location, or change rtok's behaviour:
-# the descriptors' overrides, plus agents' config variables rtok does not read itself.
-_SCRUBBED_PREFIXES = ("RTOK_",)
-_SCRUBBED = descriptor_env_overrides() | {
-    "OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "KILO_CONFIG", "QWEN_HOME",
-    "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
-}
+from rtok_testing.isolation import SCRUBBED, SCRUBBED_PREFIXES
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -58,7 +33,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     home = tmp_path / "home"
     home.mkdir()
     for name in list(os.environ):
-        if name in _SCRUBBED or name.startswith(_SCRUBBED_PREFIXES):
+        if name in SCRUBBED or name.startswith(SCRUBBED_PREFIXES):
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))

@@ -9,10 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import conftest
-
 from rtok.install.integrations import load_descriptors
+from rtok_testing import isolation
 
+TESTS = Path(__file__).resolve().parent
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)")
 
 
@@ -32,8 +32,8 @@ def _descriptor_variables() -> dict[str, set[str]]:
 
 
 def test_every_descriptor_variable_is_scrubbed() -> None:
-    missed = {agent: sorted(names - conftest._SCRUBBED)
-              for agent, names in _descriptor_variables().items() if names - conftest._SCRUBBED}
+    missed = {agent: sorted(names - isolation.SCRUBBED)
+              for agent, names in _descriptor_variables().items() if names - isolation.SCRUBBED}
     assert not missed, f"variables the test session does not scrub: {missed}"
 
 
@@ -42,7 +42,7 @@ def test_the_scrub_reads_new_descriptors(tmp_path: Path) -> None:
         'name = "newagent"\n[install]\nrelocation_env = ["NEWAGENT_HOME"]\n'
         '[[install.global]]\npath = "${NEWAGENT_DATA:-~/.newagent}/hooks.json"\n',
         encoding="utf-8")
-    assert conftest.descriptor_env_overrides(tmp_path) == {"NEWAGENT_HOME", "NEWAGENT_DATA"}
+    assert isolation.descriptor_env_overrides(tmp_path) == {"NEWAGENT_HOME", "NEWAGENT_DATA"}
 
 
 def test_a_session_started_with_every_variable_set_sees_none_of_them(tmp_path: Path) -> None:
@@ -59,7 +59,7 @@ def test_a_session_started_with_every_variable_set_sees_none_of_them(tmp_path: P
         f"    assert os.environ['HOME'] != {str(tmp_path / 'real-home')!r}\n",
         encoding="utf-8")
     env = dict(os.environ, HOME=str(tmp_path / "real-home"),
-               PYTHONPATH=os.pathsep.join([str(Path(conftest.__file__).parent),
+               PYTHONPATH=os.pathsep.join([str(TESTS),
                                            os.environ.get("PYTHONPATH", "")]))
     env.update({name: str(tmp_path / "real" / name) for name in names})
     proc = subprocess.run(

@@ -16,7 +16,7 @@ from rtok.install.targets.commands import hook_command, is_rtok_hook_command, re
 from rtok.install.targets.toml_hooks import codex_group_hash
 
 HOOK_TIER = {"claude", "codex", "cursor", "gemini", "copilot", "droid", "trae", "vibe",
-             "antigravity", "qwen", "cline"}
+             "antigravity", "qwen", "cline", "codebuddy", "grok", "openhands"}
 PLUGIN_TIER = {"opencode", "pi", "omp", "hermes", "kilocode"}
 RULES_TIER = {"windsurf", "roo", "kimi"}
 
