@@ -133,7 +133,7 @@ PROTOCOL_JSON = {
         '}","ask_rewrite":"{\\"decision\\":\\"deny\\",\\"reason\\":\\"rtok: please run `${comm'
         'and}` instead. It is the same command with shortened output; the full output s'
         'tays retrievable.\\"}"},"tool":["toolName"],"tools":["run_terminal_command"]}],'
-        '"permissions":"none","rtok_path":"bare"}'
+        '"permissions":"claude","rtok_path":"bare"}'
     ),
     'openhands': (
         '{"no_opinion":"","payloads":[{"background":["is_input"],"command":["command"],'

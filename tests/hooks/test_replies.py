@@ -143,7 +143,7 @@ def project(tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
     return root
 
 
-RULED = {"claude", "codebuddy", "copilot", "droid", "cursor", "gemini"}
+RULED = {"claude", "codebuddy", "copilot", "droid", "cursor", "gemini", "grok"}
 
 
 def _run(
@@ -341,8 +341,9 @@ def test_hooks_grok_borrows_leave_its_payload_unanswered(agent: str, project: Pa
     outcome = respond(PROTOCOLS[agent], grok_payload("git status", str(project)))
     assert outcome.kind == "unknown_shape"
     assert outcome.reply == PROTOCOLS[agent]["no_opinion"]
-    assert respond(PROTOCOLS["grok"], grok_payload("git status", str(project))).kind \
-        == "ask_rewrite"
+    answer = respond(PROTOCOLS["grok"], grok_payload("git status", str(project)))
+    assert answer.kind == "allow_rewrite"  # the Claude allow rule Grok also reads
+    assert json.loads(answer.reply)["decision"] == "deny"
 
 
 def test_codebuddy_reads_its_own_rules_not_claudes(project: Path, isolated_home: Path) -> None:
