@@ -127,13 +127,13 @@ PROTOCOL_JSON = {
     'grok': (
         '{"no_opinion":"","payloads":[{"background":[],"command":["command"],"command_f'
         'ormat":"string","event":["hookEventName"],"events":["pre_tool_use","PreToolUse'
-        '"],"input":["toolInput"],"input_format":"object","replies":{"allow_rewrite":"{'
-        '\\"decision\\":\\"deny\\",\\"reason\\":\\"rtok: please run `${command}` instead. It i'
-        's the same command with shortened output; the full output stays retrievable.\\"'
-        '}","ask_rewrite":"{\\"decision\\":\\"deny\\",\\"reason\\":\\"rtok: please run `${comm'
-        'and}` instead. It is the same command with shortened output; the full output s'
-        'tays retrievable.\\"}"},"tool":["toolName"],"tools":["run_terminal_command"]}],'
-        '"permissions":"claude","rtok_path":"bare"}'
+        '"],"incomplete":["toolInputTruncated"],"input":["toolInput"],"input_format":"o'
+        'bject","replies":{"allow_rewrite":"{\\"decision\\":\\"deny\\",\\"reason\\":\\"rtok: p'
+        'lease run `${command}` instead. It is the same command with shortened output; '
+        'the full output stays retrievable.\\"}","ask_rewrite":"{\\"decision\\":\\"deny\\",\\'
+        '"reason\\":\\"rtok: please run `${command}` instead. It is the same command with'
+        ' shortened output; the full output stays retrievable.\\"}"},"tool":["toolName"]'
+        ',"tools":["run_terminal_command"]}],"permissions":"claude","rtok_path":"bare"}'
     ),
     'openhands': (
         '{"no_opinion":"","payloads":[{"background":["is_input"],"command":["command"],'

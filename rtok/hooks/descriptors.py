@@ -23,6 +23,8 @@ Schema (every key is checked; an error names the file and the key):
     command_format = "string"  # "string", or "list" (a list of commands, each decided alone)
     background = []            # input keys that, when true, mark a background run: passed
                                #   through, since `rtok run` prints only when the command ends
+    incomplete = "toolInputTruncated"  # optional path; when the payload holds true there, the
+                               #   host cut the tool input short: passed through
 
     [hook.payloads.replies]    # one JSON template per decision; a kind left out replies
     allow_rewrite = {…}        #   `no_opinion`. Kinds: allow_rewrite, ask_rewrite, deny, defer,
@@ -106,7 +108,7 @@ def validate_hook_table(table: object, where: str) -> dict[str, Any]:
 def _payload(item: object, where: str) -> dict[str, Any]:
     table = _table(item, where)
     _only(table, {"tool", "tools", "event", "events", "input", "input_format", "command",
-                  "command_format", "background", "replies"}, where)
+                  "command_format", "background", "incomplete", "replies"}, where)
     replies = _table(table.get("replies"), f"{where}.replies")
     _only(replies, set(REPLY_KINDS), f"{where}.replies")
     event = table.get("event", "")
@@ -126,6 +128,8 @@ def _payload(item: object, where: str) -> dict[str, Any]:
         "background": _strings(table, "background", where, required=False),
         "replies": {kind: _template(value, f"{where}.replies.{kind}")
                     for kind, value in sorted(replies.items())},
+        # Only where given, so the compiled form of the other agents stays as it was.
+        **({"incomplete": _path(table, "incomplete", where)} if "incomplete" in table else {}),
     }
 
 

@@ -328,6 +328,16 @@ def test_deny_and_suggest_names_the_command_and_lets_it_through(agent: str,
     assert again.reply == ""
 
 
+def test_grok_truncated_input_passes_through(project: Path) -> None:
+    # Grok says when it cut the tool input for the hook: the command may be cut too.
+    payload = grok_payload("git log", str(project))
+    payload["toolInputTruncated"] = True
+    outcome = respond(PROTOCOLS["grok"], payload)
+    assert (outcome.kind, outcome.reply) == ("passthrough", "")
+    payload["toolInputTruncated"] = "yes"  # only a real true counts
+    assert respond(PROTOCOLS["grok"], payload).rewritten == "rtok run git log"
+
+
 def test_openhands_input_to_a_running_command_passes_through(project: Path) -> None:
     payload = shell_payload("openhands", "git status", str(project))
     payload["tool_input"]["is_input"] = True
