@@ -133,7 +133,7 @@ PROTOCOL_JSON = {
         'the full output stays retrievable.\\"}","ask_rewrite":"{\\"decision\\":\\"deny\\",\\'
         '"reason\\":\\"rtok: please run `${command}` instead. It is the same command with'
         ' shortened output; the full output stays retrievable.\\"}"},"tool":["toolName"]'
-        ',"tools":["run_terminal_command"]}],"permissions":"claude","rtok_path":"bare"}'
+        ',"tools":["run_terminal_command"]}],"permissions":"grok","rtok_path":"bare"}'
     ),
     'openhands': (
         '{"no_opinion":"","payloads":[{"background":["is_input"],"command":["command"],'

@@ -6,8 +6,8 @@ Not on the hot path (it parses TOML): `scripts/compile_data.py` turns the tables
 Schema (every key is checked; an error names the file and the key):
 
     [hook]
-    permissions = "claude"     # whose rules: claude|codebuddy|cursor|gemini|qwen|droid|vibe|
-                               #   codex|none
+    permissions = "claude"     # whose rules: claude|codebuddy|cursor|gemini|grok|qwen|droid|
+                               #   vibe|codex|none
     rtok_path = "bare"         # "bare" → `rtok run …` if PATH finds this rtok, else absolute;
                                # "absolute" → always the running entry point
     no_opinion = ""            # exact stdout when rtok has nothing to say ("" or JSON text)
@@ -47,8 +47,8 @@ from typing import Any
 
 from rtok import resources
 
-PERMISSION_SOURCES = ("claude", "codebuddy", "cursor", "gemini", "qwen", "droid", "vibe", "codex",
-                      "none")
+PERMISSION_SOURCES = ("claude", "codebuddy", "cursor", "gemini", "grok", "qwen", "droid", "vibe",
+                      "codex", "none")
 RTOK_PATHS = ("bare", "absolute")
 INPUT_FORMATS = ("object", "object_or_json")
 COMMAND_FORMATS = ("string", "list")

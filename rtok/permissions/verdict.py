@@ -40,6 +40,7 @@ _READERS: dict[str, Callable[[str], sources.Rules]] = {
     "cursor": sources.cursor_rules,
     "droid": sources.droid_rules,
     "gemini": sources.gemini_rules,
+    "grok": sources.grok_rules,
     "qwen": sources.qwen_rules,
     "vibe": sources.vibe_rules,
     "codex": sources.codex_rules,
