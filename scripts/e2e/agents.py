@@ -475,8 +475,7 @@ PROFILES: dict[str, AgentProfile] = {p.name: p for p in (
     AgentProfile("kilocode", "Kilo CLI", ["bash"], _kilo_config, _opencode_command),
     # The CLI ships inside the agent SDK's wheel, whose version is the pin.
     AgentProfile("codebuddy", "CodeBuddy Code 2.163.0 from codebuddy-agent-sdk", ["Bash"],
-                 _codebuddy_config,
-                 _codebuddy_command),
+                 _codebuddy_config, _codebuddy_command),
     AgentProfile("grok", "Grok Build", ["run_terminal_command"], _grok_config, _grok_command,
                  trust_project=_grok_trust_project, follow_suggestions=True,
                  companions=("claude", "cursor")),
