@@ -56,21 +56,23 @@ def test_block_is_added_once_then_replaced_in_place(tmp_path: Path) -> None:
     assert replace_block(second, f"{START}\nX\n{END}").count(START) == 1
 
 
-def test_only_regenerates_the_named_agents_rows(tmp_path: Path) -> None:
+def test_only_updates_the_named_rows_and_keeps_the_others(tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
     readme.write_text("# rtok\n")
     results = tmp_path / "results"
     results.mkdir()
     write_result(results, "claude", "round_trip", True, agent_version("claude"))
-    write_result(results, "grok", "round_trip", True, agent_version("grok"))
     assert main(["--results", str(results), "--readme", str(readme)]) == 0
-    # Later results of only some agents: the other rows keep what the README says.
-    for name in ("claude", "grok"):
-        (results / f"{name}.round_trip.json").unlink()
-    write_result(results, "openhands", "round_trip", True, agent_version("openhands"))
-    assert main(["--results", str(results), "--readme", str(readme),
-                 "--only", "openhands", "--only", "grok"]) == 0
-    table = readme.read_text()
-    assert "verified end to end with Claude Code" in row_of(table, "claude")
-    assert "verified end to end with OpenHands CLI" in row_of(table, "openhands")
-    assert "no result recorded" in row_of(table, "grok")
+    (results / "claude.round_trip.json").unlink()  # another checkout's run, not here
+    write_result(results, "kimi", "round_trip", True, agent_version("kimi"))
+    assert main(["--results", str(results), "--readme", str(readme), "--only", "kimi"]) == 0
+    text = readme.read_text()
+    assert "verified end to end with Claude Code" in row_of(text, "claude")
+    assert "verified end to end with Kimi Code" in row_of(text, "kimi")
+    assert text.count(START) == 1
+
+
+def test_a_host_condition_from_the_descriptor_is_in_the_row(tmp_path: Path) -> None:
+    write_result(tmp_path, "auggie", "round_trip", True, agent_version("auggie"))
+    row = row_of(render_table(REPO_ROOT, str(tmp_path)), "auggie")
+    assert "verified end to end with Auggie" in row and "enable_hooks" in row

@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rtok.compiled.hook_protocols import PROTOCOL_JSON
-
 
 def shell_payload(agent: str, command: str, cwd: str) -> dict[str, Any]:
     """The payload `agent` sends before running `command` in its shell tool."""
     builders = {
+        "auggie": lambda: {"hook_event_name": "PreToolUse", "conversation_id": "c1",
+                           "workspace_roots": [cwd], "tool_name": "launch-process",
+                           "tool_input": {"command": command, "wait": True,
+                                          "max_wait_seconds": 60, "cwd": cwd},
+                           "tool_output": "[undefined]", "tool_error": None,
+                           "is_mcp_tool": False},
         "claude": lambda: {"session_id": "s1", "transcript_path": "/t.jsonl", "cwd": cwd,
                            "permission_mode": "default", "hook_event_name": "PreToolUse",
                            "tool_name": "Bash", "tool_use_id": "toolu_1",
@@ -53,6 +57,9 @@ def shell_payload(agent: str, command: str, cwd: str) -> dict[str, Any]:
                          "parent_session_id": None, "transcript_path": "/t", "cwd": cwd,
                          "tool_name": "file_system.bash", "tool_call_id": "call_1",
                          "tool_input": {"command": command, "timeout_seconds": 30}},
+        "kimi": lambda: {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": cwd,
+                         "client_type": "kimi_code_cli", "tool_name": "Bash",
+                         "tool_input": {"command": command}, "tool_call_id": "call_1"},
         "antigravity": lambda: {"cwd": cwd, "toolCall": {"name": "run_command",
                                 "args": {"CommandLine": command, "Cwd": cwd}}},
         "qwen": lambda: {"session_id": "s", "transcript_path": "/t", "cwd": cwd,
@@ -95,14 +102,22 @@ def foreign_payload(agent: str, cwd: str) -> dict[str, Any]:
         payload["toolName"] = "read_file"
         payload["toolInput"] = {"path": "/etc/hosts"}
     else:
-        names = {"claude": "Read", "codebuddy": "Read", "codex": "apply_patch",
-                 "cursor": "Read", "gemini": "read_file", "droid": "Read", "openhands":
-                 "file_editor", "trae": "ReadFile", "vibe": "read_file", "qwen": "read_file"}
+        names = {"auggie": "view", "claude": "Read", "codebuddy": "Read",
+                 "codex": "apply_patch", "cursor": "Read", "droid": "Read",
+                 "gemini": "read_file", "kimi": "Read", "openhands": "file_editor",
+                 "qwen": "read_file", "trae": "ReadFile", "vibe": "read_file"}
         payload["tool_name"] = names[agent]
         payload["tool_input"] = {"file_path": "/etc/hosts"}
     return payload
 
 
-# Every agent whose descriptor has a `[hook]` table: a new one fails here until its sample
-# payload and expected replies are written.
-HOOK_AGENTS = tuple(sorted(PROTOCOL_JSON))
+def _hook_agents() -> tuple[str, ...]:
+    from rtok.install import integrations
+
+    return tuple(sorted(name for name, item in integrations.load_descriptors().items()
+                        if item.tier == "hook"))
+
+
+# Every agent whose descriptor registers `rtok hook`: a new one without a payload builder
+# above fails the reply tests instead of being left out.
+HOOK_AGENTS = _hook_agents()
