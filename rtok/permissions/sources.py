@@ -283,7 +283,11 @@ def grok_rules(cwd: str) -> Rules:
     """Grok Build's rules: those of Claude's settings files, which Grok merges into its own,
     plus the `[permission]` tables of its config files (`allow`, `ask`, `deny` lists of
     `Bash(…)` rules, and `rules` entries with `tool = "bash"`). The TOML is parsed only when
-    a file changes (`rtok.cachefile`)."""
+    a file changes (`rtok.cachefile`).
+
+    Ask rules count as deny: Grok judges the command the model sends after rtok's
+    suggestion, and `rtok run git log` no longer matches `Bash(git log *)`, so a command
+    the user wants to be asked about is left to Grok."""
     deny, ask, allow = claude_rules(cwd)
     for path in grok_config_files(cwd):
         try:
@@ -297,7 +301,7 @@ def grok_rules(cwd: str) -> Rules:
             deny += _strings(parsed[0])
             ask += _strings(parsed[1])
             allow += _strings(parsed[2])
-    return deny, ask, allow
+    return deny + ask, [], allow
 
 
 def _grok_permission(data: bytes) -> list[list[str]]:

@@ -321,23 +321,30 @@ def test_cline_decides_each_command(project: Path) -> None:
 @pytest.mark.parametrize("agent", ["grok", "openhands"])
 def test_deny_and_suggest_names_the_command_and_lets_it_through(agent: str,
                                                                  project: Path) -> None:
-    outcome, _ = _run(agent, "git log -n 3", project)
+    outcome, _ = _run(agent, "git diff --stat", project)
     reply = json.loads(outcome.reply)
     assert reply["decision"] == "deny"
-    assert "`rtok run git log -n 3`" in reply["reason"]
+    assert "`rtok run git diff --stat`" in reply["reason"]
     assert "\n" not in reply["reason"]
-    again, _ = _run(agent, "rtok run git log -n 3", project)
+    again, _ = _run(agent, "rtok run git diff --stat", project)
     assert again.reply == ""
+
+
+def test_grok_leaves_a_command_with_an_ask_rule_to_grok(project: Path) -> None:
+    # The fixture's Claude rule asks about git log; Grok merges it and would not ask about
+    # a suggested `rtok run git log`, so rtok says nothing and Grok asks.
+    outcome, _ = _run("grok", "git log -n 3", project)
+    assert (outcome.kind, outcome.reply) == ("deny", "")
 
 
 def test_grok_truncated_input_passes_through(project: Path) -> None:
     # Grok says when it cut the tool input for the hook: the command may be cut too.
-    payload = grok_payload("git log", str(project))
+    payload = grok_payload("git diff", str(project))
     payload["toolInputTruncated"] = True
     outcome = respond(PROTOCOLS["grok"], payload)
     assert (outcome.kind, outcome.reply) == ("passthrough", "")
     payload["toolInputTruncated"] = "yes"  # only a real true counts
-    assert respond(PROTOCOLS["grok"], payload).rewritten == "rtok run git log"
+    assert respond(PROTOCOLS["grok"], payload).rewritten == "rtok run git diff"
 
 
 def test_openhands_input_to_a_running_command_passes_through(project: Path) -> None:

@@ -281,13 +281,14 @@ def test_grok_rules_merge_its_toml_and_claudes_settings(isolated_home: Path, tmp
     _write(project / ".grok" / "config.toml", '[permission]\ndeny = ["Bash(curl *)"]\n')
     _write(project / "sub" / ".grok" / "config.toml", '[permission]\nask = ["Bash(git log)"]\n')
     _write(tmp_path / ".grok" / "config.toml", '[permission]\ndeny = ["Bash(outside)"]\n')
+    # Ask rules count as deny: a suggested `rtok run …` would slip past them.
     deny, ask, allow = sources.grok_rules(str(project / "sub"))
-    assert deny == ["git push:*", "rm -rf *", "curl *"]
-    assert ask == ["*", "git log"]
+    assert deny == ["git push:*", "rm -rf *", "curl *", "*", "git log"]
+    assert ask == []
     assert allow == ["git status"]
     # Malformed TOML is ignored (with one warning), the other files still count.
     _write(project / ".grok" / "config.toml", "[permission\ndeny = [")
-    assert sources.grok_rules(str(project))[0] == ["git push:*", "rm -rf *"]
+    assert sources.grok_rules(str(project))[0] == ["git push:*", "rm -rf *", "*"]
 
 
 def _auggie_rule(kind: str, regex: str | None = None, tool: str = "launch-process") -> object:
