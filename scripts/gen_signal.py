@@ -383,7 +383,7 @@ def prepare(ctx: Context) -> None:
     link = os.path.join(ctx.corpus, "clickgit")
     if not os.path.exists(link):
         os.symlink(ctx.click_git, link)
-    for package in ("express", "react"):
+    for package in ("react",):
         target = os.path.join(ctx.corpus, f"{package}.json")
         if not os.path.exists(target) and shutil.which("npm"):
             data = subprocess.run(["npm", "view", package, "--json"], capture_output=True,
