@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
+from rtok.formats import dialects, jsonc
+from rtok.formats.errors import FormatError
 from rtok.install.descriptor import Descriptor, DescriptorError, FileSpec, load_all
 from rtok.install.model import FileEdit, InstallContext
 from rtok.install.targets import json_hooks, markdown, toml_hooks, whole_files, yaml_items
@@ -137,9 +139,12 @@ def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[
         )
     specs = descriptor.files[scope]
     targets = {spec.path: _target(descriptor, scope, spec, ctx) for spec in specs}
+    skipped = _unchosen_in_groups(specs, targets) if action == "install" else set()
     edits: list[FileEdit] = []
     for spec in specs:
         if action == "install" and ctx.hook_only and spec.is_awareness:
+            continue
+        if spec.path in skipped:
             continue
         if action == "install" and spec.when_exists and not os.path.exists(
             expand_path(spec.when_exists, scope, ctx, user_file=spec.user_file)
@@ -164,7 +169,77 @@ def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[
         if spec.description and action == "install":
             edits[-1] = replace(edits[-1], description=f"{edits[-1].description}; "
                                 f"{spec.description}")
+        edits[-1] = _with_host_facts(edits[-1], spec, target, action)
     return edits
+
+
+def _with_host_facts(edit: FileEdit, spec: FileSpec, target: Target, action: str) -> FileEdit:
+    """Attach the host's dialect (an install refuses a file the host cannot parse) and the
+    files the host writes beside rtok's own."""
+    folder = os.path.dirname(target.path)
+    host_files = tuple(os.path.join(folder, pattern) for pattern in spec.host_files)
+    host = target.descriptor.display_name
+    if not spec.dialect:
+        return replace(edit, host=host, host_files=host_files)
+    transform = edit.transform
+    if action == "install":
+        transform = _guarded(edit.transform, spec.dialect, host, target.path)
+    return replace(edit, transform=transform, dialect=spec.dialect, host=host,
+                   host_files=host_files)
+
+
+def _guarded(transform: Callable[[bytes | None], bytes | None], dialect: str, host: str,
+             path: str) -> Callable[[bytes | None], bytes | None]:
+    def guarded(data: bytes | None) -> bytes | None:
+        if data is not None:
+            check_host_dialect(data, dialect, host, path)
+        return transform(data)
+
+    return guarded
+
+
+def check_host_dialect(data: bytes, dialect: str, host: str, path: str) -> None:
+    """Raise FormatError (file:line, in the host's terms) when `host` cannot parse `data`."""
+    problem = dialects.host_problem(data, dialect, label=path)
+    if problem is None:
+        return
+    line, reason = problem
+    raise FormatError(
+        path, line,
+        f"{reason}: {host} reads this file as {dialects.describe(dialect)} and cannot parse "
+        f"it, so it ignores the whole file; fix the file first (rtok changed nothing)",
+    )
+
+
+def _unchosen_in_groups(specs: tuple[FileSpec, ...], targets: dict[str, Target]) -> set[str]:
+    """Paths of grouped entries an install leaves out. Per group the host reads one file:
+    the first entry (in the host's order of precedence) whose file is in use (exists, or
+    holds its `prefer_when` key), else the first entry without `prefer_when`."""
+    groups: dict[str, list[FileSpec]] = {}
+    for spec in specs:
+        if spec.group:
+            groups.setdefault(spec.group, []).append(spec)
+    skipped: set[str] = set()
+    for members in groups.values():
+        chosen = next((s for s in members if _in_use(targets[s.path].path, s.prefer_when)),
+                      None)
+        if chosen is None:
+            chosen = next((s for s in members if not s.prefer_when), members[0])
+        skipped.update(s.path for s in members if s is not chosen)
+    return skipped
+
+
+def _in_use(path: str, keys: tuple[str, ...]) -> bool:
+    if not keys:
+        return os.path.lexists(path)
+    data = _read(path)
+    if data is None or not data.strip():
+        return False
+    try:
+        value = jsonc.get(data, keys, None, label=path)
+    except FormatError:
+        return False
+    return value is not None
 
 
 def _other_owners(path: str, kind: str, agent: str) -> list[str]:
@@ -219,6 +294,26 @@ def installed_scopes(descriptor: Descriptor, ctx: InstallContext) -> list[str]:
             except Exception:  # an unreadable or malformed file says nothing either way
                 continue
     return found
+
+
+HOOK_KINDS = frozenset({"settings_entry", "trust_entry", "whole_file"})
+
+
+def missing_parts(descriptor: Descriptor, scope: str, ctx: InstallContext) -> list[FileEdit]:
+    """The hook, plugin and trust edits of an install that are not in place (a part that
+    needed consent and was declined), for an agent installed in `scope`. Awareness files
+    are not counted: `--hook-only` leaves them out on purpose."""
+    missing: list[FileEdit] = []
+    for edit in edits_for(descriptor.name, scope, "install", ctx):
+        if edit.kind not in HOOK_KINDS:
+            continue
+        try:
+            current = _read(edit.path)
+            if edit.transform(current) != current:
+                missing.append(edit)
+        except Exception:  # a file rtok cannot edit now: verify reports why
+            continue
+    return missing
 
 
 def _read(path: str) -> bytes | None:

@@ -17,6 +17,11 @@ from rtok.install import fsio, origins, state
 from rtok.install.model import FileEdit, InstallContext
 
 
+# Settings files are small; a larger one is refused at once instead of parsed for minutes
+# with gigabytes of memory.
+MAX_EDIT_BYTES = 16 * 1024 * 1024
+
+
 class PlanError(Exception):
     """One or more targets cannot be changed; nothing was written."""
 
@@ -178,6 +183,10 @@ def plan(
         if problem:
             problems.append(problem)
             continue
+        too_big = _size_problem(real)
+        if too_big:
+            problems.append(too_big)
+            continue
         try:
             current = fsio.read_or_none(real)
         except fsio.FileAccessError as exc:
@@ -240,6 +249,20 @@ def plan(
         in_place=tuple(in_place),
         kept=tuple(kept),
         agents=tuple(dict.fromkeys(e.agent for e in edits)),
+    )
+
+
+def _size_problem(real_path: str) -> str | None:
+    try:
+        size = os.stat(real_path).st_size
+    except OSError:
+        return None  # absent (or unreadable: reading it reports that)
+    if size <= MAX_EDIT_BYTES or not os.path.isfile(real_path):
+        return None
+    return (
+        f"{real_path}: is {size / (1024 * 1024):.0f} MiB; rtok edits settings files of up to "
+        f"{MAX_EDIT_BYTES // (1024 * 1024)} MiB and left it alone (a settings file this "
+        "large is usually not one: check what wrote it)"
     )
 
 
