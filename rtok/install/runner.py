@@ -323,6 +323,8 @@ def _run(
                                  declined=bool(the_plan.declined)))
     for edit, note in the_plan.kept:
         out.write(f"kept {edit.path} [{edit.agent}]: {note}\n")
+    for edit, note in the_plan.notes:
+        out.write(f"note: {edit.path} [{edit.agent}]: {note}\n")
     for change in the_plan.declined:
         out.write(report.change_line(change, prefix="not done (needs consent): ") + "\n")
     if the_plan.declined and opts.patch is False:

@@ -101,7 +101,7 @@ def update(
 
 
 def _write(document: dict[str, object]) -> None:
-    os.makedirs(paths.data_dir(), exist_ok=True)
+    os.makedirs(paths.data_dir(), mode=0o700, exist_ok=True)
     body = json.dumps(document, indent=2, sort_keys=True).encode("utf-8") + b"\n"
     fsio.atomic_write(state_file(), body, 0o600)
 

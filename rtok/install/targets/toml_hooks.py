@@ -20,7 +20,7 @@ from rtok.formats.text import decode
 from rtok.install import fsio
 from rtok.install.model import FileEdit
 from rtok.install.targets.base import IntegrationError, Target
-from rtok.install.targets.commands import is_rtok_hook_command
+from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
 CODEX_EVENT = "pre_tool_use"
 CODEX_DEFAULT_TIMEOUT = 600
@@ -58,14 +58,27 @@ def toml_hook_table(target: Target, action: str) -> FileEdit:
                                               label=target.path)
         return tomltext.add_table(data, (array,), desired, array=True, label=target.path)
 
+    def edited_entry(entry: Mapping[str, object]) -> bool:
+        return is_edited_rtok_hook_command(entry.get("command"), target.agent)
+
     def uninstall(data: bytes | None) -> bytes | None:
         if data is None:
             return None
-        removed = tomltext.remove_tables(data, (array,), owned_entry, array=True,
-                                         label=target.path)
+        removed = tomltext.remove_tables(
+            data, (array,), lambda e: owned_entry(e) or edited_entry(e), array=True,
+            label=target.path)
         if removed == data:
             return data
         return _delete_if_created(removed, target)
+
+    def removal_note(data: bytes | None) -> str | None:
+        entries = tomltext.get(data, (array,), None, label=target.path) if data else None
+        changed = [str(e.get("command")) for e in entries if isinstance(e, dict)
+                   and edited_entry(e)] if isinstance(entries, list) else []
+        if not changed:
+            return None
+        return ("removed rtok's hook entry although it was changed by hand: "
+                + "; ".join(f"`{c}`" for c in changed))
 
     def owned(data: bytes | None) -> bytes | None:
         entries = tomltext.get(data, (array,), None, label=target.path) if data else None
@@ -80,6 +93,7 @@ def toml_hook_table(target: Target, action: str) -> FileEdit:
         transform=install if action == "install" else uninstall,
         needs_consent=action == "install" and os.path.lexists(target.path),
         owned_bytes=owned, description=f"{verb} rtok's [[{array}]] entry",
+        removal_note=removal_note if action == "uninstall" else None,
     )
 
 
