@@ -18,6 +18,7 @@ import contextlib
 import glob
 import hashlib
 import os
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -180,7 +181,8 @@ class _Journal:
 # A file that changes under rtok's write is planned again on its new bytes, a bounded number
 # of times; a file that is empty or does not parse just then (another program is half-way
 # through writing it) is given a moment to settle, and never written on those bytes.
-MAX_WRITE_ATTEMPTS = 8
+MAX_WRITE_ATTEMPTS = 50
+RETRY_DELAY_S = (0.001, 0.02)  # random back-off between attempts, so two writers part
 SETTLE_TRIES = 25
 SETTLE_DELAY_S = 0.02
 
@@ -216,7 +218,9 @@ def _write_current(change: Change, journal: _Journal, delay: float, strict: bool
                    origin_table: state.OriginTable | None, backups: BackupRun,
                    result: ApplyResult) -> Change | None:
     """Write `change`, re-planning it when the file changed right before the rename."""
-    for _attempt in range(MAX_WRITE_ATTEMPTS):
+    for attempt in range(MAX_WRITE_ATTEMPTS):
+        if attempt:
+            time.sleep(random.uniform(*RETRY_DELAY_S))
         try:
             _write(change, journal, delay)
             return change
