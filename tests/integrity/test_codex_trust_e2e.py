@@ -122,3 +122,30 @@ def test_doctor_and_codex_agree_on_hook_trust(isolated_home: Path) -> None:
     assert hook["trustStatus"] == "untrusted"
     doctor = _doctor_trust(isolated_home)
     assert doctor["level"] == "FAIL" and "not trusted" in str(doctor["message"])
+
+
+@pytest.mark.e2e
+def test_codex_trusts_the_hook_under_a_non_ascii_home(isolated_home: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A HOME such as /home/jürgen: the hooks.json path in the trust key, and the rtok path
+    in the hook command, hold non-ASCII characters; Codex must call the hook trusted, and
+    its hash must be the one rtok wrote and doctor recomputes."""
+    _ensure_codex()
+    home = isolated_home / "jürgen"
+    (home / ".codex").mkdir(parents=True)
+    bin_dir = home / "tools ü" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "rtok").symlink_to(os.path.join(os.path.dirname(sys.executable), "rtok"))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("RTOK_BIN", str(bin_dir / "rtok"))
+    result = run_rtok(["init", "--agent", "codex", "-g", "--auto-patch"])
+    assert result.returncode == 0, result.stderr
+
+    [hook] = _hooks_list(home, home)
+    assert "jürgen" in str(hook["command"]) and "tools ü" in str(hook["command"])
+    assert hook["trustStatus"] == "trusted", hook
+    assert hook["currentHash"] == codex_hook_hash(str(hook["command"]), hook["timeoutSec"],
+                                                  str(hook["matcher"]))
+    config = (home / ".codex" / "config.toml").read_text(encoding="utf-8")
+    assert str(hook["currentHash"]) in config
+    assert _doctor_trust(home)["level"] == "PASS"
