@@ -33,6 +33,17 @@ def change_line(change: Change, *, prefix: str = "") -> str:
     return text + (f": {what}" if what else "")
 
 
+_SUMMARY_VERBS = {"create": "create", "modify": "update", "delete": "delete",
+                  "chmod": "update (mode)"}
+
+
+def summary_text(plan: Plan) -> str:
+    """Every file the plan changes, one line each, for right above the confirmation."""
+    lines = [f"{len(plan.changes)} file(s) to change:"]
+    lines.extend(f"  {_SUMMARY_VERBS[c.action]:<7} {c.path} [{_who(c)}]" for c in plan.changes)
+    return "\n".join(lines) + "\n"
+
+
 def plan_text(plan: Plan, *, action: str, show_diff: bool, verbose: bool) -> str:
     lines: list[str] = []
     if not plan.changes and not plan.declined:
