@@ -20,6 +20,16 @@ if TYPE_CHECKING:
 
 USAGE = ("usage: rtok expand ID [--full | --from N | --lines N | --grep RE]\n"
          "       rtok expand --list\n")
+HELP = USAGE + """
+Print the raw output `rtok run` archived under ID (shown in its shortened result), byte for
+byte. An ID prefix of at least 4 characters is enough when it is unique.
+
+  --full        the whole output
+  --from N      from line N on
+  --lines N     N lines (with --from: from there)
+  --grep RE     only the lines matching the regular expression RE
+  --list        the archived outputs and their ids
+"""
 MIN_PREFIX = 4
 
 
@@ -89,7 +99,7 @@ def parse_args(args: list[str]) -> Options | str:
 
 def main(args: list[str]) -> int:
     if args and args[0] in ("-h", "--help"):
-        sys.stdout.write(USAGE)
+        sys.stdout.write(HELP)
         return 0
     parsed = parse_args(args)
     if isinstance(parsed, str):
