@@ -174,7 +174,10 @@ def test_an_edited_rtok_entry_is_removed_and_reported(isolated_home: Path) -> No
     assert run_rtok([*CLAUDE_INSTALL, "--hook-only"]).returncode == 0
     edited = settings.read_bytes().replace(b'hook claude"', b'hook claude --verbose"')
     settings.write_bytes(edited.replace(b'"timeout": 30', b'"timeout": 5'))
-    assert "installed: global" in run_rtok(["agents"]).stdout.decode()
+    agents = run_rtok(["agents"]).stdout.decode()
+    assert "installed: global" in agents and "partial" not in agents
+    again = run_rtok([*CLAUDE_INSTALL, "--hook-only"])  # the user's entry stays, once
+    assert again.returncode == 0 and settings.read_bytes().count(b"hook claude") == 1
     done = run_rtok(["uninstall", "-a", "claude", "-g", "--auto-patch"])
     assert done.returncode == 0, _out(done)
     assert "changed by hand" in done.stdout.decode() and "--verbose" in done.stdout.decode()

@@ -162,6 +162,12 @@ def _entries_edit(target: Target, action: str, desired: dict[str, object], comma
             return data
         if data is not None and data.strip():
             jsonc.parse(data, label=target.path)  # refuse an unparseable file up front
+            if edited_commands(data, container, target.agent, command_key, grouped,
+                               target.path) and not _owned_group_paths(
+                    data, container, target.agent, command_key, grouped)[0]:
+                # rtok's entry with the user's own changes (a flag, another timeout): it
+                # is theirs to keep; a second entry would run rtok twice.
+                return data
             data = _remove_owned(data, target, command_key, grouped)
         started = _start(data, target)
         return jsonc.append_to_array(started, container, desired, label=target.path)
