@@ -356,3 +356,20 @@ def test_no_edit_saved_during_an_install_is_lost(isolated_home: Path,
             transaction.apply(planner.plan(
                 integrations.edits_for("claude", "global", "install", ctx), ctx))
     assert lost == [], f"{len(lost)} of {trials} trials lost edits: {lost[:3]}"
+
+
+def test_an_edited_codex_hook_goes_with_its_trust_entry(isolated_home: Path) -> None:
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    (codex / "config.toml").write_text('model = "gpt"\n')
+    assert run_rtok(["init", "-a", "codex", "-g", "--auto-patch", "--hook-only"]).returncode == 0
+    hooks = codex / "hooks.json"
+    hooks.write_bytes(hooks.read_bytes().replace(b'hook codex"', b'hook codex --verbose"'))
+    config = (codex / "config.toml").read_text()  # the user re-trusted the edited hook
+    (codex / "config.toml").write_text(config.replace(
+        config.split('trusted_hash = "')[1].split('"')[0], "sha256:" + "0" * 64))
+    done = run_rtok(["uninstall", "-a", "codex", "-g", "--auto-patch"])
+    assert done.returncode == 0, _out(done)
+    assert "changed by hand" in done.stdout.decode()
+    assert (codex / "config.toml").read_text() == 'model = "gpt"\n'
+    assert not hooks.exists()

@@ -127,8 +127,9 @@ def codex_trust_key(hooks_path: str, group_index: int, handler_index: int = 0) -
 
 
 def owned_group_entries(hooks_bytes: bytes | None, hooks_path: str, container: tuple[str, ...],
-                        agent: str) -> dict[str, str]:
-    """trust key -> trusted_hash for every rtok group in a hooks.json document."""
+                        agent: str, edited: bool = False) -> dict[str, str]:
+    """trust key -> trusted_hash for every rtok group in a hooks.json document (with
+    `edited`, also groups whose rtok command the user changed)."""
     if not hooks_bytes or not hooks_bytes.strip():
         return {}
     groups = jsonc.get(hooks_bytes, container, None, label=hooks_path)
@@ -141,7 +142,9 @@ def owned_group_entries(hooks_bytes: bytes | None, hooks_path: str, container: t
         handlers = group["hooks"]
         if handlers and all(
             isinstance(h, dict) and h.get("type", "command") == "command"
-            and is_rtok_hook_command(h.get("command"), agent) for h in handlers
+            and (is_rtok_hook_command(h.get("command"), agent)
+                 or (edited and is_edited_rtok_hook_command(h.get("command"), agent)))
+            for h in handlers
         ):
             found[codex_trust_key(hooks_path, index)] = codex_group_hash(group)
     return found
@@ -178,13 +181,16 @@ def codex_trust(target: Target, action: str, hooks_path: str, container: tuple[s
         if not isinstance(entries, dict):
             return data
         ours = owned_group_entries(read_hooks(), hooks_path, container, target.agent)
+        # The trust of a group whose rtok command the user edited goes with the group.
+        edited_keys = set(owned_group_entries(read_hooks(), hooks_path, container,
+                                              target.agent, edited=True)) - set(ours)
         fresh_hash = codex_group_hash(desired_group)
         original = data
         for key, value in entries.items():
             if not isinstance(value, dict) or not key.startswith(f"{hooks_path}:{CODEX_EVENT}:"):
                 continue
             digest = value.get("trusted_hash")
-            if ours.get(key) == digest or digest == fresh_hash:
+            if ours.get(key) == digest or digest == fresh_hash or key in edited_keys:
                 data = tomltext.remove_tables(data, (*state, key), label=target.path)
         if data == original:
             return data
