@@ -229,3 +229,41 @@ def test_ctrl_c_at_each_step_cancels_and_writes_nothing(isolated_home: Path, tmp
     assert b"Cancelled; nothing written." in seen
     assert b"No agent chosen" not in seen
     assert _all_files(tmp_path) == before
+
+
+def test_the_trust_question_comes_before_the_one_confirmation(isolated_home: Path,
+                                                              tmp_path: Path) -> None:
+    from rtok import paths
+
+    (isolated_home / ".claude").mkdir()
+    project = _project(tmp_path)
+    (project / ".rtok").mkdir()
+    (project / ".rtok" / "rules.toml").write_text("[mytool]\nmax_lines = 20\n")
+    pid, fd = _spawn(["init", "--project"], cwd=project)
+    seen = bytearray()
+    try:
+        _answer(fd, b"which agents?", b"\r", seen)
+        _answer(fd, b"Trust ", b"\x03", seen)  # Ctrl-C at the trust question
+        code = _wait(pid, fd, seen)
+    finally:
+        os.close(fd)
+    assert code == 130, bytes(seen)[-3000:]
+    assert b"Apply these" not in seen and b"Cancelled; nothing written." in seen
+    assert sorted(os.listdir(project)) == [".git", ".rtok"]
+    assert not os.path.exists(paths.trust_store())
+
+    pid, fd = _spawn(["init", "--project"], cwd=project)
+    seen = bytearray()
+    try:
+        _answer(fd, b"which agents?", b"\r", seen)
+        _answer(fd, b"Trust ", b"y", seen)
+        _read_until(fd, b"Apply these", seen)
+        text = bytes(seen)
+        assert text.rindex(b"Trust ") < text.rindex(b"file(s) to change:")
+        time.sleep(0.3)
+        os.write(fd, b"y")
+        code = _wait(pid, fd, seen)
+    finally:
+        os.close(fd)
+    assert code == 0, bytes(seen)[-3000:]
+    assert (project / ".claude" / "settings.local.json").exists()
