@@ -722,7 +722,30 @@ def _doctor_hook_agent(name: str, scope: str, root: str | None,
     checks.extend(host_condition_checks(name, scope, bool(commands)))
     for hooks_file in hooks_files:
         checks.extend(check_codex_trust(hooks_file, scope))
+        checks.extend(codex_inline_hooks(hooks_file, scope))
     return checks
+
+
+def codex_inline_hooks(hooks_file: str, scope: str) -> list[Check]:
+    """Codex reads hooks.json and the `[hooks]` tables of the config.toml beside it as one
+    layer: both run (nothing is shadowed), but Codex warns about the two representations."""
+    import tomllib
+
+    config = os.path.join(os.path.dirname(os.path.abspath(hooks_file)), "config.toml")
+    data = installed.read_or_none(config)
+    if data is None:
+        return []
+    try:
+        hooks = tomllib.loads(data.decode("utf-8")).get("hooks", {})
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError):
+        return []
+    events = sorted(k for k, v in hooks.items() if k != "state" and v) if isinstance(
+        hooks, dict) else []
+    if not events:
+        return []
+    return [Check("codex", scope, "hook_layer", WARN,
+                  f"{config} also defines hooks ({', '.join(events)}): Codex runs them and "
+                  f"rtok's from {hooks_file} alike, and warns that one layer has both forms")]
 
 
 def host_condition_checks(agent: str, scope: str, registered: bool) -> list[Check]:

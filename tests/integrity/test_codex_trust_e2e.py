@@ -149,3 +149,27 @@ def test_codex_trusts_the_hook_under_a_non_ascii_home(isolated_home: Path,
     config = (home / ".codex" / "config.toml").read_text(encoding="utf-8")
     assert str(hook["currentHash"]) in config
     assert _doctor_trust(home)["level"] == "PASS"
+
+
+@pytest.mark.e2e
+def test_inline_config_hooks_and_rtoks_hooks_json_both_load(isolated_home: Path) -> None:
+    """A user's own `[[hooks.PreToolUse]]` in config.toml is not shadowed by the hooks.json
+    rtok creates: Codex loads both (one layer) and rtok's is trusted; doctor says so."""
+    _ensure_codex()
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    user = ('[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.hooks]]\n'
+            'type = "command"\ncommand = "echo user-hook"\n')
+    (codex / "config.toml").write_text(user)
+    result = run_rtok(["init", "--agent", "codex", "-g", "--auto-patch", "--hook-only"])
+    assert result.returncode == 0, result.stderr
+    assert (codex / "config.toml").read_text().startswith(user)
+    hooks = _hooks_list(isolated_home, isolated_home)
+    commands = {str(h["command"]): h for h in hooks}
+    assert "echo user-hook" in commands and commands["echo user-hook"]["enabled"] is True
+    [ours] = [h for c, h in commands.items() if c.endswith("hook codex")]
+    assert ours["trustStatus"] == "trusted"
+    doctor = run_rtok(["doctor", "--json", "--agent", "codex"], cwd=str(isolated_home),
+                      timeout=240)
+    checks = json.loads(doctor.stdout)["checks"]
+    assert [c["level"] for c in checks if c["sample"] == "hook_layer"] == ["WARN"]
