@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rtok import paths
+from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
 from rtok.integrity.records import ArtifactRecord, load_records
@@ -465,8 +466,6 @@ def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Chec
 def codex_hook_hash(command: str, timeout: object, matcher: str,
                     is_async: bool = False) -> str:
     """The hash Codex keeps for a trusted PreToolUse command hook (`sha256:<hex>`)."""
-    from rtok.install.targets.toml_hooks import codex_group_hash
-
     # One hash function for the installer and doctor: the one Codex computes.
     handler: dict[str, object] = {"async": is_async, "command": command, "type": "command"}
     if timeout is not None:

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rtok import __version__, paths, trust
+from rtok.formats import dialects
 from rtok.install.model import FileEdit
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
@@ -224,8 +225,6 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
 def host_parse_problem(record: ArtifactRecord, data: bytes) -> str | None:
     """Why the agent itself cannot parse this record's file (so it ignores rtok's entry),
     in the host's terms with the line, or None."""
-    from rtok.formats import dialects
-
     edit, _reason = edit_for(record)
     if edit is None or not edit.dialect:
         return None
