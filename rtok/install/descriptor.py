@@ -71,6 +71,7 @@ STRATEGY_KEYS: dict[str, tuple[dict[str, tuple[_T, ...]], dict[str, tuple[_T, ..
         {"timeout": (int, float)},
     ),
     "toml_hook_table": ({"array": (str,), "fields": (dict,)}, {}),
+    "toml_hook_group": ({"container": (list,), "matcher": (str,)}, {"timeout": (int, float)}),
     "yaml_list_item": ({"keys": (list,), "item": (str,)}, {}),
     "template_file": ({"template": (str,)}, {"mode": (int,)}),
     "awareness_file": ({}, {"frontmatter": (str,), "level": (str,)}),
@@ -86,7 +87,8 @@ _COMMON_KEYS = {
 # The dialect a strategy's files are read in when the descriptor does not say.
 DEFAULT_DIALECT = {
     "json_hook_group": "jsonc", "json_hook_flat": "jsonc", "json_named_hooks": "jsonc",
-    "toml_hook_table": "toml", "codex_trust": "toml", "yaml_list_item": "yaml",
+    "toml_hook_table": "toml", "toml_hook_group": "toml", "codex_trust": "toml",
+    "yaml_list_item": "yaml",
 }
 # Strategies whose files exist only to tell the agent about rtok (skipped by --hook-only).
 AWARENESS_STRATEGIES = frozenset(

@@ -486,7 +486,9 @@ def check_codex_trust(hooks_file: str, scope: str) -> list[Check]:
     if data is None:
         return [Check("codex", scope, "codex_trust", FAIL, f"{hooks_file} is missing", fix)]
     try:
-        groups = json.loads(data.decode("utf-8")).get("hooks", {}).get("PreToolUse", [])
+        text = data.decode("utf-8")
+        document = tomllib.loads(text) if hooks_file.endswith(".toml") else json.loads(text)
+        groups = document.get("hooks", {}).get("PreToolUse", [])
     except (ValueError, AttributeError, UnicodeDecodeError) as exc:
         return [Check("codex", scope, "codex_trust", FAIL, f"{hooks_file} does not parse: {exc}",
                       fix)]
@@ -731,6 +733,8 @@ def codex_inline_hooks(hooks_file: str, scope: str) -> list[Check]:
     import tomllib
 
     config = os.path.join(os.path.dirname(os.path.abspath(hooks_file)), "config.toml")
+    if installed.same_path(config, hooks_file):
+        return []  # rtok's hook is inline itself: one representation
     data = installed.read_or_none(config)
     if data is None:
         return []

@@ -152,9 +152,10 @@ def test_codex_trusts_the_hook_under_a_non_ascii_home(isolated_home: Path,
 
 
 @pytest.mark.e2e
-def test_inline_config_hooks_and_rtoks_hooks_json_both_load(isolated_home: Path) -> None:
-    """A user's own `[[hooks.PreToolUse]]` in config.toml is not shadowed by the hooks.json
-    rtok creates: Codex loads both (one layer) and rtok's is trusted; doctor says so."""
+def test_rtoks_hook_goes_inline_where_the_users_hooks_live(isolated_home: Path) -> None:
+    """The user's hooks are `[[hooks.PreToolUse]]` tables in config.toml: rtok's entry goes
+    there too (no hooks.json beside it, which Codex would load as a second representation
+    of the same layer); Codex lists both and trusts rtok's."""
     _ensure_codex()
     codex = isolated_home / ".codex"
     codex.mkdir()
@@ -163,13 +164,20 @@ def test_inline_config_hooks_and_rtoks_hooks_json_both_load(isolated_home: Path)
     (codex / "config.toml").write_text(user)
     result = run_rtok(["init", "--agent", "codex", "-g", "--auto-patch", "--hook-only"])
     assert result.returncode == 0, result.stderr
+    assert not (codex / "hooks.json").exists()
     assert (codex / "config.toml").read_text().startswith(user)
     hooks = _hooks_list(isolated_home, isolated_home)
     commands = {str(h["command"]): h for h in hooks}
     assert "echo user-hook" in commands and commands["echo user-hook"]["enabled"] is True
     [ours] = [h for c, h in commands.items() if c.endswith("hook codex")]
-    assert ours["trustStatus"] == "trusted"
+    assert ours["trustStatus"] == "trusted" and str(ours["key"]).startswith(
+        f"{codex / 'config.toml'}:pre_tool_use:1:")
+    assert ours["currentHash"] == codex_hook_hash(str(ours["command"]), ours["timeoutSec"],
+                                                  str(ours["matcher"]))
     doctor = run_rtok(["doctor", "--json", "--agent", "codex"], cwd=str(isolated_home),
                       timeout=240)
     checks = json.loads(doctor.stdout)["checks"]
-    assert [c["level"] for c in checks if c["sample"] == "hook_layer"] == ["WARN"]
+    assert [c["level"] for c in checks if c["sample"] == "codex_trust"] == ["PASS"]
+    assert not [c for c in checks if c["sample"] == "hook_layer"]
+    assert run_rtok(["uninstall", "--agent", "codex", "-g", "--auto-patch"]).returncode == 0
+    assert (codex / "config.toml").read_text() == user

@@ -100,6 +100,94 @@ def toml_hook_table(target: Target, action: str) -> FileEdit:
     )
 
 
+def _handler_commands(entry: object) -> list[object]:
+    if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
+        return []
+    handlers = entry["hooks"]
+    if not handlers or not all(isinstance(h, dict) and h.get("type", "command") == "command"
+                               for h in handlers):
+        return []
+    return [h.get("command") for h in handlers]
+
+
+def toml_hook_group(target: Target, action: str) -> FileEdit:
+    """A Claude-style matcher group as a TOML array-of-tables entry (Codex's inline hooks in
+    config.toml): `[[hooks.PreToolUse]]` with `matcher` and `hooks = [{ ... }]`, appended
+    after the user's own entries, which are never touched."""
+    raw = target.option("container", [])
+    container = tuple(str(step) for step in raw) if isinstance(raw, list) else ()
+    handler: dict[str, object] = {"type": "command", "command": target.command}
+    timeout = target.option("timeout")
+    if timeout is not None:
+        handler["timeout"] = timeout
+    desired: dict[str, object] = {"matcher": target.option("matcher"), "hooks": [handler]}
+
+    def is_ours(entry: Mapping[str, object]) -> bool:
+        commands = _handler_commands(entry)
+        return bool(commands) and all(is_rtok_hook_command(c, target.agent) for c in commands)
+
+    def is_edited(entry: Mapping[str, object]) -> bool:
+        commands = _handler_commands(entry)
+        return bool(commands) and not is_ours(entry) and all(
+            is_rtok_hook_command(c, target.agent)
+            or is_edited_rtok_hook_command(c, target.agent) for c in commands)
+
+    def entries(data: bytes | None) -> list[object]:
+        found = tomltext.get(data, container, None, label=target.path) if data else None
+        return found if isinstance(found, list) else []
+
+    def install(data: bytes | None) -> bytes | None:
+        present = entries(data)
+        ours = [e for e in present if isinstance(e, dict) and is_ours(e)]
+        if ours == [desired]:
+            return data
+        if not ours and any(isinstance(e, dict) and is_edited(e) for e in present):
+            return data  # rtok's entry with the user's changes: theirs to keep
+        if ours:
+            assert data is not None
+            data = tomltext.remove_tables(data, container, is_ours, array=True,
+                                          label=target.path)
+        return tomltext.add_table(data, container, desired, array=True, label=target.path)
+
+    def uninstall(data: bytes | None) -> bytes | None:
+        if data is None:
+            return None
+        removed = tomltext.remove_tables(data, container, lambda e: is_ours(e) or is_edited(e),
+                                         array=True, label=target.path)
+        if removed == data:
+            return data
+        return _delete_if_created(removed, target)
+
+    def removal_note(data: bytes | None) -> str | None:
+        changed = [str(c) for e in entries(data) if isinstance(e, dict) and is_edited(e)
+                   for c in _handler_commands(e)]
+        if not changed:
+            return None
+        return ("removed rtok's hook entry although it was changed by hand: "
+                + "; ".join(f"`{c}`" for c in changed))
+
+    def owned(data: bytes | None) -> bytes | None:
+        ours = [e for e in entries(data) if isinstance(e, dict) and is_ours(e)]
+        return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
+
+    verb = "add" if action == "install" else "remove"
+    return FileEdit(
+        path=target.path, agent=target.agent, scope=target.edit_scope, kind="settings_entry",
+        transform=install if action == "install" else uninstall,
+        needs_consent=action == "install" and os.path.lexists(target.path),
+        owned_bytes=owned, description=f"{verb} rtok's [[{'.'.join(container)}]] hook "
+        f"(matcher {target.option('matcher')})",
+        removal_note=removal_note if action == "uninstall" else None,
+    )
+
+
+def read_document(data: bytes | None, path: str, keys: tuple[str, ...]) -> object:
+    """The value at `keys` of a hooks file, JSON or TOML by its name."""
+    if path.endswith(".toml"):
+        return tomltext.get(data, keys, None, label=path)
+    return jsonc.get(data, keys, None, label=path)
+
+
 # --------------------------------------------------------------------------------------------
 # Codex hook trust
 
@@ -132,7 +220,7 @@ def owned_group_entries(hooks_bytes: bytes | None, hooks_path: str, container: t
     `edited`, also groups whose rtok command the user changed)."""
     if not hooks_bytes or not hooks_bytes.strip():
         return {}
-    groups = jsonc.get(hooks_bytes, container, None, label=hooks_path)
+    groups = read_document(hooks_bytes, hooks_path, container)
     found: dict[str, str] = {}
     if not isinstance(groups, list):
         return found
