@@ -7,9 +7,9 @@ the parser is imported lazily by the caller, inside that function.
 
 from __future__ import annotations
 
-import json
 import os
 
+from rtok import fastjson as json
 from rtok import paths
 
 TYPE_CHECKING = False
@@ -41,7 +41,7 @@ def cached_parse(path: str, namespace: str, parse: Callable[[bytes], object]) ->
     entries: dict[str, object] = {}
     try:
         with open(cache_path, encoding="utf-8") as handle:
-            loaded = json.load(handle)
+            loaded = json.loads(handle.read())
         if isinstance(loaded, dict):
             entries = loaded
             hit = entries.get(key)

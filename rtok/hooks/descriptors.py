@@ -212,13 +212,13 @@ def python_literal(value: object, indent: int = 0) -> str:
 
 MODULE_BODY = '''from __future__ import annotations
 
-import json
+from rtok import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# One JSON text per agent: `rtok hook AGENT` parses only its own (json is loaded anyway),
+# One JSON text per agent: `rtok hook AGENT` parses only its own (JSON is parsed anyway),
 # which is cheaper at start-up than building every agent's tables as a literal.
 PROTOCOL_JSON = {literal}
 

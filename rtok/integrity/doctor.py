@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rtok import paths
+from rtok import launcher, paths
 from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
@@ -626,7 +626,24 @@ def doctor(agent: str | None = None, cwd: str | None = None) -> list[Check]:
     with ThreadPoolExecutor(max_workers=min(DOCTOR_WORKERS, len(groups))) as pool:
         results = list(pool.map(
             lambda item: _doctor_group(item[0][0], item[0][1], item[0][2], item[1]), groups))
-    return [check for result in results for check in result]
+    checks = [check for result in results for check in result]
+    return check_launcher(checks) + checks
+
+
+def check_launcher(checks: Sequence[Check]) -> list[Check]:
+    """The launcher the hooks run (rtok/launcher.py): present, and running this rtok."""
+    path = paths.launcher()
+    named = any(path in (check.command or "") for check in checks)
+    if not named and not os.path.exists(path):
+        return []
+    problems = launcher.problems(path)
+    if problems:
+        return [Check("rtok", "global", "launcher", FAIL, "; ".join(problems),
+                      "rtok init (any agent, any scope) rewrites it")]
+    with open(path, encoding="utf-8") as handle:
+        python, root = launcher.configured(handle.read())
+    return [Check("rtok", "global", "launcher", PASS,
+                  f"{path} starts {python} with rtok from {root}")]
 
 
 def _doctor_group(name: str, scope: str, root: str | None,

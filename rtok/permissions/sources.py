@@ -10,9 +10,10 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
+
+from rtok import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
