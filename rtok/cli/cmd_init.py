@@ -55,6 +55,7 @@ def _choose(opts: InitOptions, descriptors: dict[str, Any]) -> tuple[list[str], 
         title = f"{getattr(descriptor, 'display_name', name)} ({name})"
         choices.append(questionary.Choice(title=title, value=name, checked=checked))
     if not choices:
+        sys.stderr.write("rtok is not installed in any agent (globally or in this project).\n")
         return [], True
     verb = "Remove rtok from" if opts.uninstall else "Install rtok into"
     picked = list(questionary.checkbox(f"{verb} which agents?", choices=choices).unsafe_ask()
