@@ -230,6 +230,7 @@ def test_private_files_of_the_installer_under_umask_022(isolated_home: Path) -> 
         assert stat.S_IMODE(run_dir.stat().st_mode) == 0o700
         for item in run_dir.iterdir():
             assert stat.S_IMODE(item.stat().st_mode) == 0o600, item
+    assert stat.S_IMODE(os.stat(paths.data_dir()).st_mode) == 0o700
 
 
 # ------------------------------------------------------------------ crash leftovers
