@@ -149,6 +149,9 @@ def shell_call(payload: dict[str, Any], shape: dict[str, Any]) -> ToolCall | Non
         event = lookup(payload, shape["event"])
         if event is not None and event not in shape["events"]:
             return None
+    # The host cut the input short: its command may be cut too, and must not be rewritten.
+    if shape.get("incomplete") and lookup(payload, shape["incomplete"]) is True:
+        return None
     tool_input = lookup(payload, shape["input"])
     if isinstance(tool_input, str) and shape["input_format"] == "object_or_json":
         try:

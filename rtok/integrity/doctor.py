@@ -267,16 +267,21 @@ def agent_env(agent: str, cwd: str, base: Mapping[str, str]) -> dict[str, str]:
 @contextmanager
 def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
     """(cwd, env) in which a temporary permission rule of `source` denies DENY_SAMPLE."""
-    if source not in ("claude", "cursor", "droid", "auggie", "kimi"):
+    if source not in ("claude", "cursor", "droid", "auggie", "codebuddy", "grok", "kimi"):
         yield None
         return
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
         project = os.path.join(tmp, "project")
         os.makedirs(os.path.join(project, ".git"))
         env = dict(os.environ)
-        if source == "claude":
-            _write_json(os.path.join(project, ".claude", "settings.json"),
+        if source in ("claude", "codebuddy"):  # the same settings layout and rule language
+            _write_json(os.path.join(project, f".{source}", "settings.json"),
                         {"permissions": {"deny": ["Bash(git log:*)"]}})
+        elif source == "grok":
+            os.makedirs(os.path.join(project, ".grok"))
+            with open(os.path.join(project, ".grok", "config.toml"), "w",
+                      encoding="utf-8") as handle:
+                handle.write('[permission]\ndeny = ["Bash(git log *)"]\n')
         elif source == "droid":
             _write_json(os.path.join(project, ".factory", "settings.json"),
                         {"commandDenylist": ["git log"]})

@@ -86,16 +86,18 @@ def round_trip(agent: str, work_root: str, template: str | None = None,
     scope_args = ["--global"] if scope == "global" else []
     if scope == "project":
         profile.trust_project(ws.ctx)
-    init = run_rtok(rtok, ["init", "--agent", agent, *scope_args, "--auto-patch"], ws.env,
+    agent_args = [arg for name in (agent, *profile.companions) for arg in ("--agent", name)]
+    init = run_rtok(rtok, ["init", *agent_args, *scope_args, "--auto-patch"], ws.env,
                     ws.ctx.cwd, folder, "rtok-init")
     report.commands.append(init)
-    if not report.check(f"rtok init ({scope}) --auto-patch exits 0", init["returncode"] == 0,
-                        (init["stderr"] or init["stdout"])[-400:]):
+    also = f" with {', '.join(profile.companions)}" if profile.companions else ""
+    if not report.check(f"rtok init ({scope}){also} --auto-patch exits 0",
+                        init["returncode"] == 0, (init["stderr"] or init["stdout"])[-400:]):
         return finish(report, start, ws, keep)
     rewritten = run_session_retrying(report, profile, ws.ctx, ws.env, "rewritten")
     if session_ran(report, rewritten):
         evaluate_rewritten(report, rewritten, ws, rtok)
-    uninstall = run_rtok(rtok, ["uninstall", "--agent", agent, *scope_args], ws.env,
+    uninstall = run_rtok(rtok, ["uninstall", *agent_args, *scope_args], ws.env,
                          ws.ctx.cwd, folder, "rtok-uninstall")
     report.commands.append(uninstall)
     if report.check(f"rtok uninstall ({scope}) exits 0", uninstall["returncode"] == 0,
