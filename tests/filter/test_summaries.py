@@ -218,10 +218,28 @@ def test_tsc_groups_by_code_and_says_only_the_names_that_differ() -> None:
     assert DIAGNOSTICS["tsc"](text) == [
         "tsc: 3 errors in 2 files",
         "error TS2304 (×2): Cannot find name 'foo'.",
-        "  src/a.ts(1,5)",
-        "  src/a.ts(2,5) 'bar'",
+        "  src/a.ts: (1,5), (2,5) 'bar'",
         "src/b.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'.",
     ]
+
+
+def test_a_rule_with_many_locations_names_each_file_once_and_keeps_every_position() -> None:
+    rows = "".join(f"  {n}:1  error  Unexpected var, use let or const instead  no-var\n"
+                   for n in range(1, 61))
+    text = (f"\n/p/src/a.js\n{rows}\n/p/src/b.js\n  4:2  error  Unexpected var, use let or "
+            "const instead  no-var\n  9:3  error  Expected '===' and instead saw '=='  no-var\n"
+            "\n✖ 62 problems (62 errors, 0 warnings)\n")
+    out = DIAGNOSTICS["eslint"](text)
+    assert out is not None
+    assert out[:2] == ["eslint: 62 errors in 2 files",
+                       "error no-var (×62): Unexpected var, use let or const instead"]
+    a_lines = out[2:out.index("  /p/src/b.js: 4:2, 9:3 (Expected '===' and instead saw '==')")]
+    # one file, named once, wrapped so that no line is cut
+    assert a_lines[0].startswith("  /p/src/a.js: 1:1 2:1 3:1 ")
+    assert len(a_lines) > 1 and all(len(line) < 200 for line in a_lines)
+    assert not any("/p/src/a.js" in line for line in a_lines[1:])
+    positions = " ".join(a_lines).removeprefix("  /p/src/a.js:").split()
+    assert positions == [f"{n}:1" for n in range(1, 61)]
 
 
 def test_eslint_stylish_rows_get_their_file() -> None:

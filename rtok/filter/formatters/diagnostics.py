@@ -102,13 +102,15 @@ _SEVERITY_ORDER = {"error": 0, "fatal error": 0, "warning": 1}
 
 
 class _Group:
-    __slots__ = ("code", "files", "first", "locations", "sev")
+    __slots__ = ("code", "extras", "files", "first", "locations", "sev")
 
     def __init__(self, sev: str, code: str, first: str) -> None:
         self.sev = sev
         self.code = code
         self.first = first
         self.locations: list[str] = []
+        # what each location's message says beyond the first one ("" when nothing)
+        self.extras: list[str] = []
         self.files: set[str] = set()
 
 
@@ -174,7 +176,8 @@ class _Reader:
         if group is None:
             group = self.groups[(sev, code or shape[1])] = _Group(sev, code, msg)
         self.by_message.setdefault(shape, group)
-        group.locations.append(f"{loc}{_difference(group.first, msg)}")
+        group.locations.append(loc)
+        group.extras.append(_difference(group.first, msg))
         group.files.add(_file_of(loc))
         self.last = group
 
@@ -216,7 +219,7 @@ class _Reader:
             return
         if _JAVA_DETAIL.match(line) and self.last is not None:
             # javac says which symbol on its own line under the location.
-            self.last.locations[-1] += f" ({' '.join(line.split())})"
+            self.last.extras[-1] += f" ({' '.join(line.split())})"
             self.out.cover(line)
             return
         if (self.in_block or pending is not None) and (
@@ -288,12 +291,12 @@ def _summarise(text: str, tool: str) -> list[str] | None:
     for group in groups:
         name = " ".join(part for part in (group.sev, group.code) if part)
         if len(group.locations) == 1:
-            out.add(f"{group.locations[0]}: {name}: {group.first}" if name
-                    else f"{group.locations[0]}: {group.first}")
+            where = group.locations[0] + group.extras[0]
+            out.add(f"{where}: {name}: {group.first}" if name else f"{where}: {group.first}")
             continue
         out.add(f"{name} (×{len(group.locations)}): {group.first}")
-        for loc in group.locations:
-            out.add(f"  {loc}")
+        for line in _by_file(group.locations, group.extras):
+            out.add(line)
     # eslint's file headers are known as such only once a row under them was read
     other = [line for line in reader.other if line.strip() not in out.covered]
     for line in _cut(other):
@@ -324,6 +327,39 @@ def _cut(lines: list[str]) -> list[str]:
     if gap:
         out.append(f"… {gap} lines omitted")
     return out + lines[end:]
+
+
+# A file's positions are wrapped past this width, so no line is clipped.
+POSITIONS_WIDTH = 160
+
+
+def _by_file(locations: list[str], extras: list[str]) -> list[str]:
+    """A group's locations under each file named once, `  path: 12:3 15:7`, in the order
+    first seen; a position whose message differs carries the difference in brackets."""
+    files: dict[str, list[str]] = {}
+    alone: dict[str, str] = {}
+    for where, extra in zip(locations, extras, strict=True):
+        path = _file_of(where)
+        alone[path] = where + extra
+        position = where[len(path):].lstrip(":") or where
+        # a whole other message is bracketed; quoted names and javac's details stand alone
+        extra = f"({extra[2:]})" if extra.startswith(": ") else extra.strip()
+        files.setdefault(path, []).append(f"{position} {extra}" if extra else position)
+    out: list[str] = []
+    for path, positions in files.items():
+        if len(positions) == 1:
+            # one position: the location as the tool printed it
+            out.append(f"  {alone[path]}")
+            continue
+        join = ", " if any(" " in position for position in positions) else " "
+        line = f"  {path}:"
+        for position in positions:
+            if len(line) > POSITIONS_WIDTH:
+                out.append(line)
+                line = "   "
+            line += f"{' ' if line.endswith((':', ' ')) else join}{position}"
+        out.append(line)
+    return out
 
 
 def _difference(first: str, msg: str) -> str:
