@@ -211,6 +211,40 @@ def test_clippy_groups_by_lint_and_keeps_every_location() -> None:
     ]
 
 
+CFG_WARNINGS = """\
+warning: unexpected `cfg` condition name: `doc_cfg`
+  --> src/lib.rs:64:13
+   |
+64 | #![cfg_attr(doc_cfg, feature(doc_cfg))]
+   |             ^^^^^^^
+   |
+   = help: or consider adding in `Cargo.toml` the `check-cfg` lint config for the lint:
+            [lints.rust]
+            unexpected_cfgs = { level = "warn", check-cfg = ['cfg(doc_cfg)'] }
+   = help: or consider adding `println!("cargo::rustc-check-cfg=cfg(doc_cfg)");`
+   = note: `#[warn(unexpected_cfgs)]` on by default
+
+warning: unexpected `cfg` condition name: `no_std`
+  --> src/lib.rs:65:43
+   |
+   = help: or consider adding in `Cargo.toml` the `check-cfg` lint config for the lint:
+            unexpected_cfgs = { level = "warn", check-cfg = ['cfg(no_std)'] }
+            password = "hunter2hunter2"
+
+warning: `demo` (lib) generated 2 warnings
+"""
+
+
+def test_rust_help_text_is_read_with_its_diagnostic_but_a_secret_is_kept() -> None:
+    assert DIAGNOSTICS["cargo"](CFG_WARNINGS) == [
+        "cargo: 2 warnings in 1 file",
+        "warning unexpected_cfgs (×2): unexpected `cfg` condition name: `doc_cfg`",
+        "  src/lib.rs: 64:13, 65:43 `no_std`",
+        "warning: `demo` (lib) generated 2 warnings",
+        '            password = "hunter2hunter2"',
+    ]
+
+
 def test_tsc_groups_by_code_and_says_only_the_names_that_differ() -> None:
     text = ("src/a.ts(1,5): error TS2304: Cannot find name 'foo'.\n"
             "src/a.ts(2,5): error TS2304: Cannot find name 'bar'.\n"

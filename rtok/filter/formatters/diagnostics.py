@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
-from rtok.filter.protect import is_protected
+from rtok.filter.protect import carries_secret, is_protected
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -223,7 +223,8 @@ class _Reader:
             self.out.cover(line)
             return
         if (self.in_block or pending is not None) and (
-                _SNIPPET.match(line) or (line[:1].isspace() and not is_protected(line))):
+                _SNIPPET.match(line) or (line[:1].isspace() and (
+                    not is_protected(line) or self._rust_note(line)))):
             if pending is not None and not pending.code:
                 lint = _RUST_CODE.search(line)
                 if lint is not None:
@@ -239,6 +240,11 @@ class _Reader:
         if not line[:1].isspace():
             self.current_file = line.strip()
         self.other.append(line)
+
+    def _rust_note(self, line: str) -> bool:
+        """An indented line inside a rust diagnostic is its help text (a config snippet that
+        says `level = "warn"`, a suggested fix), read with the diagnostic, unless a secret."""
+        return "rust" in self.kinds and not carries_secret(line)
 
     def _diagnostic(self, line: str) -> bool:
         for name, shape in self.shapes:
