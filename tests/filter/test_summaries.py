@@ -240,8 +240,8 @@ def test_rust_help_text_is_read_with_its_diagnostic_but_a_secret_is_kept() -> No
         "cargo: 2 warnings in 1 file",
         "warning unexpected_cfgs (×2): unexpected `cfg` condition name: `doc_cfg`",
         "  src/lib.rs: 64:13, 65:43 `no_std`",
-        "warning: `demo` (lib) generated 2 warnings",
         '            password = "hunter2hunter2"',
+        "warning: `demo` (lib) generated 2 warnings",
     ]
 
 
