@@ -77,10 +77,13 @@ CATALOGUE: tuple[Entry, ...] = (
           "DeprecationWarning: pkg_resources is deprecated", "forewarnings"),
     # ----------------------------------------------------------------------- secrets
     Entry("secret", "secret word",
-          r"(?i:api[_-]?key|secret|passw(?:or)?d|\btoken\b|\bbearer\s|private key|credential)",
-          ("apikey", "api_key", "api-key", "private key", "secret", "passw", "token",
-           "bearer", "credential"),
+          r"(?i:api[_-]?key|secret|passw(?:or)?d|\bbearer\s|private key|credential)",
+          ("apikey", "api_key", "api-key", "private key", "secret", "passw", "bearer",
+           "credential"),
           "export API_KEY=abc123", "keyboard layout"),
+    # "token" alone is prose ("token in ~/.netrc"); a value given to it is a secret
+    Entry("secret", "token assignment", r"(?i:\b(?:\w+_)?token[\"']?\s*[:=])", ("token",),
+          'GITHUB_TOKEN=abc123 "token": "abc"', "reads the token in ~/.netrc"),
     Entry("secret", "AWS access key", r"AKIA[0-9A-Z]{16}", ("akia",),
           "aws_access_key_id = AKIA" + "ABCDEFGHIJKLMNOP", "AKIA is a prefix"),
     Entry("secret", "GitHub token", r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,}",
@@ -114,6 +117,33 @@ CATALOGUE: tuple[Entry, ...] = (
           "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKB",
           "MIIEvQIBADANBgkqhkiG9w0BAQEF short line"),
 )
+
+# Lines that match an error entry only through a test's name: the test passed, so the line
+# is not an error (`tests/x.py::test_ValueError PASSED`). A secret on one is still protected.
+PASSING: tuple[Entry, ...] = (
+    Entry("pass", "pytest passed",
+          r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:PASSED \S+::\S+|\S+::\S+ PASSED"
+          r"(?: +\[\s*\d+%\])?)$", ("passed",),
+          "tests/test_io.py::test_IOError PASSED  [ 40%]",
+          "tests/test_io.py::test_IOError FAILED  [ 40%]"),
+    Entry("pass", "go test passed", r"^\s*--- PASS: \S+(?: \([\d.]+s\))?$", ("--- pass",),
+          "    --- PASS: TestParseError (0.00s)", "    --- FAIL: TestParseError (0.00s)"),
+    Entry("pass", "go package ok",
+          r"^ok\s+\S+(?:\s+(?:[\d.]+s|\(cached\)))?(?:\s+coverage: [^\n]*)?$", ("ok",),
+          "ok  \tgithub.com/pkg/errors\t0.012s", "FAIL\tgithub.com/pkg/errors\t0.012s"),
+    Entry("pass", "cargo test ok", r"^test \S+ \.\.\. ok$", ("ok",),
+          "test error::tests::display ... ok", "test error::tests::display ... FAILED"),
+)
+PASSING_SOURCE = "|".join(f"(?:{entry.pattern})" for entry in PASSING)
+_PASSING: list[re.Pattern[str]] = []
+
+
+def is_passing_test(line: str) -> bool:
+    """True for a line that only names a passing test (or a package that passed)."""
+    if not _PASSING:
+        _PASSING.append(re.compile(PASSING_SOURCE))
+    return _PASSING[0].match(line) is not None
+
 
 # The whole catalogue as one pattern: what is_protected must agree with (the tests check).
 # The hot path never searches with it (see _HINT_CHECKS).
@@ -158,7 +188,9 @@ def _matches(line: str, secrets_only: bool) -> bool:
         if hint in low:
             for source, secret in patterns:
                 if (secret or not secrets_only) and _search(source, line):
-                    return True
+                    if secret or not is_passing_test(line):
+                        return True
+                    secrets_only = True
     # A PEM body line carries no hint; nor does pytest's `E   assert ...` line.
     if 60 <= len(line) <= 78 and _PEM_BODY.match(line) is not None:
         return True
