@@ -364,6 +364,16 @@ def test_go_verbose_failure_dedupes_reasons_across_tests() -> None:
     ]
 
 
+def test_go_passing_test_error_lines_are_kept_once_with_their_count() -> None:
+    run = ("=== RUN   TestRetry\n    retry_test.go:9: error: dial refused, retrying\n"
+           "--- PASS: TestRetry (0.00s)\n")
+    text = run * 3 + "PASS\nok  \texample.com/net\t0.010s\n"
+    assert gotest.go_test(text) == [
+        "    retry_test.go:9: error: dial refused, retrying (×3)",
+        "go test: 1 package ok; tests: 3 passed",
+    ]
+
+
 def test_go_pass_is_its_counts() -> None:
     text = "ok  \texample.com/a\t0.02s\n?   \texample.com/c\t[no test files]\n"
     assert gotest.go_test(text) == ["go test: 1 package ok; 1 without tests"]

@@ -161,14 +161,18 @@ def go_test(text: str) -> list[str] | None:
             shown.add(key)
             count = seen[key]
             out.add(f"    {key}" + (f" (×{count})" if count > 1 else ""), line)
+    # a passing test's logged lines: only those with an error word are kept, each once (a
+    # test run with -count=N logs the same lines N times)
+    logged: dict[str, int] = {}
     for test in order:
         if not test.failed:
-            # a passing test's logged lines: only those with an error word are kept
             for line in test.lines:
                 if is_protected(line):
-                    out.add(line)
+                    logged[line] = logged.get(line, 0) + 1
                 else:
                     out.cover(line)
+    for line, count in logged.items():
+        out.add(line + (f" (×{count})" if count > 1 else ""), line)
     ok = [p for p in packages if p.group("kind") == "ok"]
     bad = [p for p in packages if p.group("kind") == "FAIL"]
     none = [p for p in packages if p.group("kind") == "?"]
