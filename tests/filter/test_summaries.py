@@ -198,6 +198,23 @@ error: could not compile `demo` (lib) due to 1 previous error; 2 warnings emitte
 """
 
 
+def test_rust_backtrace_keeps_the_frames_of_the_crate_only() -> None:
+    std = "/rustc/5980761/library"
+    frames = [
+        "stack backtrace:",
+        "   0: __rustc::rust_begin_unwind", f"             at {std}/std/src/panicking.rs:689:5",
+        "   1: core::panicking::panic_fmt", f"             at {std}/core/src/panicking.rs:80:14",
+        "   2: demo::check", "             at ./tests/check.rs:24:9",
+        "   3: core::ops::function::FnOnce::call_once",
+        f"             at {std}/core/src/ops/function.rs:250:5",
+        "   4: <fn() as core::ops::function::FnOnce<()>>::call_once",
+        "   5: demo::helper",
+    ]
+    assert cargo.without_std_frames(frames) == [
+        "stack backtrace:", "   2: demo::check", "             at ./tests/check.rs:24:9",
+        "   5: demo::helper"]
+
+
 def test_clippy_groups_by_lint_and_keeps_every_location() -> None:
     assert DIAGNOSTICS["cargo"](CLIPPY) == [
         "cargo: 1 error, 2 warnings in 2 files",

@@ -22,6 +22,35 @@ _RUNNING = re.compile(r"^\s+Running |^running \d+ tests?$|^\s+Doc-tests |^\s+Fin
 _BLOCK = re.compile(r"^---- (?P<name>\S+) (?:stdout|stderr) ----$")
 _LIST_ITEM = re.compile(r"^    \S+$")
 _NOISE = re.compile(r"^note: run with `RUST_BACKTRACE=1`|^note: Some details are omitted")
+# A backtrace frame (`  3: name`) and the `at file:line` under it. Frames in Rust's own
+# library (std, core, alloc and the test harness) say nothing about the failing code.
+_FRAME = re.compile(r"^\s*\d+: (?P<name>.+)$")
+_FRAME_AT = re.compile(r"^\s+at (?P<path>\S+)$")
+_STD_FRAME = re.compile(r"^(?:<?(?:core|std|alloc|test|__rustc)::|<fn\(|<F as |"
+                        r"__rust_|rust_begin_unwind)")
+
+
+def without_std_frames(lines: list[str]) -> list[str]:
+    """A panic's backtrace without the frames of Rust's own library."""
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        frame = _FRAME.match(line)
+        if frame is None:
+            out.append(line)
+            index += 1
+            continue
+        at = _FRAME_AT.match(lines[index + 1]) if index + 1 < len(lines) else None
+        end = index + (2 if at is not None else 1)
+        if at is not None:
+            own = not at.group("path").startswith("/rustc/")
+        else:
+            own = _STD_FRAME.match(frame.group("name")) is None
+        if own:
+            out.extend(lines[index:end])
+        index = end
+    return out
 
 
 @summariser
@@ -84,7 +113,7 @@ def cargo_test(text: str) -> list[str] | None:
             out.cover(line)
     for name, body in failed_blocks:
         out.add(f"FAILED {name}")
-        for line in counted(body):
+        for line in counted(without_std_frames(body)):
             out.add(f"  {line.strip()}", line)
     out.add(_totals(results))
     for line in tail:
