@@ -391,6 +391,26 @@ def test_go_passing_test_error_lines_are_kept_once_with_their_count() -> None:
     ]
 
 
+def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -> None:
+    def failing(name: str, arg: str) -> str:
+        return (f"=== RUN   {name}\n    Panic stack:\tgoroutine 7 [running]:\n"
+                f"    example.com/m.(*Mock).fail({arg}, {{0x6209cf?, 0x1?}})\n"
+                f"    \t/src/m/mock.go:322 +0x{arg[-3:]}\n"
+                f"    expected: pkg.Value(0x1)\n--- FAIL: {name} (0.00s)\n")
+    text = (failing("TestA", "0xc000016fa0") + failing("TestB", "0xc0000170e0")
+            + "FAIL\nFAIL\texample.com/m\t0.010s\n")
+    assert gotest.go_test(text) == [
+        "--- FAIL: TestA (0.00s)",
+        "    Panic stack:\tgoroutine 7 [running]: (×2)",
+        "    example.com/m.(*Mock).fail(…) (×2)",
+        "    /src/m/mock.go:322 (×2)",
+        "    expected: pkg.Value(0x1) (×2)",
+        "--- FAIL: TestB (0.00s)",
+        "FAIL\texample.com/m\t0.010s",
+        "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed",
+    ]
+
+
 def test_go_pass_is_its_counts() -> None:
     text = "ok  \texample.com/a\t0.02s\n?   \texample.com/c\t[no test files]\n"
     assert gotest.go_test(text) == ["go test: 1 package ok; 1 without tests"]
