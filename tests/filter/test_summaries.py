@@ -292,6 +292,41 @@ def test_a_rule_with_many_locations_names_each_file_once_and_keeps_every_positio
     assert positions == [f"{n}:1" for n in range(1, 61)]
 
 
+RUFF_FULL = """\
+UP045 [*] Use `X | None` for type annotations
+  --> src/a.py:18:13
+   |
+18 |     errors: t.Optional[str],
+   |             ^^^^^^^^^^^^^^^
+   |
+help: Convert to `X | None`
+   |
+   -     errors: t.Optional[str],
+18 +     errors: str | None,
+   |
+note: This is an unsafe fix and may change runtime behavior
+
+UP045 [*] Use `X | None` for type annotations
+  --> src/a.py:40:9
+   |
+help: Convert to `X | None`
+ 8  + import contextlib
+--------------------------------------------------------------------------------
+40 +     errors: str | None,
+
+Found 2 errors.
+"""
+
+
+def test_ruff_full_format_fix_previews_are_read_with_their_diagnostic() -> None:
+    assert DIAGNOSTICS["ruff"](RUFF_FULL) == [
+        "ruff: 2 errors in 1 file",
+        "error UP045 (×2): Use `X | None` for type annotations",
+        "  src/a.py: 18:13 40:9",
+        "Found 2 errors.",
+    ]
+
+
 def test_eslint_stylish_rows_get_their_file() -> None:
     text = ("\n/p/src/a.js\n  1:5  error  'x' is defined but never used  no-unused-vars\n"
             "  2:1  warning  Unexpected var, use let or const instead  no-var\n\n"

@@ -60,6 +60,9 @@ _CODE_FIRST = re.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4})\b(?: \[\*\])?\s*(?P<msg>
 _CODE_LAST = re.compile(r"^(?P<msg>.*?)\s+\[(?P<code>-W[\w=+-]+|[\w-]+(?:\.[\w-]+)*)\]$")
 _SNIPPET = re.compile(r"^\s*(?:\d+\s*)?[|│]|^\s+[\^~]+|^\s*= |^\s*\.\.\.$|^\s*\d+ \|")
 _QUOTED = re.compile(r"'[^']*'|‘[^’]*’|\"[^\"]*\"|`[^`]*`")
+# ruff's full format: the fix it offers (`help: ...`, then the changed lines as `- old` and
+# `12 + new`) belongs to the diagnostic above it, like its source excerpt
+_RUFF_FIX = re.compile(r"^(?:help|note): |^\s*\d*\s+[-+] |^-{8,}$")
 _JAVA_DETAIL = re.compile(r"^\s+(?:symbol|location|required|found|reason):\s")
 
 _CARGO_PROGRESS = (r"^\s+(?:Compiling|Checking|Downloaded|Downloading|Fresh|Blocking|Locking|"
@@ -223,8 +226,8 @@ class _Reader:
             self.out.cover(line)
             return
         if (self.in_block or pending is not None) and (
-                _SNIPPET.match(line) or (line[:1].isspace() and (
-                    not is_protected(line) or self._rust_note(line)))):
+                _SNIPPET.match(line) or ("ruff" in self.kinds and _RUFF_FIX.match(line))
+                or (line[:1].isspace() and (not is_protected(line) or self._rust_note(line)))):
             if pending is not None and not pending.code:
                 lint = _RUST_CODE.search(line)
                 if lint is not None:
