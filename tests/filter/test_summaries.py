@@ -282,8 +282,12 @@ def test_a_rule_with_many_locations_names_each_file_once_and_keeps_every_positio
     out = DIAGNOSTICS["eslint"](text)
     assert out is not None
     assert out[:2] == ["eslint: 62 errors in 2 files",
-                       "error no-var (×62): Unexpected var, use let or const instead"]
-    a_lines = out[2:out.index("  /p/src/b.js: 4:2, 9:3 (Expected '===' and instead saw '==')")]
+                       "error no-var (×61): Unexpected var, use let or const instead"]
+    # a message said once stays on its own line, after the rule's repeated one
+    assert out[-3:] == ["  /p/src/b.js:4:2",
+                        "/p/src/b.js:9:3: error no-var: Expected '===' and instead saw '=='",
+                        "✖ 62 problems (62 errors, 0 warnings)"]
+    a_lines = out[2:-3]
     # one file, named once, wrapped so that no line is cut
     assert a_lines[0].startswith("  /p/src/a.js: 1:1 2:1 3:1 ")
     assert len(a_lines) > 1 and all(len(line) < 200 for line in a_lines)
@@ -316,6 +320,19 @@ help: Convert to `X | None`
 
 Found 2 errors.
 """
+
+
+def test_a_rule_that_says_two_things_says_each_once() -> None:
+    text = "".join(f"src/a.c:{n}:{col}: warning: {msg} [-Wspace]\n"
+                   for n in (1, 2, 3) for col, msg in ((5, "no space after '{'"),
+                                                       (9, "no space before '}'")))
+    assert DIAGNOSTICS["gcc"](text) == [
+        "gcc: 6 warnings in 1 file",
+        "warning -Wspace (×3): no space after '{'",
+        "  src/a.c: 1:5 2:5 3:5",
+        "warning -Wspace (×3): no space before '}'",
+        "  src/a.c: 1:9 2:9 3:9",
+    ]
 
 
 def test_ruff_full_format_fix_previews_are_read_with_their_diagnostic() -> None:

@@ -59,6 +59,7 @@ _RUST_SUMMARY = re.compile(r"^(?:warning|error): (?:`[^`]+` \(.*\) generated |co
 _CODE_FIRST = re.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4})\b(?: \[\*\])?\s*(?P<msg>.*)$")
 _CODE_LAST = re.compile(r"^(?P<msg>.*?)\s+\[(?P<code>-W[\w=+-]+|[\w-]+(?:\.[\w-]+)*)\]$")
 _SNIPPET = re.compile(r"^\s*(?:\d+\s*)?[|│]|^\s+[\^~]+|^\s*= |^\s*\.\.\.$|^\s*\d+ \|")
+_NUMBER = re.compile(r"\d+")
 _QUOTED = re.compile(r"'[^']*'|‘[^’]*’|\"[^\"]*\"|`[^`]*`")
 # ruff's full format: the fix it offers (`help: ...`, then the changed lines as `- old` and
 # `12 + new`) belongs to the diagnostic above it, like its source excerpt
@@ -105,7 +106,7 @@ _SEVERITY_ORDER = {"error": 0, "fatal error": 0, "warning": 1}
 
 
 class _Group:
-    __slots__ = ("code", "extras", "files", "first", "locations", "sev")
+    __slots__ = ("code", "extras", "files", "first", "locations", "messages", "sev")
 
     def __init__(self, sev: str, code: str, first: str) -> None:
         self.sev = sev
@@ -114,6 +115,7 @@ class _Group:
         self.locations: list[str] = []
         # what each location's message says beyond the first one ("" when nothing)
         self.extras: list[str] = []
+        self.messages: list[str] = []
         self.files: set[str] = set()
 
 
@@ -181,6 +183,7 @@ class _Reader:
         self.by_message.setdefault(shape, group)
         group.locations.append(loc)
         group.extras.append(_difference(group.first, msg))
+        group.messages.append(msg)
         group.files.add(_file_of(loc))
         self.last = group
 
@@ -303,9 +306,14 @@ def _summarise(text: str, tool: str) -> list[str] | None:
             where = group.locations[0] + group.extras[0]
             out.add(f"{where}: {name}: {group.first}" if name else f"{where}: {group.first}")
             continue
-        out.add(f"{name} (×{len(group.locations)}): {group.first}")
-        for line in _by_file(group.locations, group.extras):
-            out.add(line)
+        for first, locations, extras in _by_message(group):
+            if len(locations) == 1:
+                where = locations[0] + extras[0]
+                out.add(f"{where}: {name}: {first}" if name else f"{where}: {first}")
+                continue
+            out.add(f"{name} (×{len(locations)}): {first}")
+            for line in _by_file(locations, extras):
+                out.add(line)
     # eslint's file headers are known as such only once a row under them was read
     other = [line for line in reader.other if line.strip() not in out.covered]
     for line in _cut(other):
@@ -340,6 +348,33 @@ def _cut(lines: list[str]) -> list[str]:
 
 # A file's positions are wrapped past this width, so no line is clipped.
 POSITIONS_WIDTH = 160
+
+
+def _by_message(group: _Group) -> list[tuple[str, list[str], list[str]]]:
+    """A rule's locations as (message, locations, differences): a message shape said at two
+    or more locations is a part of its own (a rule that says "no space after {" and "no
+    space before }" is said as two); the rest stay with the first message."""
+    parts: dict[str, tuple[str, list[str], list[str]]] = {}
+    for loc, msg in zip(group.locations, group.messages, strict=True):
+        shape = _NUMBER.sub("#", _QUOTED.sub("…", msg))
+        part = parts.setdefault(shape, (msg, [], []))
+        part[1].append(loc)
+        part[2].append(_difference(part[0], msg))
+    if len(parts) == 1:
+        return [(group.first, group.locations, group.extras)]
+    out: list[tuple[str, list[str], list[str]]] = []
+    rest: tuple[str, list[str], list[str]] | None = None
+    for first, locations, extras in parts.values():
+        if len(locations) > 1:
+            out.append((first, locations, extras))
+            continue
+        if rest is None:
+            rest = (first, [], [])
+        rest[1].append(locations[0])
+        rest[2].append(_difference(rest[0], first))
+    if rest is not None:
+        out.append(rest)
+    return out
 
 
 def _by_file(locations: list[str], extras: list[str]) -> list[str]:
