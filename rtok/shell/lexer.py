@@ -36,7 +36,14 @@ UNTERMINATED = "unterminated quote or substitution"
 DANGLING_REDIRECT = "redirect without a target"
 UNREADABLE_SCRIPT = "shell script that cannot be read statically"
 TOO_DEEP = "nesting too deep to read"
+TOO_LONG = "command too long to read"
+EXPANDED_COMMAND = "command word or subcommand from an expansion"
 MAX_SCRIPT_DEPTH = 8
+# Parentheses, substitutions and `${…}` nested deeper than this are not read: real commands
+# stay far below it, and it keeps every answer linear in the length of the line.
+MAX_NESTING = 48
+# Longer lines are not lexed at all (nobody attests a megabyte of shell by eye either).
+MAX_LENGTH = 131072
 
 _OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", ";", "|", "&", "(", ")")
 _REDIRECTS = ("&>>", "&>", "<<<", "<<-", "<<", "<&", "<>", "<", ">>", ">&", ">|", ">")
@@ -69,14 +76,24 @@ class Lexed:
             yield self.text[start:end]
 
 
+class _TooDeep(Exception):
+    pass
+
+
 class _Scanner:
-    __slots__ = ("fish", "lexed", "n", "text")
+    __slots__ = ("depth", "fish", "lexed", "n", "text")
 
     def __init__(self, lexed: Lexed) -> None:
         self.lexed = lexed
         self.text = lexed.text
         self.n = len(lexed.text)
         self.fish = lexed.dialect == "fish"
+        self.depth = 0
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise _TooDeep
 
     def flag(self, reason: str) -> None:
         self.lexed.reasons.add(reason)
@@ -103,6 +120,13 @@ class _Scanner:
         return end + 1
 
     def double(self, i: int) -> int:
+        self.enter()
+        try:
+            return self._double(i)
+        finally:
+            self.depth -= 1
+
+    def _double(self, i: int) -> int:
         text, n = self.text, self.n
         while i < n:
             c = text[i]
@@ -173,6 +197,13 @@ class _Scanner:
         return end
 
     def brace(self, i: int) -> int:
+        self.enter()
+        try:
+            return self._brace(i)
+        finally:
+            self.depth -= 1
+
+    def _brace(self, i: int) -> int:
         text, n = self.text, self.n
         while i < n:
             c = text[i]
@@ -195,6 +226,13 @@ class _Scanner:
 
     def paren_body(self, i: int) -> int:
         """Skip to just past the `)` matching an already consumed `(`."""
+        self.enter()
+        try:
+            return self._paren_body(i)
+        finally:
+            self.depth -= 1
+
+    def _paren_body(self, i: int) -> int:
         text, n = self.text, self.n
         word_start = True
         while i < n:
@@ -333,10 +371,14 @@ def lex(cmd: str, dialect: str = "bash") -> Lexed:
     if found is not None:
         return found
     lexed = Lexed(cmd, dialect)
+    if len(cmd) > MAX_LENGTH:
+        lexed.tokens.append((WORD, 0, len(cmd)))
+        lexed.reasons.add(TOO_LONG)
+        return lexed
     try:
         _Scanner(lexed).run()
         _check_redirects(lexed)
-    except RecursionError:
+    except (_TooDeep, RecursionError):
         # Thousands of nested `$(`: read the whole line as one word nobody may attest.
         lexed = Lexed(cmd, dialect)
         lexed.tokens.append((WORD, 0, len(cmd)))
@@ -433,8 +475,13 @@ def _reasons(cmd: str, dialect: str, depth: int) -> set[str]:
         # command substitution once joined.
         reasons |= unattestable_reasons(joined, dialect, depth + 1)
     if not reasons:
-        from rtok.shell import segments
+        from rtok.shell import readings, segments
 
+        for command in segments.simple_commands(lexed):
+            words = segments.strip_grammar(segments.word_texts(lexed, command), dialect)
+            if words and not readings.all_attestable(words, dialect):
+                reasons.add(EXPANDED_COMMAND)
+                return reasons
         for script, script_dialect in segments.nested_scripts(lexed):
             if script is None:
                 reasons.add(UNREADABLE_SCRIPT)

@@ -80,7 +80,7 @@ def word_texts(lexed: lexer.Lexed, command: SimpleCommand) -> list[str]:
     return [lexed.text[s:e] for s, e in command.words]
 
 
-def _strip_grammar(words: list[str], dialect: str = "bash") -> list[str]:
+def strip_grammar(words: list[str], dialect: str = "bash") -> list[str]:
     grammar = FISH_GRAMMAR_WORDS if dialect == "fish" else GRAMMAR_WORDS
     i = 0
     while i < len(words) and words[i] in grammar:
@@ -141,34 +141,54 @@ def split_for_permissions(cmd: str) -> list[str]:
     substitutions and inside shell `-c` / `eval` scripts. Order follows the text; no
     duplicates.
     """
-    out: list[str] = []
-    _collect(cmd, "bash", out, 0)
     seen: set[str] = set()
     unique = []
-    for segment in out:
+    try:
+        found = permission_commands(cmd)
+    except TooDeep:
+        return [cmd.strip()] if cmd.strip() else []
+    for words, _dialect, _direct in found:
+        segment = " ".join(words)
         if segment not in seen:
             seen.add(segment)
             unique.append(segment)
     return unique
 
 
-def _collect(cmd: str, dialect: str, out: list[str], depth: int) -> None:
+class TooDeep(Exception):
+    """Substitutions or scripts nested deeper than MAX_DEPTH: the line is not read."""
+
+
+def permission_commands(cmd: str) -> list[tuple[list[str], str, bool]]:
+    """(words, dialect, direct) of every simple command `split_for_permissions` yields;
+    `direct` is False inside `sh -c` / `eval` scripts (the shell runs those only through
+    another command). Raises TooDeep past MAX_DEPTH levels of nesting."""
+    out: list[tuple[list[str], str, bool]] = []
+    _collect(cmd, "bash", out, 0, True)
+    return out
+
+
+def _collect(
+    cmd: str, dialect: str, out: list[tuple[list[str], str, bool]], depth: int, direct: bool
+) -> None:
     if depth > MAX_DEPTH:
-        out.append(cmd.strip())
-        return
+        raise TooDeep(cmd[:40])
     joined = lexer.join_continuations(cmd)
     if joined != cmd:
-        _collect(joined, dialect, out, depth + 1)  # `git pu\<newline>sh` is `git push`
+        # `git pu\<newline>sh` is `git push`
+        _collect(joined, dialect, out, depth + 1, direct)
     lexed = lexer.lex(cmd, dialect)
+    if lexer.TOO_DEEP in lexed.reasons or lexer.TOO_LONG in lexed.reasons:
+        raise TooDeep(cmd[:40])
     for command in simple_commands(lexed):
-        words = _strip_grammar(word_texts(lexed, command), dialect)
+        words = strip_grammar(word_texts(lexed, command), dialect)
         if words:
-            out.append(" ".join(words))
+            out.append((words, dialect, direct))
     for start, end, kind in lexed.substitutions:
         body = cmd[start:end]
         if kind == "backtick":
             body = _unescape_backtick(body)
-        _collect(body, dialect, out, depth + 1)
+        _collect(body, dialect, out, depth + 1, direct)
     for script, script_dialect in nested_scripts(lexed):
         if script is not None:
-            _collect(script, script_dialect, out, depth + 1)
+            _collect(script, script_dialect, out, depth + 1, False)
