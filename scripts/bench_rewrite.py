@@ -37,6 +37,17 @@ CORPUS = [
     "echo hello",
 ]
 
+# Hostile inputs: each must be answered (no rewrite) in well under 100 ms.
+HOSTILE = {
+    "$( nested 22 deep": "echo " + "$(" * 22 + "git push" + ")" * 22,
+    "$( nested 10,000 deep": "echo " + "$(" * 10_000 + "x" + ")" * 10_000,
+    "1 MiB command": "git status " + "a " * (512 * 1024),
+    "16 KiB of words": "git status " + "a " * 8000,
+    "3,000 sibling $(x)": "echo " + "$(x) " * 3000,
+    "200 wrappers": "nice " * 200 + "git push",
+}
+DENY = ["git push:*", "rm:*", "curl:*"]
+
 
 def _time_calls(fn: object, cmd: str, rounds: int) -> list[float]:
     samples = []
@@ -75,6 +86,21 @@ def main() -> int:
         p95 = decided[int(0.95 * (len(decided) - 1))]
         print(f"{cmd[:55]:55s} {statistics.median(decided):14.0f} {p95:8.0f} "
               f"{statistics.median(gate):12.0f}")
+    from rtok.permissions.verdict import verdict_with_rules
+
+    print(f"\n{'hostile input (gate + decide, deny rules set)':55s} {'p50 ms':>8s} "
+          f"{'max ms':>8s}  decision")
+    for label, cmd in HOSTILE.items():
+        samples = []
+        kind = ""
+        for _ in range(max(3, args.rounds // 30)):
+            lexer._MEMO.clear()
+            lexer._REASONS_MEMO.clear()
+            start = time.perf_counter()
+            verdict = verdict_with_rules(cmd, DENY, [], ["*"])
+            kind = decide(cmd, verdict, settings=settings).kind
+            samples.append((time.perf_counter() - start) * 1e3)
+        print(f"{label:55s} {statistics.median(samples):8.1f} {max(samples):8.1f}  {kind}")
     imports = _import_time_us(max(5, args.rounds // 30))
     print(f"\nimport rtok.rewrite.decision (cumulative, fresh interpreter): "
           f"p50 {statistics.median(imports):.0f} us over {len(imports)} runs")

@@ -42,8 +42,9 @@ MAX_SCRIPT_DEPTH = 8
 # Parentheses, substitutions and `${…}` nested deeper than this are not read: real commands
 # stay far below it, and it keeps every answer linear in the length of the line.
 MAX_NESTING = 48
-# Longer lines are not lexed at all (nobody attests a megabyte of shell by eye either).
-MAX_LENGTH = 131072
+# Longer lines are not lexed at all: they are left to the host (the pure-Python lexer reads
+# a few hundred kilobytes a second on a busy machine, and an agent waits for every answer).
+MAX_LENGTH = 16384
 
 _OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", ";", "|", "&", "(", ")")
 _REDIRECTS = ("&>>", "&>", "<<<", "<<-", "<<", "<&", "<>", "<", ">>", ">&", ">|", ">")
@@ -58,11 +59,14 @@ _NULL_TARGETS = frozenset(("/dev/null",))
 class Lexed:
     """The tokens of one command line and what makes it unattestable."""
 
-    __slots__ = ("dialect", "reasons", "substitutions", "text", "tokens")
+    __slots__ = ("commands", "dialect", "reasons", "scripts", "substitutions", "text", "tokens")
 
     def __init__(self, text: str, dialect: str) -> None:
         self.text = text
         self.dialect = dialect
+        # Filled on first use by rtok.shell.segments (one reading, shared by every caller).
+        self.commands: list[object] | None = None
+        self.scripts: list[tuple[str | None, str]] | None = None
         self.tokens: list[Token] = []
         self.reasons: set[str] = set()
         # (start, end, kind) of the command text inside `$(…)`, backticks, `<(…)`, `>(…)`.
@@ -361,7 +365,7 @@ class _Scanner:
 # few results. Lexed objects are never modified after `lex` returns them.
 _MEMO: dict[tuple[str, str], Lexed] = {}
 _MEMO_SIZE = 32
-_MEMO_MAX_TEXT = 65536
+_MEMO_MAX_TEXT = MAX_LENGTH
 
 
 def lex(cmd: str, dialect: str = "bash") -> Lexed:

@@ -43,7 +43,15 @@ class SimpleCommand:
 
 
 def simple_commands(lexed: lexer.Lexed) -> list[SimpleCommand]:
-    """Every simple command of the line, with the operators around it (comments dropped)."""
+    """Every simple command of the line, with the operators around it (comments dropped).
+
+    Computed once per lexed line; callers must not modify the result."""
+    if lexed.commands is None:
+        lexed.commands = _simple_commands(lexed)  # type: ignore[assignment]
+    return lexed.commands  # type: ignore[return-value]
+
+
+def _simple_commands(lexed: lexer.Lexed) -> list[SimpleCommand]:
     tokens = lexed.tokens
     out: list[SimpleCommand] = []
     current = SimpleCommand("")
@@ -101,7 +109,15 @@ def _unescape_backtick(body: str) -> str:
     return "".join(out)
 
 
-def nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
+def nested_scripts(lexed: lexer.Lexed) -> list[tuple[str | None, str]]:
+    """(script, dialect) of every `sh -c`, `fish -c` and `eval` in the line (once per
+    lexed line; see `_nested_scripts`)."""
+    if lexed.scripts is None:
+        lexed.scripts = list(_nested_scripts(lexed))
+    return lexed.scripts
+
+
+def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
     """(script, dialect) of every `sh -c`, `fish -c` and `eval` in the line; the script is
     None when its text cannot be known statically (`bash -c "$CMD"`).
 
@@ -169,14 +185,19 @@ def permission_commands(cmd: str) -> list[tuple[list[str], str, bool]]:
 
 
 def _collect(
-    cmd: str, dialect: str, out: list[tuple[list[str], str, bool]], depth: int, direct: bool
+    cmd: str,
+    dialect: str,
+    out: list[tuple[list[str], str, bool]],
+    depth: int,
+    direct: bool,
+    substitutions: bool = True,
 ) -> None:
     if depth > MAX_DEPTH:
         raise TooDeep(cmd[:40])
     joined = lexer.join_continuations(cmd)
     if joined != cmd:
         # `git pu\<newline>sh` is `git push`
-        _collect(joined, dialect, out, depth + 1, direct)
+        _collect(joined, dialect, out, depth + 1, direct, substitutions)
     lexed = lexer.lex(cmd, dialect)
     if lexer.TOO_DEEP in lexed.reasons or lexer.TOO_LONG in lexed.reasons:
         raise TooDeep(cmd[:40])
@@ -184,11 +205,15 @@ def _collect(
         words = strip_grammar(word_texts(lexed, command), dialect)
         if words:
             out.append((words, dialect, direct))
-    for start, end, kind in lexed.substitutions:
-        body = cmd[start:end]
-        if kind == "backtick":
-            body = _unescape_backtick(body)
-        _collect(body, dialect, out, depth + 1, direct)
+    if substitutions:
+        # The lexer lists substitutions at every depth, so each body is read once, on its
+        # own, without descending again (that would read the innermost one 2^depth times).
+        for start, end, kind in lexed.substitutions:
+            body = cmd[start:end]
+            if kind == "backtick":
+                _collect(_unescape_backtick(body), dialect, out, depth + 1, direct)
+            else:
+                _collect(body, dialect, out, depth + 1, direct, False)
     for script, script_dialect in nested_scripts(lexed):
         if script is not None:
             _collect(script, script_dialect, out, depth + 1, False)
