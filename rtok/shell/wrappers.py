@@ -238,3 +238,27 @@ def shell_script(words: Sequence[str], index: int) -> tuple[int, str] | None:
     if not seen_c or i >= n:
         return None
     return i, dialect
+
+
+def peel_argv(argv: Sequence[str]) -> int:
+    """Index of the program in an argv (words already without quotes, as `rtok run` gets
+    them) after assignments and every wrapper of the table, sudo included. An option a
+    table does not know is stepped over with the words that look like options."""
+    i = 0
+    n = len(argv)
+    for _ in range(MAX_LAYERS):
+        while i < n and assignment_name(argv[i]) is not None:
+            i += 1
+        if i >= n:
+            return i
+        table = _WRAPPERS.get(basename(argv[i]))
+        if table is None:
+            return i
+        after = skip_options(argv, i + 1, table)
+        if after is None:
+            i += 1
+            while i < n and (argv[i].startswith("-") or argv[i][:1].isdigit()):
+                i += 1
+        else:
+            i = after[0]
+    return i
