@@ -616,7 +616,16 @@ def doctor(agent: str | None = None, cwd: str | None = None) -> list[Check]:
     with ThreadPoolExecutor(max_workers=min(DOCTOR_WORKERS, len(groups))) as pool:
         results = list(pool.map(
             lambda item: _doctor_group(item[0][0], item[0][1], item[0][2], item[1]), groups))
-    return [check for result in results for check in result]
+    from rtok.integrity.verify import permission_file_problems
+
+    agents = sorted({name for (name, _scope, _root), _group in groups})
+    unreadable = [
+        Check(agent, "-", "permission_file", FAIL,
+              f"cannot read the permission rules in {path} ({why}); rtok rewrites nothing "
+              f"for {agent} until this is fixed", fix=f"fix or remove {shlex.quote(path)}")
+        for agent, path, why in permission_file_problems(agents, cwd or os.getcwd())
+    ]
+    return [check for result in results for check in result] + unreadable
 
 
 def _doctor_group(name: str, scope: str, root: str | None,

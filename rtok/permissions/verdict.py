@@ -55,12 +55,31 @@ def verdict_for(cmd: str, source: str, cwd: str) -> str:
 
 
 def detailed_verdict(cmd: str, source: str, cwd: str) -> str:
-    """Like `verdict_for`, but keeps "defer" apart from "deny" (used by `rtok hook`)."""
+    """Like `verdict_for`, but keeps "defer" apart from "deny" (used by `rtok hook`); a
+    rule file rtok cannot read gives "defer" too (no rewrite, no opinion)."""
+    verdict = rule_verdict(cmd, source, cwd)
+    return "defer" if verdict == "unreadable" else verdict
+
+
+def rule_verdict(cmd: str, source: str, cwd: str) -> str:
+    """`detailed_verdict` with "unreadable" kept apart: one of the host's rule files could
+    not be read (`unreadable_rule_files` names them)."""
     reader = _READERS.get(source)
     if reader is None:
         return "default"
-    deny, ask, allow = reader(cwd)
+    (deny, ask, allow), problems = sources.read_rules(reader, cwd)
+    if problems:
+        return "unreadable"
     return verdict_with_rules(cmd, deny, ask, allow)
+
+
+def unreadable_rule_files(source: str, cwd: str) -> list[tuple[str, str]]:
+    """(path, why) of each of the host's rule files that rtok cannot read (for doctor and
+    verify: while one is listed, commands are not rewritten for that host)."""
+    reader = _READERS.get(source)
+    if reader is None:
+        return []
+    return sources.read_rules(reader, cwd)[1]
 
 
 def verdict_with_rules(cmd: str, deny: list[str], ask: list[str], allow: list[str]) -> str:

@@ -3,7 +3,8 @@
 The arguments are joined with spaces (`rtok rewrite ls -al` is `rtok rewrite "ls -al"`).
 
     exit 0  rewritten command on stdout   rewrite, allowed (or host owns approval)
-    exit 1  nothing                       nothing to rewrite, excluded, unattestable
+    exit 1  nothing                       nothing to rewrite, excluded, unattestable,
+                                          or a permission file rtok cannot read
     exit 2  nothing                       a deny rule matches
     exit 3  rewritten command on stdout   rewrite, the host should ask (ask rule / no rule)
 
@@ -40,15 +41,18 @@ USAGE = "usage: rtok rewrite [--rtok-bin PATH] [--] COMMAND...\n"
 
 
 def _verdict(cmd: str) -> str:
+    """deny | unreadable | ask | allow | default under Claude Code's rules (a deny rule
+    found only inside a `sh -c` script counts as deny here)."""
     try:
-        from rtok.permissions.verdict import verdict_for
+        from rtok.permissions.verdict import rule_verdict
     except ImportError:
         return "default"
     try:
-        return verdict_for(cmd, "claude", os.getcwd())
-    except Exception as exc:  # unreadable rules must not break the agent's command
-        sys.stderr.write(f"rtok: warning: permission rules not read ({exc}); asking instead\n")
-        return "default"
+        verdict = rule_verdict(cmd, "claude", os.getcwd())
+    except Exception as exc:  # rules that cannot be read: nothing is rewritten
+        sys.stderr.write(f"rtok: warning: permission rules not read ({exc})\n")
+        return "unreadable"
+    return "deny" if verdict == "defer" else verdict
 
 
 def parse_args(args: list[str]) -> tuple[str | None, list[str]] | None:
@@ -109,6 +113,8 @@ def main(args: list[str]) -> int:
 
     rtok_bin = quote_word(bin_path) if bin_path else "rtok"
     verdict = _verdict(cmd)
+    if verdict == "unreadable":
+        return EXIT_NONE  # the user's rules cannot be read: the command stays as written
     decision = decide(cmd, verdict, rtok_bin=rtok_bin)
     host = os.environ.get(HOST_VARIABLE, "").strip().lower()
     status = exit_status(decision.kind, verdict, host)
