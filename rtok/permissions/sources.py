@@ -43,7 +43,8 @@ def read_rules(reader: Callable[[str], Rules], cwd: str) -> tuple[Rules, list[tu
 
 
 def read_settings(path: str, dialect: str = "json") -> dict[str, object] | None:
-    """The JSON object in `path` (`dialect` "json" or "jsonc", which allows comments);
+    """The JSON object in `path` (`dialect` "json", "jsonc" which allows comments, or
+    "jsonc-commas" which also allows trailing commas);
     None when missing, or when it cannot be read (recorded in `problems`, warned once)."""
     try:
         with open(path, "rb") as handle:
@@ -60,8 +61,8 @@ def read_settings(path: str, dialect: str = "json") -> dict[str, object] | None:
         raw = raw[3:]
     try:
         text = raw.decode("utf-8")
-        if dialect == "jsonc":
-            text = strip_json_comments(text)
+        if dialect in ("jsonc", "jsonc-commas"):
+            text = strip_json_comments(text, trailing_commas=dialect == "jsonc-commas")
         data = json.loads(text)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         what = "JSON with comments" if dialect == "jsonc" else "JSON"
@@ -73,10 +74,13 @@ def read_settings(path: str, dialect: str = "json") -> dict[str, object] | None:
     return data
 
 
-def strip_json_comments(text: str) -> str:
+def strip_json_comments(text: str, trailing_commas: bool = False) -> str:
     """`text` with `// …` and `/* … */` comments outside strings replaced by blanks (line
-    breaks kept, so parse errors still point at the right line). An unterminated block
-    comment raises ValueError."""
+    breaks kept, so parse errors still point at the right line), and with
+    `trailing_commas` a comma before `}` or `]` blanked too. An unterminated block comment
+    raises ValueError."""
+    if trailing_commas and "," in text:
+        return _strip_trailing_commas(strip_json_comments(text))
     if "/" not in text:
         return text
     out: list[str] = []
@@ -105,6 +109,29 @@ def strip_json_comments(text: str) -> str:
         else:
             i += 1
     out.append(text[start:])
+    return "".join(out)
+
+
+def _strip_trailing_commas(text: str) -> str:
+    out = list(text)
+    last_comma = -1
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            last_comma = -1
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == ",":
+            last_comma = i
+        elif c in "}]":
+            if last_comma >= 0:
+                out[last_comma] = " "
+            last_comma = -1
+        elif c not in " \t\r\n":
+            last_comma = -1
+        i += 1
     return "".join(out)
 
 
