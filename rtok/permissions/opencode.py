@@ -8,7 +8,8 @@ a deny keeps the command as typed (exit 2), and a rewrite whose verdict differs 
 original's is not made (a rule for `git *` does not cover `/path/rtok run git …`; neither
 may a `"*": "allow"` let a rewritten command through that a rule had denied or asked for).
 
-Rules are read from, in merge order (later wins): the global config
+Configs are merged as the hosts merge them (objects key by key, other values replaced by
+the later file's), from, in merge order: the global config
 (`${XDG_CONFIG_HOME:-~/.config}/opencode/{config.json,opencode.json,opencode.jsonc}`;
 for Kilo `…/kilo/{config.json,opencode.json,opencode.jsonc,kilo.json,kilo.jsonc}`), the
 file named by `OPENCODE_CONFIG` / `KILO_CONFIG`, then the project's files from the
@@ -73,14 +74,25 @@ def config_files(host: str, cwd: str) -> list[str]:
 def read_rules(host: str, cwd: str) -> tuple[list[Rule], list[tuple[str, str]]]:
     """(rules in merge order, files that could not be read)."""
     sources.problems.clear()
-    rules: list[Rule] = []
+    merged: object = None
     for path in config_files(host, cwd):
         config = sources.read_settings(path, "jsonc-commas")
-        if config is not None:
-            rules += rules_of(config.get("permission"))
+        if config is not None and "permission" in config:
+            merged = merge_deep(merged, config["permission"])
     found = list(sources.problems)
     sources.problems.clear()
-    return rules, found
+    return rules_of(merged), found
+
+
+def merge_deep(base: object, update: object) -> object:
+    """The hosts' config merge: objects merge key by key (a key keeps its first place, its
+    value is the later one's), anything else is replaced by the later value."""
+    if not (isinstance(base, dict) and isinstance(update, dict)):
+        return update
+    out = dict(base)
+    for key, value in update.items():
+        out[key] = merge_deep(out.get(key), value) if key in out else value
+    return out
 
 
 def rules_of(permission: object) -> list[Rule]:

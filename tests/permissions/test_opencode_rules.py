@@ -108,3 +108,18 @@ def test_unreadable_host_config_means_no_rewrite(isolated_home: Path, tmp_path: 
 def test_other_hosts_do_not_read_opencode_rules(isolated_home: Path, tmp_path: Path) -> None:
     _config(isolated_home, "opencode", {"bash": {"git *": "deny"}})
     assert _rewrite("git status", tmp_path, host="pi")[0] == 0
+
+
+def test_configs_merge_like_the_hosts_merge_them(isolated_home: Path, tmp_path: Path) -> None:
+    # A later file's string value replaces an earlier object (the user's rules are gone for
+    # the host as well); objects merge key by key.
+    _config(isolated_home, "opencode", {"bash": {"*": "allow", "git push *": "deny"}})
+    named = tmp_path / "named.json"
+    named.write_text(json.dumps({"permission": {"bash": {"git push *": "ask"}}}))
+    result = run_rtok(["rewrite", "git push"], cwd=str(tmp_path),
+                      env={"RTOK_REWRITE_HOST": "opencode", "OPENCODE_CONFIG": str(named)})
+    # Merged: `git push *` asks (no longer denies); rewritten, `*` would allow it: left alone.
+    assert result.returncode == 1
+    assert opencode.merge_deep({"bash": {"a": "deny", "b": "ask"}}, {"bash": {"a": "allow"}}) \
+        == {"bash": {"a": "allow", "b": "ask"}}
+    assert opencode.merge_deep({"bash": {"a": "deny"}}, {"bash": "allow"}) == {"bash": "allow"}
