@@ -156,6 +156,8 @@ def deny_run(agent: str, work_root: str, template: str | None = None,
     report.check("denied: rtok never ran the push", not pushes, json.dumps(pushes[:2]))
     report.check("denied: the tool result carries no rtok trailer",
                  find_trailer(session.final_output) is None, session.final_output[:300])
+    report.check("denied: the host's own rule refused the call",
+                 "git push *" in session.final_output, session.final_output[:300])
     return finish(report, start, ws, keep)
 
 
