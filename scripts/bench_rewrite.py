@@ -73,6 +73,35 @@ def _import_time_us(rounds: int) -> list[float]:
     return samples
 
 
+def _bench_settings_files(rounds: int) -> None:
+    """Reading Claude's rules from a settings file of each size, in a scratch HOME (the
+    86 MB file is not parsed: over the cap it counts as unreadable)."""
+    import json
+    import tempfile
+
+    from rtok.permissions import verdict
+
+    print(f"\n{'claude settings.json size':55s} {'p50 ms':>8s} {'max ms':>8s}  verdict")
+    for label, size in (("2 KB", 2_000), ("900 KB (parsed once, cached)", 900_000),
+                        ("86 MB (over the cap)", 86_000_000)):
+        with tempfile.TemporaryDirectory() as home:
+            os.environ["HOME"] = home
+            os.environ["XDG_CACHE_HOME"] = os.path.join(home, ".cache")
+            os.makedirs(os.path.join(home, ".claude"))
+            body = {"permissions": {"deny": ["Bash(git push:*)"], "allow": ["Bash(*)"]},
+                    "padding": "x" * size}
+            with open(os.path.join(home, ".claude", "settings.json"), "w") as handle:
+                json.dump(body, handle)
+            samples = []
+            result = ""
+            for _ in range(rounds):
+                start = time.perf_counter()
+                result = verdict.rule_verdict("git status", "claude", home)
+                samples.append((time.perf_counter() - start) * 1e3)
+            print(f"{label:55s} {statistics.median(samples):8.1f} {max(samples):8.1f}  "
+                  f"{result}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=300)
@@ -101,6 +130,7 @@ def main() -> int:
             kind = decide(cmd, verdict, settings=settings).kind
             samples.append((time.perf_counter() - start) * 1e3)
         print(f"{label:55s} {statistics.median(samples):8.1f} {max(samples):8.1f}  {kind}")
+    _bench_settings_files(max(3, args.rounds // 30))
     imports = _import_time_us(max(5, args.rounds // 30))
     print(f"\nimport rtok.rewrite.decision (cumulative, fresh interpreter): "
           f"p50 {statistics.median(imports):.0f} us over {len(imports)} runs")

@@ -57,21 +57,53 @@ def read_settings(path: str, dialect: str = "json") -> dict[str, object] | None:
     if len(raw) > MAX_SETTINGS_BYTES:
         _problem(path, f"larger than {MAX_SETTINGS_BYTES >> 20} MiB")
         return None
-    if raw.startswith(b"\xef\xbb\xbf"):  # not "utf-8-sig": that codec costs an import
-        raw = raw[3:]
     try:
-        text = raw.decode("utf-8")
-        if dialect in ("jsonc", "jsonc-commas"):
-            text = strip_json_comments(text, trailing_commas=dialect == "jsonc-commas")
-        data = json.loads(text)
+        if len(raw) > CACHE_FROM_BYTES:
+            data = _cached_parse(path, raw, dialect)
+        else:
+            data = _parse(raw, dialect)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        what = "JSON with comments" if dialect == "jsonc" else "JSON"
+        what = "JSON" if dialect == "json" else "JSON with comments"
         _problem(path, f"not valid {what} ({error})")
         return None
     if not isinstance(data, dict):
         _problem(path, "the top level is not a JSON object")
         return None
     return data
+
+
+# Larger settings files are parsed once per content: their rule keys (RULE_KEYS) are kept
+# in rtok's cache under the SHA-256 of the bytes (`rtok.cachefile`), so an unchanged file
+# costs a hash and a small read instead of a parse on every shell call.
+CACHE_FROM_BYTES = 64 << 10
+
+
+def _parse(raw: bytes, dialect: str) -> object:
+    if raw.startswith(b"\xef\xbb\xbf"):  # not "utf-8-sig": that codec costs an import
+        raw = raw[3:]
+    text = raw.decode("utf-8")
+    if dialect in ("jsonc", "jsonc-commas"):
+        text = strip_json_comments(text, trailing_commas=dialect == "jsonc-commas")
+    return json.loads(text)
+
+
+# The top-level keys any reader here looks at: only these are kept in the cache.
+RULE_KEYS = ("permissions", "permission", "tools", "excludeTools", "security",
+             "commandBlocklist", "commandDenylist")
+
+
+def _cached_parse(path: str, raw: bytes, dialect: str) -> object:
+    from rtok import cachefile
+
+    def rules_only(data: bytes) -> object:
+        parsed = _parse(data, dialect)
+        if not isinstance(parsed, dict):
+            return parsed
+        return {key: parsed[key] for key in RULE_KEYS if key in parsed}
+
+    value, _data = cachefile.parse_with_bytes(path, f"settings-{dialect}", rules_only,
+                                              data=raw)
+    return value
 
 
 def strip_json_comments(text: str, trailing_commas: bool = False) -> str:

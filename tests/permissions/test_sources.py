@@ -302,3 +302,22 @@ def test_strip_json_comments(text: str, expected: str) -> None:
 def test_unterminated_block_comment_is_an_error() -> None:
     with pytest.raises(ValueError):
         sources.strip_json_comments('{"a": 1 /* open')
+
+
+def test_large_settings_are_parsed_once_per_content(isolated_home: Path, tmp_path: Path) -> None:
+    from rtok import paths
+
+    path = isolated_home / ".claude" / "settings.json"
+    padding = {"notes": ["x" * 100] * 1000}  # over CACHE_FROM_BYTES
+    _write(path, {**_rules(deny=["Bash(rm:*)"]), **padding})
+    assert sources.claude_rules(str(tmp_path))[0] == ["rm:*"]
+    cache = Path(paths.cache_dir()) / "parsed" / "settings-json.json"
+    entries = json.loads(cache.read_text())
+    # The cached value is what later calls use while the bytes stay the same...
+    entries[str(path)]["value"]["permissions"]["deny"] = ["Bash(curl:*)"]
+    cache.write_text(json.dumps(entries))
+    assert sources.claude_rules(str(tmp_path))[0] == ["curl:*"]
+    # ...and other bytes (same size) are parsed again.
+    text = path.read_text().replace("Bash(rm:*)", "Bash(ls:*)")
+    path.write_text(text)
+    assert sources.claude_rules(str(tmp_path))[0] == ["ls:*"]
