@@ -22,6 +22,18 @@ PROTOCOL_JSON = {
         'es\\"}"},"tool":["toolCall","name"],"tools":["run_command"]}],"permissions":"no'
         'ne","rtok_path":"bare"}'
     ),
+    'auggie': (
+        '{"no_opinion":"","payloads":[{"background":[],"command":["command"],"command_f'
+        'ormat":"string","event":["hook_event_name"],"events":["PreToolUse"],"foregroun'
+        'd":["wait"],"input":["tool_input"],"input_format":"object","replies":{"allow_r'
+        'ewrite":"{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissio'
+        'nDecision\\":\\"allow\\",\\"permissionDecisionReason\\":\\"rtok: same command, short'
+        'ened output\\",\\"updatedInput\\":\\"${input}\\"}}","ask_rewrite":"{\\"hookSpecificO'
+        'utput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecisionReason\\":\\"rtok:'
+        ' same command, shortened output\\",\\"updatedInput\\":\\"${input}\\"}}"},"tool":["t'
+        'ool_name"],"tools":["launch-process"]}],"permissions":"auggie","rtok_path":"ab'
+        'solute"}'
+    ),
     'claude': (
         '{"no_opinion":"","payloads":[{"background":["run_in_background"],"command":["c'
         'ommand"],"command_format":"string","event":["hook_event_name"],"events":["PreT'
@@ -108,6 +120,19 @@ PROTOCOL_JSON = {
         'ision\\":\\"deny\\",\\"reason\\":\\"rtok: blocked by your permission rules\\"}"},"too'
         'l":["tool_name"],"tools":["run_shell_command"]}],"permissions":"gemini","rtok_'
         'path":"bare"}'
+    ),
+    'kimi': (
+        '{"no_opinion":"","payloads":[{"background":[],"command":["command"],"command_f'
+        'ormat":"string","event":["hook_event_name"],"events":["PreToolUse"],"input":["'
+        'tool_input"],"input_format":"object","replies":{"allow_rewrite":"{\\"hookSpecif'
+        'icOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"deny\\",\\'
+        '"permissionDecisionReason\\":\\"rtok: please run `${command}` instead. It is the'
+        ' same command with shortened output; the full output stays retrievable.\\"}}","'
+        'ask_rewrite":"{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"perm'
+        'issionDecision\\":\\"deny\\",\\"permissionDecisionReason\\":\\"rtok: please run `${c'
+        'ommand}` instead. It is the same command with shortened output; the full outpu'
+        't stays retrievable.\\"}}"},"tool":["tool_name"],"tools":["Bash"]}],"permission'
+        's":"kimi","rtok_path":"bare"}'
     ),
     'qwen': (
         '{"no_opinion":"","payloads":[{"background":["is_background"],"command":["comma'

@@ -6,7 +6,7 @@ Not on the hot path (it parses TOML): `scripts/compile_data.py` turns the tables
 Schema (every key is checked; an error names the file and the key):
 
     [hook]
-    permissions = "claude"     # whose rules: claude|cursor|gemini|qwen|droid|vibe|codex|none
+    permissions = "claude"     # whose rules: one of PERMISSION_SOURCES (below)
     rtok_path = "bare"         # "bare" → `rtok run …` if PATH finds this rtok, else absolute;
                                # "absolute" → always the running entry point
     no_opinion = ""            # exact stdout when rtok has nothing to say ("" or JSON text)
@@ -22,6 +22,7 @@ Schema (every key is checked; an error names the file and the key):
     command_format = "string"  # "string", or "list" (a list of commands, each decided alone)
     background = []            # input keys that, when true, mark a background run: passed
                                #   through, since `rtok run` prints only when the command ends
+    foreground = []            # input keys that, when false, mark a background run (`wait`)
 
     [hook.payloads.replies]    # one JSON template per decision; a kind left out replies
     allow_rewrite = {…}        #   `no_opinion`. Kinds: allow_rewrite, ask_rewrite, deny, defer,
@@ -44,7 +45,8 @@ from typing import Any
 
 from rtok import resources
 
-PERMISSION_SOURCES = ("claude", "cursor", "gemini", "qwen", "droid", "vibe", "codex", "none")
+PERMISSION_SOURCES = ("claude", "cursor", "gemini", "qwen", "droid", "vibe", "codex", "auggie",
+                      "kimi", "none")
 RTOK_PATHS = ("bare", "absolute")
 INPUT_FORMATS = ("object", "object_or_json")
 COMMAND_FORMATS = ("string", "list")
@@ -104,14 +106,14 @@ def validate_hook_table(table: object, where: str) -> dict[str, Any]:
 def _payload(item: object, where: str) -> dict[str, Any]:
     table = _table(item, where)
     _only(table, {"tool", "tools", "event", "events", "input", "input_format", "command",
-                  "command_format", "background", "replies"}, where)
+                  "command_format", "background", "foreground", "replies"}, where)
     replies = _table(table.get("replies"), f"{where}.replies")
     _only(replies, set(REPLY_KINDS), f"{where}.replies")
     event = table.get("event", "")
     events = _strings(table, "events", where, required=bool(event))
     if events and not event:
         raise DescriptorError(f"{where}: events given without event")
-    return {
+    compiled: dict[str, Any] = {
         "tool": _path(table, "tool", where),
         "tools": _strings(table, "tools", where, required=True),
         "event": _path(table, "event", where) if event else [],
@@ -125,6 +127,10 @@ def _payload(item: object, where: str) -> dict[str, Any]:
         "replies": {kind: _template(value, f"{where}.replies.{kind}")
                     for kind, value in sorted(replies.items())},
     }
+    foreground = _strings(table, "foreground", where, required=False)
+    if foreground:  # rare; left out otherwise, as the hook reads it with a default
+        compiled["foreground"] = foreground
+    return compiled
 
 
 def _template(value: object, where: str) -> str:

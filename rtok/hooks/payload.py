@@ -98,6 +98,8 @@ def shell_call(payload: dict[str, Any], shape: dict[str, Any]) -> ToolCall | Non
     # watcher); `rtok run` would hold that output back until the command ends.
     if any(tool_input.get(key) is True for key in shape.get("background", ())):
         return None
+    if any(tool_input.get(key) is False for key in shape.get("foreground", ())):
+        return None
     for key in shape["command"]:
         if key not in tool_input:
             continue

@@ -15,6 +15,8 @@ Schema of the installer's part:
     relocation_env = ["CLAUDE_CONFIG_DIR"]   # env vars that move the agent's files
     awareness_target = "..."                 # one line for humans
     fail_closed = false                      # host denies the call when the hook fails
+    hook_condition = "..."                   # what else must hold for the host to run the
+                                             #   hook (`rtok doctor` says it; rtok cannot check)
 
     [install.detect]
     binaries = ["claude"]                    # any on PATH -> detected
@@ -111,6 +113,7 @@ class Descriptor:
     fail_closed: bool  # the host denies the tool call when the hook command fails
     files: Mapping[str, tuple[FileSpec, ...]] = field(default_factory=dict)
     source: str = ""  # the descriptor file, for messages
+    hook_condition: str = ""  # a host setting outside rtok's reach the hook also needs
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -171,7 +174,8 @@ def parse(data: Mapping[str, Any], where: str) -> Descriptor:
     install = data.get("install")
     if not isinstance(install, dict):
         raise DescriptorError(f"{where}: missing the [install] table")
-    allowed = {"relocation_env", "awareness_target", "fail_closed", "detect", "global", "project"}
+    allowed = {"relocation_env", "awareness_target", "fail_closed", "hook_condition", "detect",
+               "global", "project"}
     _only(install, allowed, f"{where}: install")
     relocation = install.get("relocation_env", [])
     if not isinstance(relocation, list) or not all(isinstance(v, str) for v in relocation):
@@ -182,6 +186,9 @@ def parse(data: Mapping[str, Any], where: str) -> Descriptor:
     fail_closed = install.get("fail_closed", False)
     if not isinstance(fail_closed, bool):
         raise DescriptorError(f"{where}: install.fail_closed must be true or false")
+    hook_condition = install.get("hook_condition", "")
+    if not isinstance(hook_condition, str):
+        raise DescriptorError(f"{where}: install.hook_condition must be a string")
     detection = _detection(install.get("detect", {}), where)
     files: dict[str, tuple[FileSpec, ...]] = {}
     for scope in SCOPES:
@@ -209,6 +216,7 @@ def parse(data: Mapping[str, Any], where: str) -> Descriptor:
         fail_closed=fail_closed,
         files=files,
         source=where,
+        hook_condition=hook_condition,
     )
 
 

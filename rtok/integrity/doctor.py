@@ -187,6 +187,7 @@ def _clip(text: str, limit: int = 160) -> str:
 # Where each host reads a rewritten tool input (agent-e2e.md §5, observed with the real
 # CLIs), independent of rtok's descriptors so that a descriptor mistake is caught too.
 HOST_INPUT_PATHS: dict[str, tuple[str, ...]] = {
+    "auggie": ("hookSpecificOutput", "updatedInput"),
     "claude": ("hookSpecificOutput", "updatedInput"),
     "codex": ("hookSpecificOutput", "updatedInput"),
     "droid": ("hookSpecificOutput", "updatedInput"),
@@ -267,7 +268,7 @@ def agent_env(agent: str, cwd: str, base: Mapping[str, str]) -> dict[str, str]:
 @contextmanager
 def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
     """(cwd, env) in which a temporary permission rule of `source` denies DENY_SAMPLE."""
-    if source not in ("claude", "cursor", "droid"):
+    if source not in ("claude", "cursor", "droid", "auggie", "kimi"):
         yield None
         return
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
@@ -280,6 +281,17 @@ def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
         elif source == "droid":
             _write_json(os.path.join(project, ".factory", "settings.json"),
                         {"commandDenylist": ["git log"]})
+        elif source == "auggie":
+            _write_json(os.path.join(project, ".augment", "settings.json"),
+                        {"toolPermissions": [{"toolName": "launch-process",
+                                              "shellInputRegex": "^git log",
+                                              "permission": {"type": "deny"}}]})
+        elif source == "kimi":  # per user only: a temporary KIMI_CODE_HOME holds the rule
+            kimi_home = os.path.join(tmp, "kimi-home")
+            os.makedirs(kimi_home)
+            with open(os.path.join(kimi_home, "config.toml"), "w", encoding="utf-8") as out:
+                out.write('[permission]\ndeny = [{ tool = "Bash", match = "git log*" }]\n')
+            env["KIMI_CODE_HOME"] = kimi_home
         else:  # Cursor keeps shell rules per user only: a temporary HOME holds the rule.
             home = os.path.join(tmp, "home")
             _write_json(os.path.join(home, ".cursor", "cli-config.json"),
@@ -693,9 +705,22 @@ def _doctor_hook_agent(name: str, scope: str, root: str | None,
             hooks_files.append(record.path)
     for command in commands:
         checks.extend(exercise_hook(name, scope, command))
+    checks.extend(host_condition_checks(name, scope, bool(commands)))
     for hooks_file in hooks_files:
         checks.extend(check_codex_trust(hooks_file, scope))
     return checks
+
+
+def host_condition_checks(agent: str, scope: str, registered: bool) -> list[Check]:
+    """The descriptor's `hook_condition`: a host setting rtok cannot see from here (e.g. a
+    server-side flag) without which the agent never runs the hook it registered."""
+    descriptor = installed.descriptors().get(agent)
+    condition = descriptor.hook_condition if descriptor is not None else ""
+    if not condition or not registered:
+        return []
+    return [Check(agent, scope, "host_condition", WARN,
+                  f"{condition}; rtok cannot check this, so a hook that never runs can "
+                  "look healthy here")]
 
 
 def exit_code(checks: Sequence[Check]) -> int:

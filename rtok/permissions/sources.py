@@ -479,3 +479,159 @@ def _unique(paths: list[str]) -> list[str]:
             seen.add(key)
             out.append(path)
     return out
+
+
+# Auggie's tool permissions apply to launch-process (and its shell/bash aliases); a rule
+# with `shellInputRegex` is a JavaScript regular expression searched in the command.
+_AUGGIE_SHELL_TOOLS = ("launch-process", "shell", "bash")
+
+
+def auggie_settings_files(cwd: str) -> list[str]:
+    """The workspace's `.augment/settings.local.json` and `settings.json` (workspace = the
+    nearest ancestor with `.augment/`, else the git top level), then `~/.augment`'s."""
+    files: list[str] = []
+    root = project_root(cwd, ".augment")
+    if root is not None:
+        folder = os.path.join(root, ".augment")
+        files += [os.path.join(folder, "settings.local.json"),
+                  os.path.join(folder, "settings.json")]
+    files.append(os.path.join(os.environ.get("HOME", ""), ".augment", "settings.json"))
+    return _unique(files)
+
+
+def auggie_shell_rules(cwd: str) -> list[tuple[str, str]]:
+    """(permission type, regex or "" for every command) of each `toolPermissions` rule
+    for shell tool calls, in file order."""
+    rules: list[tuple[str, str]] = []
+    for path in auggie_settings_files(cwd):
+        settings = read_settings(path)
+        entries = settings.get("toolPermissions") if settings is not None else None
+        for rule in entries if isinstance(entries, list) else []:
+            if not isinstance(rule, dict) or rule.get("toolName") not in _AUGGIE_SHELL_TOOLS:
+                continue
+            if rule.get("eventType", "tool-call") != "tool-call":
+                continue
+            permission = rule.get("permission")
+            kind = permission.get("type") if isinstance(permission, dict) else None
+            regex = rule.get("shellInputRegex", "")
+            if isinstance(kind, str) and isinstance(regex, str):
+                rules.append((kind, regex))
+    return rules
+
+
+def auggie_verdict(cmd: str, cwd: str) -> str:
+    """"deny" when any of the user's Auggie shell rules matches `cmd`, else "default".
+
+    Auggie judges the command it finally runs against these rules; `rtok run git push`
+    no longer matches `^git push`, so a command any rule speaks about (deny, ask-user,
+    a webhook or script policy, or allow: an allow may sit before a catch-all deny) is
+    left untouched and Auggie decides on the original. A regex Python cannot read counts
+    as a match. Each rule sees the command as written and every reading bash could run
+    (quotes removed, wrappers peeled, …). Tenant rules from Augment's backend are out of
+    rtok's reach.
+    """
+    rules = auggie_shell_rules(cwd)
+    if not rules:
+        return "default"
+    import re  # only when the user has such rules: the hook does not pay for it otherwise
+
+    texts = [cmd, *_readings_of(cmd)]
+    for _kind, regex in rules:
+        if not regex:
+            return "deny"
+        try:
+            if any(re.search(regex, text) for text in texts):
+                return "deny"
+        except (re.error, RecursionError):
+            return "deny"
+    return "default"
+
+
+def _readings_of(cmd: str) -> list[str]:
+    """Every reading of every command bash could run for `cmd` (rtok.shell.readings):
+    Auggie's regex sees the text only; `"git" push` is still a push."""
+    from rtok.shell.readings import all_readings
+    from rtok.shell.segments import TooDeep, permission_commands
+
+    try:
+        commands = permission_commands(cmd)
+    except TooDeep:
+        return []
+    return [form for words, dialect, _direct in commands
+            for reading in all_readings(words, dialect) for form in reading.forms]
+
+
+def kimi_rules(cwd: str) -> Rules:
+    """Kimi Code's `[permission]` deny and ask rules for its `Bash` tool, from
+    `${KIMI_CODE_HOME:-~/.kimi-code}/config.toml` (`rules = [{decision, pattern}]` and the
+    `deny` / `ask` lists of `{tool, match}`), both as deny.
+
+    Kimi judges the command the model sends after rtok's suggestion, and `rtok run git
+    push` no longer matches `Bash(git push*)`; such a command is left to Kimi. Its globs
+    are read at least as broadly as Kimi reads them. Allow rules do not matter: the hook
+    only ever suggests. The TOML is parsed only when the file changes.
+    """
+    del cwd  # Kimi keeps permission rules per user
+    home = os.environ.get("KIMI_CODE_HOME", "")
+    if not home:
+        home = os.path.join(os.environ.get("HOME") or os.path.expanduser("~"), ".kimi-code")
+    path = os.path.join(home, "config.toml")
+    try:
+        from rtok import cachefile
+
+        parsed = cachefile.cached_parse(path, "kimi-bash-rules", _kimi_bash_patterns)
+    except Exception as error:  # unreadable or not TOML: no rewrite for this host
+        _problem(path, f"cannot read it as TOML ({error})")
+        return [], [], []
+    return _strings(parsed), [], []
+
+
+def _kimi_bash_patterns(data: bytes) -> list[str]:
+    import tomllib
+
+    permission = tomllib.loads(data.decode("utf-8")).get("permission")
+    if not isinstance(permission, dict):
+        return []
+    entries: list[tuple[object, object]] = []
+    for key in ("deny", "ask"):
+        value = permission.get(key)
+        entries += [(key, item) for item in (value if isinstance(value, list) else [value])]
+    rules = permission.get("rules")
+    for item in rules if isinstance(rules, list) else []:
+        entries.append((item.get("decision") if isinstance(item, dict) else None, item))
+    patterns: list[str] = []
+    for decision, item in entries:
+        if decision not in ("deny", "ask") or not isinstance(item, dict):
+            continue
+        tool, args = _kimi_rule_parts(item)
+        if tool and (tool == "Bash" or any(c in tool for c in "*?[{")):
+            patterns.append(_kimi_glob_as_pattern(args))
+    return patterns
+
+
+def _kimi_rule_parts(item: dict[str, object]) -> tuple[str, str]:
+    """(tool name pattern, argument glob) of one rule: `tool` + `match`, or `Tool(glob)`."""
+    tool = item.get("tool")
+    if isinstance(tool, str):
+        match = item.get("match", item.get("pattern"))
+        return tool.strip(), match.strip() if isinstance(match, str) else ""
+    pattern = item.get("pattern")
+    if not isinstance(pattern, str):
+        return "", ""
+    pattern = pattern.strip()
+    if "(" not in pattern or not pattern.endswith(")"):
+        return pattern, ""
+    name, _, args = pattern[:-1].partition("(")
+    return name.strip(), args.strip()
+
+
+def _kimi_glob_as_pattern(glob: str) -> str:
+    """A Kimi argument glob as a pattern of rtok's matcher that matches at least as much:
+    its `*` crosses word ends (a trailing one becomes a plain prefix), and a glob with any
+    other special character is cut to the literal text before it."""
+    if not glob or glob.startswith("!"):
+        return "*"  # every command, or every command but some: judged by Kimi alone
+    cut = min((glob.find(c) for c in "?[]{}()+@" if c in glob), default=-1)
+    if cut >= 0:
+        glob = glob[:cut] + "*"
+    return glob + "*" if glob.endswith("*") else glob

@@ -15,7 +15,9 @@ areas, folds "defer" into "deny"):
 Precedence: deny > defer > ask > allow > default. Sources: "claude" (Claude Code's project,
 user and managed settings files), "cursor" (Cursor CLI's cli-config.json), "gemini" and
 "qwen" (their allowed and excluded shell commands), "droid", "vibe" and "codex" (what they
-block or confirm, as deny), "none".
+block or confirm, as deny), "kimi" (its deny and ask rules, as deny), "auggie" (deny when
+any of Auggie's own shell rules matches the command: its regexes are judged here, not as
+patterns), "none".
 
 The pattern matcher and the segment peeler live here too: the hook imports this module on
 every call, and each extra module costs more to import than these few functions.
@@ -41,6 +43,7 @@ _READERS: dict[str, Callable[[str], sources.Rules]] = {
     "qwen": sources.qwen_rules,
     "vibe": sources.vibe_rules,
     "codex": sources.codex_rules,
+    "kimi": sources.kimi_rules,
 }
 
 
@@ -54,6 +57,12 @@ def verdict_for(cmd: str, source: str, cwd: str) -> str:
     return "deny" if verdict == "defer" else verdict
 
 
+# Hosts whose rules are not prefix patterns judge the whole command themselves.
+_COMMAND_JUDGES: dict[str, Callable[[str, str], str]] = {
+    "auggie": sources.auggie_verdict,
+}
+
+
 def detailed_verdict(cmd: str, source: str, cwd: str) -> str:
     """Like `verdict_for`, but keeps "defer" apart from "deny" (used by `rtok hook`); a
     rule file rtok cannot read gives "defer" too (no rewrite, no opinion)."""
@@ -64,6 +73,13 @@ def detailed_verdict(cmd: str, source: str, cwd: str) -> str:
 def rule_verdict(cmd: str, source: str, cwd: str) -> str:
     """`detailed_verdict` with "unreadable" kept apart: one of the host's rule files could
     not be read (`unreadable_rule_files` names them)."""
+    judge = _COMMAND_JUDGES.get(source)
+    if judge is not None:
+        sources.problems.clear()
+        judged = judge(cmd, cwd)
+        unreadable = bool(sources.problems)
+        sources.problems.clear()
+        return "unreadable" if unreadable else judged
     reader = _READERS.get(source)
     if reader is None:
         return "default"
@@ -76,6 +92,13 @@ def rule_verdict(cmd: str, source: str, cwd: str) -> str:
 def unreadable_rule_files(source: str, cwd: str) -> list[tuple[str, str]]:
     """(path, why) of each of the host's rule files that rtok cannot read (for doctor and
     verify: while one is listed, commands are not rewritten for that host)."""
+    judge = _COMMAND_JUDGES.get(source)
+    if judge is not None:
+        sources.problems.clear()
+        judge("", cwd)
+        found = list(sources.problems)
+        sources.problems.clear()
+        return found
     reader = _READERS.get(source)
     if reader is None:
         return []

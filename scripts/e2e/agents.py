@@ -58,6 +58,7 @@ class AgentProfile:
     # What a user of the agent has already done to let project-local config load at all.
     trust_project: Callable[[RunContext], None] = lambda ctx: None
     follow_suggestions: bool = False
+    backend: str = ""  # "augment": the fake serves Augment's backend, not a model API
     timeout: float = 120.0
     notes: str = ""
     extra: dict[str, str] = field(default_factory=dict)
@@ -365,6 +366,43 @@ def _droid_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
             prompt]
 
 
+def _auggie_config(ctx: RunContext) -> dict[str, str]:
+    # Auggie has no model endpoint setting: the session's tenant URL is the fake backend.
+    auth = {"accessToken": FAKE_KEY, "tenantURL": ctx.base + "/", "scopes": ["email"]}
+    _write_json(os.path.join(ctx.home, ".augment", "settings.json"), {})
+    return {"AUGMENT_SESSION_AUTH": json.dumps(auth), "AUGMENT_DISABLE_AUTO_UPDATE": "1"}
+
+
+def _auggie_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
+    # `-w DIR PROMPT` reads the prompt as part of the path: name both explicitly.
+    return [*exe, "--print", "--dont-save-session", "--max-turns", "4",
+            f"--workspace-root={ctx.cwd}", "--instruction", prompt]
+
+
+def _kimi_config(ctx: RunContext) -> dict[str, str]:
+    kimi_home = os.path.join(ctx.home, ".kimi-code")
+    _write(os.path.join(kimi_home, "config.toml"), (
+        f'default_model = "harness/{MODEL}"\n'
+        'default_permission_mode = "auto"\n'
+        "telemetry = false\n\n"
+        "[providers.harness]\n"
+        'type = "openai"\n'
+        f'base_url = "{ctx.base_v1}"\n'
+        f'api_key = "{FAKE_KEY}"\n\n'
+        f'[models."harness/{MODEL}"]\n'
+        'provider = "harness"\n'
+        f'model = "{MODEL}"\n'
+        "max_context_size = 128000\n"
+        'capabilities = ["tool_use"]\n'
+    ))
+    return {"KIMI_CODE_HOME": kimi_home}
+
+
+def _kimi_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
+    # `--auto` is refused together with -p; the config's permission mode approves instead.
+    return [*exe, "-m", f"harness/{MODEL}", "-p", prompt, "--output-format", "stream-json"]
+
+
 def _cline_config(ctx: RunContext) -> dict[str, str]:
     return {"CLINE_HUB_PORT": str(ctx.hub_port)}
 
@@ -379,6 +417,8 @@ def _cline_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
 
 
 PROFILES: dict[str, AgentProfile] = {p.name: p for p in (
+    AgentProfile("auggie", "Auggie", ["launch-process"], _auggie_config, _auggie_command,
+                 backend="augment"),
     AgentProfile("claude", "Claude Code", ["Bash"], _claude_config, _claude_command),
     AgentProfile("codex", "Codex CLI", ["exec_command"], _codex_config, _codex_command,
                  trust_project=_codex_trust_project),
@@ -397,4 +437,6 @@ PROFILES: dict[str, AgentProfile] = {p.name: p for p in (
     AgentProfile("cline", "Cline CLI", ["run_commands"], _cline_config, _cline_command,
                  pre_steps=_cline_steps),
     AgentProfile("kilocode", "Kilo CLI", ["bash"], _kilo_config, _opencode_command),
+    AgentProfile("kimi", "Kimi Code", ["Bash"], _kimi_config, _kimi_command,
+                 follow_suggestions=True),
 )}

@@ -1,8 +1,9 @@
-"""A scripted fake model on 127.0.0.1 speaking four wire dialects.
+"""A scripted fake model on 127.0.0.1 speaking four wire dialects, or the Augment backend.
 
 Dialects, told apart by path: OpenAI chat completions (`…/chat/completions`), OpenAI
 Responses (`…/responses`), Anthropic Messages (`…/messages`) and the Gemini API
-(`…/models/<m>:generateContent|streamGenerateContent|countTokens`).
+(`…/models/<m>:generateContent|streamGenerateContent|countTokens`). A script with
+`"backend": "augment"` serves Auggie's backend instead (fake_augment.py).
 
 The script is stateless and decided per request:
 * a request offering the shell tool and carrying no result for our call yet gets one call of
@@ -33,6 +34,11 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+try:
+    from e2e import fake_augment
+except ImportError:  # run as a script from scripts/e2e/
+    import fake_augment  # type: ignore[no-redef]
+
 SHELL_WORDS = ("shell", "bash", "terminal", "command", "exec")
 COMMAND_KEYS = ("command", "cmd", "commands")
 CALL_PREFIX = "call_rtok_"
@@ -53,6 +59,7 @@ class Script:
         self.final_text: str = spec.get("final_text") or "Done."
         self.follow_suggestions: bool = bool(spec.get("follow_suggestions", True))
         self.max_calls: int = int(spec.get("max_calls", 3))
+        self.backend: str = str(spec.get("backend") or "")
         self.log_path = log_path
         self._lock = threading.Lock()
 
@@ -544,7 +551,9 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
         def _get(self) -> None:
             path = self.path.split("?")[0].rstrip("/")
             script.log({"t": time.time(), "method": "GET", "path": self.path})
-            if path.endswith("/models"):
+            if script.backend == "augment":
+                self._json(200, {})
+            elif path.endswith("/models"):
                 self._json(200, {"object": "list", "data": [MODEL_ENTRY]})
             elif "/models/" in path:
                 self._json(200, {**MODEL_ENTRY, "id": path.rsplit("/", 1)[-1]})
@@ -563,7 +572,10 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
             record: Json = {"t": time.time(), "method": "POST", "path": self.path,
                             "headers": headers, "request": body}
             status, ctype, payload = 200, "application/json", b""
-            if path.endswith("/count_tokens"):
+            if script.backend == "augment":
+                record["dialect"] = "augment"
+                ctype, payload = self._augment(record, body)
+            elif path.endswith("/count_tokens"):
                 record["dialect"] = "anthropic"
                 payload = json.dumps({"input_tokens": 10}).encode()
             elif path.endswith(":countTokens"):
@@ -594,6 +606,27 @@ def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
             # Logged before answering: once the agent has the answer, the record exists.
             script.log(record)
             self._send(status, ctype, payload)
+
+        def _augment(self, record: Json, body: Json) -> tuple[str, bytes]:
+            name = fake_augment.endpoint(self.path)
+            if name == "get-models":
+                return "application/json", json.dumps(fake_augment.get_models()).encode()
+            if name != "chat-stream":
+                return "application/json", b"{}"
+            turn = Turn()
+            turn.tools, results, turn.calls = fake_augment.read_chat_stream(body)
+            turn.results = dict(results)
+            schemas = dict(turn.tools)
+
+            def write(answer: Answer) -> tuple[str, bytes]:
+                if not answer.is_call:
+                    return "application/json", fake_augment.write_chat_stream(text=answer.text)
+                args = fake_augment.shell_arguments(answer.args, schemas.get(answer.tool, {}))
+                record["answer"]["args"] = args
+                return "application/json", fake_augment.write_chat_stream(
+                    tool=answer.tool, call_id=answer.call_id, args=args)
+
+            return self._answer(record, turn, "toolu_rtok_", write)
 
         def _answer(self, record: Json, turn: Turn, prefix: str,
                     write: Callable[[Answer], tuple[str, bytes]]) -> tuple[str, bytes]:

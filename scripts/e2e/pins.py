@@ -56,6 +56,7 @@ NODE22 = NpmPackage("node", "22.23.3")
 BUN = NpmPackage("bun", "1.3.14")
 
 NPM_AGENTS: dict[str, NpmPackage] = {
+    "auggie": NpmPackage("@augmentcode/auggie", "0.36.0"),
     "claude": NpmPackage("@anthropic-ai/claude-code", "2.1.332"),
     "codex": NpmPackage("@openai/codex", "0.171.0"),
     "gemini": NpmPackage("@google/gemini-cli", "0.61.0"),
@@ -67,6 +68,7 @@ NPM_AGENTS: dict[str, NpmPackage] = {
     "droid": NpmPackage("droid", "0.215.0"),
     "cline": NpmPackage("cline", "3.0.65"),
     "kilocode": NpmPackage("@kilocode/cli", "7.7.7"),
+    "kimi": NpmPackage("@moonshot-ai/kimi-code", "2.1.0"),
 }
 
 PYPI_AGENTS: dict[str, PypiPackage] = {
@@ -75,7 +77,7 @@ PYPI_AGENTS: dict[str, PypiPackage] = {
 }
 
 # Runtimes an agent needs first on PATH (the machine's node may be older).
-RUNTIMES: dict[str, NpmPackage] = {"qwen": NODE22, "omp": BUN}
+RUNTIMES: dict[str, NpmPackage] = {"kimi": NODE22, "qwen": NODE22, "omp": BUN}
 
 # Plugin SDKs an agent npm-installs at run time; warmed into the npm cache so the
 # agent's offline install finds them.
@@ -83,7 +85,7 @@ PLUGIN_SDKS: dict[str, NpmPackage] = {"opencode": NpmPackage("@opencode-ai/plugi
 
 AGENTS: tuple[str, ...] = (
     "claude", "codex", "gemini", "opencode", "pi", "omp", "vibe", "hermes",
-    "qwen", "copilot", "droid", "cline", "kilocode",
+    "qwen", "copilot", "droid", "cline", "kilocode", "auggie", "kimi",
 )
 
 

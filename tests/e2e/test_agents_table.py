@@ -54,3 +54,25 @@ def test_block_is_added_once_then_replaced_in_place(tmp_path: Path) -> None:
     second = readme.read_text()
     assert second.count(START) == 1 and "verified end to end with Pi" in second
     assert replace_block(second, f"{START}\nX\n{END}").count(START) == 1
+
+
+def test_only_updates_the_named_rows_and_keeps_the_others(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# rtok\n")
+    results = tmp_path / "results"
+    results.mkdir()
+    write_result(results, "claude", "round_trip", True, agent_version("claude"))
+    assert main(["--results", str(results), "--readme", str(readme)]) == 0
+    (results / "claude.round_trip.json").unlink()  # another checkout's run, not here
+    write_result(results, "kimi", "round_trip", True, agent_version("kimi"))
+    assert main(["--results", str(results), "--readme", str(readme), "--only", "kimi"]) == 0
+    text = readme.read_text()
+    assert "verified end to end with Claude Code" in row_of(text, "claude")
+    assert "verified end to end with Kimi Code" in row_of(text, "kimi")
+    assert text.count(START) == 1
+
+
+def test_a_host_condition_from_the_descriptor_is_in_the_row(tmp_path: Path) -> None:
+    write_result(tmp_path, "auggie", "round_trip", True, agent_version("auggie"))
+    row = row_of(render_table(REPO_ROOT, str(tmp_path)), "auggie")
+    assert "verified end to end with Auggie" in row and "enable_hooks" in row

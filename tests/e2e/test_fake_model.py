@@ -253,3 +253,51 @@ def test_deny_and_suggest_is_followed_once(suggesting: Fake) -> None:
     _, _, payload = suggesting.post(path, body)
     # The result names `git log`, which is what was sent first, not a new suggestion.
     assert json.loads(payload)["candidates"][0]["content"]["parts"][0] == {"text": "Done."}
+
+
+LAUNCH_PROCESS = {"type": "object", "required": ["command", "wait", "max_wait_seconds", "cwd"],
+                  "properties": {"command": {"type": "string"}, "wait": {"type": "boolean"},
+                                 "max_wait_seconds": {"type": "number"},
+                                 "cwd": {"type": "string"}}}
+
+
+@pytest.fixture
+def augment(tmp_path: Path) -> Iterator[Fake]:
+    yield from start(tmp_path, tool_names=["launch-process"], backend="augment")
+
+
+def ndjson(payload: bytes) -> list[Json]:
+    return [json.loads(line) for line in payload.decode().splitlines() if line.strip()]
+
+
+def test_augment_backend_enables_hooks_and_calls_launch_process(augment: Fake) -> None:
+    status, _, body = augment.post("/get-models", {})
+    models = json.loads(body)
+    assert status == 200 and models["feature_flags"]["enable_hooks"] is True
+    assert models["default_model"] == models["models"][0]["name"]
+    assert augment.post("/report-error", {"x": 1})[2] == b"{}"  # every other endpoint
+    tools = [{"name": "view", "input_schema_json": json.dumps(BASH)},
+             {"name": "launch-process", "input_schema_json": json.dumps(LAUNCH_PROCESS)}]
+    prompt = {"id": 1, "type": 0, "text_node": {"content": "run git log"}}
+    _, _, body = augment.post("/chat-stream", {"tool_definitions": tools, "chat_history": [],
+                                               "nodes": [prompt]})
+    first, stop = ndjson(body)
+    [node] = first["nodes"]
+    assert node["type"] == 5 and stop["stop_reason"] == 3
+    use = node["tool_use"]
+    assert use["tool_name"] == "launch-process"
+    # wait=true, or Auggie would start the command in the background
+    assert json.loads(use["input_json"]) == {"command": "git log", "wait": True,
+                                             "max_wait_seconds": 60, "cwd": "."}
+    result = {"id": 2, "type": 1, "tool_result_node": {
+        "tool_use_id": use["tool_use_id"], "content": "commit abc", "is_error": False}}
+    history = [{"request_nodes": [prompt], "response_nodes": [node]}]
+    _, _, body = augment.post("/chat-stream", {"tool_definitions": tools,
+                                               "chat_history": history, "nodes": [result]})
+    final, stop = ndjson(body)
+    assert final["nodes"][0] == {"id": 1, "type": 0, "content": "Done."}
+    assert stop["stop_reason"] == 1
+    streamed = [r for r in augment.records() if r.get("path") == "/chat-stream"]
+    assert streamed[-1]["tool_results"] == [{"call_id": use["tool_use_id"],
+                                            "text": "commit abc"}]
+    assert streamed[0]["answer"]["args"]["wait"] is True

@@ -9,6 +9,12 @@ from typing import Any
 def shell_payload(agent: str, command: str, cwd: str) -> dict[str, Any]:
     """The payload `agent` sends before running `command` in its shell tool."""
     builders = {
+        "auggie": lambda: {"hook_event_name": "PreToolUse", "conversation_id": "c1",
+                           "workspace_roots": [cwd], "tool_name": "launch-process",
+                           "tool_input": {"command": command, "wait": True,
+                                          "max_wait_seconds": 60, "cwd": cwd},
+                           "tool_output": "[undefined]", "tool_error": None,
+                           "is_mcp_tool": False},
         "claude": lambda: {"session_id": "s1", "transcript_path": "/t.jsonl", "cwd": cwd,
                            "permission_mode": "default", "hook_event_name": "PreToolUse",
                            "tool_name": "Bash", "tool_use_id": "toolu_1",
@@ -37,6 +43,9 @@ def shell_payload(agent: str, command: str, cwd: str) -> dict[str, Any]:
                          "parent_session_id": None, "transcript_path": "/t", "cwd": cwd,
                          "tool_name": "file_system.bash", "tool_call_id": "call_1",
                          "tool_input": {"command": command, "timeout_seconds": 30}},
+        "kimi": lambda: {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": cwd,
+                         "client_type": "kimi_code_cli", "tool_name": "Bash",
+                         "tool_input": {"command": command}, "tool_call_id": "call_1"},
         "antigravity": lambda: {"cwd": cwd, "toolCall": {"name": "run_command",
                                 "args": {"CommandLine": command, "Cwd": cwd}}},
         "qwen": lambda: {"session_id": "s", "transcript_path": "/t", "cwd": cwd,
@@ -66,7 +75,8 @@ def foreign_payload(agent: str, cwd: str) -> dict[str, Any]:
         payload["tool_call"] = {"id": "c", "name": "read_files",
                                 "input": {"file_paths": ["/etc/hosts"]}}
     else:
-        names = {"claude": "Read", "codex": "apply_patch", "cursor": "Read",
+        names = {"auggie": "view", "kimi": "Read",
+                 "claude": "Read", "codex": "apply_patch", "cursor": "Read",
                  "gemini": "read_file", "droid": "Read", "trae": "ReadFile",
                  "vibe": "read_file", "qwen": "read_file"}
         payload["tool_name"] = names[agent]
@@ -74,5 +84,13 @@ def foreign_payload(agent: str, cwd: str) -> dict[str, Any]:
     return payload
 
 
-HOOK_AGENTS = ("claude", "codex", "cursor", "gemini", "copilot", "droid", "trae", "vibe",
-               "antigravity", "qwen", "cline")
+def _hook_agents() -> tuple[str, ...]:
+    from rtok.install import integrations
+
+    return tuple(sorted(name for name, item in integrations.load_descriptors().items()
+                        if item.tier == "hook"))
+
+
+# Every agent whose descriptor registers `rtok hook`: a new one without a payload builder
+# above fails the reply tests instead of being left out.
+HOOK_AGENTS = _hook_agents()

@@ -50,6 +50,8 @@ def expected_reply(agent: str, kind: str, new_input: dict[str, Any], new: str) -
         return _claude_like(new_input, "allow") if rewrite else ""
     if agent == "droid":
         return _claude_like(new_input, None) if rewrite else ""
+    if agent == "auggie":  # reads permissionDecision only to deny; its approval decides
+        return _claude_like(new_input, "allow" if allow else None) if rewrite else ""
     if agent == "trae":
         return ({"hookSpecificOutput": {"hookEventName": "PreToolUse",
                                         "updatedInput": new_input}} if rewrite else "")
@@ -86,7 +88,7 @@ def expected_reply(agent: str, kind: str, new_input: dict[str, Any], new: str) -
         if not rewrite:
             return {"decision": "allow"}
         return {"decision": "allow", "reason": REASON, "overwrite": new_input}
-    if agent == "qwen":  # updatedInput is ignored by Qwen 0.24: deny and suggest
+    if agent in ("qwen", "kimi"):  # both drop updatedInput: deny and suggest
         if not rewrite:
             return ""
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
@@ -431,6 +433,22 @@ def test_codex_leaves_commands_its_rules_forbid_or_prompt(project: Path,
     assert outcome.kind == "ask_rewrite"
 
 
+def test_kimi_suggests_the_exact_rewritten_command(project: Path) -> None:
+    outcome, _ = _run("kimi", "git log -n 3", project)
+    reason = json.loads(outcome.reply)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "`rtok run git log -n 3`" in reason and "\n" not in reason
+    again, _ = _run("kimi", "rtok run git log -n 3", project)
+    assert again.kind == "defer" and again.reply == ""
+
+
+def test_auggie_keeps_wait_and_leaves_background_launches_alone(project: Path) -> None:
+    outcome, payload = _run("auggie", "git status", project)
+    updated = json.loads(outcome.reply)["hookSpecificOutput"]["updatedInput"]
+    assert updated == dict(payload["tool_input"], command="rtok run git status")
+    payload["tool_input"]["wait"] = False  # Auggie then reads the output later
+    assert respond(PROTOCOLS["auggie"], payload).reply == ""
+
+
 @pytest.mark.parametrize(("agent", "key"), [("claude", "run_in_background"),
                                             ("gemini", "is_background"),
                                             ("qwen", "is_background")])
@@ -451,3 +469,28 @@ def test_vscode_background_terminal_passes_through(project: Path) -> None:
     assert respond(PROTOCOLS["copilot"], payload).reply == ""
     payload["tool_input"]["isBackground"] = False
     assert respond(PROTOCOLS["copilot"], payload).kind == "ask_rewrite"
+
+
+def test_auggie_leaves_commands_its_own_rules_judge(project: Path, isolated_home: Path) -> None:
+    settings = isolated_home / ".augment" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"toolPermissions": [
+        {"toolName": "launch-process", "shellInputRegex": "^git push",
+         "permission": {"type": "deny"}}]}))
+    outcome, _ = _run("auggie", "git push origin", project)
+    assert outcome.kind == "deny" and outcome.reply == ""  # Auggie's rule sees the original
+    outcome, _ = _run("auggie", "git status", project)
+    assert outcome.kind == "ask_rewrite" and "rtok run git status" in outcome.reply
+
+
+def test_kimi_never_suggests_a_rewrite_past_its_own_rule(project: Path, isolated_home: Path,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    monkeypatch.delenv("KIMI_CODE_HOME", raising=False)
+    config = isolated_home / ".kimi-code" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('[permission]\ndeny = [{ tool = "Bash", match = "git push*" }]\n')
+    outcome, _ = _run("kimi", "git push origin", project)
+    assert outcome.kind == "deny" and outcome.reply == ""  # Kimi's rule judges the original
+    outcome, _ = _run("kimi", "git status", project)
+    assert "`rtok run git status`" in outcome.reply

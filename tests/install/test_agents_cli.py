@@ -9,6 +9,7 @@ from pathlib import Path
 
 from agent_harness import all_files, fixture_bytes, read
 
+from rtok.install import integrations
 from rtok_testing import run_rtok
 
 
@@ -66,7 +67,7 @@ def test_project_install_for_several_agents(isolated_home: Path, tmp_path: Path)
     listed = run_rtok(["agents", "--json"], cwd=str(project))
     assert listed.returncode == 0, listed.stderr.decode()
     rows = {row["name"]: row for row in json.loads(listed.stdout)}
-    assert len(rows) == 19
+    assert set(rows) == set(integrations.load_descriptors())
     for row in rows.values():
         assert {"name", "display_name", "tier", "scopes", "detected", "installed",
                 "files"} <= set(row)

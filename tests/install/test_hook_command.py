@@ -23,6 +23,11 @@ GIT_STATUS = "git status"
 
 # Payloads as the real agents sent them (shared/reference/agent-e2e.md), asking for `git status`.
 PAYLOADS: dict[str, dict[str, Any]] = {
+    "auggie": {"hook_event_name": "PreToolUse", "conversation_id": "c1",
+               "workspace_roots": ["CWD"], "tool_name": "launch-process",
+               "tool_input": {"command": GIT_STATUS, "wait": True, "max_wait_seconds": 60,
+                              "cwd": "CWD"},
+               "tool_output": "[undefined]", "tool_error": None, "is_mcp_tool": False},
     "claude": {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "CWD",
                "permission_mode": "default", "hook_event_name": "PreToolUse",
                "tool_name": "Bash", "tool_input": {"command": GIT_STATUS},
@@ -56,6 +61,9 @@ PAYLOADS: dict[str, dict[str, Any]] = {
              "tool_name": "RunCommand", "tool_input": {"command": GIT_STATUS}},
     "antigravity": {"hook_event_name": "PreToolUse",
                     "toolCall": {"name": "run_command", "args": {"CommandLine": GIT_STATUS}}},
+    "kimi": {"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": "CWD",
+             "client_type": "kimi_code_cli", "tool_name": "Bash",
+             "tool_input": {"command": GIT_STATUS}, "tool_call_id": "call_1"},
     "cline": {"clineVersion": "", "timestamp": "1", "taskId": "conv_1",
               "workspaceRoots": ["CWD"], "hookName": "tool_call", "iteration": 1,
               "tool_call": {"id": "call_1", "name": "run_commands",

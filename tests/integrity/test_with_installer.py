@@ -248,3 +248,28 @@ def test_doctor_warns_about_other_hooks_on_the_same_calls(isolated_home: Path) -
     [order] = [c for c in checks if c["sample"] == "hook_order"]
     assert order["level"] == "WARN" and "/opt/guard.sh" in str(order["message"])
     assert "fmt.sh" not in str(order["message"])
+
+
+def test_doctor_runs_auggies_hook_and_says_what_only_the_tenant_decides(
+        isolated_home: Path) -> None:
+    _init("--agent", "auggie", "-g")
+    code, checks = _doctor("--agent", "auggie", cwd=isolated_home)
+    assert code == 0, [c["message"] for c in checks if c["level"] == "FAIL"]
+    levels = {c["sample"]: c["level"] for c in checks}
+    assert levels["hook_entry"] == "PASS" and levels["rewrite"] == "PASS"
+    assert levels["passthrough"] == "PASS"
+    assert levels["deny"] == "PASS"  # a command Auggie's own rule denies is left alone
+    [condition] = [c for c in checks if c["sample"] == "host_condition"]
+    assert condition["level"] == "WARN" and "enable_hooks" in str(condition["message"])
+
+
+def test_doctor_runs_kimis_deny_and_suggest_hook(isolated_home: Path) -> None:
+    _init("--agent", "kimi", "-g")
+    code, checks = _doctor("--agent", "kimi", cwd=isolated_home)
+    assert code == 0, [c["message"] for c in checks if c["level"] == "FAIL"]
+    [rewrite] = [c for c in checks if c["sample"] == "rewrite"]
+    assert rewrite["level"] == "PASS"
+    assert '"permissionDecision":"deny"' in str(rewrite["reply"])  # the suggestion
+    [deny] = [c for c in checks if c["sample"] == "deny"]
+    assert deny["level"] == "PASS"  # a command Kimi's own rule denies is left to Kimi
+    assert not [c for c in checks if c["sample"] == "host_condition"]

@@ -56,6 +56,11 @@ def write_rules(home: Path, allow: str) -> None:
     rules = "".join(f"prefix_rule(pattern={json.dumps(d.split())}, decision=\"forbidden\")\n"
                     for d in DENIED)
     _write(home / ".codex" / "rules" / "default.rules", rules)
+    auggie = [{"toolName": "launch-process", "shellInputRegex": f"^{d}( |$)",
+               "permission": {"type": "deny"}} for d in DENIED]
+    _write(home / ".augment" / "settings.json", json.dumps({"toolPermissions": auggie}))
+    kimi = ", ".join(f'{{ tool = "Bash", match = "{d}*" }}' for d in DENIED)
+    _write(home / ".kimi-code" / "config.toml", f"[permission]\ndeny = [{kimi}]\n")
 
 
 @pytest.fixture(params=list(SETUPS), ids=list(SETUPS))

@@ -321,3 +321,73 @@ def test_large_settings_are_parsed_once_per_content(isolated_home: Path, tmp_pat
     text = path.read_text().replace("Bash(rm:*)", "Bash(ls:*)")
     path.write_text(text)
     assert sources.claude_rules(str(tmp_path))[0] == ["ls:*"]
+
+
+def _auggie_rule(kind: str, regex: str | None = None, tool: str = "launch-process") -> object:
+    rule: dict[str, object] = {"toolName": tool, "permission": {"type": kind}}
+    if regex is not None:
+        rule["shellInputRegex"] = regex
+    return rule
+
+
+def test_auggie_rules_from_user_and_workspace(isolated_home: Path, tmp_path: Path) -> None:
+    from rtok.permissions.verdict import detailed_verdict
+
+    _write(isolated_home / ".augment" / "settings.json", {"toolPermissions": [
+        _auggie_rule("deny", "^git push"), _auggie_rule("deny", None, tool="view"),
+        {"toolName": "launch-process", "eventType": "tool-response",
+         "permission": {"type": "deny"}}]})
+    project = tmp_path / "p"
+    (project / ".git").mkdir(parents=True)
+    _write(project / ".augment" / "settings.local.json",
+           {"toolPermissions": [_auggie_rule("ask-user", r"\bcurl\b")]})
+    cwd = project / "src"
+    cwd.mkdir()
+    assert sources.auggie_shell_rules(str(cwd)) == [("ask-user", r"\bcurl\b"),
+                                                    ("deny", "^git push")]
+    assert detailed_verdict("git push origin", "auggie", str(cwd)) == "deny"
+    assert detailed_verdict("ls && curl x", "auggie", str(cwd)) == "deny"
+    assert detailed_verdict("git status", "auggie", str(cwd)) == "default"
+
+
+def test_auggie_allow_rules_and_unreadable_regexes_leave_the_command_to_auggie(
+        isolated_home: Path, tmp_path: Path) -> None:
+    # An allow rule may come before a catch-all deny: the rewrite would then be denied.
+    _write(isolated_home / ".augment" / "settings.json", {"toolPermissions": [
+        _auggie_rule("allow", "^git status$"), _auggie_rule("deny", "(?<name>x)\\k<name>")]})
+    assert sources.auggie_verdict("git status", str(tmp_path)) == "deny"
+    assert sources.auggie_verdict("git log", str(tmp_path)) == "deny"  # JS-only syntax
+    _write(isolated_home / ".augment" / "settings.json",
+           {"toolPermissions": [_auggie_rule("deny")]})  # every command
+    assert sources.auggie_verdict("git log", str(tmp_path)) == "deny"
+    (isolated_home / ".augment" / "settings.json").write_text("{}")
+    assert sources.auggie_verdict("git log", str(tmp_path)) == "default"
+
+
+def test_kimi_deny_and_ask_rules(isolated_home: Path, tmp_path: Path,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from rtok.permissions.verdict import detailed_verdict
+
+    kimi_home = tmp_path / "kimi"
+    kimi_home.mkdir()
+    monkeypatch.setenv("KIMI_CODE_HOME", str(kimi_home))
+    (kimi_home / "config.toml").write_text(
+        'default_model = "m"\n'
+        "[permission]\n"
+        'deny = [{ tool = "Bash", match = "git push*" }]\n'
+        'ask = [{ tool = "Bash", match = "rm -rf {a,b}" }]\n'
+        'allow = [{ tool = "Bash", match = "git status" }]\n'
+        "[[permission.rules]]\n"
+        'decision = "deny"\n'
+        'pattern = "Bash(curl *)"\n'
+        "[[permission.rules]]\n"
+        'decision = "deny"\n'
+        'pattern = "Read(/etc/*)"\n')
+    assert sources.kimi_rules(str(tmp_path)) == (["git push**", "rm -rf **", "curl **"], [], [])
+    cwd = str(tmp_path)
+    # Kimi's `*` crosses word ends: `git push*` also stops `git pushall`.
+    for command in ("git push", "git pushall x", "rm -rf c", "curl -s x", "ls && curl x"):
+        assert detailed_verdict(command, "kimi", cwd) == "deny", command
+    assert detailed_verdict("git status", "kimi", cwd) == "default"
+    (kimi_home / "config.toml").write_text("[permission\n")
+    assert sources.kimi_rules(cwd) == ([], [], [])  # not TOML: warned once, ignored

@@ -1,6 +1,7 @@
 """TOML targets, edited through rtok.formats.tomltext (whole tables appended and removed).
 
-* `toml_hook_table`: one `[[hooks]]` entry in Mistral Vibe's hooks.toml.
+* `toml_hook_table`: one `[[hooks]]` entry: Mistral Vibe's hooks.toml, Kimi Code's
+  config.toml (appended after the user's own tables, which stay as they are).
 * `codex_trust`: Codex runs a hook from hooks.json only when `config.toml` trusts its exact
   definition: `[hooks.state."<abs hooks.json>:pre_tool_use:<group>:<handler>"]` with
   `trusted_hash = "sha256:<hex>"`, the SHA-256 of the compact, key-sorted JSON of the
@@ -23,6 +24,8 @@ from rtok.install.targets.base import IntegrationError, Target
 from rtok.install.targets.commands import is_rtok_hook_command
 
 CODEX_EVENT = "pre_tool_use"
+# Field names hosts give the tool pattern of a hook table (Vibe, Kimi Code).
+MATCHER_KEYS = ("match", "matcher")
 CODEX_DEFAULT_TIMEOUT = 600
 
 
@@ -39,7 +42,7 @@ def toml_hook_table(target: Target, action: str) -> FileEdit:
     desired: dict[str, object] = {}
     for key, value in fields.items():  # the command right after the matcher
         desired[key] = value
-        if key == "match":
+        if key in MATCHER_KEYS:
             desired["command"] = target.command
     desired.setdefault("command", target.command)
 
