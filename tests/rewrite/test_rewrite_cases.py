@@ -129,6 +129,9 @@ LEFT_ALONE = [
     "bash -lc 'make | tail -5'", "bash --login -c 'git status'",
     # the command word or subcommand is an expansion
     "git $sub", "git status; $X push",
+    # find running or deleting things, or printing NUL-separated names
+    "find . -name '*.tmp' -exec rm {} \\;", "find . -execdir ls {} +", "find . -ok rm {} \\;",
+    "find . -name '*.o' -delete", "find . -print0", "fd -x wc -l",
     # pipelines that are not safe
     "find . | xargs rm", "ls |& head", "git log | less", "cargo test | tee out",
     "git log | grep -f patterns.txt", "cat file | sort", "npm test | head",
