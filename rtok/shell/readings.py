@@ -61,6 +61,20 @@ class Reading:
             self.forms.append(form)
 
 
+# Characters that make bash expand a word into other words: brace expansion
+# (`{git,push}`, `git {push,}`) and globs (`/usr/bin/gi? push`, `git pu[s]h`). In a command
+# word or a subcommand the text no longer says what runs. Quoted, they are literal, but a
+# quoted `*` in a command name is rare enough to be read the cautious way too.
+_EXPANDING = frozenset("{*?[")
+
+
+def expands(word: str) -> bool:
+    """True when bash may turn `word` into other text (brace expansion, glob, `~user`)."""
+    return any(c in _EXPANDING for c in word) or (word.startswith("~") and
+                                                   not word.startswith(("~/", "~:")) and
+                                                   word != "~")
+
+
 def _literal(word: str, value: str | None) -> str:
     return word if value is None else value
 
@@ -95,9 +109,12 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
     while i < len(words) and layers <= MAX_LAYERS:
         layers += 1
         value = values[i]
-        if value is None:
-            reading.attestable = False  # `$x push`: the command word is not in the text
-            return reading
+        if value is None or expands(words[i]):
+            # `$x push`, `{git,push}`, `/usr/bin/gi? push`: the command word is not in the
+            # text as bash will run it
+            reading.attestable = False
+            if value is None:
+                return reading
         name = basename(value)
         reading.add(" ".join(words[i:]))
         reading.add(" ".join(literals[i:]))
@@ -164,8 +181,8 @@ def _read_program(
                 p += 1
             else:
                 break
-        if p < len(words) and values[p] is None:
-            reading.attestable = False  # `git $y`: the subcommand is not in the text
+        if p < len(words) and (values[p] is None or expands(words[p])):
+            reading.attestable = False  # `git $y`, `git {push,}`: not in the text
         if p > i + 1:
             reading.add(" ".join([name, *literals[p:]]))
     exec_options = _RUNS.get(name)

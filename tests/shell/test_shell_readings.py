@@ -124,3 +124,17 @@ def test_huge_argument_list_is_read_in_linear_time() -> None:
     reading = read_command(words)
     assert reading.attestable
     assert reading.executed is not None and reading.executed.startswith("git add f0 f1")
+
+
+@pytest.mark.parametrize(
+    "segment",
+    ["{git,push} origin", "git {push,} origin", "/usr/bin/gi? push", "git pu[s]h",
+     "/usr/bin/g*t push", "~other/bin/git push"],
+)
+def test_words_bash_expands_are_not_attestable(segment: str) -> None:
+    assert not all_attestable(_words(segment))
+
+
+@pytest.mark.parametrize("segment", ["ls *.py", "git add src/*.py", "cat ~/notes", "grep -r x ~"])
+def test_expanding_arguments_stay_attestable(segment: str) -> None:
+    assert all_attestable(_words(segment))

@@ -97,6 +97,19 @@ FORMS: dict[str, Form] = {
     "taskset": lambda c: "taskset -c 0 " + c,
     "nested wrappers": lambda c: "timeout 5 nice -n 2 env A=1 " + c,
     "unknown wrapper option": lambda c: "timeout --frob 5 " + c,
+    "brace program": lambda c: _join("{" + _program(c)[0] + ",}", _program(c)[1]),
+    "brace split program": lambda c: _join(
+        "{" + _program(c)[0][:1] + "," + _program(c)[0][1:] + "}", _program(c)[1])
+    if len(_program(c)[0]) > 1 else None,
+    "glob program": lambda c: _join("/usr/bin/" + _program(c)[0][:-1] + "?", _program(c)[1]),
+    "bracket program": lambda c: _join(
+        _program(c)[0][:-1] + "[" + _program(c)[0][-1] + "]", _program(c)[1]),
+    "brace subcommand": lambda c: _join(_sub(c)[0], "{" + _sub(c)[1] + ",}", _sub(c)[2])
+    if c.startswith("git ") else None,
+    "glob subcommand": lambda c: _join(_sub(c)[0], _sub(c)[1][:-1] + "[" + _sub(c)[1][-1] + "]",
+                                       _sub(c)[2]) if c.startswith("git ") else None,
+    "before a rewritable command": lambda c: c + "; git status",
+    "after a rewritable command": lambda c: "git status && " + c,
     "git -C": lambda c: c.replace("git ", "git -C . ", 1) if c.startswith("git ") else None,
     "git --no-pager": lambda c: c.replace("git ", "git --no-pager ", 1)
     if c.startswith("git ") else None,
