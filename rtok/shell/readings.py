@@ -33,6 +33,11 @@ _WRAPPERS: dict[str, dict[str, object]] = REGISTRY["wrappers"]  # type: ignore[a
 _FAMILIES: dict[str, dict[str, object]] = REGISTRY["families"]  # type: ignore[assignment]
 _INDEX: dict[str, tuple[str, ...]] = REGISTRY["command_index"]  # type: ignore[assignment]
 _RUNS: dict[str, tuple[str, ...]] = REGISTRY["runs_commands"]  # type: ignore[assignment]
+_SHELLS: dict[str, dict[str, object]] = REGISTRY["shells"]  # type: ignore[assignment]
+# Builtins after which a word no longer means what it says (`shopt -s expand_aliases`).
+_REDEFINE = frozenset(("alias",))
+# Global option values that define a subcommand alias on the command line.
+_INLINE_ALIASES = {"git": ("alias.",), "yadm": ("alias.",)}
 
 # fish's connectives (`git fetch; and git push`): bash would run a command named `and`,
 # fish runs what follows. Deny and ask rules see both readings.
@@ -122,6 +127,11 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
         if name in _FISH_CONNECTIVES and name not in _WRAPPERS:
             i += 1
             continue
+        if name in _REDEFINE:
+            reading.attestable = False  # `alias g='git push'`: later words mean other things
+        if name in _SHELLS and _reads_stdin(values, i):
+            # `echo 'git push' | sh`, `bash <<< 'git push'`: the script is not in the line
+            reading.attestable = False
         table = _WRAPPERS.get(name)
         if table is not None:
             after = skip_options(values, i + 1, table)
@@ -148,6 +158,41 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
         for j in range(i, min(len(words), i + MAX_GUESSES)):
             reading.add(" ".join(literals[j:]))
     return reading
+
+
+def _reads_stdin(values: list[str | None], i: int) -> bool:
+    """A shell at `i` with neither `-c` nor a script operand: it runs what stdin holds."""
+    for value in values[i + 1 :]:
+        if value is None:
+            return True
+        if value.startswith(("-", "+")) and value not in ("-", "--", "-s"):
+            if "c" in value.lstrip("-+") and not value.startswith("--"):
+                return False  # `-c SCRIPT`: read by nested_scripts
+            continue
+        return value in ("-", "--", "-s")
+    return True
+
+
+def _inline_alias(name: str, values: list[str | None], start: int, end: int) -> bool:
+    """`git -c alias.p=push p`: an alias given on the command line renames a subcommand."""
+    prefixes = _INLINE_ALIASES.get(name)
+    if not prefixes:
+        return False
+    k = start
+    while k < end:
+        value = values[k]
+        if value in ("-c", "--config-env"):
+            setting = values[k + 1] if k + 1 < end else None
+            k += 2
+        elif value is not None and value.startswith(("-c", "--config-env=")):
+            setting = value.split("=", 1)[1] if value.startswith("--") else value[2:]
+            k += 1
+        else:
+            k += 1
+            continue
+        if setting is None or any(p in setting for p in prefixes):
+            return True
+    return False
 
 
 def _read_program(
@@ -183,6 +228,8 @@ def _read_program(
                 break
         if p < len(words) and (values[p] is None or expands(words[p])):
             reading.attestable = False  # `git $y`, `git {push,}`: not in the text
+        if _inline_alias(name, values, i + 1, p):
+            reading.attestable = False
         if p > i + 1:
             reading.add(" ".join([name, *literals[p:]]))
     exec_options = _RUNS.get(name)

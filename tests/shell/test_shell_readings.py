@@ -138,3 +138,23 @@ def test_words_bash_expands_are_not_attestable(segment: str) -> None:
 @pytest.mark.parametrize("segment", ["ls *.py", "git add src/*.py", "cat ~/notes", "grep -r x ~"])
 def test_expanding_arguments_stay_attestable(segment: str) -> None:
     assert all_attestable(_words(segment))
+
+
+@pytest.mark.parametrize(
+    "segment",
+    ["sh", "bash -s", "bash -s -- a b", "zsh -", "git -c alias.p=push p", "git -calias.p=push p",
+     "git --config-env=alias.p=P p", "alias g='git push'"],
+)
+def test_commands_whose_meaning_is_elsewhere_are_not_attestable(segment: str) -> None:
+    assert not all_attestable(_words(segment))
+
+
+@pytest.mark.parametrize("segment", ["bash -c 'ls'", "bash deploy.sh", "git -c core.pager=cat log"])
+def test_shells_with_a_script_and_plain_options_stay_attestable(segment: str) -> None:
+    assert all_attestable(_words(segment))
+
+
+@pytest.mark.parametrize("segment", ["watch -n 1 git push", "flock /tmp/l git push",
+                                     "unbuffer git push", "chroot / git push"])
+def test_command_runners_expose_their_command(segment: str) -> None:
+    assert any(form.startswith("git push") for form in forms(segment))

@@ -157,6 +157,16 @@ FORMS: dict[str, Form] = {
     "xargs": lambda c: f"echo . | xargs {c}",
     "xargs -I": lambda c: f"echo . | xargs -I{{}} {c}",
     "xargs -0": lambda c: f"printf '.\\0' | xargs -0 {c}",
+    "piped into sh": lambda c: None if "'" in c else f"echo '{c}' | sh; git status",
+    "piped into bash -s": lambda c: None if "'" in c else f"echo '{c}' | bash -s",
+    "here-string to bash": lambda c: None if "'" in c else f"bash <<< '{c}'; git status",
+    "watch": lambda c: "watch -n 1 " + c,
+    "flock": lambda c: "flock /tmp/lock " + c,
+    "unbuffer": lambda c: "unbuffer " + c,
+    "inline git alias": lambda c: c.replace("git push", "git -c alias.p=push p", 1) + "; git status"
+    if c.startswith("git push") else None,
+    "alias then use": lambda c: f"alias x='{_program(c)[0]}'; git status" if "'" not in c
+    else None,
     "fish and": lambda c: None if "'" in c else f"fish -c 'true; and {c}'",
     "bash and": lambda c: "true; and " + c,
 }
