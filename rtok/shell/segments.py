@@ -118,8 +118,8 @@ def nested_scripts(lexed: lexer.Lexed) -> list[tuple[str | None, str]]:
 
 
 def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
-    """(script, dialect) of every `sh -c`, `fish -c` and `eval` in the line; the script is
-    None when its text cannot be known statically (`bash -c "$CMD"`).
+    """(script, dialect) of every `sh -c`, `fish -c`, `eval` and `trap` in the line; the
+    script is None when its text cannot be known statically (`bash -c "$CMD"`).
 
     Word positions are tried from the left, not only the command word after wrappers: a
     wrapper option rtok does not know (`timeout --odd 5 bash -c '…'`) must not hide a
@@ -135,6 +135,12 @@ def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
             head = dequote(word, lexed.dialect)
             if head is None:
                 continue
+            if head == "trap" and index + 1 < len(words):
+                # `trap 'git push' EXIT`: the first argument runs later, as a script.
+                action = words[index + 1]
+                if action not in ("-p", "-l", "--", "-"):
+                    yield dequote(action, lexed.dialect), "bash"
+                break
             if head == "eval":
                 parts = [dequote(w, lexed.dialect) for w in words[index + 1 :]]
                 if any(p is None for p in parts):

@@ -167,6 +167,7 @@ FORMS: dict[str, Form] = {
     if c.startswith("git push") else None,
     "alias then use": lambda c: f"alias x='{_program(c)[0]}'; git status" if "'" not in c
     else None,
+    "trap": lambda c: None if "'" in c else f"trap '{c}' EXIT; git status",
     "fish and": lambda c: None if "'" in c else f"fish -c 'true; and {c}'",
     "bash and": lambda c: "true; and " + c,
 }
