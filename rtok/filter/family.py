@@ -117,11 +117,19 @@ def _units(script: str) -> list[list[list[str]]]:
 
 
 def _subcommand(words: list[str]) -> str:
-    """First non-option word after the program (skipping `-C dir` / `-c k=v` for git)."""
+    """First non-option word after the program (skipping the global options that take a
+    value, from the registry's family tables: `git -C dir`, `git -c k=v`)."""
+    from rtok.compiled.registry import REGISTRY
+
+    index: dict[str, tuple[str, ...]] = REGISTRY["command_index"]  # type: ignore[assignment]
+    families: dict[str, dict[str, object]] = REGISTRY["families"]  # type: ignore[assignment]
+    takes_value: set[str] = set()
+    for family in index.get(program_name(words[0]) if words else "", ()):
+        takes_value.update(families[family].get("global_options", ()))  # type: ignore[arg-type]
     i = 1
     while i < len(words):
         word = words[i]
-        if word in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
+        if word in takes_value:
             i += 2
             continue
         if word.startswith("-"):
