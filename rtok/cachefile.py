@@ -11,9 +11,9 @@ check it against exactly the bytes that were parsed (`parse_with_bytes`).
 
 from __future__ import annotations
 
-import json
 import os
 
+from rtok import fastjson as json
 from rtok import paths
 
 TYPE_CHECKING = False
@@ -57,7 +57,7 @@ def parse_with_bytes(
     entries: dict[str, object] = {}
     try:
         with open(cache_path, encoding="utf-8") as handle:
-            loaded = json.load(handle)
+            loaded = json.loads(handle.read())
         if isinstance(loaded, dict):
             entries = loaded
             hit = entries.get(key)

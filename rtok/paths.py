@@ -82,6 +82,11 @@ def ledger_db() -> str:
     return os.path.join(data_dir(), "ledger.sqlite3")
 
 
+def ledger_pending() -> str:
+    """Ledger rows not yet in the database (one JSON line each; see rtok/store/ledger.py)."""
+    return os.path.join(data_dir(), "ledger.pending")
+
+
 def trust_store() -> str:
     return os.path.join(data_dir(), "trusted.json")
 
@@ -92,6 +97,24 @@ def integrity_records() -> str:
 
 def backups_dir() -> str:
     return os.path.join(data_dir(), "backups")
+
+
+def private_dir(path: str) -> None:
+    """Create `path` (and parents) 0700 whatever the umask; an existing one that grants
+    group or other access loses it. rtok's data dir holds output and settings backups."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    try:
+        mode = os.stat(path).st_mode & 0o777
+        if mode & 0o077:
+            os.chmod(path, mode & 0o700)
+    except OSError:
+        pass
+
+
+def launcher() -> str:
+    """The launcher the registered hook commands and rewritten commands run (see
+    rtok/launcher.py). It lives outside any virtualenv so that it outlives one."""
+    return os.path.join(data_dir(), "bin", "rtok")
 
 
 def project_rules_root(cwd: str) -> str | None:

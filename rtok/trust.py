@@ -16,10 +16,10 @@ Store format (`rtok.paths.trust_store()`):
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
+from rtok import fastjson as json
 from rtok import paths
 
 TYPE_CHECKING = False
@@ -318,7 +318,7 @@ def _write_store(entries: dict[str, dict[str, str]]) -> None:
     from rtok.install import fsio  # only writers pay for it; the hot path only reads
 
     store = paths.trust_store()
-    os.makedirs(os.path.dirname(store), exist_ok=True)
+    paths.private_dir(os.path.dirname(store))
     text = json.dumps({"version": STORE_VERSION, "trusted": entries}, indent=2, sort_keys=True)
     fsio.atomic_write(store, (text + "\n").encode("utf-8"), 0o600)
     _cache[0] = None
@@ -347,7 +347,7 @@ def _locked() -> BaseFileLock:
     from filelock import FileLock
 
     store = paths.trust_store()
-    os.makedirs(os.path.dirname(store), exist_ok=True)
+    paths.private_dir(os.path.dirname(store))
     return FileLock(store + ".lock", timeout=30)
 
 

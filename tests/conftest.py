@@ -8,14 +8,7 @@ from pathlib import Path
 
 import pytest
 
-# Variables that would point rtok or an agent at a real location, or change rtok's behaviour.
-_SCRUBBED_PREFIXES = ("RTOK_",)
-_SCRUBBED = (
-    "CLAUDE_CONFIG_DIR", "CODEX_HOME", "COPILOT_HOME", "PI_CODING_AGENT_DIR",
-    "FACTORY_HOME_OVERRIDE", "HERMES_HOME", "VIBE_HOME", "GEMINI_CLI_HOME", "CLINE_DIR",
-    "OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "KILO_CONFIG", "QWEN_HOME",
-    "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
-)
+from rtok_testing.isolation import SCRUBBED, SCRUBBED_PREFIXES
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -40,7 +33,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     home = tmp_path / "home"
     home.mkdir()
     for name in list(os.environ):
-        if name in _SCRUBBED or name.startswith(_SCRUBBED_PREFIXES):
+        if name in SCRUBBED or name.startswith(SCRUBBED_PREFIXES):
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))

@@ -66,3 +66,34 @@ def test_the_check_sees_a_forbidden_import(tmp_path: Path) -> None:
     # The same probe on a verb that is allowed to use typer proves the check can fail.
     names, _ = imported_modules(["--help"], b"", str(tmp_path))
     assert any(n.split(".")[0] in FORBIDDEN for n in names)
+
+
+# What the launcher's hot-path start (python -S -I) may not load at all: `re` (and `json`,
+# which imports it) cost more than rtok's own work; `subprocess`, `signal`, `hashlib` and
+# `sqlite3` have cheaper builtin cores that rtok uses instead.
+LEAN_CASES = [
+    ("hook-claude", ["hook", "claude"], CLAUDE_REWRITE_PAYLOAD.encode(),
+     ("re", "json", "subprocess", "sqlite3", "hashlib", "typing")),
+    ("rewrite", ["rewrite", "git status"], b"", ("re", "json", "subprocess", "typing")),
+    ("run-true", ["run", "true"], b"",
+     ("re", "json", "subprocess", "signal", "hashlib", "sqlite3", "selectors", "typing")),
+]
+
+
+@pytest.mark.parametrize(("args", "stdin", "banned"), [c[1:] for c in LEAN_CASES],
+                         ids=[c[0] for c in LEAN_CASES])
+def test_launcher_start_loads_none_of_the_costly_modules(args: list[str], stdin: bytes,
+                                                         banned: tuple[str, ...],
+                                                         tmp_path: Path) -> None:
+    from rtok import launcher
+
+    argv = [sys.executable, "-S", "-I", "-X", "importtime", "-c", launcher.BOOT,
+            launcher.package_root(), "/nonexistent/rtok", *args]
+    result = subprocess.run(argv, input=stdin, capture_output=True, cwd=tmp_path,
+                            env=dict(os.environ), timeout=60, check=False)
+    names = set()
+    for line in result.stderr.decode(errors="replace").splitlines():
+        if line.startswith("import time:") and line.count("|") == 2:
+            names.add(line.rsplit("|", 1)[1].strip())
+    assert "rtok.cli.entry" in names, result.stderr[-500:]
+    assert sorted(n for n in names if n in banned) == []

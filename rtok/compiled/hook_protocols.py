@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
+from rtok import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# One JSON text per agent: `rtok hook AGENT` parses only its own (json is loaded anyway),
+# One JSON text per agent: `rtok hook AGENT` parses only its own (JSON is parsed anyway),
 # which is cheaper at start-up than building every agent's tables as a literal.
 PROTOCOL_JSON = {
     'antigravity': (
@@ -55,6 +55,21 @@ PROTOCOL_JSON = {
         'se,\\"overrideInput\\":\\"${input}\\"}","ask_rewrite":"{\\"cancel\\":false,\\"overrid'
         'eInput\\":\\"${input}\\"}"},"tool":["tool_call","name"],"tools":["run_commands"]}'
         '],"permissions":"none","rtok_path":"bare"}'
+    ),
+    'codebuddy': (
+        '{"no_opinion":"","payloads":[{"background":["run_in_background"],"command":["c'
+        'ommand"],"command_format":"string","event":["hook_event_name"],"events":["PreT'
+        'oolUse"],"input":["tool_input"],"input_format":"object","replies":{"allow_rewr'
+        'ite":"{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDe'
+        'cision\\":\\"allow\\",\\"permissionDecisionReason\\":\\"rtok: same command, shortene'
+        'd output (your allow rule matched)\\",\\"updatedInput\\":\\"${input}\\"}}","ask_rew'
+        'rite":"{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionD'
+        'ecisionReason\\":\\"rtok: same command, shortened output\\",\\"updatedInput\\":\\"${'
+        'input}\\"}}","ask_rule_rewrite":"{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"P'
+        'reToolUse\\",\\"permissionDecision\\":\\"ask\\",\\"permissionDecisionReason\\":\\"rtok'
+        ': same command, shortened output\\",\\"updatedInput\\":\\"${input}\\"}}"},"tool":["'
+        'tool_name"],"tools":["Bash"]}],"permissions":"codebuddy","rtok_path":"absolute'
+        '"}'
     ),
     'codex': (
         '{"no_opinion":"","payloads":[{"background":[],"command":["command"],"command_f'
@@ -121,6 +136,17 @@ PROTOCOL_JSON = {
         'l":["tool_name"],"tools":["run_shell_command"]}],"permissions":"gemini","rtok_'
         'path":"bare"}'
     ),
+    'grok': (
+        '{"no_opinion":"","payloads":[{"background":[],"command":["command"],"command_f'
+        'ormat":"string","event":["hookEventName"],"events":["pre_tool_use","PreToolUse'
+        '"],"incomplete":["toolInputTruncated"],"input":["toolInput"],"input_format":"o'
+        'bject","replies":{"allow_rewrite":"{\\"decision\\":\\"deny\\",\\"reason\\":\\"rtok: p'
+        'lease run `${command}` instead. It is the same command with shortened output; '
+        'the full output stays retrievable.\\"}","ask_rewrite":"{\\"decision\\":\\"deny\\",\\'
+        '"reason\\":\\"rtok: please run `${command}` instead. It is the same command with'
+        ' shortened output; the full output stays retrievable.\\"}"},"tool":["toolName"]'
+        ',"tools":["run_terminal_command"]}],"permissions":"grok","rtok_path":"bare"}'
+    ),
     'kimi': (
         '{"no_opinion":"","payloads":[{"background":[],"command":["command"],"command_f'
         'ormat":"string","event":["hook_event_name"],"events":["PreToolUse"],"input":["'
@@ -133,6 +159,17 @@ PROTOCOL_JSON = {
         'ommand}` instead. It is the same command with shortened output; the full outpu'
         't stays retrievable.\\"}}"},"tool":["tool_name"],"tools":["Bash"]}],"permission'
         's":"kimi","rtok_path":"bare"}'
+    ),
+    'openhands': (
+        '{"no_opinion":"","payloads":[{"background":["is_input"],"command":["command"],'
+        '"command_format":"string","event":["event_type"],"events":["PreToolUse"],"inpu'
+        't":["tool_input"],"input_format":"object","replies":{"allow_rewrite":"{\\"decis'
+        'ion\\":\\"deny\\",\\"reason\\":\\"rtok: please run `${command}` instead. It is the s'
+        'ame command with shortened output; the full output stays retrievable.\\"}","ask'
+        '_rewrite":"{\\"decision\\":\\"deny\\",\\"reason\\":\\"rtok: please run `${command}` i'
+        'nstead. It is the same command with shortened output; the full output stays re'
+        'trievable.\\"}"},"tool":["tool_name"],"tools":["terminal"]}],"permissions":"non'
+        'e","rtok_path":"bare"}'
     ),
     'qwen': (
         '{"no_opinion":"","payloads":[{"background":["is_background"],"command":["comma'

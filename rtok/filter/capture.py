@@ -5,6 +5,10 @@ engine runs on it. Past that, the capture streams: the raw bytes go to the archi
 arrive (up to its per-entry cap), the first `HEAD_BYTES` and the last `TAIL_BYTES` are kept
 for display, error/warning/secret lines of the archived part are collected (up to
 `PROTECTED_LIMIT`), and everything is counted and hashed.
+
+`rtok run` keeps one capture per stream of the command (stdout, stderr; or one merged
+stream); `stream` is the archive stream its bytes go to, and the captures of one run share
+one archive writer (`writer_factory` returns the same writer to each).
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from collections import deque
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from rtok.store.archive import ArchiveWriter
 
 MEMORY_BYTES = 4 * 1024 * 1024
@@ -23,14 +29,29 @@ CARRY_LIMIT = 64 * 1024
 LINE_CHARS = 2000
 
 
+def sha256() -> Any:
+    """A SHA-256 hasher from the builtin module (`_sha256` on 3.11, `_sha2` later):
+    `hashlib` loads OpenSSL and blake2 first, which costs a run more than the hashing."""
+    for name in ("_sha256", "_sha2"):
+        try:
+            return __import__(name).sha256()
+        except (ImportError, AttributeError):
+            continue
+    import hashlib
+
+    return hashlib.sha256()
+
+
 class Capture:
     """Everything `rtok run` needs to know about an output after it ends."""
 
     __slots__ = ("_carry", "_carry_line", "_chunks", "_hasher", "_tail", "_tail_size",
                  "archive", "archive_error", "head", "last_byte", "newlines", "protected",
-                 "protected_more", "scanned_bytes", "streaming", "total", "writer_factory")
+                 "protected_more", "scanned_bytes", "stream", "streaming", "total",
+                 "writer_factory")
 
-    def __init__(self, writer_factory: object) -> None:
+    def __init__(self, writer_factory: object, stream: int = 0) -> None:
+        self.stream = stream
         self.total = 0
         self.newlines = 0
         self.last_byte = b""
@@ -39,7 +60,7 @@ class Capture:
         self.head = b""
         self._tail: deque[bytes] = deque()
         self._tail_size = 0
-        self._hasher: object = None
+        self._hasher: Any = None
         self.archive: ArchiveWriter | None = None
         self.archive_error = ""
         self.writer_factory = writer_factory
@@ -54,10 +75,8 @@ class Capture:
         if not chunk:
             return
         if self._hasher is None:
-            import hashlib
-
-            self._hasher = hashlib.sha256()
-        self._hasher.update(chunk)  # type: ignore[attr-defined]
+            self._hasher = sha256()
+        self._hasher.update(chunk)
         line_before = self.newlines
         self.total += len(chunk)
         self.newlines += chunk.count(b"\n")
@@ -85,7 +104,7 @@ class Capture:
         archive = self.archive
         if archive is not None and archive.stored < archive.cap:
             try:
-                archive.write(chunk)
+                archive.write(chunk, self.stream)
             except Exception as exc:
                 # No archive (disk full, unwritable data dir): keep going without one;
                 # the command must still run to its end and keep its exit status.
@@ -131,10 +150,8 @@ class Capture:
 
     def sha256_hex(self) -> str:
         if self._hasher is None:
-            import hashlib
-
-            return hashlib.sha256(b"").hexdigest()
-        return str(self._hasher.hexdigest())  # type: ignore[attr-defined]
+            return str(sha256().hexdigest())
+        return str(self._hasher.hexdigest())
 
     def data(self) -> bytes:
         """The whole output (only while not streaming)."""

@@ -4,12 +4,15 @@ Stdlib only (hot path). Order for a successful command: formatter (when one reco
 output) or drop; dedupe; group; JSON compaction; head/tail cut. Lines that are protected
 (`rtok.filter.protect`) or match the rule's `keep` survive every step, and a final pass puts
 back any protected line a formatter left out, so no rule or formatter can lose one.
+Summarising formatters (`formatters/summary.py`) read failures too and are shown whole; they
+put back the protected lines they leave out themselves.
 """
 
 from __future__ import annotations
 
 import re
 
+from rtok.filter.formatters.summary import is_summariser
 from rtok.filter.protect import is_protected
 
 TYPE_CHECKING = False
@@ -157,6 +160,16 @@ def shorten(
     fail_tail_lines: int,
 ) -> list[str]:
     """The lines to show for `text` (before the trailer and the never_worse check)."""
+    if formatter is not None and is_summariser(formatter):
+        # A test runner's or a build's summary reads failures too, keeps every error line
+        # itself and is shown whole; output it does not recognise takes the usual path.
+        try:
+            summary = formatter(text)
+        except Exception:
+            # A reader that trips on an odd output must not cost the command its output.
+            summary = None
+        if summary is not None:
+            return [clip_line(line) for line in summary]
     if exit_code != 0:
         # A failure's tail is its payload: those lines are shown exactly as written.
         raw_lines = text.split("\n")

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 _RUNNERS = {"npx", "bunx", "pnpx"}
 _RUN_SUB = {"uv": "run", "poetry": "run", "pipenv": "run", "pnpm": "exec", "yarn": "exec",
-            "hatch": "run", "pdm": "run", "rye": "run"}
+            "hatch": "run", "pdm": "run", "rye": "run", "bundle": "exec"}
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh"}
 _SETUP = {"cd", "export", "set", "source", ".", "pushd", "popd", "true", "unset", "shopt"}
 _VERSIONED = ("python", "pip", "pytest", "node", "ruby", "perl", "php")
@@ -150,23 +150,8 @@ def formatter_for(family: str, words: list[str]) -> Formatter | None:
         from rtok.filter.formatters.git import unified_diff
 
         return unified_diff
-    if family == "pytest":
-        from rtok.filter.formatters.pytest_fmt import pytest_output
-
-        return pytest_output
-    if family == "cargo":
-        from rtok.filter.formatters import cargo
-
-        sub = _subcommand(words)
-        if sub in ("test", "nextest"):
-            return cargo.cargo_test
-        if sub in ("build", "check", "clippy", "run", "b", "c"):
-            return cargo.cargo_build
-        return None
-    if family == "go" and _subcommand(words) == "test":
-        from rtok.filter.formatters.gotest import go_test
-
-        return go_test
+    if family in _TEST_BUILD_FAMILIES:
+        return _test_or_build_formatter(family, words)
     if family == "ls":
         from rtok.filter.formatters.listing import ls_long
 
@@ -184,3 +169,69 @@ def formatter_for(family: str, words: list[str]) -> Formatter | None:
 
         return grep_grouped
     return None
+
+
+# Test runners, builds and linters: family -> the table its formatter reads
+# (`formatters/runners.py` or `formatters/diagnostics.py`); pytest, cargo and go have their own.
+_RUNNER_OF = {"jest": "jest", "vitest": "vitest", "mocha": "mocha", "ava": "ava", "tap": "tap",
+              "tape": "tap", "playwright": "playwright", "rspec": "rspec", "phpunit": "phpunit",
+              "ctest": "ctest", "unittest": "unittest"}
+_DIAGNOSTICS_OF = {"rustc": "rustc", "tsc": "tsc", "vue-tsc": "tsc", "eslint": "eslint", "xo": "xo",
+                   "ruff": "ruff", "mypy": "mypy", "dmypy": "mypy", "pyright": "pyright",
+                   "basedpyright": "pyright", "flake8": "flake8", "pylint": "pylint",
+                   "gcc": "gcc", "g++": "gcc", "cc": "gcc", "c++": "gcc", "clang": "gcc",
+                   "clang++": "gcc", "make": "make", "gmake": "make", "ninja": "make",
+                   "javac": "javac", "mvn": "mvn", "mvnw": "mvn", "gradle": "gradle",
+                   "gradlew": "gradle", "dotnet": "dotnet", "msbuild": "dotnet"}
+_PACKAGE_SCRIPTS = {"npm", "pnpm", "yarn", "bun"}
+_TEST_BUILD_FAMILIES = frozenset({"pytest", "cargo", "go", "node", *_RUNNER_OF, *_DIAGNOSTICS_OF,
+                                  *_PACKAGE_SCRIPTS})
+
+
+def _test_or_build_formatter(family: str, words: list[str]) -> Formatter | None:
+    sub = _subcommand(words)
+    if family == "pytest":
+        from rtok.filter.formatters.pytest_fmt import pytest_output
+
+        return pytest_output
+    if family == "cargo":
+        from rtok.filter.formatters import cargo
+
+        if sub in ("test", "nextest", "t"):
+            return cargo.cargo_test
+        if sub in ("build", "check", "clippy", "run", "b", "c", "r", "rustc", "doc"):
+            return cargo.cargo_build
+        return None
+    if family == "go":
+        if sub == "test":
+            from rtok.filter.formatters.gotest import go_test
+
+            return go_test
+        if sub in ("build", "vet", "run", "install"):
+            from rtok.filter.formatters.diagnostics import diagnostics_for
+
+            return diagnostics_for("go")
+        return None
+    if family == "node":
+        if "--test" not in words:
+            return None
+        from rtok.filter.formatters.runners import FORMATTERS
+
+        return FORMATTERS["tap"]
+    if family in _PACKAGE_SCRIPTS:
+        if sub not in ("test", "t", "tst") and not (sub in ("run", "run-script")
+                                                    and "test" in words[2:4]):
+            return None
+        from rtok.filter.formatters.runners import detect_runner
+
+        return detect_runner
+    runner = _RUNNER_OF.get(family)
+    if runner is not None:
+        from rtok.filter.formatters.runners import FORMATTERS
+
+        return FORMATTERS[runner]
+    if family == "dotnet" and sub not in ("build", "msbuild", "publish", "pack", "run"):
+        return None
+    from rtok.filter.formatters.diagnostics import diagnostics_for
+
+    return diagnostics_for(_DIAGNOSTICS_OF[family])

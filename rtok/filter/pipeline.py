@@ -12,24 +12,37 @@ from rtok.filter.capture import Capture
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from rtok.filter.render import Shown
     from rtok.filter.settings import Settings
+    from rtok.store.ledger import Row
 
 READ_BYTES = 256 * 1024
 # A shortened result carries a trailer of at least this many bytes, so output this small
 # can never be shortened (never_worse) and is printed as it is.
 TRAILER_BYTES = 64
+STDERR_STREAM = 2
 # Exit statuses that report a result, not a failure (`grep` found nothing, `diff` found
 # differences): their output is shortened like a success's, and the status still propagates.
 NOT_A_FAILURE = {"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "diff": 1, "cmp": 1}
 
 
-def new_capture(command: str, family: str, settings: Settings) -> Capture:
+def new_captures(command: str, family: str, settings: Settings, streams: tuple[int, ...]
+                 ) -> list[Capture]:
+    """One capture per archive stream; they share one archive writer, made when needed."""
+    shared: list[object] = []
+
     def writer() -> object:
-        from rtok.store.archive import ArchiveWriter
+        if not shared:
+            from rtok.store.archive import ArchiveWriter
 
-        return ArchiveWriter(command, family, settings.max_entry_bytes)
+            shared.append(ArchiveWriter(command, family, settings.max_entry_bytes))
+        return shared[0]
 
-    return Capture(writer)
+    return [Capture(writer, stream) for stream in streams]
+
+
+def new_capture(command: str, family: str, settings: Settings) -> Capture:
+    return new_captures(command, family, settings, (0,))[0]
 
 
 def pump(fd: int, capture: Capture) -> None:
@@ -46,34 +59,49 @@ def pump(fd: int, capture: Capture) -> None:
         feed(chunk)
 
 
-def finish(capture: Capture, command: str, family: str, words: list[str], exit_code: int,
-           exec_ms: int, source: str, settings: Settings) -> None:
-    """Shorten, archive, record and print one captured output."""
+def finish(captures: Capture | list[Capture], command: str, family: str, words: list[str],
+           exit_code: int, exec_ms: int, source: str, settings: Settings) -> None:
+    """Shorten, archive, record and print one run's captured output (stdout and stderr
+    apart, or one merged stream printed on stdout)."""
+    if not isinstance(captures, list):
+        captures = [captures]
     notices: list[str] = []
     cwd = _cwd()
-    if capture.total and (capture.streaming or capture.total > TRAILER_BYTES):
-        shown_data, archive_id = _shorten(capture, command, family, words, exit_code, settings,
-                                          cwd, notices)
+    from rtok.store.ledger import Row
+
+    total = sum(c.total for c in captures)
+    row = Row(command, family, source, total, total, exec_ms, exit_code, cwd)
+    if any(c.streaming or c.total > TRAILER_BYTES for c in captures):
+        shown = _shorten(captures, family, words, exit_code, settings, cwd, notices, row)
     else:
         # Shorter than any trailer: nothing can be gained, so no rules are loaded.
-        shown_data, archive_id = capture.data(), None
-    write_stdout(shown_data)
+        write_stdout(b"".join(c.data() for c in captures if c.stream != STDERR_STREAM))
+        write_stderr(b"".join(c.data() for c in captures if c.stream == STDERR_STREAM))
+        _record(row)
+        return
+    write_stdout(shown.out)
+    write_stderr(shown.err)
     if notices:
         extra = f" (+{len(notices) - 1} more)" if len(notices) > 1 else ""
         _stderr(f"rtok: skipped malformed rule file {notices[0]}{extra};"
                 " see `rtok config validate`")
-    try:
-        from rtok.store.ledger import record
+    if shown.archive_id is None:  # else the row went into the archive's transaction
+        row.shown_bytes = len(shown.out) + len(shown.err)
+        _record(row)
 
-        record(command, family, source, capture.total, len(shown_data), exec_ms, exit_code,
-               cwd, archive_id)
+
+def _record(row: Row) -> None:
+    try:
+        from rtok.store.ledger import append_pending
+
+        append_pending(row)
     except Exception:
         # The ledger is bookkeeping; losing one row must not fail the command.
         pass
 
 
-def _shorten(capture: Capture, command: str, family: str, words: list[str], exit_code: int,
-             settings: Settings, cwd: str, notices: list[str]) -> tuple[bytes, str | None]:
+def _shorten(captures: list[Capture], family: str, words: list[str], exit_code: int,
+             settings: Settings, cwd: str, notices: list[str], row: Row) -> Shown:
     from rtok.filter.family import formatter_for
     from rtok.filter.layers import resolve_rule
     from rtok.filter.render import render
@@ -86,27 +114,37 @@ def _shorten(capture: Capture, command: str, family: str, words: list[str], exit
         notices.append(f"rules unavailable ({exc})")
         rule = default_rule(family)
     shown_as = 0 if NOT_A_FAILURE.get(family) == exit_code else exit_code
-    shown = render(capture, rule, formatter_for(family, words), shown_as, settings, command,
-                   family)
-    return shown.data, shown.archive_id
+    return render(captures, rule, formatter_for(family, words), shown_as, settings,
+                  row.command, family, row)
 
 
 def write_stdout(data: bytes) -> None:
-    if not data:
-        return
-    try:
-        out = sys.stdout.buffer
-        out.write(data)
-        out.flush()
-    except BrokenPipeError:
-        # The reader went away; keep the exit status of the command itself.
+    write_fd(1, data)
+
+
+def write_stderr(data: bytes) -> None:
+    write_fd(2, data)
+
+
+def write_fd(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd` (unbuffered: nothing of rtok's own is pending on it)."""
+    view = memoryview(data)
+    while view:
         try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+            view = view[os.write(fd, view):]
+        except InterruptedError:
+            continue
+        except BrokenPipeError:
+            # The reader went away; keep the exit status of the command itself.
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, fd)
+                os.close(devnull)
+            except OSError:
+                pass
+            return
         except OSError:
-            pass
-    except (OSError, ValueError):
-        pass
+            return
 
 
 def _stderr(message: str) -> None:

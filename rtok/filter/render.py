@@ -1,13 +1,18 @@
-"""From a finished capture to the bytes shown, archiving first when anything is cut.
+"""From finished captures to the bytes shown, archiving first when anything is cut.
 
 Stdlib only (hot path). Guarantees: the raw output is archived before a shortened result is
-printed; the result (trailer included) is shorter than the raw output, or the raw output is
-printed unchanged (never_worse); if archiving fails, the raw output is printed.
+printed; each shortened stream (trailer included) is shorter than its raw bytes, or that
+stream is printed unchanged (never_worse); if archiving fails, the raw output is printed.
+A run has one capture per stream (stdout and stderr, each shortened by the same rule), or
+one merged capture. All its streams go into one archive entry, even those left uncut, and
+every shortened stream ends with the trailer naming it (a reader of either stream alone,
+`2>/dev/null` or `2>&1 >/dev/null`, still learns where the rest is).
 """
 
 from __future__ import annotations
 
 from rtok.filter.engine import normalise, omitted, shorten
+from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
 
 TYPE_CHECKING = False
@@ -16,16 +21,23 @@ if TYPE_CHECKING:
     from rtok.filter.family import Formatter
     from rtok.filter.rule import Rule
     from rtok.filter.settings import Settings
+    from rtok.store.ledger import Row
 
 
 class Shown:
-    """What to print, and what the ledger records about it."""
+    """What to print on stdout and on stderr, and the archive entry that holds the rest."""
 
-    __slots__ = ("archive_id", "data")
+    __slots__ = ("archive_id", "err", "out")
 
-    def __init__(self, data: bytes, archive_id: str | None) -> None:
-        self.data = data
+    def __init__(self, out: bytes, err: bytes, archive_id: str | None) -> None:
+        self.out = out
+        self.err = err
         self.archive_id = archive_id
+
+    @property
+    def data(self) -> bytes:
+        """Everything shown, stdout's part first (a merged stream is all stdout)."""
+        return self.out + self.err
 
 
 def trailer(entry_id: str, lines: int, note: str = "") -> str:
@@ -42,69 +54,128 @@ def never_worse(raw_size: int, shown: bytes) -> bool:
     return len(shown) < raw_size
 
 
-def render(capture: Capture, rule: Rule, formatter: Formatter | None, exit_code: int,
-           settings: Settings, command: str, family: str) -> Shown:
-    if capture.streaming:
-        return _render_streamed(capture, rule, exit_code, settings)
+def raw_of(captures: list[Capture]) -> Shown:
+    """Every stream as it was written (only for captures that did not stream)."""
+    out = b"".join(c.data() for c in captures if c.stream != STDERR_STREAM)
+    err = b"".join(c.data() for c in captures if c.stream == STDERR_STREAM)
+    return Shown(out, err, None)
+
+
+def render(captures: Capture | list[Capture], rule: Rule, formatter: Formatter | None,
+           exit_code: int, settings: Settings, command: str, family: str,
+           row: Row | None = None) -> Shown:
+    """Shorten each stream, archive the entry (with the ledger `row`, one transaction) and
+    return what to print. `row` is written here when an entry is archived."""
+    from rtok.store.archive import content_id, entry_digest
+
+    if not isinstance(captures, list):
+        captures = [captures]
+
+    present = [c for c in captures if c.total]
+    if not any(c.streaming or c.total > TRAILER_BYTES for c in present):
+        return raw_of(captures)
+    digest = entry_digest([(c.stream, c.sha256_hex()) for c in present])
+    entry_id = content_id(digest)
+    total_lines = sum(c.lines for c in present)
+    note = _partial_note(present, settings)
+    bodies: dict[int, str] = {}  # index in captures -> shortened text (no trailer)
+    for index, capture in enumerate(captures):
+        if capture.streaming:
+            bodies[index] = _streamed_text(capture, rule, exit_code, settings, entry_id)
+        elif capture.total > TRAILER_BYTES:
+            text = _shortened_text(capture, rule, formatter, exit_code, settings)
+            if text is not None:
+                bodies[index] = text
+    line = trailer(entry_id, total_lines, note) + "\n"
+    shown: dict[int, bytes] = {}
+    for index, text in bodies.items():
+        data = (text + line).encode("utf-8", "replace")
+        if captures[index].streaming or never_worse(captures[index].total, data):
+            shown[index] = data  # else this stream stays as it is
+    if not shown:
+        return raw_of(captures)
+    stored_id = _archive(captures, digest, total_lines, exit_code, settings, command, family,
+                         row, shown)
+    if stored_id is None:
+        if any(c.streaming for c in captures):
+            # Only what is shown remains of a large output: print it without a trailer.
+            for index in shown:
+                shown[index] = bodies[index].encode("utf-8", "replace")
+        else:
+            return raw_of(captures)
+    out = b"".join(shown.get(i, c.data() if not c.streaming else b"")
+                   for i, c in enumerate(captures) if c.stream != STDERR_STREAM)
+    err = b"".join(shown.get(i, c.data() if not c.streaming else b"")
+                   for i, c in enumerate(captures) if c.stream == STDERR_STREAM)
+    return Shown(out, err, stored_id)
+
+
+def _shortened_text(capture: Capture, rule: Rule, formatter: Formatter | None, exit_code: int,
+                    settings: Settings) -> str | None:
+    """The shortened text of an output kept in memory, or None when nothing would change."""
     raw = capture.data()
-    if not raw:
-        return Shown(raw, None)
     text = raw.decode("utf-8", "replace")
     lines = shorten(text, rule, formatter, exit_code, settings.fail_tail_lines)
     if lines == normalise(text) and "\x1b" not in text and "\r" not in text:
-        return Shown(raw, None)
-    entry_id = _content_id(capture)
-    body = "\n".join(lines) + "\n" if lines else ""
-    shown = (body + trailer(entry_id, capture.lines) + "\n").encode("utf-8", "replace")
-    if not never_worse(len(raw), shown):
-        return Shown(raw, None)
+        return None
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def _archive(captures: list[Capture], digest: str, total_lines: int, exit_code: int,
+             settings: Settings, command: str, family: str, row: Row | None,
+             shown: dict[int, bytes]) -> str | None:
+    """Store every stream of the run in one entry (and the ledger row); its id, or None
+    (with a notice) when the store is unavailable or busy."""
+    writer = next((c.archive for c in captures if c.archive is not None), None)
+    failed = next((c.archive_error for c in captures if c.streaming and c.archive is None), "")
+    if failed:
+        _notice(f"archive unavailable ({failed}); only the lines shown here remain of"
+                f" {sum(c.total for c in captures)} bytes of output")
+        if writer is not None:
+            writer.abandon()
+        return None
     try:
-        from rtok.store.archive import ArchiveWriter
+        if writer is None:
+            from rtok.store.archive import ArchiveWriter
 
-        writer = ArchiveWriter(command, family, settings.max_entry_bytes)
-        try:
-            writer.write(raw)
-            stored_id = writer.finish(capture.sha256_hex(), capture.total, capture.lines,
-                                      exit_code, settings.max_entries, settings.max_age_days)
-        finally:
-            writer.close()
+            writer = ArchiveWriter(command, family, settings.max_entry_bytes)
+        for capture in captures:
+            if not capture.streaming and capture.total:
+                writer.write(capture.data(), capture.stream)
+        if row is not None:
+            row.shown_bytes = sum(len(data) for data in shown.values()) + sum(
+                c.total for i, c in enumerate(captures) if i not in shown and not c.streaming)
+        return writer.finish(digest, sum(c.total for c in captures), total_lines, exit_code,
+                             settings.max_entries, settings.max_age_days, row)
     except Exception as exc:
-        _notice(f"archive unavailable ({exc}); showing the full output")
-        return Shown(raw, None)
-    if len(raw) > settings.max_entry_bytes:
-        shown = (body + trailer(stored_id, capture.lines, _partial_note(capture, settings))
-                 + "\n").encode("utf-8", "replace")
-    return Shown(shown, stored_id)
+        streamed = any(c.streaming for c in captures)
+        what = ("only the lines shown here remain of the output" if streamed
+                else "not archived; showing the full output")
+        _notice(f"archive unavailable ({_reason(exc)}); {what}")
+        if writer is not None:
+            writer.abandon()
+        return None
+    finally:
+        if writer is not None:
+            writer.close()
 
 
-def _content_id(capture: Capture) -> str:
-    from rtok.store.archive import content_id
-
-    return content_id(capture.sha256_hex())
-
-
-def _partial_note(capture: Capture, settings: Settings) -> str:
-    return (f"first {mib(min(settings.max_entry_bytes, capture.total))} of "
-            f"{mib(capture.total)} archived")
+def _reason(exc: Exception) -> str:
+    text = str(exc) or type(exc).__name__
+    return "another rtok process holds it" if text == "database is locked" else text
 
 
-def _render_streamed(capture: Capture, rule: Rule, exit_code: int, settings: Settings) -> Shown:
+def _partial_note(captures: list[Capture], settings: Settings) -> str:
+    total = sum(c.total for c in captures)
+    if total <= settings.max_entry_bytes:
+        return ""
+    return f"first {mib(min(settings.max_entry_bytes, total))} of {mib(total)} archived"
+
+
+def _streamed_text(capture: Capture, rule: Rule, exit_code: int, settings: Settings,
+                   entry_id: str) -> str:
     """A large output: head, collected protected lines, tail (the archive holds the rest)."""
     capture.finish()
-    writer = capture.archive
-    entry_id = ""
-    if writer is None:
-        _notice(f"archive unavailable ({capture.archive_error}); only the lines shown here"
-                f" remain of {capture.total} bytes of output")
-    else:
-        try:
-            entry_id = writer.finish(capture.sha256_hex(), capture.total, capture.lines,
-                                     exit_code, settings.max_entries, settings.max_age_days)
-        except Exception as exc:
-            _notice(f"archive unavailable ({exc}); only the lines shown here remain of"
-                    f" {capture.total} bytes of output")
-        finally:
-            writer.close()
     failed = exit_code != 0
     head_count = 0 if failed else rule.head
     tail_count = settings.fail_tail_lines if failed else rule.tail
@@ -141,10 +212,7 @@ def _render_streamed(capture: Capture, rule: Rule, exit_code: int, settings: Set
     if capture.total > settings.max_entry_bytes:
         out.append(f"… bytes past the first {mib(settings.max_entry_bytes)} were counted,"
                    " not archived nor scanned for errors")
-    note = _partial_note(capture, settings) if capture.total > settings.max_entry_bytes else ""
-    if entry_id:
-        out.append(trailer(entry_id, total_lines, note))
-    return Shown(("\n".join(out) + "\n").encode("utf-8", "replace"), entry_id or None)
+    return "\n".join(out) + "\n"
 
 
 def _complete_lines(data: bytes, count: int) -> list[str]:

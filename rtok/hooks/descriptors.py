@@ -23,6 +23,8 @@ Schema (every key is checked; an error names the file and the key):
     background = []            # input keys that, when true, mark a background run: passed
                                #   through, since `rtok run` prints only when the command ends
     foreground = []            # input keys that, when false, mark a background run (`wait`)
+    incomplete = "toolInputTruncated"  # optional path; when the payload holds true there, the
+                               #   host cut the tool input short: passed through
 
     [hook.payloads.replies]    # one JSON template per decision; a kind left out replies
     allow_rewrite = {…}        #   `no_opinion`. Kinds: allow_rewrite, ask_rewrite, deny, defer,
@@ -46,7 +48,7 @@ from typing import Any
 from rtok import resources
 
 PERMISSION_SOURCES = ("claude", "cursor", "gemini", "qwen", "droid", "vibe", "codex", "auggie",
-                      "kimi", "none")
+                      "codebuddy", "grok", "kimi", "none")
 RTOK_PATHS = ("bare", "absolute")
 INPUT_FORMATS = ("object", "object_or_json")
 COMMAND_FORMATS = ("string", "list")
@@ -106,7 +108,8 @@ def validate_hook_table(table: object, where: str) -> dict[str, Any]:
 def _payload(item: object, where: str) -> dict[str, Any]:
     table = _table(item, where)
     _only(table, {"tool", "tools", "event", "events", "input", "input_format", "command",
-                  "command_format", "background", "foreground", "replies"}, where)
+                  "command_format", "background", "foreground", "incomplete", "replies"},
+          where)
     replies = _table(table.get("replies"), f"{where}.replies")
     _only(replies, set(REPLY_KINDS), f"{where}.replies")
     event = table.get("event", "")
@@ -130,6 +133,8 @@ def _payload(item: object, where: str) -> dict[str, Any]:
     foreground = _strings(table, "foreground", where, required=False)
     if foreground:  # rare; left out otherwise, as the hook reads it with a default
         compiled["foreground"] = foreground
+    if "incomplete" in table:  # likewise
+        compiled["incomplete"] = _path(table, "incomplete", where)
     return compiled
 
 
@@ -212,13 +217,13 @@ def python_literal(value: object, indent: int = 0) -> str:
 
 MODULE_BODY = '''from __future__ import annotations
 
-import json
+from rtok import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# One JSON text per agent: `rtok hook AGENT` parses only its own (json is loaded anyway),
+# One JSON text per agent: `rtok hook AGENT` parses only its own (JSON is parsed anyway),
 # which is cheaper at start-up than building every agent's tables as a literal.
 PROTOCOL_JSON = {literal}
 

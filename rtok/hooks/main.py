@@ -16,9 +16,10 @@ Hot path: stdlib only (see docs/DEVELOPING.md).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
+
+from rtok import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

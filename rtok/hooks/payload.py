@@ -8,7 +8,7 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-import json
+from rtok import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,13 +16,76 @@ if TYPE_CHECKING:
 
 STDIN_CAP = 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
+# An agent that writes its payload and never closes the pipe gets its answer once the JSON
+# document is complete; one that stops half-way is given up on after this long.
+READ_DEADLINE_S = 5.0
+READ_BYTES = 64 * 1024
 
 
 def read_payload(stream: BinaryIO | None, cap: int = STDIN_CAP) -> dict[str, Any] | None:
-    """The JSON object on `stream`: at most `cap` bytes, leading BOMs stripped, UTF-8."""
+    """The JSON object on `stream`: at most `cap` bytes, leading BOMs stripped, UTF-8.
+    Reading stops at EOF or as soon as what arrived is one complete JSON object."""
     if stream is None:
         return None
-    raw = stream.read(cap + 1)
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return parse_payload(stream.read(cap + 1), cap)
+    return parse_payload(read_document(fd, cap), cap)
+
+
+def read_document(fd: int, cap: int = STDIN_CAP, deadline_s: float = READ_DEADLINE_S
+                  ) -> bytes:
+    """Bytes from `fd` up to EOF, up to `cap + 1` bytes, or up to the end of a complete
+    JSON object (the writer need not close the pipe); b"" after `deadline_s` without one.
+
+    The deadline is a SIGALRM timer rather than select/poll: `select` is an extension
+    module whose loading costs the hook more than the timer (the `_signal` core is
+    already loaded)."""
+    import os
+
+    signals = __import__("_signal")
+    timed = hasattr(signals, "setitimer")
+    previous = None
+    chunks: list[bytes] = []
+    size = 0
+
+    def expire(_signum: int, _frame: object) -> None:
+        raise TimeoutError
+
+    try:
+        if timed:
+            try:
+                previous = signals.signal(signals.SIGALRM, expire)
+                signals.setitimer(signals.ITIMER_REAL, deadline_s)
+            except ValueError:  # not the main thread: no timer, read to EOF
+                timed = False
+        while size <= cap:
+            try:
+                chunk = os.read(fd, READ_BYTES)
+            except OSError as error:
+                if isinstance(error, TimeoutError):
+                    raise
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if chunk.rstrip()[-1:] == b"}":
+                data = b"".join(chunks)
+                if parse_payload(data, cap) is not None:
+                    return data
+        return b"".join(chunks)
+    except TimeoutError:
+        return b""
+    finally:
+        if timed:
+            signals.setitimer(signals.ITIMER_REAL, 0)
+            signals.signal(signals.SIGALRM, previous)
+
+
+def parse_payload(raw: bytes, cap: int = STDIN_CAP) -> dict[str, Any] | None:
+    """The JSON object in `raw` (None: empty, over `cap`, not UTF-8, not an object)."""
     if not raw or len(raw) > cap:
         return None
     while raw.startswith(_BOM):
@@ -86,6 +149,9 @@ def shell_call(payload: dict[str, Any], shape: dict[str, Any]) -> ToolCall | Non
         event = lookup(payload, shape["event"])
         if event is not None and event not in shape["events"]:
             return None
+    # The host cut the input short: its command may be cut too, and must not be rewritten.
+    if shape.get("incomplete") and lookup(payload, shape["incomplete"]) is True:
+        return None
     tool_input = lookup(payload, shape["input"])
     if isinstance(tool_input, str) and shape["input_format"] == "object_or_json":
         try:

@@ -27,7 +27,7 @@ class BackupRun:
     def _ensure_directory(self) -> str:
         if self.directory is None:
             root = paths.backups_dir()
-            os.makedirs(root, mode=0o700, exist_ok=True)
+            paths.private_dir(root)
             stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
             name = f"{stamp}-{os.getpid()}-{secrets.token_hex(3)}"
             directory = os.path.join(root, name)

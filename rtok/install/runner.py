@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, TextIO
 
+from rtok import launcher, paths
 from rtok.install import planner, report, state, transaction
 from rtok.install.locks import LockTimeoutError
 from rtok.install.model import AWARENESS_LEVELS, FileEdit, InstallContext
@@ -36,10 +37,19 @@ def integrations() -> ModuleType:
 
 
 def resolve_rtok_bin() -> str:
-    """Absolute path of the running `rtok` console script (RTOK_BIN overrides)."""
+    """The rtok path hooks and plugins are registered with: the launcher in rtok's data
+    dir (rtok/launcher.py), the console script where there is no launcher (Windows).
+    RTOK_BIN overrides both."""
     override = os.environ.get("RTOK_BIN")
     if override:
         return os.path.abspath(override)
+    if launcher.supported():
+        return paths.launcher()
+    return entry_point_bin()
+
+
+def entry_point_bin() -> str:
+    """Absolute path of the running `rtok` console script."""
     argv0 = sys.argv[0] if sys.argv else ""
     if os.path.basename(argv0) in ("rtok", "rtok.exe") and os.path.isfile(argv0):
         return os.path.abspath(argv0)
@@ -270,7 +280,8 @@ def _run(
         # Rules-only agents (and rules-only scopes) always get the full awareness text.
         for note in integrations().awareness_notes(list(agents), scope, ctx):
             err.write(f"note: {note}\n")
-        path_note = rtok_not_on_path_note(ctx.rtok_bin)
+        shown_bin = entry_point_bin() if ctx.rtok_bin == paths.launcher() else ctx.rtok_bin
+        path_note = rtok_not_on_path_note(shown_bin)
         if path_note:
             err.write(f"note: {path_note}\n")
     messages: list[str] = []
@@ -295,6 +306,9 @@ def _run(
         if not confirm(f"Apply these {len(the_plan.changes)} change(s)?"):
             err.write("Not confirmed; nothing written.\n")
             return EXIT_PENDING
+    if action == "install" and ctx.rtok_bin == paths.launcher():
+        # Before the hooks that name it: a re-run repairs a launcher that went stale.
+        launcher.ensure()
     result = transaction.apply(
         the_plan, strict=confirming, action=action, project_root=ctx.project_root
     )

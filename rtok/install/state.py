@@ -96,12 +96,12 @@ def update(
                 for alias in _keys_for(path):
                     table.setdefault(alias, dict(stamp))
         document = {"version": STATE_VERSION, **data}
-        os.makedirs(paths.data_dir(), exist_ok=True)
+        paths.private_dir(paths.data_dir())
         _write(document)
 
 
 def _write(document: dict[str, object]) -> None:
-    os.makedirs(paths.data_dir(), exist_ok=True)
+    paths.private_dir(paths.data_dir())
     body = json.dumps(document, indent=2, sort_keys=True).encode("utf-8") + b"\n"
     fsio.atomic_write(state_file(), body, 0o600)
 

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rtok import paths
+from rtok import launcher, paths
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
 from rtok.integrity.records import ArtifactRecord, load_records
@@ -268,16 +268,21 @@ def agent_env(agent: str, cwd: str, base: Mapping[str, str]) -> dict[str, str]:
 @contextmanager
 def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
     """(cwd, env) in which a temporary permission rule of `source` denies DENY_SAMPLE."""
-    if source not in ("claude", "cursor", "droid", "auggie", "kimi"):
+    if source not in ("claude", "cursor", "droid", "auggie", "codebuddy", "grok", "kimi"):
         yield None
         return
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
         project = os.path.join(tmp, "project")
         os.makedirs(os.path.join(project, ".git"))
         env = dict(os.environ)
-        if source == "claude":
-            _write_json(os.path.join(project, ".claude", "settings.json"),
+        if source in ("claude", "codebuddy"):  # the same settings layout and rule language
+            _write_json(os.path.join(project, f".{source}", "settings.json"),
                         {"permissions": {"deny": ["Bash(git log:*)"]}})
+        elif source == "grok":
+            os.makedirs(os.path.join(project, ".grok"))
+            with open(os.path.join(project, ".grok", "config.toml"), "w",
+                      encoding="utf-8") as handle:
+                handle.write('[permission]\ndeny = ["Bash(git log *)"]\n')
         elif source == "droid":
             _write_json(os.path.join(project, ".factory", "settings.json"),
                         {"commandDenylist": ["git log"]})
@@ -637,7 +642,24 @@ def doctor(agent: str | None = None, cwd: str | None = None) -> list[Check]:
               f"for {agent} until this is fixed", fix=f"fix or remove {shlex.quote(path)}")
         for agent, path, why in permission_file_problems(agents, cwd or os.getcwd())
     ]
-    return [check for result in results for check in result] + unreadable
+    checks = [check for result in results for check in result] + unreadable
+    return check_launcher(checks) + checks
+
+
+def check_launcher(checks: Sequence[Check]) -> list[Check]:
+    """The launcher the hooks run (rtok/launcher.py): present, and running this rtok."""
+    path = paths.launcher()
+    named = any(path in (check.command or "") for check in checks)
+    if not named and not os.path.exists(path):
+        return []
+    problems = launcher.problems(path)
+    if problems:
+        return [Check("rtok", "global", "launcher", FAIL, "; ".join(problems),
+                      "rtok init (any agent, any scope) rewrites it")]
+    with open(path, encoding="utf-8") as handle:
+        python, root = launcher.configured(handle.read())
+    return [Check("rtok", "global", "launcher", PASS,
+                  f"{path} starts {python} with rtok from {root}")]
 
 
 def _doctor_group(name: str, scope: str, root: str | None,

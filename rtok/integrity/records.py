@@ -114,7 +114,7 @@ def _write(records: Sequence[ArtifactRecord]) -> None:
     from rtok.install import fsio
 
     target = paths.integrity_records()
-    os.makedirs(os.path.dirname(target), exist_ok=True)
+    paths.private_dir(os.path.dirname(target))
     ordered = sorted(records, key=lambda r: (r.agent, r.scope, r.path, r.kind, r.locator))
     text = json.dumps(
         {"version": RECORDS_VERSION, "artifacts": [r.to_json() for r in ordered]},
@@ -125,7 +125,7 @@ def _write(records: Sequence[ArtifactRecord]) -> None:
 
 def _lock() -> FileLock:
     target = paths.integrity_records()
-    os.makedirs(os.path.dirname(target), exist_ok=True)
+    paths.private_dir(os.path.dirname(target))
     return FileLock(target + ".lock", timeout=60)
 
 

@@ -14,9 +14,10 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
+
+from rtok import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -257,6 +258,25 @@ def claude_rules(cwd: str) -> Rules:
     return _permission_rules(claude_settings_files(cwd), "Bash")
 
 
+def codebuddy_settings_files(cwd: str) -> list[str]:
+    """CodeBuddy Code's settings files, in Claude's layout under `.codebuddy/`: the
+    project's `settings.json` and `settings.local.json`, then the user's two files."""
+    files = []
+    root = project_root(cwd, ".codebuddy")
+    if root is not None:
+        files += [os.path.join(root, ".codebuddy", "settings.json"),
+                  os.path.join(root, ".codebuddy", "settings.local.json")]
+    user = os.environ.get("CODEBUDDY_CONFIG_DIR", "").strip() or os.path.join(
+        os.environ.get("HOME") or os.path.expanduser("~"), ".codebuddy")
+    files += [os.path.join(user, "settings.json"), os.path.join(user, "settings.local.json")]
+    return _unique(files)
+
+
+def codebuddy_rules(cwd: str) -> Rules:
+    """`permissions.deny|ask|allow` `Bash(…)` rules merged from CodeBuddy Code's settings."""
+    return _permission_rules(codebuddy_settings_files(cwd), "Bash")
+
+
 def cursor_rules(cwd: str) -> Rules:
     """Cursor CLI's `~/.cursor/cli-config.json`: `permissions.allow|deny` with `Shell(…)`."""
     del cwd  # Cursor keeps shell permissions per user only
@@ -367,6 +387,69 @@ def _vibe_denylist(data: bytes) -> list[str]:
     bash = tools.get("bash") if isinstance(tools, dict) else None
     denylist = bash.get("denylist") if isinstance(bash, dict) else None
     return _strings(denylist)
+
+
+def grok_config_files(cwd: str) -> list[str]:
+    """Grok Build's own config files with `[permission]` tables: the user's
+    `${GROK_HOME:-~/.grok}/config.toml`, then `.grok/config.toml` of every folder from the
+    git top level down to `cwd` (outside a repository, of `cwd` only)."""
+    home = os.environ.get("GROK_HOME", "").strip() or os.path.join(
+        os.environ.get("HOME") or os.path.expanduser("~"), ".grok")
+    files = [os.path.join(home, "config.toml")]
+    top = project_root(cwd, ".git")
+    current = os.path.abspath(cwd)
+    folders = [] if top is not None else [current]  # outside a repository: cwd only
+    while top is not None:
+        folders.append(current)
+        parent = os.path.dirname(current)
+        if current == top or parent == current:
+            break
+        current = parent
+    files += [os.path.join(folder, ".grok", "config.toml") for folder in reversed(folders)]
+    return _unique(files)
+
+
+def grok_rules(cwd: str) -> Rules:
+    """Grok Build's rules: those of Claude's settings files, which Grok merges into its own,
+    plus the `[permission]` tables of its config files (`allow`, `ask`, `deny` lists of
+    `Bash(…)` rules, and `rules` entries with `tool = "bash"`). The TOML is parsed only when
+    a file changes (`rtok.cachefile`).
+
+    Ask rules count as deny: Grok judges the command the model sends after rtok's
+    suggestion, and `rtok run git log` no longer matches `Bash(git log *)`, so a command
+    the user wants to be asked about is left to Grok."""
+    deny, ask, allow = claude_rules(cwd)
+    for path in grok_config_files(cwd):
+        try:
+            from rtok import cachefile
+
+            parsed = cachefile.cached_parse(path, "grok-permission", _grok_permission)
+        except Exception as error:  # unreadable or not TOML: no rewrite for this host
+            _problem(path, f"cannot read it as TOML ({error})")
+            continue
+        if isinstance(parsed, list) and len(parsed) == 3:
+            deny += _strings(parsed[0])
+            ask += _strings(parsed[1])
+            allow += _strings(parsed[2])
+    return deny + ask, [], allow
+
+
+def _grok_permission(data: bytes) -> list[list[str]]:
+    import tomllib
+
+    table = tomllib.loads(data.decode("utf-8")).get("permission")
+    if not isinstance(table, dict):
+        return [[], [], []]
+    found = {action: _bash_patterns(_strings(table.get(action)), "Bash")
+             for action in ("deny", "ask", "allow")}
+    rules = table.get("rules")
+    for rule in rules if isinstance(rules, list) else []:
+        if not isinstance(rule, dict) or str(rule.get("tool", "")).lower() != "bash":
+            continue
+        action, pattern = rule.get("action"), rule.get("pattern", "*")
+        if action in found and isinstance(pattern, str) and pattern.strip():
+            found[action].append(pattern.strip())
+    return [found["deny"], found["ask"], found["allow"]]
 
 
 def codex_rules(cwd: str) -> Rules:

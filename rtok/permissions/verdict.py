@@ -37,9 +37,11 @@ VERDICTS = ("deny", "defer", "ask", "allow", "default")
 
 _READERS: dict[str, Callable[[str], sources.Rules]] = {
     "claude": sources.claude_rules,
+    "codebuddy": sources.codebuddy_rules,
     "cursor": sources.cursor_rules,
     "droid": sources.droid_rules,
     "gemini": sources.gemini_rules,
+    "grok": sources.grok_rules,
     "qwen": sources.qwen_rules,
     "vibe": sources.vibe_rules,
     "codex": sources.codex_rules,

@@ -179,6 +179,7 @@ def _inline_alias(name: str, values: list[str | None], start: int, end: int) -> 
     if not prefixes:
         return False
     k = start
+    end = min(end, len(values))  # `git -C` with its value missing
     while k < end:
         value = values[k]
         if value in ("-c", "--config-env"):

@@ -1,10 +1,15 @@
 """The raw-output archive: content-addressed, gzip-compressed, capped, written as it streams.
 
-Stdlib only (hot path). An entry's id is the first 12 hex digits of the SHA-256 of the whole
-output. Bytes are stored as one gzip stream split into pieces of about 256 KiB, each piece
-inserted in its own short transaction, so a long-running command never holds the write lock
-and memory stays bounded. Only the first `max_entry_bytes` are stored; the rest of a larger
-output is counted and hashed, and the entry says it is incomplete.
+Stdlib only (hot path). An entry holds up to two streams: the command's stdout (stream 1)
+and its stderr (stream 2), or one merged stream (0) when both went to the same place, as
+every entry written before the streams were kept apart does. Its id is the first 12 hex
+digits of a SHA-256: of the output itself for one stream, of the streams' digests for two
+(`entry_digest`). Each stream is one gzip stream split into pieces of about 256 KiB. A
+large output's pieces are inserted as they arrive, each in its own short transaction, so a
+long-running command never holds the write lock and memory stays bounded; `finish` names
+the entry and records its ledger row in one transaction. Only the first `max_entry_bytes`
+are stored; the rest of a larger output is counted and hashed, and the entry says it is
+incomplete.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ import time
 import zlib
 
 from rtok import paths
-from rtok.store.db import connect
+from rtok.store import ledger
+from rtok.store.db import attach, connect, release
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,7 +29,8 @@ if TYPE_CHECKING:
 
 ID_LENGTH = 12
 PIECE_BYTES = 256 * 1024
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+MERGED, STDOUT, STDERR = 0, 1, 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
     key INTEGER PRIMARY KEY,
@@ -41,26 +48,38 @@ CREATE TABLE IF NOT EXISTS pieces (
     entry INTEGER NOT NULL REFERENCES entries (key) ON DELETE CASCADE,
     seq INTEGER NOT NULL,
     data BLOB NOT NULL,
+    stream INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (entry, seq)
 )
 """
+UPGRADES = {2: "ALTER TABLE pieces ADD COLUMN stream INTEGER NOT NULL DEFAULT 0"}
 # A half-written entry (its writer died) is removed after this many seconds.
 PENDING_GRACE_S = 6 * 3600
 
 
 def open_archive() -> sqlite3.Connection:
-    return connect(paths.archive_db(), SCHEMA, SCHEMA_VERSION)
+    return connect(paths.archive_db(), SCHEMA, SCHEMA_VERSION, UPGRADES)
 
 
 def content_id(sha256_hex: str) -> str:
     return sha256_hex[:ID_LENGTH]
 
 
+def entry_digest(digests: list[tuple[int, str]]) -> str:
+    """The SHA-256 (hex) naming an entry whose non-empty streams have these digests."""
+    if len(digests) == 1:
+        return digests[0][1]
+    from rtok.filter.capture import sha256
+
+    hasher = sha256()
+    hasher.update("".join(f"{stream}:{digest}\n" for stream, digest in digests).encode())
+    return str(hasher.hexdigest())
+
+
 class ArchiveWriter:
     """Streams one output into the archive; `finish` names it by its content hash."""
 
-    __slots__ = ("_buffer", "_command", "_compressor", "_conn", "_family", "_key", "_seq",
-                 "cap", "stored")
+    __slots__ = ("_command", "_conn", "_family", "_key", "_seq", "_streams", "cap", "stored")
 
     def __init__(self, command: str, family: str, cap: int) -> None:
         self._command = command
@@ -70,12 +89,21 @@ class ArchiveWriter:
         self._conn: sqlite3.Connection | None = None
         self._key = 0
         self._seq = 0
-        self._buffer = bytearray()
-        self._compressor = zlib.compressobj(6, zlib.DEFLATED, 31)
+        # stream -> [compressor, pending compressed bytes]
+        self._streams: dict[int, list[Any]] = {}
 
     def _open(self) -> sqlite3.Connection:
         if self._conn is None:
-            self._conn = open_archive()
+            conn = open_archive()
+            try:
+                attach(conn, paths.ledger_db(), "ledger", ledger.SCHEMA,
+                       ledger.SCHEMA_VERSION)
+            except BaseException:
+                conn.close()
+                raise
+            self._conn = conn
+        if not self._key:
+            # A pending entry (no id yet): its pieces can be stored before it is named.
             cursor = self._conn.execute(
                 "INSERT INTO entries (id, created, command, family) VALUES (NULL, ?, ?, ?)",
                 (time.time(), self._command, self._family),
@@ -83,34 +111,45 @@ class ArchiveWriter:
             self._key = int(cursor.lastrowid or 0)
         return self._conn
 
-    def write(self, data: bytes) -> None:
-        """Store `data` (the part of it that still fits under the cap)."""
+    def write(self, data: bytes, stream: int = MERGED) -> None:
+        """Store `data` of `stream` (the part of it that still fits under the cap)."""
         room = self.cap - self.stored
         if room <= 0 or not data:
             return
         if len(data) > room:
             data = data[:room]
         self.stored += len(data)
-        self._buffer += self._compressor.compress(data)
-        if len(self._buffer) >= PIECE_BYTES:
-            self._flush_piece()
+        state = self._streams.get(stream)
+        if state is None:
+            state = self._streams[stream] = [zlib.compressobj(6, zlib.DEFLATED, 31), b""]
+        state[1] += state[0].compress(data)
+        if len(state[1]) >= PIECE_BYTES:
+            self._flush_piece(stream, state)
 
-    def _flush_piece(self) -> None:
+    def _flush_piece(self, stream: int, state: list[Any]) -> None:
         conn = self._open()
-        conn.execute("INSERT INTO pieces (entry, seq, data) VALUES (?, ?, ?)",
-                     (self._key, self._seq, bytes(self._buffer)))
+        conn.execute("INSERT INTO pieces (entry, seq, data, stream) VALUES (?, ?, ?, ?)",
+                     (self._key, self._seq, state[1], stream))
         self._seq += 1
-        self._buffer.clear()
+        state[1] = b""
 
     def finish(self, sha256_hex: str, raw_bytes: int, lines: int, exit_code: int,
-               max_entries: int, max_age_days: int) -> str:
-        """Name the entry, replace an older entry of the same content, apply the caps."""
+               max_entries: int, max_age_days: int,
+               ledger_row: ledger.Row | None = None) -> str:
+        """Name the entry, replace an older entry of the same content, apply the caps and
+        record `ledger_row` (see `ledger.row`): one transaction."""
         entry_id = content_id(sha256_hex)
-        self._buffer += self._compressor.flush()
-        self._flush_piece()
-        conn = self._open()
+        if self._conn is None:
+            self._conn = open_archive()
+            attach(self._conn, paths.ledger_db(), "ledger", ledger.SCHEMA,
+                   ledger.SCHEMA_VERSION)
+        conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
         try:
+            conn = self._open()
+            for stream, state in sorted(self._streams.items()):
+                state[1] += state[0].flush()
+                self._flush_piece(stream, state)
             conn.execute("DELETE FROM entries WHERE id = ?", (entry_id,))
             conn.execute(
                 "UPDATE entries SET id = ?, created = ?, exit_code = ?, raw_bytes = ?,"
@@ -118,21 +157,29 @@ class ArchiveWriter:
                 (entry_id, time.time(), exit_code, raw_bytes, self.stored, lines, self._key),
             )
             prune(conn, max_entries, max_age_days)
+            claimed = None
+            if ledger_row is not None:
+                claimed = ledger.fold_pending(conn, "ledger")
+                ledger.insert(conn, "ledger", ledger_row, entry_id)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        ledger.done_with(claimed)
         return entry_id
 
     def abandon(self) -> None:
-        if self._conn is not None:
-            self._conn.execute("DELETE FROM entries WHERE key = ?", (self._key,))
+        if self._conn is not None and self._key:
+            try:  # noqa: SIM105 (contextlib costs start-up time)
+                self._conn.execute("DELETE FROM entries WHERE key = ?", (self._key,))
+            except Exception:
+                pass  # a half-written entry is pruned after PENDING_GRACE_S
             self._conn.close()
             self._conn = None
 
     def close(self) -> None:
         if self._conn is not None:
-            self._conn.close()
+            release(self._conn)
             self._conn = None
 
 
@@ -187,10 +234,24 @@ def list_entries(conn: sqlite3.Connection) -> list[Entry]:
     return [Entry(row) for row in rows]
 
 
-def iter_raw(conn: sqlite3.Connection, key: int) -> Iterator[bytes]:
-    """The stored bytes of one entry, decompressed piece by piece."""
+def streams_of(conn: sqlite3.Connection, key: int) -> list[int]:
+    """The streams an entry holds: [0] (merged, every older entry) or [1], [2], [1, 2]."""
+    rows = conn.execute("SELECT DISTINCT stream FROM pieces WHERE entry = ? ORDER BY stream",
+                        (key,)).fetchall()
+    return [int(row[0]) for row in rows]
+
+
+def iter_raw(conn: sqlite3.Connection, key: int, stream: int | None = None
+             ) -> Iterator[bytes]:
+    """The stored bytes of one stream of an entry (every stream, one after the other, when
+    `stream` is None), decompressed piece by piece."""
+    if stream is None:
+        for one in streams_of(conn, key):
+            yield from iter_raw(conn, key, one)
+        return
     decompressor = zlib.decompressobj(31)
-    cursor = conn.execute("SELECT data FROM pieces WHERE entry = ? ORDER BY seq", (key,))
+    cursor = conn.execute("SELECT data FROM pieces WHERE entry = ? AND stream = ?"
+                          " ORDER BY seq", (key, stream))
     for (data,) in cursor:
         chunk = decompressor.decompress(data)
         if chunk:

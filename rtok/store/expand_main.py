@@ -1,9 +1,13 @@
-"""`rtok expand ID [--full|--from N|--lines N|--grep RE]` and `rtok expand --list`.
+"""`rtok expand ID [--full|--merged|--from N|--lines N|--grep RE]` and `rtok expand --list`.
 
 Stdlib only. With no option (or `--full`) the archived bytes are written exactly as the
-command produced them. `--from N` starts at line N (1-based), `--lines N` stops after N
-lines, `--grep RE` prints matching lines as `N:line`. An id may be shortened to any unique
-prefix of at least 4 hex digits.
+command produced them, each stream to its own fd: what the command wrote on stdout to
+stdout, what it wrote on stderr to stderr (an output captured with both streams going to
+one place, and every entry archived before the streams were kept apart, is one stream and
+goes to stdout). `--merged` writes stdout's bytes then stderr's, all to stdout. `--from N`
+starts at line N (1-based), `--lines N` stops after N lines, `--grep RE` prints matching
+lines as `N:line`; these read stdout and stderr as one text (stdout first). An id may be
+shortened to any unique prefix of at least 4 hex digits.
 """
 
 from __future__ import annotations
@@ -13,22 +17,36 @@ import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import sqlite3
     from collections.abc import Iterable, Iterator
     from typing import BinaryIO
 
     from rtok.store.archive import Entry
 
-USAGE = ("usage: rtok expand ID [--full | --from N | --lines N | --grep RE]\n"
+USAGE = ("usage: rtok expand ID [--full | --merged | --from N | --lines N | --grep RE]\n"
          "       rtok expand --list\n")
+HELP = """
+Writes an archived output back. Each stream goes to its own fd: the command's stdout to
+stdout, its stderr to stderr (an output whose streams went to one place is one stream, on
+stdout).
+
+  --full        everything, exactly as archived (the default)
+  --merged      stdout's bytes, then stderr's, all on stdout
+  --from N      start at line N (1-based); stdout and stderr read as one text
+  --lines N     stop after N lines
+  --grep RE     only lines matching RE, as N:line
+  --list        the archived entries, newest first
+"""
 MIN_PREFIX = 4
 
 
 class Options:
-    __slots__ = ("count", "entry_id", "first", "full", "grep", "listing")
+    __slots__ = ("count", "entry_id", "first", "full", "grep", "listing", "merged")
 
     def __init__(self) -> None:
         self.entry_id = ""
         self.full = False
+        self.merged = False
         self.listing = False
         self.first = 1
         self.count: int | None = None
@@ -43,6 +61,8 @@ def parse_args(args: list[str]) -> Options | str:
         name, eq, inline = arg.partition("=")
         if arg == "--full":
             options.full = True
+        elif arg == "--merged":
+            options.merged = True
         elif arg == "--list":
             options.listing = True
         elif name in ("--from", "--lines", "--grep"):
@@ -74,10 +94,11 @@ def parse_args(args: list[str]) -> Options | str:
             options.entry_id = arg.lower()
         i += 1
     slicing = options.first != 1 or options.count is not None or options.grep is not None
-    if options.full and slicing:
-        return "--full prints everything; it cannot be combined with --from/--lines/--grep"
+    if (options.full or options.merged) and slicing:
+        return ("--full and --merged print everything; they cannot be combined with"
+                " --from/--lines/--grep")
     if options.listing:
-        if options.entry_id or options.full or slicing:
+        if options.entry_id or options.full or options.merged or slicing:
             return "--list takes no id and no other option"
         return options
     if not options.entry_id:
@@ -89,7 +110,7 @@ def parse_args(args: list[str]) -> Options | str:
 
 def main(args: list[str]) -> int:
     if args and args[0] in ("-h", "--help"):
-        sys.stdout.write(USAGE)
+        sys.stdout.write(USAGE + HELP)
         return 0
     parsed = parse_args(args)
     if isinstance(parsed, str):
@@ -120,16 +141,17 @@ def main(args: list[str]) -> int:
             sys.stderr.write(f"rtok expand: {parsed.entry_id} is ambiguous: {ids}\n")
             return 2
         entry = entries[0]
-        chunks = archive.iter_raw(conn, entry.key)
         out = sys.stdout.buffer
         try:
             if parsed.grep is not None or parsed.first != 1 or parsed.count is not None:
-                status = _write_lines(out, chunks, parsed)
+                status = _write_lines(out, archive.iter_raw(conn, entry.key), parsed)
                 if status:
                     return status
-            else:
-                for chunk in chunks:
+            elif parsed.merged:
+                for chunk in archive.iter_raw(conn, entry.key):
                     out.write(chunk)
+            else:
+                _write_streams(conn, entry.key)
             out.flush()
         except BrokenPipeError:
             return 0
@@ -140,6 +162,18 @@ def main(args: list[str]) -> int:
         return 0
     finally:
         conn.close()
+
+
+def _write_streams(conn: sqlite3.Connection, key: int) -> None:
+    """Each archived stream to its own fd (stderr's to fd 2)."""
+    from rtok.store import archive
+
+    for stream in archive.streams_of(conn, key):
+        target = sys.stderr.buffer if stream == archive.STDERR else sys.stdout.buffer
+        sys.stdout.flush()
+        for chunk in archive.iter_raw(conn, key, stream):
+            target.write(chunk)
+        target.flush()
 
 
 def _lines(chunks: Iterable[bytes]) -> Iterator[bytes]:

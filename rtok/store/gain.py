@@ -79,8 +79,12 @@ def build_report(project: str | None = None, history_limit: int = 0) -> Report:
         where = "WHERE (project = ? OR project LIKE ? ESCAPE '\\')"
         params = [project, like_prefix(project)]
     scope = project or "all projects"
-    if not os.path.exists(paths.ledger_db()):
+    if not os.path.exists(paths.ledger_db()) and not os.path.exists(paths.ledger_pending()):
         return Report(scope, Totals(0, 0, 0, 0, 0.0, 0.0), [], [])
+    if os.path.exists(paths.ledger_pending()):
+        from rtok.store.ledger import write
+
+        write(None)  # move the pending rows in first
     conn = open_ledger()
     try:
         row = conn.execute(

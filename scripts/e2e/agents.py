@@ -58,6 +58,9 @@ class AgentProfile:
     # What a user of the agent has already done to let project-local config load at all.
     trust_project: Callable[[RunContext], None] = lambda ctx: None
     follow_suggestions: bool = False
+    # Other agents whose hook files this agent also runs: the round trip installs rtok for
+    # them too, and their hooks must leave this agent's calls unanswered.
+    companions: tuple[str, ...] = ()
     backend: str = ""  # "augment": the fake serves Augment's backend, not a model API
     timeout: float = 120.0
     notes: str = ""
@@ -78,8 +81,7 @@ class AgentProfile:
 def agent_executable(agent: str) -> list[str]:
     """argv prefix that starts the installed agent (bin resolved from its package.json)."""
     if agent in PYPI_AGENTS:
-        exe = {"vibe": "vibe", "hermes": "hermes"}[agent]
-        return [os.path.join(PYPI_AGENTS[agent].bin_dir, exe)]
+        return [PYPI_AGENTS[agent].executable]
     pkg = NPM_AGENTS[agent]
     if agent == "claude":
         # The postinstall hard-links the native binary over bin/claude.exe; if it did not
@@ -416,6 +418,80 @@ def _cline_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
     return [*exe, "--json", "-t", "100", prompt]
 
 
+def _codebuddy_config(ctx: RunContext) -> dict[str, str]:
+    home = os.path.join(ctx.home, ".codebuddy")
+    # `url` is the full chat-completions endpoint, not a base URL.
+    _write_json(os.path.join(home, "models.json"), {
+        "models": [{"id": MODEL, "name": "Fake model", "vendor": "OpenAI", "apiKey": FAKE_KEY,
+                    "maxInputTokens": 128000, "maxOutputTokens": 4096,
+                    "url": f"{ctx.base_v1}/chat/completions", "supportsToolCall": True}],
+        "availableModels": [MODEL]})
+    _write_json(os.path.join(home, "settings.json"), {"model": MODEL})
+    return {"CODEBUDDY_API_KEY": "dummy", "CODEBUDDY_CODE_ENABLE_TELEMETRY": "0",
+            "DISABLE_AUTOUPDATER": "1"}
+
+
+def _codebuddy_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
+    return [*exe, "-p", "--output-format", "json", "--model", MODEL, "-y", "--max-turns", "4",
+            prompt]
+
+
+def _grok_home(ctx: RunContext) -> str:
+    # Not ~/.grok: the run proves that rtok follows GROK_HOME.
+    return os.path.join(ctx.home, "grok-home")
+
+
+def _grok_config(ctx: RunContext) -> dict[str, str]:
+    home = _grok_home(ctx)
+    _write(os.path.join(home, "config.toml"), (
+        "auto_update = false\n"
+        "[models]\n"
+        f'default = "{MODEL}"\n'
+        f"[model.{MODEL}]\n"
+        f'model = "{MODEL}"\n'
+        f'base_url = "{ctx.base_v1}"\n'
+        f'api_key = "{FAKE_KEY}"\n'
+        'api_backend = "chat_completions"\n'
+        "context_window = 128000\n"
+        "[features]\n"
+        "telemetry = false\n"
+        "feedback = false\n"
+        "remote_fetch = false\n"
+        "codebase_indexing = false\n"
+    ))
+    return {"GROK_HOME": home, "GROK_DISABLE_AUTOUPDATER": "1", "GROK_TELEMETRY_ENABLED": "0",
+            "GROK_MEMORY": "0", "GROK_SUBAGENTS": "0",
+            "GROK_LOG_FILE": os.path.join(ctx.run_dir, "grok.log")}
+
+
+def _grok_trust_project(ctx: RunContext) -> None:
+    # Grok runs a project's hooks only in a trusted folder (`--trust` or /hooks-trust
+    # records it here).
+    with open(os.path.join(_grok_home(ctx), "trusted_folders.toml"), "a",
+              encoding="utf-8") as handle:
+        handle.write(f'[folders."{ctx.cwd}"]\ntrusted = true\n')
+
+
+def _grok_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
+    return [*exe, "-p", prompt, "-m", MODEL, "--always-approve", "--output-format", "json",
+            "--no-subagents", "--max-turns", "4", "--disable-web-search", "--cwd", ctx.cwd]
+
+
+def _openhands_config(ctx: RunContext) -> dict[str, str]:
+    # Without the local cost map LiteLLM keeps retrying a download of it. OpenHands runs
+    # commands in a terminal, where `git log` would add ref names that git's piped output
+    # (the raw reference) does not have.
+    return {"LLM_MODEL": f"openai/{MODEL}", "LLM_BASE_URL": ctx.base_v1,
+            "LLM_API_KEY": FAKE_KEY, "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+            "OPENHANDS_SUPPRESS_BANNER": "1", "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": "log.decorate", "GIT_CONFIG_VALUE_0": "false"}
+
+
+def _openhands_command(ctx: RunContext, exe: list[str], prompt: str) -> list[str]:
+    return [*exe, "--headless", "--json", "--override-with-envs", "--always-approve",
+            "--exit-without-confirmation", "-t", prompt]
+
+
 PROFILES: dict[str, AgentProfile] = {p.name: p for p in (
     AgentProfile("auggie", "Auggie", ["launch-process"], _auggie_config, _auggie_command,
                  backend="augment"),
@@ -439,4 +515,12 @@ PROFILES: dict[str, AgentProfile] = {p.name: p for p in (
     AgentProfile("kilocode", "Kilo CLI", ["bash"], _kilo_config, _opencode_command),
     AgentProfile("kimi", "Kimi Code", ["Bash"], _kimi_config, _kimi_command,
                  follow_suggestions=True),
+    # The CLI ships inside the agent SDK's wheel, whose version is the pin.
+    AgentProfile("codebuddy", "CodeBuddy Code 2.163.0 from codebuddy-agent-sdk", ["Bash"],
+                 _codebuddy_config, _codebuddy_command),
+    AgentProfile("grok", "Grok Build", ["run_terminal_command"], _grok_config, _grok_command,
+                 trust_project=_grok_trust_project, follow_suggestions=True,
+                 companions=("claude", "cursor")),
+    AgentProfile("openhands", "OpenHands CLI", ["terminal"], _openhands_config,
+                 _openhands_command, follow_suggestions=True),
 )}

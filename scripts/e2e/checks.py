@@ -38,19 +38,30 @@ def looks_raw(output: str, raw_log: bytes) -> tuple[bool, str]:
     head = "\n".join(raw.splitlines()[:30])
     if find_trailer(output):
         return False, "rtok trailer present"
+    how = "verbatim"
     if head not in output.replace("\r\n", "\n") and head not in unescaped(output):
-        return False, f"first 30 lines of git log not found in {len(output)} chars of output"
+        # OpenHands' terminal drops the spaces git prints on a message's blank lines.
+        if _rstripped(head) not in _rstripped(unescaped(output)):
+            return False, f"first 30 lines of git log not found in {len(output)} chars of output"
+        how = "verbatim but for trailing spaces"
     oldest = raw.split("commit ")[-1].split("\n", 1)[0]
-    return True, f"{len(output)} chars, newest {len(head)} chars verbatim, oldest {oldest[:12]}" \
+    return True, f"{len(output)} chars, newest {len(head)} chars {how}, oldest {oldest[:12]}" \
         + (" present" if oldest in output else " cut by the agent")
+
+
+def _rstripped(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.splitlines())
 
 
 def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace,
                        rtok: str) -> None:
     if agent_tier(report.agent) == "hook":
-        calls = [c for c in session.hook_calls if COMMAND in str(c.get("command"))]
+        calls = [c for c in session.hook_calls if COMMAND in str(c.get("command"))
+                 and c.get("agent") == report.agent]
         report.check("rewritten: the agent ran rtok's hook for the git log call", bool(calls),
                      json.dumps(calls[:2]) if calls else f"{len(session.hook_calls)} hook calls")
+    if PROFILES[report.agent].companions:
+        evaluate_companions(report, session)
     if PROFILES[report.agent].follow_suggestions:
         evaluate_suggestion(report, session)
     else:
@@ -92,6 +103,31 @@ def evaluate_suggestion(report: AgentReport, session: Session) -> None:
                  first[:300])
     report.check("deny-and-suggest: the suggested command ran as a second call",
                  len(session.tool_results) == 2, f"{len(session.tool_results)} tool results")
+
+
+# Hook log decisions whose reply is the agent's "no opinion".
+SILENT_DECISIONS = ("unknown_shape", "passthrough", "unreadable", "defer")
+
+
+def evaluate_companions(report: AgentReport, session: Session) -> None:
+    """The agent also runs the hooks rtok installed for its companions (Grok runs Claude's
+    and Cursor's): each shell call gets exactly one rtok answer, from the agent's own hook,
+    and a companion's hook either is not run or leaves the call unanswered."""
+    calls = len(session.tool_results)
+    own = [c for c in session.hook_calls if c.get("agent") == report.agent]
+    report.check("companions: the agent's own hook ran once per shell call",
+                 len(own) == calls, f"{len(own)} calls of rtok hook {report.agent}, "
+                 f"{calls} shell calls")
+    ran = 0
+    for companion in PROFILES[report.agent].companions:
+        theirs = [c for c in session.hook_calls if c.get("agent") == companion]
+        ran += len(theirs)
+        decisions = sorted({str(c.get("decision")) for c in theirs})
+        report.check(f"companions: rtok hook {companion} left every call unanswered",
+                     all(d in SILENT_DECISIONS for d in decisions),
+                     f"ran {len(theirs)} times for {calls} shell calls, decisions {decisions}")
+    report.check("companions: the agent ran a companion's hook (the check above is not vacuous)",
+                 ran > 0, f"{ran} companion hook calls")
 
 
 def ledger_rows(ws: Workspace) -> list[dict[str, Any]]:

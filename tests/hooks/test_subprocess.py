@@ -10,7 +10,7 @@ import pytest
 from rtok.compiled.hook_protocols import PROTOCOLS
 from rtok_testing import run_rtok
 
-from .payloads import HOOK_AGENTS, shell_payload
+from .payloads import HOOK_AGENTS, grok_payload, shell_payload
 
 
 def _no_opinion_bytes(agent: str) -> bytes:
@@ -130,6 +130,28 @@ def test_malformed_settings_warn_and_hook_defers(project: Path,
     assert b"rtok run" not in result.stdout
     assert b"allow" not in result.stdout
     assert result.stderr.count(b"warning") == 1
+
+
+def test_grok_payload_gets_one_answer_among_the_hooks_grok_runs(project: Path,
+                                                                tmp_path: Path) -> None:
+    # Grok Build also runs the hooks rtok installed for Claude and Cursor, each with Grok's
+    # own camelCase payload: those stay silent (Cursor's "{}" is its no-opinion), so the
+    # Grok hook's deny-and-suggest is the only answer.
+    payload = json.dumps(grok_payload("git log", str(project))).encode()
+    log = tmp_path / "hook.jsonl"
+    replies = {}
+    for agent in ("claude", "cursor", "grok"):
+        result = run_rtok(["hook", agent], input=payload, cwd=str(project),
+                          env={"RTOK_BIN": "rtok", "RTOK_HOOK_LOG": str(log)})
+        assert result.returncode == 0, result.stderr
+        replies[agent] = result.stdout
+    assert replies["claude"] == b""
+    assert replies["cursor"] == b"{}\n"
+    reply = json.loads(replies["grok"])
+    assert reply == {"decision": "deny", "reason": reply["reason"]}
+    assert "`rtok run git log`" in reply["reason"]
+    decisions = [json.loads(line)["decision"] for line in log.read_text().splitlines()]
+    assert decisions == ["unknown_shape", "unknown_shape", "ask_rewrite"]
 
 
 def test_hook_log(project: Path, tmp_path: Path) -> None:

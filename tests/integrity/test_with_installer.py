@@ -164,6 +164,16 @@ def test_doctor_detects_a_removed_binary(isolated_home: Path, tmp_path: Path) ->
     assert {i["status"] for i in items if i["check"] == "hook_command"} == {"missing_binary"}
 
 
+@pytest.mark.parametrize("agent", ["codebuddy", "grok"])
+def test_doctor_checks_a_deny_rule_of_the_agents_own(agent: str, isolated_home: Path) -> None:
+    # CodeBuddy Code keeps Claude-format rules in .codebuddy/, Grok Build in .grok/config.toml.
+    _init("--agent", agent, "-g")
+    code, checks = _doctor("--agent", agent, cwd=isolated_home)
+    assert code == 0, [c["message"] for c in checks if c["level"] == "FAIL"]
+    assert {(c["sample"], c["level"]) for c in checks} >= {("rewrite", "PASS"),
+                                                          ("deny", "PASS")}
+
+
 def test_doctor_detects_an_entry_edited_to_another_command(isolated_home: Path) -> None:
     _init("--agent", "claude", "-g")
     settings = isolated_home / ".claude" / "settings.json"

@@ -42,6 +42,7 @@ def write_rules(home: Path, allow: str) -> None:
     claude = {"permissions": {"deny": [f"Bash({d}:*)" for d in DENIED],
                               "allow": [f"Bash({allow}:*)" if allow != "*" else "Bash(*)"]}}
     _write(home / ".claude" / "settings.json", json.dumps(claude))
+    _write(home / ".codebuddy" / "settings.json", json.dumps(claude))  # Claude's format
     cursor = {"permissions": {"deny": [f"Shell({d})" for d in DENIED],
                               "allow": [f"Shell({allow})"]}}
     _write(home / ".cursor" / "cli-config.json", json.dumps(cursor))

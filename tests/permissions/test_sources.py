@@ -323,6 +323,47 @@ def test_large_settings_are_parsed_once_per_content(isolated_home: Path, tmp_pat
     assert sources.claude_rules(str(tmp_path))[0] == ["ls:*"]
 
 
+def test_codebuddy_rules_come_from_its_own_settings(isolated_home: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(isolated_home / ".claude" / "settings.json",
+           {"permissions": {"deny": ["Bash(git push:*)"]}})
+    _write(isolated_home / ".codebuddy" / "settings.local.json",
+           {"permissions": {"deny": ["Bash(curl:*)"], "allow": ["Bash"]}})
+    project = tmp_path / "p"
+    (project / ".git").mkdir(parents=True)
+    _write(project / ".codebuddy" / "settings.json", {"permissions": {"ask": ["Bash(git log)"]}})
+    assert sources.codebuddy_rules(str(project / "src")) == (["curl:*"], ["git log"], ["*"])
+    moved = tmp_path / "cb-home"
+    _write(moved / "settings.json", {"permissions": {"deny": ["Bash(wget)"]}})
+    monkeypatch.setenv("CODEBUDDY_CONFIG_DIR", str(moved))
+    assert sources.codebuddy_rules(str(project)) == (["wget"], ["git log"], [])
+
+
+def test_grok_rules_merge_its_toml_and_claudes_settings(isolated_home: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(isolated_home / ".claude" / "settings.json",
+           {"permissions": {"deny": ["Bash(git push:*)"]}})
+    grok_home = tmp_path / "grok-home"
+    monkeypatch.setenv("GROK_HOME", str(grok_home))
+    _write(grok_home / "config.toml",
+           '[permission]\nallow = ["Bash(git status)", "Read"]\n'
+           'rules = [\n  { action = "deny", tool = "bash", pattern = "rm -rf *" },\n'
+           '  { action = "allow", tool = "read" },\n  { action = "ask", tool = "bash" },\n]\n')
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    _write(project / ".grok" / "config.toml", '[permission]\ndeny = ["Bash(curl *)"]\n')
+    _write(project / "sub" / ".grok" / "config.toml", '[permission]\nask = ["Bash(git log)"]\n')
+    _write(tmp_path / ".grok" / "config.toml", '[permission]\ndeny = ["Bash(outside)"]\n')
+    # Ask rules count as deny: a suggested `rtok run …` would slip past them.
+    deny, ask, allow = sources.grok_rules(str(project / "sub"))
+    assert deny == ["git push:*", "rm -rf *", "curl *", "*", "git log"]
+    assert ask == []
+    assert allow == ["git status"]
+    # Malformed TOML is ignored (with one warning), the other files still count.
+    _write(project / ".grok" / "config.toml", "[permission\ndeny = [")
+    assert sources.grok_rules(str(project))[0] == ["git push:*", "rm -rf *", "*"]
+
+
 def _auggie_rule(kind: str, regex: str | None = None, tool: str = "launch-process") -> object:
     rule: dict[str, object] = {"toolName": tool, "permission": {"type": kind}}
     if regex is not None:

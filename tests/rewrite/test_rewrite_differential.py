@@ -6,9 +6,8 @@ combined with `2>/dev/null`, `>/dev/null`, `2>&1 >/dev/null`, `2>&1`, pipes, `&&
 Required: the same exit status; on each fd the same bytes, or, where rtok shortened the
 output, `rtok expand ID` gives back exactly the raw bytes of that fd.
 
-`rtok run` still sends the command's stderr into its stdout; the cases that differ only
-because of that are marked by `needs_stream_separation` (one place to switch them back on
-once `rtok run` keeps the streams apart).
+`rtok run` keeps the command's stdout and stderr apart, so every case, stderr-writing
+commands under every redirect included, must hold on each fd.
 """
 
 from __future__ import annotations
@@ -77,31 +76,8 @@ def _cases() -> list[tuple[str, bool, str, bool]]:
 CASES = _cases()
 
 
-def needs_stream_separation(base_writes_stderr: bool, redirect: str, piped: bool,
-                            base_rewritten: bool) -> bool:
-    """True for the cases that fail only because `rtok run` sends the command's stderr
-    into its own stdout: the base command was rewritten, writes to stderr, and its stderr
-    was not already joined to its stdout by `2>&1` (a `2>/dev/null` after `rtok run …`
-    no longer hides the command's errors)."""
-    return base_rewritten and base_writes_stderr and not piped and redirect != " 2>&1"
-
-
-def _base_rewritten(cmd: str, piped: bool) -> bool:
-    if piped:
-        return False  # a producer in a pipeline is never rewritten
-    rewritten = rewrite_command(cmd, rtok_bin="R", settings=Settings())
-    return rewritten is not None and "R run " in rewritten
-
-
 def _params() -> list[object]:
-    params: list[object] = []
-    for cmd, err, redirect, piped in CASES:
-        marks = []
-        if needs_stream_separation(err, redirect, piped, _base_rewritten(cmd, piped)):
-            marks.append(pytest.mark.xfail(strict=True,
-                                           reason="needs rtok run stream separation"))
-        params.append(pytest.param(cmd, id=cmd.replace("\n", "\\n"), marks=marks))
-    return params
+    return [pytest.param(cmd, id=cmd.replace("\n", "\\n")) for cmd, _, _, _ in CASES]
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +142,10 @@ def test_enough_cases_and_enough_rewritten() -> None:
     rewritten = [c for c, _, _, _ in CASES
                  if rewrite_command(c, rtok_bin=quote_word(RTOK), settings=Settings())]
     assert len(rewritten) >= 150
+    # Commands that write to stderr, rewritten, under every redirect: the per-fd checks.
+    with_stderr = [c for c, err, _, _ in CASES if err
+                   and rewrite_command(c, rtok_bin=quote_word(RTOK), settings=Settings())]
+    assert len(with_stderr) >= 50
 
 
 @pytest.mark.parametrize("cmd", _params())

@@ -158,3 +158,8 @@ def test_shells_with_a_script_and_plain_options_stay_attestable(segment: str) ->
                                      "unbuffer git push", "chroot / git push"])
 def test_command_runners_expose_their_command(segment: str) -> None:
     assert any(form.startswith("git push") for form in forms(segment))
+
+
+def test_a_global_option_missing_its_value_is_read() -> None:
+    assert read_command(["git", "-C"]).forms[0] == "git -C"
+    assert not read_command(["git", "-c"]).attestable  # a `-c` whose setting is unknown

@@ -1,0 +1,364 @@
+"""Compiler and linter diagnostics grouped by rule: one line per group with its count and
+first message, then every location of the group.
+
+Stdlib only (hot path). Which line shapes a tool prints and which of its lines are progress
+is data (`_TOOLS`); the reader below is shared. Lines that are not diagnostics are kept,
+apart from the tool's progress lines and the source excerpts under a diagnostic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
+from rtok.filter.protect import is_protected
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# Line shapes. Each names its groups: loc (file:line[:col] as printed), sev, code, msg.
+_SHAPES = {
+    # gcc, clang, go vet/build, mypy, flake8, ruff (concise), javac, pylint, shellcheck -f gcc
+    "colon": re.compile(
+        r"^(?P<loc>(?=[^\s:]*[./])[^\s:][^:]*:\d+(?::\d+)?):(?:\s*(?P<sev>fatal error|error|"
+        r"warning|note|info|hint|remark)\s*:)?\s+(?P<msg>\S.*)$"),
+    # tsc, dotnet/msbuild: path(line,col): error CODE: message
+    "paren": re.compile(
+        r"^(?P<loc>\S.*?\(\d+(?:,\d+)?\)): (?P<sev>error|warning|info) (?P<code>[A-Z]+\d+): "
+        r"(?P<msg>.*?)(?: \[[^\]]+\])?$"),
+    # tsc --pretty: path:line:col - error TS1234: message
+    "dash": re.compile(
+        r"^(?P<loc>\S.*?:\d+:\d+) - (?P<sev>error|warning) (?P<code>[A-Z]+\d+): (?P<msg>.*)$"),
+    # pyright: indented path:line:col - error: message (ruleName)
+    "pyright": re.compile(
+        r"^\s+(?P<loc>\S.*?:\d+:\d+) - (?P<sev>error|warning|information): (?P<msg>.*?)"
+        r"(?: \((?P<code>report\w+)\))?$"),
+    # eslint's stylish rows under a file header: line:col  severity  message  rule
+    "stylish": re.compile(
+        r"^\s+(?P<loc>\d+:\d+)\s+(?P<sev>error|warning)\s+(?P<msg>.+?)(?:\s{2,}(?P<code>"
+        r"[@\w][\w@/.-]*))?$"),
+    # xo (eslint-formatter-pretty): ✖ line:col  message  rule, under an indented file:line:col
+    "xo": re.compile(
+        r"^\s+(?P<sev>[✖⚠ℹ])\s+(?P<loc>\d+:\d+)\s+(?P<msg>.+?)(?:\s{2,}(?P<code>[@\w][\w@/.-]*))?$"),
+    # maven: [ERROR] /path/X.java:[12,5] message
+    "maven": re.compile(
+        r"^\[(?P<sev>ERROR|WARNING)\] (?P<loc>\S.*?:\[\d+,\d+\]) (?P<msg>.*)$"),
+    # rustc, cargo, clippy: severity[code]: message, then `--> file:line:col`
+    "rust": re.compile(r"^(?P<sev>error|warning|note|help)(?:\[(?P<code>E\d{4})\])?: "
+                       r"(?P<msg>.+)$"),
+    # ruff's full format: CODE [*] message, then `--> file:line:col`
+    "ruff": re.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<msg>.+)$"),
+}
+_ARROW = re.compile(r"^\s*--> (?P<loc>\S.*:\d+(?::\d+)?)$")
+_RUST_CODE = re.compile(r"(?:rust-clippy/[^#\s]*#(?P<lint>[\w-]+)|#\[(?:warn|deny)\((?P<attr>"
+                        r"[\w:]+)\)\])")
+_RUST_SUMMARY = re.compile(r"^(?:warning|error): (?:`[^`]+` \(.*\) generated |could not compile|"
+                           r"aborting due to|build failed|test failed|\d+ warnings? emitted|"
+                           r"Could not compile)")
+_CODE_FIRST = re.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4})\b(?: \[\*\])?\s*(?P<msg>.*)$")
+_CODE_LAST = re.compile(r"^(?P<msg>.*?)\s+\[(?P<code>-W[\w=+-]+|[\w-]+(?:\.[\w-]+)*)\]$")
+_SNIPPET = re.compile(r"^\s*(?:\d+\s*)?[|│]|^\s+[\^~]+|^\s*= |^\s*\.\.\.$|^\s*\d+ \|")
+_QUOTED = re.compile(r"'[^']*'|‘[^’]*’|\"[^\"]*\"|`[^`]*`")
+_JAVA_DETAIL = re.compile(r"^\s+(?:symbol|location|required|found|reason):\s")
+
+_CARGO_PROGRESS = (r"^\s+(?:Compiling|Checking|Downloaded|Downloading|Fresh|Blocking|Locking|"
+                   r"Updating|Adding|Documenting|Packaging|Verifying|Archiving|Building|"
+                   r"Removed|Scraping)\b")
+_MAKE_PROGRESS = r"^make(?:\[\d+\])?: (?:Entering|Leaving) directory|^\s*(?:CC|LD|AR|CXX)\s"
+_GCC_CONTEXT = (r"^\S.*: (?:In (?:function|member function|constructor|destructor|"
+                r"instantiation|static member function|lambda)|At top level:)|"
+                r"^In file included from |^\s+from \S|^\S.*: note: in expansion of macro|"
+                r"^(?:gcc|cc|g\+\+|c\+\+|clang|clang\+\+) ")
+
+# tool -> (label, shapes it prints, progress lines it prints)
+_TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "cargo": ("cargo", ("rust",), _CARGO_PROGRESS),
+    "rustc": ("rustc", ("rust",), _CARGO_PROGRESS),
+    "go": ("go", ("colon",), r"^go: downloading "),
+    "tsc": ("tsc", ("paren", "dash"), r"^\s*$"),
+    "eslint": ("eslint", ("stylish", "colon"), r"^\s*$"),
+    "xo": ("xo", ("xo", "stylish"), r"^\s*$"),
+    "ruff": ("ruff", ("ruff", "colon"), r"^\s*$"),
+    "mypy": ("mypy", ("colon",), r"^\s*$"),
+    "pyright": ("pyright", ("pyright",), r"^No configuration file found|^Searching for source|"
+                r"^Found \d+ source files?|^pyproject\.toml file found|^Assuming Python"),
+    "flake8": ("flake8", ("colon",), r"^\s*$"),
+    "pylint": ("pylint", ("colon",), r"^\*{5,} Module |^-{5,}$"),
+    "gcc": ("gcc", ("colon",), _GCC_CONTEXT),
+    "make": ("make", ("colon", "rust"), _MAKE_PROGRESS + "|" + _GCC_CONTEXT),
+    "javac": ("javac", ("colon",), r"^\s*$"),
+    "mvn": ("maven", ("maven", "colon"), r"^\[INFO\] (?:Download|-{5,}|$)|^Download(?:ing|ed) "
+            r"from|^Progress \("),
+    "gradle": ("gradle", ("colon",), r"^> Task |^<=+-*>|^\s*$"),
+    "dotnet": ("dotnet", ("paren",), r"^\s+Determining projects|^\s+All projects are up-to-date|"
+               r"^\s+Restored |^MSBuild version"),
+}
+# tools whose diagnostic line is followed by the source line as it is, unindented
+_EXCERPT_NEXT = {"javac", "mvn", "gradle"}
+_XO_FILE = re.compile(r"^\s+(?P<file>\S+\.\w+):\d+:\d+$")
+_SEVERITY_WORD = {"✖": "error", "⚠": "warning", "ℹ": "info", "information": "info"}
+_SEVERITY_ORDER = {"error": 0, "fatal error": 0, "warning": 1}
+
+
+class _Group:
+    __slots__ = ("code", "files", "first", "locations", "sev")
+
+    def __init__(self, sev: str, code: str, first: str) -> None:
+        self.sev = sev
+        self.code = code
+        self.first = first
+        self.locations: list[str] = []
+        self.files: set[str] = set()
+
+
+def _normal_sev(sev: str | None) -> str:
+    if not sev:
+        return ""
+    sev = sev.lower()
+    return _SEVERITY_WORD.get(sev, sev)
+
+
+def _split_code(msg: str, code: str | None) -> tuple[str, str]:
+    """(code, message without it): from the shape, or a leading `E501` / trailing `[code]`."""
+    if code:
+        return code, msg
+    first = _CODE_FIRST.match(msg)
+    if first is not None:
+        return first.group("code"), first.group("msg")
+    last = _CODE_LAST.match(msg)
+    if last is not None:
+        return last.group("code"), last.group("msg")
+    return "", msg
+
+
+class _Pending:
+    """A rust/ruff diagnostic whose location comes on a later `-->` line."""
+
+    __slots__ = ("code", "loc", "msg", "raw", "sev")
+
+    def __init__(self, sev: str, code: str, msg: str, raw: str) -> None:
+        self.sev = sev
+        self.code = code
+        self.msg = msg
+        self.raw = raw
+        self.loc = ""
+
+
+class _Reader:
+    """One pass over the lines: diagnostics into groups, other lines kept in order."""
+
+    __slots__ = ("by_message", "current_file", "excerpt", "excerpt_next", "groups", "in_block",
+                 "kinds", "last", "other", "out", "pending", "progress", "shapes")
+
+    def __init__(self, shapes: tuple[str, ...], progress: str, excerpt: bool) -> None:
+        self.excerpt = excerpt
+        self.excerpt_next = False
+        self.shapes = [(name, _SHAPES[name]) for name in shapes]
+        self.kinds = set(shapes)
+        self.progress = re.compile(progress)
+        self.groups: dict[tuple[str, str], _Group] = {}
+        self.by_message: dict[tuple[str, str], _Group] = {}
+        self.other: list[str] = []
+        self.out = Summary()
+        self.current_file = ""
+        self.pending: _Pending | None = None
+        self.last: _Group | None = None
+        # True while the lines read belong to the diagnostic above them
+        self.in_block = False
+
+    def add(self, sev: str, code: str, msg: str, loc: str) -> None:
+        shape = (sev, _QUOTED.sub("…", msg))
+        # rustc names a lint only under its first warning: later ones join it by message
+        group = self.groups.get((sev, code)) if code else self.by_message.get(shape)
+        if group is None:
+            group = self.groups[(sev, code or shape[1])] = _Group(sev, code, msg)
+        self.by_message.setdefault(shape, group)
+        group.locations.append(f"{loc}{_difference(group.first, msg)}")
+        group.files.add(_file_of(loc))
+        self.last = group
+
+    def end_pending(self) -> None:
+        pending = self.pending
+        if pending is None:
+            return
+        self.pending = None
+        if pending.loc:
+            self.add(pending.sev, pending.code, pending.msg, pending.loc)
+        else:
+            self.other.append(pending.raw)
+
+    def read(self, line: str) -> None:
+        if not line.strip():
+            self.end_pending()
+            self.in_block = False
+            return
+        pending = self.pending
+        if pending is not None and not pending.loc:
+            arrow = _ARROW.match(line)
+            if arrow is not None:
+                pending.loc = arrow.group("loc")
+                self.out.cover(pending.raw)
+                self.out.cover(line)
+                return
+        if self.excerpt_next:
+            self.excerpt_next = False
+            if not self._diagnostic(line):
+                self.out.cover(line)
+            return
+        if self._diagnostic(line):
+            self.in_block = True
+            return
+        xo_file = _XO_FILE.match(line) if "xo" in self.kinds else None
+        if xo_file is not None:
+            self.current_file = xo_file.group("file")
+            self.out.cover(line)
+            return
+        if _JAVA_DETAIL.match(line) and self.last is not None:
+            # javac says which symbol on its own line under the location.
+            self.last.locations[-1] += f" ({' '.join(line.split())})"
+            self.out.cover(line)
+            return
+        if (self.in_block or pending is not None) and (
+                _SNIPPET.match(line) or (line[:1].isspace() and not is_protected(line))):
+            if pending is not None and not pending.code:
+                lint = _RUST_CODE.search(line)
+                if lint is not None:
+                    pending.code = lint.group("lint") or lint.group("attr") or ""
+                    if pending.code and "::" not in pending.code and lint.group("lint"):
+                        pending.code = f"clippy::{pending.code}"
+            self.out.cover(line)
+            return
+        self.end_pending()
+        self.in_block = False
+        if self.progress.search(line):
+            return
+        if not line[:1].isspace():
+            self.current_file = line.strip()
+        self.other.append(line)
+
+    def _diagnostic(self, line: str) -> bool:
+        for name, shape in self.shapes:
+            found = shape.match(line)
+            if found is None:
+                continue
+            groups = found.groupdict()
+            if name in ("rust", "ruff"):
+                if name == "rust" and _RUST_SUMMARY.match(line):
+                    return False
+                self.end_pending()
+                self.pending = _Pending(_normal_sev(groups.get("sev")) or "error",
+                                        groups.get("code") or "", found.group("msg"), line)
+                return True
+            loc = found.group("loc")
+            if name in ("stylish", "xo"):
+                if not self.current_file:
+                    return False
+                self.out.cover(self.current_file)
+                loc = f"{self.current_file}:{loc}"
+            self.end_pending()
+            code, msg = _split_code(found.group("msg"), groups.get("code"))
+            self.add(_normal_sev(groups.get("sev")), code, msg, loc)
+            self.out.cover(line)
+            self.in_block = True
+            self.excerpt_next = self.excerpt
+            return True
+        return False
+
+
+def _summarise(text: str, tool: str) -> list[str] | None:
+    label, shapes, progress = _TOOLS[tool]
+    lines = clean_lines(text)
+    reader = _Reader(shapes, progress, tool in _EXCERPT_NEXT)
+    for line in lines:
+        reader.read(line)
+    reader.end_pending()
+    if not reader.groups:
+        return None
+    out = reader.out
+    groups = sorted(reader.groups.values(), key=lambda g: _SEVERITY_ORDER.get(g.sev, 2))
+    counts: dict[str, int] = {}
+    files: set[str] = set()
+    for group in groups:
+        sev = group.sev or "problem"
+        counts[sev] = counts.get(sev, 0) + len(group.locations)
+        files.update(group.files)
+    tally = ", ".join(plural(n, sev) for sev, n in counts.items())
+    out.add(f"{label}: {tally} in {plural(len(files), 'file')}")
+    for group in groups:
+        name = " ".join(part for part in (group.sev, group.code) if part)
+        if len(group.locations) == 1:
+            out.add(f"{group.locations[0]}: {name}: {group.first}" if name
+                    else f"{group.locations[0]}: {group.first}")
+            continue
+        out.add(f"{name} (×{len(group.locations)}): {group.first}")
+        for loc in group.locations:
+            out.add(f"  {loc}")
+    # eslint's file headers are known as such only once a row under them was read
+    other = [line for line in reader.other if line.strip() not in out.covered]
+    for line in _cut(other):
+        out.add(line)
+    return out.finish(lines)
+
+
+OTHER_LINES = 20
+OTHER_HEAD = 5
+OTHER_TAIL = 10
+
+
+def _cut(lines: list[str]) -> list[str]:
+    """The lines that are not diagnostics: a long run keeps its head, tail and error lines."""
+    if len(lines) <= OTHER_LINES:
+        return lines
+    end = len(lines) - OTHER_TAIL
+    out = lines[:OTHER_HEAD]
+    gap = 0
+    for line in lines[OTHER_HEAD:end]:
+        if is_protected(line):
+            if gap:
+                out.append(f"… {gap} lines omitted")
+                gap = 0
+            out.append(line)
+        else:
+            gap += 1
+    if gap:
+        out.append(f"… {gap} lines omitted")
+    return out + lines[end:]
+
+
+def _difference(first: str, msg: str) -> str:
+    """What a location's message says beyond its group's first one: nothing, the quoted
+    names that differ when only they do, or the whole message."""
+    if msg == first:
+        return ""
+    if _QUOTED.sub("…", msg) == _QUOTED.sub("…", first):
+        names = [name for name, was in zip(_QUOTED.findall(msg), _QUOTED.findall(first),
+                                           strict=False) if name != was]
+        return " " + " ".join(names)
+    return f": {msg}"
+
+
+def _file_of(loc: str) -> str:
+    for mark in ("(", ":["):
+        if mark in loc:
+            return loc.split(mark, 1)[0]
+    parts = loc.split(":")
+    while len(parts) > 1 and parts[-1].strip().split(" ")[0].isdigit():
+        parts.pop()
+    return ":".join(parts)
+
+
+def _formatter(tool: str) -> Callable[[str], list[str] | None]:
+    @summariser
+    def summarise(text: str) -> list[str] | None:
+        return _summarise(text, tool)
+
+    summarise.__name__ = f"{tool}_diagnostics"
+    return summarise
+
+
+FORMATTERS = {tool: _formatter(tool) for tool in _TOOLS}
+
+
+def diagnostics_for(tool: str) -> Callable[[str], list[str] | None] | None:
+    return FORMATTERS.get(tool)

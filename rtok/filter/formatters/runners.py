@@ -1,0 +1,257 @@
+"""Test runners read from a table: unittest, jest, vitest, mocha, ava, tap (node-tap,
+`node --test`, tape), playwright, rspec, phpunit, ctest.
+
+Stdlib only (hot path). A run whose summary reports no failure is shown as its summary on
+one line. A failed run keeps every line but the runner's passing-test lines and noise
+(source excerpts, stack frames inside node_modules or the runtime, separators), with runs of
+identical lines collapsed, then the summary. pytest, cargo test and go test have their own
+readers (`pytest_fmt.py`, `cargo.py`, `gotest.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rtok.filter.formatters.summary import Summary, clean_lines, summariser
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+_CODE_FRAME = (r"^\s*>?\s*\d+\s*\|(?!.*\bat\b)|^\s+\|\s*[\^~]+\s*$"
+               r"|^\s*[⎯─━=\-]{8,}(?:\[\d+/\d+\][⎯─━=\-]*)?\s*$")
+_RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(native\))"
+
+# runner -> fields (all regular expressions, "" when not used):
+#   summary  lines that give the counts (kept; a pass is shown as these lines joined);
+#   failed   a summary line that says something failed;
+#   passing  lines of passing tests and progress (dropped);
+#   noise    lines a failure does not need (dropped);
+#   trim     a part of a summary line left out of the one-line pass;
+#   strip    a prefix removed from a line before it is read;
+#   skip_block  the first line of a block of the program's own logging (dropped up to the next
+#            line indented no deeper, or to the next blank line when it starts unindented);
+#   tree     where a runner's list of all tests starts and ends: inside it only the lines
+#            matching `fail_item` are kept.
+_RUNNERS: dict[str, dict[str, str]] = {
+    "unittest": {
+        "summary": r"^Ran \d+ tests? in |^(?:OK|FAILED)(?: \(.*\))?$|^NO TESTS RAN$",
+        "failed": r"^FAILED\b",
+        "passing": r"^[.sxuEF]+$| \.\.\. (?:ok|skipped.*|expected failure)$|^\S+ \(\S+\)$",
+        "noise": r"^[-=]{20,}$|^\s+\^+$|^\s*~*\^+~*$|^ok$",
+        # progress dots or a `name ... ` status that a warning was printed into
+        "strip": r"^[.sxuEF]*\.[.sxuEF]*(?=\S)|^\S+ \(\S+\) \.\.\. (?=\S)",
+    },
+    "jest": {
+        "summary": r"^(?:Test Suites|Tests|Snapshots|Time):\s",
+        "failed": r"^(?:Test Suites|Tests):.*\d+ failed",
+        "passing": r"^\s*[✓√○✎] |^PASS |^Ran all test suites|^\s+console\.(?:log|info|debug|warn)$",
+        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        "skip_block": r"^\s+console\.(?:log|info|debug|warn)$",
+        "tree_start": r"^(?:PASS|FAIL) ", "tree_end": r"^\s+● ", "fail_item": r"✕",
+    },
+    "vitest": {
+        "summary": r"^\s*(?:Test Files|Tests|Duration)\s{2}",
+        "failed": r"^\s*(?:Test Files|Tests)\s.*\d+ failed",
+        "trim": r" \(transform .*\)$",
+        "passing": r"^\s*[✓√] |^ RUN  v|^\s*Start at\s",
+        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        "skip_block": r"^(?:stderr|stdout) \| ",
+        # the list of failed tests before the details repeats them
+        "tree_start": r"^ ❯ \S.*\(\d+ tests?", "tree_end": r"⎯ Failed (?:Tests|Suites) \d+ ⎯",
+        "fail_item": r"^ ❯ \S.*\(\d+ tests?",
+    },
+    "mocha": {
+        "summary": r"^\s+\d+ (?:passing|failing|pending)(?: \(\d+m?s\))?$",
+        "failed": r"^\s+\d+ failing",
+        "passing": r"^\s*[✓✔√] ",
+        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        "tree_start": r"^", "tree_end": r"^\s+\d+ passing", "fail_item": r"^\s+\d+\) ",
+    },
+    "ava": {
+        "summary": r"^\s+\d+ (?:tests? (?:passed|failed)|known failures?|tests? skipped|"
+                   r"tests? todo|uncaught exceptions?|unhandled rejections?)",
+        "failed": r"^\s+\d+ (?:tests? failed|uncaught|unhandled)",
+        "passing": r"^\s*[✔√] ",
+        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+    },
+    "tap": {
+        "summary": r"^#\s*(?:tests|suites|pass|fail|cancelled|skipped|skip|todo|duration_ms|"
+                   r"ok)\b|^# \{ total: \d+|^\s*(?:Asserts|Suites):\s",
+        "failed": r"^#\s*fail\s+[1-9]|^# (?:failed|not ok)|^\s*Asserts:.*\d+ fail|"
+                  r"^# \{ total.* fail: [1-9]",
+        "passing": r"^\s*ok \d+\b|^\s*# Subtest|^\s*1\.\.\d+$|^TAP version|^\s*duration_ms:|"
+                   r"^\s*type: '?(?:test|suite)'?$|^\s*---$|^\s*\.\.\.$|^\s*PASS\s",
+        "noise": _RUNTIME_FRAME,
+    },
+    "playwright": {
+        "summary": r"^\s+\d+ (?:passed|failed|flaky|skipped|did not run|interrupted)"
+                   r"(?: \(.*\))?$",
+        "failed": r"^\s+\d+ (?:failed|flaky|interrupted)",
+        "passing": r"^\s*[✓✔√] |^\s*ok \d+ |^Running \d+ tests? using",
+        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+    },
+    "rspec": {
+        "summary": r"^\d+ examples?, \d+ failures?|^Finished in ",
+        "failed": r"^\d+ examples?, [1-9]\d* failures?",
+        "passing": r"^[.*F]+$|^Randomized with seed",
+        # backtrace frames inside installed gems and Ruby itself
+        "noise": r"^\s*(?:from |# )\S*/(?:gems|rubygems-integration|ruby/\d[\d.]*)/",
+    },
+    "phpunit": {
+        "summary": r"^(?:OK \(\d+ tests?|OK, but|Tests: \d+|FAILURES!|ERRORS!)",
+        "failed": r"^(?:FAILURES!|ERRORS!)|^Tests: .*(?:Failures|Errors): [1-9]",
+        "passing": r"^[.SIRDW]+\s+\d+ / \d+ \(\s*\d+%\)$|^PHPUnit \d|^Runtime:\s|^Configuration:",
+        "noise": r"^-{10,}$",
+    },
+    "ctest": {
+        "summary": r"^\d+% tests passed, \d+ tests? failed out of \d+|^Total Test time",
+        "failed": r"tests passed, [1-9]\d* tests? failed",
+        "passing": r"^\s*\d+/\d+ Test\s+#\d+: .*\s+Passed\s|^\s*Start\s+\d+: |"
+                   r"^Test project |^UpdateCTestConfiguration|^Constructing a list|"
+                   r"^Updating test list|^Checking test dependency|^Parse Test|^test \d+$|"
+                   # passing cases of the tests' own output (Unity's file:line:name:PASS)
+                   r"^\S+:\d+:\w+:(?:PASS|IGNORE)$",
+        "noise": "",
+    },
+}
+
+
+class _Table:
+    __slots__ = ("fail_item", "failed", "label", "noise", "passing", "skip_block", "strip",
+                 "summary", "tree_end", "tree_start", "trim")
+
+    def __init__(self, label: str, fields: dict[str, str]) -> None:
+        def compiled(name: str) -> re.Pattern[str] | None:
+            pattern = fields.get(name, "")
+            return re.compile(pattern) if pattern else None
+
+        self.label = label
+        self.summary = compiled("summary")
+        self.failed = compiled("failed")
+        self.passing = compiled("passing")
+        self.noise = compiled("noise")
+        self.tree_start = compiled("tree_start")
+        self.tree_end = compiled("tree_end")
+        self.fail_item = compiled("fail_item")
+        self.strip = compiled("strip")
+        self.skip_block = compiled("skip_block")
+        self.trim = compiled("trim")
+
+
+def _matches(pattern: re.Pattern[str] | None, line: str) -> bool:
+    return pattern is not None and pattern.search(line) is not None
+
+
+def _summarise(text: str, table: _Table) -> list[str] | None:
+    raw_lines = clean_lines(text)
+    lines = [table.strip.sub("", line) for line in raw_lines] if table.strip else raw_lines
+    summary = [i for i, line in enumerate(lines) if _matches(table.summary, line)]
+    if not summary:
+        return None
+    summary_set = set(summary)
+    failed = any(_matches(table.failed, lines[i]) for i in summary)
+    out = Summary()
+    parts = [" ".join((table.trim.sub("", lines[i]) if table.trim else lines[i]).split())
+             for i in summary]
+    counts = f"{table.label}: " + "; ".join(parts)
+    if not failed:
+        out.add(counts, *(lines[i] for i in summary))
+        skipped = _skipped(lines, table)
+        for i, line in enumerate(lines):
+            if i in skipped or _matches(table.passing, line) or _matches(table.noise, line):
+                out.cover(line)
+        return out.finish(lines, table.passing.search if table.passing else None)
+    in_tree = False
+    # a list without its end (cut output) is not a list: everything in it is kept
+    has_tree = table.tree_end is not None and any(table.tree_end.search(line) for line in lines)
+    previous = ""
+    run = 0
+    kept: list[str] = []
+    skipped = _skipped(lines, table)
+    for i, line in enumerate(lines):
+        if has_tree and table.tree_start is not None and not in_tree and not kept and \
+                table.tree_start.search(line):
+            in_tree = True
+        if in_tree and table.tree_end is not None and table.tree_end.search(line):
+            in_tree = False
+        if i in summary_set:
+            continue
+        if i in skipped:
+            out.cover(line)
+            continue
+        if not line.strip() or _matches(table.passing, line) or _matches(table.noise, line):
+            out.cover(line)
+            continue
+        if in_tree and not _matches(table.fail_item, line):
+            out.cover(line)
+            continue
+        if line == previous:
+            run += 1
+            out.cover(line)
+            continue
+        if run:
+            kept[-1] += f" (×{run + 1})"
+            run = 0
+        kept.append(line)
+        previous = line
+    if run:
+        kept[-1] += f" (×{run + 1})"
+    for line in kept:
+        out.add(line)
+    out.add(counts, *(lines[i] for i in summary))
+    return out.finish(lines)
+
+
+def _skipped(lines: list[str], table: _Table) -> set[int]:
+    """Indices of the lines inside the program's own logging blocks (`skip_block`)."""
+    if table.skip_block is None:
+        return set()
+    skipped: set[int] = set()
+    indent = -1
+    for i, line in enumerate(lines):
+        if indent >= 0:
+            if not line.strip():
+                skipped.add(i)
+                if indent == 0:
+                    indent = -1
+                continue
+            if indent == 0 or len(line) - len(line.lstrip()) > indent:
+                skipped.add(i)
+                continue
+            indent = -1
+        if table.skip_block.search(line):
+            indent = len(line) - len(line.lstrip())
+            skipped.add(i)
+    return skipped
+
+
+def _formatter(runner: str) -> Callable[[str], list[str] | None]:
+    tables: list[_Table] = []
+
+    @summariser
+    def summarise(text: str) -> list[str] | None:
+        if not tables:
+            # compiled on first use: a run reads one runner's table, not all of them
+            tables.append(_Table(runner, _RUNNERS[runner]))
+        return _summarise(text, tables[0])
+
+    summarise.__name__ = f"{runner}_output"
+    return summarise
+
+
+FORMATTERS = {runner: _formatter(runner) for runner in _RUNNERS}
+
+
+# `npm test` and friends: the runner behind the script is read off its summary.
+_DETECT_ORDER = ("jest", "vitest", "mocha", "ava", "playwright", "tap")
+
+
+@summariser
+def detect_runner(text: str) -> list[str] | None:
+    """The first runner whose table reads the output, or None."""
+    for runner in _DETECT_ORDER:
+        shown = FORMATTERS[runner](text)
+        if shown is not None:
+            return shown
+    return None

@@ -1,0 +1,507 @@
+"""Test-runner and build/linter summaries: passes, failures and hostile input, in process.
+
+Real captures are graded in tests/golden/signal; these pin the shapes and the edge cases.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rtok.filter import engine
+from rtok.filter.family import family_of_command, formatter_for
+from rtok.filter.formatters import cargo, gotest, pytest_fmt, runners
+from rtok.filter.formatters.diagnostics import FORMATTERS as DIAGNOSTICS
+from rtok.filter.formatters.summary import is_summariser
+from rtok.filter.rule import default_rule
+
+PYTEST_VERBOSE_PASS = """\
+============================= test session starts ==============================
+platform linux -- Python 3.11.7, pytest-8.1.1, pluggy-1.7.0
+rootdir: /p
+collected 3 items
+
+tests/test_parse.py::test_parse_Error PASSED                             [ 33%]
+tests/test_parse.py::test_raises[ValueError] PASSED                      [ 66%]
+tests/test_parse.py::test_win SKIPPED (needs Windows)                    [100%]
+
+========================= 2 passed, 1 skipped in 0.05s =========================
+"""
+
+PYTEST_FAIL = """\
+============================= test session starts ==============================
+collected 3 items
+
+tests/test_a.py .F.                                                      [100%]
+
+=================================== FAILURES ===================================
+__________________________________ test_token __________________________________
+
+    def test_token():
+        token = make_token()
+>       assert token == "abc"
+E       AssertionError: assert 'abd' == 'abc'
+
+tests/test_a.py:12: AssertionError
+----------------------------- Captured stdout call -----------------------------
+making a token
+ERROR: token service unreachable
+=========================== short test summary info ============================
+FAILED tests/test_a.py::test_token - AssertionError: assert 'abd' == 'abc'
+========================= 1 failed, 2 passed in 0.10s ==========================
+"""
+
+
+def test_pytest_verbose_pass_is_one_line_even_when_test_ids_say_error() -> None:
+    assert pytest_fmt.pytest_output(PYTEST_VERBOSE_PASS) == [
+        "pytest: 2 passed, 1 skipped in 0.05s"]
+
+
+def test_pytest_failure_keeps_name_assertion_location_and_captured_errors() -> None:
+    shown = pytest_fmt.pytest_output(PYTEST_FAIL)
+    assert shown == [
+        "FAILED tests/test_a.py::test_token",
+        ">       assert token == \"abc\"",
+        "E       AssertionError: assert 'abd' == 'abc'",
+        "tests/test_a.py:12: AssertionError",
+        "making a token",  # "token" may be a secret: protected lines stay
+        "ERROR: token service unreachable",
+        "pytest: 1 failed, 2 passed in 0.10s",
+    ]
+
+
+def test_pytest_failure_without_a_short_summary_keeps_its_block_name() -> None:
+    text = PYTEST_FAIL.replace("=========================== short test summary info "
+                               "============================\n", "")
+    text = text.replace("FAILED tests/test_a.py::test_token - AssertionError: assert 'abd' == "
+                        "'abc'\n", "")
+    shown = pytest_fmt.pytest_output(text)
+    assert shown is not None and shown[0] == "__ test_token __"
+
+
+def test_pytest_colours_and_crlf_are_read_like_plain_text() -> None:
+    coloured = PYTEST_FAIL.replace("FAILED", "\x1b[31mFAILED\x1b[0m").replace("\n", "\r\n")
+    assert pytest_fmt.pytest_output(coloured) == pytest_fmt.pytest_output(PYTEST_FAIL)
+
+
+def test_pytest_truncated_output_is_not_summarised() -> None:
+    truncated = PYTEST_FAIL[: PYTEST_FAIL.index("short test summary")]
+    assert pytest_fmt.pytest_output(truncated) is None
+
+
+def test_pytest_xdist_interleaved_lines() -> None:
+    text = (
+        "============================= test session starts ==============================\n"
+        "created: 2/2 workers\n2 workers [3 items]\n\n"
+        "tests/test_a.py::test_one \ntests/test_a.py::test_KeyError \n"
+        "[gw1] [ 33%] PASSED tests/test_a.py::test_KeyError \n"
+        "tests/test_a.py::test_two \n"
+        "[gw0] [ 66%] PASSED tests/test_a.py::test_one \n"
+        "[gw1] [100%] FAILED tests/test_a.py::test_two \n\n"
+        "=========================== short test summary info ============================\n"
+        "FAILED tests/test_a.py::test_two - assert 1 == 2\n"
+        "========================= 1 failed, 2 passed in 0.50s ==========================\n")
+    assert pytest_fmt.pytest_output(text) == [
+        "FAILED tests/test_a.py::test_two - assert 1 == 2", "pytest: 1 failed, 2 passed in 0.50s"]
+
+
+def test_summaries_are_shown_whole_on_failure_instead_of_the_tail() -> None:
+    formatter = pytest_fmt.pytest_output
+    assert is_summariser(formatter)
+    shown = engine.shorten(PYTEST_FAIL, default_rule("pytest"), formatter, 1, 3)
+    assert shown[0] == "FAILED tests/test_a.py::test_token"
+    assert shown[-1].startswith("pytest: 1 failed")
+
+
+def test_an_unrecognised_failure_still_gets_the_verbatim_tail() -> None:
+    text = "".join(f"line {i}\n" for i in range(10))
+    shown = engine.shorten(text, default_rule("pytest"), pytest_fmt.pytest_output, 1, 3)
+    assert shown == ["… 7 lines omitted", "line 7", "line 8", "line 9"]
+
+
+CARGO_TEST_FAIL = """\
+   Compiling demo v0.1.0 (/p)
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.50s
+     Running unittests src/lib.rs (target/debug/deps/demo-1)
+
+running 3 tests
+test tests::adds ... ok
+test tests::Error_names ... ok
+test tests::parses ... FAILED
+
+failures:
+
+---- tests::parses stdout ----
+
+thread 'tests::parses' panicked at src/lib.rs:20:9:
+assertion `left == right` failed
+  left: 1
+ right: 2
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+
+failures:
+    tests::parses
+
+test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+error: test failed, to rerun pass `--lib`
+"""
+
+
+def test_cargo_test_failure() -> None:
+    assert cargo.cargo_test(CARGO_TEST_FAIL) == [
+        "FAILED tests::parses",
+        "  thread 'tests::parses' panicked at src/lib.rs:20:9:",
+        "  assertion `left == right` failed",
+        "  left: 1",
+        "  right: 2",
+        "cargo test FAILED: 2 passed, 1 failed (1 suite, 0.00s)",
+        "error: test failed, to rerun pass `--lib`",
+    ]
+
+
+def test_cargo_test_pass_sums_every_suite() -> None:
+    text = ("running 2 tests\ntest a ... ok\ntest b ... ok\n\n"
+            "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; "
+            "finished in 0.25s\n\n   Doc-tests demo\n\nrunning 1 test\ntest src/lib.rs - f (line 3)"
+            " ... ignored\n\ntest result: ok. 0 passed; 0 failed; 1 ignored; 0 measured; "
+            "0 filtered out; finished in 0.50s\n")
+    assert cargo.cargo_test(text) == ["cargo test ok: 2 passed, 1 ignored (2 suites, 0.75s)"]
+
+
+CLIPPY = """\
+    Checking demo v0.1.0 (/p)
+warning: unneeded `return` statement
+  --> src/lib.rs:3:5
+   |
+3  |     return x;
+   |     ^^^^^^^^
+   |
+   = help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#needless_return
+   = note: `#[warn(clippy::needless_return)]` on by default
+
+warning: unneeded `return` statement
+  --> src/main.rs:9:5
+   |
+9  |     return y;
+   |     ^^^^^^^^
+   |
+   = help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#needless_return
+
+error[E0308]: mismatched types
+  --> src/lib.rs:12:20
+   |
+12 |     let n: u32 = "a";
+   |            ---   ^^^ expected `u32`, found `&str`
+
+warning: `demo` (lib) generated 2 warnings
+error: could not compile `demo` (lib) due to 1 previous error; 2 warnings emitted
+"""
+
+
+def test_clippy_groups_by_lint_and_keeps_every_location() -> None:
+    assert DIAGNOSTICS["cargo"](CLIPPY) == [
+        "cargo: 1 error, 2 warnings in 2 files",
+        "src/lib.rs:12:20: error E0308: mismatched types",
+        "warning clippy::needless_return (×2): unneeded `return` statement",
+        "  src/lib.rs:3:5",
+        "  src/main.rs:9:5",
+        "warning: `demo` (lib) generated 2 warnings",
+        "error: could not compile `demo` (lib) due to 1 previous error; 2 warnings emitted",
+    ]
+
+
+def test_tsc_groups_by_code_and_says_only_the_names_that_differ() -> None:
+    text = ("src/a.ts(1,5): error TS2304: Cannot find name 'foo'.\n"
+            "src/a.ts(2,5): error TS2304: Cannot find name 'bar'.\n"
+            "src/b.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'.\n")
+    assert DIAGNOSTICS["tsc"](text) == [
+        "tsc: 3 errors in 2 files",
+        "error TS2304 (×2): Cannot find name 'foo'.",
+        "  src/a.ts(1,5)",
+        "  src/a.ts(2,5) 'bar'",
+        "src/b.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ]
+
+
+def test_eslint_stylish_rows_get_their_file() -> None:
+    text = ("\n/p/src/a.js\n  1:5  error  'x' is defined but never used  no-unused-vars\n"
+            "  2:1  warning  Unexpected var, use let or const instead  no-var\n\n"
+            "/p/src/b.js\n  7:3  error  'y' is defined but never used  no-unused-vars\n\n"
+            "✖ 3 problems (2 errors, 1 warning)\n")
+    assert DIAGNOSTICS["eslint"](text) == [
+        "eslint: 2 errors, 1 warning in 2 files",
+        "error no-unused-vars (×2): 'x' is defined but never used",
+        "  /p/src/a.js:1:5",
+        "  /p/src/b.js:7:3 'y'",
+        "/p/src/a.js:2:1: warning no-var: Unexpected var, use let or const instead",
+        "✖ 3 problems (2 errors, 1 warning)",
+    ]
+
+
+def test_xo_rows_get_the_file_of_their_header() -> None:
+    text = ("\n  lib/a.js:1:9\n  ⚠   7:3    Too many parameters (5).    max-params\n"
+            "  ✖   1:9    There should be no space after {.    object-curly-spacing\n\n"
+            "  1 warning\n  1 error\n")
+    assert DIAGNOSTICS["xo"](text) == [
+        "xo: 1 error, 1 warning in 1 file",
+        "lib/a.js:1:9: error object-curly-spacing: There should be no space after {.",
+        "lib/a.js:7:3: warning max-params: Too many parameters (5).",
+        "  1 warning", "  1 error",
+    ]
+
+
+@pytest.mark.parametrize(("tool", "line", "code"), [
+    ("mypy", "src/a.py:3: error: Missing return statement  [return]", "return"),
+    ("flake8", "src/a.py:1:80: E501 line too long (88 > 79 characters)", "E501"),
+    ("ruff", "src/a.py:1:8: F401 [*] `os` imported but unused", "F401"),
+    ("gcc", "x.c:12:5: warning: unused variable 'n' [-Wunused-variable]", "-Wunused-variable"),
+    ("go", "./main.go:7:2: fmt.Println arg list ends with redundant newline", ""),
+    ("pyright", "  /p/a.py:4:1 - error: Import \"x\" could not be resolved (reportMissingImports)",
+     "reportMissingImports"),
+    ("dotnet", "/p/A.cs(3,9): error CS1002: ; expected [/p/A.csproj]", "CS1002"),
+    ("mvn", "[ERROR] /p/A.java:[3,9] cannot find symbol", ""),
+])
+def test_one_diagnostic_per_tool_shape(tool: str, line: str, code: str) -> None:
+    shown = DIAGNOSTICS[tool](line + "\n")
+    assert shown is not None and len(shown) == 2
+    assert (code in shown[1]) and shown[0].startswith(f"{'maven' if tool == 'mvn' else tool}: 1 ")
+
+
+def test_javac_source_line_and_symbol() -> None:
+    text = ("A.java:3: error: cannot find symbol\nimport x.Y;\n        ^\n"
+            "  symbol:   class Y\n  location: package x\n1 error\n")
+    assert DIAGNOSTICS["javac"](text) == [
+        "javac: 1 error in 1 file",
+        "A.java:3 (symbol: class Y) (location: package x): error: cannot find symbol",
+        "1 error",
+    ]
+
+
+def test_diagnostics_stand_down_without_a_diagnostic() -> None:
+    assert DIAGNOSTICS["gcc"]("gcc -c a.c\nall done\n") is None
+
+
+GO_VERBOSE_FAIL = """\
+=== RUN   TestA
+    a_test.go:5: log of a passing test
+--- PASS: TestA (0.00s)
+=== RUN   TestB
+=== RUN   TestB/one
+    b_test.go:9: want 2, got 3
+=== RUN   TestB/two
+    b_test.go:9: want 2, got 3
+--- FAIL: TestB (0.00s)
+    --- FAIL: TestB/one (0.00s)
+    --- FAIL: TestB/two (0.00s)
+FAIL
+FAIL\texample.com/b\t0.01s
+ok  \texample.com/a\t0.02s
+?   \texample.com/c\t[no test files]
+FAIL
+"""
+
+
+def test_go_verbose_failure_dedupes_reasons_across_tests() -> None:
+    assert gotest.go_test(GO_VERBOSE_FAIL) == [
+        "--- FAIL: TestB (0.00s)",
+        "--- FAIL: TestB/one (0.00s)",
+        "    b_test.go:9: want 2, got 3 (×2)",
+        "--- FAIL: TestB/two (0.00s)",
+        "FAIL\texample.com/b\t0.01s",
+        "go test: 1 package ok; 1 failed; 1 without tests; tests: 1 passed, 3 failed",
+    ]
+
+
+def test_go_pass_is_its_counts() -> None:
+    text = "ok  \texample.com/a\t0.02s\n?   \texample.com/c\t[no test files]\n"
+    assert gotest.go_test(text) == ["go test: 1 package ok; 1 without tests"]
+
+
+def test_go_runtime_frames_leave_a_panic() -> None:
+    lines = ["panic: boom [recovered]", "goroutine 7 [running]:",
+             "testing.tRunner.func1()", "\t/usr/lib/go-1.19/src/testing/testing.go:1396 +0x24e",
+             "example.com/b.TestB(0x0?)", "\t/p/b_test.go:12 +0x19",
+             "created by testing.(*T).Run", "\t/usr/lib/go-1.19/src/testing/testing.go:1493 +0x35f"]
+    assert gotest.without_runtime_frames(lines) == [
+        "panic: boom [recovered]", "goroutine 7 [running]:", "example.com/b.TestB(0x0?)",
+        "\t/p/b_test.go:12 +0x19"]
+
+
+JEST_FAIL = """\
+  console.warn
+    deprecated thing
+
+      3 | warn()
+        at warn (test/a.test.js:3:1)
+
+FAIL test/a.test.js
+  sum
+    ✓ adds (2 ms)
+    ✕ subtracts (1 ms)
+
+  ● sum › subtracts
+
+    expect(received).toBe(expected) // Object.is equality
+
+    Expected: 1
+    Received: 2
+
+      10 |   expect(sub(3, 1)).toBe(1)
+         |                     ^
+      at Object.toBe (test/a.test.js:10:21)
+      at Promise.then.completed (node_modules/jest-circus/build/utils.js:298:28)
+
+Test Suites: 1 failed, 1 total
+Tests:       1 failed, 1 passed, 2 total
+Snapshots:   0 total
+Time:        0.5 s
+"""
+
+
+def test_jest_failure_keeps_the_failed_test_its_reason_and_location() -> None:
+    assert runners.FORMATTERS["jest"](JEST_FAIL) == [
+        "    ✕ subtracts (1 ms)",
+        "  ● sum › subtracts",
+        "    expect(received).toBe(expected) // Object.is equality",
+        "    Expected: 1",
+        "    Received: 2",
+        "      at Object.toBe (test/a.test.js:10:21)",
+        "jest: Test Suites: 1 failed, 1 total; Tests: 1 failed, 1 passed, 2 total; "
+        "Snapshots: 0 total; Time: 0.5 s",
+    ]
+
+
+def test_jest_pass_is_one_line() -> None:
+    text = ("PASS test/a.test.js\n  ✓ adds (2 ms)\n\nTest Suites: 1 passed, 1 total\n"
+            "Tests:       1 passed, 1 total\nSnapshots:   0 total\nTime:        0.4 s\n")
+    assert runners.FORMATTERS["jest"](text) == [
+        "jest: Test Suites: 1 passed, 1 total; Tests: 1 passed, 1 total; Snapshots: 0 total; "
+        "Time: 0.4 s"]
+
+
+def test_mocha_failure_details_after_the_list() -> None:
+    text = ("  math\n    ✔ adds\n    1) subtracts\n\n  1 passing (5ms)\n  1 failing\n\n"
+            "  1) math\n       subtracts:\n     AssertionError [ERR_ASSERTION]: 2 == 1\n"
+            "      at Context.<anonymous> (test/math.js:9:12)\n"
+            "      at process.processImmediate (node:internal/timers:483:21)\n")
+    assert runners.FORMATTERS["mocha"](text) == [
+        "    1) subtracts", "  1) math", "       subtracts:",
+        "     AssertionError [ERR_ASSERTION]: 2 == 1",
+        "      at Context.<anonymous> (test/math.js:9:12)",
+        "mocha: 1 passing (5ms); 1 failing"]
+
+
+def test_unittest_pass_with_a_warning_printed_into_the_dots() -> None:
+    text = ("....../p/m.py:9: DeprecationWarning: old\n  warnings.warn(\n....\n"
+            "----------------------------------------------------------------------\n"
+            "Ran 10 tests in 0.01s\n\nOK\n")
+    assert runners.FORMATTERS["unittest"](text) == [
+        "unittest: Ran 10 tests in 0.01s; OK", "/p/m.py:9: DeprecationWarning: old",
+        "  warnings.warn("]
+
+
+def test_ctest_failure_lists_the_failed_tests() -> None:
+    text = ("Test project /p/build\n      Start  1: a\n 1/2 Test  #1: a ....   Passed    0.00 sec\n"
+            "      Start  2: b\n 2/2 Test  #2: b ....***Failed    0.01 sec\n\n"
+            "50% tests passed, 1 tests failed out of 2\n\nTotal Test time (real) =   0.02 sec\n\n"
+            "The following tests FAILED:\n\t  2 - b (Failed)\n")
+    assert runners.FORMATTERS["ctest"](text) == [
+        " 2/2 Test  #2: b ....***Failed    0.01 sec", "The following tests FAILED:",
+        "\t  2 - b (Failed)",
+        "ctest: 50% tests passed, 1 tests failed out of 2; Total Test time (real) = 0.02 sec"]
+
+
+def test_runner_stands_down_without_its_summary() -> None:
+    for formatter in runners.FORMATTERS.values():
+        assert formatter("compiling\nsomething else\n") is None
+
+
+def test_npm_test_reads_the_runner_behind_the_script() -> None:
+    family, words = family_of_command("npm test")
+    formatter = formatter_for(family, words)
+    assert formatter is not None
+    text = "\n> demo@1.0.0 test\n> mocha\n\n  ✔ adds\n\n  1 passing (3ms)\n"
+    assert formatter(text) == ["mocha: 1 passing (3ms)"]
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("python -m pytest -q", "pytest_output"), ("cargo test", "cargo_test"),
+    ("go test ./...", "go_test"), ("python3 -m unittest", "unittest_output"),
+    ("npx tsc --noEmit", "tsc_diagnostics"), ("bundle exec rspec", "rspec_output"),
+    ("node --test", "tap_output"), ("go vet ./...", "go_diagnostics"),
+])
+def test_families_reach_their_summaries(command: str, expected: str) -> None:
+    family, words = family_of_command(command)
+    formatter = formatter_for(family, words)
+    assert formatter is not None and is_summariser(formatter)
+    assert formatter.__name__ == expected
+
+
+def test_other_subcommands_keep_their_rules() -> None:
+    for command in ("cargo fmt", "go mod tidy", "npm install", "node app.js", "dotnet --info"):
+        family, words = family_of_command(command)
+        formatter = formatter_for(family, words)
+        assert formatter is None or not is_summariser(formatter), command
+
+
+PLAYWRIGHT_FAIL = """\
+Running 2 tests using 1 worker
+
+  ✓  1 [chromium] › example.spec.ts:3:1 › has title (1.2s)
+  ✘  2 [chromium] › example.spec.ts:10:1 › get started link (5.1s)
+
+  1) [chromium] › example.spec.ts:10:1 › get started link ──────────────────────
+
+    Error: Timed out 5000ms waiting for expect(locator).toBeVisible()
+
+    Locator: getByRole('heading', { name: 'Installation' })
+
+       9 |   await page.getByRole('link', { name: 'Get started' }).click();
+    > 10 |   await expect(page.getByRole('heading', { name: 'Installation' })).toBeVisible();
+         |                                                                     ^
+      at /p/tests/example.spec.ts:10:69
+
+  1 failed
+    [chromium] › example.spec.ts:10:1 › get started link ──────────────────────
+  1 passed (6.5s)
+"""
+
+
+def test_playwright_failure_and_pass() -> None:
+    assert runners.FORMATTERS["playwright"](PLAYWRIGHT_FAIL) == [
+        "  ✘  2 [chromium] › example.spec.ts:10:1 › get started link (5.1s)",
+        "  1) [chromium] › example.spec.ts:10:1 › get started link ──────────────────────",
+        "    Error: Timed out 5000ms waiting for expect(locator).toBeVisible()",
+        "    Locator: getByRole('heading', { name: 'Installation' })",
+        "      at /p/tests/example.spec.ts:10:69",
+        "    [chromium] › example.spec.ts:10:1 › get started link ──────────────────────",
+        "playwright: 1 failed; 1 passed (6.5s)",
+    ]
+    passing = ("Running 1 test using 1 worker\n\n  ✓  1 [chromium] › a.spec.ts:3:1 › t (1.0s)\n\n"
+               "  1 passed (1.4s)\n")
+    assert runners.FORMATTERS["playwright"](passing) == ["playwright: 1 passed (1.4s)"]
+
+
+def test_rspec_pass_and_a_gem_frame() -> None:
+    text = ("..F\n\nFailures:\n\n  1) Env sets FOO\n"
+            "     Failure/Error: expect(ENV['FOO']).to eq 'x'\n"
+            "     # ./spec/env_spec.rb:4:in `block (2 levels) in <top (required)>'\n"
+            "     # /usr/share/rubygems-integration/all/gems/rspec-core-3.12.0/lib/rspec.rb:1\n\n"
+            "Finished in 0.01 seconds (files took 0.05 seconds to load)\n3 examples, 1 failure\n\n"
+            "Failed examples:\n\nrspec ./spec/env_spec.rb:3 # Env sets FOO\n")
+    assert runners.FORMATTERS["rspec"](text) == [
+        "Failures:", "  1) Env sets FOO", "     Failure/Error: expect(ENV['FOO']).to eq 'x'",
+        "     # ./spec/env_spec.rb:4:in `block (2 levels) in <top (required)>'",
+        "Failed examples:", "rspec ./spec/env_spec.rb:3 # Env sets FOO",
+        "rspec: Finished in 0.01 seconds (files took 0.05 seconds to load); 3 examples, 1 failure"]
+
+
+def test_go_json_events_are_read_as_the_text_they_carry() -> None:
+    import json
+
+    events = [{"Action": "output", "Package": "example.com/b", "Output": line}
+              for line in GO_VERBOSE_FAIL.splitlines(keepends=True)]
+    text = "".join(json.dumps(event) + "\n" for event in events)
+    assert gotest.go_test(text) == gotest.go_test(GO_VERBOSE_FAIL)
+    assert gotest.go_test('{"Action": "output", "Output": "not json at all\n') is None

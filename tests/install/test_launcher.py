@@ -1,0 +1,152 @@
+"""The launcher the registered commands run: fast path, fail-open when rtok is gone, repair.
+
+Real shell scripts run by /bin/sh; "rtok gone" is a launcher whose interpreter (a link to
+this venv's python, as a venv's own is) or package directory has been deleted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rtok import launcher, paths
+from rtok.install.integrations import load_descriptors
+from rtok.install.targets.commands import hook_command, is_rtok_hook_command
+from rtok.integrity.verify import rtok_bins_in
+
+HOOK_AGENTS = sorted(name for name, d in load_descriptors().items() if d.tier == "hook")
+PAYLOAD = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+           "tool_input": {"command": "git status"}, "command": "git status"}
+
+
+def _write_launcher(where: Path, python: str, root: str) -> str:
+    path = where / "bin" / "rtok"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(launcher.render(python, root, launcher.no_opinion_replies()))
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.fixture
+def gone_venv(tmp_path: Path) -> str:
+    """A launcher whose interpreter existed and then went away with its venv."""
+    venv = tmp_path / "venv" / "bin"
+    venv.mkdir(parents=True)
+    python = venv / "python"
+    python.symlink_to(sys.executable)
+    path = _write_launcher(tmp_path / "data", str(python), launcher.package_root())
+    ran = subprocess.run([path, "rewrite", "git", "status"], capture_output=True, timeout=60,
+                         check=False)
+    assert ran.returncode == 3 and ran.stdout  # it worked while the venv was there
+    shutil.rmtree(tmp_path / "venv")
+    return path
+
+
+def _sh(command: str, payload: bytes, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(["/bin/sh", "-c", command], input=payload, capture_output=True,
+                          cwd=cwd, timeout=60, check=False)
+
+
+@pytest.mark.parametrize("agent", HOOK_AGENTS)
+def test_registered_command_fails_open_when_the_venv_is_gone(agent: str, gone_venv: str,
+                                                             tmp_path: Path) -> None:
+    descriptor = load_descriptors()[agent]
+    command = hook_command(gone_venv, agent, fail_closed=descriptor.fail_closed,
+                           no_opinion=descriptor.no_opinion)
+    assert is_rtok_hook_command(command, agent)
+    done = _sh(command, json.dumps(dict(PAYLOAD, cwd=str(tmp_path))).encode(), tmp_path)
+    assert done.returncode == 0
+    expected = descriptor.no_opinion + "\n" if descriptor.no_opinion else ""
+    assert done.stdout.decode() == expected
+
+
+def test_package_gone_fails_open_too(tmp_path: Path) -> None:
+    path = _write_launcher(tmp_path / "data", sys.executable, str(tmp_path / "no-such-dir"))
+    done = _sh(f"{path} hook cursor", b"{}", tmp_path)
+    assert (done.returncode, done.stdout) == (0, b"{}\n")
+
+
+def test_other_verbs_when_rtok_is_gone(gone_venv: str, tmp_path: Path) -> None:
+    rewrite = _sh(f"{gone_venv} rewrite git status", b"", tmp_path)
+    assert (rewrite.returncode, rewrite.stdout) == (1, b"")  # "no rewrite"
+    run = _sh(f"{gone_venv} run sh -c 'echo out; echo err >&2; exit 4'", b"", tmp_path)
+    assert (run.returncode, run.stdout, run.stderr) == (4, b"out\n", b"err\n")
+    dashed = _sh(f"{gone_venv} run -- echo hi", b"", tmp_path)
+    assert dashed.stdout == b"hi\n"
+    filtered = _sh(f"{gone_venv} filter --stdin --cmd 'git status'", b"a\nb\n", tmp_path)
+    assert (filtered.returncode, filtered.stdout) == (0, b"a\nb\n")
+    other = _sh(f"{gone_venv} verify", b"", tmp_path)
+    assert other.returncode == 127 and b"reinstall rtok" in other.stderr
+
+
+def test_old_and_new_registered_commands_are_both_rtoks() -> None:
+    for binary in ("/home/u/.venv/bin/rtok", paths.launcher()):
+        command = hook_command(binary, "claude")
+        assert is_rtok_hook_command(command, "claude")
+        assert rtok_bins_in(json.dumps({"command": command})) == [binary]
+    assert not is_rtok_hook_command(f"{paths.launcher()}-other hook claude", "claude")
+
+
+def test_init_writes_the_launcher_and_the_hook_runs_it(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
+    done = subprocess.run([sys.executable, "-m", "rtok", "init", "--agent", "claude",
+                           "--auto-patch"], cwd=project, capture_output=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    assert command == f"{paths.launcher()} hook claude"
+    assert launcher.problems() == []
+    reply = _sh(command, json.dumps(dict(PAYLOAD, cwd=str(project))).encode(), project)
+    rewritten = json.loads(reply.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    # Rewritten commands run through the launcher as well (absolute: it is not on PATH).
+    assert rewritten == f"{paths.launcher()} run git status"
+    ran = _sh(rewritten, b"", project)
+    assert ran.returncode == 0 and b"branch" in ran.stdout
+
+
+def test_doctor_reports_a_stale_launcher_and_init_repairs_it(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--auto-patch"]
+    assert subprocess.run(init, cwd=project, capture_output=True, timeout=120,
+                          check=False).returncode == 0
+    path = paths.launcher()
+    stale = _write_launcher(tmp_path / "elsewhere", "/nonexistent/python", "/nonexistent")
+    shutil.copy(stale, path)
+    assert launcher.problems() != []
+    doctor = subprocess.run([sys.executable, "-m", "rtok", "doctor"], cwd=project,
+                            capture_output=True, timeout=120, check=False)
+    assert doctor.returncode == 1 and b"launcher" in doctor.stdout
+    assert subprocess.run(init, cwd=project, capture_output=True, timeout=120,
+                          check=False).returncode == 0
+    assert launcher.problems() == []
+    assert os.access(path, os.X_OK)
+
+
+def test_an_old_style_install_is_upgraded_and_uninstalled(tmp_path: Path) -> None:
+    from rtok_testing import rtok_entry_point
+
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--auto-patch"]
+    settings = project / ".claude" / "settings.local.json"
+    old = subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False,
+                         env=dict(os.environ, RTOK_BIN=rtok_entry_point()))
+    assert old.returncode == 0, old.stderr
+    assert f"{rtok_entry_point()} hook claude" in settings.read_text()
+    new = subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False)
+    assert new.returncode == 0, new.stderr
+    text = settings.read_text()
+    assert f"{paths.launcher()} hook claude" in text and rtok_entry_point() not in text
+    gone = subprocess.run([sys.executable, "-m", "rtok", "uninstall", "--agent", "claude"],
+                          cwd=project, capture_output=True, timeout=120, check=False)
+    assert gone.returncode == 0, gone.stderr
+    assert not settings.exists()
