@@ -160,6 +160,7 @@ def deny_run(agent: str, work_root: str, template: str | None = None,
                  find_trailer(session.final_output) is None, session.final_output[:300])
     report.check("denied: the host's own rule refused the call",
                  "git push *" in session.final_output, session.final_output[:300])
+    return finish(report, start, ws, keep)
 
 
 def private_rtok(folder: str) -> tuple[str, str]:
