@@ -54,6 +54,10 @@ RULES = {'cargo': {'drop': ['^\\s+(Compiling|Checking|Downloaded|Downloading|Fre
          'head': 10,
          'max_lines': 40,
          'tail': 20},
+ 'ping': {'drop': ['^\\d+ bytes from .*time=', '^Reply from .*time[=<]'],
+          'head': 2,
+          'max_lines': 20,
+          'tail': 6},
  'pip': {'dedupe': True,
          'drop': ['^\\s*(Downloading|Using cached|Collecting|Obtaining|Requirement already '
                   'satisfied|Preparing metadata|Building wheel|Created wheel|Stored in '

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from rtok.filter.rule import Rule
 
 _ANSI = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
-_GROUPABLE = re.compile(r"^([^\s:][^:]*?):(\d+[:\-].*|[^\d].*)$")
+_GROUPABLE = re.compile(r"^(?!\d+[:-])([^\s:][^:]*?):(\d+[:\-].*|[^\d].*)$")
 
 
 # A line longer than this is cut (its length is shown); lines that must be kept get more.
@@ -134,13 +134,18 @@ def fail_tail(lines: list[str], rule: Rule, tail_lines: int) -> list[str]:
     return cut_lines(lines, rule, 0, tail_lines, tail_lines)
 
 
-def restore_protected(raw_lines: list[str], out: list[str]) -> list[str]:
-    """Append any protected raw line that a transformation left out of `out`."""
+def restore_protected(raw_lines: list[str], out: list[str],
+                      protects: Callable[[str], bool] = is_protected) -> list[str]:
+    """Append any protected raw line that a transformation left out of `out`.
+
+    `protects` is a formatter's own reading of which raw lines are protected: one that
+    shows content rows under headers (grep hits, diff lines) keeps those itself.
+    """
     present = set(out)
     joined: str | None = None
     missing: list[str] = []
     for raw in raw_lines:
-        if raw in present or not raw.strip() or not is_protected(raw):
+        if raw in present or not raw.strip() or not protects(raw):
             continue
         line = clip_line(raw)
         if joined is None:
@@ -178,8 +183,14 @@ def shorten(
         return fail_tail(raw_lines, rule, fail_tail_lines)
     lines = normalise(text)
     formatted = formatter(text) if formatter is not None else None
+    protects: Callable[[str], bool] = is_protected
     if formatted is not None:
         out = formatted
+        protects = getattr(formatter, "protects", is_protected)
+        if getattr(formatter, "complete", False):
+            # The formatter named everything and cut within its own budget: a head/tail
+            # cut here would drop the headers that say where its rows belong.
+            return restore_protected(lines, [clip_line(line) for line in out], protects)
     else:
         out = drop_lines(lines, rule)
         if rule.group:
@@ -194,4 +205,4 @@ def shorten(
         out = dedupe_lines(out)
     out = cut_lines(out, rule, rule.head, rule.tail, rule.max_lines)
     out = [clip_line(line) for line in out]
-    return restore_protected(lines, out)
+    return restore_protected(lines, out, protects)

@@ -164,10 +164,14 @@ def formatter_for(family: str, words: list[str]) -> Formatter | None:
         from rtok.filter.formatters.listing import tree
 
         return tree
-    if family in ("grep", "rg", "egrep", "fgrep", "ag", "ack"):
-        from rtok.filter.formatters.grep import grep_grouped
+    if family in ("cat", "head", "tail", "zcat"):
+        from rtok.filter.formatters.logs import log_lines
 
-        return grep_grouped
+        return log_lines
+    if family in ("grep", "rg", "egrep", "fgrep", "ag", "ack"):
+        from rtok.filter.formatters.grep import grep_output
+
+        return grep_output
     return None
 
 

@@ -1,46 +1,184 @@
 """Which lines no rule may remove: lines that carry an error, a warning or a secret.
 
-Stdlib only (hot path). Rules never redact: a protected line is shown as it is.
+Stdlib only (hot path). Rules never redact: a protected line is shown as it is, secrets
+included (the agent asked for that output; hiding part of a line would mislead it).
+
+`CATALOGUE` is the data: one entry per kind of line, each with the literal hints a matching
+line always contains (lower-cased), an example that must be protected and a near miss that
+must not be. tests/filter/test_protect.py checks every entry both ways.
 """
 
 from __future__ import annotations
 
 import re
 
-PROTECTED = re.compile(
-    r"(?i:\b(?:errors?|err!?|warn(?:ing|ings|s)?|fatal|panic(?:ked|s)?|exceptions?|traceback"
-    r"|fail(?:ed|ure|ures|ing|s)?|critical|denied|abort(?:ed)?|segmentation fault)\b)"
-    r"|[a-z](?:Error|Exception|Warning)\b"
-    r"|^E\s"
-    r"|(?i:api[_-]?key|secret|passw(?:or)?d|\btoken\b|\bbearer\s|private key|credential)"
-    r"|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|sk-[A-Za-z0-9_-]{20,}|xox[abprs]-"
+
+class Entry:
+    """One kind of protected line."""
+
+    __slots__ = ("example", "hints", "kind", "name", "near_miss", "pattern")
+
+    def __init__(self, kind: str, name: str, pattern: str, hints: tuple[str, ...],
+                 example: str, near_miss: str) -> None:
+        self.kind = kind  # "error" | "warning" | "secret"
+        self.name = name
+        self.pattern = pattern
+        self.hints = hints
+        self.example = example
+        self.near_miss = near_miss
+
+
+CATALOGUE: tuple[Entry, ...] = (
+    # ------------------------------------------------------------------------ errors
+    Entry("error", "error word",
+          r"(?i:\b(?:errors?|err!?|fatal|panic(?:ked|s)?|exceptions?|traceback"
+          r"|fail(?:ed|ure|ures|ing|s)?|critical|denied|abort(?:ed)?)\b)",
+          ("err", "fatal", "panic", "exception", "traceback", "fail", "critical", "denied",
+           "abort"),
+          "npm ERR! code ELIFECYCLE", "stderr redirected to errand.log"),
+    Entry("error", "error class name", r"[A-Za-z](?:Error|Exception)\b",
+          ("error", "exception"),
+          "java.io.IOException: Broken pipe", "test_parse_Error PASSED"),
+    Entry("error", "pytest failure line", r"^E\s", (),
+          "E       assert 2 == 3", "Ending the run"),
+    Entry("error", "assertion", r"^\s*(?:>\s+)?assert\s+\S.*(?:==|!=|<=|>=|<|>| is | in )",
+          ("assert",),
+          "    assert x == 1", "asserting the flag set"),
+    Entry("error", "segmentation fault", r"(?i:segmentation fault)", ("segmentation",),
+          "Segmentation fault (core dumped)", "segment faults table"),
+    Entry("error", "disk full", r"(?i:no space left on device)", ("no space left",),
+          "OSError: [Errno 28] No space left on device", "no space left in the title"),
+    Entry("error", "missing file", r"(?i:no such file or directory)", ("no such file",),
+          "cat: notes.txt: No such file or directory", "no such filing cabinet"),
+    Entry("error", "not found", r"(?i:\bnot found\b)", ("not found",),
+          "127.0.0.1 - - [01/Dec/2026 09:57:02] code 404, message File not found",
+          "found nothing, not founding"),
+    Entry("error", "could not", r"(?i:\b(?:could not|couldn't|unable to)\b)",
+          ("could not", "couldn't", "unable to"),
+          "invoke-rc.d: could not determine current runlevel", "he could note it"),
+    Entry("error", "refused", r"(?i:\brefused\b)", ("refused",),
+          "dial tcp 127.0.0.1:8080: connect: connection refused", "refuse collection"),
+    Entry("error", "missing command", r"(?i:command not found)", ("command not found",),
+          "bash: line 1: jqq: command not found", "the command was found"),
+    Entry("error", "killed", r"\bKilled\b", ("killed",),
+          "bash: line 1:  4242 Killed                  ./build.sh", "a skilled reviewer"),
+    Entry("error", "out of memory", r"(?i:\bout of memory\b|\boom-kill)", ("out of memory",
+                                                                          "oom-kill"),
+          "Out of memory: Killed process 812 (java)", "out of memo paper"),
+    Entry("error", "link error", r"(?i:undefined reference to)", ("undefined reference",),
+          "main.c:(.text+0x1b): undefined reference to `sqrt'", "an undefined referee"),
+    Entry("error", "HTTP 4xx/5xx status", r"HTTP/[0-9.]+\"?\s+[45]\d\d\b", ("http/",),
+          '127.0.0.1 - - [01/Dec/2026:09:00:00 +0000] "GET /api HTTP/1.1" 503 97',
+          '127.0.0.1 - - [01/Dec/2026:09:00:00 +0000] "GET /api HTTP/1.1" 200 97'),
+    # ---------------------------------------------------------------------- warnings
+    Entry("warning", "warning word", r"(?i:\bwarn(?:ing|ings|s)?\b)", ("warn",),
+          "warning: unused variable `x`", "a warm day"),
+    Entry("warning", "warning class name", r"[A-Za-z]Warning\b", ("warning",),
+          "DeprecationWarning: pkg_resources is deprecated", "forewarnings"),
+    # ----------------------------------------------------------------------- secrets
+    Entry("secret", "secret word",
+          r"(?i:api[_-]?key|secret|passw(?:or)?d|\btoken\b|\bbearer\s|private key|credential)",
+          ("apikey", "api_key", "api-key", "private key", "secret", "passw", "token",
+           "bearer", "credential"),
+          "export API_KEY=abc123", "keyboard layout"),
+    Entry("secret", "AWS access key", r"AKIA[0-9A-Z]{16}", ("akia",),
+          "aws_access_key_id = AKIA" + "ABCDEFGHIJKLMNOP", "AKIA is a prefix"),
+    Entry("secret", "GitHub token", r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,}",
+          ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+          "remote: github_pat_" + "11ABCDEFG0123456789_abcdefghij", "github_pat_ is the prefix"),
+    Entry("secret", "OpenAI-style key", r"sk-[A-Za-z0-9_-]{20,}", ("sk-",),
+          "OPENAI=sk-" + "a1b2c3d4e5f6g7h8i9j0k1", "desk-lamp"),
+    Entry("secret", "Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{10,}", ("k_live_",),
+          "stripe.api = 'sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc'", "sk_live_ (prefix only)"),
+    Entry("secret", "Slack token", r"xox[abprs]-", ("xox",), "SLACK=xoxb-123-456", "xoxo"),
+    Entry("secret", "Google API key", r"AIza[0-9A-Za-z_-]{35}", ("aiza",),
+          "key=AIza" + "SyA1234567890abcdefghijklmnopqrstuvw", "AIzawl"),
+    Entry("secret", "GitLab token", r"glpat-[A-Za-z0-9_-]{20}", ("glpat-",),
+          "CI_TOKEN=glpat-" + "abcdefghij0123456789", "glpat-short"),
+    Entry("secret", "npm token", r"\bnpm_[A-Za-z0-9]{36}\b", ("npm_",),
+          "//registry/:_authToken=npm_" + "a" * 36, "npm_config_cache=/tmp/npm"),
+    Entry("secret", "Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}", ("hf_",),
+          "HF=hf_" + "abcdefghijklmnopqrstuvwxyz0123", "shelf_life"),
+    Entry("secret", "URL with a password", r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@",
+          ("://",),
+          "DATABASE_URL=postgres://app:s3cr3tpw@db:5432/app", "see https://example.org/a:b"),
+    Entry("secret", "Authorization header",
+          r"(?i:authorization:\s*(?:basic|bearer|token|digest|negotiate)\s)",
+          ("authorization",),
+          "> Authorization: Basic dXNlcjpwYXNz", "authorization flow explained"),
+    Entry("secret", "JSON web token", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.",
+          ("eyj",),
+          "cookie: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abc", "eyJ alone"),
+    Entry("secret", "PEM block", r"-----(?:BEGIN|END) [A-Z0-9 ]+-----|^[A-Za-z0-9+/]{60,76}={0,2}$",
+          ("-----",),
+          "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKB",
+          "MIIEvQIBADANBgkqhkiG9w0BAQEF short line"),
 )
+
+# The whole catalogue as one pattern: what is_protected must agree with (the tests check).
+# The hot path never searches with it (see _HINT_CHECKS).
+PROTECTED_SOURCE = "|".join(f"(?:{entry.pattern})" for entry in CATALOGUE)
+
+# A PEM body line has no literal hint: it is all base64, 60 to 76 characters long.
+_PEM_BODY = re.compile(r"^[A-Za-z0-9+/]{60,76}={0,2}$", re.M)
 
 # Cheap byte-level pre-check for streamed chunks: a chunk none of these appear in (after
 # lower-casing) has no protected line, so the per-line regex is skipped for it.
-_HINTS = (b"err", b"warn", b"fatal", b"panic", b"exception", b"traceback", b"fail",
-          b"critical", b"denied", b"abort", b"segmentation", b"\ne ", b"\ne\t", b"apikey",
-          b"api_key", b"api-key", b"private key", b"secret", b"passw", b"passwd", b"token",
-          b"bearer", b"credential", b"akia", b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_",
-          b"sk-", b"xox")
+_ALL_HINTS = {hint.encode() for entry in CATALOGUE for hint in entry.hints}
+# One pass over a block per hint: a hint that contains another (`warning`, `warn`) adds no
+# line the shorter one does not already find.
+_HINTS = tuple(sorted({hint for hint in _ALL_HINTS
+                       if not any(other != hint and other in hint for other in _ALL_HINTS)}
+                      | {b"\ne ", b"\ne\t"}))
+
+# Each hint of _HINTS that occurs in the lower-cased line names the patterns to try; a line
+# is never tried against a pattern whose hints it lacks (one alternation of every pattern
+# is an order of magnitude slower: the regex engine tries each at every position).
+_BY_HINT: dict[str, list[tuple[str, bool]]] = {}
+for _entry in CATALOGUE:
+    for _hint in sorted({hint.decode() for hint in _HINTS if hint[:1] != b"\n"
+                         and any(hint.decode() in full for full in _entry.hints)}):
+        _BY_HINT.setdefault(_hint, []).append((_entry.pattern, _entry.kind == "secret"))
+_HINT_CHECKS = tuple(_BY_HINT.items())
+# Patterns are compiled when a line first needs one: most outputs need none or few, and
+# compiling all of them would cost every `rtok run` a few milliseconds.
+_COMPILED: dict[str, re.Pattern[str]] = {}
 
 
-# Literal alternation over the lower-cased line: a superset of PROTECTED that Python's
-# regex engine scans an order of magnitude faster; PROTECTED runs only on its hits.
-_QUICK = re.compile("|".join(re.escape(hint.decode()) for hint in _HINTS if hint[:1] != b"\n"))
+def _search(source: str, line: str) -> bool:
+    pattern = _COMPILED.get(source)
+    if pattern is None:
+        pattern = _COMPILED[source] = re.compile(source, re.M)
+    return pattern.search(line) is not None
+
+
+def _matches(line: str, secrets_only: bool) -> bool:
+    low = line.lower()
+    for hint, patterns in _HINT_CHECKS:
+        if hint in low:
+            for source, secret in patterns:
+                if (secret or not secrets_only) and _search(source, line):
+                    return True
+    # A PEM body line carries no hint; nor does pytest's `E   assert ...` line.
+    if 60 <= len(line) <= 78 and _PEM_BODY.match(line) is not None:
+        return True
+    return not secrets_only and line[:1] == "E" and line[1:2].isspace()
 
 
 def is_protected(line: str) -> bool:
-    if _QUICK.search(line.lower()) is None and not (line[:1] == "E" and line[1:2].isspace()):
-        return False
-    return PROTECTED.search(line) is not None
+    return _matches(line, False)
+
+
+def carries_secret(line: str) -> bool:
+    """True when `line` holds a credential (what quoted content, like a grep hit, keeps)."""
+    return _matches(line, True)
 
 
 def protected_lines(block: bytes) -> list[tuple[int, str]]:
     """(line index, text) of the protected lines of `block`, a run of complete lines.
 
     Candidate lines are found with fast substring searches on the lower-cased block; only
-    those lines go through the regular expression.
+    those lines go through the patterns.
     """
     low = b"\n" + block.lower()
     starts: set[int] = set()
@@ -53,7 +191,12 @@ def protected_lines(block: bytes) -> list[tuple[int, str]]:
             if end == -1:
                 break
             pos = low.find(hint, end)
-    found: list[tuple[int, str]] = []
+    if b"-----" in block:
+        # PEM bodies carry no hint; they only occur between BEGIN/END lines.
+        text = block.decode("latin-1")
+        for found in _PEM_BODY.finditer(text):
+            starts.add(found.start() + 1)
+    found_lines: list[tuple[int, str]] = []
     line_no = 0
     counted = 0
     for start in sorted(starts):
@@ -62,7 +205,7 @@ def protected_lines(block: bytes) -> list[tuple[int, str]]:
         end = block.find(b"\n", begin)
         line_no += block.count(b"\n", counted, begin)
         counted = begin
-        text = block[begin: end if end != -1 else len(block)].decode("utf-8", "replace")
-        if is_protected(text):
-            found.append((line_no, text))
-    return found
+        text_line = block[begin: end if end != -1 else len(block)].decode("utf-8", "replace")
+        if is_protected(text_line):
+            found_lines.append((line_no, text_line))
+    return found_lines

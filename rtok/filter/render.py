@@ -1,15 +1,18 @@
 """From finished captures to the bytes shown, archiving first when anything is cut.
 
 Stdlib only (hot path). Guarantees: the raw output is archived before a shortened result is
-printed; each shortened stream (trailer included) is shorter than its raw bytes, or that
-stream is printed unchanged (never_worse); if archiving fails, the raw output is printed.
-A run has one capture per stream (stdout and stderr, each shortened by the same rule), or
-one merged capture. All its streams go into one archive entry, even those left uncut, and
-every shortened stream ends with the trailer naming it (a reader of either stream alone,
-`2>/dev/null` or `2>&1 >/dev/null`, still learns where the rest is).
+printed; each shortened stream (trailer included) is shorter than its raw bytes, in bytes
+and in estimated tokens, or that stream is printed unchanged (never_worse); if archiving
+fails, the raw output is printed. A run has one capture per stream (stdout and stderr,
+each shortened by the same rule), or one merged capture. All its streams go into one
+archive entry, even those left uncut, and every shortened stream ends with the trailer
+naming it (a reader of either stream alone, `2>/dev/null` or `2>&1 >/dev/null`, still
+learns where the rest is).
 """
 
 from __future__ import annotations
+
+import re
 
 from rtok.filter.engine import normalise, omitted, shorten
 from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
@@ -49,9 +52,28 @@ def mib(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MiB"
 
 
-def never_worse(raw_size: int, shown: bytes) -> bool:
-    """True when `shown` may replace the raw output."""
-    return len(shown) < raw_size
+# One piece per word (long words split), per group of up to three digits, per run of up to
+# eight equal punctuation characters (`........`), per other character; leading blanks join
+# the piece, as they do in the tokenizers agents use. A hex id or a path costs several
+# pieces, which a bytes/4 estimate does not see.
+_PIECE = re.compile(rb"\s*(?:[A-Za-z]{1,8}|[0-9]{1,3}|([^\sA-Za-z0-9])\1{0,7})|\s+")
+# Past this size, a result under a quarter of the raw bytes is taken as shorter in tokens
+# too, without counting them.
+_COUNT_BYTES = 256 * 1024
+
+
+def estimate_tokens(data: bytes) -> int:
+    return sum(1 for _ in _PIECE.finditer(data))
+
+
+def never_worse(raw: bytes, shown: bytes) -> bool:
+    """True when `shown` may replace `raw`: fewer bytes and fewer estimated tokens (a cut
+    that saves less than its trailer costs is no saving)."""
+    if len(shown) >= len(raw):
+        return False
+    if len(raw) > _COUNT_BYTES and len(shown) * 4 < len(raw):
+        return True
+    return estimate_tokens(shown) < estimate_tokens(raw)
 
 
 def raw_of(captures: list[Capture]) -> Shown:
@@ -90,7 +112,7 @@ def render(captures: Capture | list[Capture], rule: Rule, formatter: Formatter |
     shown: dict[int, bytes] = {}
     for index, text in bodies.items():
         data = (text + line).encode("utf-8", "replace")
-        if captures[index].streaming or never_worse(captures[index].total, data):
+        if captures[index].streaming or never_worse(captures[index].data(), data):
             shown[index] = data  # else this stream stays as it is
     if not shown:
         return raw_of(captures)

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rtok.filter.protect import PROTECTED, is_protected, protected_lines
+from rtok.filter.protect import (
+    CATALOGUE,
+    PROTECTED_SOURCE,
+    Entry,
+    carries_secret,
+    is_protected,
+    protected_lines,
+)
 
 WORDS = ["error", "Error:", "ERR!", "warning", "WARN", "fatal", "panic", "TypeError",
          "E   assert", "token", "api_key", "API-KEY", "passwd", "Password", "bearer x",
          "private key", "AKIA" + "B" * 16, "ghp_" + "a" * 36, "sk-" + "a" * 25, "xoxb-1",
          "credentials", "aborted", "Segmentation fault", "FAILED", "denied", "hello", "stderr",
          "errand", "E\tx", "keyboard", "ok"]
+
+
+PROTECTED = re.compile(PROTECTED_SOURCE, re.M)
 
 
 @settings(max_examples=400, deadline=None)
@@ -32,3 +45,40 @@ def test_ordinary_words_are_not_protected() -> None:
     for line in ("stderr redirected", "errand boy", "test_error_handling PASSED",
                  "keyboard layout", "compiling unit3.c"):
         assert not is_protected(line), line
+
+
+@pytest.mark.parametrize("entry", CATALOGUE, ids=[entry.name for entry in CATALOGUE])
+def test_catalogue_entry_protects_its_example_and_not_its_near_miss(entry: Entry) -> None:
+    own = re.compile(entry.pattern, re.M)
+    assert own.search(entry.example), entry.example
+    assert is_protected(entry.example)
+    assert own.search(entry.near_miss) is None, entry.near_miss
+    if entry.kind == "secret":
+        assert carries_secret(entry.example)
+
+
+@pytest.mark.parametrize("entry", CATALOGUE, ids=[entry.name for entry in CATALOGUE])
+def test_catalogue_entry_is_found_in_a_streamed_block(entry: Entry) -> None:
+    block = f"plain line\n-----BEGIN X-----\n{entry.example}\nanother plain line\n".encode()
+    assert (2, entry.example) in protected_lines(block)
+
+
+@pytest.mark.parametrize("line", [
+    "OSError: [Errno 28] No space left on device", "java.io.IOException: stream closed",
+    "java.sql.SQLException: connection refused", "requests.exceptions.HTTPError: 500",
+    "ls: cannot access 'x': No such file or directory", "zsh: command not found: jqq",
+    "Killed", "Out of memory", "undefined reference to `main'", "assert x == 1",
+    '10.0.0.1 - - [x] "POST /login HTTP/2.0" 401 12', "< HTTP/1.1 500 Internal Server Error",
+    "token=github_pat_" + "A" * 30, "sk_live_" + "a" * 20, "AIza" + "b" * 35,
+    "glpat-" + "c" * 20, "npm_" + "d" * 36, "hf_" + "e" * 34,
+    "postgres://user:pass@host/db", "Authorization: Basic dXNlcjpwYXNz",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig",
+])
+def test_the_issue_catalogue_is_protected(line: str) -> None:
+    assert is_protected(line), line
+
+
+def test_secret_lines_are_secrets_and_error_lines_are_not() -> None:
+    assert carries_secret("DATABASE_URL=postgres://app:pw@db/app")
+    assert not carries_secret("OSError: [Errno 28] No space left on device")
+    assert not carries_secret('    raise RuntimeError("boom")')

@@ -111,7 +111,7 @@ def test_redirections_after_a_cut_command_act_on_their_stream(workdir: Path) -> 
 def test_both_streams_to_one_place_keep_their_order(workdir: Path) -> None:
     script = ("import sys\nfor i in range(300):\n"
               "    s = sys.stdout if i % 3 else sys.stderr\n"
-              "    print('line', i, 'err' if s is sys.stderr else 'out', file=s, flush=True)")
+              "    print('line', i, 'stderr' if s is sys.stderr else 'stdout', file=s, flush=True)")
     line = f"{PY} -c \"{script}\""
     raw = bash(f"{line} 2>&1", workdir)
     wrapped = bash(f"{RTOK} run {line} 2>&1", workdir)

