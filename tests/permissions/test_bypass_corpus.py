@@ -146,3 +146,13 @@ def test_insertions_keep_every_corpus_line_byte_for_byte() -> None:
         assert back == cmd
         rewritten += 1
     assert rewritten >= 100  # the corpus exercises the rewriter, not only its refusals
+
+
+def test_real_hook_process_agrees_on_a_sample(setup: Path) -> None:
+    protocol = PROTOCOLS["claude"]
+    for entry in CORPUS[3 :: max(1, len(CORPUS) // 12)]:
+        payload = json.dumps(sample_payload(protocol["payloads"][0], entry["cmd"], str(setup)))
+        result = subprocess.run([rtok_entry_point(), "hook", "claude"], input=payload.encode(),
+                                capture_output=True, timeout=60, check=False, cwd=setup)
+        assert result.returncode == 0, entry
+        assert b"rtok run" not in result.stdout and b'"allow"' not in result.stdout, entry
