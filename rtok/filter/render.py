@@ -88,7 +88,7 @@ def render(captures: Capture | list[Capture], rule: Rule, formatter: Formatter |
            row: Row | None = None) -> Shown:
     """Shorten each stream, archive the entry (with the ledger `row`, one transaction) and
     return what to print. `row` is written here when an entry is archived."""
-    from rtok.store.archive import content_id, entry_digest
+    from rtok.store.entry_id import content_id, entry_digest
 
     if not isinstance(captures, list):
         captures = [captures]
