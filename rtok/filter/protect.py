@@ -10,7 +10,11 @@ must not be. tests/filter/test_protect.py checks every entry both ways.
 
 from __future__ import annotations
 
-import re
+from rtok.filter import regex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Pattern
 
 
 class Entry:
@@ -152,20 +156,20 @@ from rtok.compiled.protect_hints import HINTS as _HINTS  # noqa: E402
 
 # Patterns are compiled when a line first needs one: most outputs need none or few, and
 # compiling all of them would cost every `rtok run` a few milliseconds.
-_COMPILED: dict[str, re.Pattern[str]] = {}
+_COMPILED: dict[str, Pattern[str]] = {}
 
 
-def _pem_body() -> re.Pattern[str]:
+def _pem_body() -> Pattern[str]:
     pattern = _COMPILED.get(PEM_BODY_SOURCE)
     if pattern is None:
-        pattern = _COMPILED[PEM_BODY_SOURCE] = re.compile(PEM_BODY_SOURCE, re.M)
+        pattern = _COMPILED[PEM_BODY_SOURCE] = regex.compile(PEM_BODY_SOURCE, regex.MULTILINE)
     return pattern
 
 
 def _search(source: str, line: str) -> bool:
     pattern = _COMPILED.get(source)
     if pattern is None:
-        pattern = _COMPILED[source] = re.compile(source, re.M)
+        pattern = _COMPILED[source] = regex.compile(source, regex.MULTILINE)
     return pattern.search(line) is not None
 
 
