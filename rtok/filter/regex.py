@@ -7,9 +7,10 @@ the engine's code. So the code `re` makes for each pattern is kept in a private 
 (`regex.json` in the data dir, 0600 in a 0700 dir like the trust store), tagged with the
 interpreter's version and the engine's magic number, and a pattern found there is built with
 `_sre.compile` directly. A pattern not found there (or any doubt about the cache) goes
-through `re` as usual, and its code is added to the cache for the next run. `_sre` checks
-the code it is given, so a damaged cache cannot crash the engine; a pattern built from it is
-the very object `re.compile` returns.
+through `re` as usual, and its code is added to the cache for the next run. A pattern built
+from the cache is equal to the one `re.compile` returns. `_sre` checks the code it is given,
+so a damaged entry cannot crash the engine (it is compiled again); the file is as private as
+the trust store beside it, and whoever could rewrite one could rewrite the other.
 """
 
 from __future__ import annotations
