@@ -57,6 +57,7 @@ def build_app(verb: str | None = None) -> typer.Typer:
         add_completion=False,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
 
     @app.callback()

@@ -41,6 +41,9 @@ def register(app: typer.Typer) -> None:
             )
             if row["detected"]:
                 line += "  detected"
+            partial = row.get("partial", [])
+            assert isinstance(partial, list)
             if installed:
-                line += "  installed: " + ",".join(installed)
+                line += "  installed: " + ",".join(
+                    f"{scope} (partial)" if scope in partial else scope for scope in installed)
             sys.stdout.write(line + "\n")

@@ -20,8 +20,11 @@ KNOWN_KEYS: dict[str, tuple[type, object, str]] = {
     "archive.max_entries": (int, 200, "archived outputs kept"),
     "archive.max_entry_bytes": (int, 10 * 1024 * 1024, "bytes stored per output"),
     "archive.max_age_days": (int, 30, "days an archived output is kept"),
+    "hooks.exclude_commands": (list, [], "commands the hooks never rewrite"),
+    "hooks.transparent_prefixes": (list, [], "prefixes looked through (e.g. a wrapper)"),
+    "awareness.level": (str, "default", "what agents are told: default, high or full"),
 }
-OWNED_SECTIONS = ("plugins.cmd", "archive")
+CHOICES: dict[str, tuple[str, ...]] = {"awareness.level": ("default", "high", "full")}
 
 config_app = typer.Typer(help="Show, locate, check and edit rtok's settings and rule files.",
                          no_args_is_help=True)
@@ -59,7 +62,11 @@ def show_command() -> None:
     from rtok.filter.validate import check_all
 
     reset_cache()
-    document = _read_config_document()
+    try:
+        document = _read_config_document()
+    except ValueError as exc:
+        _fail(f"{paths.config_file()}: {exc}; rtok ignores the file until it is fixed "
+              "(`rtok config validate` checks it)")
     typer.echo(f"# {paths.config_file()}"
                + ("" if os.path.exists(paths.config_file()) else " (not created yet)"))
     for key, (_kind, default, help_text) in KNOWN_KEYS.items():
@@ -148,14 +155,11 @@ def set_command(
     if not all(part.strip() for part in parts):
         _fail(f"{key!r} is not a dotted key")
     parsed = _parse_value(value)
-    section = ".".join(parts[:-1])
-    if key in KNOWN_KEYS:
-        problem = _check_known(key, parsed)
-        if problem:
-            _fail(f"{key}: {problem}")
-    elif section in OWNED_SECTIONS:
-        known = ", ".join(k for k in KNOWN_KEYS if k.startswith(section + "."))
-        _fail(f"unknown key {key!r} (known in [{section}]: {known})")
+    if key not in KNOWN_KEYS:
+        _fail(f"unknown key {key!r}; rtok reads: {', '.join(KNOWN_KEYS)} (nothing written)")
+    problem = _check_known(key, parsed)
+    if problem:
+        _fail(f"{key}: {problem} (nothing written)")
     target = paths.config_file()
     try:
         with open(target, encoding="utf-8") as handle:
@@ -196,6 +200,12 @@ def _parse_value(value: str) -> object:
 
 def _check_known(key: str, value: object) -> str | None:
     kind = KNOWN_KEYS[key][0]
+    if kind is list:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return f'expected a list of strings such as ["git log"], got {value!r}'
+        return None
+    if key in CHOICES and value not in CHOICES[key]:
+        return f"must be one of {', '.join(CHOICES[key])}, not {value!r}"
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
             return f"expected an integer, got {value!r}"
@@ -233,7 +243,7 @@ def _toml_value(value: object) -> str:
 
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str):
+    if isinstance(value, str | list):
         return json.dumps(value)
     return str(value)
 

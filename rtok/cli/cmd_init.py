@@ -23,50 +23,77 @@ def _is_terminal() -> bool:
         return False
 
 
-def _choose(opts: InitOptions, descriptors: dict[str, Any]) -> tuple[list[str], bool]:
-    """Interactive: pick agents (detected ones pre-checked) and the scope."""
-    import questionary
-
-    from rtok.install import runner
+def _installed_where(opts: InitOptions, descriptors: dict[str, Any]) -> dict[str, list[str]]:
+    """agent -> the scopes rtok is installed in (the project one only in a real project)."""
+    from rtok.install import first_run, runner
 
     mod = runner.integrations()
     ctx = runner.build_context(opts, "global", consent=False, awareness="default")
+    root = runner.find_project_root(opts.cwd)
+    if first_run.project_problem(root, ctx.home) is None:
+        ctx = runner.build_context(opts, "project", consent=False, awareness="default")
+    return {name: list(mod.installed_scopes(d, ctx)) for name, d in descriptors.items()}
+
+
+def _choose(opts: InitOptions, descriptors: dict[str, Any]) -> tuple[list[str], bool]:
+    """Interactive: pick agents (detected ones pre-checked; for an uninstall, the installed
+    ones), then the scope, unless -g/--project said it or only one scope is possible.
+    Ctrl-C raises KeyboardInterrupt (questionary's unsafe_ask)."""
+    import questionary
+
+    from rtok.install import first_run, runner
+
+    mod = runner.integrations()
+    ctx = runner.build_context(opts, "global", consent=False, awareness="default")
+    installed = _installed_where(opts, descriptors) if opts.uninstall else {}
     choices = []
     for name, descriptor in sorted(descriptors.items()):
-        if opts.uninstall:
-            checked = bool(mod.installed_scopes(descriptor, ctx))
-        else:
-            checked = bool(mod.detect(descriptor, ctx))
+        checked = bool(installed.get(name)) if opts.uninstall else bool(
+            mod.detect(descriptor, ctx))
+        if opts.uninstall and not checked:
+            continue  # nothing of rtok's to remove there
         title = f"{getattr(descriptor, 'display_name', name)} ({name})"
         choices.append(questionary.Choice(title=title, value=name, checked=checked))
+    if not choices:
+        sys.stderr.write("rtok is not installed in any agent (globally or in this project).\n")
+        return [], True
     verb = "Remove rtok from" if opts.uninstall else "Install rtok into"
-    picked = questionary.checkbox(f"{verb} which agents?", choices=choices).ask()
-    if not picked:
-        return [], opts.global_scope
+    picked = list(questionary.checkbox(f"{verb} which agents?", choices=choices).unsafe_ask()
+                  or [])
+    if not picked or opts.global_scope or opts.project_scope:
+        return picked, not opts.project_scope
     root = runner.find_project_root(opts.cwd)
+    offer = (first_run.offer_for_uninstall({a: installed.get(a, []) for a in picked})
+             if opts.uninstall else
+             first_run.offer_for_install(picked, descriptors, root, ctx.home))
+    for note in offer.notes:
+        sys.stderr.write(f"note: {note}\n")
+    if len(offer.scopes) <= 1:
+        return picked, (offer.scopes or ("global",))[0] == "global"
     scope = questionary.select(
         "Scope?",
-        choices=[
-            questionary.Choice("global: for your user account", value="global"),
-            questionary.Choice(f"project: {root}", value="project"),
-        ],
-        default="global" if opts.global_scope else "project",
-    ).ask()
-    if scope is None:
-        return [], opts.global_scope
-    return list(picked), scope == "global"
+        choices=[questionary.Choice(first_run.SCOPE_TITLES[s].format(root=root), value=s)
+                 for s in offer.scopes],
+        default=offer.scopes[0],
+    ).unsafe_ask()
+    return picked, scope == "global"
 
 
 def _confirm(question: str) -> bool:
     import questionary
 
-    return bool(questionary.confirm(question, default=False).ask())
+    return bool(questionary.confirm(question, default=False).unsafe_ask())
 
 
 def _run(opts: InitOptions) -> None:
     from rtok.install import runner
+    from rtok.install.options import EXIT_CANCELLED
 
-    code = runner.run(opts, sys.stdout, sys.stderr, choose=_choose, confirm=_confirm)
+    try:
+        code = runner.run(opts, sys.stdout, sys.stderr, choose=_choose, confirm=_confirm)
+    except KeyboardInterrupt:
+        sys.stderr.write("\nCancelled; nothing written.\n")
+        code = EXIT_CANCELLED
     raise typer.Exit(code)
 
 
@@ -75,6 +102,7 @@ def _options(
     agent: list[str] | None,
     all_agents: bool,
     global_scope: bool,
+    project_scope: bool,
     dry_run: bool,
     check: bool,
     uninstall: bool,
@@ -90,6 +118,7 @@ def _options(
         agents=list(agent or []),
         all_agents=all_agents,
         global_scope=global_scope,
+        project_scope=project_scope,
         dry_run=dry_run,
         check=check,
         uninstall=uninstall,
@@ -121,6 +150,8 @@ def register(app: typer.Typer) -> None:
             "agent rtok is installed in)."),
         global_scope: bool = typer.Option(
             False, "--global", "-g", help="Your user account instead of the current project."),
+        project_scope: bool = typer.Option(
+            False, "--project", help="The current project (on a terminal: without asking)."),
         dry_run: bool = typer.Option(
             False, "--dry-run", help="Print the changes as unified diffs; write nothing."),
         check: bool = typer.Option(
@@ -145,8 +176,9 @@ def register(app: typer.Typer) -> None:
         json: bool = typer.Option(False, "--json", help="Print the plan and result as JSON."),
     ) -> None:
         _run(_options(
-            agent=agent, all_agents=all_agents, global_scope=global_scope, dry_run=dry_run,
-            check=check, uninstall=uninstall, patch=patch, hook_only=hook_only, show=show,
+            agent=agent, all_agents=all_agents, global_scope=global_scope,
+            project_scope=project_scope, dry_run=dry_run, check=check, uninstall=uninstall,
+            patch=patch, hook_only=hook_only, show=show,
             awareness=awareness, trust_filters=trust_filters, verbose=verbose, json=json,
         ))
 
@@ -162,6 +194,8 @@ def register(app: typer.Typer) -> None:
             False, "--all", help="Every agent rtok is installed in (for the scope)."),
         global_scope: bool = typer.Option(
             False, "--global", "-g", help="Your user account instead of the current project."),
+        project_scope: bool = typer.Option(
+            False, "--project", help="The current project (on a terminal: without asking)."),
         dry_run: bool = typer.Option(
             False, "--dry-run", help="Print the changes as unified diffs; write nothing."),
         check: bool = typer.Option(
@@ -176,7 +210,8 @@ def register(app: typer.Typer) -> None:
         json: bool = typer.Option(False, "--json", help="Print the plan and result as JSON."),
     ) -> None:
         _run(_options(
-            agent=agent, all_agents=all_agents, global_scope=global_scope, dry_run=dry_run,
-            check=check, uninstall=True, patch=patch, hook_only=hook_only, show=show,
+            agent=agent, all_agents=all_agents, global_scope=global_scope,
+            project_scope=project_scope, dry_run=dry_run, check=check, uninstall=True,
+            patch=patch, hook_only=hook_only, show=show,
             awareness=None, trust_filters=None, verbose=verbose, json=json,
         ))

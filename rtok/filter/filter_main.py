@@ -11,6 +11,13 @@ import time
 from rtok.filter.pipeline import finish, new_capture, pump
 
 USAGE = "usage: rtok filter --stdin --cmd COMMAND [--exit-code N]\n"
+HELP = USAGE + """
+Shorten output piped in on stdin with the rules of `rtok run`, as if COMMAND had printed it
+and exited with N (default 0: a failed command keeps its tail verbatim). The raw input is
+archived first, so `rtok expand ID` gives it back byte for byte.
+
+  some-tool | rtok filter --stdin --cmd "some-tool --all"
+"""
 
 
 def parse_args(args: list[str]) -> tuple[str, int] | str:
@@ -53,7 +60,7 @@ def parse_args(args: list[str]) -> tuple[str, int] | str:
 
 def main(args: list[str]) -> int:
     if args and args[0] in ("-h", "--help"):
-        sys.stdout.write(USAGE)
+        sys.stdout.write(HELP)
         return 0
     parsed = parse_args(args)
     if isinstance(parsed, str):

@@ -26,6 +26,15 @@ if TYPE_CHECKING:
     from rtok.filter.capture import Capture
 
 USAGE = "usage: rtok run [--] COMMAND [ARGS...]\n"
+HELP = USAGE + """
+Run COMMAND, archive its raw output, and print a shortened form of it (the output rules of
+`rtok config show` decide how). The exit status is COMMAND's own; stdout and stderr stay on
+their own streams. A shortened result ends with the line to see everything again
+(`rtok expand ID`). A failed command prints its last lines verbatim.
+
+Coding agents call this through the hook `rtok init` installs; run it yourself to see what
+an agent would read. Put `--` before a COMMAND that starts with a dash.
+"""
 FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGWINCH")
 # Python ignores SIGPIPE (and SIGXFSZ); a command must start with the defaults, as from a
 # shell.
@@ -37,7 +46,7 @@ def main(args: list[str]) -> int:
     if args and args[0] == "--":
         args = args[1:]
     elif args and args[0] in ("-h", "--help"):
-        sys.stdout.write(USAGE)
+        sys.stdout.write(HELP)
         return 0
     if not args:
         sys.stderr.write(USAGE)

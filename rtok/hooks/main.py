@@ -96,9 +96,19 @@ class Outcome:
         self.rewritten = rewritten
 
 
+HELP = """usage: rtok hook AGENT  (the agent's hook JSON on stdin)
+
+Answer AGENT's pre-tool hook: read the tool call the agent is about to make, and reply in
+the agent's own format with the same command run through `rtok run` (or with no opinion).
+Your permission rules are honoured; a denied command is never rewritten. On any problem it
+exits 0 with the agent's "no opinion" reply, so it never blocks the agent. `rtok init`
+registers it; `rtok doctor` runs it as the agent would. Agents: `rtok agents`.
+"""
+
+
 def main(args: list[str]) -> int:
     if not args or args[0] in ("-h", "--help"):
-        _stderr("usage: rtok hook AGENT  (the agent's hook JSON on stdin)\n")
+        _stderr(HELP)
         return 0
     agent = args[0]
     try:

@@ -27,6 +27,17 @@ Schema of the installer's part:
     path = "..."                             # global: ~ / ${VAR:-default}; project: relative
     user_file = false                        # project scope entry that edits a user file
     when_exists = "~/.trae-cn"               # install only where this exists (uninstall: always)
+    dialect = "json"                         # what the host's parser accepts in this file:
+                                             # json | json-comments | jsonc | toml | yaml
+    host_files = ["__pycache__/__init__.*.pyc"]  # files the host writes beside this one
+                                             # (globs relative to its folder), removed with it
+    prefer_when = ["hooks"]                  # see below
+
+Several entries of one scope may name the same `group`: the host reads only one of these
+files for that purpose (Droid reads `hooks.json` instead of the hooks in `settings.json`).
+List them in the host's order of precedence. Install uses the first one in use (its file
+exists, or, with `prefer_when`, holds that key path: where the user's hooks live), else the
+first one without `prefer_when`; uninstall covers them all.
 """
 
 from __future__ import annotations
@@ -38,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rtok import resources
+from rtok.formats.dialects import DIALECTS
 
 TIERS = ("hook", "plugin", "rules")
 SCOPES = ("global", "project")
@@ -59,6 +71,7 @@ STRATEGY_KEYS: dict[str, tuple[dict[str, tuple[_T, ...]], dict[str, tuple[_T, ..
         {"timeout": (int, float)},
     ),
     "toml_hook_table": ({"array": (str,), "fields": (dict,)}, {}),
+    "toml_hook_group": ({"container": (list,), "matcher": (str,)}, {"timeout": (int, float)}),
     "yaml_list_item": ({"keys": (list,), "item": (str,)}, {}),
     "template_file": ({"template": (str,)}, {"mode": (int,)}),
     "awareness_file": ({}, {"frontmatter": (str,), "level": (str,)}),
@@ -67,7 +80,16 @@ STRATEGY_KEYS: dict[str, tuple[dict[str, tuple[_T, ...]], dict[str, tuple[_T, ..
     "codex_trust": ({"hooks_file": (str,)}, {}),
     "rules_dir_or_file": ({"file_in_dir": (str,)}, {"level": (str,)}),
 }
-_COMMON_KEYS = {"strategy", "path", "user_file", "description", "when_exists"}
+_COMMON_KEYS = {
+    "strategy", "path", "user_file", "description", "when_exists", "dialect", "host_files",
+    "group", "prefer_when",
+}
+# The dialect a strategy's files are read in when the descriptor does not say.
+DEFAULT_DIALECT = {
+    "json_hook_group": "jsonc", "json_hook_flat": "jsonc", "json_named_hooks": "jsonc",
+    "toml_hook_table": "toml", "toml_hook_group": "toml", "codex_trust": "toml",
+    "yaml_list_item": "yaml",
+}
 # Strategies whose files exist only to tell the agent about rtok (skipped by --hook-only).
 AWARENESS_STRATEGIES = frozenset(
     {"awareness_file", "awareness_block", "reference_line", "rules_dir_or_file"}
@@ -88,6 +110,10 @@ class FileSpec:
     user_file: bool = False  # a project install that edits a file in the user's home
     description: str = ""
     when_exists: str = ""  # install only when this path exists (a second product variant)
+    dialect: str = ""  # what the host's parser accepts ("" for files rtok owns whole)
+    host_files: tuple[str, ...] = ()  # globs of files the host writes beside this one
+    group: str = ""  # entries of one group: the host reads only one of their files
+    prefer_when: tuple[str, ...] = ()  # install here when this key path exists in the file
 
     @property
     def is_awareness(self) -> bool:
@@ -285,8 +311,28 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
     when_exists = entry.get("when_exists", "")
     if not isinstance(when_exists, str):
         raise DescriptorError(f"{where}: when_exists must be a string")
+    dialect = entry.get("dialect", DEFAULT_DIALECT.get(strategy, ""))
+    if dialect and dialect not in DIALECTS:
+        raise DescriptorError(f"{where}: dialect must be one of {', '.join(DIALECTS)}")
+    host_files = _strings(entry, "host_files", where)
+    if any(os.path.isabs(g) or ".." in g.split("/") for g in host_files):
+        raise DescriptorError(f"{where}: host_files are globs relative to the file's folder")
+    group = entry.get("group", "")
+    if not isinstance(group, str):
+        raise DescriptorError(f"{where}: group must be a string")
+    prefer_when = _strings(entry, "prefer_when", where)
+    if prefer_when and not group:
+        raise DescriptorError(f"{where}: prefer_when needs a group")
     options = {k: v for k, v in entry.items() if k not in _COMMON_KEYS}
-    return FileSpec(strategy, path, options, user_file, description, when_exists)
+    return FileSpec(strategy, path, options, user_file, description, when_exists, dialect,
+                    host_files, group, prefer_when)
+
+
+def _strings(entry: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+    raw = entry.get(key, [])
+    if not isinstance(raw, list) or not all(isinstance(v, str) and v for v in raw):
+        raise DescriptorError(f"{where}: {key} must be a list of non-empty strings")
+    return tuple(raw)
 
 
 def _check_cross_references(files: Mapping[str, tuple[FileSpec, ...]], where: str) -> None:

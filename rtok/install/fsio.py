@@ -19,6 +19,19 @@ class FileAccessError(OSError):
     """A target that cannot be read or written, with a message fit for the user."""
 
 
+class TargetChanged(Exception):
+    """The target no longer holds the bytes the write was planned against; nothing was
+    written. `current` is what it holds now (None: absent)."""
+
+    def __init__(self, target: str, current: bytes | None) -> None:
+        self.target = target
+        self.current = current
+        super().__init__(f"{target}: changed while rtok was writing it")
+
+
+_UNCHECKED = object()
+
+
 def read_or_none(path: str) -> bytes | None:
     """Current bytes of `path`, None when it does not exist."""
     try:
@@ -61,9 +74,13 @@ def temp_name_for(target: str) -> str:
     )
 
 
-def atomic_write(target: str, data: bytes, mode: int) -> None:
+def atomic_write(target: str, data: bytes, mode: int, *,
+                 expect: bytes | object | None = _UNCHECKED) -> None:
     """Replace `target` with `data` (mode `mode`, the old owner kept when possible) through
-    a fsynced temp file + rename."""
+    a fsynced temp file + rename. With `expect`, the target is re-read right before the
+    rename (after the temp file is durable) and TargetChanged is raised, nothing written,
+    when it no longer holds exactly those bytes (None: it must still be absent): an edit
+    another program saved meanwhile is never replaced."""
     try:
         owner: os.stat_result | None = os.stat(target)
     except OSError:
@@ -83,6 +100,10 @@ def atomic_write(target: str, data: bytes, mode: int) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+        if expect is not _UNCHECKED:
+            current = read_or_none(target)
+            if current != expect:
+                raise TargetChanged(target, current)
         os.replace(temp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -98,7 +119,11 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def durable_unlink(target: str) -> None:
+def durable_unlink(target: str, *, expect: bytes | object | None = _UNCHECKED) -> None:
+    if expect is not _UNCHECKED:
+        current = read_or_none(target)
+        if current != expect:
+            raise TargetChanged(target, current)
     os.unlink(target)
     fsync_dir(os.path.dirname(target) or ".")
 

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
+from rtok.formats import dialects
+from rtok.formats.errors import FormatError
 from rtok.install.descriptor import Descriptor, DescriptorError, FileSpec, load_all
 from rtok.install.model import FileEdit, InstallContext
 from rtok.install.targets import json_hooks, markdown, toml_hooks, whole_files, yaml_items
@@ -43,6 +45,7 @@ _SIMPLE_BUILDERS: dict[str, Builder] = {
     "json_hook_flat": json_hooks.json_hook_flat,
     "json_named_hooks": json_hooks.json_named_hooks,
     "toml_hook_table": toml_hooks.toml_hook_table,
+    "toml_hook_group": toml_hooks.toml_hook_group,
     "yaml_list_item": yaml_items.yaml_list_item,
     "template_file": whole_files.template_file,
     "awareness_file": whole_files.awareness_file,
@@ -136,27 +139,39 @@ def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[
             f"(scopes: {', '.join(descriptor.scopes)})"
         )
     specs = descriptor.files[scope]
-    targets = {spec.path: _target(descriptor, scope, spec, ctx) for spec in specs}
+    # By position: two entries may name one file (Codex's config.toml holds both an inline
+    # hook and its trust entry).
+    targets = [_target(descriptor, scope, spec, ctx) for spec in specs]
+    skipped = _unchosen_in_groups(specs, targets) if action == "install" else set()
     edits: list[FileEdit] = []
-    for spec in specs:
+    for index, spec in enumerate(specs):
         if action == "install" and ctx.hook_only and spec.is_awareness:
+            continue
+        if index in skipped:
             continue
         if action == "install" and spec.when_exists and not os.path.exists(
             expand_path(spec.when_exists, scope, ctx, user_file=spec.user_file)
         ):
             continue
-        target = targets[spec.path]
+        target = targets[index]
         if spec.strategy == "reference_line":
-            awareness_path = targets[str(spec.options["target"])].path
+            awareness_path = _named(specs, targets, str(spec.options["target"]),
+                                    AWARENESS_FILE_STRATEGIES).path
             edits.append(markdown.reference_line(target, action, awareness_path))
         elif spec.strategy == "codex_trust":
-            hooks_target = targets[str(spec.options["hooks_file"])]
-            hooks_edit = json_hooks.json_hook_group(hooks_target, "install")
-            container = tuple(str(s) for s in hooks_target.spec.options["container"])
-            edits.append(toml_hooks.codex_trust(
-                target, action, hooks_target.path, container, hooks_edit.transform,
-                json_hooks.desired_group(hooks_target),
-            ))
+            for hooks_target in _trusted_hook_targets(spec, specs, targets, skipped):
+                hooks_edit = _SIMPLE_BUILDERS[hooks_target.spec.strategy](hooks_target,
+                                                                          "install")
+                container = tuple(str(s) for s in hooks_target.spec.options["container"])
+                edits.append(toml_hooks.codex_trust(
+                    target, action, hooks_target.path, container, hooks_edit.transform,
+                    json_hooks.desired_group(hooks_target),
+                ))
+                if spec.description and action == "install":
+                    edits[-1] = replace(edits[-1], description=f"{edits[-1].description}; "
+                                        f"{spec.description}")
+                edits[-1] = _with_host_facts(edits[-1], spec, target, action)
+            continue
         else:
             edits.append(_SIMPLE_BUILDERS[spec.strategy](target, action))
             if action == "uninstall" and spec.strategy == "template_file":
@@ -164,7 +179,101 @@ def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[
         if spec.description and action == "install":
             edits[-1] = replace(edits[-1], description=f"{edits[-1].description}; "
                                 f"{spec.description}")
+        edits[-1] = _with_host_facts(edits[-1], spec, target, action)
     return edits
+
+
+AWARENESS_FILE_STRATEGIES = frozenset({"awareness_file", "rules_dir_or_file"})
+HOOK_FILE_STRATEGIES = frozenset({"json_hook_group", "toml_hook_group"})
+
+
+def _named(specs: tuple[FileSpec, ...], targets: list[Target], path: str,
+           strategies: frozenset[str]) -> Target:
+    """The target of the entry with this descriptor path and one of these strategies."""
+    for spec, target in zip(specs, targets, strict=True):
+        if spec.path == path and spec.strategy in strategies:
+            return target
+    return next(t for s, t in zip(specs, targets, strict=True) if s.path == path)
+
+
+def _trusted_hook_targets(spec: FileSpec, specs: tuple[FileSpec, ...],
+                          targets: list[Target], skipped: set[int]) -> list[Target]:
+    """The hook files a trust entry is for: the named one, or the member of its group the
+    install chose instead; every member for an uninstall."""
+    named = _named(specs, targets, str(spec.options["hooks_file"]), HOOK_FILE_STRATEGIES)
+    group = named.spec.group
+    return [t for i, t in enumerate(targets) if i not in skipped and (
+        t is named if not group else (t.spec.group == group
+                                      and t.spec.strategy in HOOK_FILE_STRATEGIES))]
+
+
+def _with_host_facts(edit: FileEdit, spec: FileSpec, target: Target, action: str) -> FileEdit:
+    """Attach the host's dialect (an install refuses a file the host cannot parse) and the
+    files the host writes beside rtok's own."""
+    folder = os.path.dirname(target.path)
+    host_files = tuple(os.path.join(folder, pattern) for pattern in spec.host_files)
+    host = target.descriptor.display_name
+    if not spec.dialect:
+        return replace(edit, host=host, host_files=host_files)
+    transform = edit.transform
+    if action == "install":
+        transform = _guarded(edit.transform, spec.dialect, host, target.path)
+    return replace(edit, transform=transform, dialect=spec.dialect, host=host,
+                   host_files=host_files)
+
+
+def _guarded(transform: Callable[[bytes | None], bytes | None], dialect: str, host: str,
+             path: str) -> Callable[[bytes | None], bytes | None]:
+    def guarded(data: bytes | None) -> bytes | None:
+        if data is not None:
+            check_host_dialect(data, dialect, host, path)
+        return transform(data)
+
+    return guarded
+
+
+def check_host_dialect(data: bytes, dialect: str, host: str, path: str) -> None:
+    """Raise FormatError (file:line, in the host's terms) when `host` cannot parse `data`."""
+    problem = dialects.host_problem(data, dialect, label=path)
+    if problem is None:
+        return
+    line, reason = problem
+    raise FormatError(
+        path, line,
+        f"{reason}: {host} reads this file as {dialects.describe(dialect)} and cannot parse "
+        f"it, so it ignores the whole file; fix the file first (rtok changed nothing)",
+    )
+
+
+def _unchosen_in_groups(specs: tuple[FileSpec, ...], targets: list[Target]) -> set[int]:
+    """Positions of grouped entries an install leaves out. Per group the host reads one
+    file: the first entry (in the host's order of precedence) whose file is in use (exists,
+    or holds its `prefer_when` key), else the first entry without `prefer_when`."""
+    groups: dict[str, list[int]] = {}
+    for index, spec in enumerate(specs):
+        if spec.group:
+            groups.setdefault(spec.group, []).append(index)
+    skipped: set[int] = set()
+    for members in groups.values():
+        chosen = next((i for i in members
+                       if _in_use(targets[i].path, specs[i].prefer_when)), None)
+        if chosen is None:
+            chosen = next((i for i in members if not specs[i].prefer_when), members[0])
+        skipped.update(i for i in members if i != chosen)
+    return skipped
+
+
+def _in_use(path: str, keys: tuple[str, ...]) -> bool:
+    if not keys:
+        return os.path.lexists(path)
+    data = _read(path)
+    if data is None or not data.strip():
+        return False
+    try:
+        value = toml_hooks.read_document(data, path, keys)
+    except FormatError:
+        return False
+    return value is not None
 
 
 def _other_owners(path: str, kind: str, agent: str) -> list[str]:
@@ -219,6 +328,26 @@ def installed_scopes(descriptor: Descriptor, ctx: InstallContext) -> list[str]:
             except Exception:  # an unreadable or malformed file says nothing either way
                 continue
     return found
+
+
+HOOK_KINDS = frozenset({"settings_entry", "trust_entry", "whole_file"})
+
+
+def missing_parts(descriptor: Descriptor, scope: str, ctx: InstallContext) -> list[FileEdit]:
+    """The hook, plugin and trust edits of an install that are not in place (a part that
+    needed consent and was declined), for an agent installed in `scope`. Awareness files
+    are not counted: `--hook-only` leaves them out on purpose."""
+    missing: list[FileEdit] = []
+    for edit in edits_for(descriptor.name, scope, "install", ctx):
+        if edit.kind not in HOOK_KINDS:
+            continue
+        try:
+            current = _read(edit.path)
+            if edit.transform(current) != current:
+                missing.append(edit)
+        except Exception:  # a file rtok cannot edit now: verify reports why
+            continue
+    return missing
 
 
 def _read(path: str) -> bytes | None:

@@ -63,3 +63,13 @@ class FileEdit:
     # rtok wrote that the user has since modified), or None. A non-None answer is reported
     # and makes `rtok uninstall` exit with status 3; the transform keeps the file.
     kept_note: Callable[[bytes | None], str | None] | None = None
+    # What the host's parser accepts in this file (rtok.formats.dialects), "" when rtok owns
+    # the file whole; `host` names the host in messages ("Claude Code").
+    dialect: str = ""
+    host: str = ""
+    # Absolute globs of files the host writes beside this one (bytecode of a plugin):
+    # removed together with the file when rtok deletes it.
+    host_files: tuple[str, ...] = ()
+    # Uninstall only: current bytes -> what the removal does beyond rtok's exact bytes
+    # (an entry of rtok's that the user edited), reported to the user, or None.
+    removal_note: Callable[[bytes | None], str | None] | None = None

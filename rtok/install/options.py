@@ -11,6 +11,7 @@ EXIT_PENDING = 1  # --check found changes; or changes needing consent were decli
 EXIT_USAGE = 2  # bad options or bad input (unknown agent, unparseable or unwritable target)
 EXIT_KEPT = 3  # uninstall kept an rtok file the user has modified
 EXIT_FAILED = 4  # applying failed; every file written was restored
+EXIT_CANCELLED = 130  # Ctrl-C at a prompt; nothing written
 
 EXIT_CODES_HELP = (
     "Exit status: 0 done or nothing to do; 1 changes pending (--check), or changes that "
@@ -32,6 +33,7 @@ class InitOptions:
     agents: list[str] = field(default_factory=list)
     all_agents: bool = False
     global_scope: bool = False
+    project_scope: bool = False  # --project: the current project, without asking
     dry_run: bool = False
     check: bool = False
     uninstall: bool = False

@@ -16,6 +16,10 @@ from dataclasses import dataclass, field
 from rtok.install import fsio, origins, state
 from rtok.install.model import FileEdit, InstallContext
 
+# Settings files are small; a larger one is refused at once instead of parsed for minutes
+# with gigabytes of memory.
+MAX_EDIT_BYTES = 16 * 1024 * 1024
+
 
 class PlanError(Exception):
     """One or more targets cannot be changed; nothing was written."""
@@ -57,6 +61,8 @@ class Plan:
     # these too, so a run stays whole when another run changes them in between.
     in_place: tuple[FileEdit, ...] = ()
     kept: tuple[tuple[FileEdit, str], ...] = ()  # rtok files kept on purpose, with why
+    # What an uninstall removes beyond rtok's exact bytes (entries the user edited), to say.
+    notes: tuple[tuple[FileEdit, str], ...] = ()
     agents: tuple[str, ...] = field(default=())
 
     @property
@@ -172,11 +178,16 @@ def plan(
     unchanged: list[FileEdit] = []
     in_place: list[FileEdit] = []
     kept: list[tuple[FileEdit, str]] = []
+    notes: list[tuple[FileEdit, str]] = []
     for group in groups.values():
         path = os.path.abspath(group[0].path)
         real, problem = _resolve(path, group, ctx)
         if problem:
             problems.append(problem)
+            continue
+        too_big = _size_problem(real)
+        if too_big:
+            problems.append(too_big)
             continue
         try:
             current = fsio.read_or_none(real)
@@ -200,6 +211,9 @@ def plan(
             note = _kept_note(edit, current)
             if note:
                 kept.append((edit, note))
+            said = edit.removal_note(current) if edit.removal_note and accepted else None
+            if said:
+                notes.append((edit, said))
         missing, existing = missing_dirs(os.path.dirname(real))
         mode = target_mode(old_mode, accepted or group)
         if not accepted or (new == current and (current is None or mode == old_mode)):
@@ -239,7 +253,22 @@ def plan(
         unchanged=tuple(unchanged),
         in_place=tuple(in_place),
         kept=tuple(kept),
+        notes=tuple(notes),
         agents=tuple(dict.fromkeys(e.agent for e in edits)),
+    )
+
+
+def _size_problem(real_path: str) -> str | None:
+    try:
+        size = os.stat(real_path).st_size
+    except OSError:
+        return None  # absent (or unreadable: reading it reports that)
+    if size <= MAX_EDIT_BYTES or not os.path.isfile(real_path):
+        return None
+    return (
+        f"{real_path}: is {size / (1024 * 1024):.0f} MiB; rtok edits settings files of up to "
+        f"{MAX_EDIT_BYTES // (1024 * 1024)} MiB and left it alone (a settings file this "
+        "large is usually not one: check what wrote it)"
     )
 
 

@@ -33,6 +33,17 @@ def change_line(change: Change, *, prefix: str = "") -> str:
     return text + (f": {what}" if what else "")
 
 
+_SUMMARY_VERBS = {"create": "create", "modify": "update", "delete": "delete",
+                  "chmod": "update (mode)"}
+
+
+def summary_text(plan: Plan) -> str:
+    """Every file the plan changes, one line each, for right above the confirmation."""
+    lines = [f"{len(plan.changes)} file(s) to change:"]
+    lines.extend(f"  {_SUMMARY_VERBS[c.action]:<7} {c.path} [{_who(c)}]" for c in plan.changes)
+    return "\n".join(lines) + "\n"
+
+
 def plan_text(plan: Plan, *, action: str, show_diff: bool, verbose: bool) -> str:
     lines: list[str] = []
     if not plan.changes and not plan.declined:
@@ -48,6 +59,8 @@ def plan_text(plan: Plan, *, action: str, show_diff: bool, verbose: bool) -> str
             lines.append(diff.unified_diff(change).rstrip("\n"))
     for edit, note in plan.kept:
         lines.append(f"kept {edit.path} [{edit.agent}]: {note}")
+    for edit, note in plan.notes:
+        lines.append(f"note: {edit.path} [{edit.agent}]: {note}")
     if verbose:
         for edit in plan.unchanged:
             lines.append(f"already in place: {edit.path} [{edit.agent}] {edit.description}")
@@ -74,13 +87,15 @@ def result_text(
     lines.extend(f"backup of {original}: {backup}" for original, backup in result.backups)
     if verbose:
         lines.extend(f"created directory {d}" for d in result.created_dirs)
-        lines.extend(f"removed directory {d}" for d in result.removed_dirs)
+    if verbose or not result.applied:
+        # Without other changes these are what an earlier, interrupted run left behind.
+        lines.extend(f"removed directory {d} (rtok created it)" for d in result.removed_dirs)
         lines.extend(f"removed leftover temp file {t}" for t in result.removed_temps)
     lines.extend(
         f"{path}: changed since it was planned; the change was recomputed on its new bytes"
         for path in result.replanned
     )
-    if not result.applied and not declined:
+    if not result.applied and not declined and not result.removed_dirs:
         what = "installed" if action == "install" else "removed"
         lines.append(f"Nothing to do: everything is already {what}.")
     lines.extend(f"warning: {w}" for w in result.warnings)
@@ -128,6 +143,7 @@ def plan_json(
             for e in plan.unchanged
         ],
         "kept": [{"path": e.path, "agent": e.agent, "reason": n} for e, n in plan.kept],
+        "notes": [{"path": e.path, "agent": e.agent, "note": n} for e, n in plan.notes],
         "applied": applied is not None,
         "backups": [] if applied is None else [
             {"path": p, "backup": b} for p, b in applied.backups

@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from rtok import launcher, paths
-from rtok.install import planner, report, state, transaction
+from rtok.install import first_run, planner, report, state, transaction
 from rtok.install.locks import LockTimeoutError
 from rtok.install.model import AWARENESS_LEVELS, FileEdit, InstallContext
 from rtok.install.options import (
@@ -239,6 +239,8 @@ def _run(
     except Exception as exc:
         raise UsageError(f"the agent descriptors are invalid: {exc}") from exc
 
+    if opts.global_scope and opts.project_scope:
+        raise UsageError("-g/--global and --project exclude each other")
     prompting = (
         opts.interactive and not opts.agents and not opts.all_agents
         and not (opts.json or opts.check or opts.show)
@@ -247,8 +249,12 @@ def _run(
         if choose is None:
             raise UsageError("no agent given: use --agent NAME (see `rtok agents`) or --all")
         chosen, global_scope = choose(opts, descriptors)
+        scope = "global" if global_scope else "project"
+        chosen, skipped = first_run.split_by_scope(chosen, descriptors, scope)
+        if skipped:
+            err.write(f"note: {first_run.skipped_note(skipped, descriptors, scope)}\n")
         if not chosen:
-            err.write("No agent chosen; nothing to do.\n")
+            err.write("No agent chosen; nothing written.\n")
             return EXIT_OK
         opts.agents, opts.global_scope = chosen, global_scope
 
@@ -295,14 +301,25 @@ def _run(
         else:
             out.write(report.plan_text(the_plan, action=action, show_diff=True,
                                        verbose=opts.verbose))
-            out.write("Dry run: nothing written.\n")
+            if opts.check:
+                out.write("Check: changes pending; nothing written.\n" if pending
+                          else "Check: nothing to change.\n")
+            else:
+                out.write("Dry run: nothing written.\n")
         return code
 
+    trust_asked = False
     if confirming and the_plan.changes:
-        out.write(report.plan_text(the_plan, action=action, show_diff=True, verbose=False))
-        out.flush()
         if confirm is None:
             raise UsageError("cannot ask for confirmation here: use --auto-patch or --no-patch")
+        out.write(report.plan_text(the_plan, action=action, show_diff=True, verbose=False))
+        out.flush()
+        if action == "install":
+            # Every question before the one confirmation, so the summary sits right above it.
+            messages.extend(_trust_filters(opts, err))
+            trust_asked = True
+        out.write(report.summary_text(the_plan))
+        out.flush()
         if not confirm(f"Apply these {len(the_plan.changes)} change(s)?"):
             err.write("Not confirmed; nothing written.\n")
             return EXIT_PENDING
@@ -327,7 +344,7 @@ def _run(
         messages.append(
             f"{len(the_plan.kept)} file(s) rtok wrote were modified by you and were kept"
         )
-    if action == "install":
+    if action == "install" and not trust_asked:
         messages.extend(_trust_filters(opts, err))
     if opts.json:
         out.write(report.plan_json(the_plan, action=action, scope=scope, applied=result,
@@ -337,12 +354,16 @@ def _run(
                                  declined=bool(the_plan.declined)))
     for edit, note in the_plan.kept:
         out.write(f"kept {edit.path} [{edit.agent}]: {note}\n")
+    for edit, note in the_plan.notes:
+        out.write(f"note: {edit.path} [{edit.agent}]: {note}\n")
     for change in the_plan.declined:
         out.write(report.change_line(change, prefix="not done (needs consent): ") + "\n")
     if the_plan.declined and opts.patch is False:
         out.write(report.manual_instructions(the_plan.declined))
     for message in messages:
         err.write(f"{message}\n")
+    if result.applied:
+        out.write(first_run.next_steps(agents, descriptors, action) + "\n")
     return code
 
 

@@ -59,13 +59,17 @@ def agent_rows(
             row["detected"] = False
             row["error"] = str(exc)
         installed: list[str] = []
+        partial: list[str] = []
         for scope in visible:
             try:
                 if scope in mod.installed_scopes(descriptor, contexts[scope]):
                     installed.append(scope)
+                    if mod.missing_parts(descriptor, scope, contexts[scope]):
+                        partial.append(scope)
             except Exception as exc:
                 row["error"] = str(exc)
         row["installed"] = installed
+        row["partial"] = partial
         files: dict[str, list[object]] = {}
         for scope in visible:
             try:

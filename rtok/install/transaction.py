@@ -15,8 +15,10 @@ uninstall would not recognise.
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import os
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -86,6 +88,12 @@ def _recheck(
             f"{change.path}: changed after the preview was shown; nothing was written, "
             "run the command again to see the new changes"
         )
+    return _replan(change, current, origin_table)
+
+
+def _replan(change: Change, current: bytes | None,
+            origin_table: state.OriginTable | None) -> Change | None:
+    """`change` planned again on the bytes its file holds now (None: nothing to do)."""
     new: bytes | None = current
     for edit in change.edits:
         new = edit.transform(new)
@@ -170,6 +178,74 @@ class _Journal:
         return failures
 
 
+# A file that changes under rtok's write is planned again on its new bytes, a bounded number
+# of times; a file that is empty or does not parse just then (another program is half-way
+# through writing it) is given a moment to settle, and never written on those bytes.
+MAX_WRITE_ATTEMPTS = 50
+RETRY_DELAY_S = (0.001, 0.02)  # random back-off between attempts, so two writers part
+SETTLE_TRIES = 25
+SETTLE_DELAY_S = 0.02
+
+
+def _is_blank(data: bytes | None) -> bool:
+    return data is not None and not data.strip()
+
+
+def _settled_replan(change: Change, current: bytes | None,
+                    origin_table: state.OriginTable | None) -> Change | None:
+    """Plan `change` again on what its file holds now, waiting for a file that looks
+    half-written (blank or unparseable where it was not) to settle."""
+    problem: Exception | None = None
+    for attempt in range(SETTLE_TRIES):
+        if attempt:
+            time.sleep(SETTLE_DELAY_S)
+            current = fsio.read_or_none(change.real_path)
+        if _is_blank(current) and not _is_blank(change.old) and change.old is not None:
+            problem = None
+            continue
+        try:
+            return _replan(change, current, origin_table)
+        except Exception as exc:  # does not parse (yet): give the other writer a moment
+            problem = exc
+    why = f"it does not parse ({problem})" if problem else "it is empty"
+    raise StaleTargetError(
+        f"{change.path}: changed while rtok was writing it and {why} now; rtok wrote "
+        "nothing to it, run the command again once the other program is done"
+    )
+
+
+def _write_current(change: Change, journal: _Journal, delay: float, strict: bool,
+                   origin_table: state.OriginTable | None, backups: BackupRun,
+                   result: ApplyResult) -> Change | None:
+    """Write `change`, re-planning it when the file changed right before the rename."""
+    for attempt in range(MAX_WRITE_ATTEMPTS):
+        if attempt:
+            time.sleep(random.uniform(*RETRY_DELAY_S))
+        try:
+            _write(change, journal, delay)
+            return change
+        except fsio.TargetChanged as moved:
+            if strict:
+                raise StaleTargetError(
+                    f"{change.path}: changed after the preview was shown; nothing was "
+                    "written, run the command again to see the new changes"
+                ) from None
+            result.replanned.append(change.path)
+            now = _settled_replan(change, moved.current, origin_table)
+            if now is None:
+                return None
+            if now.old is not None and now.new != now.old:
+                result.backups.append((now.path, backups.save(now.path, now.old)))
+            if now.old is None and change.old is not None:
+                journal.recorded_files.append(now.real_path)
+                state.update(add_files=[now.real_path])
+            change = now
+    raise StaleTargetError(
+        f"{change.path}: kept changing while rtok tried to write it "
+        f"({MAX_WRITE_ATTEMPTS} attempts); nothing was written to it, run the command again"
+    )
+
+
 def _write(change: Change, journal: _Journal, delay: float) -> None:
     for directory in _missing_dirs(os.path.dirname(change.real_path)):
         try:
@@ -182,21 +258,56 @@ def _write(change: Change, journal: _Journal, delay: float) -> None:
         link_target = None
         if change.path != change.real_path and os.path.islink(change.path):
             link_target = os.readlink(change.path)
-        fsio.durable_unlink(change.real_path)
+        fsio.durable_unlink(change.real_path, expect=change.old)
         journal.done.append((change, link_target))
         if link_target is not None:
             fsio.durable_unlink(change.path)
     else:
+        try:
+            fsio.atomic_write(change.real_path, change.new, change.mode, expect=change.old)
+        except fsio.TargetChanged:
+            raise  # nothing written: nothing to undo for this file
+        except BaseException:
+            journal.done.append((change, None))
+            raise
         journal.done.append((change, None))
-        fsio.atomic_write(change.real_path, change.new, change.mode)
 
 
-def _prune_created_dirs(deleted: Sequence[Change]) -> list[str]:
-    """Remove directories rtok created that the deletions left empty (innermost first)."""
+def _remove_host_files(edits: Sequence[FileEdit], current_state: state.InstallState
+                       ) -> list[str]:
+    """Files the host wrote beside a file of rtok's that is gone now (a plugin's bytecode),
+    inside a directory rtok created; then the host's directories they leave empty."""
+    removed: list[str] = []
+    for edit in edits:
+        folder = os.path.dirname(os.path.realpath(edit.path))
+        if not edit.host_files or os.path.lexists(edit.path) or not current_state.created(
+                folder):
+            continue
+        for pattern in edit.host_files:
+            for found in sorted(glob.glob(pattern)):
+                if os.path.isfile(found) and not os.path.islink(found):
+                    with contextlib.suppress(OSError):
+                        os.unlink(found)
+                        removed.append(found)
+            directory = os.path.dirname(pattern)
+            while directory != folder and directory.startswith(folder + os.sep):
+                with contextlib.suppress(OSError):
+                    os.rmdir(directory)  # only when empty
+                directory = os.path.dirname(directory)
+    return removed
+
+
+def _prune_created_dirs(deleted: Sequence[Change],
+                        absent: Sequence[FileEdit] = ()) -> list[str]:
+    """Remove directories rtok created that the deletions left empty (innermost first).
+    `absent`: edits of files already gone (an uninstall killed after deleting them)."""
     current_state = state.load()
+    _remove_host_files([e for c in deleted for e in c.edits] + list(absent), current_state)
     removed: list[str] = []
     candidates = {os.path.dirname(c.real_path) for c in deleted}
     candidates |= {os.path.dirname(c.path) for c in deleted}
+    candidates |= {os.path.dirname(os.path.abspath(e.path)) for e in absent
+                   if not os.path.lexists(e.path)}
     for start in sorted(candidates, key=len, reverse=True):
         directory = start
         while current_state.created(directory) and os.path.isdir(directory):
@@ -225,6 +336,8 @@ def apply(
     for directory in {os.path.dirname(os.path.realpath(e.path)) for e in plan.unchanged}:
         result.removed_temps.extend(fsio.sweep_stale_temps(directory))
     if not plan.changes and not plan.in_place:
+        if action == "uninstall":
+            _finish_removal(plan, [], result)
         _sync_integrity(plan, [], action, project_root, result)
         return result
     delay = _step_delay()
@@ -259,13 +372,16 @@ def apply(
             )
             state.update(add_files=journal.recorded_files, add_dirs=journal.recorded_dirs)
             _pause(delay)
+            written: list[Change] = []
             for change in final:
-                _write(change, journal, delay)
+                done = _write_current(change, journal, delay, strict, origin_table, backups,
+                                      result)
+                if done is not None:
+                    written.append(done)
                 _pause(delay)
+            final = written
             deleted = [c for c in final if c.new is None]
-            state.update(remove_files=[c.real_path for c in deleted])
-            result.removed_dirs = _prune_created_dirs(deleted)
-            state.update(remove_dirs=result.removed_dirs)
+            _finish_removal(plan if action == "uninstall" else Plan(), deleted, result)
         except BaseException as exc:
             failures = journal.undo()
             if isinstance(exc, TransactionError) and not failures:
@@ -289,6 +405,16 @@ def apply(
             origins.after_apply(action, [(c.real_path, c.old, c.new) for c in final])
     _sync_integrity(plan, final, action, project_root, result)
     return result
+
+
+def _finish_removal(plan: Plan, deleted: Sequence[Change], result: ApplyResult) -> None:
+    """Forget deleted files and remove the directories rtok created that are left empty,
+    also those of files an earlier, killed uninstall already deleted."""
+    absent = [e for e in plan.unchanged if not os.path.lexists(e.path)]
+    state.update(remove_files=[c.real_path for c in deleted]
+                 + [os.path.realpath(e.path) for e in absent])
+    result.removed_dirs = _prune_created_dirs(deleted, absent)
+    state.update(remove_dirs=result.removed_dirs)
 
 
 def _describe(exc: BaseException) -> str:

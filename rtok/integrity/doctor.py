@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rtok import launcher, paths
+from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
 from rtok.integrity.records import ArtifactRecord, load_records
@@ -62,7 +63,10 @@ def hook_commands_in(text: str, agent: str) -> list[str]:
     """Command strings in `text` that run `<...>/rtok hook <agent>` (directly, or inside
     a shell wrapper such as the fail-closed guard)."""
     found: list[str] = []
-    for candidate in candidate_strings(text)[1:]:
+    candidates = candidate_strings(text)
+    if candidates and candidates[0] == text:
+        candidates = candidates[1:]  # not JSON: the literals in it, not the whole text
+    for candidate in candidates:
         if _runs_rtok_hook(candidate, agent, 0) and candidate not in found:
             found.append(candidate)
     return found
@@ -467,14 +471,11 @@ def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Chec
 def codex_hook_hash(command: str, timeout: object, matcher: str,
                     is_async: bool = False) -> str:
     """The hash Codex keeps for a trusted PreToolUse command hook (`sha256:<hex>`)."""
-    definition = {
-        "event_name": "pre_tool_use",
-        "hooks": [{"async": is_async, "command": command,
-                   "timeout": 600 if timeout is None else timeout, "type": "command"}],
-        "matcher": matcher,
-    }
-    text = json.dumps(definition, sort_keys=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    # One hash function for the installer and doctor: the one Codex computes.
+    handler: dict[str, object] = {"async": is_async, "command": command, "type": "command"}
+    if timeout is not None:
+        handler["timeout"] = timeout
+    return codex_group_hash({"matcher": matcher, "hooks": [handler]})
 
 
 def codex_home() -> str:
@@ -490,7 +491,9 @@ def check_codex_trust(hooks_file: str, scope: str) -> list[Check]:
     if data is None:
         return [Check("codex", scope, "codex_trust", FAIL, f"{hooks_file} is missing", fix)]
     try:
-        groups = json.loads(data.decode("utf-8")).get("hooks", {}).get("PreToolUse", [])
+        text = data.decode("utf-8")
+        document = tomllib.loads(text) if hooks_file.endswith(".toml") else json.loads(text)
+        groups = document.get("hooks", {}).get("PreToolUse", [])
     except (ValueError, AttributeError, UnicodeDecodeError) as exc:
         return [Check("codex", scope, "codex_trust", FAIL, f"{hooks_file} does not parse: {exc}",
                       fix)]
@@ -650,12 +653,12 @@ def check_launcher(checks: Sequence[Check]) -> list[Check]:
 
 def _doctor_group(name: str, scope: str, root: str | None,
                   group: Sequence[ArtifactRecord]) -> list[Check]:
+    checks = _partial_checks(name, group) + _host_parse_checks(name, scope, group)
     tier = installed.tier_of(name)
     if tier == "hook":
-        return _doctor_hook_agent(name, scope, root, group)
+        return checks + _doctor_hook_agent(name, scope, root, group)
     if tier != "plugin":
-        return []
-    checks: list[Check] = []
+        return checks
     files: list[tuple[ArtifactRecord, bytes]] = []
     for record in group:
         if record.kind != "whole_file":
@@ -668,6 +671,32 @@ def _doctor_group(name: str, scope: str, root: str | None,
         files.append((record, data))
     if files:
         checks.extend(exercise_plugin(name, scope, files))
+    return checks
+
+
+def _partial_checks(name: str, group: Sequence[ArtifactRecord]) -> list[Check]:
+    """A declined part of the install: say what is missing and how to finish it."""
+    from rtok.integrity.verify import check_partial
+
+    return [
+        Check(name, finding.scope or "", "partial", FAIL,
+              f"{finding.message}. Finish it with `{finding.fix}` (or add it by hand: "
+              f"`{finding.fix.replace('--auto-patch', '--no-patch')}` prints how)"
+              if finding.fix else finding.message, finding.fix)
+        for finding in check_partial(list(group))
+    ]
+
+
+def _host_parse_checks(name: str, scope: str, group: Sequence[ArtifactRecord]) -> list[Check]:
+    from rtok.integrity.verify import host_parse_problem
+
+    checks: list[Check] = []
+    for record in group:
+        data = installed.read_or_none(record.path)
+        problem = host_parse_problem(record, data) if data is not None else None
+        if problem:
+            checks.append(Check(name, scope, "host_parse", FAIL, f"{record.path}: {problem}",
+                                f"fix {record.path}, then rtok doctor"))
     return checks
 
 
@@ -716,7 +745,32 @@ def _doctor_hook_agent(name: str, scope: str, root: str | None,
     checks.extend(host_condition_checks(name, scope, bool(commands)))
     for hooks_file in hooks_files:
         checks.extend(check_codex_trust(hooks_file, scope))
+        checks.extend(codex_inline_hooks(hooks_file, scope))
     return checks
+
+
+def codex_inline_hooks(hooks_file: str, scope: str) -> list[Check]:
+    """Codex reads hooks.json and the `[hooks]` tables of the config.toml beside it as one
+    layer: both run (nothing is shadowed), but Codex warns about the two representations."""
+    import tomllib
+
+    config = os.path.join(os.path.dirname(os.path.abspath(hooks_file)), "config.toml")
+    if installed.same_path(config, hooks_file):
+        return []  # rtok's hook is inline itself: one representation
+    data = installed.read_or_none(config)
+    if data is None:
+        return []
+    try:
+        hooks = tomllib.loads(data.decode("utf-8")).get("hooks", {})
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError):
+        return []
+    events = sorted(k for k, v in hooks.items() if k != "state" and v) if isinstance(
+        hooks, dict) else []
+    if not events:
+        return []
+    return [Check("codex", scope, "hook_layer", WARN,
+                  f"{config} also defines hooks ({', '.join(events)}): Codex runs them and "
+                  f"rtok's from {hooks_file} alike, and warns that one layer has both forms")]
 
 
 def host_condition_checks(agent: str, scope: str, registered: bool) -> list[Check]:

@@ -69,6 +69,14 @@ def install_edits(agent: str, scope: str, project_root: str | None) -> list[File
     return edits
 
 
+def missing_parts(descriptor: Descriptor, scope: str, project_root: str | None
+                  ) -> list[FileEdit]:
+    """Hook, plugin and trust edits of this install that are not in place."""
+    parts: list[FileEdit] = _integrations().missing_parts(
+        descriptor, scope, context(scope, project_root))
+    return parts
+
+
 def tier_of(agent: str) -> str:
     descriptor = descriptors().get(agent)
     return descriptor.tier if descriptor is not None else ""

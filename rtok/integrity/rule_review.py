@@ -283,5 +283,6 @@ def offer_trust_for_project(
 def questionary_confirm(question: str) -> bool:
     import questionary
 
-    answer = questionary.confirm(question, default=False).ask()
+    # unsafe_ask: Ctrl-C stops `rtok init` (exit 130) instead of answering "no"
+    answer = questionary.confirm(question, default=False).unsafe_ask()
     return bool(answer)

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rtok import __version__, paths, trust
+from rtok.formats import dialects
 from rtok.install.model import FileEdit
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
@@ -190,6 +191,11 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
                            message=f"{where}: the folder holding it is gone", **base)
         return Finding(status="missing", level=FAIL, fix=fix,
                        message=f"{where}: file missing", **base)
+    unreadable = host_parse_problem(record, data)
+    if unreadable:
+        return Finding(status="host_cannot_parse", level=FAIL, actual_sha256=sha256_hex(data),
+                       fix=f"fix {record.path}, then rtok verify",
+                       message=f"{where}: {unreadable}", **base)
     owned, reason = owned_now(record, data)
     if owned is None:
         if reason is None:
@@ -214,6 +220,52 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
     return Finding(status="tampered", level=FAIL, actual_sha256=actual, fix=fix,
                    message=(f"{where}: tampered (expected {_short(record.sha256)}, "
                             f"actual {_short(actual)})"), **base)
+
+
+def host_parse_problem(record: ArtifactRecord, data: bytes) -> str | None:
+    """Why the agent itself cannot parse this record's file (so it ignores rtok's entry),
+    in the host's terms with the line, or None."""
+    edit, _reason = edit_for(record)
+    if edit is None or not edit.dialect:
+        return None
+    problem = dialects.host_problem(data, edit.dialect, label=record.path)
+    if problem is None:
+        return None
+    line, reason = problem
+    at = f"line {line}: " if line else ""
+    return (f"{edit.host or record.agent} cannot parse this file ({at}{reason}; it reads "
+            f"{dialects.describe(edit.dialect)}), so rtok's entry in it does not run")
+
+
+def check_partial(records: Sequence[ArtifactRecord]) -> list[Finding]:
+    """An install whose hook, plugin or trust part was declined (it needed consent) while
+    the rest was written: the agent is told about rtok but never calls it."""
+    findings: list[Finding] = []
+    groups: dict[tuple[str, str | None], list[ArtifactRecord]] = {}
+    for record in records:
+        scope = "project" if record.project_root else record.scope
+        groups.setdefault((record.agent, record.project_root if scope == "project" else None),
+                          []).append(record)
+    for (agent, root), group in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        scope = "project" if root else "global"
+        try:
+            descriptor = installed.descriptors()[agent]
+            missing = installed.missing_parts(descriptor, scope, root)
+        except Exception:
+            continue
+        recorded = {(os.path.abspath(r.path), r.kind) for r in group}
+        for edit in missing:
+            if (os.path.abspath(edit.path), edit.kind) in recorded:
+                continue  # its own record reports it (missing or tampered)
+            findings.append(Finding(
+                check="artifact", status="partial", level=FAIL, agent=agent, scope=scope,
+                kind=edit.kind, path=edit.path, project_root=root,
+                fix=init_fix(agent, scope, root),
+                message=(f"{agent} ({scope}): partial install, not done: {edit.description} "
+                         f"in {edit.path} (it needed your consent); the agent does not "
+                         "call rtok until it is"),
+            ))
+    return findings
 
 
 def _agents_to_scan(agent: str | None) -> list[str]:
@@ -278,8 +330,23 @@ def _holds_rtok_bytes(edit: FileEdit, data: bytes) -> bool:
 
 # ------------------------------------------------------------------------ hook commands
 
+def _json_strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _json_strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _json_strings(v)]
+    return []
+
+
 def candidate_strings(text: str) -> list[str]:
-    """`text` itself, then every string literal in it (JSON escapes decoded)."""
+    """The strings of a JSON document (rtok's entry as recorded) read by a JSON parser;
+    for any other text (a plugin file), `text` itself, then every string literal in it."""
+    try:
+        return _json_strings(json.loads(text))
+    except ValueError:
+        pass
     found = [text]
     for match in _LITERAL.finditer(text):
         if match.group(1) is not None:
@@ -504,6 +571,7 @@ def verify(agent: str | None, cwd: str) -> list[Finding]:
     findings = [check_record(r, known) for r in records]
     findings.extend(find_unrecorded(records, agent, cwd))
     live = [r for r, f in zip(records, findings, strict=False) if f.status != "orphaned"]
+    findings.extend(check_partial(live))
     findings.extend(check_hook_commands(live))
     findings.extend(check_codex_hook_trust(live))
     findings.extend(check_rule_files(cwd))

@@ -125,6 +125,7 @@ FORMAT_OF_STRATEGY: dict[str, str | None] = {
     "json_hook_flat": "json",
     "json_named_hooks": "json",
     "toml_hook_table": "toml",
+    "toml_hook_group": "toml",
     "codex_trust": "toml",
     "yaml_list_item": "yaml",
     "awareness_block": "md",

@@ -24,7 +24,7 @@ def _user_files(root: Path) -> dict[str, bytes]:
 def test_global_claude_and_codex_over_user_files(isolated_home: Path) -> None:
     settings = isolated_home / ".claude" / "settings.json"
     settings.parent.mkdir()
-    settings.write_bytes(fixture_bytes("json", "comments.jsonc"))
+    settings.write_bytes(fixture_bytes("json", "user_hooks_same_matcher.json"))
     agents_md = isolated_home / ".codex" / "AGENTS.md"
     agents_md.parent.mkdir()
     agents_md.write_bytes(fixture_bytes("md", "no_final_newline.md"))

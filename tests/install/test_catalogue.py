@@ -25,14 +25,18 @@ from agent_harness import (
     read,
 )
 
-from rtok.formats import jsonc, tomltext, yamltext
+from rtok.formats import dialects, jsonc, tomltext, yamltext
+from rtok.formats.errors import FormatError
 from rtok.install import integrations
+from rtok.install.descriptor import FileSpec
 
 AGENT_SCOPES = list(agent_scopes())
 # A fixture that is not a valid file of that kind: install must refuse it (tested below).
 INCOMPATIBLE = {
     ("codex_trust", "user_hooks_array.toml"),
     ("toml_hook_table", "codex_trusted_other.toml"),
+    ("toml_hook_table", "codex_inline_hooks.toml"),  # `hooks` is a table, not [[hooks]]
+    ("toml_hook_group", "user_hooks_array.toml"),  # same file as the refused trust entry
 }
 
 
@@ -84,7 +88,11 @@ def test_round_trip_without_pre_existing_files(agent: str, scope: str, tmp_path:
     ) == []
 
 
-def _cases() -> list[tuple[str, str, int, str]]:
+def _host_refuses(spec: FileSpec, folder: str, name: str) -> bool:
+    return dialects.host_problem(fixture_bytes(folder, name), spec.dialect) is not None
+
+
+def _cases(refused: bool = False) -> list[tuple[str, str, int, str]]:
     cases: list[tuple[str, str, int, str]] = []
     for agent, scope in AGENT_SCOPES:
         descriptor = integrations.get_descriptor(agent)
@@ -94,8 +102,44 @@ def _cases() -> list[tuple[str, str, int, str]]:
             if folder is None:
                 continue
             cases.extend((agent, scope, index, name) for name in fixture_names(folder)
-                         if (spec.strategy, name) not in INCOMPATIBLE)
+                         if (spec.strategy, name) not in INCOMPATIBLE
+                         and _host_refuses(spec, folder, name) == refused)
     return cases
+
+
+def _not_chosen(spec: FileSpec, data: bytes) -> bool:
+    """A grouped alternative the install does not use for this file (its key is absent)."""
+    if not spec.prefer_when:
+        return False
+    if spec.strategy.startswith("toml"):
+        return tomltext.get(data, spec.prefer_when, None) is None
+    return jsonc.get(data, spec.prefer_when, None) is None
+
+
+@pytest.mark.parametrize(("agent", "scope", "index", "fixture"), _cases(refused=True))
+def test_a_file_the_host_cannot_parse_is_refused(agent: str, scope: str, index: int,
+                                                 fixture: str, tmp_path: Path) -> None:
+    """JSONC in a strict-JSON host (Claude Code, Codex), trailing commas where the host
+    strips only comments (Gemini, Qwen): the host ignores such a file, so rtok refuses it,
+    names file:line and the host, and writes nothing."""
+    box = _sandbox(tmp_path)
+    descriptor = integrations.get_descriptor(agent)
+    spec = descriptor.files[scope][index]
+    path, folder = _edited_files(agent, scope, box)[
+        sum(1 for s in descriptor.files[scope][:index]
+            if FORMAT_OF_STRATEGY[s.strategy] is not None)
+    ]
+    original = fixture_bytes(folder, fixture)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.write(original)
+    before = all_files(str(tmp_path))
+    with pytest.raises(FormatError) as caught:
+        box.apply(box.edits(agent, scope, "install"))
+    assert caught.value.label == path and caught.value.line >= 1
+    assert descriptor.display_name in str(caught.value)
+    assert dialects.describe(spec.dialect) in str(caught.value)
+    assert all_files(str(tmp_path)) == before
 
 
 def _parses(path: str, data: bytes, folder: str) -> None:
@@ -124,6 +168,18 @@ def test_round_trip_over_a_user_file(agent: str, scope: str, index: int, fixture
 
     box.apply(box.edits(agent, scope, "install"))
     installed = read(path)
+    spec = integrations.get_descriptor(agent).files[scope][index]
+    if _not_chosen(spec, original):
+        # The host reads the group's first file (created now); this entry adds nothing
+        # here (another entry, e.g. Codex's trust, may still edit the same file).
+        others = [s for s in integrations.get_descriptor(agent).files[scope]
+                  if s is not spec and integrations.expand_path(
+                      s.path, scope, box.context(scope), user_file=s.user_file) == path]
+        assert others or installed == original
+        box.apply(box.edits(agent, scope, "uninstall"))
+        assert all_files(str(tmp_path)) == before_files
+        assert all_dirs(str(tmp_path)) == before_dirs
+        return
     assert installed is not None and installed != original, "rtok's entry was not added"
     _parses(path, installed, folder)
     owned = [e for e in box.edits(agent, scope, "install")

@@ -27,9 +27,10 @@ from rtok.install.transaction import STEP_DELAY_ENV, STEP_MARKER
 KILLS = 200
 INSTALL = ["init", "-a", "claude", "-g", "--auto-patch"]
 UNINSTALL = ["uninstall", "-a", "claude", "-g", "--auto-patch"]
+# Strict JSON (what Claude Code reads), tab-indented, no final newline.
 SETTINGS = (
-    b'{\n\t// user settings, tab-indented\n\t"model": "opus",\n\t"hooks": {"PreToolUse": [\n'
-    b'\t\t{"matcher": "Bash", "hooks": [{"type": "command", "command": "guard"}]},\n\t]},\n}'
+    b'{\n\t"model": "opus",\n\t"hooks": {"PreToolUse": [\n'
+    b'\t\t{"matcher": "Bash", "hooks": [{"type": "command", "command": "guard"}]}\n\t]}\n}'
 )
 CLAUDE_MD = b"# Notes\r\n\r\nkeep me\r\n"
 

@@ -16,7 +16,11 @@ EMPTY_CONTAINERS = [
     b'{\n  "hooks": {}\n}\n',
     b'{"hooks": {"PreToolUse": []}, "model": "opus"}',
     b'{\r\n\t"permissions": {"allow": []},\r\n\t"hooks": {\r\n\t\t"PreToolUse": [ ]\r\n\t}\r\n}',
-    b'// settings\n{\n    "hooks": {\n        "PreToolUse": [],\n        "Stop": [],\n    },\n}\n',
+    b'{\n    "hooks": {\n        "PreToolUse": [],\n        "Stop": []\n    }\n}\n',
+    # An empty or whitespace-only file is "no settings" to the host: it comes back as such.
+    b"",
+    b"  \n\t\n",
+    b"\r\n",
 ]
 
 

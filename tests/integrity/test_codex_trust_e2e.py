@@ -122,3 +122,62 @@ def test_doctor_and_codex_agree_on_hook_trust(isolated_home: Path) -> None:
     assert hook["trustStatus"] == "untrusted"
     doctor = _doctor_trust(isolated_home)
     assert doctor["level"] == "FAIL" and "not trusted" in str(doctor["message"])
+
+
+@pytest.mark.e2e
+def test_codex_trusts_the_hook_under_a_non_ascii_home(isolated_home: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A HOME such as /home/jürgen: the hooks.json path in the trust key, and the rtok path
+    in the hook command, hold non-ASCII characters; Codex must call the hook trusted, and
+    its hash must be the one rtok wrote and doctor recomputes."""
+    _ensure_codex()
+    home = isolated_home / "jürgen"
+    (home / ".codex").mkdir(parents=True)
+    bin_dir = home / "tools ü" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "rtok").symlink_to(os.path.join(os.path.dirname(sys.executable), "rtok"))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("RTOK_BIN", str(bin_dir / "rtok"))
+    result = run_rtok(["init", "--agent", "codex", "-g", "--auto-patch"])
+    assert result.returncode == 0, result.stderr
+
+    [hook] = _hooks_list(home, home)
+    assert "jürgen" in str(hook["command"]) and "tools ü" in str(hook["command"])
+    assert hook["trustStatus"] == "trusted", hook
+    assert hook["currentHash"] == codex_hook_hash(str(hook["command"]), hook["timeoutSec"],
+                                                  str(hook["matcher"]))
+    config = (home / ".codex" / "config.toml").read_text(encoding="utf-8")
+    assert str(hook["currentHash"]) in config
+    assert _doctor_trust(home)["level"] == "PASS"
+
+
+@pytest.mark.e2e
+def test_rtoks_hook_goes_inline_where_the_users_hooks_live(isolated_home: Path) -> None:
+    """The user's hooks are `[[hooks.PreToolUse]]` tables in config.toml: rtok's entry goes
+    there too (no hooks.json beside it, which Codex would load as a second representation
+    of the same layer); Codex lists both and trusts rtok's."""
+    _ensure_codex()
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    user = ('[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.hooks]]\n'
+            'type = "command"\ncommand = "echo user-hook"\n')
+    (codex / "config.toml").write_text(user)
+    result = run_rtok(["init", "--agent", "codex", "-g", "--auto-patch", "--hook-only"])
+    assert result.returncode == 0, result.stderr
+    assert not (codex / "hooks.json").exists()
+    assert (codex / "config.toml").read_text().startswith(user)
+    hooks = _hooks_list(isolated_home, isolated_home)
+    commands = {str(h["command"]): h for h in hooks}
+    assert "echo user-hook" in commands and commands["echo user-hook"]["enabled"] is True
+    [ours] = [h for c, h in commands.items() if c.endswith("hook codex")]
+    assert ours["trustStatus"] == "trusted" and str(ours["key"]).startswith(
+        f"{codex / 'config.toml'}:pre_tool_use:1:")
+    assert ours["currentHash"] == codex_hook_hash(str(ours["command"]), ours["timeoutSec"],
+                                                  str(ours["matcher"]))
+    doctor = run_rtok(["doctor", "--json", "--agent", "codex"], cwd=str(isolated_home),
+                      timeout=240)
+    checks = json.loads(doctor.stdout)["checks"]
+    assert [c["level"] for c in checks if c["sample"] == "codex_trust"] == ["PASS"]
+    assert not [c for c in checks if c["sample"] == "hook_layer"]
+    assert run_rtok(["uninstall", "--agent", "codex", "-g", "--auto-patch"]).returncode == 0
+    assert (codex / "config.toml").read_text() == user

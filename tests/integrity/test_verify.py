@@ -37,21 +37,21 @@ def _items(doc: dict[str, object]) -> list[dict[str, object]]:
 
 
 def test_intact_artifact_passes(isolated_home: Path) -> None:
-    awareness = isolated_home / ".claude" / "RTOK.md"
-    _install_file(awareness, b"# rtok\nread shortened output\n", "claude", "awareness_file")
+    awareness = isolated_home / ".roo" / "rules" / "rtok.md"
+    _install_file(awareness, b"# rtok\nread shortened output\n", "roo", "awareness_file")
     code, doc = _verify(cwd=isolated_home)
     assert code == 0 and doc["ok"] is True
     [item] = _items(doc)
     assert item["status"] == "verified" and item["level"] == "PASS"
     human = run_rtok(["verify"], cwd=str(isolated_home))
     assert human.returncode == 0
-    assert human.stdout.decode().startswith("PASS  claude (global) awareness_file")
+    assert human.stdout.decode().startswith("PASS  roo (global) awareness_file")
 
 
 def test_flipped_byte_is_tampered(isolated_home: Path) -> None:
-    awareness = isolated_home / ".claude" / "RTOK.md"
+    awareness = isolated_home / ".roo" / "rules" / "rtok.md"
     original = b"# rtok\nread shortened output\n"
-    _install_file(awareness, original, "claude", "awareness_file")
+    _install_file(awareness, original, "roo", "awareness_file")
     flipped = bytearray(original)
     flipped[3] ^= 0x20
     awareness.write_bytes(bytes(flipped))
@@ -61,10 +61,10 @@ def test_flipped_byte_is_tampered(isolated_home: Path) -> None:
     assert item["status"] == "tampered" and item["level"] == "FAIL"
     assert item["expected_sha256"] == _sha(original)
     assert item["actual_sha256"] == _sha(bytes(flipped))
-    assert item["fix"] == "rtok init --agent claude -g --auto-patch"
+    assert item["fix"] == "rtok init --agent roo -g --auto-patch"
     human = run_rtok(["verify"], cwd=str(isolated_home)).stdout.decode()
     assert human.startswith("FAIL  ") and "tampered" in human
-    assert "(fix: rtok init --agent claude -g --auto-patch)" in human
+    assert "(fix: rtok init --agent roo -g --auto-patch)" in human
 
 
 def test_deleted_file_is_missing_and_gone_folder_orphaned(isolated_home: Path) -> None:
@@ -142,7 +142,7 @@ def test_untrusted_rule_file_warns(isolated_home: Path, tmp_path: Path) -> None:
 
 
 def test_json_schema_is_as_documented(isolated_home: Path) -> None:
-    _install_file(isolated_home / ".claude" / "RTOK.md", b"x\n", "claude", "awareness_file")
+    _install_file(isolated_home / ".roo" / "rules" / "rtok.md", b"x\n", "roo", "awareness_file")
     code, doc = _verify(cwd=isolated_home)
     assert set(doc) == {"schema", "rtok_version", "agent", "ok", "exit_code", "summary",
                         "items"}
@@ -155,7 +155,8 @@ def test_json_schema_is_as_documented(isolated_home: Path) -> None:
         for key in item:
             assert f'"{key}"' in text, key
     for status in ("verified", "tampered", "missing", "no_baseline", "orphaned",
-                   "missing_binary", "incompatible_version", "untrusted", "modified"):
+                   "missing_binary", "incompatible_version", "untrusted", "modified",
+                   "partial", "host_cannot_parse"):
         assert f"`{status}`" in text
 
 
@@ -166,12 +167,12 @@ def test_usage_errors_exit_2(isolated_home: Path) -> None:
 
 
 def test_agent_filter(isolated_home: Path) -> None:
-    _install_file(isolated_home / ".claude" / "RTOK.md", b"x\n", "claude", "awareness_file")
+    _install_file(isolated_home / ".roo" / "rules" / "rtok.md", b"x\n", "roo", "awareness_file")
     _install_file(isolated_home / ".gemini" / "RTOK.md", b"y\n", "gemini", "awareness_file")
     (isolated_home / ".gemini" / "RTOK.md").write_bytes(b"z\n")
-    code, doc = _verify("--agent", "claude", cwd=isolated_home)
-    assert code == 0 and doc["agent"] == "claude"
-    assert [i["agent"] for i in _items(doc)] == ["claude"]
+    code, doc = _verify("--agent", "roo", cwd=isolated_home)
+    assert code == 0 and doc["agent"] == "roo"
+    assert [i["agent"] for i in _items(doc)] == ["roo"]
     code, _doc = _verify(cwd=isolated_home)
     assert code == 1
 
@@ -187,10 +188,10 @@ def test_corrupt_records_fail_verify(isolated_home: Path) -> None:
 
 def test_record_of_a_removed_project_is_orphaned(isolated_home: Path, tmp_path: Path) -> None:
     project = tmp_path / "gone"
-    (project / ".claude").mkdir(parents=True)
-    target = project / ".claude" / "RTOK.md"
+    (project / ".roo" / "rules").mkdir(parents=True)
+    target = project / ".roo" / "rules" / "rtok.md"
     target.write_bytes(b"x\n")
-    record_artifacts([ArtifactRecord(path=str(target), agent="claude", scope="project",
+    record_artifacts([ArtifactRecord(path=str(target), agent="roo", scope="project",
                                      project_root=str(project), kind="awareness_file",
                                      sha256=_sha(b"x\n"))])
     code, doc = _verify(cwd=isolated_home)

@@ -110,8 +110,12 @@ def test_each_kind_deleted_is_missing(everything_installed: Path) -> None:
             ctx = installed.context(record.scope, record.project_root)
             edits = installed._integrations().edits_for(record.agent, record.scope,
                                                         "uninstall", ctx)
-            [edit] = [e for e in edits if e.kind == record.kind and e.path == record.path]
-            after = edit.transform(Path(record.path).read_bytes())
+            # Codex's config.toml has one trust edit per file its hook may live in.
+            matching = [e for e in edits if e.kind == record.kind and e.path == record.path]
+            assert matching
+            after: bytes | None = Path(record.path).read_bytes()
+            for edit in matching:
+                after = edit.transform(after)
             if after is None:
                 os.unlink(record.path)
             else:

@@ -47,6 +47,19 @@ def is_rtok_hook_command(command: object, agent: str) -> bool:
     )
 
 
+def is_edited_rtok_hook_command(command: object, agent: str) -> bool:
+    """A hook command that starts with rtok's words `<path>/rtok hook <agent>` but that
+    someone changed after them (a flag appended, another tail): still rtok's entry, which
+    an uninstall removes and says so."""
+    if not isinstance(command, str) or is_rtok_hook_command(command, agent):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    return len(words) >= 3 and is_rtok_binary(words[0]) and words[1:3] == ["hook", agent]
+
+
 def registered_binary(command: object, agent: str) -> str | None:
     """The rtok entry point a registered hook command runs (for checks that it still
     exists), or None when `command` is not rtok's hook command for `agent`."""

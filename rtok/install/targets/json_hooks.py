@@ -21,17 +21,38 @@ from collections.abc import Callable
 from rtok.formats import jsonc
 from rtok.install.model import FileEdit
 from rtok.install.targets.base import Target
-from rtok.install.targets.commands import is_rtok_hook_command
+from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
 JsonPath = tuple[str | int, ...]
 
 
-def _is_owned_handler(handler: object, agent: str, command_key: str = "command") -> bool:
+def _is_owned_handler(handler: object, agent: str, command_key: str = "command",
+                      edited: bool = False) -> bool:
+    """rtok's handler; with `edited`, also one whose command the user changed after rtok's
+    words (what an uninstall removes)."""
     if not isinstance(handler, dict):
         return False
     if handler.get("type", "command") != "command":
         return False
-    return is_rtok_hook_command(handler.get(command_key), agent)
+    command = handler.get(command_key)
+    return is_rtok_hook_command(command, agent) or (
+        edited and is_edited_rtok_hook_command(command, agent))
+
+
+def edited_commands(data: bytes | None, container: JsonPath, agent: str, command_key: str,
+                    grouped: bool, label: str) -> list[str]:
+    """Commands of rtok's entries that the user changed (e.g. appended a flag)."""
+    if not data or not data.strip():
+        return []
+    items = jsonc.get(data, container, None, label=label)
+    found: list[str] = []
+    for item in items if isinstance(items, list) else []:
+        handlers = item.get("hooks") if grouped and isinstance(item, dict) else [item]
+        for handler in handlers if isinstance(handlers, list) else []:
+            command = handler.get(command_key) if isinstance(handler, dict) else None
+            if isinstance(command, str) and is_edited_rtok_hook_command(command, agent):
+                found.append(command)
+    return found
 
 
 def _needs_consent(target: Target, action: str) -> bool:
@@ -83,8 +104,9 @@ def _finish_removal(data: bytes, target: Target) -> bytes | None:
     return data
 
 
-def _owned_group_paths(data: bytes, container: JsonPath, agent: str,
-                       command_key: str, grouped: bool) -> tuple[list[int], list[JsonPath]]:
+def _owned_group_paths(data: bytes, container: JsonPath, agent: str, command_key: str,
+                       grouped: bool, edited: bool = False
+                       ) -> tuple[list[int], list[JsonPath]]:
     """(indexes of whole entries that are rtok's, paths of rtok handlers inside user groups)."""
     items = jsonc.get(data, container, None)
     whole: list[int] = []
@@ -93,13 +115,14 @@ def _owned_group_paths(data: bytes, container: JsonPath, agent: str,
         return whole, inner
     for index, item in enumerate(items):
         if not grouped:
-            if _is_owned_handler(item, agent, command_key):
+            if _is_owned_handler(item, agent, command_key, edited):
                 whole.append(index)
             continue
         if not isinstance(item, dict) or not isinstance(item.get("hooks"), list):
             continue
         handlers = item["hooks"]
-        owned = [i for i, h in enumerate(handlers) if _is_owned_handler(h, agent, command_key)]
+        owned = [i for i, h in enumerate(handlers)
+                 if _is_owned_handler(h, agent, command_key, edited)]
         if owned and len(owned) == len(handlers):
             whole.append(index)
         else:
@@ -107,9 +130,11 @@ def _owned_group_paths(data: bytes, container: JsonPath, agent: str,
     return whole, inner
 
 
-def _remove_owned(data: bytes, target: Target, command_key: str, grouped: bool) -> bytes:
+def _remove_owned(data: bytes, target: Target, command_key: str, grouped: bool,
+                  edited: bool = False) -> bytes:
     container = _container(target)
-    whole, inner = _owned_group_paths(data, container, target.agent, command_key, grouped)
+    whole, inner = _owned_group_paths(data, container, target.agent, command_key, grouped,
+                                      edited)
     # Handlers inside user groups first (deepest paths, last first), then whole entries.
     for path in sorted(inner, reverse=True):
         data = jsonc.remove_array_item_at(data, path, label=target.path)
@@ -137,6 +162,12 @@ def _entries_edit(target: Target, action: str, desired: dict[str, object], comma
             return data
         if data is not None and data.strip():
             jsonc.parse(data, label=target.path)  # refuse an unparseable file up front
+            if edited_commands(data, container, target.agent, command_key, grouped,
+                               target.path) and not _owned_group_paths(
+                    data, container, target.agent, command_key, grouped)[0]:
+                # rtok's entry with the user's own changes (a flag, another timeout): it
+                # is theirs to keep; a second entry would run rtok twice.
+                return data
             data = _remove_owned(data, target, command_key, grouped)
         started = _start(data, target)
         return jsonc.append_to_array(started, container, desired, label=target.path)
@@ -146,10 +177,18 @@ def _entries_edit(target: Target, action: str, desired: dict[str, object], comma
             return None
         if not data.strip():
             return data
-        removed = _remove_owned(data, target, command_key, grouped)
+        removed = _remove_owned(data, target, command_key, grouped, edited=True)
         if removed == data and not target.ctx.created_by_rtok(target.path):
             return data
         return _finish_removal(removed, target)
+
+    def removal_note(data: bytes | None) -> str | None:
+        changed = edited_commands(data, container, target.agent, command_key, grouped,
+                                  target.path)
+        if not changed:
+            return None
+        return ("removed rtok's hook entry although it was changed by hand: "
+                + "; ".join(f"`{c}`" for c in changed))
 
     def owned(data: bytes | None) -> bytes | None:
         if not data:
@@ -166,7 +205,7 @@ def _entries_edit(target: Target, action: str, desired: dict[str, object], comma
     return FileEdit(
         path=target.path, agent=target.agent, scope=target.edit_scope, kind="settings_entry",
         transform=transform, needs_consent=_needs_consent(target, action), owned_bytes=owned,
-        description=description,
+        description=description, removal_note=removal_note if action == "uninstall" else None,
     )
 
 

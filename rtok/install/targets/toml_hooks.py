@@ -21,7 +21,7 @@ from rtok.formats.text import decode
 from rtok.install import fsio
 from rtok.install.model import FileEdit
 from rtok.install.targets.base import IntegrationError, Target
-from rtok.install.targets.commands import is_rtok_hook_command
+from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
 CODEX_EVENT = "pre_tool_use"
 # Field names hosts give the tool pattern of a hook table (Vibe, Kimi Code).
@@ -61,14 +61,27 @@ def toml_hook_table(target: Target, action: str) -> FileEdit:
                                               label=target.path)
         return tomltext.add_table(data, (array,), desired, array=True, label=target.path)
 
+    def edited_entry(entry: Mapping[str, object]) -> bool:
+        return is_edited_rtok_hook_command(entry.get("command"), target.agent)
+
     def uninstall(data: bytes | None) -> bytes | None:
         if data is None:
             return None
-        removed = tomltext.remove_tables(data, (array,), owned_entry, array=True,
-                                         label=target.path)
+        removed = tomltext.remove_tables(
+            data, (array,), lambda e: owned_entry(e) or edited_entry(e), array=True,
+            label=target.path)
         if removed == data:
             return data
         return _delete_if_created(removed, target)
+
+    def removal_note(data: bytes | None) -> str | None:
+        entries = tomltext.get(data, (array,), None, label=target.path) if data else None
+        changed = [str(e.get("command")) for e in entries if isinstance(e, dict)
+                   and edited_entry(e)] if isinstance(entries, list) else []
+        if not changed:
+            return None
+        return ("removed rtok's hook entry although it was changed by hand: "
+                + "; ".join(f"`{c}`" for c in changed))
 
     def owned(data: bytes | None) -> bytes | None:
         entries = tomltext.get(data, (array,), None, label=target.path) if data else None
@@ -83,7 +96,96 @@ def toml_hook_table(target: Target, action: str) -> FileEdit:
         transform=install if action == "install" else uninstall,
         needs_consent=action == "install" and os.path.lexists(target.path),
         owned_bytes=owned, description=f"{verb} rtok's [[{array}]] entry",
+        removal_note=removal_note if action == "uninstall" else None,
     )
+
+
+def _handler_commands(entry: object) -> list[object]:
+    if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
+        return []
+    handlers = entry["hooks"]
+    if not handlers or not all(isinstance(h, dict) and h.get("type", "command") == "command"
+                               for h in handlers):
+        return []
+    return [h.get("command") for h in handlers]
+
+
+def toml_hook_group(target: Target, action: str) -> FileEdit:
+    """A Claude-style matcher group as a TOML array-of-tables entry (Codex's inline hooks in
+    config.toml): `[[hooks.PreToolUse]]` with `matcher` and `hooks = [{ ... }]`, appended
+    after the user's own entries, which are never touched."""
+    raw = target.option("container", [])
+    container = tuple(str(step) for step in raw) if isinstance(raw, list) else ()
+    handler: dict[str, object] = {"type": "command", "command": target.command}
+    timeout = target.option("timeout")
+    if timeout is not None:
+        handler["timeout"] = timeout
+    desired: dict[str, object] = {"matcher": target.option("matcher"), "hooks": [handler]}
+
+    def is_ours(entry: Mapping[str, object]) -> bool:
+        commands = _handler_commands(entry)
+        return bool(commands) and all(is_rtok_hook_command(c, target.agent) for c in commands)
+
+    def is_edited(entry: Mapping[str, object]) -> bool:
+        commands = _handler_commands(entry)
+        return bool(commands) and not is_ours(entry) and all(
+            is_rtok_hook_command(c, target.agent)
+            or is_edited_rtok_hook_command(c, target.agent) for c in commands)
+
+    def entries(data: bytes | None) -> list[object]:
+        found = tomltext.get(data, container, None, label=target.path) if data else None
+        return found if isinstance(found, list) else []
+
+    def install(data: bytes | None) -> bytes | None:
+        present = entries(data)
+        ours = [e for e in present if isinstance(e, dict) and is_ours(e)]
+        if ours == [desired]:
+            return data
+        if not ours and any(isinstance(e, dict) and is_edited(e) for e in present):
+            return data  # rtok's entry with the user's changes: theirs to keep
+        if ours:
+            assert data is not None
+            data = tomltext.remove_tables(data, container, is_ours, array=True,
+                                          label=target.path)
+        return tomltext.add_table(data, container, desired, array=True, label=target.path)
+
+    def uninstall(data: bytes | None) -> bytes | None:
+        if data is None:
+            return None
+        removed = tomltext.remove_tables(data, container, lambda e: is_ours(e) or is_edited(e),
+                                         array=True, label=target.path)
+        if removed == data:
+            return data
+        return _delete_if_created(removed, target)
+
+    def removal_note(data: bytes | None) -> str | None:
+        changed = [str(c) for e in entries(data) if isinstance(e, dict) and is_edited(e)
+                   for c in _handler_commands(e)]
+        if not changed:
+            return None
+        return ("removed rtok's hook entry although it was changed by hand: "
+                + "; ".join(f"`{c}`" for c in changed))
+
+    def owned(data: bytes | None) -> bytes | None:
+        ours = [e for e in entries(data) if isinstance(e, dict) and is_ours(e)]
+        return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
+
+    verb = "add" if action == "install" else "remove"
+    return FileEdit(
+        path=target.path, agent=target.agent, scope=target.edit_scope, kind="settings_entry",
+        transform=install if action == "install" else uninstall,
+        needs_consent=action == "install" and os.path.lexists(target.path),
+        owned_bytes=owned, description=f"{verb} rtok's [[{'.'.join(container)}]] hook "
+        f"(matcher {target.option('matcher')})",
+        removal_note=removal_note if action == "uninstall" else None,
+    )
+
+
+def read_document(data: bytes | None, path: str, keys: tuple[str, ...]) -> object:
+    """The value at `keys` of a hooks file, JSON or TOML by its name."""
+    if path.endswith(".toml"):
+        return tomltext.get(data, keys, None, label=path)
+    return jsonc.get(data, keys, None, label=path)
 
 
 # --------------------------------------------------------------------------------------------
@@ -113,11 +215,12 @@ def codex_trust_key(hooks_path: str, group_index: int, handler_index: int = 0) -
 
 
 def owned_group_entries(hooks_bytes: bytes | None, hooks_path: str, container: tuple[str, ...],
-                        agent: str) -> dict[str, str]:
-    """trust key -> trusted_hash for every rtok group in a hooks.json document."""
+                        agent: str, edited: bool = False) -> dict[str, str]:
+    """trust key -> trusted_hash for every rtok group in a hooks.json document (with
+    `edited`, also groups whose rtok command the user changed)."""
     if not hooks_bytes or not hooks_bytes.strip():
         return {}
-    groups = jsonc.get(hooks_bytes, container, None, label=hooks_path)
+    groups = read_document(hooks_bytes, hooks_path, container)
     found: dict[str, str] = {}
     if not isinstance(groups, list):
         return found
@@ -127,7 +230,9 @@ def owned_group_entries(hooks_bytes: bytes | None, hooks_path: str, container: t
         handlers = group["hooks"]
         if handlers and all(
             isinstance(h, dict) and h.get("type", "command") == "command"
-            and is_rtok_hook_command(h.get("command"), agent) for h in handlers
+            and (is_rtok_hook_command(h.get("command"), agent)
+                 or (edited and is_edited_rtok_hook_command(h.get("command"), agent)))
+            for h in handlers
         ):
             found[codex_trust_key(hooks_path, index)] = codex_group_hash(group)
     return found
@@ -164,13 +269,16 @@ def codex_trust(target: Target, action: str, hooks_path: str, container: tuple[s
         if not isinstance(entries, dict):
             return data
         ours = owned_group_entries(read_hooks(), hooks_path, container, target.agent)
+        # The trust of a group whose rtok command the user edited goes with the group.
+        edited_keys = set(owned_group_entries(read_hooks(), hooks_path, container,
+                                              target.agent, edited=True)) - set(ours)
         fresh_hash = codex_group_hash(desired_group)
         original = data
         for key, value in entries.items():
             if not isinstance(value, dict) or not key.startswith(f"{hooks_path}:{CODEX_EVENT}:"):
                 continue
             digest = value.get("trusted_hash")
-            if ours.get(key) == digest or digest == fresh_hash:
+            if ours.get(key) == digest or digest == fresh_hash or key in edited_keys:
                 data = tomltext.remove_tables(data, (*state, key), label=target.path)
         if data == original:
             return data
