@@ -14,8 +14,8 @@ _SECTION = {
     "Unmerged paths:": "unmerged",
 }
 _ENTRY = regex.compile(r"^\t(?:(new file|modified|deleted|renamed|typechange|both modified|"
-                    r"both added|deleted by us|deleted by them|added by us|added by them):"
-                    r"\s+)?(.+)$")
+                       r"both added|deleted by us|deleted by them|added by us|added by them):"
+                       r"\s+)?(.+)$")
 _CODES = {"new file": "A", "modified": "M", "deleted": "D", "renamed": "R", "typechange": "T",
           "both modified": "UU", "both added": "AA", "deleted by us": "DU",
           "deleted by them": "UD", "added by us": "AU", "added by them": "UA"}
