@@ -3,10 +3,11 @@
 Stdlib only (hot path). Importing `re` (with `enum` and `functools` behind it) costs an
 `rtok run` about as much as the interpreter's own start, and parsing each pattern costs more.
 The regex engine itself is the builtin `_sre` module: `re` only turns a pattern's text into
-the engine's code. So the code `re` makes for each pattern is kept in a private cache file
-(`regex.json` in the data dir, 0600 in a 0700 dir like the trust store), tagged with the
-interpreter's version and the engine's magic number, and a pattern found there is built with
-`_sre.compile` directly. A pattern not found there (or any doubt about the cache) goes
+the engine's code. So the code `re` makes for each pattern is kept in private cache files
+(`regex/<module>.json` in the data dir, 0600 in a 0700 dir like the trust store; one per
+module that compiles patterns, so a run reads only the code of the modules it loads), tagged
+with the interpreter's version and the engine's magic number, and a pattern found there is
+built with `_sre.compile` directly. A pattern not found there (or any doubt about the cache) goes
 through `re` as usual, and its code is added to the cache for the next run. A pattern built
 from the cache is equal to the one `re.compile` returns. `_sre` checks the code it is given,
 so a damaged entry cannot crash the engine (it is compiled again); the file is as private as
@@ -32,18 +33,20 @@ MULTILINE = 8
 DOTALL = 16
 VERBOSE = 64
 
-CACHE_NAME = "regex.json"
+CACHE_DIR = "regex"
 # A cache past this many patterns starts again (user rules that changed often).
 MAX_ENTRIES = 1000
 
-_entries: dict[str, list[Any]] | None = None
+_groups: dict[str, dict[str, list[Any]]] = {}
 _tag = ""
 
 
 def compile(source: str | bytes, flags: int = 0) -> Pattern[Any]:
-    """`re.compile(source, flags)`, from the cached engine code when there is some."""
+    """`re.compile(source, flags)`, from the cached engine code when there is some. The
+    code is cached with the other patterns of the calling module."""
+    group = str(sys._getframe(1).f_globals.get("__name__", ""))
     key = _key(source, flags)
-    entries = _load()
+    entries = _load(group)
     found = entries.get(key)
     if found is not None:
         try:
@@ -56,7 +59,7 @@ def compile(source: str | bytes, flags: int = 0) -> Pattern[Any]:
     if args is None:
         return re.compile(source, flags)
     entries[key] = args
-    _save(entries)
+    _save(group, entries)
     return _build(source, args)
 
 
@@ -105,8 +108,9 @@ def _engine() -> Any:
     return __import__("_sre")
 
 
-def _cache_path() -> str:
-    return os.path.join(paths.data_dir(), CACHE_NAME)
+def cache_path(group: str) -> str:
+    name = "".join(c if c.isalnum() or c in "._-" else "_" for c in group) or "_"
+    return os.path.join(paths.data_dir(), CACHE_DIR, name + ".json")
 
 
 def _interpreter_tag() -> str:
@@ -114,31 +118,35 @@ def _interpreter_tag() -> str:
     return f"{sys.version}|{_sre.MAGIC}|{_sre.CODESIZE}"
 
 
-def _load() -> dict[str, list[Any]]:
-    global _entries, _tag
-    if _entries is not None:
-        return _entries
-    _tag = _interpreter_tag()
-    _entries = {}
+def _load(group: str) -> dict[str, list[Any]]:
+    global _tag
+    cached = _groups.get(group)
+    if cached is not None:
+        return cached
+    if not _tag:
+        _tag = _interpreter_tag()
+    entries: dict[str, list[Any]] = {}
+    _groups[group] = entries
     try:
-        with open(_cache_path(), encoding="utf-8") as handle:
+        with open(cache_path(group), encoding="utf-8") as handle:
             loaded = json.loads(handle.read())
     except (OSError, ValueError):
-        return _entries
+        return entries
     if isinstance(loaded, dict) and loaded.get("tag") == _tag:
         patterns = loaded.get("patterns")
         if isinstance(patterns, dict):
-            _entries = {key: value for key, value in patterns.items()
-                        if isinstance(value, list) and len(value) == 5}
-    return _entries
+            entries.update((key, value) for key, value in patterns.items()
+                           if isinstance(value, list) and len(value) == 5)
+    return entries
 
 
-def _save(entries: dict[str, list[Any]]) -> None:
+def _save(group: str, entries: dict[str, list[Any]]) -> None:
     if len(entries) > MAX_ENTRIES:
         entries.clear()
-    path = _cache_path()
+    path = cache_path(group)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
+        paths.private_dir(paths.data_dir())
         paths.private_dir(os.path.dirname(path))
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

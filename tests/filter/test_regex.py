@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rtok import launcher, paths
+from rtok import launcher
 from rtok.filter import regex
 
 PATTERNS: list[tuple[str | bytes, int]] = [
@@ -59,7 +59,7 @@ def _expected() -> list[list[str]]:
 
 
 def _cache() -> Path:
-    return Path(paths.data_dir()) / regex.CACHE_NAME
+    return Path(regex.cache_path("__main__"))  # the probe's patterns are compiled there
 
 
 def test_a_pattern_is_the_one_re_compiles() -> None:
