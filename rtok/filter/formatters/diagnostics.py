@@ -8,8 +8,7 @@ apart from the tool's progress lines and the source excerpts under a diagnostic.
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
 from rtok.filter.protect import carries_secret, is_protected
 
@@ -20,51 +19,51 @@ if TYPE_CHECKING:
 # Line shapes. Each names its groups: loc (file:line[:col] as printed), sev, code, msg.
 _SHAPES = {
     # gcc, clang, go vet/build, mypy, flake8, ruff (concise), javac, pylint, shellcheck -f gcc
-    "colon": re.compile(
+    "colon": regex.compile(
         r"^(?P<loc>(?=[^\s:]*[./])[^\s:][^:]*:\d+(?::\d+)?):(?:\s*(?P<sev>fatal error|error|"
         r"warning|note|info|hint|remark)\s*:)?\s+(?P<msg>\S.*)$"),
     # tsc, dotnet/msbuild: path(line,col): error CODE: message
-    "paren": re.compile(
+    "paren": regex.compile(
         r"^(?P<loc>\S.*?\(\d+(?:,\d+)?\)): (?P<sev>error|warning|info) (?P<code>[A-Z]+\d+): "
         r"(?P<msg>.*?)(?: \[[^\]]+\])?$"),
     # tsc --pretty: path:line:col - error TS1234: message
-    "dash": re.compile(
+    "dash": regex.compile(
         r"^(?P<loc>\S.*?:\d+:\d+) - (?P<sev>error|warning) (?P<code>[A-Z]+\d+): (?P<msg>.*)$"),
     # pyright: indented path:line:col - error: message (ruleName)
-    "pyright": re.compile(
+    "pyright": regex.compile(
         r"^\s+(?P<loc>\S.*?:\d+:\d+) - (?P<sev>error|warning|information): (?P<msg>.*?)"
         r"(?: \((?P<code>report\w+)\))?$"),
     # eslint's stylish rows under a file header: line:col  severity  message  rule
-    "stylish": re.compile(
+    "stylish": regex.compile(
         r"^\s+(?P<loc>\d+:\d+)\s+(?P<sev>error|warning)\s+(?P<msg>.+?)(?:\s{2,}(?P<code>"
         r"[@\w][\w@/.-]*))?$"),
     # xo (eslint-formatter-pretty): ✖ line:col  message  rule, under an indented file:line:col
-    "xo": re.compile(
+    "xo": regex.compile(
         r"^\s+(?P<sev>[✖⚠ℹ])\s+(?P<loc>\d+:\d+)\s+(?P<msg>.+?)(?:\s{2,}(?P<code>[@\w][\w@/.-]*))?$"),
     # maven: [ERROR] /path/X.java:[12,5] message
-    "maven": re.compile(
+    "maven": regex.compile(
         r"^\[(?P<sev>ERROR|WARNING)\] (?P<loc>\S.*?:\[\d+,\d+\]) (?P<msg>.*)$"),
     # rustc, cargo, clippy: severity[code]: message, then `--> file:line:col`
-    "rust": re.compile(r"^(?P<sev>error|warning|note|help)(?:\[(?P<code>E\d{4})\])?: "
+    "rust": regex.compile(r"^(?P<sev>error|warning|note|help)(?:\[(?P<code>E\d{4})\])?: "
                        r"(?P<msg>.+)$"),
     # ruff's full format: CODE [*] message, then `--> file:line:col`
-    "ruff": re.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<msg>.+)$"),
+    "ruff": regex.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<msg>.+)$"),
 }
-_ARROW = re.compile(r"^\s*--> (?P<loc>\S.*:\d+(?::\d+)?)$")
-_RUST_CODE = re.compile(r"(?:rust-clippy/[^#\s]*#(?P<lint>[\w-]+)|#\[(?:warn|deny)\((?P<attr>"
+_ARROW = regex.compile(r"^\s*--> (?P<loc>\S.*:\d+(?::\d+)?)$")
+_RUST_CODE = regex.compile(r"(?:rust-clippy/[^#\s]*#(?P<lint>[\w-]+)|#\[(?:warn|deny)\((?P<attr>"
                         r"[\w:]+)\)\])")
-_RUST_SUMMARY = re.compile(r"^(?:warning|error): (?:`[^`]+` \(.*\) generated |could not compile|"
+_RUST_SUMMARY = regex.compile(r"^(?:warning|error): (?:`[^`]+` \(.*\) generated |could not compile|"
                            r"aborting due to|build failed|test failed|\d+ warnings? emitted|"
                            r"Could not compile)")
-_CODE_FIRST = re.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4})\b(?: \[\*\])?\s*(?P<msg>.*)$")
-_CODE_LAST = re.compile(r"^(?P<msg>.*?)\s+\[(?P<code>-W[\w=+-]+|[\w-]+(?:\.[\w-]+)*)\]$")
-_SNIPPET = re.compile(r"^\s*(?:\d+\s*)?[|│]|^\s+[\^~]+|^\s*= |^\s*\.\.\.$|^\s*\d+ \|")
-_NUMBER = re.compile(r"\d+")
-_QUOTED = re.compile(r"'[^']*'|‘[^’]*’|\"[^\"]*\"|`[^`]*`")
+_CODE_FIRST = regex.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4})\b(?: \[\*\])?\s*(?P<msg>.*)$")
+_CODE_LAST = regex.compile(r"^(?P<msg>.*?)\s+\[(?P<code>-W[\w=+-]+|[\w-]+(?:\.[\w-]+)*)\]$")
+_SNIPPET = regex.compile(r"^\s*(?:\d+\s*)?[|│]|^\s+[\^~]+|^\s*= |^\s*\.\.\.$|^\s*\d+ \|")
+_NUMBER = regex.compile(r"\d+")
+_QUOTED = regex.compile(r"'[^']*'|‘[^’]*’|\"[^\"]*\"|`[^`]*`")
 # ruff's full format: the fix it offers (`help: ...`, then the changed lines as `- old` and
 # `12 + new`) belongs to the diagnostic above it, like its source excerpt
-_RUFF_FIX = re.compile(r"^(?:help|note): |^\s*\d*\s+[-+] |^-{8,}$")
-_JAVA_DETAIL = re.compile(r"^\s+(?:symbol|location|required|found|reason):\s")
+_RUFF_FIX = regex.compile(r"^(?:help|note): |^\s*\d*\s+[-+] |^-{8,}$")
+_JAVA_DETAIL = regex.compile(r"^\s+(?:symbol|location|required|found|reason):\s")
 
 _CARGO_PROGRESS = (r"^\s+(?:Compiling|Checking|Downloaded|Downloading|Fresh|Blocking|Locking|"
                    r"Updating|Adding|Documenting|Packaging|Verifying|Archiving|Building|"
@@ -100,7 +99,7 @@ _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
 }
 # tools whose diagnostic line is followed by the source line as it is, unindented
 _EXCERPT_NEXT = {"javac", "mvn", "gradle"}
-_XO_FILE = re.compile(r"^\s+(?P<file>\S+\.\w+):\d+:\d+$")
+_XO_FILE = regex.compile(r"^\s+(?P<file>\S+\.\w+):\d+:\d+$")
 _SEVERITY_WORD = {"✖": "error", "⚠": "warning", "ℹ": "info", "information": "info"}
 _SEVERITY_ORDER = {"error": 0, "fatal error": 0, "warning": 1}
 
@@ -163,7 +162,7 @@ class _Reader:
         self.excerpt_next = False
         self.shapes = [(name, _SHAPES[name]) for name in shapes]
         self.kinds = set(shapes)
-        self.progress = re.compile(progress)
+        self.progress = regex.compile(progress)
         self.groups: dict[tuple[str, str], _Group] = {}
         self.by_message: dict[tuple[str, str], _Group] = {}
         self.other: list[str] = []

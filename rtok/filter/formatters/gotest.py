@@ -8,27 +8,27 @@ are dropped, unless they carry an error word (then they are kept where they were
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.formatters.diagnostics import FORMATTERS
 from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
 from rtok.filter.protect import is_protected
 
-_EVENT = re.compile(r"^=== (?P<kind>RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
-_END = re.compile(r"^(?P<indent>\s*)--- (?P<kind>PASS|FAIL|SKIP): (?P<name>\S+)(?: \((?P<time>"
+_EVENT = regex.compile(r"^=== (?P<kind>RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
+_END = regex.compile(r"^(?P<indent>\s*)--- (?P<kind>PASS|FAIL|SKIP): (?P<name>\S+)(?: \((?P<time>"
                   r"[\d.]+s)\))?")
-_PACKAGE = re.compile(r"^(?P<kind>ok|FAIL|\?)\s+(?P<pkg>\S+)\s*(?P<rest>.*)$")
-_BARE = re.compile(r"^(?:PASS|FAIL|testing: warning: no tests to run)$")
-_EXIT = re.compile(r"^exit status \d+$")
+_PACKAGE = regex.compile(r"^(?P<kind>ok|FAIL|\?)\s+(?P<pkg>\S+)\s*(?P<rest>.*)$")
+_BARE = regex.compile(r"^(?:PASS|FAIL|testing: warning: no tests to run)$")
+_EXIT = regex.compile(r"^exit status \d+$")
 # a goroutine frame inside Go's own runtime and test harness: its file line
-_RUNTIME_FILE = re.compile(r"^\s*\S*/go(?:-[\d.]+)?/src/(?:runtime|testing|reflect|sync|internal)/"
-                           r"\S+\.go:\d+(?: \+0x[0-9a-f]+)?$")
-_CREATED_BY = re.compile(r"^\s*created by (?:testing|runtime)\.")
+_RUNTIME_FILE = regex.compile(r"^\s*\S*/go(?:-[\d.]+)?/src/"
+                              r"(?:runtime|testing|reflect|sync|internal)/"
+                              r"\S+\.go:\d+(?: \+0x[0-9a-f]+)?$")
+_CREATED_BY = regex.compile(r"^\s*created by (?:testing|runtime)\.")
 # A goroutine frame's argument words and its file line's code offset differ from one run of
 # the same stack to the next; without them a stack repeated across tests is shown once.
-_FRAME_ARGS = re.compile(r"^(?P<call>\s*\S*[\w)]\.[\w.*()]*?\w)\((?=[^()]*0x)"
+_FRAME_ARGS = regex.compile(r"^(?P<call>\s*\S*[\w)]\.[\w.*()]*?\w)\((?=[^()]*0x)"
                          r"(?:[^()]|\([^()]*\))*\)$")
-_FRAME_OFFSET = re.compile(r"^(?P<file>\s*\S+\.go:\d+) \+0x[0-9a-f]+$")
+_FRAME_OFFSET = regex.compile(r"^(?P<file>\s*\S+\.go:\d+) \+0x[0-9a-f]+$")
 
 
 def frame_shape(line: str) -> str:
