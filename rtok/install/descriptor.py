@@ -33,6 +33,21 @@ Schema of the installer's part:
                                              # (globs relative to its folder), removed with it
     prefer_when = ["hooks"]                  # see below
 
+    [doctor]                                 # what `rtok doctor` checks a hook reply against
+    rewrite_input = ["hookSpecificOutput", "updatedInput"]   # where the host reads a
+                                             #   rewritten tool input (observed, not derived
+                                             #   from [hook], so a reply mistake is caught)
+    rewrite_requires = { "hookSpecificOutput.permissionDecision" = "allow" }  # reply
+                                             #   values without which the host ignores it
+    hook_env = { CLAUDE_PROJECT_DIR = "${cwd}" }   # env the host gives its hooks
+    hook_env_default = { CODEX_MANAGED_BY_NPM = "1" }  # the same, unless already set
+
+    [doctor.deny_rule]                       # a rule of this agent's permission source
+    path = ".claude/settings.json"           #   that denies `git log`: the file, relative
+    json = { permissions = { deny = ["Bash(git log:*)"] } }   #   to a temporary project
+    # or text = "..." (written as is); home_env = "HOME" puts the file in a temporary
+    # directory named by that env var instead of the project (per-user rules)
+
 Several entries of one scope may name the same `group`: the host reads only one of these
 files for that purpose (Droid reads `hooks.json` instead of the hooks in `settings.json`).
 List them in the host's order of precedence. Install uses the first one in use (its file
@@ -42,6 +57,7 @@ first one without `prefer_when`; uninstall covers them all.
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from collections.abc import Mapping
@@ -127,6 +143,26 @@ class Detection:
 
 
 @dataclass(frozen=True)
+class DenyRule:
+    """A file holding one rule of the agent's permission source that denies `git log`."""
+
+    path: str
+    content: str  # written as is (JSON already serialised)
+    home_env: str = ""  # the file lives in a temporary dir named by this env var
+
+
+@dataclass(frozen=True)
+class DoctorFacts:
+    """What the host itself does with a hook's reply, for `rtok doctor`."""
+
+    rewrite_input: tuple[str, ...] = ()  # empty: the host's rewrite location is not known
+    rewrite_requires: Mapping[str, str] = field(default_factory=dict)
+    hook_env: Mapping[str, str] = field(default_factory=dict)
+    hook_env_default: Mapping[str, str] = field(default_factory=dict)
+    deny_rule: DenyRule | None = None
+
+
+@dataclass(frozen=True)
 class Descriptor:
     name: str
     display_name: str
@@ -140,6 +176,7 @@ class Descriptor:
     files: Mapping[str, tuple[FileSpec, ...]] = field(default_factory=dict)
     source: str = ""  # the descriptor file, for messages
     hook_condition: str = ""  # a host setting outside rtok's reach the hook also needs
+    doctor: DoctorFacts = field(default_factory=DoctorFacts)
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -243,7 +280,51 @@ def parse(data: Mapping[str, Any], where: str) -> Descriptor:
         files=files,
         source=where,
         hook_condition=hook_condition,
+        doctor=_doctor_facts(data.get("doctor", {}), f"{where}: doctor"),
     )
+
+
+def _doctor_facts(table: object, where: str) -> DoctorFacts:
+    if not isinstance(table, dict):
+        raise DescriptorError(f"{where} must be a table")
+    _only(table, {"rewrite_input", "rewrite_requires", "hook_env", "hook_env_default",
+                  "deny_rule"}, where)
+    deny = table.get("deny_rule")
+    return DoctorFacts(
+        rewrite_input=_strings(table, "rewrite_input", where),
+        rewrite_requires=_string_map(table, "rewrite_requires", where),
+        hook_env=_string_map(table, "hook_env", where),
+        hook_env_default=_string_map(table, "hook_env_default", where),
+        deny_rule=None if deny is None else _deny_rule(deny, f"{where}.deny_rule"),
+    )
+
+
+def _deny_rule(table: object, where: str) -> DenyRule:
+    if not isinstance(table, dict):
+        raise DescriptorError(f"{where} must be a table")
+    _only(table, {"path", "json", "text", "home_env"}, where)
+    path = _string(table, "path", where)
+    if os.path.isabs(path) or ".." in path.split("/"):
+        raise DescriptorError(f"{where}: path must be relative, without '..'")
+    if ("json" in table) == ("text" in table):
+        raise DescriptorError(f"{where}: needs exactly one of json and text")
+    if "json" in table:
+        if not isinstance(table["json"], dict):
+            raise DescriptorError(f"{where}: json must be a table")
+        content = json.dumps(table["json"])
+    else:
+        content = _string(table, "text", where)
+    home_env = table.get("home_env", "")
+    if not isinstance(home_env, str):
+        raise DescriptorError(f"{where}: home_env must be a string")
+    return DenyRule(path=path, content=content, home_env=home_env)
+
+
+def _string_map(table: Mapping[str, Any], key: str, where: str) -> dict[str, str]:
+    raw = table.get(key, {})
+    if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
+        raise DescriptorError(f"{where}: {key} must be a table of strings")
+    return dict(raw)
 
 
 def _detection(table: object, where: str) -> Detection:

@@ -38,6 +38,13 @@ def descriptors() -> Mapping[str, Descriptor]:
     return load_all()
 
 
+def trusts_hooks(agent: str, scope: str) -> bool:
+    """The agent's hooks run only once its config trusts them (a `codex_trust` entry)."""
+    descriptor = descriptors().get(agent)
+    specs = descriptor.files.get(scope, ()) if descriptor is not None else ()
+    return any(spec.strategy == "codex_trust" for spec in specs)
+
+
 def rtok_bin() -> str:
     from rtok.install.runner import resolve_rtok_bin
 

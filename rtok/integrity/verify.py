@@ -541,17 +541,19 @@ def check_codex_hook_trust(records: Sequence[ArtifactRecord]) -> list[Finding]:
 
     findings: list[Finding] = []
     for record in records:
-        if record.agent != "codex" or record.kind != "settings_entry":
+        if record.kind != "settings_entry" or not installed.trusts_hooks(
+                record.agent, record.scope):
             continue
         if installed.read_or_none(record.path) is None:
             continue  # reported as missing already
-        for check in check_codex_trust(record.path, record.scope):
+        for check in check_codex_trust(record.path, record.scope, record.agent):
             findings.append(Finding(
                 check="hook_trust", status="trusted" if check.level == PASS else "untrusted",
-                level=PASS if check.level == PASS else FAIL, agent="codex",
+                level=PASS if check.level == PASS else FAIL, agent=record.agent,
                 scope=record.scope, path=record.path, project_root=record.project_root,
-                command=check.command, message=f"codex ({record.scope}): {check.message}",
-                fix=init_fix("codex", "project" if record.project_root else record.scope,
+                command=check.command,
+                message=f"{record.agent} ({record.scope}): {check.message}",
+                fix=init_fix(record.agent, "project" if record.project_root else record.scope,
                              record.project_root) if check.level != PASS else None))
     return findings
 
