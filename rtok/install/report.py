@@ -5,11 +5,11 @@ The rest of the installer returns values; only this module turns them into text.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 
 from rtok import paths
+from rtok.fileio import sha256_hex
 from rtok.install import diff
 from rtok.install.planner import Change, Plan
 from rtok.install.transaction import ApplyResult
@@ -18,7 +18,7 @@ _VERBS = {"create": "create", "modify": "update", "delete": "delete", "chmod": "
 
 
 def _sha(data: bytes | None) -> str | None:
-    return None if data is None else hashlib.sha256(data).hexdigest()
+    return None if data is None else sha256_hex(data)
 
 
 def _who(change: Change) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import glob
-import hashlib
 import os
 import random
 import sys
@@ -24,6 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from rtok.fileio import sha256_hex
 from rtok.install import fsio, origins, state
 from rtok.install.backups import BackupRun
 from rtok.install.locks import locked
@@ -423,10 +423,6 @@ def _describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def _sync_integrity(
     plan: Plan,
     applied: Sequence[Change],
@@ -471,7 +467,7 @@ def _sync_integrity(
             owned = edit.owned_bytes(data) if edit.owned_bytes else data
             if owned is None:
                 continue
-            digest = _sha256(owned)
+            digest = sha256_hex(owned)
             if (os.path.abspath(edit.path), edit.kind, edit.agent, digest) in known:
                 continue
             records.append(

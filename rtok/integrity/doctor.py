@@ -11,7 +11,6 @@ file must be a stock rtok file, and `rtok rewrite` as the plugin calls it must a
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shlex
@@ -26,6 +25,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rtok import launcher, paths
+from rtok.fileio import sha256_hex
 from rtok.install.descriptor import DoctorFacts
 from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
@@ -364,7 +364,7 @@ def check_stock_file(agent: str, scope: str, record: ArtifactRecord, data: bytes
                      what: str = "plugin") -> Check:
     if is_stock_artifact("whole_file", data):
         return Check(agent, scope, "plugin_file", PASS, f"{record.path} is a stock rtok {what}")
-    if hashlib.sha256(data).hexdigest() == record.sha256:
+    if sha256_hex(data) == record.sha256:
         return Check(agent, scope, "plugin_file", WARN,
                      f"{record.path} is as rtok wrote it, but from a build whose {what} is "
                      "not in this rtok's manifest: reinstall to update it",

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from rtok import fileio
 from rtok.install.descriptor import Descriptor
 from rtok.install.model import FileEdit, InstallContext
 
@@ -99,8 +100,5 @@ def same_path(a: str, b: str) -> bool:
 
 
 def read_or_none(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
+    """The bytes of an installed file, None when it is missing or unreadable."""
+    return fileio.read_if_readable(path)

@@ -9,7 +9,6 @@ modified since it was trusted. Functions return `Finding`s; the CLI prints them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -20,6 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rtok import __version__, paths, trust
+from rtok.fileio import sha256_hex
 from rtok.formats import dialects
 from rtok.install.model import FileEdit
 from rtok.integrity import installed
@@ -51,10 +51,6 @@ class Finding:
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def _short(digest: str | None) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rtok.formats.text import decode
 from rtok.install.descriptor import Descriptor, FileSpec
 from rtok.install.model import InstallContext
 
@@ -28,3 +29,10 @@ class Target:
 
     def option(self, key: str, default: object = None) -> object:
         return self.spec.options.get(key, default)
+
+
+def delete_if_created(data: bytes, target: Target) -> bytes | None:
+    """A text file rtok created is deleted (None) once nothing but blank space is left."""
+    if target.ctx.created_by_rtok(target.path) and not decode(data, target.path).text.strip():
+        return None
+    return data

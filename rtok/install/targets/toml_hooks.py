@@ -17,22 +17,15 @@ import os
 from collections.abc import Callable, Mapping
 
 from rtok.formats import jsonc, tomltext
-from rtok.formats.text import decode
 from rtok.install import fsio
 from rtok.install.model import FileEdit
-from rtok.install.targets.base import IntegrationError, Target
+from rtok.install.targets.base import IntegrationError, Target, delete_if_created
 from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
 CODEX_EVENT = "pre_tool_use"
 # Field names hosts give the tool pattern of a hook table (Vibe, Kimi Code).
 MATCHER_KEYS = ("match", "matcher")
 CODEX_DEFAULT_TIMEOUT = 600
-
-
-def _delete_if_created(data: bytes, target: Target) -> bytes | None:
-    if target.ctx.created_by_rtok(target.path) and not decode(data, target.path).text.strip():
-        return None
-    return data
 
 
 def toml_hook_table(target: Target, action: str) -> FileEdit:
@@ -72,7 +65,7 @@ def toml_hook_table(target: Target, action: str) -> FileEdit:
             label=target.path)
         if removed == data:
             return data
-        return _delete_if_created(removed, target)
+        return delete_if_created(removed, target)
 
     def removal_note(data: bytes | None) -> str | None:
         entries = tomltext.get(data, (array,), None, label=target.path) if data else None
@@ -156,7 +149,7 @@ def toml_hook_group(target: Target, action: str) -> FileEdit:
                                          array=True, label=target.path)
         if removed == data:
             return data
-        return _delete_if_created(removed, target)
+        return delete_if_created(removed, target)
 
     def removal_note(data: bytes | None) -> str | None:
         changed = [str(c) for e in entries(data) if isinstance(e, dict) and is_edited(e)
@@ -282,7 +275,7 @@ def codex_trust(target: Target, action: str, hooks_path: str, container: tuple[s
                 data = tomltext.remove_tables(data, (*state, key), label=target.path)
         if data == original:
             return data
-        return _delete_if_created(data, target)
+        return delete_if_created(data, target)
 
     def owned(data: bytes | None) -> bytes | None:
         entries = tomltext.get(data, state, None, label=target.path) if data else None
