@@ -349,6 +349,31 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
             f"{where}: unknown strategy {strategy!r} (known: {', '.join(sorted(STRATEGY_KEYS))})"
         )
     path = _string(entry, "path", where)
+    _check_strategy_keys(entry, strategy, where)
+    user_file = entry.get("user_file", False)
+    if not isinstance(user_file, bool):
+        raise DescriptorError(f"{where}: user_file must be true or false")
+    _check_path(path, scope, user_file, where)
+    _check_strategy_values(entry, strategy, where)
+    description = _optional_string(entry, "description", where)
+    when_exists = _optional_string(entry, "when_exists", where)
+    dialect = entry.get("dialect", DEFAULT_DIALECT.get(strategy, ""))
+    if dialect and dialect not in DIALECTS:
+        raise DescriptorError(f"{where}: dialect must be one of {', '.join(DIALECTS)}")
+    host_files = _strings(entry, "host_files", where)
+    if any(os.path.isabs(g) or ".." in g.split("/") for g in host_files):
+        raise DescriptorError(f"{where}: host_files are globs relative to the file's folder")
+    group = _optional_string(entry, "group", where)
+    prefer_when = _strings(entry, "prefer_when", where)
+    if prefer_when and not group:
+        raise DescriptorError(f"{where}: prefer_when needs a group")
+    options = {k: v for k, v in entry.items() if k not in _COMMON_KEYS}
+    return FileSpec(strategy, path, options, user_file, description, when_exists, dialect,
+                    host_files, group, prefer_when)
+
+
+def _check_strategy_keys(entry: Mapping[str, Any], strategy: str, where: str) -> None:
+    """Only the keys the strategy knows, its required ones present, each of its type."""
     required, optional = STRATEGY_KEYS[strategy]
     _only(entry, _COMMON_KEYS | set(required) | set(optional), where)
     for key in required:
@@ -361,9 +386,9 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
         ):
             names = " or ".join(t.__name__ for t in types)
             raise DescriptorError(f"{where}: {key} must be of type {names}")
-    user_file = entry.get("user_file", False)
-    if not isinstance(user_file, bool):
-        raise DescriptorError(f"{where}: user_file must be true or false")
+
+
+def _check_path(path: str, scope: str, user_file: bool, where: str) -> None:
     is_relative = not (path.startswith(("~", "${", "/")))
     if scope == "project" and not user_file and not is_relative:
         raise DescriptorError(f"{where}: path of a project file must be relative to the project")
@@ -371,6 +396,9 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
         raise DescriptorError(f"{where}: path must start with ~, / or ${{VAR:-default}}")
     if ".." in path.replace("\\", "/").split("/"):
         raise DescriptorError(f"{where}: path must not contain '..'")
+
+
+def _check_strategy_values(entry: Mapping[str, Any], strategy: str, where: str) -> None:
     level = entry.get("level")
     if level is not None and level not in LEVELS:
         raise DescriptorError(f"{where}: level must be one of {', '.join(LEVELS)}")
@@ -386,27 +414,13 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
         resources.data_path("templates", entry["template"])
     ):
         raise DescriptorError(f"{where}: template {entry['template']!r} is not in templates/")
-    description = entry.get("description", "")
-    if not isinstance(description, str):
-        raise DescriptorError(f"{where}: description must be a string")
-    when_exists = entry.get("when_exists", "")
-    if not isinstance(when_exists, str):
-        raise DescriptorError(f"{where}: when_exists must be a string")
-    dialect = entry.get("dialect", DEFAULT_DIALECT.get(strategy, ""))
-    if dialect and dialect not in DIALECTS:
-        raise DescriptorError(f"{where}: dialect must be one of {', '.join(DIALECTS)}")
-    host_files = _strings(entry, "host_files", where)
-    if any(os.path.isabs(g) or ".." in g.split("/") for g in host_files):
-        raise DescriptorError(f"{where}: host_files are globs relative to the file's folder")
-    group = entry.get("group", "")
-    if not isinstance(group, str):
-        raise DescriptorError(f"{where}: group must be a string")
-    prefer_when = _strings(entry, "prefer_when", where)
-    if prefer_when and not group:
-        raise DescriptorError(f"{where}: prefer_when needs a group")
-    options = {k: v for k, v in entry.items() if k not in _COMMON_KEYS}
-    return FileSpec(strategy, path, options, user_file, description, when_exists, dialect,
-                    host_files, group, prefer_when)
+
+
+def _optional_string(entry: Mapping[str, Any], key: str, where: str) -> str:
+    value = entry.get(key, "")
+    if not isinstance(value, str):
+        raise DescriptorError(f"{where}: {key} must be a string")
+    return value
 
 
 def _strings(entry: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:

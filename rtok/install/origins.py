@@ -17,6 +17,7 @@ from rtok.fileio import sha256_hex
 from rtok.formats import jsonc
 from rtok.formats.errors import FormatError
 from rtok.install import state
+from rtok.install.model import Action
 
 # Origins are kept in the state file; a settings file larger than this is not kept.
 MAX_ORIGIN_BYTES = 1024 * 1024
@@ -63,7 +64,7 @@ def restore(
     return origin
 
 
-def after_apply(action: str, changes: Iterable[tuple[str, bytes | None, bytes | None]]) -> None:
+def after_apply(action: Action, changes: Iterable[tuple[str, bytes | None, bytes | None]]) -> None:
     """Update the kept origins for (real path, old bytes, new bytes) that were written."""
     table = state.load_origins()
     keep: dict[str, tuple[str, bytes]] = {}

@@ -10,26 +10,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from rtok import fileio
+from rtok.install import integrations
 from rtok.install.descriptor import Descriptor
 from rtok.install.model import FileEdit, InstallContext
 
 WHOLE_FILE_KINDS = frozenset({"whole_file", "awareness_file"})
-
-
-class IntegrationsUnavailable(Exception):
-    """The installer's integrations cannot be loaded (reason in the message)."""
-
-
-def _integrations() -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module("rtok.install.integrations")
-    except ImportError as exc:
-        raise IntegrationsUnavailable(f"agent integrations not available: {exc}") from exc
 
 
 @lru_cache(maxsize=1)
@@ -72,7 +59,7 @@ def context(scope: str, project_root: str | None) -> InstallContext:
 
 def install_edits(agent: str, scope: str, project_root: str | None) -> list[FileEdit]:
     """The edits `rtok init` would plan for this agent and scope (never applied here)."""
-    edits: list[FileEdit] = _integrations().edits_for(
+    edits: list[FileEdit] = integrations.edits_for(
         agent, scope, "install", context(scope, project_root))
     return edits
 
@@ -80,7 +67,7 @@ def install_edits(agent: str, scope: str, project_root: str | None) -> list[File
 def missing_parts(descriptor: Descriptor, scope: str, project_root: str | None
                   ) -> list[FileEdit]:
     """Hook, plugin and trust edits of this install that are not in place."""
-    parts: list[FileEdit] = _integrations().missing_parts(
+    parts: list[FileEdit] = integrations.missing_parts(
         descriptor, scope, context(scope, project_root))
     return parts
 

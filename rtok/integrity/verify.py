@@ -86,8 +86,6 @@ def edits_for(record: ArtifactRecord) -> tuple[list[FileEdit], str | None]:
     for scope, root in scopes:
         try:
             candidates = installed.install_edits(record.agent, scope, root)
-        except installed.IntegrationsUnavailable as exc:
-            return [], str(exc)
         except Exception as exc:
             return [], f"cannot read it: {exc}"
         found.extend(edit for edit in candidates

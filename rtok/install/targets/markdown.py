@@ -13,7 +13,7 @@ import os
 from dataclasses import replace
 
 from rtok.formats import markdown
-from rtok.install.model import FileEdit
+from rtok.install.model import Action, FileEdit
 from rtok.install.targets import artifacts
 from rtok.install.targets.base import Target, delete_if_created
 from rtok.install.targets.whole_files import awareness_file, awareness_level
@@ -23,7 +23,7 @@ def block_markers(agent: str) -> tuple[str, str]:
     return f"<!-- rtok:{agent} -->", f"<!-- /rtok:{agent} -->"
 
 
-def awareness_block(target: Target, action: str) -> FileEdit:
+def awareness_block(target: Target, action: Action) -> FileEdit:
     begin, end = block_markers(target.agent)
     body = artifacts.awareness_text(awareness_level(target))
 
@@ -57,7 +57,7 @@ def reference_text(target: Target, awareness_path: str) -> str:
     return "@" + relative.replace(os.sep, "/")
 
 
-def reference_line(target: Target, action: str, awareness_path: str) -> FileEdit:
+def reference_line(target: Target, action: Action, awareness_path: str) -> FileEdit:
     reference = reference_text(target, awareness_path)
 
     def install(data: bytes | None) -> bytes | None:
@@ -84,7 +84,7 @@ def reference_line(target: Target, action: str, awareness_path: str) -> FileEdit
     )
 
 
-def rules_dir_or_file(target: Target, action: str) -> FileEdit:
+def rules_dir_or_file(target: Target, action: Action) -> FileEdit:
     """`.clinerules` may be a folder of rules files or one file: rtok adds its own file to
     the folder (creating the folder when there is neither), or a marked block to the file."""
     if os.path.isfile(target.path):

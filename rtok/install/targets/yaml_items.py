@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from rtok.install.model import FileEdit
+from rtok.install.model import Action, FileEdit
 from rtok.install.targets.base import Target, delete_if_created
 
 
@@ -15,7 +15,7 @@ def _keys(target: Target) -> tuple[str, ...]:
     return tuple(str(k) for k in raw)
 
 
-def yaml_list_item(target: Target, action: str) -> FileEdit:
+def yaml_list_item(target: Target, action: Action) -> FileEdit:
     from rtok.formats import yamltext  # ruamel.yaml is slow to import: only when needed
 
     keys = _keys(target)
