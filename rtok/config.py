@@ -2,7 +2,7 @@
 
 `load()` returns the parsed file as a dict ({} when there is none). tomllib is imported and
 run only when the file changed since the last call (rtok.cachefile keeps the parsed value
-keyed by path, size and mtime). A malformed file gives one warning on stderr and defaults.
+keyed by path and content hash). A malformed file gives one warning on stderr and defaults.
 
 Known keys (others are kept and ignored here):
     [hooks] exclude_commands = [...]      commands never rewritten (word prefix, or ^regex)

@@ -191,6 +191,15 @@ def is_trusted(path: str) -> bool:
     return sha256_hex(data) == entry.get("sha256")
 
 
+def is_trusted_bytes(path: str, data: bytes) -> bool:
+    """True when `data` (bytes the caller read from `path` and is about to apply) are the
+    bytes the user trusted at its canonical path (or the CI override is active)."""
+    if env_override_active():
+        return True
+    entry = load_entries().get(canonical_path(path))
+    return entry is not None and sha256_hex(data) == entry.get("sha256")
+
+
 def trust_state(path: str) -> str:
     """`trusted`, `modified` (trusted once, edited since), `untrusted`, or `missing`
     (the file cannot be read). The CI override is not applied here: this reports the store."""

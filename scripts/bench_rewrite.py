@@ -37,6 +37,17 @@ CORPUS = [
     "echo hello",
 ]
 
+# Hostile inputs: each must be answered (no rewrite) in well under 100 ms.
+HOSTILE = {
+    "$( nested 22 deep": "echo " + "$(" * 22 + "git push" + ")" * 22,
+    "$( nested 10,000 deep": "echo " + "$(" * 10_000 + "x" + ")" * 10_000,
+    "1 MiB command": "git status " + "a " * (512 * 1024),
+    "16 KiB of words": "git status " + "a " * 8000,
+    "3,000 sibling $(x)": "echo " + "$(x) " * 3000,
+    "200 wrappers": "nice " * 200 + "git push",
+}
+DENY = ["git push:*", "rm:*", "curl:*"]
+
 
 def _time_calls(fn: object, cmd: str, rounds: int) -> list[float]:
     samples = []
@@ -62,6 +73,35 @@ def _import_time_us(rounds: int) -> list[float]:
     return samples
 
 
+def _bench_settings_files(rounds: int) -> None:
+    """Reading Claude's rules from a settings file of each size, in a scratch HOME (the
+    86 MB file is not parsed: over the cap it counts as unreadable)."""
+    import json
+    import tempfile
+
+    from rtok.permissions import verdict
+
+    print(f"\n{'claude settings.json size':55s} {'p50 ms':>8s} {'max ms':>8s}  verdict")
+    for label, size in (("2 KB", 2_000), ("900 KB (parsed once, cached)", 900_000),
+                        ("86 MB (over the cap)", 86_000_000)):
+        with tempfile.TemporaryDirectory() as home:
+            os.environ["HOME"] = home
+            os.environ["XDG_CACHE_HOME"] = os.path.join(home, ".cache")
+            os.makedirs(os.path.join(home, ".claude"))
+            body = {"permissions": {"deny": ["Bash(git push:*)"], "allow": ["Bash(*)"]},
+                    "padding": "x" * size}
+            with open(os.path.join(home, ".claude", "settings.json"), "w") as handle:
+                json.dump(body, handle)
+            samples = []
+            result = ""
+            for _ in range(rounds):
+                start = time.perf_counter()
+                result = verdict.rule_verdict("git status", "claude", home)
+                samples.append((time.perf_counter() - start) * 1e3)
+            print(f"{label:55s} {statistics.median(samples):8.1f} {max(samples):8.1f}  "
+                  f"{result}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=300)
@@ -75,6 +115,22 @@ def main() -> int:
         p95 = decided[int(0.95 * (len(decided) - 1))]
         print(f"{cmd[:55]:55s} {statistics.median(decided):14.0f} {p95:8.0f} "
               f"{statistics.median(gate):12.0f}")
+    from rtok.permissions.verdict import verdict_with_rules
+
+    print(f"\n{'hostile input (gate + decide, deny rules set)':55s} {'p50 ms':>8s} "
+          f"{'max ms':>8s}  decision")
+    for label, cmd in HOSTILE.items():
+        samples = []
+        kind = ""
+        for _ in range(max(3, args.rounds // 30)):
+            lexer._MEMO.clear()
+            lexer._REASONS_MEMO.clear()
+            start = time.perf_counter()
+            verdict = verdict_with_rules(cmd, DENY, [], ["*"])
+            kind = decide(cmd, verdict, settings=settings).kind
+            samples.append((time.perf_counter() - start) * 1e3)
+        print(f"{label:55s} {statistics.median(samples):8.1f} {max(samples):8.1f}  {kind}")
+    _bench_settings_files(max(3, args.rounds // 30))
     imports = _import_time_us(max(5, args.rounds // 30))
     print(f"\nimport rtok.rewrite.decision (cumulative, fresh interpreter): "
           f"p50 {statistics.median(imports):.0f} us over {len(imports)} runs")

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
     Formatter = Callable[[str], "list[str] | None"]
 
-_WRAPPERS = {"env", "time", "nice", "nohup", "command", "exec", "stdbuf", "ionice", "timeout"}
 _RUNNERS = {"npx", "bunx", "pnpx"}
 _RUN_SUB = {"uv": "run", "poetry": "run", "pipenv": "run", "pnpm": "exec", "yarn": "exec",
             "hatch": "run", "pdm": "run", "rye": "run", "bundle": "exec"}
@@ -45,20 +44,14 @@ def program_name(word: str) -> str:
 
 def peel(argv: list[str]) -> list[str]:
     """argv without env assignments, process wrappers and launchers in front of the program."""
+    from rtok.shell.wrappers import peel_argv
+
     words = list(argv)
     for _ in range(16):
-        while words and is_assignment(words[0]):
-            words.pop(0)
+        words = words[peel_argv(words):]
         if not words:
             return words
         name = program_name(words[0])
-        if name in _WRAPPERS:
-            words.pop(0)
-            while words and (words[0].startswith("-") or is_assignment(words[0])
-                             or (name == "timeout" and words[0][:1].isdigit())
-                             or (name == "nice" and words[0].lstrip("-").isdigit())):
-                words.pop(0)
-            continue
         if name == "python" and len(words) >= 3 and words[1] == "-m":
             words = words[2:]
             continue
@@ -105,66 +98,38 @@ def script_family(script: str) -> tuple[str, list[str]]:
 
 
 def _units(script: str) -> list[list[list[str]]]:
-    """Chain units (split on && || ; newline), each a list of pipeline stages' words."""
-    units: list[list[list[str]]] = [[[]]]
-    word: list[str] = []
-    quote = ""
-    i = 0
-    has_word = False
+    """Chain units (split on && || ; & newline), each a list of pipeline stages' words
+    (quotes removed; a word that expands keeps its text), read by rtok.shell."""
+    from rtok.shell import lexer, segments
+    from rtok.shell.words import dequote
 
-    def end_word() -> None:
-        nonlocal has_word
-        if has_word:
-            units[-1][-1].append("".join(word))
-            word.clear()
-            has_word = False
-
-    while i < len(script):
-        char = script[i]
-        if quote:
-            if char == quote:
-                quote = ""
-            elif char == "\\" and quote == '"' and i + 1 < len(script):
-                i += 1
-                word.append(script[i])
-            else:
-                word.append(char)
-            i += 1
-            continue
-        if char in "'\"":
-            quote = char
-            has_word = True
-        elif char == "\\" and i + 1 < len(script):
-            i += 1
-            word.append(script[i])
-            has_word = True
-        elif char in " \t":
-            end_word()
-        elif script.startswith(("&&", "||"), i) or char in ";\n":
-            end_word()
-            if units[-1] != [[]]:
-                units.append([[]])
-            i += 2 if char in "&|" else 1
-            continue
-        elif char == "|":
-            end_word()
-            units[-1].append([])
-        elif char == "&":
-            end_word()
-        else:
-            word.append(char)
-            has_word = True
-        i += 1
-    end_word()
-    return [[stage for stage in unit if stage] for unit in units if any(unit)]
+    lexed = lexer.lex(script)
+    units: list[list[list[str]]] = [[]]
+    for command in segments.simple_commands(lexed):
+        raw = segments.strip_grammar(segments.word_texts(lexed, command))
+        words = [value if value is not None else word
+                 for word, value in ((w, dequote(w)) for w in raw)]
+        if words:
+            units[-1].append(words)
+        if command.after not in ("|", "|&") and units[-1]:
+            units.append([])
+    return [unit for unit in units if unit]
 
 
 def _subcommand(words: list[str]) -> str:
-    """First non-option word after the program (skipping `-C dir` / `-c k=v` for git)."""
+    """First non-option word after the program (skipping the global options that take a
+    value, from the registry's family tables: `git -C dir`, `git -c k=v`)."""
+    from rtok.compiled.registry import REGISTRY
+
+    index: dict[str, tuple[str, ...]] = REGISTRY["command_index"]  # type: ignore[assignment]
+    families: dict[str, dict[str, object]] = REGISTRY["families"]  # type: ignore[assignment]
+    takes_value: set[str] = set()
+    for family in index.get(program_name(words[0]) if words else "", ()):
+        takes_value.update(families[family].get("global_options", ()))  # type: ignore[arg-type]
     i = 1
     while i < len(words):
         word = words[i]
-        if word in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
+        if word in takes_value:
             i += 2
             continue
         if word.startswith("-"):

@@ -3,7 +3,8 @@
 Stdlib only (hot path). Built-in rules come from the generated `rtok.compiled.default_rules`;
 every other layer is a TOML file that must pass the trust gate (`rtok.trust.is_trusted`)
 and parse cleanly. A later layer replaces a family's whole table. Parsed files are cached by
-`rtok.cachefile`, so an unchanged file costs a stat and a JSON read, never a TOML parse.
+`rtok.cachefile` under the hash of their bytes, so an unchanged file costs a read, a hash
+and a JSON read, never a TOML parse; trust is checked against those same bytes.
 """
 
 from __future__ import annotations
@@ -73,9 +74,12 @@ def read_layer(path: str, scope: str) -> Layer:
 
     layer = Layer(path, scope)
     try:
-        parsed = cachefile.cached_parse(path, CACHE_NAMESPACE, parse_rule_bytes)
+        parsed, data = cachefile.parse_with_bytes(path, CACHE_NAMESPACE, parse_rule_bytes)
     except OSError as exc:
         layer.error = f"cannot read: {exc.strerror or exc}"
+        return layer
+    if data is None:
+        layer.error = "cannot read: the file is gone"
         return layer
     if not isinstance(parsed, dict):
         layer.error = "cannot read"
@@ -86,18 +90,21 @@ def read_layer(path: str, scope: str) -> Layer:
     rules = parsed.get("rules")
     if isinstance(rules, dict):
         layer.tables = rules
-    layer.trusted = is_trusted(path)
+    layer.trusted = is_trusted(path, data)
     return layer
 
 
-def is_trusted(path: str) -> bool:
-    """The trust gate. Without a trust module every gated file counts as untrusted."""
+def is_trusted(path: str, data: bytes | None = None) -> bool:
+    """The trust gate, for the bytes that were parsed (`data`) when given: the rules
+    applied are the rules whose bytes were trusted. Without a trust module every gated
+    file counts as untrusted."""
     try:
         from rtok.trust import is_trusted as trust_check
+        from rtok.trust import is_trusted_bytes
     except ImportError:
         return False
     try:
-        return bool(trust_check(path))
+        return bool(trust_check(path) if data is None else is_trusted_bytes(path, data))
     except Exception:
         # A broken trust store must never let a file through, nor break the command.
         return False

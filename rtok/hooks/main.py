@@ -239,7 +239,12 @@ def rtok_path(mode: str) -> str:
     if mode != "absolute":
         # A bare `rtok` only where the agent's shell finds this same rtok: installed into a
         # venv that is not on PATH, a bare name would make every rewritten command fail.
-        if not running or _first_on_path("rtok") == os.path.realpath(running):
+        # The launcher and its venv's console script are the same rtok; hosts that gate
+        # paths outside the project (Copilot CLI) accept the bare name, not the launcher's.
+        on_path = _first_on_path("rtok")
+        same = {os.path.realpath(running),
+                os.path.realpath(os.path.join(os.path.dirname(sys.executable), "rtok"))}
+        if not running or on_path in same:
             return "rtok"
         return _shell_quote(running)
     if running:

@@ -68,22 +68,27 @@ def hook_commands_in(text: str, agent: str) -> list[str]:
     if candidates and candidates[0] == text:
         candidates = candidates[1:]  # not JSON: the literals in it, not the whole text
     for candidate in candidates:
-        if _runs_rtok_hook(candidate, agent, 0) and candidate not in found:
+        if _runs_rtok_hook(candidate, agent) and candidate not in found:
             found.append(candidate)
     return found
 
 
-def _runs_rtok_hook(command: str, agent: str, depth: int) -> bool:
+def _runs_rtok_hook(command: str, agent: str) -> bool:
+    """True when some simple command of `command` (inside `sh -c` scripts too, read by
+    rtok.shell as the gate reads them) is `<...>/rtok hook <agent>`."""
+    from rtok.shell.segments import TooDeep, permission_commands
+    from rtok.shell.words import dequote
+
     try:
-        words = shlex.split(command)
-    except ValueError:
+        found = permission_commands(command)
+    except TooDeep:
         return False
-    for i, word in enumerate(words):
-        if os.path.basename(word) in ("rtok", "rtok.exe") and words[i + 1:i + 3] == [
-                "hook", agent]:
-            return True
-        if depth < 2 and " " in word and _runs_rtok_hook(word, agent, depth + 1):
-            return True
+    for words, _dialect, _direct in found:
+        values = [dequote(word) for word in words]
+        for i, value in enumerate(values):
+            if value is not None and os.path.basename(value) in ("rtok", "rtok.exe") and \
+                    values[i + 1:i + 3] == ["hook", agent]:
+                return True
     return False
 
 
@@ -493,7 +498,7 @@ def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
             continue
         for hi, handler in enumerate(group.get("hooks", []) or []):
             command = handler.get("command") if isinstance(handler, dict) else None
-            if not isinstance(command, str) or not _runs_rtok_hook(command, agent, 0):
+            if not isinstance(command, str) or not _runs_rtok_hook(command, agent):
                 continue
             key = f"{absolute}:pre_tool_use:{gi}:{hi}"
             wanted = codex_hook_hash(command, handler.get("timeout"),
@@ -592,7 +597,7 @@ def competing_hooks(agent: str, scope: str, root: str | None, path: str,
             continue
         for handler in group.get("hooks", []) or []:
             command = handler.get("command") if isinstance(handler, dict) else None
-            if isinstance(command, str) and not _runs_rtok_hook(command, agent, 0):
+            if isinstance(command, str) and not _runs_rtok_hook(command, agent):
                 found.append(command)
     return found
 
@@ -610,7 +615,16 @@ def doctor(agent: str | None = None, cwd: str | None = None) -> list[Check]:
     with ThreadPoolExecutor(max_workers=min(DOCTOR_WORKERS, len(groups))) as pool:
         results = list(pool.map(
             lambda item: _doctor_group(item[0][0], item[0][1], item[0][2], item[1]), groups))
-    checks = [check for result in results for check in result]
+    from rtok.integrity.verify import permission_file_problems
+
+    agents = sorted({name for (name, _scope, _root), _group in groups})
+    unreadable = [
+        Check(agent, "-", "permission_file", FAIL,
+              f"cannot read the permission rules in {path} ({why}); rtok rewrites nothing "
+              f"for {agent} until this is fixed", fix=f"fix or remove {shlex.quote(path)}")
+        for agent, path, why in permission_file_problems(agents, cwd or os.getcwd())
+    ]
+    checks = [check for result in results for check in result] + unreadable
     return check_launcher(checks) + checks
 
 

@@ -571,7 +571,38 @@ def verify(agent: str | None, cwd: str) -> list[Finding]:
     findings.extend(check_hook_commands(live))
     findings.extend(check_codex_hook_trust(live))
     findings.extend(check_rule_files(cwd))
+    findings.extend(check_permission_files(sorted({r.agent for r in live}), cwd))
     return findings
+
+
+def permission_file_problems(agents: Sequence[str], cwd: str) -> list[tuple[str, str, str]]:
+    """(agent, path, why) once per host permission file rtok cannot read, for the agents
+    given: while one is listed, rtok rewrites nothing for that agent."""
+    from rtok.compiled.hook_protocols import protocol
+    from rtok.permissions.verdict import unreadable_rule_files
+
+    seen: set[str] = set()
+    out: list[tuple[str, str, str]] = []
+    for agent in agents:
+        table = protocol(agent)
+        if not table:
+            continue  # not a hook agent
+        source = str(table.get("permissions", "none"))
+        for path, why in unreadable_rule_files(source, cwd):
+            if path not in seen:
+                seen.add(path)
+                out.append((agent, path, why))
+    return out
+
+
+def check_permission_files(agents: Sequence[str], cwd: str) -> list[Finding]:
+    return [
+        Finding(check="permission_file", status="unreadable", level=FAIL, agent=agent,
+                path=path, fix=f"fix or remove {shlex.quote(path)}",
+                message=f"{agent}: cannot read the permission rules in {path} ({why}); "
+                        "rtok rewrites nothing for it until this is fixed")
+        for agent, path, why in permission_file_problems(agents, cwd)
+    ]
 
 
 def prune_orphans(findings: Sequence[Finding]) -> int:

@@ -1,9 +1,13 @@
 """Where a host keeps its permission rules, and reading them.
 
 Each reader returns `(deny, ask, allow)` pattern lists in the Claude pattern language (see
-`patterns.py`). Settings files are read with `json` only; a file that is missing is
-skipped, a file that does not parse (or is not an object) gets one warning on stderr and
-is ignored, never treated as empty rules plus something else.
+`verdict.py`). Each file is read in its host's own dialect: Claude's, Cursor's and Droid's
+settings as strict JSON, Gemini's and Qwen's as JSON with `//` and `/* */` comments (as
+Gemini CLI reads them). A missing file is skipped. A file rtok cannot read (unreadable, not
+in the host's dialect, not an object, or larger than MAX_SETTINGS_BYTES) is recorded in
+`problems` while the rules are read (`read_rules` returns them): the caller then must not
+rewrite for that host, since the user meant those rules even where the host itself may
+not parse them. One warning per file goes to stderr as well.
 
 Hot path: stdlib only.
 """
@@ -17,34 +21,156 @@ from rtok import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 Rules = tuple[list[str], list[str], list[str]]
 
+# Settings files past this size are not read on every shell call (a runaway settings file
+# would cost every hook call seconds and hundreds of megabytes): they count as unreadable.
+MAX_SETTINGS_BYTES = 1 << 20
+
 _warned: set[str] = set()
+# (path, why) of every file the current `read_rules` call could not read.
+problems: list[tuple[str, str]] = []
 
 
-def read_settings(path: str) -> dict[str, object] | None:
-    """The JSON object in `path`; None when missing, unreadable or malformed (warned once)."""
+def read_rules(reader: Callable[[str], Rules], cwd: str) -> tuple[Rules, list[tuple[str, str]]]:
+    """Run one host's reader; also return the files it could not read."""
+    problems.clear()
+    rules = reader(cwd)
+    found = list(problems)
+    problems.clear()
+    return rules, found
+
+
+def read_settings(path: str, dialect: str = "json") -> dict[str, object] | None:
+    """The JSON object in `path` (`dialect` "json", "jsonc" which allows comments, or
+    "jsonc-commas" which also allows trailing commas);
+    None when missing, or when it cannot be read (recorded in `problems`, warned once)."""
     try:
         with open(path, "rb") as handle:
-            raw = handle.read()
+            raw = handle.read(MAX_SETTINGS_BYTES + 1)
     except FileNotFoundError:
         return None
     except OSError as error:
-        _warn(path, f"cannot read it ({error.strerror or error})")
+        _problem(path, f"cannot read it ({error.strerror or error})")
         return None
-    if raw.startswith(b"\xef\xbb\xbf"):  # not "utf-8-sig": that codec costs an import
-        raw = raw[3:]
+    if len(raw) > MAX_SETTINGS_BYTES:
+        _problem(path, f"larger than {MAX_SETTINGS_BYTES >> 20} MiB")
+        return None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        if len(raw) > CACHE_FROM_BYTES:
+            data = _cached_parse(path, raw, dialect)
+        else:
+            data = _parse(raw, dialect)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        _warn(path, f"not valid JSON ({error})")
+        what = "JSON" if dialect == "json" else "JSON with comments"
+        _problem(path, f"not valid {what} ({error})")
         return None
     if not isinstance(data, dict):
-        _warn(path, "the top level is not a JSON object")
+        _problem(path, "the top level is not a JSON object")
         return None
     return data
+
+
+# Larger settings files are parsed once per content: their rule keys (RULE_KEYS) are kept
+# in rtok's cache under the SHA-256 of the bytes (`rtok.cachefile`), so an unchanged file
+# costs a hash and a small read instead of a parse on every shell call.
+CACHE_FROM_BYTES = 64 << 10
+
+
+def _parse(raw: bytes, dialect: str) -> object:
+    if raw.startswith(b"\xef\xbb\xbf"):  # not "utf-8-sig": that codec costs an import
+        raw = raw[3:]
+    text = raw.decode("utf-8")
+    if dialect in ("jsonc", "jsonc-commas"):
+        text = strip_json_comments(text, trailing_commas=dialect == "jsonc-commas")
+    return json.loads(text)
+
+
+# The top-level keys any reader here looks at: only these are kept in the cache.
+RULE_KEYS = ("permissions", "permission", "tools", "excludeTools", "security",
+             "commandBlocklist", "commandDenylist")
+
+
+def _cached_parse(path: str, raw: bytes, dialect: str) -> object:
+    from rtok import cachefile
+
+    def rules_only(data: bytes) -> object:
+        parsed = _parse(data, dialect)
+        if not isinstance(parsed, dict):
+            return parsed
+        return {key: parsed[key] for key in RULE_KEYS if key in parsed}
+
+    value, _data = cachefile.parse_with_bytes(path, f"settings-{dialect}", rules_only,
+                                              data=raw)
+    return value
+
+
+def strip_json_comments(text: str, trailing_commas: bool = False) -> str:
+    """`text` with `// …` and `/* … */` comments outside strings replaced by blanks (line
+    breaks kept, so parse errors still point at the right line), and with
+    `trailing_commas` a comma before `}` or `]` blanked too. An unterminated block comment
+    raises ValueError."""
+    if trailing_commas and "," in text:
+        return _strip_trailing_commas(strip_json_comments(text))
+    if "/" not in text:
+        return text
+    out: list[str] = []
+    i, n = 0, len(text)
+    start = 0
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+        elif c == "/" and text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out.append(text[start:i])
+            out.append(" " * (end - i))
+            i = start = end
+        elif c == "/" and text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                raise ValueError("unterminated /* comment")
+            out.append(text[start:i])
+            out.append("".join(ch if ch == "\n" else " " for ch in text[i : end + 2]))
+            i = start = end + 2
+        else:
+            i += 1
+    out.append(text[start:])
+    return "".join(out)
+
+
+def _strip_trailing_commas(text: str) -> str:
+    out = list(text)
+    last_comma = -1
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            last_comma = -1
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == ",":
+            last_comma = i
+        elif c in "}]":
+            if last_comma >= 0:
+                out[last_comma] = " "
+            last_comma = -1
+        elif c not in " \t\r\n":
+            last_comma = -1
+        i += 1
+    return "".join(out)
+
+
+def _problem(path: str, why: str) -> None:
+    problems.append((path, why))
+    _warn(path, why)
 
 
 def _warn(path: str, why: str) -> None:
@@ -52,7 +178,10 @@ def _warn(path: str, why: str) -> None:
         return
     _warned.add(path)
     try:
-        sys.stderr.write(f"rtok: warning: ignoring permission rules in {path}: {why}\n")
+        sys.stderr.write(
+            f"rtok: warning: cannot read the permission rules in {path}: {why}; commands are "
+            "not rewritten for this host until it is fixed\n"
+        )
     except (OSError, ValueError):
         return
 
@@ -194,13 +323,13 @@ def qwen_rules(cwd: str) -> Rules:
 
 def _gemini_family_rules(cwd: str, home: str, folder: str, trusted_by_env: bool) -> Rules:
     user_path = os.path.join(home or os.path.expanduser("~"), folder, "settings.json")
-    user = read_settings(user_path) or {}
+    user = read_settings(user_path, "jsonc") or {}
     layers = [user]
     root = project_root(cwd, folder)
     if root is not None and (trusted_by_env or _folder_trust_off(user)):
         project_path = os.path.join(root, folder, "settings.json")
         if os.path.normpath(project_path) != os.path.normpath(user_path):
-            project = read_settings(project_path)
+            project = read_settings(project_path, "jsonc")
             if project is not None:
                 layers.append(project)
     deny: list[str] = []
@@ -244,8 +373,8 @@ def vibe_rules(cwd: str) -> Rules:
         from rtok import cachefile
 
         parsed = cachefile.cached_parse(path, "vibe-bash-denylist", _vibe_denylist)
-    except Exception as error:  # unreadable or not TOML: warn once, ignore the file
-        _warn(path, f"cannot read it as TOML ({error})")
+    except Exception as error:  # unreadable or not TOML: no rewrite for this host
+        _problem(path, f"cannot read it as TOML ({error})")
         return [], [], []
     return _strings(parsed), [], []
 
@@ -295,8 +424,8 @@ def grok_rules(cwd: str) -> Rules:
             from rtok import cachefile
 
             parsed = cachefile.cached_parse(path, "grok-permission", _grok_permission)
-        except Exception as error:  # unreadable or not TOML: warn once, ignore the file
-            _warn(path, f"cannot read it as TOML ({error})")
+        except Exception as error:  # unreadable or not TOML: no rewrite for this host
+            _problem(path, f"cannot read it as TOML ({error})")
             continue
         if isinstance(parsed, list) and len(parsed) == 3:
             deny += _strings(parsed[0])
@@ -350,8 +479,8 @@ def codex_rules(cwd: str) -> Rules:
                 from rtok import cachefile
 
                 parsed = cachefile.cached_parse(path, "codex-rules", _codex_prefix_rules)
-            except Exception as error:  # not Starlark rtok can read: warn once, skip it
-                _warn(path, f"cannot read its prefix_rule() calls ({error})")
+            except Exception as error:  # not Starlark rtok can read: no rewrite for Codex
+                _problem(path, f"cannot read its prefix_rule() calls ({error})")
                 continue
             if isinstance(parsed, list):
                 deny += [rule[0] for rule in parsed if isinstance(rule, list) and len(rule) == 2
@@ -480,22 +609,39 @@ def auggie_verdict(cmd: str, cwd: str) -> str:
     no longer matches `^git push`, so a command any rule speaks about (deny, ask-user,
     a webhook or script policy, or allow: an allow may sit before a catch-all deny) is
     left untouched and Auggie decides on the original. A regex Python cannot read counts
-    as a match. Tenant rules from Augment's backend are out of rtok's reach.
+    as a match. Each rule sees the command as written and every reading bash could run
+    (quotes removed, wrappers peeled, …). Tenant rules from Augment's backend are out of
+    rtok's reach.
     """
     rules = auggie_shell_rules(cwd)
     if not rules:
         return "default"
     import re  # only when the user has such rules: the hook does not pay for it otherwise
 
+    texts = [cmd, *_readings_of(cmd)]
     for _kind, regex in rules:
         if not regex:
             return "deny"
         try:
-            if re.search(regex, cmd):
+            if any(re.search(regex, text) for text in texts):
                 return "deny"
         except (re.error, RecursionError):
             return "deny"
     return "default"
+
+
+def _readings_of(cmd: str) -> list[str]:
+    """Every reading of every command bash could run for `cmd` (rtok.shell.readings):
+    Auggie's regex sees the text only; `"git" push` is still a push."""
+    from rtok.shell.readings import all_readings
+    from rtok.shell.segments import TooDeep, permission_commands
+
+    try:
+        commands = permission_commands(cmd)
+    except TooDeep:
+        return []
+    return [form for words, dialect, _direct in commands
+            for reading in all_readings(words, dialect) for form in reading.forms]
 
 
 def kimi_rules(cwd: str) -> Rules:
@@ -517,8 +663,8 @@ def kimi_rules(cwd: str) -> Rules:
         from rtok import cachefile
 
         parsed = cachefile.cached_parse(path, "kimi-bash-rules", _kimi_bash_patterns)
-    except Exception as error:  # unreadable or not TOML: warn once, ignore the file
-        _warn(path, f"cannot read it as TOML ({error})")
+    except Exception as error:  # unreadable or not TOML: no rewrite for this host
+        _problem(path, f"cannot read it as TOML ({error})")
         return [], [], []
     return _strings(parsed), [], []
 

@@ -28,7 +28,6 @@ Hot path: stdlib only (plus rtok.shell for segmenting).
 from __future__ import annotations
 
 from rtok.permissions import sources
-from rtok.shell.words import assignment_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,62 +66,89 @@ _COMMAND_JUDGES: dict[str, Callable[[str, str], str]] = {
 
 
 def detailed_verdict(cmd: str, source: str, cwd: str) -> str:
-    """Like `verdict_for`, but keeps "defer" apart from "deny" (used by `rtok hook`)."""
+    """Like `verdict_for`, but keeps "defer" apart from "deny" (used by `rtok hook`); a
+    rule file rtok cannot read gives "defer" too (no rewrite, no opinion)."""
+    verdict = rule_verdict(cmd, source, cwd)
+    return "defer" if verdict == "unreadable" else verdict
+
+
+def rule_verdict(cmd: str, source: str, cwd: str) -> str:
+    """`detailed_verdict` with "unreadable" kept apart: one of the host's rule files could
+    not be read (`unreadable_rule_files` names them)."""
     judge = _COMMAND_JUDGES.get(source)
     if judge is not None:
-        return judge(cmd, cwd)
+        sources.problems.clear()
+        judged = judge(cmd, cwd)
+        unreadable = bool(sources.problems)
+        sources.problems.clear()
+        return "unreadable" if unreadable else judged
     reader = _READERS.get(source)
     if reader is None:
         return "default"
-    deny, ask, allow = reader(cwd)
+    (deny, ask, allow), problems = sources.read_rules(reader, cwd)
+    if problems:
+        return "unreadable"
     return verdict_with_rules(cmd, deny, ask, allow)
 
 
+def unreadable_rule_files(source: str, cwd: str) -> list[tuple[str, str]]:
+    """(path, why) of each of the host's rule files that rtok cannot read (for doctor and
+    verify: while one is listed, commands are not rewritten for that host)."""
+    judge = _COMMAND_JUDGES.get(source)
+    if judge is not None:
+        sources.problems.clear()
+        judge("", cwd)
+        found = list(sources.problems)
+        sources.problems.clear()
+        return found
+    reader = _READERS.get(source)
+    if reader is None:
+        return []
+    return sources.read_rules(reader, cwd)[1]
+
+
 def verdict_with_rules(cmd: str, deny: list[str], ask: list[str], allow: list[str]) -> str:
-    """The verdict for `cmd` under already-read rule lists (see module docstring)."""
+    """The verdict for `cmd` under already-read rule lists (see module docstring).
+
+    Deny and ask rules are checked against every reading of every command bash could run
+    (rtok.shell.readings: quotes removed, paths reduced to names, wrappers and global
+    options peeled, `find -exec` / `xargs` commands); allow needs every command, and every
+    command it runs, to match an allow rule as executed.
+    """
     if not (deny or ask or allow):
         return "default"  # an unattestable construct is "at most ask": default is below
     from rtok.shell.lexer import is_unattestable
-    from rtok.shell.segments import split_for_permissions
+    from rtok.shell.readings import all_readings
+    from rtok.shell.segments import TooDeep, permission_commands
 
-    segments = [segment.strip() for segment in split_for_permissions(cmd)]
-    segments = [segment for segment in segments if segment]
-    if deny and any(_any_form_matches(segment, deny) for segment in segments):
-        direct = direct_segments(cmd)
-        return "deny" if any(_any_form_matches(s, deny) for s in direct) else "defer"
-    if is_unattestable(cmd):
+    try:
+        commands = permission_commands(cmd)
+    except TooDeep:
+        return "ask"  # not read: never allowed, and the hook leaves it to the host
+    readings = [
+        (reading, direct)
+        for words, dialect, direct in commands
+        for reading in all_readings(words, dialect)
+    ]
+    if deny:
+        hits = [direct for reading, direct in readings if _any_form_matches(reading.forms, deny)]
+        if hits:
+            return "deny" if any(hits) else "defer"
+    if is_unattestable(cmd) or not all(reading.attestable for reading, _ in readings):
         return "ask"
-    if ask and any(_any_form_matches(segment, ask) for segment in segments):
+    if ask and any(_any_form_matches(reading.forms, ask) for reading, _ in readings):
         return "ask"
-    if allow and segments and all(
-        any(command_matches_pattern(segment, pattern) for pattern in allow)
-        for segment in segments
+    executed = [reading.executed for reading, _ in readings if reading.forms]
+    if allow and executed and all(
+        form is not None and any(command_matches_pattern(form, p) for p in allow)
+        for form in executed
     ):
         return "allow"
     return "default"
 
 
-def _any_form_matches(segment: str, patterns: list[str]) -> bool:
-    return any(
-        command_matches_pattern(form, pattern)
-        for form in command_forms(segment)
-        for pattern in patterns
-    )
-
-
-def direct_segments(cmd: str, depth: int = 0) -> list[str]:
-    """The commands the shell itself runs for `cmd`, substitutions included, without
-    reading the scripts of `sh -c '…'` / `eval '…'` (those are the nested ones)."""
-    from rtok.shell import lexer
-    from rtok.shell.segments import MAX_DEPTH, simple_commands, word_texts
-
-    if depth > MAX_DEPTH:
-        return [cmd.strip()]
-    lexed = lexer.lex(cmd)
-    out = [" ".join(word_texts(lexed, command)) for command in simple_commands(lexed)]
-    for start, end, _kind in lexed.substitutions:
-        out += direct_segments(cmd[start:end], depth + 1)
-    return [segment for segment in out if segment.strip()]
+def _any_form_matches(forms: list[str], patterns: list[str]) -> bool:
+    return any(command_matches_pattern(form, pattern) for form in forms for pattern in patterns)
 
 
 # --- Claude-format permission patterns ---------------------------------------------------
@@ -181,197 +207,3 @@ def _glob(cmd: str, parts: list[str]) -> bool:
             and len(cmd) - len(trimmed) >= pos
         )
     return cmd.endswith(last) and len(cmd) - len(last) >= pos
-
-
-# --- Peeling a segment: the forms deny and ask rules are checked against ----------------
-# A deny rule for `git push` must also catch `FOO=1 git push`, `timeout 5 git push`,
-# `env -i git push`, `nice -n 5 git push`, `{ git push; }` and `find . -exec git push {} +`.
-# `command_forms` returns the segment itself plus every form left after peeling leading
-# grammar words, environment assignments and process wrappers one word at a time, and the
-# commands of a `find -exec`. Peeling is generous on purpose: it only ever adds matches for
-# deny and ask rules, never for allow rules (an env prefix can change what an allowed
-# command does, so allow rules see the segment as written).
-
-# Reserved words and grammar that may open a segment without being the command.
-_GRAMMAR = frozenset({"{", "}", "(", ")", "!", "if", "then", "elif", "else", "do", "while",
-                      "until", "time", "exec", "coproc"})
-
-# wrapper -> options that take a separate argument. Other words starting with `-` are
-# skipped as flags. `timeout` also takes one positional duration before the command.
-_WRAPPERS: dict[str, frozenset[str]] = {
-    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
-    "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
-    "nice": frozenset({"-n", "--adjustment"}),
-    "nohup": frozenset(),
-    "time": frozenset({"-f", "--format", "-o", "--output"}),
-    "command": frozenset(),
-    "builtin": frozenset(),
-    "exec": frozenset({"-a"}),
-    "stdbuf": frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
-    "ionice": frozenset({"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"}),
-    "chrt": frozenset(),
-    "taskset": frozenset(),
-    "setsid": frozenset(),
-    "unbuffer": frozenset(),
-    "caffeinate": frozenset(),
-    "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "--user",
-                       "--group", "--host", "--prompt"}),
-    "doas": frozenset({"-u", "-C"}),
-    "xargs": frozenset({"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file",
-                        "--delimiter", "--max-args", "--max-procs", "--max-chars"}),
-}
-_POSITIONAL = {"timeout": 1, "chrt": 1, "taskset": 1}
-
-_QUOTES = "'\""
-
-
-# Prefix words peeled at most: enough for any real wrapper chain, and it keeps the scan of
-# a huge command (a long heredoc, a generated script) short.
-MAX_PREFIX_WORDS = 64
-
-
-def word_spans(segment: str, limit: int = -1) -> list[tuple[int, int]]:
-    """(start, end) of each shell word (the first `limit` ones when limit >= 0),
-    quote- and backslash-aware; never fails."""
-    spans: list[tuple[int, int]] = []
-    i, n = 0, len(segment)
-    while i < n and len(spans) != limit:
-        while i < n and segment[i] in " \t\n":
-            i += 1
-        if i >= n:
-            break
-        start = i
-        quote = ""
-        while i < n:
-            char = segment[i]
-            if quote:
-                if char == quote:
-                    quote = ""
-                elif char == "\\" and quote == '"':
-                    i += 1
-            elif char in _QUOTES:
-                quote = char
-            elif char == "\\":
-                i += 1
-            elif char in " \t\n":
-                break
-            i += 1
-        spans.append((start, min(i, n)))
-    return spans
-
-
-def unquote(word: str) -> str:
-    """The word with simple quoting removed (enough to recognise a wrapper's name)."""
-    out = []
-    quote = ""
-    i = 0
-    while i < len(word):
-        char = word[i]
-        if quote:
-            if char == quote:
-                quote = ""
-            elif char == "\\" and quote == '"' and i + 1 < len(word):
-                i += 1
-                out.append(word[i])
-            else:
-                out.append(char)
-        elif char in _QUOTES:
-            quote = char
-        elif char == "\\" and i + 1 < len(word):
-            i += 1
-            out.append(word[i])
-        else:
-            out.append(char)
-        i += 1
-    return "".join(out)
-
-
-def _is_assignment(word: str) -> bool:
-    # The rewriter's own test (NAME=… and NAME+=…): a prefix it steps over must not hide
-    # the command behind it from the deny rules.
-    return assignment_name(word) is not None
-
-
-def command_forms(segment: str) -> list[str]:
-    """The trimmed segment, then each form left after peeling one more prefix word."""
-    text = segment.strip()
-    spans = word_spans(text, MAX_PREFIX_WORDS)
-    forms, ran_out = _forms(text, spans)
-    if ran_out and len(spans) == MAX_PREFIX_WORDS:
-        # Still peeling when the scanned words ran out (padding with many assignments):
-        # scan everything rather than let the padding hide the command from deny rules.
-        forms, _ = _forms(text, word_spans(text))
-    if forms:
-        forms += _find_exec_forms(forms[-1])
-    return forms
-
-
-_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-
-
-def _find_exec_forms(command: str) -> list[str]:
-    """The commands `find … -exec CMD … ;` runs, each from its first word on."""
-    spans = word_spans(command)
-    if not spans or unquote(command[spans[0][0] : spans[0][1]]).rsplit("/", 1)[-1] != "find":
-        return []
-    return [command[spans[i + 1][0] :].strip() for i in range(len(spans) - 1)
-            if command[spans[i][0] : spans[i][1]] in _FIND_EXEC]
-
-
-def _forms(text: str, spans: list[tuple[int, int]]) -> tuple[list[str], bool]:
-    """(forms, whether peeling ran past the last scanned word)."""
-    forms = [text] if text else []
-    words = [unquote(text[a:b]) for a, b in spans]
-    index = _next_command(words, 0)
-    seen = {text}
-    while index < len(words):
-        form = text[spans[index][0] :].strip()
-        if form not in seen:
-            seen.add(form)
-            forms.append(form)
-        following = _next_command(words, index)
-        if following == index:
-            return forms, False
-        index = following
-    return forms, True
-
-
-def _next_command(words: list[str], index: int) -> int:
-    """Index of the word that runs a command once the word at `index` is peeled.
-
-    At the start (`index` pointing at grammar or an assignment) this skips those; at a
-    wrapper it skips the wrapper with its options and positional arguments.
-    """
-    i = index
-    moved = False
-    while i < len(words) and (words[i] in _GRAMMAR or _is_assignment(words[i])):
-        if words[i] in _WRAPPERS:  # `time`/`exec` are grammar words and wrappers
-            break
-        i += 1
-        moved = True
-    if moved or i >= len(words):
-        return i
-    name = words[i].rsplit("/", 1)[-1]
-    takes_value = _WRAPPERS.get(name)
-    if takes_value is None:
-        return i
-    i += 1
-    positional = _POSITIONAL.get(name, 0)
-    while i < len(words):
-        word = words[i]
-        if word == "--":
-            i += 1
-            break
-        if name == "env" and _is_assignment(word):
-            i += 1
-        elif word.startswith("-") and len(word) > 1:
-            option = word.split("=", 1)[0]
-            i += 2 if option in takes_value and "=" not in word and option == word else 1
-        elif positional:
-            positional -= 1
-            i += 1
-        else:
-            break
-    while i < len(words) and _is_assignment(words[i]):
-        i += 1
-    return i

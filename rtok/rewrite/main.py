@@ -3,7 +3,8 @@
 The arguments are joined with spaces (`rtok rewrite ls -al` is `rtok rewrite "ls -al"`).
 
     exit 0  rewritten command on stdout   rewrite, allowed (or host owns approval)
-    exit 1  nothing                       nothing to rewrite, excluded, unattestable
+    exit 1  nothing                       nothing to rewrite, excluded, unattestable,
+                                          or a permission file rtok cannot read
     exit 2  nothing                       a deny rule matches
     exit 3  rewritten command on stdout   rewrite, the host should ask (ask rule / no rule)
 
@@ -13,6 +14,10 @@ approval themselves (codex, opencode, pi, …) "no rule" renders as 0, while an 
 rule stays 3 and a deny rule stays 2. The command is printed without a trailing newline.
 `--rtok-bin PATH` (or `RTOK_REWRITE_BIN`) inserts that absolute path, shell-quoted, instead
 of bare `rtok` (for hosts whose shell PATH may not contain rtok).
+
+With `RTOK_REWRITE_HOST=opencode` or `kilo`, the host's own `permission.bash` rules are read
+as well (rtok.permissions.opencode): their deny gives 2, an unreadable config file gives 1,
+and a rewrite the host would judge differently from the command as typed is not made (1).
 
 Hot path: stdlib only.
 """
@@ -40,15 +45,31 @@ USAGE = "usage: rtok rewrite [--rtok-bin PATH] [--] COMMAND...\n"
 
 
 def _verdict(cmd: str) -> str:
+    """deny | unreadable | ask | allow | default under Claude Code's rules (a deny rule
+    found only inside a `sh -c` script counts as deny here)."""
     try:
-        from rtok.permissions.verdict import verdict_for
+        from rtok.permissions.verdict import rule_verdict
     except ImportError:
         return "default"
     try:
-        return verdict_for(cmd, "claude", os.getcwd())
-    except Exception as exc:  # unreadable rules must not break the agent's command
-        sys.stderr.write(f"rtok: warning: permission rules not read ({exc}); asking instead\n")
-        return "default"
+        verdict = rule_verdict(cmd, "claude", os.getcwd())
+    except Exception as exc:  # rules that cannot be read: nothing is rewritten
+        sys.stderr.write(f"rtok: warning: permission rules not read ({exc})\n")
+        return "unreadable"
+    return "deny" if verdict == "defer" else verdict
+
+
+def _host_rules(host: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]] | None:
+    """OpenCode's or Kilo's own bash rules (and unreadable files) when the calling host is
+    one of them; None for other hosts."""
+    from rtok.permissions import opencode
+
+    if host not in opencode.HOSTS:
+        return None
+    try:
+        return opencode.read_rules(host, os.getcwd())
+    except Exception as exc:  # rules that cannot be read: nothing is rewritten
+        return [], [("", str(exc))]
 
 
 def parse_args(args: list[str]) -> tuple[str | None, list[str]] | None:
@@ -109,9 +130,28 @@ def main(args: list[str]) -> int:
 
     rtok_bin = quote_word(bin_path) if bin_path else "rtok"
     verdict = _verdict(cmd)
-    decision = decide(cmd, verdict, rtok_bin=rtok_bin)
+    if verdict == "unreadable":
+        return EXIT_NONE  # the user's rules cannot be read: the command stays as written
     host = os.environ.get(HOST_VARIABLE, "").strip().lower()
+    host_rules = _host_rules(host)
+    if host_rules is not None:
+        from rtok.permissions import opencode
+
+        rules, problems = host_rules
+        if problems:
+            return EXIT_NONE
+        host_verdict = opencode.verdict_with_rules(cmd, rules)
+        if host_verdict == "deny" or opencode.denied_in_any_reading(cmd, rules):
+            return EXIT_DENY
+    decision = decide(cmd, verdict, rtok_bin=rtok_bin)
     status = exit_status(decision.kind, verdict, host)
+    if host_rules is not None and decision.command is not None and status != EXIT_DENY:
+        # The host matches its rules against the command it finally runs: a rewrite must
+        # leave its verdict as it was (no `"*": "allow"` for what a rule asked about).
+        if opencode.verdict_with_rules(decision.command, host_rules[0]) != host_verdict:
+            return EXIT_NONE
+        if host_verdict == "ask" and status == EXIT_ALLOW:
+            status = EXIT_ASK
     if status in (EXIT_ALLOW, EXIT_ASK) and decision.command is not None:
         sys.stdout.write(decision.command)
         sys.stdout.flush()

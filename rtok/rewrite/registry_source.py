@@ -19,7 +19,10 @@ _FAMILY_KEYS = {
     "commands", "subcommands", "bare", "pipeline", "global_options", "global_flags",
     "never_with", "never_short", "needs_operand", "delegate",
 }
-_WRAPPER_KEYS = {"flags", "value_options", "positionals", "assignments", "numeric_flags", "rewrite"}
+_WRAPPER_KEYS = {
+    "flags", "value_options", "positionals", "assignments", "numeric_flags", "rewrite",
+    "resets_environment", "script_options",
+}
 _SHELL_KEYS = {"commands", "dialect", "flags", "long_flags", "value_options"}
 _NEVER_KEYS = {
     "builtins", "trivial", "editors", "pagers", "followers", "interactive", "privileged",
@@ -108,7 +111,9 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
     """The REGISTRY constant of rtok/compiled/registry.py (from registry.toml by default)."""
     if source is None:
         source = load_source()
-    unknown = set(source) - {"never", "pipelines", "families", "wrappers", "shells"}
+    unknown = set(source) - {
+        "never", "families", "wrappers", "shells", "runs_commands"
+    }
     if unknown:
         raise RegistryError(f"unknown top-level tables {sorted(unknown)}")
     never_table = _check_keys(source.get("never", {}), _NEVER_KEYS, "never")
@@ -134,6 +139,12 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
             "assignments": bool(raw.get("assignments", False)),
             "numeric_flags": bool(raw.get("numeric_flags", False)),
             "rewrite": bool(raw.get("rewrite", True)),
+            "resets_environment": tuple(
+                _strings(raw.get("resets_environment", []), f"wrappers.{name}")
+            ),
+            "script_options": tuple(
+                _strings(raw.get("script_options", []), f"wrappers.{name}")
+            ),
         }
     shells: dict[str, dict[str, Any]] = {}
     for name, table in source.get("shells", {}).items():
@@ -148,19 +159,16 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
         }
         for command in _strings(raw.get("commands"), f"shells.{name}.commands"):
             shells[command] = entry
-    pipelines = _check_keys(
-        source.get("pipelines", {}), {"safe_consumers", "consumer_never_with"}, "pipelines"
-    )
     return {
         "families": families,
         "command_index": {k: tuple(v) for k, v in index.items()},
         "never": _sorted(never),
-        "safe_consumers": _sorted(_strings(pipelines.get("safe_consumers", []), "pipelines")),
-        "consumer_never_with": _sorted(
-            _strings(pipelines.get("consumer_never_with", []), "pipelines")
-        ),
         "wrappers": wrappers,
         "shells": shells,
+        "runs_commands": {
+            name: tuple(_strings(options, f"runs_commands.{name}"))
+            for name, options in source.get("runs_commands", {}).items()
+        },
     }
 
 

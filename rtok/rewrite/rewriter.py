@@ -29,10 +29,6 @@ if TYPE_CHECKING:
 _FAMILIES: dict[str, dict[str, object]] = REGISTRY["families"]  # type: ignore[assignment]
 _INDEX: dict[str, tuple[str, ...]] = REGISTRY["command_index"]  # type: ignore[assignment]
 _NEVER: frozenset[str] = frozenset(REGISTRY["never"])  # type: ignore[call-overload]
-_SAFE_CONSUMERS: frozenset[str] = frozenset(REGISTRY["safe_consumers"])  # type: ignore[call-overload]
-_CONSUMER_NEVER: frozenset[str] = frozenset(
-    REGISTRY["consumer_never_with"]  # type: ignore[call-overload]
-)
 _SHELLS: dict[str, dict[str, object]] = REGISTRY["shells"]  # type: ignore[assignment]
 
 SELF_NAMES = frozenset(("rtok", "rtok.exe"))
@@ -274,24 +270,9 @@ def _plan_pipeline(
         return
     if any(s[0].after == "|&" for s in stages[:-1]):
         return
-    if _plan_command(lexed, *stages[-1], FINAL, base, plan, depth):
-        return
-    if all(_is_safe_consumer(lexed, *s) for s in stages[1:]):
-        _plan_command(lexed, *stages[0], PRODUCER, base, plan, depth)
-
-
-def _is_safe_consumer(lexed: lexer.Lexed, stage: SimpleCommand, lead: int) -> bool:
-    words = [dequote(w) for w in segments.word_texts(lexed, stage)[lead:]]
-    if not words or words[0] is None or basename(words[0]) not in _SAFE_CONSUMERS:
-        return False
-    for word in words[1:]:
-        if word is None or word in _CONSUMER_NEVER or word.startswith("--follow"):
-            return False
-        if word.startswith("-") and not word.startswith("--") and ("f" in word or "F" in word):
-            return False
-    # File-target redirects already made the line unattestable; fd duplication and
-    # /dev/null do not change what the consumer displays.
-    return True
+    # Only the last stage's output reaches the agent: every earlier stage feeds a program
+    # that must read the command's own bytes (`git log --oneline | head -3`).
+    _plan_command(lexed, *stages[-1], FINAL, base, plan, depth)
 
 
 def _plan_command(
@@ -309,6 +290,10 @@ def _plan_command(
         return False
     peeled = wrappers.command_index(words, transparent=plan.settings.transparent)
     if peeled is None or peeled.disabled:
+        return False
+    if peeled.resets_environment:
+        # `env -i git status`, `PATH=/x git status`: rtok itself may not be found (exit
+        # 127) or may run without its settings; the command keeps its own form.
         return False
     head = dequote(words[peeled.index])
     if head is None:
@@ -364,6 +349,8 @@ def _plan_shell_script(
     if found is None or found[1] != "bash":
         return
     script_index = found[0]
+    if _is_login_shell(words[index + 1 : script_index]) and not _is_absolute(plan.rtok_bin):
+        return  # a login shell reads the user's profile, which may set another PATH
     raw = words[script_index]
     if len(raw) < 2 or raw[0] != raw[-1] or raw[0] not in "'\"":
         return
@@ -381,6 +368,20 @@ def _plan_shell_script(
         plan.offsets.extend(inner.offsets)
         plan.already_rtok = plan.already_rtok or inner.already_rtok
         plan.user_families = inner.user_families
+
+
+def _is_login_shell(options: list[str]) -> bool:
+    for word in options:
+        value = dequote(word) or ""
+        if value == "--login" or (
+            value.startswith("-") and not value.startswith("--") and "l" in value
+        ):
+            return True
+    return False
+
+
+def _is_absolute(rtok_bin: str) -> bool:
+    return (dequote(rtok_bin) or "").startswith("/")
 
 
 def _matching_family(name: str, args: list[str | None]) -> dict[str, object] | None:

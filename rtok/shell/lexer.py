@@ -36,7 +36,15 @@ UNTERMINATED = "unterminated quote or substitution"
 DANGLING_REDIRECT = "redirect without a target"
 UNREADABLE_SCRIPT = "shell script that cannot be read statically"
 TOO_DEEP = "nesting too deep to read"
+TOO_LONG = "command too long to read"
+EXPANDED_COMMAND = "command word or subcommand from an expansion"
 MAX_SCRIPT_DEPTH = 8
+# Parentheses, substitutions and `${…}` nested deeper than this are not read: real commands
+# stay far below it, and it keeps every answer linear in the length of the line.
+MAX_NESTING = 48
+# Longer lines are not lexed at all: they are left to the host (the pure-Python lexer reads
+# a few hundred kilobytes a second on a busy machine, and an agent waits for every answer).
+MAX_LENGTH = 16384
 
 _OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", ";", "|", "&", "(", ")")
 _REDIRECTS = ("&>>", "&>", "<<<", "<<-", "<<", "<&", "<>", "<", ">>", ">&", ">|", ">")
@@ -51,11 +59,14 @@ _NULL_TARGETS = frozenset(("/dev/null",))
 class Lexed:
     """The tokens of one command line and what makes it unattestable."""
 
-    __slots__ = ("dialect", "reasons", "substitutions", "text", "tokens")
+    __slots__ = ("commands", "dialect", "reasons", "scripts", "substitutions", "text", "tokens")
 
     def __init__(self, text: str, dialect: str) -> None:
         self.text = text
         self.dialect = dialect
+        # Filled on first use by rtok.shell.segments (one reading, shared by every caller).
+        self.commands: list[object] | None = None
+        self.scripts: list[tuple[str | None, str]] | None = None
         self.tokens: list[Token] = []
         self.reasons: set[str] = set()
         # (start, end, kind) of the command text inside `$(…)`, backticks, `<(…)`, `>(…)`.
@@ -69,14 +80,24 @@ class Lexed:
             yield self.text[start:end]
 
 
+class _TooDeep(Exception):
+    pass
+
+
 class _Scanner:
-    __slots__ = ("fish", "lexed", "n", "text")
+    __slots__ = ("depth", "fish", "lexed", "n", "text")
 
     def __init__(self, lexed: Lexed) -> None:
         self.lexed = lexed
         self.text = lexed.text
         self.n = len(lexed.text)
         self.fish = lexed.dialect == "fish"
+        self.depth = 0
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise _TooDeep
 
     def flag(self, reason: str) -> None:
         self.lexed.reasons.add(reason)
@@ -103,6 +124,13 @@ class _Scanner:
         return end + 1
 
     def double(self, i: int) -> int:
+        self.enter()
+        try:
+            return self._double(i)
+        finally:
+            self.depth -= 1
+
+    def _double(self, i: int) -> int:
         text, n = self.text, self.n
         while i < n:
             c = text[i]
@@ -173,6 +201,13 @@ class _Scanner:
         return end
 
     def brace(self, i: int) -> int:
+        self.enter()
+        try:
+            return self._brace(i)
+        finally:
+            self.depth -= 1
+
+    def _brace(self, i: int) -> int:
         text, n = self.text, self.n
         while i < n:
             c = text[i]
@@ -195,6 +230,13 @@ class _Scanner:
 
     def paren_body(self, i: int) -> int:
         """Skip to just past the `)` matching an already consumed `(`."""
+        self.enter()
+        try:
+            return self._paren_body(i)
+        finally:
+            self.depth -= 1
+
+    def _paren_body(self, i: int) -> int:
         text, n = self.text, self.n
         word_start = True
         while i < n:
@@ -323,7 +365,7 @@ class _Scanner:
 # few results. Lexed objects are never modified after `lex` returns them.
 _MEMO: dict[tuple[str, str], Lexed] = {}
 _MEMO_SIZE = 32
-_MEMO_MAX_TEXT = 65536
+_MEMO_MAX_TEXT = MAX_LENGTH
 
 
 def lex(cmd: str, dialect: str = "bash") -> Lexed:
@@ -333,10 +375,14 @@ def lex(cmd: str, dialect: str = "bash") -> Lexed:
     if found is not None:
         return found
     lexed = Lexed(cmd, dialect)
+    if len(cmd) > MAX_LENGTH:
+        lexed.tokens.append((WORD, 0, len(cmd)))
+        lexed.reasons.add(TOO_LONG)
+        return lexed
     try:
         _Scanner(lexed).run()
         _check_redirects(lexed)
-    except RecursionError:
+    except (_TooDeep, RecursionError):
         # Thousands of nested `$(`: read the whole line as one word nobody may attest.
         lexed = Lexed(cmd, dialect)
         lexed.tokens.append((WORD, 0, len(cmd)))
@@ -433,8 +479,13 @@ def _reasons(cmd: str, dialect: str, depth: int) -> set[str]:
         # command substitution once joined.
         reasons |= unattestable_reasons(joined, dialect, depth + 1)
     if not reasons:
-        from rtok.shell import segments
+        from rtok.shell import readings, segments
 
+        for command in segments.simple_commands(lexed):
+            words = segments.strip_grammar(segments.word_texts(lexed, command), dialect)
+            if words and not readings.all_attestable(words, dialect):
+                reasons.add(EXPANDED_COMMAND)
+                return reasons
         for script, script_dialect in segments.nested_scripts(lexed):
             if script is None:
                 reasons.add(UNREADABLE_SCRIPT)

@@ -43,7 +43,15 @@ class SimpleCommand:
 
 
 def simple_commands(lexed: lexer.Lexed) -> list[SimpleCommand]:
-    """Every simple command of the line, with the operators around it (comments dropped)."""
+    """Every simple command of the line, with the operators around it (comments dropped).
+
+    Computed once per lexed line; callers must not modify the result."""
+    if lexed.commands is None:
+        lexed.commands = _simple_commands(lexed)  # type: ignore[assignment]
+    return lexed.commands  # type: ignore[return-value]
+
+
+def _simple_commands(lexed: lexer.Lexed) -> list[SimpleCommand]:
     tokens = lexed.tokens
     out: list[SimpleCommand] = []
     current = SimpleCommand("")
@@ -80,7 +88,7 @@ def word_texts(lexed: lexer.Lexed, command: SimpleCommand) -> list[str]:
     return [lexed.text[s:e] for s, e in command.words]
 
 
-def _strip_grammar(words: list[str], dialect: str = "bash") -> list[str]:
+def strip_grammar(words: list[str], dialect: str = "bash") -> list[str]:
     grammar = FISH_GRAMMAR_WORDS if dialect == "fish" else GRAMMAR_WORDS
     i = 0
     while i < len(words) and words[i] in grammar:
@@ -101,9 +109,17 @@ def _unescape_backtick(body: str) -> str:
     return "".join(out)
 
 
-def nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
-    """(script, dialect) of every `sh -c`, `fish -c` and `eval` in the line; the script is
-    None when its text cannot be known statically (`bash -c "$CMD"`).
+def nested_scripts(lexed: lexer.Lexed) -> list[tuple[str | None, str]]:
+    """(script, dialect) of every `sh -c`, `fish -c` and `eval` in the line (once per
+    lexed line; see `_nested_scripts`)."""
+    if lexed.scripts is None:
+        lexed.scripts = list(_nested_scripts(lexed))
+    return lexed.scripts
+
+
+def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
+    """(script, dialect) of every `sh -c`, `fish -c`, `eval` and `trap` in the line; the
+    script is None when its text cannot be known statically (`bash -c "$CMD"`).
 
     Word positions are tried from the left, not only the command word after wrappers: a
     wrapper option rtok does not know (`timeout --odd 5 bash -c '…'`) must not hide a
@@ -119,6 +135,12 @@ def nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
             head = dequote(word, lexed.dialect)
             if head is None:
                 continue
+            if head == "trap" and index + 1 < len(words):
+                # `trap 'git push' EXIT`: the first argument runs later, as a script.
+                action = words[index + 1]
+                if action not in ("-p", "-l", "--", "-"):
+                    yield dequote(action, lexed.dialect), "bash"
+                break
             if head == "eval":
                 parts = [dequote(w, lexed.dialect) for w in words[index + 1 :]]
                 if any(p is None for p in parts):
@@ -141,34 +163,63 @@ def split_for_permissions(cmd: str) -> list[str]:
     substitutions and inside shell `-c` / `eval` scripts. Order follows the text; no
     duplicates.
     """
-    out: list[str] = []
-    _collect(cmd, "bash", out, 0)
     seen: set[str] = set()
     unique = []
-    for segment in out:
+    try:
+        found = permission_commands(cmd)
+    except TooDeep:
+        return [cmd.strip()] if cmd.strip() else []
+    for words, _dialect, _direct in found:
+        segment = " ".join(words)
         if segment not in seen:
             seen.add(segment)
             unique.append(segment)
     return unique
 
 
-def _collect(cmd: str, dialect: str, out: list[str], depth: int) -> None:
+class TooDeep(Exception):
+    """Substitutions or scripts nested deeper than MAX_DEPTH: the line is not read."""
+
+
+def permission_commands(cmd: str) -> list[tuple[list[str], str, bool]]:
+    """(words, dialect, direct) of every simple command `split_for_permissions` yields;
+    `direct` is False inside `sh -c` / `eval` scripts (the shell runs those only through
+    another command). Raises TooDeep past MAX_DEPTH levels of nesting."""
+    out: list[tuple[list[str], str, bool]] = []
+    _collect(cmd, "bash", out, 0, True)
+    return out
+
+
+def _collect(
+    cmd: str,
+    dialect: str,
+    out: list[tuple[list[str], str, bool]],
+    depth: int,
+    direct: bool,
+    substitutions: bool = True,
+) -> None:
     if depth > MAX_DEPTH:
-        out.append(cmd.strip())
-        return
+        raise TooDeep(cmd[:40])
     joined = lexer.join_continuations(cmd)
     if joined != cmd:
-        _collect(joined, dialect, out, depth + 1)  # `git pu\<newline>sh` is `git push`
+        # `git pu\<newline>sh` is `git push`
+        _collect(joined, dialect, out, depth + 1, direct, substitutions)
     lexed = lexer.lex(cmd, dialect)
+    if lexer.TOO_DEEP in lexed.reasons or lexer.TOO_LONG in lexed.reasons:
+        raise TooDeep(cmd[:40])
     for command in simple_commands(lexed):
-        words = _strip_grammar(word_texts(lexed, command), dialect)
+        words = strip_grammar(word_texts(lexed, command), dialect)
         if words:
-            out.append(" ".join(words))
-    for start, end, kind in lexed.substitutions:
-        body = cmd[start:end]
-        if kind == "backtick":
-            body = _unescape_backtick(body)
-        _collect(body, dialect, out, depth + 1)
+            out.append((words, dialect, direct))
+    if substitutions:
+        # The lexer lists substitutions at every depth, so each body is read once, on its
+        # own, without descending again (that would read the innermost one 2^depth times).
+        for start, end, kind in lexed.substitutions:
+            body = cmd[start:end]
+            if kind == "backtick":
+                _collect(_unescape_backtick(body), dialect, out, depth + 1, direct)
+            else:
+                _collect(body, dialect, out, depth + 1, direct, False)
     for script, script_dialect in nested_scripts(lexed):
         if script is not None:
-            _collect(script, script_dialect, out, depth + 1)
+            _collect(script, script_dialect, out, depth + 1, False)

@@ -18,22 +18,30 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 MAX_LAYERS = 10
+# Words read after a wrapper's name: options and positionals never need more.
+_OPTION_WINDOW = 64
 DISABLE_VARIABLE = "RTOK_DISABLED"
 
 _WRAPPERS: dict[str, dict[str, object]] = REGISTRY["wrappers"]  # type: ignore[assignment]
 _SHELLS: dict[str, dict[str, object]] = REGISTRY["shells"]  # type: ignore[assignment]
 
 
+# Assignments that change where a bare `rtok` is looked up.
+PATH_VARIABLES = frozenset(("PATH",))
+
+
 class Peeled:
     """Where the real command starts inside a simple command's words."""
 
-    __slots__ = ("disabled", "index", "layers", "privileged")
+    __slots__ = ("disabled", "index", "layers", "privileged", "resets_environment")
 
     def __init__(self, index: int, disabled: bool, layers: int, privileged: bool) -> None:
         self.index = index  # index of the command word
         self.disabled = disabled  # an RTOK_DISABLED assignment applies to this command
         self.layers = layers  # how many wrappers were looked through
         self.privileged = privileged  # a wrapper such as sudo was looked through
+        # `env -i`, `env -u X`, `PATH=… cmd`: the command runs with another environment.
+        self.resets_environment = False
 
 
 def command_index(
@@ -54,16 +62,18 @@ def command_index(
     disabled = False
     layers = 0
     privileged = False
+    resets = False
     while i < n:
         name = assignment_name(words[i])
         if name is None:
             break
         disabled = disabled or name == DISABLE_VARIABLE
+        resets = resets or name in PATH_VARIABLES
         i += 1
     while i < n and layers <= MAX_LAYERS:
         literal = dequote(words[i])
         if literal is None:
-            return Peeled(i, disabled, layers, privileged)
+            return _peeled(i, disabled, layers, privileged, resets)
         prefix_len = _transparent_match(words, i, transparent)
         if prefix_len:
             i += prefix_len
@@ -71,20 +81,28 @@ def command_index(
             continue
         table = _WRAPPERS.get(basename(literal)) if "/" not in literal else _WRAPPERS.get(literal)
         if table is None:
-            return Peeled(i, disabled, layers, privileged)
+            return _peeled(i, disabled, layers, privileged, resets)
         if table.get("rewrite") is False:
             if not through_privileged:
-                return Peeled(i, disabled, layers, privileged)
+                return _peeled(i, disabled, layers, privileged, resets)
             privileged = True
-        after = _skip_wrapper(words, i + 1, table)
-        if after is None:
-            return None
-        i, found_disabled = after
+        after = skip_options([dequote(w) for w in words[: i + 1 + _OPTION_WINDOW]], i + 1,
+                             table)
+        if after is None or after[3] is not None:
+            return None  # an unknown option, or `env -S 'cmd'`: left alone
+        i, found_disabled, found_reset, _ = after
         disabled = disabled or found_disabled
+        resets = resets or found_reset
         layers += 1
     if i >= n or layers > MAX_LAYERS:
         return None
-    return Peeled(i, disabled, layers, privileged)
+    return _peeled(i, disabled, layers, privileged, resets)
+
+
+def _peeled(index: int, disabled: bool, layers: int, privileged: bool, resets: bool) -> Peeled:
+    peeled = Peeled(index, disabled, layers, privileged)
+    peeled.resets_environment = resets
+    return peeled
 
 
 def _transparent_match(
@@ -97,52 +115,83 @@ def _transparent_match(
     return 0
 
 
-def _skip_wrapper(
-    words: Sequence[str], i: int, table: dict[str, object]
-) -> tuple[int, bool] | None:
-    """Index after the wrapper's options and positionals, and whether RTOK_DISABLED was set."""
+def skip_options(
+    values: Sequence[str | None], i: int, table: dict[str, object]
+) -> tuple[int, bool, bool, str | None] | None:
+    """Read a wrapper's options and positionals from `values` (words after quote removal,
+    None for one that expands), starting at `i`, just past the wrapper's name.
+
+    Returns (index of the wrapped command, RTOK_DISABLED set, environment reset, the value
+    of a script option such as `env -S '…'` or None), or None for an option the table does
+    not know. An expansion where an option could stand stops the reading there: it is
+    then the command word, which nobody can attest.
+    """
     flags: Sequence[str] = table.get("flags", ())  # type: ignore[assignment]
     value_options: Sequence[str] = table.get("value_options", ())  # type: ignore[assignment]
     positionals: int = table.get("positionals", 0)  # type: ignore[assignment]
     assignments = bool(table.get("assignments", False))
     numeric = bool(table.get("numeric_flags", False))
+    resetting: Sequence[str] = table.get("resets_environment", ())  # type: ignore[assignment]
+    scripts: Sequence[str] = table.get("script_options", ())  # type: ignore[assignment]
     disabled = False
-    n = len(words)
+    resets = False
+    script: str | None = None
+    n = len(values)
     while i < n:
-        word = dequote(words[i])
+        word = values[i]
         if word is None:
-            return None
+            return i, disabled, resets, script
         if word == "--":
             i += 1
             break
+        name = assignment_name(word) if assignments else None
+        if name is not None:
+            # GNU env stops at the first assignment; reading on finds a later command
+            # for the gate, and the rewriter only ever inserts before a command word.
+            disabled = disabled or name == DISABLE_VARIABLE
+            resets = resets or name in resetting
+            i += 1
+            continue
         if not word.startswith("-") or (word == "-" and "-" not in flags):
             break
+        long_option = word.startswith("--")
+        option = word.split("=", 1)[0] if long_option else word[:2]
+        attached = (long_option and "=" in word) or (not long_option and len(word) > 2)
+        if option in resetting or word in resetting:
+            resets = True
         if word in flags:
             i += 1
-        elif word in value_options:
-            i += 2
-        elif word.startswith("--") and word.split("=", 1)[0] in value_options and "=" in word:
-            i += 1
-        elif len(word) > 2 and word[:2] in value_options and not word.startswith("--"):
-            i += 1  # `-k5`: value attached to a short option
-        elif numeric and word[1:].isdigit():
+            continue
+        if option not in value_options:
+            if numeric and word[1:].isdigit():
+                i += 1
+                continue
+            return None
+        value: str | None
+        if attached:
+            value = word.split("=", 1)[1] if long_option else word[2:]
             i += 1
         else:
-            return None
+            value = values[i + 1] if i + 1 < n else None
+            i += 2
+        if option in scripts:
+            script = value if value is not None else ""
     for _ in range(positionals):
         if i >= n:
             return None
         i += 1
     if assignments:
         while i < n:
-            name = assignment_name(words[i])
+            word = values[i]
+            name = assignment_name(word) if word is not None else None
             if name is None:
                 break
             disabled = disabled or name == DISABLE_VARIABLE
+            resets = resets or name in resetting
             i += 1
     if i > n:
         return None
-    return i, disabled
+    return i, disabled, resets, script
 
 
 def shell_script(words: Sequence[str], index: int) -> tuple[int, str] | None:
@@ -189,3 +238,27 @@ def shell_script(words: Sequence[str], index: int) -> tuple[int, str] | None:
     if not seen_c or i >= n:
         return None
     return i, dialect
+
+
+def peel_argv(argv: Sequence[str]) -> int:
+    """Index of the program in an argv (words already without quotes, as `rtok run` gets
+    them) after assignments and every wrapper of the table, sudo included. An option a
+    table does not know is stepped over with the words that look like options."""
+    i = 0
+    n = len(argv)
+    for _ in range(MAX_LAYERS):
+        while i < n and assignment_name(argv[i]) is not None:
+            i += 1
+        if i >= n:
+            return i
+        table = _WRAPPERS.get(basename(argv[i]))
+        if table is None:
+            return i
+        after = skip_options(argv, i + 1, table)
+        if after is None:
+            i += 1
+            while i < n and (argv[i].startswith("-") or argv[i][:1].isdigit()):
+                i += 1
+        else:
+            i = after[0]
+    return i

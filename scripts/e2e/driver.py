@@ -21,10 +21,10 @@ if __package__ in (None, ""):
 
 from e2e import gitrepo
 from e2e.agents import PROFILES
-from e2e.checks import evaluate_rewritten, looks_raw, session_ran
+from e2e.checks import evaluate_rewritten, find_trailer, ledger_rows, looks_raw, session_ran
 from e2e.records import AgentReport
 from e2e.session import run_session_retrying
-from e2e.settings import ARTIFACTS_DIR, RESULTS_DIR
+from e2e.settings import ARTIFACTS_DIR, DENIED_COMMAND, RESULTS_DIR
 from e2e.workspace import Workspace, make_workspace, netns_available, rtok_executable, run_rtok
 
 
@@ -108,6 +108,58 @@ def round_trip(agent: str, work_root: str, template: str | None = None,
             report.check("after uninstall: tool result is git's raw output", ok, detail)
             report.check("after uninstall: rtok's hook no longer runs", not raw.hook_calls,
                          f"{len(raw.hook_calls)} hook calls")
+    return finish(report, start, ws, keep)
+
+
+# Agents whose host checks its own `permission.bash` rules (after rtok's plugin ran), and
+# the variable naming the config file the run already uses (the hosts merge it after the
+# user's global config, so the rule goes there).
+PERMISSION_CONFIGS = {"opencode": "OPENCODE_CONFIG", "kilocode": "KILO_CONFIG"}
+
+
+def deny_run(agent: str, work_root: str, template: str | None = None,
+             keep: bool = False) -> AgentReport:
+    """With the host's own rule denying `git push`, a fake-model push stays denied after
+    `rtok init`: nothing reaches the remote, and rtok never ran the push."""
+    import subprocess
+
+    start = time.monotonic()
+    rtok = rtok_executable()
+    ws = make_workspace(agent, work_root, template)
+    report = new_report(agent, "deny", ws)
+    config = ws.env[PERMISSION_CONFIGS[agent]]
+    with open(config, encoding="utf-8") as handle:
+        settings = json.load(handle)
+    settings.setdefault("permission", {})["bash"] = {"*": "allow", "git push *": "deny"}
+    with open(config, "w", encoding="utf-8") as handle:
+        json.dump(settings, handle, indent=1)
+    remote = os.path.join(ws.ctx.run_dir, "remote.git")
+    git_env = gitrepo.git_env(ws.ctx.home)
+    for args in (["init", "-q", "--bare", remote], ["-C", ws.ctx.cwd, "remote", "add",
+                                                    "origin", remote]):
+        subprocess.run(["git", *args], env=git_env, check=True, capture_output=True,
+                       timeout=60)
+    init = run_rtok(rtok, ["init", "--agent", agent, "--global", "--auto-patch"], ws.env,
+                    ws.ctx.cwd, ws.ctx.run_dir, "rtok-init")
+    report.commands.append(init)
+    if not report.check("rtok init (global) --auto-patch exits 0", init["returncode"] == 0,
+                        (init["stderr"] or init["stdout"])[-400:]):
+        return finish(report, start, ws, keep)
+    session = run_session_retrying(report, PROFILES[agent], ws.ctx, ws.env, "denied",
+                                   DENIED_COMMAND)
+    report.sessions.append(session)
+    report.check("denied: the agent asked for the push", session.requests > 0,
+                 f"{session.requests} requests, {len(session.tool_results)} tool results")
+    refs = subprocess.run(["git", "-C", remote, "for-each-ref"], env=git_env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    report.check("denied: nothing reached the remote", refs.stdout.strip() == "",
+                 refs.stdout.strip()[:200] or "no refs")
+    pushes = [row for row in ledger_rows(ws) if "push" in str(row.get("command"))]
+    report.check("denied: rtok never ran the push", not pushes, json.dumps(pushes[:2]))
+    report.check("denied: the tool result carries no rtok trailer",
+                 find_trailer(session.final_output) is None, session.final_output[:300])
+    report.check("denied: the host's own rule refused the call",
+                 "git push *" in session.final_output, session.final_output[:300])
     return finish(report, start, ws, keep)
 
 

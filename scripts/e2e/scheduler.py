@@ -1,7 +1,8 @@
 """Run the selected e2e jobs on a small thread pool; each test waits for its own report.
 
-A job is (kind, agent) with kind "control", "global", "project" or "fail_open". Every run
-has its own HOME, repository, network namespace and env marker, so two can run side by side.
+A job is (kind, agent) with kind "control", "global", "project", "deny" or "fail_open".
+Every run has its own HOME, repository, network namespace and env marker, so two can run
+side by side.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from e2e.driver import control_run, fail_open_run, round_trip
+from e2e.driver import control_run, deny_run, fail_open_run, round_trip
 from e2e.install import InstallReport, install_problems
 from e2e.records import AgentReport
 
@@ -31,6 +32,8 @@ class Scheduler:
         kind, agent = job
         if kind == "control":
             return lambda: control_run(agent, self.work_root, self.template)
+        if kind == "deny":
+            return lambda: deny_run(agent, self.work_root, self.template)
         if kind == "fail_open":
             return lambda: fail_open_run(agent, self.work_root, self.template)
         scope = "global" if kind == "global" else "project"

@@ -13,12 +13,12 @@ from typing import Any
 from e2e.agents import AgentProfile, RunContext, agent_executable
 from e2e.procs import MARKER_NAME, stop_group, sweep_marked
 from e2e.records import AgentReport, Session, read_requests
-from e2e.settings import COMMAND, FINAL_TEXT, PROMPT, SCRIPTS_DIR, SYSTEM_PATH
+from e2e.settings import COMMAND, FINAL_TEXT, SCRIPTS_DIR, SYSTEM_PATH, prompt_for
 from e2e.workspace import netns_available, netns_prefix
 
 
 def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
-                scenario: str) -> Session:
+                scenario: str, command: str = COMMAND) -> Session:
     """Serve the fake model and run the agent (and its set-up steps) in a sandbox."""
     folder = os.path.join(ctx.run_dir, scenario)
     os.makedirs(folder, exist_ok=True)
@@ -27,7 +27,7 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
     env = {**env, "RTOK_HOOK_LOG": hook_log}
     exe = agent_executable(profile.name)
     steps = [*profile.pre_steps(ctx, exe)]
-    argv = profile.command(ctx, exe, PROMPT)
+    argv = profile.command(ctx, exe, prompt_for(command))
     marker = env[MARKER_NAME]
     step_specs: list[dict[str, Any]] = []
     for step in steps:
@@ -45,7 +45,7 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
     netns = netns_available()
     spec: dict[str, Any] = {
         "netns": netns, "marker": marker, "result": result_path,
-        "server": {"spec": {"tool_names": profile.tool_names, "command": COMMAND,
+        "server": {"spec": {"tool_names": profile.tool_names, "command": command,
                             "final_text": FINAL_TEXT,
                             "follow_suggestions": profile.follow_suggestions, "max_calls": 3,
                             "backend": profile.backend},
@@ -106,12 +106,13 @@ def output_is_empty(session: Session) -> bool:
 
 
 def run_session_retrying(report: AgentReport, profile: AgentProfile, ctx: RunContext,
-                         env: dict[str, str], scenario: str) -> Session:
+                         env: dict[str, str], scenario: str,
+                         command: str = COMMAND) -> Session:
     """One retry when the agent brought back no output at all; the report says so."""
-    session = run_session(profile, ctx, env, scenario)
+    session = run_session(profile, ctx, env, scenario, command)
     if output_is_empty(session) and not session.timed_out:
         report.check(f"{scenario}: first attempt brought back output", True,
                      "empty or missing tool result; retried once "
                      f"(first attempt kept in {session.folder})")
-        session = run_session(profile, ctx, env, scenario + "-retry")
+        session = run_session(profile, ctx, env, scenario + "-retry", command)
     return session

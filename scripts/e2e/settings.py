@@ -7,7 +7,15 @@ import os
 SCRIPTS_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(os.path.dirname(SCRIPTS_DIR))
 COMMAND = "git log"
-PROMPT = f"Run this exact shell command with your shell tool and report its output: `{COMMAND}`"
+
+
+def prompt_for(command: str) -> str:
+    return f"Run this exact shell command with your shell tool and report its output: `{command}`"
+
+
+PROMPT = prompt_for(COMMAND)
+# The deny run: a push the user's own host rules forbid (to a local bare remote).
+DENIED_COMMAND = "git push origin HEAD:refs/heads/pushed"
 FINAL_TEXT = "Done."
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 # Run folders and results live in the checkout's git-ignored e2e-artifacts/ (CI uploads it).

@@ -7,12 +7,18 @@
 // Any failure (rtok missing, timeout, crash) leaves the command exactly as typed.
 // --rtok-bin makes the rewritten command name rtok by absolute path: the host's shell may
 // run with a PATH (a login shell's, say) that does not contain rtok.
+// RTOK_REWRITE_HOST names the host (from where this file is installed), so that rtok reads
+// the host's own `permission.bash` rules: the host checks them on the rewritten command,
+// and rtok only rewrites when that check gives the same answer as for the command typed.
 // Plain JavaScript on purpose: valid TypeScript for the host, and runnable by node as is.
 import { spawnSync } from "node:child_process";
 
 const RTOK_BIN = {{RTOK_BIN_JSON}};
 const SHELL_TOOLS = new Set(["bash"]);
 const TIMEOUT_MS = 2000;
+const HOST = /[\\/]\.?kilo(code)?[\\/]/.test(decodeURIComponent(import.meta.url ?? ""))
+  ? "kilo"
+  : "opencode";
 
 function rewrite(command) {
   try {
@@ -21,6 +27,7 @@ function rewrite(command) {
       timeout: TIMEOUT_MS,
       maxBuffer: 1024 * 1024,
       stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, RTOK_REWRITE_HOST: HOST },
     });
     if (result.error || (result.status !== 0 && result.status !== 3)) return command;
     const proposed = (result.stdout ?? "").trim();

@@ -33,6 +33,7 @@ KINDS = {
     "test_control_run_reaches_the_fake_model": "control",
     "test_install_rewrite_uninstall_round_trip": "global",
     "test_project_scope_round_trip": "project",
+    "test_host_denied_push_stays_denied": "deny",
     "test_rtok_gone_never_blocks_an_agent": "fail_open",
 }
 

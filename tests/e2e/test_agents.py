@@ -11,10 +11,13 @@ from __future__ import annotations
 import pytest
 from e2e.agents import PROFILES
 from e2e.descriptors import agent_scopes
+from e2e.driver import PERMISSION_CONFIGS
 from e2e.scheduler import Scheduler
 
 AGENTS = list(PROFILES)
 PROJECT_AGENTS = [a for a in AGENTS if "project" in agent_scopes(a)]
+# Hosts that check their own permission.bash rules on the command the plugin hands back.
+RULE_HOSTS = [a for a in AGENTS if a in PERMISSION_CONFIGS]
 
 pytestmark = pytest.mark.e2e
 
@@ -34,6 +37,12 @@ def test_install_rewrite_uninstall_round_trip(agent: str, e2e_runs: Scheduler) -
 @pytest.mark.parametrize("agent", PROJECT_AGENTS)
 def test_project_scope_round_trip(agent: str, e2e_runs: Scheduler) -> None:
     report = e2e_runs.report("project", agent)
+    assert report.passed, report.summary()
+
+
+@pytest.mark.parametrize("agent", RULE_HOSTS)
+def test_host_denied_push_stays_denied(agent: str, e2e_runs: Scheduler) -> None:
+    report = e2e_runs.report("deny", agent)
     assert report.passed, report.summary()
 
 

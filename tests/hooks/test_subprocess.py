@@ -117,14 +117,18 @@ def test_gemini_and_cursor_always_answer_json(project: Path) -> None:
     assert _reply("antigravity", "cd /tmp", project) == {"decision": "allow"}
 
 
-def test_malformed_settings_warn_and_hook_still_answers(project: Path,
-                                                        isolated_home: Path) -> None:
+def test_malformed_settings_warn_and_hook_defers(project: Path,
+                                                 isolated_home: Path) -> None:
+    # A settings file with a trailing comma: Claude ignores it, but the user meant its
+    # rules, so rtok neither rewrites nor approves; the host decides on the original.
     (project / ".claude").mkdir()
-    (project / ".claude" / "settings.json").write_text("{ not json")
+    (project / ".claude" / "settings.json").write_text(
+        '{"permissions": {"deny": ["Bash(git push:*)"],}}')
     payload = json.dumps(shell_payload("claude", "git status", str(project))).encode()
     result = run_rtok(["hook", "claude"], input=payload, env={"RTOK_BIN": "rtok"})
     assert result.returncode == 0
-    assert json.loads(result.stdout)["hookSpecificOutput"]["permissionDecision"] == "allow"
+    assert b"rtok run" not in result.stdout
+    assert b"allow" not in result.stdout
     assert result.stderr.count(b"warning") == 1
 
 

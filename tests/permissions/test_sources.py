@@ -250,6 +250,79 @@ def test_codex_prefix_rules(isolated_home: Path, tmp_path: Path,
     assert "broken.rules" in capsys.readouterr().err
 
 
+def test_unreadable_file_is_reported_to_the_caller(isolated_home: Path, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    bad = _write(project / ".claude" / "settings.json", '{"permissions": {"deny": [],}}')
+    _write(isolated_home / ".claude" / "settings.json", _rules(deny=["Bash(git push)"]))
+    rules, problems = sources.read_rules(sources.claude_rules, str(project))
+    assert rules == (["git push"], [], [])
+    assert [path for path, _ in problems] == [str(bad)]
+    # Each call reports what it read: a fixed file is no longer listed.
+    _write(bad, _rules(deny=[]))
+    assert sources.read_rules(sources.claude_rules, str(project))[1] == []
+
+
+def test_gemini_settings_may_hold_comments(isolated_home: Path, tmp_path: Path) -> None:
+    _write(isolated_home / ".gemini" / "settings.json",
+           '// user settings\n{"tools": {/* blocked */ "exclude": ["run_shell_command(rm)"],'
+           ' "allowed": ["run_shell_command(git status)"]}, "url": "http://x//y"}\n')
+    rules, problems = sources.read_rules(sources.gemini_rules, str(tmp_path))
+    assert problems == []
+    assert rules == (["rm"], [], ["git status"])
+
+
+def test_claude_settings_are_strict_json(isolated_home: Path, tmp_path: Path) -> None:
+    _write(isolated_home / ".claude" / "settings.json",
+           '// comment\n{"permissions": {"deny": ["Bash(rm:*)"]}}')
+    rules, problems = sources.read_rules(sources.claude_rules, str(tmp_path))
+    assert rules == ([], [], [])
+    assert len(problems) == 1 and "not valid JSON" in problems[0][1]
+
+
+def test_oversized_settings_are_not_read(isolated_home: Path, tmp_path: Path) -> None:
+    path = isolated_home / ".claude" / "settings.json"
+    _write(path, json.dumps(_rules(deny=["Bash(rm:*)"])) + " " * sources.MAX_SETTINGS_BYTES)
+    rules, problems = sources.read_rules(sources.claude_rules, str(tmp_path))
+    assert rules == ([], [], [])
+    assert problems and "larger than" in problems[0][1]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"a": "//not a comment"} // one', '{"a": "//not a comment"}       '),
+        ('{"a": 1 /* two\nlines */}', '{"a": 1       \n        }'),
+        ('{"a": "\\"//"}', '{"a": "\\"//"}'),
+    ],
+)
+def test_strip_json_comments(text: str, expected: str) -> None:
+    assert sources.strip_json_comments(text) == expected
+
+
+def test_unterminated_block_comment_is_an_error() -> None:
+    with pytest.raises(ValueError):
+        sources.strip_json_comments('{"a": 1 /* open')
+
+
+def test_large_settings_are_parsed_once_per_content(isolated_home: Path, tmp_path: Path) -> None:
+    from rtok import paths
+
+    path = isolated_home / ".claude" / "settings.json"
+    padding = {"notes": ["x" * 100] * 1000}  # over CACHE_FROM_BYTES
+    _write(path, {**_rules(deny=["Bash(rm:*)"]), **padding})
+    assert sources.claude_rules(str(tmp_path))[0] == ["rm:*"]
+    cache = Path(paths.cache_dir()) / "parsed" / "settings-json.json"
+    entries = json.loads(cache.read_text())
+    # The cached value is what later calls use while the bytes stay the same...
+    entries[str(path)]["value"]["permissions"]["deny"] = ["Bash(curl:*)"]
+    cache.write_text(json.dumps(entries))
+    assert sources.claude_rules(str(tmp_path))[0] == ["curl:*"]
+    # ...and other bytes (same size) are parsed again.
+    text = path.read_text().replace("Bash(rm:*)", "Bash(ls:*)")
+    path.write_text(text)
+    assert sources.claude_rules(str(tmp_path))[0] == ["ls:*"]
+
+
 def test_codebuddy_rules_come_from_its_own_settings(isolated_home: Path, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     _write(isolated_home / ".claude" / "settings.json",

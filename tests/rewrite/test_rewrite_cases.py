@@ -40,8 +40,11 @@ REWRITTEN = [
     ("nice -5 make", "nice -5 rtok run make"),
     ("nohup make", "nohup rtok run make"),
     ("time go test ./...", "time rtok run go test ./..."),
-    ("env -u HOME FOO=1 git diff", "env -u HOME FOO=1 rtok run git diff"),
     ("command git status", "command rtok run git status"),
+    ("env FOO=1 git diff", "env FOO=1 rtok run git diff"),
+    ("noglob git status", "noglob rtok run git status"),
+    ("setsid -w make", "setsid -w rtok run make"),
+    ("ionice -c 3 make", "ionice -c 3 rtok run make"),
     ("FOO=1 timeout 5 env BAR=2 nice make", "FOO=1 timeout 5 env BAR=2 nice rtok run make"),
     # compound lines: every simple command on its own
     ("cd src && git status", "cd src && rtok run git status"),
@@ -61,8 +64,6 @@ REWRITTEN = [
     ("for f in *; do cat $f; done | grep x", "for f in *; do cat $f; done | rtok run grep x"),
     # pipelines
     ("git log | grep fix", "git log | rtok run grep fix"),
-    ("cargo test 2>&1 | tail -20", "rtok run cargo test 2>&1 | tail -20"),
-    ("git diff | head -50 | cat", "rtok run git diff | head -50 | cat"),
     ("git status | grep x && cargo build", "git status | rtok run grep x && rtok run cargo build"),
     # trailing redirects stay where they are
     ("git status 2>&1", "rtok run git status 2>&1"),
@@ -74,8 +75,8 @@ REWRITTEN = [
     ("git \\\n  status", "rtok run git \\\n  status"),
     # shell -c scripts are rewritten inside
     ("bash -c 'git status && ls'", "bash -c 'rtok run git status && rtok run ls'"),
+    ("bash -c 'make | grep x'", "bash -c 'make | rtok run grep x'"),
     ('sh -c "cargo test"', 'sh -c "rtok run cargo test"'),
-    ("bash -lc 'make | tail -5'", "bash -lc 'rtok run make | tail -5'"),
     ("timeout 60 bash -c 'pytest -q'", "timeout 60 bash -c 'rtok run pytest -q'"),
     ("zsh -c 'sh -c \"git log\"'", "zsh -c 'sh -c \"rtok run git log\"'"),
     # already through rtok: unchanged (identity), other commands still rewritten
@@ -118,6 +119,19 @@ LEFT_ALONE = [
     "{ git status; git log; } | head", "(make) | tail",
     "if true; then git log; fi | head",
     "while true; do make; done |& tail",
+    # a command feeding a pipe: its consumer must read its own bytes
+    "cargo test 2>&1 | tail -20", "git diff | head -50 | cat", "git log --oneline | head -3",
+    "ls -la src | cat", "git log | tee out", "git status |& cat",
+    # the environment is reset: a bare rtok could exit 127
+    "env -i git status", "env -u HOME FOO=1 git diff", "env - git status",
+    "env -u PATH git status", "PATH=/nowhere git status", "env PATH=/x git status",
+    # a login shell may set another PATH from the user's profile
+    "bash -lc 'make | tail -5'", "bash --login -c 'git status'",
+    # the command word or subcommand is an expansion
+    "git $sub", "git status; $X push",
+    # find running or deleting things, or printing NUL-separated names
+    "find . -name '*.tmp' -exec rm {} \\;", "find . -execdir ls {} +", "find . -ok rm {} \\;",
+    "find . -name '*.o' -delete", "find . -print0", "fd -x wc -l",
     # pipelines that are not safe
     "find . | xargs rm", "ls |& head", "git log | less", "cargo test | tee out",
     "git log | grep -f patterns.txt", "cat file | sort", "npm test | head",
@@ -146,8 +160,13 @@ def test_quoted_command_word_is_still_recognised_when_literal() -> None:
 def test_absolute_rtok_bin_is_inserted_as_given() -> None:
     rtok_bin = "'/opt/my tools/rtok'"
     assert (
-        rewrite_command("FOO=1 git status | head", rtok_bin=rtok_bin, settings=NO_SETTINGS)
-        == "FOO=1 '/opt/my tools/rtok' run git status | head"
+        rewrite_command("FOO=1 git status; ls", rtok_bin=rtok_bin, settings=NO_SETTINGS)
+        == "FOO=1 '/opt/my tools/rtok' run git status; '/opt/my tools/rtok' run ls"
+    )
+    # A login shell's profile may change PATH: only an absolute rtok path goes inside.
+    assert (
+        rewrite_command("bash -lc 'git status'", rtok_bin="/usr/bin/rtok", settings=NO_SETTINGS)
+        == "bash -lc '/usr/bin/rtok run git status'"
     )
     # Inside a single-quoted script the quoted path cannot be inserted: left alone.
     assert rewrite_command("bash -c 'ls'", rtok_bin=rtok_bin, settings=NO_SETTINGS) is None

@@ -99,15 +99,29 @@ def test_usage_error(tmp_path: Path) -> None:
     assert "usage: rtok rewrite" in err
 
 
-def test_malformed_claude_settings_warn_and_still_answer(
+def test_malformed_claude_settings_mean_no_rewrite(
     isolated_home: Path, tmp_path: Path
 ) -> None:
     settings = isolated_home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
-    settings.write_text("{not json", encoding="utf-8")
+    settings.write_text('// my rules\n{"permissions": {"deny": ["Bash(git push:*)"]}}',
+                        encoding="utf-8")
     code, out, err = rewrite("git status", cwd=tmp_path)
-    assert (code, out) == (3, "rtok run git status")
+    assert (code, out) == (1, "")
     assert err.count("\n") == 1 and "settings.json" in err
+
+
+def test_oversized_claude_settings_mean_no_rewrite(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    settings = isolated_home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    padding = " " * (2 << 20)
+    settings.write_text('{"permissions": {"allow": ["Bash(*)"]}' + padding + "}",
+                        encoding="utf-8")
+    code, out, err = rewrite("git status", cwd=tmp_path)
+    assert (code, out) == (1, "")
+    assert "larger than" in err
 
 
 def test_config_exclusions_apply(isolated_home: Path, tmp_path: Path) -> None:

@@ -1,0 +1,158 @@
+"""Spellings of denied commands (tests/permissions/data/bypass_corpus.jsonl) never slip
+through: with deny rules for `git push`, `rm` and `curl`, neither `rtok rewrite` nor any
+hook agent rewrites (exit 3 / ask with a rewrite) or allows (exit 0 / allow) them.
+
+Each agent reads the rules in its own host's format (derived from its descriptor's
+`permissions` source); agents whose host owns approval and has no rule file rtok reads
+must still never allow.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+from collections.abc import Iterator
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from rtok.compiled.hook_protocols import PROTOCOLS
+from rtok.hooks.main import respond
+from rtok.integrity.doctor import sample_payload
+from rtok.rewrite import main as rewrite_main
+from rtok.rewrite.rewriter import Settings, apply_insertions, insertion_points
+from rtok_testing import rtok_entry_point
+
+CORPUS_FILE = Path(__file__).parent / "data" / "bypass_corpus.jsonl"
+CORPUS = [json.loads(line) for line in CORPUS_FILE.read_text(encoding="utf-8").splitlines()]
+DENIED = ("git push", "rm", "curl")
+SETUPS = {"allow git": "git", "allow everything": "*"}
+REWRITES = ("allow_rewrite", "ask_rewrite")
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def write_rules(home: Path, allow: str) -> None:
+    """The same deny rules (and one allow rule) in every host format rtok reads."""
+    claude = {"permissions": {"deny": [f"Bash({d}:*)" for d in DENIED],
+                              "allow": [f"Bash({allow}:*)" if allow != "*" else "Bash(*)"]}}
+    _write(home / ".claude" / "settings.json", json.dumps(claude))
+    _write(home / ".codebuddy" / "settings.json", json.dumps(claude))  # Claude's format
+    cursor = {"permissions": {"deny": [f"Shell({d})" for d in DENIED],
+                              "allow": [f"Shell({allow})"]}}
+    _write(home / ".cursor" / "cli-config.json", json.dumps(cursor))
+    gemini = ('// deny rules\n{"tools": {"exclude": '
+              + json.dumps([f"run_shell_command({d})" for d in DENIED])
+              + ', "allowed": ' + json.dumps([f"run_shell_command({allow})"]) + "}}")
+    _write(home / ".gemini" / "settings.json", gemini)
+    _write(home / ".qwen" / "settings.json", gemini)
+    _write(home / ".factory" / "settings.json", json.dumps({"commandDenylist": list(DENIED)}))
+    _write(home / ".vibe" / "config.toml",
+           "[tools.bash]\ndenylist = " + json.dumps(list(DENIED)) + "\n")
+    rules = "".join(f"prefix_rule(pattern={json.dumps(d.split())}, decision=\"forbidden\")\n"
+                    for d in DENIED)
+    _write(home / ".codex" / "rules" / "default.rules", rules)
+    auggie = [{"toolName": "launch-process", "shellInputRegex": f"^{d}( |$)",
+               "permission": {"type": "deny"}} for d in DENIED]
+    _write(home / ".augment" / "settings.json", json.dumps({"toolPermissions": auggie}))
+    kimi = ", ".join(f'{{ tool = "Bash", match = "{d}*" }}' for d in DENIED)
+    _write(home / ".kimi-code" / "config.toml", f"[permission]\ndeny = [{kimi}]\n")
+
+
+@pytest.fixture(params=list(SETUPS), ids=list(SETUPS))
+def setup(request: pytest.FixtureRequest, isolated_home: Path, tmp_path: Path,
+          monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    write_rules(isolated_home, SETUPS[request.param])
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    yield project
+
+
+def _rewrite_status(cmd: str) -> int:
+    with redirect_stdout(io.StringIO()):
+        return rewrite_main.main([cmd])
+
+
+def _hook_kinds(cmd: str, cwd: Path) -> Iterator[tuple[str, str, str]]:
+    """(agent, permission source, decision kind) for every payload shape of every agent."""
+    for agent, protocol in sorted(PROTOCOLS.items()):
+        for shape in protocol["payloads"]:
+            payload = sample_payload(shape, cmd, str(cwd))
+            yield agent, protocol["permissions"], respond(dict(protocol), payload,
+                                                          cwd=str(cwd)).kind
+
+
+def test_corpus_is_large_and_varied() -> None:
+    assert len(CORPUS) >= 300
+    assert len({entry["form"] for entry in CORPUS}) >= 60
+    assert {entry["base"].split()[0] for entry in CORPUS} == {"git", "rm", "curl"}
+
+
+def test_rtok_rewrite_never_rewrites_nor_allows_a_denied_command(setup: Path) -> None:
+    slipped = [(e["form"], e["cmd"], status) for e in CORPUS
+               if (status := _rewrite_status(e["cmd"])) in (0, 3)]
+    assert slipped == []
+
+
+def test_no_hook_agent_rewrites_nor_allows_a_denied_command(setup: Path) -> None:
+    slipped = []
+    for entry in CORPUS:
+        for agent, source, kind in _hook_kinds(entry["cmd"], setup):
+            if kind == "allow_rewrite" or (source != "none" and kind in REWRITES):
+                slipped.append((agent, entry["form"], entry["cmd"], kind))
+    assert slipped == []
+
+
+def test_controls_show_the_harness_can_fail(setup: Path, request: pytest.FixtureRequest) -> None:
+    # Allowed commands are still rewritten: the corpus results above are not vacuous.
+    everything = request.node.callspec.id == "allow everything"
+    assert _rewrite_status("git status") == 0
+    assert _rewrite_status("git status && ls -la") == (0 if everything else 3)
+    assert _rewrite_status('"git" status') == 0
+    assert _rewrite_status("git status; $X push") == 1  # an expanded command word
+    kinds = {agent: kind for agent, _source, kind in _hook_kinds("git status", setup)}
+    assert kinds["claude"] == "allow_rewrite"
+    assert all(kind in REWRITES for kind in kinds.values())
+
+
+def test_cli_agrees_on_a_sample(setup: Path) -> None:
+    sample = CORPUS[:: max(1, len(CORPUS) // 25)]
+    for entry in sample:
+        result = subprocess.run([rtok_entry_point(), "rewrite", entry["cmd"]],
+                                capture_output=True, timeout=60, check=False, cwd=setup)
+        assert result.returncode not in (0, 3), entry
+
+
+def test_insertions_keep_every_corpus_line_byte_for_byte() -> None:
+    rewritten = 0
+    for entry in CORPUS:
+        cmd = entry["cmd"]
+        found = insertion_points(cmd, settings=Settings())
+        if found is None or not found[0]:
+            continue
+        offsets = found[0]
+        out = apply_insertions(cmd, offsets, "rtok run ")
+        # Deleting each inserted text, at the offsets where it went, gives the input back.
+        back = out
+        for offset in offsets:  # once the earlier ones are gone, each sits at its offset
+            assert back[offset : offset + len("rtok run ")] == "rtok run "
+            back = back[:offset] + back[offset + len("rtok run "):]
+        assert back == cmd
+        rewritten += 1
+    assert rewritten >= 100  # the corpus exercises the rewriter, not only its refusals
+
+
+def test_real_hook_process_agrees_on_a_sample(setup: Path) -> None:
+    protocol = PROTOCOLS["claude"]
+    for entry in CORPUS[3 :: max(1, len(CORPUS) // 12)]:
+        payload = json.dumps(sample_payload(protocol["payloads"][0], entry["cmd"], str(setup)))
+        result = subprocess.run([rtok_entry_point(), "hook", "claude"], input=payload.encode(),
+                                capture_output=True, timeout=60, check=False, cwd=setup)
+        assert result.returncode == 0, entry
+        assert b"rtok run" not in result.stdout and b'"allow"' not in result.stdout, entry
