@@ -22,11 +22,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from rtok import launcher, paths
 from rtok.fileio import sha256_hex
-from rtok.install.descriptor import DoctorFacts
+from rtok.install.descriptor import DoctorFacts, FileSpec
 from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
@@ -95,6 +95,30 @@ def _runs_rtok_hook(command: str, agent: str) -> bool:
 # ------------------------------------------------------------------------------ samples
 
 
+class PayloadShape(TypedDict, total=False):
+    """One payload shape of a compiled `[hook]` table (rtok/hooks/descriptors.py): key
+    paths into the agent's payload and the reply templates as JSON text."""
+
+    tool: list[str]
+    tools: list[str]
+    event: list[str]
+    events: list[str]
+    input: list[str]
+    command: list[str]
+    command_format: str
+    replies: dict[str, str]
+
+
+class HookProtocol(TypedDict, total=False):
+    """A compiled `[hook]` table, as rtok.compiled.hook_protocols holds it."""
+
+    permissions: str
+    no_opinion: str
+    rtok_path: str
+    payloads: list[PayloadShape]
+
+
+
 def _set(payload: dict[str, Any], path: Sequence[str], value: object) -> None:
     node = payload
     for key in path[:-1]:
@@ -102,7 +126,7 @@ def _set(payload: dict[str, Any], path: Sequence[str], value: object) -> None:
     node[path[-1]] = value
 
 
-def sample_payload(shape: Mapping[str, Any], command: str | None, cwd: str) -> dict[str, Any]:
+def sample_payload(shape: PayloadShape, command: str | None, cwd: str) -> dict[str, Any]:
     """A payload in `shape`: a shell call of `command`, or (None) a call of another tool."""
     payload: dict[str, Any] = {"session_id": "rtok-doctor", "cwd": cwd}
     if shape.get("event"):
@@ -118,7 +142,7 @@ def sample_payload(shape: Mapping[str, Any], command: str | None, cwd: str) -> d
     return payload
 
 
-def expected_outcome(protocol: Mapping[str, Any], payload: dict[str, Any], cwd: str,
+def expected_outcome(protocol: HookProtocol, payload: dict[str, Any], cwd: str,
                      env: Mapping[str, str]) -> tuple[str, str]:
     """(decision kind, reply text) rtok's own decision core gives this payload here."""
     from rtok.hooks.main import respond
@@ -142,7 +166,7 @@ def _environment(env: Mapping[str, str]) -> Iterator[None]:
         os.environ.update(saved)
 
 
-def check_reply(shape: Mapping[str, Any], protocol: Mapping[str, Any], kind: str,
+def check_reply(shape: PayloadShape, protocol: HookProtocol, kind: str,
                 stdout: str) -> str | None:
     """Why `stdout` is not the agent's reply for `kind` (None: it is)."""
     template_text = shape["replies"].get(kind)
@@ -158,7 +182,7 @@ def check_reply(shape: Mapping[str, Any], protocol: Mapping[str, Any], kind: str
     return _match(json.loads(template_text), reply, shape, "reply")
 
 
-def _match(template: object, value: object, shape: Mapping[str, Any], where: str) -> str | None:
+def _match(template: object, value: object, shape: PayloadShape, where: str) -> str | None:
     if template == "${input}":
         if not isinstance(value, dict):
             return f"{where} should be the tool input object"
@@ -292,11 +316,11 @@ def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
 def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
     from rtok.compiled.hook_protocols import PROTOCOLS
 
-    protocol: dict[str, Any] | None = PROTOCOLS.get(agent)
+    protocol: HookProtocol | None = PROTOCOLS.get(agent)
     if protocol is None:
         return [Check(agent, scope, "hook", WARN, "no hook protocol known for this agent",
                       command=command)]
-    shape: dict[str, Any] = protocol["payloads"][0]
+    shape = protocol["payloads"][0]
     checks: list[Check] = []
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
         cwd = os.path.realpath(tmp)
@@ -318,7 +342,7 @@ def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
 
 
 def _one_sample(agent: str, scope: str, sample: str, command: str,
-                protocol: Mapping[str, Any], shape: Mapping[str, Any],
+                protocol: HookProtocol, shape: PayloadShape,
                 payload: dict[str, Any], cwd: str, env: Mapping[str, str]) -> Check:
     fix = init_fix(agent, scope, None)
     try:
@@ -550,7 +574,7 @@ def unrecorded_installs(records: Sequence[ArtifactRecord], agent: str | None,
     return found
 
 
-def _hook_group_spec(agent: str, scope: str, root: str | None, path: str) -> Any:
+def _hook_group_spec(agent: str, scope: str, root: str | None, path: str) -> FileSpec | None:
     """The descriptor's `json_hook_group` file spec that wrote `path`, if any."""
     descriptor = installed.descriptors().get(agent)
     if descriptor is None:
