@@ -24,6 +24,12 @@ def compile_rules() -> str:
     return generate()
 
 
+def compile_protect_hints() -> str:
+    from rtok.filter.compile_rules import compile_protect_hints as generate
+
+    return generate()
+
+
 def compile_hook_protocols() -> str:
     from rtok.hooks.descriptors import load_hook_protocols, protocols_module_body
 
@@ -42,6 +48,7 @@ GENERATORS: dict[str, Callable[[], str]] = {}
 GENERATORS["registry"] = compile_registry
 GENERATORS["default_rules"] = compile_rules
 GENERATORS["hook_protocols"] = compile_hook_protocols
+GENERATORS["protect_hints"] = compile_protect_hints
 
 
 def compile_all() -> dict[str, str]:

@@ -13,10 +13,9 @@ one archive writer (`writer_factory` returns the same writer to each).
 
 from __future__ import annotations
 
-from collections import deque
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import deque
     from typing import Any
 
     from rtok.store.archive import ArchiveWriter
@@ -58,7 +57,8 @@ class Capture:
         self.streaming = False
         self._chunks: list[bytes] = []
         self.head = b""
-        self._tail: deque[bytes] = deque()
+        # A deque once streaming (made then: `collections` costs every run its import).
+        self._tail: deque[bytes] | list[bytes] = []
         self._tail_size = 0
         self._hasher: Any = None
         self.archive: ArchiveWriter | None = None
@@ -93,6 +93,9 @@ class Capture:
         self._chunks = []
         self.streaming = True
         self.head = data[:HEAD_BYTES]
+        from collections import deque
+
+        self._tail = deque()
         factory = self.writer_factory
         try:
             self.archive = factory()  # type: ignore[operator]
@@ -114,7 +117,7 @@ class Capture:
         self._tail.append(chunk)
         self._tail_size += len(chunk)
         while self._tail_size - len(self._tail[0]) >= TAIL_BYTES:
-            self._tail_size -= len(self._tail.popleft())
+            self._tail_size -= len(self._tail.popleft())  # type: ignore[union-attr]
 
     def _scan(self, chunk: bytes, line_before: int) -> None:
         """Collect protected lines of an archived chunk, with their line numbers."""

@@ -10,8 +10,7 @@ put back the protected lines they leave out themselves.
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.formatters.summary import is_summariser
 from rtok.filter.protect import is_protected
 
@@ -21,8 +20,9 @@ if TYPE_CHECKING:
 
     from rtok.filter.rule import Rule
 
-_ANSI = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
-_GROUPABLE = re.compile(r"^(?!\d+[:-])([^\s:][^:]*?):(\d+[:\-].*|[^\d].*)$")
+_ANSI = regex.compile(
+    r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
+_GROUPABLE = regex.compile(r"^(?!\d+[:-])([^\s:][^:]*?):(\d+[:\-].*|[^\d].*)$")
 
 
 # A line longer than this is cut (its length is shown); lines that must be kept get more.

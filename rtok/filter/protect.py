@@ -10,7 +10,11 @@ must not be. tests/filter/test_protect.py checks every entry both ways.
 
 from __future__ import annotations
 
-import re
+from rtok.filter import regex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Pattern
 
 
 class Entry:
@@ -77,10 +81,13 @@ CATALOGUE: tuple[Entry, ...] = (
           "DeprecationWarning: pkg_resources is deprecated", "forewarnings"),
     # ----------------------------------------------------------------------- secrets
     Entry("secret", "secret word",
-          r"(?i:api[_-]?key|secret|passw(?:or)?d|\btoken\b|\bbearer\s|private key|credential)",
-          ("apikey", "api_key", "api-key", "private key", "secret", "passw", "token",
-           "bearer", "credential"),
+          r"(?i:api[_-]?key|secret|passw(?:or)?d|\bbearer\s|private key|credential)",
+          ("apikey", "api_key", "api-key", "private key", "secret", "passw", "bearer",
+           "credential"),
           "export API_KEY=abc123", "keyboard layout"),
+    # "token" alone is prose ("token in ~/.netrc"); a value given to it is a secret
+    Entry("secret", "token assignment", r"(?i:\b(?:\w+_)?token[\"']?\s*[:=])", ("token",),
+          'GITHUB_TOKEN=abc123 "token": "abc"', "reads the token in ~/.netrc"),
     Entry("secret", "AWS access key", r"AKIA[0-9A-Z]{16}", ("akia",),
           "aws_access_key_id = AKIA" + "ABCDEFGHIJKLMNOP", "AKIA is a prefix"),
     Entry("secret", "GitHub token", r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,}",
@@ -115,40 +122,84 @@ CATALOGUE: tuple[Entry, ...] = (
           "MIIEvQIBADANBgkqhkiG9w0BAQEF short line"),
 )
 
+# Lines that match an error entry only through a test's name: the test passed, so the line
+# is not an error (`tests/x.py::test_ValueError PASSED`). A secret on one is still protected.
+PASSING: tuple[Entry, ...] = (
+    Entry("pass", "pytest passed",
+          r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:PASSED \S+::\S+|\S+::\S+ PASSED"
+          r"(?: +\[\s*\d+%\])?)$", ("passed",),
+          "tests/test_io.py::test_IOError PASSED  [ 40%]",
+          "tests/test_io.py::test_IOError FAILED  [ 40%]"),
+    Entry("pass", "go test passed", r"^\s*--- PASS: \S+(?: \([\d.]+s\))?$", ("--- pass",),
+          "    --- PASS: TestParseError (0.00s)", "    --- FAIL: TestParseError (0.00s)"),
+    Entry("pass", "go package ok",
+          r"^ok\s+\S+(?:\s+(?:[\d.]+s|\(cached\)))?(?:\s+coverage: [^\n]*)?$", ("ok",),
+          "ok  \tgithub.com/pkg/errors\t0.012s", "FAIL\tgithub.com/pkg/errors\t0.012s"),
+    Entry("pass", "cargo test ok", r"^test \S+ \.\.\. ok$", ("ok",),
+          "test error::tests::display ... ok", "test error::tests::display ... FAILED"),
+)
+PASSING_SOURCE = "|".join(f"(?:{entry.pattern})" for entry in PASSING)
+_PASSING: list[Pattern[str]] = []
+
+
+def is_passing_test(line: str) -> bool:
+    """True for a line that only names a passing test (or a package that passed)."""
+    if not _PASSING:
+        _PASSING.append(regex.compile(PASSING_SOURCE))
+    return _PASSING[0].match(line) is not None
+
+
 # The whole catalogue as one pattern: what is_protected must agree with (the tests check).
 # The hot path never searches with it (see _HINT_CHECKS).
 PROTECTED_SOURCE = "|".join(f"(?:{entry.pattern})" for entry in CATALOGUE)
 
 # A PEM body line has no literal hint: it is all base64, 60 to 76 characters long.
-_PEM_BODY = re.compile(r"^[A-Za-z0-9+/]{60,76}={0,2}$", re.M)
+PEM_BODY_SOURCE = r"^[A-Za-z0-9+/]{60,76}={0,2}$"
 
-# Cheap byte-level pre-check for streamed chunks: a chunk none of these appear in (after
-# lower-casing) has no protected line, so the per-line regex is skipped for it.
-_ALL_HINTS = {hint.encode() for entry in CATALOGUE for hint in entry.hints}
-# One pass over a block per hint: a hint that contains another (`warning`, `warn`) adds no
-# line the shorter one does not already find.
-_HINTS = tuple(sorted({hint for hint in _ALL_HINTS
-                       if not any(other != hint and other in hint for other in _ALL_HINTS)}
-                      | {b"\ne ", b"\ne\t"}))
 
-# Each hint of _HINTS that occurs in the lower-cased line names the patterns to try; a line
-# is never tried against a pattern whose hints it lacks (one alternation of every pattern
-# is an order of magnitude slower: the regex engine tries each at every position).
-_BY_HINT: dict[str, list[tuple[str, bool]]] = {}
-for _entry in CATALOGUE:
-    for _hint in sorted({hint.decode() for hint in _HINTS if hint[:1] != b"\n"
-                         and any(hint.decode() in full for full in _entry.hints)}):
-        _BY_HINT.setdefault(_hint, []).append((_entry.pattern, _entry.kind == "secret"))
-_HINT_CHECKS = tuple(_BY_HINT.items())
+def hint_tables() -> tuple[tuple[bytes, ...], tuple[tuple[str, tuple[tuple[str, bool], ...]], ...]]:
+    """The hint tables the hot path searches with, derived from CATALOGUE (at build time:
+    `scripts/compile_data.py` writes them to rtok/compiled/protect_hints.py, since deriving
+    them costs every run milliseconds).
+
+    First, the hints to look for in a streamed block (lower-cased): one pass per hint, and a
+    hint that contains another (`warning`, `warn`) adds no line the shorter one does not
+    already find. Second, for each of those hints, the patterns a line holding it is tried
+    against (pattern, is a secret): a line is never tried against a pattern whose hints it
+    lacks (one alternation of every pattern is an order of magnitude slower: the regex
+    engine tries each at every position).
+    """
+    all_hints = {hint.encode() for entry in CATALOGUE for hint in entry.hints}
+    hints = tuple(sorted({hint for hint in all_hints
+                          if not any(other != hint and other in hint for other in all_hints)}
+                         | {b"\ne ", b"\ne\t"}))
+    by_hint: dict[str, list[tuple[str, bool]]] = {}
+    for entry in CATALOGUE:
+        for hint in sorted({hint.decode() for hint in hints if hint[:1] != b"\n"
+                            and any(hint.decode() in full for full in entry.hints)}):
+            by_hint.setdefault(hint, []).append((entry.pattern, entry.kind == "secret"))
+    return hints, tuple((hint, tuple(patterns)) for hint, patterns in by_hint.items())
+
+
+from rtok.compiled.protect_hints import HINT_CHECKS as _HINT_CHECKS  # noqa: E402
+from rtok.compiled.protect_hints import HINTS as _HINTS  # noqa: E402
+
 # Patterns are compiled when a line first needs one: most outputs need none or few, and
 # compiling all of them would cost every `rtok run` a few milliseconds.
-_COMPILED: dict[str, re.Pattern[str]] = {}
+_COMPILED: dict[str, Pattern[str]] = {}
+
+
+def _pem_body() -> Pattern[str]:
+    pattern = _COMPILED.get(PEM_BODY_SOURCE)
+    if pattern is None:
+        pattern = _COMPILED[PEM_BODY_SOURCE] = regex.compile(PEM_BODY_SOURCE, regex.MULTILINE)
+    return pattern
 
 
 def _search(source: str, line: str) -> bool:
     pattern = _COMPILED.get(source)
     if pattern is None:
-        pattern = _COMPILED[source] = re.compile(source, re.M)
+        pattern = _COMPILED[source] = regex.compile(source, regex.MULTILINE)
     return pattern.search(line) is not None
 
 
@@ -158,9 +209,11 @@ def _matches(line: str, secrets_only: bool) -> bool:
         if hint in low:
             for source, secret in patterns:
                 if (secret or not secrets_only) and _search(source, line):
-                    return True
+                    if secret or not is_passing_test(line):
+                        return True
+                    secrets_only = True
     # A PEM body line carries no hint; nor does pytest's `E   assert ...` line.
-    if 60 <= len(line) <= 78 and _PEM_BODY.match(line) is not None:
+    if 60 <= len(line) <= 78 and _pem_body().match(line) is not None:
         return True
     return not secrets_only and line[:1] == "E" and line[1:2].isspace()
 
@@ -194,7 +247,7 @@ def protected_lines(block: bytes) -> list[tuple[int, str]]:
     if b"-----" in block:
         # PEM bodies carry no hint; they only occur between BEGIN/END lines.
         text = block.decode("latin-1")
-        for found in _PEM_BODY.finditer(text):
+        for found in _pem_body().finditer(text):
             starts.add(found.start() + 1)
     found_lines: list[tuple[int, str]] = []
     line_no = 0

@@ -12,8 +12,7 @@ learns where the rest is).
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.engine import normalise, omitted, shorten
 from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
@@ -56,7 +55,7 @@ def mib(size: int) -> str:
 # eight equal punctuation characters (`........`), per other character; leading blanks join
 # the piece, as they do in the tokenizers agents use. A hex id or a path costs several
 # pieces, which a bytes/4 estimate does not see.
-_PIECE = re.compile(rb"\s*(?:[A-Za-z]{1,8}|[0-9]{1,3}|([^\sA-Za-z0-9])\1{0,7})|\s+")
+_PIECE = regex.compile(rb"\s*(?:[A-Za-z]{1,8}|[0-9]{1,3}|([^\sA-Za-z0-9])\1{0,7})|\s+")
 # Past this size, a result under a quarter of the raw bytes is taken as shorter in tokens
 # too, without counting them.
 _COUNT_BYTES = 256 * 1024
@@ -88,7 +87,7 @@ def render(captures: Capture | list[Capture], rule: Rule, formatter: Formatter |
            row: Row | None = None) -> Shown:
     """Shorten each stream, archive the entry (with the ledger `row`, one transaction) and
     return what to print. `row` is written here when an entry is archived."""
-    from rtok.store.archive import content_id, entry_digest
+    from rtok.store.entry_id import content_id, entry_digest
 
     if not isinstance(captures, list):
         captures = [captures]

@@ -6,7 +6,11 @@ first problem in it, `Rule.from_table` builds the record the engine uses.
 
 from __future__ import annotations
 
-import re
+from rtok.filter import regex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Pattern
 
 # field -> (type name, default). The defaults are the rule an unknown family gets.
 FIELDS: dict[str, tuple[str, object]] = {
@@ -25,7 +29,7 @@ FIELDS: dict[str, tuple[str, object]] = {
 # every family without a table of its own.
 SPECIAL_FAMILIES = frozenset({"script", "mcp", "default"})
 
-_FAMILY_NAME = re.compile(r"^[A-Za-z0-9_.+-]+$")
+_FAMILY_NAME = regex.compile(r"^[A-Za-z0-9_.+-]+$")
 
 
 def check_family_name(name: str) -> str | None:
@@ -73,6 +77,8 @@ def check_value(kind: str, value: object) -> str | None:
     for item in value:
         if not isinstance(item, str):
             return f"expected a list of regular expressions, found {_type_name(item)}"
+        import re  # validating a changed rule file, not a run's work
+
         try:
             re.compile(item)
         except re.error as exc:
@@ -97,8 +103,8 @@ class Rule:
     max_lines: int
     head: int
     tail: int
-    drop: re.Pattern[str] | None
-    keep: re.Pattern[str] | None
+    drop: Pattern[str] | None
+    keep: Pattern[str] | None
     dedupe: bool
     group: bool
     json_items: int
@@ -126,7 +132,7 @@ def default_rule(family: str) -> Rule:
     return Rule.from_table(family, {}, "default")
 
 
-def _combine(patterns: object) -> re.Pattern[str] | None:
+def _combine(patterns: object) -> Pattern[str] | None:
     if not isinstance(patterns, list) or not patterns:
         return None
-    return re.compile("|".join(f"(?:{p})" for p in patterns))
+    return regex.compile("|".join(f"(?:{p})" for p in patterns))

@@ -20,6 +20,9 @@ import zlib
 from rtok import paths
 from rtok.store import ledger
 from rtok.store.db import attach, connect, release
+from rtok.store.entry_id import ID_LENGTH as ID_LENGTH
+from rtok.store.entry_id import content_id as content_id
+from rtok.store.entry_id import entry_digest as entry_digest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,7 +30,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-ID_LENGTH = 12
 PIECE_BYTES = 256 * 1024
 SCHEMA_VERSION = 2
 MERGED, STDOUT, STDERR = 0, 1, 2
@@ -59,21 +61,6 @@ PENDING_GRACE_S = 6 * 3600
 
 def open_archive() -> sqlite3.Connection:
     return connect(paths.archive_db(), SCHEMA, SCHEMA_VERSION, UPGRADES)
-
-
-def content_id(sha256_hex: str) -> str:
-    return sha256_hex[:ID_LENGTH]
-
-
-def entry_digest(digests: list[tuple[int, str]]) -> str:
-    """The SHA-256 (hex) naming an entry whose non-empty streams have these digests."""
-    if len(digests) == 1:
-        return digests[0][1]
-    from rtok.filter.capture import sha256
-
-    hasher = sha256()
-    hasher.update("".join(f"{stream}:{digest}\n" for stream, digest in digests).encode())
-    return str(hasher.hexdigest())
 
 
 class ArchiveWriter:

@@ -63,7 +63,6 @@ def test_pytest_failure_keeps_name_assertion_location_and_captured_errors() -> N
         ">       assert token == \"abc\"",
         "E       AssertionError: assert 'abd' == 'abc'",
         "tests/test_a.py:12: AssertionError",
-        "making a token",  # "token" may be a secret: protected lines stay
         "ERROR: token service unreachable",
         "pytest: 1 failed, 2 passed in 0.10s",
     ]
@@ -199,6 +198,23 @@ error: could not compile `demo` (lib) due to 1 previous error; 2 warnings emitte
 """
 
 
+def test_rust_backtrace_keeps_the_frames_of_the_crate_only() -> None:
+    std = "/rustc/5980761/library"
+    frames = [
+        "stack backtrace:",
+        "   0: __rustc::rust_begin_unwind", f"             at {std}/std/src/panicking.rs:689:5",
+        "   1: core::panicking::panic_fmt", f"             at {std}/core/src/panicking.rs:80:14",
+        "   2: demo::check", "             at ./tests/check.rs:24:9",
+        "   3: core::ops::function::FnOnce::call_once",
+        f"             at {std}/core/src/ops/function.rs:250:5",
+        "   4: <fn() as core::ops::function::FnOnce<()>>::call_once",
+        "   5: demo::helper",
+    ]
+    assert cargo.without_std_frames(frames) == [
+        "stack backtrace:", "   2: demo::check", "             at ./tests/check.rs:24:9",
+        "   5: demo::helper"]
+
+
 def test_clippy_groups_by_lint_and_keeps_every_location() -> None:
     assert DIAGNOSTICS["cargo"](CLIPPY) == [
         "cargo: 1 error, 2 warnings in 2 files",
@@ -211,6 +227,40 @@ def test_clippy_groups_by_lint_and_keeps_every_location() -> None:
     ]
 
 
+CFG_WARNINGS = """\
+warning: unexpected `cfg` condition name: `doc_cfg`
+  --> src/lib.rs:64:13
+   |
+64 | #![cfg_attr(doc_cfg, feature(doc_cfg))]
+   |             ^^^^^^^
+   |
+   = help: or consider adding in `Cargo.toml` the `check-cfg` lint config for the lint:
+            [lints.rust]
+            unexpected_cfgs = { level = "warn", check-cfg = ['cfg(doc_cfg)'] }
+   = help: or consider adding `println!("cargo::rustc-check-cfg=cfg(doc_cfg)");`
+   = note: `#[warn(unexpected_cfgs)]` on by default
+
+warning: unexpected `cfg` condition name: `no_std`
+  --> src/lib.rs:65:43
+   |
+   = help: or consider adding in `Cargo.toml` the `check-cfg` lint config for the lint:
+            unexpected_cfgs = { level = "warn", check-cfg = ['cfg(no_std)'] }
+            password = "hunter2hunter2"
+
+warning: `demo` (lib) generated 2 warnings
+"""
+
+
+def test_rust_help_text_is_read_with_its_diagnostic_but_a_secret_is_kept() -> None:
+    assert DIAGNOSTICS["cargo"](CFG_WARNINGS) == [
+        "cargo: 2 warnings in 1 file",
+        "warning unexpected_cfgs (×2): unexpected `cfg` condition name: `doc_cfg`",
+        "  src/lib.rs: 64:13, 65:43 `no_std`",
+        '            password = "hunter2hunter2"',
+        "warning: `demo` (lib) generated 2 warnings",
+    ]
+
+
 def test_tsc_groups_by_code_and_says_only_the_names_that_differ() -> None:
     text = ("src/a.ts(1,5): error TS2304: Cannot find name 'foo'.\n"
             "src/a.ts(2,5): error TS2304: Cannot find name 'bar'.\n"
@@ -218,9 +268,79 @@ def test_tsc_groups_by_code_and_says_only_the_names_that_differ() -> None:
     assert DIAGNOSTICS["tsc"](text) == [
         "tsc: 3 errors in 2 files",
         "error TS2304 (×2): Cannot find name 'foo'.",
-        "  src/a.ts(1,5)",
-        "  src/a.ts(2,5) 'bar'",
+        "  src/a.ts: (1,5), (2,5) 'bar'",
         "src/b.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ]
+
+
+def test_a_rule_with_many_locations_names_each_file_once_and_keeps_every_position() -> None:
+    rows = "".join(f"  {n}:1  error  Unexpected var, use let or const instead  no-var\n"
+                   for n in range(1, 61))
+    text = (f"\n/p/src/a.js\n{rows}\n/p/src/b.js\n  4:2  error  Unexpected var, use let or "
+            "const instead  no-var\n  9:3  error  Expected '===' and instead saw '=='  no-var\n"
+            "\n✖ 62 problems (62 errors, 0 warnings)\n")
+    out = DIAGNOSTICS["eslint"](text)
+    assert out is not None
+    assert out[:2] == ["eslint: 62 errors in 2 files",
+                       "error no-var (×61): Unexpected var, use let or const instead"]
+    # a message said once stays on its own line, after the rule's repeated one
+    assert out[-3:] == ["  /p/src/b.js:4:2",
+                        "/p/src/b.js:9:3: error no-var: Expected '===' and instead saw '=='",
+                        "✖ 62 problems (62 errors, 0 warnings)"]
+    a_lines = out[2:-3]
+    # one file, named once, wrapped so that no line is cut
+    assert a_lines[0].startswith("  /p/src/a.js: 1:1 2:1 3:1 ")
+    assert len(a_lines) > 1 and all(len(line) < 200 for line in a_lines)
+    assert not any("/p/src/a.js" in line for line in a_lines[1:])
+    positions = " ".join(a_lines).removeprefix("  /p/src/a.js:").split()
+    assert positions == [f"{n}:1" for n in range(1, 61)]
+
+
+RUFF_FULL = """\
+UP045 [*] Use `X | None` for type annotations
+  --> src/a.py:18:13
+   |
+18 |     errors: t.Optional[str],
+   |             ^^^^^^^^^^^^^^^
+   |
+help: Convert to `X | None`
+   |
+   -     errors: t.Optional[str],
+18 +     errors: str | None,
+   |
+note: This is an unsafe fix and may change runtime behavior
+
+UP045 [*] Use `X | None` for type annotations
+  --> src/a.py:40:9
+   |
+help: Convert to `X | None`
+ 8  + import contextlib
+--------------------------------------------------------------------------------
+40 +     errors: str | None,
+
+Found 2 errors.
+"""
+
+
+def test_a_rule_that_says_two_things_says_each_once() -> None:
+    text = "".join(f"src/a.c:{n}:{col}: warning: {msg} [-Wspace]\n"
+                   for n in (1, 2, 3) for col, msg in ((5, "no space after '{'"),
+                                                       (9, "no space before '}'")))
+    assert DIAGNOSTICS["gcc"](text) == [
+        "gcc: 6 warnings in 1 file",
+        "warning -Wspace (×3): no space after '{'",
+        "  src/a.c: 1:5 2:5 3:5",
+        "warning -Wspace (×3): no space before '}'",
+        "  src/a.c: 1:9 2:9 3:9",
+    ]
+
+
+def test_ruff_full_format_fix_previews_are_read_with_their_diagnostic() -> None:
+    assert DIAGNOSTICS["ruff"](RUFF_FULL) == [
+        "ruff: 2 errors in 1 file",
+        "error UP045 (×2): Use `X | None` for type annotations",
+        "  src/a.py: 18:13 40:9",
+        "Found 2 errors.",
     ]
 
 
@@ -310,6 +430,36 @@ def test_go_verbose_failure_dedupes_reasons_across_tests() -> None:
         "--- FAIL: TestB/two (0.00s)",
         "FAIL\texample.com/b\t0.01s",
         "go test: 1 package ok; 1 failed; 1 without tests; tests: 1 passed, 3 failed",
+    ]
+
+
+def test_go_passing_test_error_lines_are_kept_once_with_their_count() -> None:
+    run = ("=== RUN   TestRetry\n    retry_test.go:9: error: dial refused, retrying\n"
+           "--- PASS: TestRetry (0.00s)\n")
+    text = run * 3 + "PASS\nok  \texample.com/net\t0.010s\n"
+    assert gotest.go_test(text) == [
+        "    retry_test.go:9: error: dial refused, retrying (×3)",
+        "go test: 1 package ok; tests: 3 passed",
+    ]
+
+
+def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -> None:
+    def failing(name: str, arg: str) -> str:
+        return (f"=== RUN   {name}\n    Panic stack:\tgoroutine 7 [running]:\n"
+                f"    example.com/m.(*Mock).fail({arg}, {{0x6209cf?, 0x1?}})\n"
+                f"    \t/src/m/mock.go:322 +0x{arg[-3:]}\n"
+                f"    expected: pkg.Value(0x1)\n--- FAIL: {name} (0.00s)\n")
+    text = (failing("TestA", "0xc000016fa0") + failing("TestB", "0xc0000170e0")
+            + "FAIL\nFAIL\texample.com/m\t0.010s\n")
+    assert gotest.go_test(text) == [
+        "--- FAIL: TestA (0.00s)",
+        "    Panic stack:\tgoroutine 7 [running]: (×2)",
+        "    example.com/m.(*Mock).fail(…) (×2)",
+        "    /src/m/mock.go:322 (×2)",
+        "    expected: pkg.Value(0x1) (×2)",
+        "--- FAIL: TestB (0.00s)",
+        "FAIL\texample.com/m\t0.010s",
+        "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed",
     ]
 
 

@@ -6,22 +6,54 @@ Stdlib only (hot path).
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.formatters.diagnostics import FORMATTERS
 from rtok.filter.formatters.summary import Summary, clean_lines, counted, plural, summariser
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Match
+
 cargo_build = FORMATTERS["cargo"]
 
-_TEST = re.compile(r"^test (?P<name>\S+)(?: - .*?)? \.\.\. (?P<result>ok|ignored|FAILED|"
+_TEST = regex.compile(r"^test (?P<name>\S+)(?: - .*?)? \.\.\. (?P<result>ok|ignored|FAILED|"
                    r"bench:.*)(?:, .*)?$")
-_RESULT = re.compile(r"^test result: (?P<word>\w+)\. (?P<passed>\d+) passed; (?P<failed>\d+) "
+_RESULT = regex.compile(r"^test result: (?P<word>\w+)\. (?P<passed>\d+) passed; (?P<failed>\d+) "
                      r"failed; (?P<ignored>\d+) ignored; \d+ measured; (?P<filtered>\d+) "
                      r"filtered out(?:; finished in (?P<time>[\d.]+)s)?")
-_RUNNING = re.compile(r"^\s+Running |^running \d+ tests?$|^\s+Doc-tests |^\s+Finished ")
-_BLOCK = re.compile(r"^---- (?P<name>\S+) (?:stdout|stderr) ----$")
-_LIST_ITEM = re.compile(r"^    \S+$")
-_NOISE = re.compile(r"^note: run with `RUST_BACKTRACE=1`|^note: Some details are omitted")
+_RUNNING = regex.compile(r"^\s+Running |^running \d+ tests?$|^\s+Doc-tests |^\s+Finished ")
+_BLOCK = regex.compile(r"^---- (?P<name>\S+) (?:stdout|stderr) ----$")
+_LIST_ITEM = regex.compile(r"^    \S+$")
+_NOISE = regex.compile(r"^note: run with `RUST_BACKTRACE=1`|^note: Some details are omitted")
+# A backtrace frame (`  3: name`) and the `at file:line` under it. Frames in Rust's own
+# library (std, core, alloc and the test harness) say nothing about the failing code.
+_FRAME = regex.compile(r"^\s*\d+: (?P<name>.+)$")
+_FRAME_AT = regex.compile(r"^\s+at (?P<path>\S+)$")
+_STD_FRAME = regex.compile(r"^(?:<?(?:core|std|alloc|test|__rustc)::|<fn\(|<F as |"
+                        r"__rust_|rust_begin_unwind)")
+
+
+def without_std_frames(lines: list[str]) -> list[str]:
+    """A panic's backtrace without the frames of Rust's own library."""
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        frame = _FRAME.match(line)
+        if frame is None:
+            out.append(line)
+            index += 1
+            continue
+        at = _FRAME_AT.match(lines[index + 1]) if index + 1 < len(lines) else None
+        end = index + (2 if at is not None else 1)
+        if at is not None:
+            own = not at.group("path").startswith("/rustc/")
+        else:
+            own = _STD_FRAME.match(frame.group("name")) is None
+        if own:
+            out.extend(lines[index:end])
+        index = end
+    return out
 
 
 @summariser
@@ -84,7 +116,7 @@ def cargo_test(text: str) -> list[str] | None:
             out.cover(line)
     for name, body in failed_blocks:
         out.add(f"FAILED {name}")
-        for line in counted(body):
+        for line in counted(without_std_frames(body)):
             out.add(f"  {line.strip()}", line)
     out.add(_totals(results))
     for line in tail:
@@ -100,7 +132,7 @@ def _block_of(blocks: list[tuple[str, list[str]]], name: str) -> list[str]:
     return blocks[-1][1]
 
 
-def _totals(results: list[re.Match[str]]) -> str:
+def _totals(results: list[Match[str]]) -> str:
     passed = sum(int(r.group("passed")) for r in results)
     failed = sum(int(r.group("failed")) for r in results)
     ignored = sum(int(r.group("ignored")) for r in results)

@@ -8,10 +8,9 @@ apart from the tool's progress lines and the source excerpts under a diagnostic.
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
-from rtok.filter.protect import is_protected
+from rtok.filter.protect import carries_secret, is_protected
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,47 +19,51 @@ if TYPE_CHECKING:
 # Line shapes. Each names its groups: loc (file:line[:col] as printed), sev, code, msg.
 _SHAPES = {
     # gcc, clang, go vet/build, mypy, flake8, ruff (concise), javac, pylint, shellcheck -f gcc
-    "colon": re.compile(
+    "colon": regex.compile(
         r"^(?P<loc>(?=[^\s:]*[./])[^\s:][^:]*:\d+(?::\d+)?):(?:\s*(?P<sev>fatal error|error|"
         r"warning|note|info|hint|remark)\s*:)?\s+(?P<msg>\S.*)$"),
     # tsc, dotnet/msbuild: path(line,col): error CODE: message
-    "paren": re.compile(
+    "paren": regex.compile(
         r"^(?P<loc>\S.*?\(\d+(?:,\d+)?\)): (?P<sev>error|warning|info) (?P<code>[A-Z]+\d+): "
         r"(?P<msg>.*?)(?: \[[^\]]+\])?$"),
     # tsc --pretty: path:line:col - error TS1234: message
-    "dash": re.compile(
+    "dash": regex.compile(
         r"^(?P<loc>\S.*?:\d+:\d+) - (?P<sev>error|warning) (?P<code>[A-Z]+\d+): (?P<msg>.*)$"),
     # pyright: indented path:line:col - error: message (ruleName)
-    "pyright": re.compile(
+    "pyright": regex.compile(
         r"^\s+(?P<loc>\S.*?:\d+:\d+) - (?P<sev>error|warning|information): (?P<msg>.*?)"
         r"(?: \((?P<code>report\w+)\))?$"),
     # eslint's stylish rows under a file header: line:col  severity  message  rule
-    "stylish": re.compile(
+    "stylish": regex.compile(
         r"^\s+(?P<loc>\d+:\d+)\s+(?P<sev>error|warning)\s+(?P<msg>.+?)(?:\s{2,}(?P<code>"
         r"[@\w][\w@/.-]*))?$"),
     # xo (eslint-formatter-pretty): ✖ line:col  message  rule, under an indented file:line:col
-    "xo": re.compile(
+    "xo": regex.compile(
         r"^\s+(?P<sev>[✖⚠ℹ])\s+(?P<loc>\d+:\d+)\s+(?P<msg>.+?)(?:\s{2,}(?P<code>[@\w][\w@/.-]*))?$"),
     # maven: [ERROR] /path/X.java:[12,5] message
-    "maven": re.compile(
+    "maven": regex.compile(
         r"^\[(?P<sev>ERROR|WARNING)\] (?P<loc>\S.*?:\[\d+,\d+\]) (?P<msg>.*)$"),
     # rustc, cargo, clippy: severity[code]: message, then `--> file:line:col`
-    "rust": re.compile(r"^(?P<sev>error|warning|note|help)(?:\[(?P<code>E\d{4})\])?: "
+    "rust": regex.compile(r"^(?P<sev>error|warning|note|help)(?:\[(?P<code>E\d{4})\])?: "
                        r"(?P<msg>.+)$"),
     # ruff's full format: CODE [*] message, then `--> file:line:col`
-    "ruff": re.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<msg>.+)$"),
+    "ruff": regex.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<msg>.+)$"),
 }
-_ARROW = re.compile(r"^\s*--> (?P<loc>\S.*:\d+(?::\d+)?)$")
-_RUST_CODE = re.compile(r"(?:rust-clippy/[^#\s]*#(?P<lint>[\w-]+)|#\[(?:warn|deny)\((?P<attr>"
+_ARROW = regex.compile(r"^\s*--> (?P<loc>\S.*:\d+(?::\d+)?)$")
+_RUST_CODE = regex.compile(r"(?:rust-clippy/[^#\s]*#(?P<lint>[\w-]+)|#\[(?:warn|deny)\((?P<attr>"
                         r"[\w:]+)\)\])")
-_RUST_SUMMARY = re.compile(r"^(?:warning|error): (?:`[^`]+` \(.*\) generated |could not compile|"
+_RUST_SUMMARY = regex.compile(r"^(?:warning|error): (?:`[^`]+` \(.*\) generated |could not compile|"
                            r"aborting due to|build failed|test failed|\d+ warnings? emitted|"
                            r"Could not compile)")
-_CODE_FIRST = re.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4})\b(?: \[\*\])?\s*(?P<msg>.*)$")
-_CODE_LAST = re.compile(r"^(?P<msg>.*?)\s+\[(?P<code>-W[\w=+-]+|[\w-]+(?:\.[\w-]+)*)\]$")
-_SNIPPET = re.compile(r"^\s*(?:\d+\s*)?[|│]|^\s+[\^~]+|^\s*= |^\s*\.\.\.$|^\s*\d+ \|")
-_QUOTED = re.compile(r"'[^']*'|‘[^’]*’|\"[^\"]*\"|`[^`]*`")
-_JAVA_DETAIL = re.compile(r"^\s+(?:symbol|location|required|found|reason):\s")
+_CODE_FIRST = regex.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4})\b(?: \[\*\])?\s*(?P<msg>.*)$")
+_CODE_LAST = regex.compile(r"^(?P<msg>.*?)\s+\[(?P<code>-W[\w=+-]+|[\w-]+(?:\.[\w-]+)*)\]$")
+_SNIPPET = regex.compile(r"^\s*(?:\d+\s*)?[|│]|^\s+[\^~]+|^\s*= |^\s*\.\.\.$|^\s*\d+ \|")
+_NUMBER = regex.compile(r"\d+")
+_QUOTED = regex.compile(r"'[^']*'|‘[^’]*’|\"[^\"]*\"|`[^`]*`")
+# ruff's full format: the fix it offers (`help: ...`, then the changed lines as `- old` and
+# `12 + new`) belongs to the diagnostic above it, like its source excerpt
+_RUFF_FIX = regex.compile(r"^(?:help|note): |^\s*\d*\s+[-+] |^-{8,}$")
+_JAVA_DETAIL = regex.compile(r"^\s+(?:symbol|location|required|found|reason):\s")
 
 _CARGO_PROGRESS = (r"^\s+(?:Compiling|Checking|Downloaded|Downloading|Fresh|Blocking|Locking|"
                    r"Updating|Adding|Documenting|Packaging|Verifying|Archiving|Building|"
@@ -96,19 +99,22 @@ _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
 }
 # tools whose diagnostic line is followed by the source line as it is, unindented
 _EXCERPT_NEXT = {"javac", "mvn", "gradle"}
-_XO_FILE = re.compile(r"^\s+(?P<file>\S+\.\w+):\d+:\d+$")
+_XO_FILE = regex.compile(r"^\s+(?P<file>\S+\.\w+):\d+:\d+$")
 _SEVERITY_WORD = {"✖": "error", "⚠": "warning", "ℹ": "info", "information": "info"}
 _SEVERITY_ORDER = {"error": 0, "fatal error": 0, "warning": 1}
 
 
 class _Group:
-    __slots__ = ("code", "files", "first", "locations", "sev")
+    __slots__ = ("code", "extras", "files", "first", "locations", "messages", "sev")
 
     def __init__(self, sev: str, code: str, first: str) -> None:
         self.sev = sev
         self.code = code
         self.first = first
         self.locations: list[str] = []
+        # what each location's message says beyond the first one ("" when nothing)
+        self.extras: list[str] = []
+        self.messages: list[str] = []
         self.files: set[str] = set()
 
 
@@ -156,7 +162,7 @@ class _Reader:
         self.excerpt_next = False
         self.shapes = [(name, _SHAPES[name]) for name in shapes]
         self.kinds = set(shapes)
-        self.progress = re.compile(progress)
+        self.progress = regex.compile(progress)
         self.groups: dict[tuple[str, str], _Group] = {}
         self.by_message: dict[tuple[str, str], _Group] = {}
         self.other: list[str] = []
@@ -174,7 +180,9 @@ class _Reader:
         if group is None:
             group = self.groups[(sev, code or shape[1])] = _Group(sev, code, msg)
         self.by_message.setdefault(shape, group)
-        group.locations.append(f"{loc}{_difference(group.first, msg)}")
+        group.locations.append(loc)
+        group.extras.append(_difference(group.first, msg))
+        group.messages.append(msg)
         group.files.add(_file_of(loc))
         self.last = group
 
@@ -216,11 +224,12 @@ class _Reader:
             return
         if _JAVA_DETAIL.match(line) and self.last is not None:
             # javac says which symbol on its own line under the location.
-            self.last.locations[-1] += f" ({' '.join(line.split())})"
+            self.last.extras[-1] += f" ({' '.join(line.split())})"
             self.out.cover(line)
             return
         if (self.in_block or pending is not None) and (
-                _SNIPPET.match(line) or (line[:1].isspace() and not is_protected(line))):
+                _SNIPPET.match(line) or ("ruff" in self.kinds and _RUFF_FIX.match(line))
+                or (line[:1].isspace() and (not is_protected(line) or self._rust_note(line)))):
             if pending is not None and not pending.code:
                 lint = _RUST_CODE.search(line)
                 if lint is not None:
@@ -236,6 +245,11 @@ class _Reader:
         if not line[:1].isspace():
             self.current_file = line.strip()
         self.other.append(line)
+
+    def _rust_note(self, line: str) -> bool:
+        """An indented line inside a rust diagnostic is its help text (a config snippet that
+        says `level = "warn"`, a suggested fix), read with the diagnostic, unless a secret."""
+        return "rust" in self.kinds and not carries_secret(line)
 
     def _diagnostic(self, line: str) -> bool:
         for name, shape in self.shapes:
@@ -288,12 +302,17 @@ def _summarise(text: str, tool: str) -> list[str] | None:
     for group in groups:
         name = " ".join(part for part in (group.sev, group.code) if part)
         if len(group.locations) == 1:
-            out.add(f"{group.locations[0]}: {name}: {group.first}" if name
-                    else f"{group.locations[0]}: {group.first}")
+            where = group.locations[0] + group.extras[0]
+            out.add(f"{where}: {name}: {group.first}" if name else f"{where}: {group.first}")
             continue
-        out.add(f"{name} (×{len(group.locations)}): {group.first}")
-        for loc in group.locations:
-            out.add(f"  {loc}")
+        for first, locations, extras in _by_message(group):
+            if len(locations) == 1:
+                where = locations[0] + extras[0]
+                out.add(f"{where}: {name}: {first}" if name else f"{where}: {first}")
+                continue
+            out.add(f"{name} (×{len(locations)}): {first}")
+            for line in _by_file(locations, extras):
+                out.add(line)
     # eslint's file headers are known as such only once a row under them was read
     other = [line for line in reader.other if line.strip() not in out.covered]
     for line in _cut(other):
@@ -324,6 +343,66 @@ def _cut(lines: list[str]) -> list[str]:
     if gap:
         out.append(f"… {gap} lines omitted")
     return out + lines[end:]
+
+
+# A file's positions are wrapped past this width, so no line is clipped.
+POSITIONS_WIDTH = 160
+
+
+def _by_message(group: _Group) -> list[tuple[str, list[str], list[str]]]:
+    """A rule's locations as (message, locations, differences): a message shape said at two
+    or more locations is a part of its own (a rule that says "no space after {" and "no
+    space before }" is said as two); the rest stay with the first message."""
+    parts: dict[str, tuple[str, list[str], list[str]]] = {}
+    for loc, msg in zip(group.locations, group.messages, strict=True):
+        shape = _NUMBER.sub("#", _QUOTED.sub("…", msg))
+        part = parts.setdefault(shape, (msg, [], []))
+        part[1].append(loc)
+        part[2].append(_difference(part[0], msg))
+    if len(parts) == 1:
+        return [(group.first, group.locations, group.extras)]
+    out: list[tuple[str, list[str], list[str]]] = []
+    rest: tuple[str, list[str], list[str]] | None = None
+    for first, locations, extras in parts.values():
+        if len(locations) > 1:
+            out.append((first, locations, extras))
+            continue
+        if rest is None:
+            rest = (first, [], [])
+        rest[1].append(locations[0])
+        rest[2].append(_difference(rest[0], first))
+    if rest is not None:
+        out.append(rest)
+    return out
+
+
+def _by_file(locations: list[str], extras: list[str]) -> list[str]:
+    """A group's locations under each file named once, `  path: 12:3 15:7`, in the order
+    first seen; a position whose message differs carries the difference in brackets."""
+    files: dict[str, list[str]] = {}
+    alone: dict[str, str] = {}
+    for where, extra in zip(locations, extras, strict=True):
+        path = _file_of(where)
+        alone[path] = where + extra
+        position = where[len(path):].lstrip(":") or where
+        # a whole other message is bracketed; quoted names and javac's details stand alone
+        extra = f"({extra[2:]})" if extra.startswith(": ") else extra.strip()
+        files.setdefault(path, []).append(f"{position} {extra}" if extra else position)
+    out: list[str] = []
+    for path, positions in files.items():
+        if len(positions) == 1:
+            # one position: the location as the tool printed it
+            out.append(f"  {alone[path]}")
+            continue
+        join = ", " if any(" " in position for position in positions) else " "
+        line = f"  {path}:"
+        for position in positions:
+            if len(line) > POSITIONS_WIDTH:
+                out.append(line)
+                line = "   "
+            line += f"{' ' if line.endswith((':', ' ')) else join}{position}"
+        out.append(line)
+    return out
 
 
 def _difference(first: str, msg: str) -> str:

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.protect import carries_secret, is_protected
 
-_BRANCH = re.compile(r"^On branch (\S+)|^HEAD detached (?:at|from) (\S+)")
+_EMAIL = regex.compile(r"\s*<[^>]*>")
+_BRANCH = regex.compile(r"^On branch (\S+)|^HEAD detached (?:at|from) (\S+)")
 _SECTION = {
     "Changes to be committed:": "staged",
     "Changes not staged for commit:": "unstaged",
     "Untracked files:": "untracked",
     "Unmerged paths:": "unmerged",
 }
-_ENTRY = re.compile(r"^\t(?:(new file|modified|deleted|renamed|typechange|both modified|"
-                    r"both added|deleted by us|deleted by them|added by us|added by them):"
-                    r"\s+)?(.+)$")
+_ENTRY = regex.compile(r"^\t(?:(new file|modified|deleted|renamed|typechange|both modified|"
+                       r"both added|deleted by us|deleted by them|added by us|added by them):"
+                       r"\s+)?(.+)$")
 _CODES = {"new file": "A", "modified": "M", "deleted": "D", "renamed": "R", "typechange": "T",
           "both modified": "UU", "both added": "AA", "deleted by us": "DU",
           "deleted by them": "UD", "added by us": "AU", "added by them": "UA"}
@@ -57,10 +57,10 @@ def git_status(text: str) -> list[str] | None:
     return out
 
 
-_COMMIT = re.compile(r"^commit ([0-9a-f]{7,64})(.*)$")
+_COMMIT = regex.compile(r"^commit ([0-9a-f]{7,64})(.*)$")
 # ` path | 12 +++--` (a --stat row) and ` 3 files changed, 10 insertions(+)` (its summary).
-_STAT = re.compile(r"^ (\S.*?)\s+\|\s+(\d+ ?[+-]*|Bin .*)$")
-_STAT_SUMMARY = re.compile(r"^ \d+ files? changed")
+_STAT = regex.compile(r"^ (\S.*?)\s+\|\s+(\d+ ?[+-]*|Bin .*)$")
+_STAT_SUMMARY = regex.compile(r"^ \d+ files? changed")
 
 # Changed lines shown in all and at most per file; every file header is shown regardless.
 PATCH_LINES = 80
@@ -93,7 +93,7 @@ class _Commit:
 def _read_header(commit: _Commit, line: str) -> bool:
     """Fold one commit-header line into `commit`; False when it is not one."""
     if line.startswith("Author:"):
-        commit.author = re.sub(r"\s*<[^>]*>", "", line[7:]).strip()
+        commit.author = _EMAIL.sub("", line[7:]).strip()
     elif line.startswith("Date:"):
         commit.date = _short_date(line[5:].strip())
     elif line.startswith("Merge:"):

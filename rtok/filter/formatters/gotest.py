@@ -8,22 +8,38 @@ are dropped, unless they carry an error word (then they are kept where they were
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.formatters.diagnostics import FORMATTERS
 from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
 from rtok.filter.protect import is_protected
 
-_EVENT = re.compile(r"^=== (?P<kind>RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
-_END = re.compile(r"^(?P<indent>\s*)--- (?P<kind>PASS|FAIL|SKIP): (?P<name>\S+)(?: \((?P<time>"
+_EVENT = regex.compile(r"^=== (?P<kind>RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
+_END = regex.compile(r"^(?P<indent>\s*)--- (?P<kind>PASS|FAIL|SKIP): (?P<name>\S+)(?: \((?P<time>"
                   r"[\d.]+s)\))?")
-_PACKAGE = re.compile(r"^(?P<kind>ok|FAIL|\?)\s+(?P<pkg>\S+)\s*(?P<rest>.*)$")
-_BARE = re.compile(r"^(?:PASS|FAIL|testing: warning: no tests to run)$")
-_EXIT = re.compile(r"^exit status \d+$")
+_PACKAGE = regex.compile(r"^(?P<kind>ok|FAIL|\?)\s+(?P<pkg>\S+)\s*(?P<rest>.*)$")
+_BARE = regex.compile(r"^(?:PASS|FAIL|testing: warning: no tests to run)$")
+_EXIT = regex.compile(r"^exit status \d+$")
 # a goroutine frame inside Go's own runtime and test harness: its file line
-_RUNTIME_FILE = re.compile(r"^\s*\S*/go(?:-[\d.]+)?/src/(?:runtime|testing|reflect|sync|internal)/"
-                           r"\S+\.go:\d+(?: \+0x[0-9a-f]+)?$")
-_CREATED_BY = re.compile(r"^\s*created by (?:testing|runtime)\.")
+_RUNTIME_FILE = regex.compile(r"^\s*\S*/go(?:-[\d.]+)?/src/"
+                              r"(?:runtime|testing|reflect|sync|internal)/"
+                              r"\S+\.go:\d+(?: \+0x[0-9a-f]+)?$")
+_CREATED_BY = regex.compile(r"^\s*created by (?:testing|runtime)\.")
+# A goroutine frame's argument words and its file line's code offset differ from one run of
+# the same stack to the next; without them a stack repeated across tests is shown once.
+_FRAME_ARGS = regex.compile(r"^(?P<call>\s*\S*[\w)]\.[\w.*()]*?\w)\((?=[^()]*0x)"
+                         r"(?:[^()]|\([^()]*\))*\)$")
+_FRAME_OFFSET = regex.compile(r"^(?P<file>\s*\S+\.go:\d+) \+0x[0-9a-f]+$")
+
+
+def frame_shape(line: str) -> str:
+    """A goroutine frame without its argument words, or its file line without the offset."""
+    if "0x" not in line:
+        return line
+    args = _FRAME_ARGS.match(line)
+    if args is not None:
+        return f"{args.group('call')}(…)"
+    offset = _FRAME_OFFSET.match(line)
+    return offset.group("file") if offset is not None else line
 
 
 def without_runtime_frames(lines: list[str]) -> list[str]:
@@ -132,7 +148,11 @@ def go_test(text: str) -> list[str] | None:
         kept = without_runtime_frames(test.lines)
         for line in set(test.lines).difference(kept):
             out.cover(line)
-        test.lines = kept
+        shaped = [frame_shape(line) for line in kept]
+        for line, shape in zip(kept, shaped, strict=True):
+            if shape != line:
+                out.cover(line)
+        test.lines = shaped
     kept_loose = without_runtime_frames(loose)
     for line in set(loose).difference(kept_loose):
         out.cover(line)
@@ -161,14 +181,18 @@ def go_test(text: str) -> list[str] | None:
             shown.add(key)
             count = seen[key]
             out.add(f"    {key}" + (f" (×{count})" if count > 1 else ""), line)
+    # a passing test's logged lines: only those with an error word are kept, each once (a
+    # test run with -count=N logs the same lines N times)
+    logged: dict[str, int] = {}
     for test in order:
         if not test.failed:
-            # a passing test's logged lines: only those with an error word are kept
             for line in test.lines:
                 if is_protected(line):
-                    out.add(line)
+                    logged[line] = logged.get(line, 0) + 1
                 else:
                     out.cover(line)
+    for line, count in logged.items():
+        out.add(line + (f" (×{count})" if count > 1 else ""), line)
     ok = [p for p in packages if p.group("kind") == "ok"]
     bad = [p for p in packages if p.group("kind") == "FAIL"]
     none = [p for p in packages if p.group("kind") == "?"]

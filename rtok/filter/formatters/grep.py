@@ -11,15 +11,14 @@ or directory`, `Binary file x matches`) are shown as they are, after the groups.
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.protect import carries_secret, is_protected
 
 # `path:12:text` (a hit) and `path-12-text` (a context line of -A/-B/-C).
-_HIT = re.compile(r"^([^:\n]+):(\d+):(.*)$")
-_CONTEXT = re.compile(r"^(.+?)-(\d+)-(.*)$")
+_HIT = regex.compile(r"^([^:\n]+):(\d+):(.*)$")
+_CONTEXT = regex.compile(r"^(.+?)-(\d+)-(.*)$")
 # Without -n: `path:text`, where path looks like a file path.
-_PLAIN = re.compile(r"^((?:[^\s:]*/)?[^\s:/]+\.[A-Za-z0-9_]+|[^\s:]*/[^\s:]+):(.*)$")
+_PLAIN = regex.compile(r"^((?:[^\s:]*/)?[^\s:/]+\.[A-Za-z0-9_]+|[^\s:]*/[^\s:]+):(.*)$")
 
 # Rows shown in all, and at most per file; files beyond the budget show their count only.
 ROWS = 30
@@ -36,8 +35,8 @@ class _File:
         self.context: list[tuple[int, str]] = []
 
 
-_SEVERITY_START = re.compile(r"^\s*\[?(?:ERROR|FATAL|CRITICAL|PANIC|WARN(?:ING)?|error|fatal"
-                             r"|warning|E)\b")
+_SEVERITY_START = regex.compile(r"^\s*\[?(?:ERROR|FATAL|CRITICAL|PANIC|WARN(?:ING)?|error|fatal"
+                                r"|warning|E)\b")
 
 
 def _must_show(text: str) -> bool:
@@ -56,7 +55,7 @@ def _clip(text: str) -> str:
     return text[:ROW_CHARS] + "…"
 
 
-_HEADED = re.compile(r"^(\d+)([:-])(.*)$")
+_HEADED = regex.compile(r"^(\d+)([:-])(.*)$")
 
 
 def _parse_headed(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.protect import is_protected
 
-_LONG = re.compile(r"^([-dlcbps])[-rwxsStT@+.]{9}[@+.]?\s+\d+\s+\S+\s+\S+\s+([\d,]+(?:\s*,\s*\d+)?)"
-                   r"\s+(\w{3}\s+\d+\s+[\d:]+|\d{4}-\d\d-\d\d(?: [\d:.]+)?(?: [+-]\d{4})?)\s+(.*)$")
+_LONG = regex.compile(r"^([-dlcbps])[-rwxsStT@+.]{9}[@+.]?\s+\d+\s+\S+\s+\S+\s+"
+                      r"([\d,]+(?:\s*,\s*\d+)?)"
+                      r"\s+(\w{3}\s+\d+\s+[\d:]+|\d{4}-\d\d-\d\d(?: [\d:.]+)?(?: [+-]\d{4})?)"
+                      r"\s+(.*)$")
 
 
 # File rows shown by ls_long; folders are always all named.
@@ -71,7 +72,7 @@ def _human(size: str) -> str:
     return size
 
 
-_ART = re.compile(r"^((?:│   |    |\|   |`-- |\|-- )*)(├── |└── |\|-- |`-- )")
+_ART = regex.compile(r"^((?:│   |    |\|   |`-- |\|-- )*)(├── |└── |\|-- |`-- )")
 
 
 def tree(text: str) -> list[str] | None:

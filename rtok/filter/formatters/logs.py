@@ -11,17 +11,16 @@ reading an ordinary file is left to the rule.
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.protect import is_protected
 
 # A time stamp near the start of a line: ISO date/time, syslog `Dec  1 10:16:20`, or the
 # common log format `[01/Dec/2026:09:57:02` / `[01/Dec/2026 09:57:02]`.
-_STAMP = re.compile(
+_STAMP = regex.compile(
     r"^.{0,40}?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?"
     r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d"
     r"|\[\d\d/[A-Z][a-z]{2}/\d{4}[: ]\d\d:\d\d)")
-_MASK = re.compile(r"0x[0-9a-fA-F]+|\b[0-9a-f]{8,}\b|\d+")
+_MASK = regex.compile(r"0x[0-9a-fA-F]+|\b[0-9a-f]{8,}\b|\d+")
 LAST_LINES = 3
 MIN_LINES = 20
 LOG_HEAD = 20

@@ -6,33 +6,33 @@ Stdlib only (hot path).
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, counted, summariser
 from rtok.filter.protect import is_protected
 
 _COUNTS = (r"(?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|"
            r"rerun)|no tests ran)")
-_FINAL = re.compile(rf"^=*\s*(?P<body>{_COUNTS}(?:, {_COUNTS})* in [\d.]+s(?: \([^)]*\))?)\s*=*$")
-_SECTION = re.compile(r"^={3,} (?P<name>.+?) ={3,}$")
-_BLOCK = re.compile(r"^_+ (?P<name>.+?) _+$")
-_SUBSECTION = re.compile(r"^-{3,} (?P<name>.+?) -{3,}$")
-_PROGRESS = re.compile(r"^(?:\S+\.py ?)?[.sxXfFE]+\s*(?:\[\s*\d+%\])?$")
-_STATUS = re.compile(r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:(?P<pre>PASSED|SKIPPED|XFAIL|XPASS|"
-                     r"FAILED|ERROR) \S+::\S.*|\S+::\S.*? (?P<post>PASSED|SKIPPED|XFAIL|XPASS|"
-                     r"FAILED|ERROR)(?: \(.*\))?(?: +\[\s*\d+%\])?)$")
+_FINAL = regex.compile(
+    rf"^=*\s*(?P<body>{_COUNTS}(?:, {_COUNTS})* in [\d.]+s(?: \([^)]*\))?)\s*=*$")
+_SECTION = regex.compile(r"^={3,} (?P<name>.+?) ={3,}$")
+_BLOCK = regex.compile(r"^_+ (?P<name>.+?) _+$")
+_SUBSECTION = regex.compile(r"^-{3,} (?P<name>.+?) -{3,}$")
+_PROGRESS = regex.compile(r"^(?:\S+\.py ?)?[.sxXfFE]+\s*(?:\[\s*\d+%\])?$")
+_STATUS = regex.compile(r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:(?P<pre>PASSED|SKIPPED|XFAIL|XPASS|"
+                        r"FAILED|ERROR) \S+::\S.*|\S+::\S.*? (?P<post>PASSED|SKIPPED|XFAIL|XPASS|"
+                        r"FAILED|ERROR)(?: \(.*\))?(?: +\[\s*\d+%\])?)$")
 # xdist -v names each test when it starts, its status comes on a later line
-_BARE_ID = re.compile(r"^\S+\.py::.+$")
-_HEADER = re.compile(r"^(?:platform |cachedir:|rootdir:|configfile:|testpaths:|plugins:|"
-                     r"collecting|collected \d+|hypothesis profile|Using --randomly|"
-                     r"created: \d+/\d+ workers?|\d+ workers? \[|\[gw\d+\] |gw\d+ |"
-                     r"scheduling tests via|bringing up nodes|cov: |Test order randomisation|"
-                     r"benchmark: |django: |asyncio: |anyio: |metadata: |html: |"
-                     r"rootdir=|sensitiveurl:|timeout: |timeout method:|timeout func_only:)")
-_LOCATION = re.compile(r"^\S[^:]*:\d+: \S")
-_TRACEBACK = re.compile(r'^\s*(?:File ".*", line \d+|Traceback \(most recent call last\):)')
-_STOP = re.compile(r"^!{3,} .* !{3,}$")
-_WARNING_IDS = re.compile(r"^\S+(?:::\S.*)?$")
+_BARE_ID = regex.compile(r"^\S+\.py::.+$")
+_HEADER = regex.compile(r"^(?:platform |cachedir:|rootdir:|configfile:|testpaths:|plugins:|"
+                        r"collecting|collected \d+|hypothesis profile|Using --randomly|"
+                        r"created: \d+/\d+ workers?|\d+ workers? \[|\[gw\d+\] |gw\d+ |"
+                        r"scheduling tests via|bringing up nodes|cov: |Test order randomisation|"
+                        r"benchmark: |django: |asyncio: |anyio: |metadata: |html: |"
+                        r"rootdir=|sensitiveurl:|timeout: |timeout method:|timeout func_only:)")
+_LOCATION = regex.compile(r"^\S[^:]*:\d+: \S")
+_TRACEBACK = regex.compile(r'^\s*(?:File ".*", line \d+|Traceback \(most recent call last\):)')
+_STOP = regex.compile(r"^!{3,} .* !{3,}$")
+_WARNING_IDS = regex.compile(r"^\S+(?:::\S.*)?$")
 
 
 def _final(lines: list[str]) -> int:
@@ -146,7 +146,7 @@ def pytest_output(text: str) -> list[str] | None:
     return out.finish(lines, _not_an_error)
 
 
-_SUMMARY_ID = re.compile(r"^(?P<word>FAILED|ERROR) (?P<id>.+?)(?: - .*)?$")
+_SUMMARY_ID = regex.compile(r"^(?P<word>FAILED|ERROR) (?P<id>.+?)(?: - .*)?$")
 
 
 def _summary_ids(lines: list[str]) -> dict[str, tuple[str, str]]:

@@ -10,13 +10,13 @@ readers (`pytest_fmt.py`, `cargo.py`, `gotest.py`).
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, summariser
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from re import Pattern
 
 _CODE_FRAME = (r"^\s*>?\s*\d+\s*\|(?!.*\bat\b)|^\s+\|\s*[\^~]+\s*$"
                r"|^\s*[⎯─━=\-]{8,}(?:\[\d+/\d+\][⎯─━=\-]*)?\s*$")
@@ -122,9 +122,9 @@ class _Table:
                  "summary", "tree_end", "tree_start", "trim")
 
     def __init__(self, label: str, fields: dict[str, str]) -> None:
-        def compiled(name: str) -> re.Pattern[str] | None:
+        def compiled(name: str) -> Pattern[str] | None:
             pattern = fields.get(name, "")
-            return re.compile(pattern) if pattern else None
+            return regex.compile(pattern) if pattern else None
 
         self.label = label
         self.summary = compiled("summary")
@@ -139,7 +139,7 @@ class _Table:
         self.trim = compiled("trim")
 
 
-def _matches(pattern: re.Pattern[str] | None, line: str) -> bool:
+def _matches(pattern: Pattern[str] | None, line: str) -> bool:
     return pattern is not None and pattern.search(line) is not None
 
 

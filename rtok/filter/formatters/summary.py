@@ -9,15 +9,15 @@ not one (a passing test whose id happens to contain "Error").
 
 from __future__ import annotations
 
-import re
-
+from rtok.filter import regex
 from rtok.filter.protect import is_protected
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-_ANSI = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
+_ANSI = regex.compile(
+    r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
 
 # The formatters whose result is final (see the module docstring).
 SUMMARISERS: set[object] = set()

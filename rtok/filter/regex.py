@@ -1,0 +1,160 @@
+"""Regular expressions for the hot path without importing `re`.
+
+Stdlib only (hot path). Importing `re` (with `enum` and `functools` behind it) costs an
+`rtok run` about as much as the interpreter's own start, and parsing each pattern costs more.
+The regex engine itself is the builtin `_sre` module: `re` only turns a pattern's text into
+the engine's code. So the code `re` makes for each pattern is kept in private cache files
+(`regex/<module>.json` in the data dir, 0600 in a 0700 dir like the trust store; one per
+module that compiles patterns, so a run reads only the code of the modules it loads), tagged
+with the interpreter's version and the engine's magic number, and a pattern found there is
+built with `_sre.compile` directly. A pattern not found there (or any doubt about the cache) goes
+through `re` as usual, and its code is added to the cache for the next run. A pattern built
+from the cache is equal to the one `re.compile` returns. `_sre` checks the code it is given,
+so a damaged entry cannot crash the engine (it is compiled again); the file is as private as
+the trust store beside it, and whoever could rewrite one could rewrite the other.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from rtok import fastjson as json
+from rtok import paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Pattern
+    from typing import Any
+
+# The `re` flags (values of sre_constants, unchanged since Python 2).
+IGNORECASE = 2
+MULTILINE = 8
+DOTALL = 16
+VERBOSE = 64
+
+CACHE_DIR = "regex"
+# A cache past this many patterns starts again (user rules that changed often).
+MAX_ENTRIES = 1000
+
+_groups: dict[str, dict[str, list[Any]]] = {}
+_tag = ""
+
+
+def compile(source: str | bytes, flags: int = 0) -> Pattern[Any]:
+    """`re.compile(source, flags)`, from the cached engine code when there is some. The
+    code is cached with the other patterns of the calling module."""
+    group = str(sys._getframe(1).f_globals.get("__name__", ""))
+    key = _key(source, flags)
+    entries = _load(group)
+    found = entries.get(key)
+    if found is not None:
+        try:
+            return _build(source, found)
+        except Exception:  # a bad entry is compiled again, never trusted
+            pass
+    import re
+
+    args = _engine_args(source, flags)
+    if args is None:
+        return re.compile(source, flags)
+    entries[key] = args
+    _save(group, entries)
+    return _build(source, args)
+
+
+def _key(source: str | bytes, flags: int) -> str:
+    if isinstance(source, bytes):
+        return f"b{flags}:{source.decode('latin-1')}"
+    return f"s{flags}:{source}"
+
+
+def _build(source: str | bytes, args: list[Any]) -> Pattern[Any]:
+    _sre = _engine()
+    final_flags, code, groups, groupindex, indexgroup = args
+    pattern: Pattern[Any] = _sre.compile(source, final_flags, code, groups, groupindex,
+                                         tuple(indexgroup))
+    return pattern
+
+
+def _engine_args(source: str | bytes, flags: int) -> list[Any] | None:
+    """What `re` hands to `_sre.compile` for `source`, or None when it cannot be seen."""
+    import re
+
+    _sre = _engine()
+
+    seen: list[tuple[Any, ...]] = []
+    real = _sre.compile
+
+    def spy(*args: Any) -> Any:
+        seen.append(args)
+        return real(*args)
+
+    try:
+        _sre.compile = spy
+        re._compiler.compile(source, flags)  # type: ignore[attr-defined]
+    except Exception:  # an interpreter whose `re` is built otherwise
+        return None
+    finally:
+        _sre.compile = real
+    if len(seen) != 1 or len(seen[0]) != 6 or seen[0][0] != source:
+        return None
+    _pattern, final_flags, code, groups, groupindex, indexgroup = seen[0]
+    return [final_flags, list(code), groups, dict(groupindex), list(indexgroup)]
+
+
+def _engine() -> Any:
+    """The builtin regex engine (no stubs: it is `re`'s private part)."""
+    return __import__("_sre")
+
+
+def cache_path(group: str) -> str:
+    name = "".join(c if c.isalnum() or c in "._-" else "_" for c in group) or "_"
+    return os.path.join(paths.data_dir(), CACHE_DIR, name + ".json")
+
+
+def _interpreter_tag() -> str:
+    _sre = _engine()
+    return f"{sys.version}|{_sre.MAGIC}|{_sre.CODESIZE}"
+
+
+def _load(group: str) -> dict[str, list[Any]]:
+    global _tag
+    cached = _groups.get(group)
+    if cached is not None:
+        return cached
+    if not _tag:
+        _tag = _interpreter_tag()
+    entries: dict[str, list[Any]] = {}
+    _groups[group] = entries
+    try:
+        with open(cache_path(group), encoding="utf-8") as handle:
+            loaded = json.loads(handle.read())
+    except (OSError, ValueError):
+        return entries
+    if isinstance(loaded, dict) and loaded.get("tag") == _tag:
+        patterns = loaded.get("patterns")
+        if isinstance(patterns, dict):
+            entries.update((key, value) for key, value in patterns.items()
+                           if isinstance(value, list) and len(value) == 5)
+    return entries
+
+
+def _save(group: str, entries: dict[str, list[Any]]) -> None:
+    if len(entries) > MAX_ENTRIES:
+        entries.clear()
+    path = cache_path(group)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        paths.private_dir(paths.data_dir())
+        paths.private_dir(os.path.dirname(path))
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps({"tag": _tag, "patterns": entries}))
+        os.replace(tmp, path)
+    except OSError:
+        # A cache that cannot be written only costs speed.
+        try:  # noqa: SIM105 (contextlib costs start-up time)
+            os.unlink(tmp)
+        except OSError:
+            pass
