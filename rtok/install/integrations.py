@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
+from rtok import fileio
 from rtok.formats import dialects
 from rtok.formats.errors import FormatError
 from rtok.install.descriptor import Descriptor, DescriptorError, FileSpec, load_all
@@ -350,11 +351,7 @@ def missing_parts(descriptor: Descriptor, scope: str, ctx: InstallContext) -> li
 
 
 def _read(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
-        return None
+    return fileio.read_if_readable(path)
 
 
 def awareness_notes(agents: list[str], scope: str, ctx: InstallContext) -> list[str]:
