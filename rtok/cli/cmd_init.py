@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from rtok.install.options import EXIT_CODES_HELP, InitOptions
+
+if TYPE_CHECKING:
+    from rtok.install.descriptor import Descriptor
 
 _AGENT_HELP = "Agent to act on (repeatable; see `rtok agents`)."
 _AgentOption = Annotated[
@@ -23,7 +26,7 @@ def _is_terminal() -> bool:
         return False
 
 
-def _installed_where(opts: InitOptions, descriptors: dict[str, Any]) -> dict[str, list[str]]:
+def _installed_where(opts: InitOptions, descriptors: dict[str, Descriptor]) -> dict[str, list[str]]:
     """agent -> the scopes rtok is installed in (the project one only in a real project)."""
     from rtok.install import first_run, runner
 
@@ -35,7 +38,7 @@ def _installed_where(opts: InitOptions, descriptors: dict[str, Any]) -> dict[str
     return {name: list(mod.installed_scopes(d, ctx)) for name, d in descriptors.items()}
 
 
-def _choose(opts: InitOptions, descriptors: dict[str, Any]) -> tuple[list[str], bool]:
+def _choose(opts: InitOptions, descriptors: dict[str, Descriptor]) -> tuple[list[str], bool]:
     """Interactive: pick agents (detected ones pre-checked; for an uninstall, the installed
     ones), then the scope, unless -g/--project said it or only one scope is possible.
     Ctrl-C raises KeyboardInterrupt (questionary's unsafe_ask)."""
@@ -52,7 +55,7 @@ def _choose(opts: InitOptions, descriptors: dict[str, Any]) -> tuple[list[str], 
             mod.detect(descriptor, ctx))
         if opts.uninstall and not checked:
             continue  # nothing of rtok's to remove there
-        title = f"{getattr(descriptor, 'display_name', name)} ({name})"
+        title = f"{descriptor.display_name} ({name})"
         choices.append(questionary.Choice(title=title, value=name, checked=checked))
     if not choices:
         sys.stderr.write("rtok is not installed in any agent (globally or in this project).\n")

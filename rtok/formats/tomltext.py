@@ -316,30 +316,11 @@ def _header_path(line: str) -> tuple[TomlPath, bool] | None:
             pos += 1
         if pos >= len(stripped):
             return None
-        char = stripped[pos]
-        if char == '"':
-            end = pos + 1
-            while end < len(stripped) and stripped[end] != '"':
-                end += 2 if stripped[end] == "\\" else 1
-            if end >= len(stripped):
-                return None
-            try:
-                parts.append(str(tomllib.loads("k = " + stripped[pos : end + 1])["k"]))
-            except tomllib.TOMLDecodeError:
-                return None
-            pos = end + 1
-        elif char == "'":
-            end = stripped.find("'", pos + 1)
-            if end < 0:
-                return None
-            parts.append(stripped[pos + 1 : end])
-            pos = end + 1
-        else:
-            bare = _BARE_KEY.match(stripped, pos)
-            if not bare:
-                return None
-            parts.append(bare.group())
-            pos = bare.end()
+        key = _header_key(stripped, pos)
+        if key is None:
+            return None
+        part, pos = key
+        parts.append(part)
         while pos < len(stripped) and stripped[pos] in " \t":
             pos += 1
         if stripped.startswith(".", pos):
@@ -352,6 +333,31 @@ def _header_path(line: str) -> tuple[TomlPath, bool] | None:
         if rest and not rest.startswith("#"):
             return None
         return tuple(parts), array
+
+
+def _header_key(line: str, pos: int) -> tuple[str, int] | None:
+    """The key of a header that starts at `pos` (basic, literal or bare) and the position
+    after it; None when there is no valid key there."""
+    char = line[pos]
+    if char == '"':
+        end = pos + 1
+        while end < len(line) and line[end] != '"':
+            end += 2 if line[end] == "\\" else 1
+        if end >= len(line):
+            return None
+        try:
+            return str(tomllib.loads("k = " + line[pos : end + 1])["k"]), end + 1
+        except tomllib.TOMLDecodeError:
+            return None
+    if char == "'":
+        end = line.find("'", pos + 1)
+        if end < 0:
+            return None
+        return line[pos + 1 : end], end + 1
+    bare = _BARE_KEY.match(line, pos)
+    if not bare:
+        return None
+    return bare.group(), bare.end()
 
 
 def _sections(text: str) -> list[tuple[int, int, TomlPath, bool]]:

@@ -33,6 +33,21 @@ Schema of the installer's part:
                                              # (globs relative to its folder), removed with it
     prefer_when = ["hooks"]                  # see below
 
+    [doctor]                                 # what `rtok doctor` checks a hook reply against
+    rewrite_input = ["hookSpecificOutput", "updatedInput"]   # where the host reads a
+                                             #   rewritten tool input (observed, not derived
+                                             #   from [hook], so a reply mistake is caught)
+    rewrite_requires = { "hookSpecificOutput.permissionDecision" = "allow" }  # reply
+                                             #   values without which the host ignores it
+    hook_env = { CLAUDE_PROJECT_DIR = "${cwd}" }   # env the host gives its hooks
+    hook_env_default = { CODEX_MANAGED_BY_NPM = "1" }  # the same, unless already set
+
+    [doctor.deny_rule]                       # a rule of this agent's permission source
+    path = ".claude/settings.json"           #   that denies `git log`: the file, relative
+    json = { permissions = { deny = ["Bash(git log:*)"] } }   #   to a temporary project
+    # or text = "..." (written as is); home_env = "HOME" puts the file in a temporary
+    # directory named by that env var instead of the project (per-user rules)
+
 Several entries of one scope may name the same `group`: the host reads only one of these
 files for that purpose (Droid reads `hooks.json` instead of the hooks in `settings.json`).
 List them in the host's order of precedence. Install uses the first one in use (its file
@@ -42,6 +57,7 @@ first one without `prefer_when`; uninstall covers them all.
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from collections.abc import Mapping
@@ -127,6 +143,26 @@ class Detection:
 
 
 @dataclass(frozen=True)
+class DenyRule:
+    """A file holding one rule of the agent's permission source that denies `git log`."""
+
+    path: str
+    content: str  # written as is (JSON already serialised)
+    home_env: str = ""  # the file lives in a temporary dir named by this env var
+
+
+@dataclass(frozen=True)
+class DoctorFacts:
+    """What the host itself does with a hook's reply, for `rtok doctor`."""
+
+    rewrite_input: tuple[str, ...] = ()  # empty: the host's rewrite location is not known
+    rewrite_requires: Mapping[str, str] = field(default_factory=dict)
+    hook_env: Mapping[str, str] = field(default_factory=dict)
+    hook_env_default: Mapping[str, str] = field(default_factory=dict)
+    deny_rule: DenyRule | None = None
+
+
+@dataclass(frozen=True)
 class Descriptor:
     name: str
     display_name: str
@@ -140,6 +176,7 @@ class Descriptor:
     files: Mapping[str, tuple[FileSpec, ...]] = field(default_factory=dict)
     source: str = ""  # the descriptor file, for messages
     hook_condition: str = ""  # a host setting outside rtok's reach the hook also needs
+    doctor: DoctorFacts = field(default_factory=DoctorFacts)
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -243,7 +280,51 @@ def parse(data: Mapping[str, Any], where: str) -> Descriptor:
         files=files,
         source=where,
         hook_condition=hook_condition,
+        doctor=_doctor_facts(data.get("doctor", {}), f"{where}: doctor"),
     )
+
+
+def _doctor_facts(table: object, where: str) -> DoctorFacts:
+    if not isinstance(table, dict):
+        raise DescriptorError(f"{where} must be a table")
+    _only(table, {"rewrite_input", "rewrite_requires", "hook_env", "hook_env_default",
+                  "deny_rule"}, where)
+    deny = table.get("deny_rule")
+    return DoctorFacts(
+        rewrite_input=_strings(table, "rewrite_input", where),
+        rewrite_requires=_string_map(table, "rewrite_requires", where),
+        hook_env=_string_map(table, "hook_env", where),
+        hook_env_default=_string_map(table, "hook_env_default", where),
+        deny_rule=None if deny is None else _deny_rule(deny, f"{where}.deny_rule"),
+    )
+
+
+def _deny_rule(table: object, where: str) -> DenyRule:
+    if not isinstance(table, dict):
+        raise DescriptorError(f"{where} must be a table")
+    _only(table, {"path", "json", "text", "home_env"}, where)
+    path = _string(table, "path", where)
+    if os.path.isabs(path) or ".." in path.split("/"):
+        raise DescriptorError(f"{where}: path must be relative, without '..'")
+    if ("json" in table) == ("text" in table):
+        raise DescriptorError(f"{where}: needs exactly one of json and text")
+    if "json" in table:
+        if not isinstance(table["json"], dict):
+            raise DescriptorError(f"{where}: json must be a table")
+        content = json.dumps(table["json"])
+    else:
+        content = _string(table, "text", where)
+    home_env = table.get("home_env", "")
+    if not isinstance(home_env, str):
+        raise DescriptorError(f"{where}: home_env must be a string")
+    return DenyRule(path=path, content=content, home_env=home_env)
+
+
+def _string_map(table: Mapping[str, Any], key: str, where: str) -> dict[str, str]:
+    raw = table.get(key, {})
+    if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
+        raise DescriptorError(f"{where}: {key} must be a table of strings")
+    return dict(raw)
 
 
 def _detection(table: object, where: str) -> Detection:
@@ -268,6 +349,31 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
             f"{where}: unknown strategy {strategy!r} (known: {', '.join(sorted(STRATEGY_KEYS))})"
         )
     path = _string(entry, "path", where)
+    _check_strategy_keys(entry, strategy, where)
+    user_file = entry.get("user_file", False)
+    if not isinstance(user_file, bool):
+        raise DescriptorError(f"{where}: user_file must be true or false")
+    _check_path(path, scope, user_file, where)
+    _check_strategy_values(entry, strategy, where)
+    description = _optional_string(entry, "description", where)
+    when_exists = _optional_string(entry, "when_exists", where)
+    dialect = entry.get("dialect", DEFAULT_DIALECT.get(strategy, ""))
+    if dialect and dialect not in DIALECTS:
+        raise DescriptorError(f"{where}: dialect must be one of {', '.join(DIALECTS)}")
+    host_files = _strings(entry, "host_files", where)
+    if any(os.path.isabs(g) or ".." in g.split("/") for g in host_files):
+        raise DescriptorError(f"{where}: host_files are globs relative to the file's folder")
+    group = _optional_string(entry, "group", where)
+    prefer_when = _strings(entry, "prefer_when", where)
+    if prefer_when and not group:
+        raise DescriptorError(f"{where}: prefer_when needs a group")
+    options = {k: v for k, v in entry.items() if k not in _COMMON_KEYS}
+    return FileSpec(strategy, path, options, user_file, description, when_exists, dialect,
+                    host_files, group, prefer_when)
+
+
+def _check_strategy_keys(entry: Mapping[str, Any], strategy: str, where: str) -> None:
+    """Only the keys the strategy knows, its required ones present, each of its type."""
     required, optional = STRATEGY_KEYS[strategy]
     _only(entry, _COMMON_KEYS | set(required) | set(optional), where)
     for key in required:
@@ -280,9 +386,9 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
         ):
             names = " or ".join(t.__name__ for t in types)
             raise DescriptorError(f"{where}: {key} must be of type {names}")
-    user_file = entry.get("user_file", False)
-    if not isinstance(user_file, bool):
-        raise DescriptorError(f"{where}: user_file must be true or false")
+
+
+def _check_path(path: str, scope: str, user_file: bool, where: str) -> None:
     is_relative = not (path.startswith(("~", "${", "/")))
     if scope == "project" and not user_file and not is_relative:
         raise DescriptorError(f"{where}: path of a project file must be relative to the project")
@@ -290,6 +396,9 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
         raise DescriptorError(f"{where}: path must start with ~, / or ${{VAR:-default}}")
     if ".." in path.replace("\\", "/").split("/"):
         raise DescriptorError(f"{where}: path must not contain '..'")
+
+
+def _check_strategy_values(entry: Mapping[str, Any], strategy: str, where: str) -> None:
     level = entry.get("level")
     if level is not None and level not in LEVELS:
         raise DescriptorError(f"{where}: level must be one of {', '.join(LEVELS)}")
@@ -305,27 +414,13 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
         resources.data_path("templates", entry["template"])
     ):
         raise DescriptorError(f"{where}: template {entry['template']!r} is not in templates/")
-    description = entry.get("description", "")
-    if not isinstance(description, str):
-        raise DescriptorError(f"{where}: description must be a string")
-    when_exists = entry.get("when_exists", "")
-    if not isinstance(when_exists, str):
-        raise DescriptorError(f"{where}: when_exists must be a string")
-    dialect = entry.get("dialect", DEFAULT_DIALECT.get(strategy, ""))
-    if dialect and dialect not in DIALECTS:
-        raise DescriptorError(f"{where}: dialect must be one of {', '.join(DIALECTS)}")
-    host_files = _strings(entry, "host_files", where)
-    if any(os.path.isabs(g) or ".." in g.split("/") for g in host_files):
-        raise DescriptorError(f"{where}: host_files are globs relative to the file's folder")
-    group = entry.get("group", "")
-    if not isinstance(group, str):
-        raise DescriptorError(f"{where}: group must be a string")
-    prefer_when = _strings(entry, "prefer_when", where)
-    if prefer_when and not group:
-        raise DescriptorError(f"{where}: prefer_when needs a group")
-    options = {k: v for k, v in entry.items() if k not in _COMMON_KEYS}
-    return FileSpec(strategy, path, options, user_file, description, when_exists, dialect,
-                    host_files, group, prefer_when)
+
+
+def _optional_string(entry: Mapping[str, Any], key: str, where: str) -> str:
+    value = entry.get(key, "")
+    if not isinstance(value, str):
+        raise DescriptorError(f"{where}: {key} must be a string")
+    return value
 
 
 def _strings(entry: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:

@@ -10,11 +10,12 @@ CLI; this module decides what they may offer.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import rtok
+from rtok.install.descriptor import Descriptor
+from rtok.install.model import Action
 
 SCOPE_TITLES = {
     "global": "global: for your user account",
@@ -52,7 +53,7 @@ class ScopeOffer:
     notes: tuple[str, ...] = ()  # why a scope is not offered
 
 
-def offer_for_install(agents: Sequence[str], descriptors: dict[str, Any], root: str,
+def offer_for_install(agents: Sequence[str], descriptors: Mapping[str, Descriptor], root: str,
                       home: str) -> ScopeOffer:
     """Global first (the default); project when `root` is a project and one of the
     agents has a project install."""
@@ -74,21 +75,21 @@ def offer_for_uninstall(installed: dict[str, list[str]]) -> ScopeOffer:
     return ScopeOffer(tuple(scopes))
 
 
-def split_by_scope(agents: Sequence[str], descriptors: dict[str, Any], scope: str
+def split_by_scope(agents: Sequence[str], descriptors: Mapping[str, Descriptor], scope: str
                    ) -> tuple[list[str], list[str]]:
     """(agents that have an install in `scope`, the others: listed and skipped)."""
     supported = [a for a in agents if scope in descriptors[a].scopes]
     return supported, [a for a in agents if a not in supported]
 
 
-def skipped_note(skipped: Sequence[str], descriptors: dict[str, Any], scope: str) -> str:
-    names = ", ".join(getattr(descriptors[a], "display_name", a) for a in skipped)
+def skipped_note(skipped: Sequence[str], descriptors: Mapping[str, Descriptor], scope: str) -> str:
+    names = ", ".join(descriptors[a].display_name for a in skipped)
     return f"skipped, no {scope} install: {names}"
 
 
-def next_steps(agents: Sequence[str], descriptors: dict[str, Any], action: str) -> str:
+def next_steps(agents: Sequence[str], descriptors: Mapping[str, Descriptor], action: Action) -> str:
     """What to do after applying: the agents read their settings when they start."""
-    names = ", ".join(getattr(descriptors[a], "display_name", a) for a in agents
+    names = ", ".join(descriptors[a].display_name for a in agents
                       if a in descriptors)
     if action == "uninstall":
         return f"Next: restart {names} so they stop calling rtok."

@@ -12,6 +12,8 @@ import contextlib
 import os
 import secrets
 
+from rtok import fileio
+
 TEMP_MARKER = ".rtok-tmp."
 
 
@@ -35,10 +37,7 @@ _UNCHECKED = object()
 def read_or_none(path: str) -> bytes | None:
     """Current bytes of `path`, None when it does not exist."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return None
+        return fileio.read_or_none(path)
     except IsADirectoryError as exc:
         raise FileAccessError(f"{path}: is a directory, expected a file") from exc
     except PermissionError as exc:

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
+from rtok import fileio
 from rtok.formats import dialects
 from rtok.formats.errors import FormatError
 from rtok.install.descriptor import Descriptor, DescriptorError, FileSpec, load_all
-from rtok.install.model import FileEdit, InstallContext
+from rtok.install.model import Action, FileEdit, InstallContext
 from rtok.install.targets import json_hooks, markdown, toml_hooks, whole_files, yaml_items
 from rtok.install.targets.base import IntegrationError, Target
 from rtok.install.targets.commands import hook_command
@@ -35,11 +36,12 @@ __all__ = [
     "get_descriptor",
     "installed_scopes",
     "load_descriptors",
+    "missing_parts",
 ]
 
 ACTIONS = ("install", "uninstall")
 
-Builder = Callable[[Target, str], FileEdit]
+Builder = Callable[[Target, Action], FileEdit]
 _SIMPLE_BUILDERS: dict[str, Builder] = {
     "json_hook_group": json_hooks.json_hook_group,
     "json_hook_flat": json_hooks.json_hook_flat,
@@ -124,7 +126,7 @@ def _target(descriptor: Descriptor, scope: str, spec: FileSpec, ctx: InstallCont
     )
 
 
-def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[FileEdit]:
+def edits_for(agent: str, scope: str, action: Action, ctx: InstallContext) -> list[FileEdit]:
     """The edits that install (or uninstall) rtok for `agent` in `scope`.
 
     Install with ctx.hook_only leaves the awareness files out; uninstall always covers
@@ -207,7 +209,7 @@ def _trusted_hook_targets(spec: FileSpec, specs: tuple[FileSpec, ...],
                                       and t.spec.strategy in HOOK_FILE_STRATEGIES))]
 
 
-def _with_host_facts(edit: FileEdit, spec: FileSpec, target: Target, action: str) -> FileEdit:
+def _with_host_facts(edit: FileEdit, spec: FileSpec, target: Target, action: Action) -> FileEdit:
     """Attach the host's dialect (an install refuses a file the host cannot parse) and the
     files the host writes beside rtok's own."""
     folder = os.path.dirname(target.path)
@@ -279,10 +281,8 @@ def _in_use(path: str, keys: tuple[str, ...]) -> bool:
 def _other_owners(path: str, kind: str, agent: str) -> list[str]:
     """Other agents rtok's integrity records say use this very file (Pi and Oh My Pi share
     one extension when PI_CODING_AGENT_DIR points both at the same directory)."""
-    try:
-        from rtok.integrity.records import load_records
-    except ImportError:
-        return []
+    from rtok.integrity.records import load_records  # integrity imports the installer
+
     try:
         records = load_records()
     except Exception:  # unreadable records: nothing is known about sharing
@@ -351,11 +351,7 @@ def missing_parts(descriptor: Descriptor, scope: str, ctx: InstallContext) -> li
 
 
 def _read(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
-        return None
+    return fileio.read_if_readable(path)
 
 
 def awareness_notes(agents: list[str], scope: str, ctx: InstallContext) -> list[str]:

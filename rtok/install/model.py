@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Literal
+
+# What a run does: `rtok init` installs, `rtok uninstall` removes.
+Action = Literal["install", "uninstall"]
 
 # Kinds of edit an integration can ask for; the integrity records use the same words.
 EDIT_KINDS: tuple[str, ...] = (

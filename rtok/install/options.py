@@ -21,9 +21,6 @@ EXIT_CODES_HELP = (
     "failed and every file was restored."
 )
 
-INTEGRATIONS_MODULE = "rtok.install.integrations"  # the runner resolves it lazily
-
-
 class UsageError(Exception):
     """Options that cannot be acted on; nothing was written."""
 

@@ -11,19 +11,16 @@ minimal removal alone, so the user's edits stay.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 
+from rtok.fileio import sha256_hex
 from rtok.formats import jsonc
 from rtok.formats.errors import FormatError
 from rtok.install import state
+from rtok.install.model import Action
 
 # Origins are kept in the state file; a settings file larger than this is not kept.
 MAX_ORIGIN_BYTES = 1024 * 1024
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def _without_empty_containers(value: object) -> object:
@@ -61,19 +58,19 @@ def restore(
     `table` is `state.load_origins()`, read once per plan or apply."""
     if current is None or planned is None:
         return planned
-    origin = state.origin_of(table, real_path, sha256(current))
+    origin = state.origin_of(table, real_path, sha256_hex(current))
     if origin is None or not _equivalent(planned, origin):
         return planned
     return origin
 
 
-def after_apply(action: str, changes: Iterable[tuple[str, bytes | None, bytes | None]]) -> None:
+def after_apply(action: Action, changes: Iterable[tuple[str, bytes | None, bytes | None]]) -> None:
     """Update the kept origins for (real path, old bytes, new bytes) that were written."""
     table = state.load_origins()
     keep: dict[str, tuple[str, bytes]] = {}
     drop: list[str] = []
     for real_path, old, new in changes:
-        previous = state.origin_of(table, real_path, sha256(old)) if old is not None else None
+        previous = state.origin_of(table, real_path, sha256_hex(old)) if old is not None else None
         if new is None:
             drop.append(real_path)
             continue
@@ -81,11 +78,11 @@ def after_apply(action: str, changes: Iterable[tuple[str, bytes | None, bytes | 
             if previous is None or new == previous:
                 drop.append(real_path)
             else:
-                keep[real_path] = (sha256(new), previous)
+                keep[real_path] = (sha256_hex(new), previous)
             continue
         origin = previous if previous is not None else old
         if origin is None or len(origin) > MAX_ORIGIN_BYTES:
             drop.append(real_path)
         else:
-            keep[real_path] = (sha256(new), origin)
+            keep[real_path] = (sha256_hex(new), origin)
     state.update_origins(keep=keep, drop=drop)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rtok.install import fsio, origins, state
-from rtok.install.model import FileEdit, InstallContext
+from rtok.install.model import Action, FileEdit, InstallContext
 
 # Settings files are small; a larger one is refused at once instead of parsed for minutes
 # with gigabytes of memory.
@@ -159,7 +159,7 @@ def plan(
     ctx: InstallContext,
     *,
     consent: bool | None = None,
-    action: str = "install",
+    action: Action = "install",
 ) -> Plan:
     """Plan `edits`. Edits that need consent are applied only when `consent` (default:
     ctx.auto_patch) is true; otherwise they are computed and returned as `declined`.
@@ -181,22 +181,11 @@ def plan(
     notes: list[tuple[FileEdit, str]] = []
     for group in groups.values():
         path = os.path.abspath(group[0].path)
-        real, problem = _resolve(path, group, ctx)
-        if problem:
-            problems.append(problem)
+        found = _read_target(path, group, ctx)
+        if isinstance(found, str):
+            problems.append(found)
             continue
-        too_big = _size_problem(real)
-        if too_big:
-            problems.append(too_big)
-            continue
-        try:
-            current = fsio.read_or_none(real)
-        except fsio.FileAccessError as exc:
-            problems.append(str(exc))
-            continue
-        old_mode = None
-        if current is not None:
-            old_mode = os.stat(real).st_mode & 0o7777
+        real, current, old_mode = found
         accepted = [e for e in group if allowed or not e.needs_consent]
         refused = [e for e in group if not (allowed or not e.needs_consent)]
         try:
@@ -207,28 +196,14 @@ def plan(
         except Exception as exc:  # a transform refuses the file (parse error, bad shape)
             problems.append(_describe_failure(path, exc))
             continue
-        for edit in group:
-            note = _kept_note(edit, current)
-            if note:
-                kept.append((edit, note))
-            said = edit.removal_note(current) if edit.removal_note and accepted else None
-            if said:
-                notes.append((edit, said))
+        _collect_notes(group, current, bool(accepted), kept, notes)
         missing, existing = missing_dirs(os.path.dirname(real))
         mode = target_mode(old_mode, accepted or group)
         if not accepted or (new == current and (current is None or mode == old_mode)):
             unchanged.extend(accepted)
             in_place.extend(accepted)
         else:
-            writable = _writability_problem(real, existing, missing)
-            if (
-                writable is None and old_mode is not None
-                and not _file_writable(real, old_mode) and not ctx.created_by_rtok(real)
-            ):
-                writable = (
-                    f"{real}: is read-only; rtok does not replace a file you protected "
-                    "(make it writable to let rtok change it)"
-                )
+            writable = _write_problem(real, old_mode, existing, missing, ctx)
             if writable:
                 problems.append(writable)
                 continue
@@ -256,6 +231,48 @@ def plan(
         notes=tuple(notes),
         agents=tuple(dict.fromkeys(e.agent for e in edits)),
     )
+
+
+def _read_target(path: str, group: Sequence[FileEdit], ctx: InstallContext
+                 ) -> tuple[str, bytes | None, int | None] | str:
+    """(real path, current bytes, mode) of the file `group` edits, or why it cannot be."""
+    real, problem = _resolve(path, group, ctx)
+    if problem:
+        return problem
+    too_big = _size_problem(real)
+    if too_big:
+        return too_big
+    try:
+        current = fsio.read_or_none(real)
+    except fsio.FileAccessError as exc:
+        return str(exc)
+    old_mode = os.stat(real).st_mode & 0o7777 if current is not None else None
+    return real, current, old_mode
+
+
+def _collect_notes(group: Sequence[FileEdit], current: bytes | None, accepted: bool,
+                   kept: list[tuple[FileEdit, str]], notes: list[tuple[FileEdit, str]]) -> None:
+    for edit in group:
+        note = _kept_note(edit, current)
+        if note:
+            kept.append((edit, note))
+        said = edit.removal_note(current) if edit.removal_note and accepted else None
+        if said:
+            notes.append((edit, said))
+
+
+def _write_problem(real: str, old_mode: int | None, existing: str, missing: list[str],
+                   ctx: InstallContext) -> str | None:
+    writable = _writability_problem(real, existing, missing)
+    if (
+        writable is None and old_mode is not None
+        and not _file_writable(real, old_mode) and not ctx.created_by_rtok(real)
+    ):
+        writable = (
+            f"{real}: is read-only; rtok does not replace a file you protected "
+            "(make it writable to let rtok change it)"
+        )
+    return writable
 
 
 def _size_problem(real_path: str) -> str | None:

@@ -5,12 +5,13 @@ The rest of the installer returns values; only this module turns them into text.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 
 from rtok import paths
+from rtok.fileio import sha256_hex
 from rtok.install import diff
+from rtok.install.model import Action
 from rtok.install.planner import Change, Plan
 from rtok.install.transaction import ApplyResult
 
@@ -18,7 +19,7 @@ _VERBS = {"create": "create", "modify": "update", "delete": "delete", "chmod": "
 
 
 def _sha(data: bytes | None) -> str | None:
-    return None if data is None else hashlib.sha256(data).hexdigest()
+    return None if data is None else sha256_hex(data)
 
 
 def _who(change: Change) -> str:
@@ -44,7 +45,7 @@ def summary_text(plan: Plan) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plan_text(plan: Plan, *, action: str, show_diff: bool, verbose: bool) -> str:
+def plan_text(plan: Plan, *, action: Action, show_diff: bool, verbose: bool) -> str:
     lines: list[str] = []
     if not plan.changes and not plan.declined:
         what = "installed" if action == "install" else "removed"
@@ -81,7 +82,7 @@ def manual_instructions(declined: Sequence[Change]) -> str:
 
 
 def result_text(
-    result: ApplyResult, *, action: str, verbose: bool, declined: bool = False
+    result: ApplyResult, *, action: Action, verbose: bool, declined: bool = False
 ) -> str:
     lines = [change_line(change) for change in result.applied]
     lines.extend(f"backup of {original}: {backup}" for original, backup in result.backups)
@@ -126,7 +127,7 @@ def _change_json(change: Change, with_diff: bool) -> dict[str, object]:
 def plan_json(
     plan: Plan,
     *,
-    action: str,
+    action: Action,
     scope: str,
     applied: ApplyResult | None,
     exit_code: int,

@@ -11,29 +11,32 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
-from types import ModuleType
-from typing import Any, TextIO
+from typing import TextIO
 
 from rtok import launcher, paths
 from rtok.install import first_run, planner, report, state, transaction
+from rtok.install import integrations as shipped_integrations
+from rtok.install.descriptor import Descriptor
+from rtok.install.integration_api import Integrations
 from rtok.install.locks import LockTimeoutError
-from rtok.install.model import AWARENESS_LEVELS, FileEdit, InstallContext
+from rtok.install.model import AWARENESS_LEVELS, Action, FileEdit, InstallContext
 from rtok.install.options import (
     EXIT_FAILED,
     EXIT_KEPT,
     EXIT_OK,
     EXIT_PENDING,
     EXIT_USAGE,
-    INTEGRATIONS_MODULE,
     InitOptions,
     UsageError,
 )
 
+# The integrations the runner calls (mypy checks the module against the interface); the
+# installer's tests put a one-agent module with the same functions here.
+ACTIVE_INTEGRATIONS: Integrations = shipped_integrations
 
-def integrations() -> ModuleType:
-    import importlib
 
-    return importlib.import_module(INTEGRATIONS_MODULE)
+def integrations() -> Integrations:
+    return ACTIVE_INTEGRATIONS
 
 
 def resolve_rtok_bin() -> str:
@@ -67,16 +70,12 @@ def find_project_root(cwd: str) -> str:
 
 
 def configured_awareness() -> str:
-    import importlib
+    from rtok import config
 
     try:
-        config: Any = importlib.import_module("rtok.config")
-    except ImportError:
-        return "default"
-    try:
-        loaded: Any = config.load()
-        level = loaded.get("awareness", {}).get("level", "default")
-    except Exception:
+        table = config.load().get("awareness", {})
+        level = table.get("level", "default") if isinstance(table, dict) else "default"
+    except Exception:  # an unreadable config.toml: `rtok config` reports it
         return "default"
     return level if level in AWARENESS_LEVELS else "default"
 
@@ -101,12 +100,12 @@ def build_context(
     )
 
 
-def _scopes_of(descriptor: Any) -> list[str]:
-    return list(getattr(descriptor, "scopes", ()) or ())
+def _scopes_of(descriptor: Descriptor) -> list[str]:
+    return list(descriptor.scopes)
 
 
 def select_agents(
-    opts: InitOptions, descriptors: dict[str, Any], scope: str, ctx: InstallContext
+    opts: InitOptions, descriptors: dict[str, Descriptor], scope: str, ctx: InstallContext
 ) -> list[str]:
     names: list[str] = []
     for name in opts.agents:
@@ -166,7 +165,7 @@ def rtok_not_on_path_note(rtok_bin: str) -> str | None:
 
 
 def collect_edits(
-    agents: Sequence[str], scope: str, action: str, ctx: InstallContext
+    agents: Sequence[str], scope: str, action: Action, ctx: InstallContext
 ) -> list[FileEdit]:
     mod = integrations()
     edits: list[FileEdit] = []
@@ -176,6 +175,7 @@ def collect_edits(
 
 
 Confirm = Callable[[str], bool]
+Choose = Callable[[InitOptions, dict[str, Descriptor]], tuple[list[str], bool]]
 
 
 def run(
@@ -183,12 +183,12 @@ def run(
     out: TextIO,
     err: TextIO,
     *,
-    choose: Callable[[InitOptions, dict[str, Any]], tuple[list[str], bool]] | None = None,
+    choose: Choose | None = None,
     confirm: Confirm | None = None,
 ) -> int:
     """Run init/uninstall. `choose` (agents, global?) and `confirm` are the interactive
     prompts; they are used only when `opts.interactive` is true."""
-    action = "uninstall" if opts.uninstall else "install"
+    action: Action = "uninstall" if opts.uninstall else "install"
     try:
         return _run(opts, action, out, err, choose, confirm)
     except UsageError as exc:
@@ -219,44 +219,22 @@ def _fail(
 
 def _run(
     opts: InitOptions,
-    action: str,
+    action: Action,
     out: TextIO,
     err: TextIO,
-    choose: Callable[[InitOptions, dict[str, Any]], tuple[list[str], bool]] | None,
+    choose: Choose | None,
     confirm: Confirm | None,
 ) -> int:
-    if opts.awareness is not None and opts.awareness not in AWARENESS_LEVELS:
-        raise UsageError(
-            f"--awareness must be one of {', '.join(AWARENESS_LEVELS)}, not {opts.awareness!r}"
-        )
-    if opts.check and opts.dry_run is False:
-        opts.dry_run = True  # --check never writes
-    awareness = opts.awareness or configured_awareness()
-    try:
-        descriptors: dict[str, Any] = integrations().load_descriptors()
-    except (ImportError, AttributeError) as exc:
-        raise UsageError(f"the agent integrations are not available ({exc})") from exc
-    except Exception as exc:
-        raise UsageError(f"the agent descriptors are invalid: {exc}") from exc
-
+    awareness = _check_options(opts)
+    descriptors = _load_descriptors()
     if opts.global_scope and opts.project_scope:
         raise UsageError("-g/--global and --project exclude each other")
     prompting = (
         opts.interactive and not opts.agents and not opts.all_agents
         and not (opts.json or opts.check or opts.show)
     )
-    if prompting:
-        if choose is None:
-            raise UsageError("no agent given: use --agent NAME (see `rtok agents`) or --all")
-        chosen, global_scope = choose(opts, descriptors)
-        scope = "global" if global_scope else "project"
-        chosen, skipped = first_run.split_by_scope(chosen, descriptors, scope)
-        if skipped:
-            err.write(f"note: {first_run.skipped_note(skipped, descriptors, scope)}\n")
-        if not chosen:
-            err.write("No agent chosen; nothing written.\n")
-            return EXIT_OK
-        opts.agents, opts.global_scope = chosen, global_scope
+    if prompting and not _prompt_for_agents(opts, descriptors, choose, err):
+        return EXIT_OK
 
     scope = "global" if opts.global_scope else "project"
     # On a terminal, without --auto-patch/--no-patch, the one confirmation after the full
@@ -283,52 +261,119 @@ def _run(
     edits = collect_edits(agents, scope, action, ctx)
     the_plan = planner.plan(edits, ctx, consent=consent, action=action)
     if action == "install":
-        # Rules-only agents (and rules-only scopes) always get the full awareness text.
-        for note in integrations().awareness_notes(list(agents), scope, ctx):
-            err.write(f"note: {note}\n")
-        shown_bin = entry_point_bin() if ctx.rtok_bin == paths.launcher() else ctx.rtok_bin
-        path_note = rtok_not_on_path_note(shown_bin)
-        if path_note:
-            err.write(f"note: {path_note}\n")
-    messages: list[str] = []
+        _install_notes(agents, scope, ctx, err)
     if opts.dry_run:
-        # A change that waits for consent is still pending for --check.
-        pending = the_plan.pending or bool(the_plan.declined)
-        code = EXIT_PENDING if (opts.check and pending) else EXIT_OK
-        if opts.json:
-            out.write(report.plan_json(the_plan, action=action, scope=scope, applied=None,
-                                       exit_code=code))
-        else:
-            out.write(report.plan_text(the_plan, action=action, show_diff=True,
-                                       verbose=opts.verbose))
-            if opts.check:
-                out.write("Check: changes pending; nothing written.\n" if pending
-                          else "Check: nothing to change.\n")
-            else:
-                out.write("Dry run: nothing written.\n")
-        return code
+        return _report_dry_run(opts, the_plan, action, scope, out)
 
+    messages: list[str] = []
     trust_asked = False
     if confirming and the_plan.changes:
-        if confirm is None:
-            raise UsageError("cannot ask for confirmation here: use --auto-patch or --no-patch")
-        out.write(report.plan_text(the_plan, action=action, show_diff=True, verbose=False))
-        out.flush()
-        if action == "install":
-            # Every question before the one confirmation, so the summary sits right above it.
-            messages.extend(_trust_filters(opts, err))
-            trust_asked = True
-        out.write(report.summary_text(the_plan))
-        out.flush()
-        if not confirm(f"Apply these {len(the_plan.changes)} change(s)?"):
-            err.write("Not confirmed; nothing written.\n")
+        if not _confirm_plan(opts, the_plan, action, confirm, out, err, messages):
             return EXIT_PENDING
+        trust_asked = action == "install"
     if action == "install" and ctx.rtok_bin == paths.launcher():
         # Before the hooks that name it: a re-run repairs a launcher that went stale.
         launcher.ensure()
     result = transaction.apply(
         the_plan, strict=confirming, action=action, project_root=ctx.project_root
     )
+    code = _outcome(opts, the_plan, messages)
+    if action == "install" and not trust_asked:
+        messages.extend(_trust_filters(opts, err))
+    if opts.json:
+        out.write(report.plan_json(the_plan, action=action, scope=scope, applied=result,
+                                   exit_code=code, messages=messages))
+        return code
+    _report_applied(opts, the_plan, result, action, messages, out, err)
+    if result.applied:
+        out.write(first_run.next_steps(agents, descriptors, action) + "\n")
+    return code
+
+
+def _check_options(opts: InitOptions) -> str:
+    """Reject contradictory options; the awareness level to install with."""
+    if opts.awareness is not None and opts.awareness not in AWARENESS_LEVELS:
+        raise UsageError(
+            f"--awareness must be one of {', '.join(AWARENESS_LEVELS)}, not {opts.awareness!r}"
+        )
+    if opts.check and opts.dry_run is False:
+        opts.dry_run = True  # --check never writes
+    return opts.awareness or configured_awareness()
+
+
+def _load_descriptors() -> dict[str, Descriptor]:
+    try:
+        return integrations().load_descriptors()
+    except Exception as exc:
+        raise UsageError(f"the agent descriptors are invalid: {exc}") from exc
+
+
+def _prompt_for_agents(opts: InitOptions, descriptors: dict[str, Descriptor],
+                       choose: Choose | None, err: TextIO) -> bool:
+    """Ask for agents and scope (into `opts`); False when none was chosen."""
+    if choose is None:
+        raise UsageError("no agent given: use --agent NAME (see `rtok agents`) or --all")
+    chosen, global_scope = choose(opts, descriptors)
+    scope = "global" if global_scope else "project"
+    chosen, skipped = first_run.split_by_scope(chosen, descriptors, scope)
+    if skipped:
+        err.write(f"note: {first_run.skipped_note(skipped, descriptors, scope)}\n")
+    if not chosen:
+        err.write("No agent chosen; nothing written.\n")
+        return False
+    opts.agents, opts.global_scope = chosen, global_scope
+    return True
+
+
+def _install_notes(agents: Sequence[str], scope: str, ctx: InstallContext, err: TextIO) -> None:
+    # Rules-only agents (and rules-only scopes) always get the full awareness text.
+    for note in integrations().awareness_notes(list(agents), scope, ctx):
+        err.write(f"note: {note}\n")
+    shown_bin = entry_point_bin() if ctx.rtok_bin == paths.launcher() else ctx.rtok_bin
+    path_note = rtok_not_on_path_note(shown_bin)
+    if path_note:
+        err.write(f"note: {path_note}\n")
+
+
+def _report_dry_run(opts: InitOptions, the_plan: planner.Plan, action: Action, scope: str,
+                    out: TextIO) -> int:
+    # A change that waits for consent is still pending for --check.
+    pending = the_plan.pending or bool(the_plan.declined)
+    code = EXIT_PENDING if (opts.check and pending) else EXIT_OK
+    if opts.json:
+        out.write(report.plan_json(the_plan, action=action, scope=scope, applied=None,
+                                   exit_code=code))
+        return code
+    out.write(report.plan_text(the_plan, action=action, show_diff=True, verbose=opts.verbose))
+    if opts.check:
+        out.write("Check: changes pending; nothing written.\n" if pending
+                  else "Check: nothing to change.\n")
+    else:
+        out.write("Dry run: nothing written.\n")
+    return code
+
+
+def _confirm_plan(opts: InitOptions, the_plan: planner.Plan, action: Action,
+                  confirm: Confirm | None, out: TextIO, err: TextIO,
+                  messages: list[str]) -> bool:
+    """Show the full diff and ask once; an install asks about rule files first."""
+    if confirm is None:
+        raise UsageError("cannot ask for confirmation here: use --auto-patch or --no-patch")
+    out.write(report.plan_text(the_plan, action=action, show_diff=True, verbose=False))
+    out.flush()
+    if action == "install":
+        # Every question before the one confirmation, so the summary sits right above it.
+        messages.extend(_trust_filters(opts, err))
+    out.write(report.summary_text(the_plan))
+    out.flush()
+    if not confirm(f"Apply these {len(the_plan.changes)} change(s)?"):
+        err.write("Not confirmed; nothing written.\n")
+        return False
+    return True
+
+
+def _outcome(opts: InitOptions, the_plan: planner.Plan, messages: list[str]) -> int:
+    """The exit status after applying, with what the user has left to do."""
     code = EXIT_OK
     if the_plan.declined:
         if opts.patch is False:
@@ -344,12 +389,12 @@ def _run(
         messages.append(
             f"{len(the_plan.kept)} file(s) rtok wrote were modified by you and were kept"
         )
-    if action == "install" and not trust_asked:
-        messages.extend(_trust_filters(opts, err))
-    if opts.json:
-        out.write(report.plan_json(the_plan, action=action, scope=scope, applied=result,
-                                   exit_code=code, messages=messages))
-        return code
+    return code
+
+
+def _report_applied(opts: InitOptions, the_plan: planner.Plan,
+                    result: transaction.ApplyResult, action: Action, messages: list[str],
+                    out: TextIO, err: TextIO) -> None:
     out.write(report.result_text(result, action=action, verbose=opts.verbose,
                                  declined=bool(the_plan.declined)))
     for edit, note in the_plan.kept:
@@ -362,19 +407,13 @@ def _run(
         out.write(report.manual_instructions(the_plan.declined))
     for message in messages:
         err.write(f"{message}\n")
-    if result.applied:
-        out.write(first_run.next_steps(agents, descriptors, action) + "\n")
-    return code
 
 
 def _trust_filters(opts: InitOptions, err: TextIO) -> list[str]:
     """Offer the untrusted rule files that apply here for trust (rtok.integrity's review:
     shown with a risk summary; without a terminal nothing is trusted unless
     --trust-filters)."""
-    try:
-        from rtok.integrity import rule_review
-    except ImportError:
-        return []
+    from rtok.integrity import rule_review
 
     def echo(text: str) -> None:
         err.write(text + "\n")

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json as jsonlib
 import os
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from rtok.install import fsio
+from rtok.install.descriptor import Descriptor
 from rtok.install.model import FileEdit, InstallContext
-from rtok.install.options import UsageError
+from rtok.install.options import InitOptions, UsageError
 
 
-def _context(opts: Any, scope: str) -> InstallContext:
+def _context(opts: InitOptions, scope: str) -> InstallContext:
     from rtok.install import runner
 
     return runner.build_context(opts, scope, consent=True,
@@ -29,7 +29,8 @@ def _status(edit: FileEdit) -> str:
 
 
 def agent_rows(
-    descriptors: dict[str, Any], names: Sequence[str], opts: Any, *, with_status: bool
+    descriptors: Mapping[str, Descriptor], names: Sequence[str], opts: InitOptions, *,
+    with_status: bool,
 ) -> list[dict[str, object]]:
     from rtok.install import runner
 
@@ -90,7 +91,8 @@ def agent_rows(
     return rows
 
 
-def render(descriptors: dict[str, Any], names: Sequence[str], opts: Any, *, json: bool) -> str:
+def render(descriptors: Mapping[str, Descriptor], names: Sequence[str], opts: InitOptions, *,
+           json: bool) -> str:
     rows = agent_rows(descriptors, names, opts, with_status=True)
     if json:
         return jsonlib.dumps(rows, indent=2) + "\n"

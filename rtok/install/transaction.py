@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import glob
-import hashlib
 import os
 import random
 import sys
@@ -24,11 +23,18 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from rtok.fileio import sha256_hex
 from rtok.install import fsio, origins, state
 from rtok.install.backups import BackupRun
 from rtok.install.locks import locked
-from rtok.install.model import FileEdit
+from rtok.install.model import Action, FileEdit
 from rtok.install.planner import Change, Plan, missing_dirs, target_mode
+from rtok.integrity.records import (
+    ArtifactRecord,
+    forget_artifacts,
+    load_records,
+    record_artifacts,
+)
 
 # Test-only: seconds to sleep between the transaction's steps, announcing each step on
 # stderr (STEP_MARKER), so a crash test can kill the process at every one of them. Never
@@ -327,7 +333,7 @@ def apply(
     plan: Plan,
     *,
     strict: bool = False,
-    action: str = "install",
+    action: Action = "install",
     project_root: str | None = None,
 ) -> ApplyResult:
     """Apply `plan.changes` all or nothing. Raises TransactionError (files restored)."""
@@ -347,25 +353,10 @@ def apply(
         try:
             # An uninstall re-planned under the locks gives back origins as the plan did.
             origin_table = state.load_origins() if action == "uninstall" else None
-            final: list[Change] = []
-            for change in plan.changes:
-                now = _recheck(change, strict, origin_table)
-                if now is not change:
-                    result.replanned.append(change.path)
-                if now is not None:
-                    final.append(now)
-            for real_path, edits in settled.items():
-                late = _recheck_in_place(real_path, edits, strict, origin_table)
-                if late is not None:
-                    result.replanned.append(late.path)
-                    final.append(late)
+            final = _recheck_all(plan, settled, strict, origin_table, result)
             for directory in {os.path.dirname(c.real_path) for c in final}:
                 result.removed_temps.extend(fsio.sweep_stale_temps(directory))
-            backups = BackupRun()
-            for change in final:
-                if change.old is not None and change.new != change.old:
-                    result.backups.append((change.path, backups.save(change.path, change.old)))
-                    _pause(delay)
+            backups = _back_up(final, result, delay)
             journal.recorded_files = [c.real_path for c in final if c.old is None]
             journal.recorded_dirs = sorted(
                 {d for c in final for d in _missing_dirs(os.path.dirname(c.real_path))}
@@ -388,15 +379,7 @@ def apply(
                 raise
             if not isinstance(exc, Exception):
                 raise
-            message = f"could not apply the changes: {_describe(exc)}"
-            if journal.done:
-                message += "; the files already written were restored"
-            if failures:
-                message += "\n" + "\n".join(failures)
-                message += "\nbackups of the original files: " + ", ".join(
-                    backup for _, backup in result.backups
-                )
-            raise TransactionError(message) from exc
+            raise _failure(exc, journal, failures, result) from exc
         result.applied = final
         result.created_dirs = list(journal.dirs)
         # Without a kept origin an uninstall still removes exactly rtok's bytes; it only
@@ -405,6 +388,46 @@ def apply(
             origins.after_apply(action, [(c.real_path, c.old, c.new) for c in final])
     _sync_integrity(plan, final, action, project_root, result)
     return result
+
+
+def _recheck_all(plan: Plan, settled: dict[str, list[FileEdit]], strict: bool,
+                 origin_table: state.OriginTable | None, result: ApplyResult) -> list[Change]:
+    """Every change as it must be applied now that the files are locked."""
+    final: list[Change] = []
+    for change in plan.changes:
+        now = _recheck(change, strict, origin_table)
+        if now is not change:
+            result.replanned.append(change.path)
+        if now is not None:
+            final.append(now)
+    for real_path, edits in settled.items():
+        late = _recheck_in_place(real_path, edits, strict, origin_table)
+        if late is not None:
+            result.replanned.append(late.path)
+            final.append(late)
+    return final
+
+
+def _back_up(final: Sequence[Change], result: ApplyResult, delay: float) -> BackupRun:
+    backups = BackupRun()
+    for change in final:
+        if change.old is not None and change.new != change.old:
+            result.backups.append((change.path, backups.save(change.path, change.old)))
+            _pause(delay)
+    return backups
+
+
+def _failure(exc: Exception, journal: _Journal, failures: Sequence[str],
+             result: ApplyResult) -> TransactionError:
+    message = f"could not apply the changes: {_describe(exc)}"
+    if journal.done:
+        message += "; the files already written were restored"
+    if failures:
+        message += "\n" + "\n".join(failures)
+        message += "\nbackups of the original files: " + ", ".join(
+            backup for _, backup in result.backups
+        )
+    return TransactionError(message)
 
 
 def _finish_removal(plan: Plan, deleted: Sequence[Change], result: ApplyResult) -> None:
@@ -423,33 +446,20 @@ def _describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def _sync_integrity(
     plan: Plan,
     applied: Sequence[Change],
-    action: str,
+    action: Action,
     project_root: str | None,
     result: ApplyResult,
 ) -> None:
     """Tell rtok.integrity what rtok now owns (install) or no longer owns (uninstall)."""
     try:
-        from rtok import integrity
-    except ImportError:
-        return
-    try:
         if action == "uninstall":
             edits: list[FileEdit] = [e for c in applied for e in c.edits]
             edits.extend(plan.unchanged)
-            forget = getattr(integrity, "forget_artifacts", None)
-            if forget is not None and edits:
-                forget([(e.path, e.kind, e.agent) for e in edits])
-            return
-        record = getattr(integrity, "record_artifacts", None)
-        record_type = getattr(integrity, "ArtifactRecord", None)
-        if record is None or record_type is None:
+            if edits:
+                forget_artifacts([(e.path, e.kind, e.agent) for e in edits])
             return
         from rtok import __version__
 
@@ -464,24 +474,24 @@ def _sync_integrity(
         )
         known = {
             (os.path.abspath(r.path), r.kind, r.agent, r.sha256)
-            for r in integrity.load_records()
+            for r in load_records()
         } if plan.unchanged else set()
-        records = []
+        records: list[ArtifactRecord] = []
         for edit, data in outcomes:
             owned = edit.owned_bytes(data) if edit.owned_bytes else data
             if owned is None:
                 continue
-            digest = _sha256(owned)
+            digest = sha256_hex(owned)
             if (os.path.abspath(edit.path), edit.kind, edit.agent, digest) in known:
                 continue
             records.append(
-                record_type(
+                ArtifactRecord(
                     path=edit.path, agent=edit.agent, scope=edit.scope,
                     project_root=project_root, kind=edit.kind, sha256=digest,
                     rtok_version=__version__, time=stamp,
                 )
             )
         if records:
-            record(records)
+            record_artifacts(records)
     except Exception as exc:  # the files are in place; a missing record is reported
         result.warnings.append(f"integrity records not updated: {_describe(exc)}")

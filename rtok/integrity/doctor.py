@@ -11,7 +11,6 @@ file must be a stock rtok file, and `rtok rewrite` as the plugin calls it must a
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shlex
@@ -23,9 +22,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from rtok import launcher, paths
+from rtok.fileio import sha256_hex
+from rtok.install.descriptor import DoctorFacts, FileSpec
 from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
@@ -94,6 +95,30 @@ def _runs_rtok_hook(command: str, agent: str) -> bool:
 # ------------------------------------------------------------------------------ samples
 
 
+class PayloadShape(TypedDict, total=False):
+    """One payload shape of a compiled `[hook]` table (rtok/hooks/descriptors.py): key
+    paths into the agent's payload and the reply templates as JSON text."""
+
+    tool: list[str]
+    tools: list[str]
+    event: list[str]
+    events: list[str]
+    input: list[str]
+    command: list[str]
+    command_format: str
+    replies: dict[str, str]
+
+
+class HookProtocol(TypedDict, total=False):
+    """A compiled `[hook]` table, as rtok.compiled.hook_protocols holds it."""
+
+    permissions: str
+    no_opinion: str
+    rtok_path: str
+    payloads: list[PayloadShape]
+
+
+
 def _set(payload: dict[str, Any], path: Sequence[str], value: object) -> None:
     node = payload
     for key in path[:-1]:
@@ -101,7 +126,7 @@ def _set(payload: dict[str, Any], path: Sequence[str], value: object) -> None:
     node[path[-1]] = value
 
 
-def sample_payload(shape: Mapping[str, Any], command: str | None, cwd: str) -> dict[str, Any]:
+def sample_payload(shape: PayloadShape, command: str | None, cwd: str) -> dict[str, Any]:
     """A payload in `shape`: a shell call of `command`, or (None) a call of another tool."""
     payload: dict[str, Any] = {"session_id": "rtok-doctor", "cwd": cwd}
     if shape.get("event"):
@@ -117,7 +142,7 @@ def sample_payload(shape: Mapping[str, Any], command: str | None, cwd: str) -> d
     return payload
 
 
-def expected_outcome(protocol: Mapping[str, Any], payload: dict[str, Any], cwd: str,
+def expected_outcome(protocol: HookProtocol, payload: dict[str, Any], cwd: str,
                      env: Mapping[str, str]) -> tuple[str, str]:
     """(decision kind, reply text) rtok's own decision core gives this payload here."""
     from rtok.hooks.main import respond
@@ -141,7 +166,7 @@ def _environment(env: Mapping[str, str]) -> Iterator[None]:
         os.environ.update(saved)
 
 
-def check_reply(shape: Mapping[str, Any], protocol: Mapping[str, Any], kind: str,
+def check_reply(shape: PayloadShape, protocol: HookProtocol, kind: str,
                 stdout: str) -> str | None:
     """Why `stdout` is not the agent's reply for `kind` (None: it is)."""
     template_text = shape["replies"].get(kind)
@@ -157,7 +182,7 @@ def check_reply(shape: Mapping[str, Any], protocol: Mapping[str, Any], kind: str
     return _match(json.loads(template_text), reply, shape, "reply")
 
 
-def _match(template: object, value: object, shape: Mapping[str, Any], where: str) -> str | None:
+def _match(template: object, value: object, shape: PayloadShape, where: str) -> str | None:
     if template == "${input}":
         if not isinstance(value, dict):
             return f"{where} should be the tool input object"
@@ -188,23 +213,6 @@ def _clip(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-# Where each host reads a rewritten tool input (agent-e2e.md §5, observed with the real
-# CLIs), independent of rtok's descriptors so that a descriptor mistake is caught too.
-HOST_INPUT_PATHS: dict[str, tuple[str, ...]] = {
-    "auggie": ("hookSpecificOutput", "updatedInput"),
-    "claude": ("hookSpecificOutput", "updatedInput"),
-    "codex": ("hookSpecificOutput", "updatedInput"),
-    "droid": ("hookSpecificOutput", "updatedInput"),
-    "copilot": ("hookSpecificOutput", "updatedInput"),
-    "trae": ("hookSpecificOutput", "updatedInput"),
-    "gemini": ("hookSpecificOutput", "tool_input"),
-    "vibe": ("hook_specific_output", "tool_input"),
-    "cline": ("overrideInput",),
-    "cursor": ("updated_input",),
-    "antigravity": ("overwrite",),
-}
-
-
 def host_contract_problem(agent: str, sample: str, stdout: str,
                           sample_input: Mapping[str, Any] | None,
                           command_key: str = "command") -> str | None:
@@ -220,14 +228,13 @@ def host_contract_problem(agent: str, sample: str, stdout: str,
         return "stdout is not exactly one JSON object (the host treats it as a failure)"
     if not isinstance(reply, dict):
         return "stdout is JSON but not an object"
-    if sample != "rewrite" or agent == "qwen":
+    if sample != "rewrite" or sample_input is None:
         return None
-    path = HOST_INPUT_PATHS.get(agent)
-    if path is None or sample_input is None:
+    facts = _doctor_facts(agent)
+    if facts is None or not facts.rewrite_input:
         return None
-    node: object = reply
-    for key in path:
-        node = node.get(key) if isinstance(node, dict) else None
+    path = facts.rewrite_input
+    node = _at(reply, path)
     if not isinstance(node, dict):
         return f"the rewritten input is not at {'.'.join(path)}, where {agent} reads it"
     for key, value in sample_input.items():
@@ -235,12 +242,23 @@ def host_contract_problem(agent: str, sample: str, stdout: str,
             return f"the rewritten input drops {key!r} (the host needs the complete input)"
         if key != command_key and node[key] != value:
             return f"the rewritten input changes {key!r}"
-    if agent == "codex":
-        decision = reply.get("hookSpecificOutput", {}).get("permissionDecision")
-        if decision != "allow":
-            return ("Codex ignores updatedInput without permissionDecision \"allow\" "
-                    f"(got {decision!r})")
+    for dotted, wanted in facts.rewrite_requires.items():
+        found = _at(reply, tuple(dotted.split(".")))
+        if found != wanted:
+            return (f"{agent} ignores the rewritten input without {dotted} {wanted!r} "
+                    f"(got {found!r})")
     return None
+
+
+def _at(node: object, path: Sequence[str]) -> object:
+    for key in path:
+        node = node.get(key) if isinstance(node, dict) else None
+    return node
+
+
+def _doctor_facts(agent: str) -> DoctorFacts | None:
+    descriptor = installed.descriptors().get(agent)
+    return descriptor.doctor if descriptor is not None else None
 
 
 def run_hook_command(command: str, payload: Mapping[str, Any], cwd: str,
@@ -258,71 +276,51 @@ def run_hook_command(command: str, payload: Mapping[str, Any], cwd: str,
 
 
 def agent_env(agent: str, cwd: str, base: Mapping[str, str]) -> dict[str, str]:
-    """The environment the agent gives its hooks (what rtok knows of it)."""
+    """The environment the agent gives its hooks (its descriptor's `[doctor]` hook_env)."""
     env = dict(base)
-    if agent == "claude":
-        env["CLAUDE_PROJECT_DIR"] = cwd
-    if agent == "gemini":
-        env["GEMINI_PROJECT_DIR"] = cwd
-    if agent == "codex":
-        env.setdefault("CODEX_MANAGED_BY_NPM", "1")
+    facts = _doctor_facts(agent)
+    if facts is None:
+        return env
+    for key, value in facts.hook_env_default.items():
+        env.setdefault(key, value.replace("${cwd}", cwd))
+    for key, value in facts.hook_env.items():
+        env[key] = value.replace("${cwd}", cwd)
     return env
 
 
 @contextmanager
 def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
-    """(cwd, env) in which a temporary permission rule of `source` denies DENY_SAMPLE."""
-    if source not in ("claude", "cursor", "droid", "auggie", "codebuddy", "grok", "kimi"):
+    """(cwd, env) in which a temporary permission rule of `source` denies DENY_SAMPLE.
+    A permission source is named after the agent whose rule files it reads; that agent's
+    descriptor holds the rule (`[doctor.deny_rule]`)."""
+    facts = _doctor_facts(source)
+    rule = facts.deny_rule if facts is not None else None
+    if rule is None:
         yield None
         return
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
         project = os.path.join(tmp, "project")
         os.makedirs(os.path.join(project, ".git"))
         env = dict(os.environ)
-        if source in ("claude", "codebuddy"):  # the same settings layout and rule language
-            _write_json(os.path.join(project, f".{source}", "settings.json"),
-                        {"permissions": {"deny": ["Bash(git log:*)"]}})
-        elif source == "grok":
-            os.makedirs(os.path.join(project, ".grok"))
-            with open(os.path.join(project, ".grok", "config.toml"), "w",
-                      encoding="utf-8") as handle:
-                handle.write('[permission]\ndeny = ["Bash(git log *)"]\n')
-        elif source == "droid":
-            _write_json(os.path.join(project, ".factory", "settings.json"),
-                        {"commandDenylist": ["git log"]})
-        elif source == "auggie":
-            _write_json(os.path.join(project, ".augment", "settings.json"),
-                        {"toolPermissions": [{"toolName": "launch-process",
-                                              "shellInputRegex": "^git log",
-                                              "permission": {"type": "deny"}}]})
-        elif source == "kimi":  # per user only: a temporary KIMI_CODE_HOME holds the rule
-            kimi_home = os.path.join(tmp, "kimi-home")
-            os.makedirs(kimi_home)
-            with open(os.path.join(kimi_home, "config.toml"), "w", encoding="utf-8") as out:
-                out.write('[permission]\ndeny = [{ tool = "Bash", match = "git log*" }]\n')
-            env["KIMI_CODE_HOME"] = kimi_home
-        else:  # Cursor keeps shell rules per user only: a temporary HOME holds the rule.
-            home = os.path.join(tmp, "home")
-            _write_json(os.path.join(home, ".cursor", "cli-config.json"),
-                        {"permissions": {"deny": ["Shell(git log:*)"]}})
-            env["HOME"] = home
+        root = project
+        if rule.home_env:
+            root = os.path.join(tmp, "home")
+            env[rule.home_env] = root
+        target = os.path.join(root, rule.path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write(rule.content)
         yield project, env
-
-
-def _write_json(path: str, value: object) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(value, handle)
 
 
 def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
     from rtok.compiled.hook_protocols import PROTOCOLS
 
-    protocol: dict[str, Any] | None = PROTOCOLS.get(agent)
+    protocol: HookProtocol | None = PROTOCOLS.get(agent)
     if protocol is None:
         return [Check(agent, scope, "hook", WARN, "no hook protocol known for this agent",
                       command=command)]
-    shape: dict[str, Any] = protocol["payloads"][0]
+    shape = protocol["payloads"][0]
     checks: list[Check] = []
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
         cwd = os.path.realpath(tmp)
@@ -344,7 +342,7 @@ def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
 
 
 def _one_sample(agent: str, scope: str, sample: str, command: str,
-                protocol: Mapping[str, Any], shape: Mapping[str, Any],
+                protocol: HookProtocol, shape: PayloadShape,
                 payload: dict[str, Any], cwd: str, env: Mapping[str, str]) -> Check:
     fix = init_fix(agent, scope, None)
     try:
@@ -387,12 +385,15 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
 
 # ------------------------------------------------------------------------------ plugins
 
+# The permission source `rtok rewrite` (what plugins call) reads: rtok/rewrite/main.py.
+REWRITE_PERMISSION_SOURCE = "claude"
+
 
 def check_stock_file(agent: str, scope: str, record: ArtifactRecord, data: bytes,
                      what: str = "plugin") -> Check:
     if is_stock_artifact("whole_file", data):
         return Check(agent, scope, "plugin_file", PASS, f"{record.path} is a stock rtok {what}")
-    if hashlib.sha256(data).hexdigest() == record.sha256:
+    if sha256_hex(data) == record.sha256:
         return Check(agent, scope, "plugin_file", WARN,
                      f"{record.path} is as rtok wrote it, but from a build whose {what} is "
                      "not in this rtok's manifest: reinstall to update it",
@@ -455,13 +456,14 @@ def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Chec
             checks.append(Check(agent, scope, "passthrough", FAIL,
                                 f"`{PLUGIN_PASSTHROUGH}` gave exit {code}, {_clip(out)!r}",
                                 fix, binary, out))
-    with deny_sandbox("claude") as sandbox:
+    with deny_sandbox(REWRITE_PERMISSION_SOURCE) as sandbox:
         assert sandbox is not None
         cwd, env = sandbox
         code, out, err = _run_rewrite(binary, DENY_SAMPLE, cwd, env)
         if code == 2 and not out.strip():
+            owner = installed.descriptors()[REWRITE_PERMISSION_SOURCE].display_name
             checks.append(Check(agent, scope, "deny", PASS,
-                                "a command your Claude rules deny is left alone (exit 2)",
+                                f"a command your {owner} rules deny is left alone (exit 2)",
                                 command=binary))
         else:
             checks.append(Check(agent, scope, "deny", FAIL,
@@ -487,20 +489,21 @@ def codex_home() -> str:
     return paths.expand_user_path("${CODEX_HOME:-~/.codex}")
 
 
-def check_codex_trust(hooks_file: str, scope: str) -> list[Check]:
-    """Is every rtok handler in `hooks_file` trusted in Codex's config.toml?"""
+def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
+    """Is every rtok handler in `hooks_file` trusted in Codex's config.toml (the
+    `codex_trust` strategy)? `agent` names the descriptor that installs it."""
     import tomllib
 
-    fix = init_fix("codex", scope, None)
+    fix = init_fix(agent, scope, None)
     data = installed.read_or_none(hooks_file)
     if data is None:
-        return [Check("codex", scope, "codex_trust", FAIL, f"{hooks_file} is missing", fix)]
+        return [Check(agent, scope, "codex_trust", FAIL, f"{hooks_file} is missing", fix)]
     try:
         text = data.decode("utf-8")
         document = tomllib.loads(text) if hooks_file.endswith(".toml") else json.loads(text)
         groups = document.get("hooks", {}).get("PreToolUse", [])
     except (ValueError, AttributeError, UnicodeDecodeError) as exc:
-        return [Check("codex", scope, "codex_trust", FAIL, f"{hooks_file} does not parse: {exc}",
+        return [Check(agent, scope, "codex_trust", FAIL, f"{hooks_file} does not parse: {exc}",
                       fix)]
     config_path = os.path.join(codex_home(), "config.toml")
     try:
@@ -509,7 +512,7 @@ def check_codex_trust(hooks_file: str, scope: str) -> list[Check]:
     except FileNotFoundError:
         config = {}
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        return [Check("codex", scope, "codex_trust", FAIL,
+        return [Check(agent, scope, "codex_trust", FAIL,
                       f"{config_path} cannot be read: {exc}", fix)]
     state = config.get("hooks", {}).get("state", {}) if isinstance(config, dict) else {}
     checks: list[Check] = []
@@ -519,7 +522,7 @@ def check_codex_trust(hooks_file: str, scope: str) -> list[Check]:
             continue
         for hi, handler in enumerate(group.get("hooks", []) or []):
             command = handler.get("command") if isinstance(handler, dict) else None
-            if not isinstance(command, str) or not _runs_rtok_hook(command, "codex"):
+            if not isinstance(command, str) or not _runs_rtok_hook(command, agent):
                 continue
             key = f"{absolute}:pre_tool_use:{gi}:{hi}"
             wanted = codex_hook_hash(command, handler.get("timeout"),
@@ -528,18 +531,18 @@ def check_codex_trust(hooks_file: str, scope: str) -> list[Check]:
             entry = state.get(key) if isinstance(state, dict) else None
             found = entry.get("trusted_hash") if isinstance(entry, dict) else None
             if found == wanted:
-                checks.append(Check("codex", scope, "codex_trust", PASS,
+                checks.append(Check(agent, scope, "codex_trust", PASS,
                                     f"hook {key} is trusted in {config_path}", command=command))
             elif found is None:
-                checks.append(Check("codex", scope, "codex_trust", FAIL,
+                checks.append(Check(agent, scope, "codex_trust", FAIL,
                                     f"hook {key} is not trusted in {config_path}: Codex skips "
                                     "it silently", fix, command))
             else:
-                checks.append(Check("codex", scope, "codex_trust", FAIL,
+                checks.append(Check(agent, scope, "codex_trust", FAIL,
                                     f"hook {key} changed since it was trusted ({found} != "
                                     f"{wanted}): Codex skips it", fix, command))
     if not checks:
-        checks.append(Check("codex", scope, "codex_trust", FAIL,
+        checks.append(Check(agent, scope, "codex_trust", FAIL,
                             f"no rtok hook in {hooks_file}", fix))
     return checks
 
@@ -571,7 +574,7 @@ def unrecorded_installs(records: Sequence[ArtifactRecord], agent: str | None,
     return found
 
 
-def _hook_group_spec(agent: str, scope: str, root: str | None, path: str) -> Any:
+def _hook_group_spec(agent: str, scope: str, root: str | None, path: str) -> FileSpec | None:
     """The descriptor's `json_hook_group` file spec that wrote `path`, if any."""
     descriptor = installed.descriptors().get(agent)
     if descriptor is None:
@@ -752,18 +755,18 @@ def _doctor_hook_agent(name: str, scope: str, root: str | None,
                 f"({_clip(others[0], 60)}); when several hooks answer, the agent may drop "
                 "rtok's rewrite", command=found[0]))
         commands.extend(c for c in found if c not in commands)
-        if name == "codex":
+        if installed.trusts_hooks(name, scope):
             hooks_files.append(record.path)
     for command in commands:
         checks.extend(exercise_hook(name, scope, command))
     checks.extend(host_condition_checks(name, scope, bool(commands)))
     for hooks_file in hooks_files:
-        checks.extend(check_codex_trust(hooks_file, scope))
-        checks.extend(codex_inline_hooks(hooks_file, scope))
+        checks.extend(check_codex_trust(hooks_file, scope, name))
+        checks.extend(codex_inline_hooks(hooks_file, scope, name))
     return checks
 
 
-def codex_inline_hooks(hooks_file: str, scope: str) -> list[Check]:
+def codex_inline_hooks(hooks_file: str, scope: str, agent: str) -> list[Check]:
     """Codex reads hooks.json and the `[hooks]` tables of the config.toml beside it as one
     layer: both run (nothing is shadowed), but Codex warns about the two representations."""
     import tomllib
@@ -782,7 +785,7 @@ def codex_inline_hooks(hooks_file: str, scope: str) -> list[Check]:
         hooks, dict) else []
     if not events:
         return []
-    return [Check("codex", scope, "hook_layer", WARN,
+    return [Check(agent, scope, "hook_layer", WARN,
                   f"{config} also defines hooks ({', '.join(events)}): Codex runs them and "
                   f"rtok's from {hooks_file} alike, and warns that one layer has both forms")]
 

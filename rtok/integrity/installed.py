@@ -10,25 +10,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
+from rtok import fileio
+from rtok.install import integrations
 from rtok.install.descriptor import Descriptor
 from rtok.install.model import FileEdit, InstallContext
 
 WHOLE_FILE_KINDS = frozenset({"whole_file", "awareness_file"})
-
-
-class IntegrationsUnavailable(Exception):
-    """The installer's integrations cannot be loaded (reason in the message)."""
-
-
-def _integrations() -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module("rtok.install.integrations")
-    except ImportError as exc:
-        raise IntegrationsUnavailable(f"agent integrations not available: {exc}") from exc
 
 
 @lru_cache(maxsize=1)
@@ -36,6 +24,13 @@ def descriptors() -> Mapping[str, Descriptor]:
     from rtok.install.descriptor import load_all
 
     return load_all()
+
+
+def trusts_hooks(agent: str, scope: str) -> bool:
+    """The agent's hooks run only once its config trusts them (a `codex_trust` entry)."""
+    descriptor = descriptors().get(agent)
+    specs = descriptor.files.get(scope, ()) if descriptor is not None else ()
+    return any(spec.strategy == "codex_trust" for spec in specs)
 
 
 def rtok_bin() -> str:
@@ -64,7 +59,7 @@ def context(scope: str, project_root: str | None) -> InstallContext:
 
 def install_edits(agent: str, scope: str, project_root: str | None) -> list[FileEdit]:
     """The edits `rtok init` would plan for this agent and scope (never applied here)."""
-    edits: list[FileEdit] = _integrations().edits_for(
+    edits: list[FileEdit] = integrations.edits_for(
         agent, scope, "install", context(scope, project_root))
     return edits
 
@@ -72,7 +67,7 @@ def install_edits(agent: str, scope: str, project_root: str | None) -> list[File
 def missing_parts(descriptor: Descriptor, scope: str, project_root: str | None
                   ) -> list[FileEdit]:
     """Hook, plugin and trust edits of this install that are not in place."""
-    parts: list[FileEdit] = _integrations().missing_parts(
+    parts: list[FileEdit] = integrations.missing_parts(
         descriptor, scope, context(scope, project_root))
     return parts
 
@@ -92,8 +87,5 @@ def same_path(a: str, b: str) -> bool:
 
 
 def read_or_none(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
+    """The bytes of an installed file, None when it is missing or unreadable."""
+    return fileio.read_if_readable(path)

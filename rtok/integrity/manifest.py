@@ -17,7 +17,6 @@ Format of trust/manifest.json:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -25,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from rtok import resources
+from rtok.fileio import sha256_hex
 
 MANIFEST_VERSION = 1
 MANIFEST_FILE = "manifest.json"
@@ -43,10 +43,6 @@ _MAX_TWO_SLOT_TRIES = 20000
 
 ManifestEntry = dict[str, object]
 Manifest = dict[str, object]
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def placeholder_slots(template: bytes) -> list[tuple[int, str]]:

@@ -9,7 +9,6 @@ modified since it was trusted. Functions return `Finding`s; the CLI prints them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -20,6 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rtok import __version__, paths, trust
+from rtok.fileio import sha256_hex
 from rtok.formats import dialects
 from rtok.install.model import FileEdit
 from rtok.integrity import installed
@@ -51,10 +51,6 @@ class Finding:
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def _short(digest: str | None) -> str:
@@ -90,8 +86,6 @@ def edits_for(record: ArtifactRecord) -> tuple[list[FileEdit], str | None]:
     for scope, root in scopes:
         try:
             candidates = installed.install_edits(record.agent, scope, root)
-        except installed.IntegrationsUnavailable as exc:
-            return [], str(exc)
         except Exception as exc:
             return [], f"cannot read it: {exc}"
         found.extend(edit for edit in candidates
@@ -541,17 +535,19 @@ def check_codex_hook_trust(records: Sequence[ArtifactRecord]) -> list[Finding]:
 
     findings: list[Finding] = []
     for record in records:
-        if record.agent != "codex" or record.kind != "settings_entry":
+        if record.kind != "settings_entry" or not installed.trusts_hooks(
+                record.agent, record.scope):
             continue
         if installed.read_or_none(record.path) is None:
             continue  # reported as missing already
-        for check in check_codex_trust(record.path, record.scope):
+        for check in check_codex_trust(record.path, record.scope, record.agent):
             findings.append(Finding(
                 check="hook_trust", status="trusted" if check.level == PASS else "untrusted",
-                level=PASS if check.level == PASS else FAIL, agent="codex",
+                level=PASS if check.level == PASS else FAIL, agent=record.agent,
                 scope=record.scope, path=record.path, project_root=record.project_root,
-                command=check.command, message=f"codex ({record.scope}): {check.message}",
-                fix=init_fix("codex", "project" if record.project_root else record.scope,
+                command=check.command,
+                message=f"{record.agent} ({record.scope}): {check.message}",
+                fix=init_fix(record.agent, "project" if record.project_root else record.scope,
                              record.project_root) if check.level != PASS else None))
     return findings
 

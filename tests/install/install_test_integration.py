@@ -4,19 +4,20 @@ from the engine's test edits, so the runner can be driven without any real agent
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from install_engine_edits import settings_edit, whole_file_edit
 
-from rtok.install.model import FileEdit, InstallContext
+from rtok.install.descriptor import Descriptor, parse
+from rtok.install.model import Action, FileEdit, InstallContext
 
-
-@dataclass(frozen=True)
-class TestDescriptor:
-    name: str = "test"
-    display_name: str = "Test Agent"
-    tier: str = "hook"
-    scopes: tuple[str, ...] = ("global", "project")
+# A real descriptor (its files are not used: edits_for below builds the edits itself).
+TEST_DESCRIPTOR = parse({
+    "name": "test", "display_name": "Test Agent", "tier": "hook",
+    "install": {
+        "global": [{"strategy": "awareness_file", "path": "~/.testagent/RTOK.md"}],
+        "project": [{"strategy": "awareness_file", "path": ".testagent/RTOK.md"}],
+    },
+}, "test integration")
 
 
 def _root(scope: str, ctx: InstallContext) -> str:
@@ -26,15 +27,15 @@ def _root(scope: str, ctx: InstallContext) -> str:
     return os.path.join(ctx.project_root, ".testagent")
 
 
-def load_descriptors() -> dict[str, TestDescriptor]:
-    return {"test": TestDescriptor()}
+def load_descriptors() -> dict[str, Descriptor]:
+    return {"test": TEST_DESCRIPTOR}
 
 
-def detect(descriptor: TestDescriptor, ctx: InstallContext) -> bool:
+def detect(descriptor: Descriptor, ctx: InstallContext) -> bool:
     return os.path.isdir(os.path.join(ctx.home, ".testagent"))
 
 
-def installed_scopes(descriptor: TestDescriptor, ctx: InstallContext) -> list[str]:
+def installed_scopes(descriptor: Descriptor, ctx: InstallContext) -> list[str]:
     scopes = []
     for scope in descriptor.scopes:
         if scope == "project" and ctx.project_root is None:
@@ -44,7 +45,7 @@ def installed_scopes(descriptor: TestDescriptor, ctx: InstallContext) -> list[st
     return scopes
 
 
-def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[FileEdit]:
+def edits_for(agent: str, scope: str, action: Action, ctx: InstallContext) -> list[FileEdit]:
     root = _root(scope, ctx)
     settings = settings_edit(os.path.join(root, "settings.json"), action, scope=scope,
                              created_by_rtok=ctx.created_by_rtok, needs_consent=True)
@@ -65,4 +66,8 @@ def edits_for(agent: str, scope: str, action: str, ctx: InstallContext) -> list[
 
 def awareness_notes(agents: list[str], scope: str, ctx: InstallContext) -> list[str]:
     """The test agent has a hook in every scope, so its awareness level is never forced."""
+    return []
+
+
+def missing_parts(descriptor: Descriptor, scope: str, ctx: InstallContext) -> list[FileEdit]:
     return []

@@ -125,7 +125,9 @@ def test_the_scope_defaults_to_global_in_a_project(isolated_home: Path, tmp_path
     try:
         _answer(fd, b"which agents?", b"\r", seen)
         _read_until(fd, b"Scope?", seen)
-        assert b"project: " in seen  # offered, but not the default
+        # Offered, but not the default; its line may arrive in a later read than "Scope?".
+        _read_until(fd, b"project: ", seen)
+        assert seen.index(b"global: ") < seen.index(b"project: ")
         _answer(fd, b"Scope?", b"\r", seen)
         _answer(fd, b"Apply these", b"y", seen)
         code = _wait(pid, fd, seen)

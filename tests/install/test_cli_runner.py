@@ -15,7 +15,9 @@ from rtok.install.options import InitOptions
 
 @pytest.fixture(autouse=True)
 def _test_integration(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runner, "INTEGRATIONS_MODULE", "install_test_integration")
+    import install_test_integration
+
+    monkeypatch.setattr(runner, "ACTIVE_INTEGRATIONS", install_test_integration)
 
 
 def _run(opts: InitOptions, *, choose=None, confirm=None):  # type: ignore[no-untyped-def]

@@ -96,6 +96,7 @@ def test_one_flipped_byte_in_each_artifact_is_tampered(everything_installed: Pat
 
 
 def test_each_kind_deleted_is_missing(everything_installed: Path) -> None:
+    from rtok.install import integrations
     from rtok.integrity import installed
 
     seen: set[str] = set()
@@ -108,8 +109,7 @@ def test_each_kind_deleted_is_missing(everything_installed: Path) -> None:
             os.unlink(record.path)
         else:
             ctx = installed.context(record.scope, record.project_root)
-            edits = installed._integrations().edits_for(record.agent, record.scope,
-                                                        "uninstall", ctx)
+            edits = integrations.edits_for(record.agent, record.scope, "uninstall", ctx)
             # Codex's config.toml has one trust edit per file its hook may live in.
             matching = [e for e in edits if e.kind == record.kind and e.path == record.path]
             assert matching

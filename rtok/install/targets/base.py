@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rtok.formats.text import decode
 from rtok.install.descriptor import Descriptor, FileSpec
 from rtok.install.model import InstallContext
 
@@ -28,3 +29,18 @@ class Target:
 
     def option(self, key: str, default: object = None) -> object:
         return self.spec.options.get(key, default)
+
+
+def hand_edited_note(changed: list[str]) -> str | None:
+    """The removal note for rtok entries the user changed by hand (None: there were none)."""
+    if not changed:
+        return None
+    return ("removed rtok's hook entry although it was changed by hand: "
+            + "; ".join(f"`{c}`" for c in changed))
+
+
+def delete_if_created(data: bytes, target: Target) -> bytes | None:
+    """A text file rtok created is deleted (None) once nothing but blank space is left."""
+    if target.ctx.created_by_rtok(target.path) and not decode(data, target.path).text.strip():
+        return None
+    return data

@@ -19,8 +19,8 @@ import os
 from collections.abc import Callable
 
 from rtok.formats import jsonc
-from rtok.install.model import FileEdit
-from rtok.install.targets.base import Target
+from rtok.install.model import Action, FileEdit
+from rtok.install.targets.base import Target, hand_edited_note
 from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
 JsonPath = tuple[str | int, ...]
@@ -55,7 +55,7 @@ def edited_commands(data: bytes | None, container: JsonPath, agent: str, command
     return found
 
 
-def _needs_consent(target: Target, action: str) -> bool:
+def _needs_consent(target: Target, action: Action) -> bool:
     """Editing a settings file the user already has asks first; creating one, or taking
     rtok's entry out again on an explicit uninstall, does not."""
     return action == "install" and os.path.lexists(target.path)
@@ -145,7 +145,7 @@ def _remove_owned(data: bytes, target: Target, command_key: str, grouped: bool,
     return data
 
 
-def _entries_edit(target: Target, action: str, desired: dict[str, object], command_key: str,
+def _entries_edit(target: Target, action: Action, desired: dict[str, object], command_key: str,
                   grouped: bool, description: str) -> FileEdit:
     container = _container(target)
 
@@ -173,22 +173,11 @@ def _entries_edit(target: Target, action: str, desired: dict[str, object], comma
         return jsonc.append_to_array(started, container, desired, label=target.path)
 
     def uninstall(data: bytes | None) -> bytes | None:
-        if data is None:
-            return None
-        if not data.strip():
-            return data
-        removed = _remove_owned(data, target, command_key, grouped, edited=True)
-        if removed == data and not target.ctx.created_by_rtok(target.path):
-            return data
-        return _finish_removal(removed, target)
+        return _remove_entries(data, target, command_key, grouped)
 
     def removal_note(data: bytes | None) -> str | None:
-        changed = edited_commands(data, container, target.agent, command_key, grouped,
-                                  target.path)
-        if not changed:
-            return None
-        return ("removed rtok's hook entry although it was changed by hand: "
-                + "; ".join(f"`{c}`" for c in changed))
+        return hand_edited_note(edited_commands(data, container, target.agent, command_key,
+                                                grouped, target.path))
 
     def owned(data: bytes | None) -> bytes | None:
         if not data:
@@ -209,7 +198,19 @@ def _entries_edit(target: Target, action: str, desired: dict[str, object], comma
     )
 
 
-def json_hook_group(target: Target, action: str) -> FileEdit:
+def _remove_entries(data: bytes | None, target: Target, command_key: str,
+                    grouped: bool) -> bytes | None:
+    if data is None:
+        return None
+    if not data.strip():
+        return data
+    removed = _remove_owned(data, target, command_key, grouped, edited=True)
+    if removed == data and not target.ctx.created_by_rtok(target.path):
+        return data
+    return _finish_removal(removed, target)
+
+
+def json_hook_group(target: Target, action: Action) -> FileEdit:
     container = ".".join(str(step) for step in _container(target))
     return _entries_edit(
         target, action, desired_group(target), "command", True,
@@ -218,7 +219,7 @@ def json_hook_group(target: Target, action: str) -> FileEdit:
     )
 
 
-def json_hook_flat(target: Target, action: str) -> FileEdit:
+def json_hook_flat(target: Target, action: Action) -> FileEdit:
     command_key = str(target.option("command_key"))
     entry = target.option("entry", {})
     assert isinstance(entry, dict)
@@ -242,7 +243,7 @@ def named_group_value(target: Target) -> dict[str, object]:
     return {"enabled": True, str(target.option("event")): [group]}
 
 
-def json_named_hooks(target: Target, action: str) -> FileEdit:
+def json_named_hooks(target: Target, action: Action) -> FileEdit:
     key = str(target.option("key"))
     desired = named_group_value(target)
 

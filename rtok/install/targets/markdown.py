@@ -13,10 +13,9 @@ import os
 from dataclasses import replace
 
 from rtok.formats import markdown
-from rtok.formats.text import decode
-from rtok.install.model import FileEdit
+from rtok.install.model import Action, FileEdit
 from rtok.install.targets import artifacts
-from rtok.install.targets.base import Target
+from rtok.install.targets.base import Target, delete_if_created
 from rtok.install.targets.whole_files import awareness_file, awareness_level
 
 
@@ -24,14 +23,7 @@ def block_markers(agent: str) -> tuple[str, str]:
     return f"<!-- rtok:{agent} -->", f"<!-- /rtok:{agent} -->"
 
 
-def _delete_if_created(data: bytes, target: Target) -> bytes | None:
-    """A file rtok created is deleted once nothing but blank space is left in it."""
-    if target.ctx.created_by_rtok(target.path) and not decode(data, target.path).text.strip():
-        return None
-    return data
-
-
-def awareness_block(target: Target, action: str) -> FileEdit:
+def awareness_block(target: Target, action: Action) -> FileEdit:
     begin, end = block_markers(target.agent)
     body = artifacts.awareness_text(awareness_level(target))
 
@@ -44,7 +36,7 @@ def awareness_block(target: Target, action: str) -> FileEdit:
         removed = markdown.remove_block(data, begin=begin, end=end, label=target.path)
         if removed == data:
             return data
-        return _delete_if_created(removed, target)
+        return delete_if_created(removed, target)
 
     def owned(data: bytes | None) -> bytes | None:
         found = markdown.get_block(data, begin=begin, end=end, label=target.path)
@@ -65,7 +57,7 @@ def reference_text(target: Target, awareness_path: str) -> str:
     return "@" + relative.replace(os.sep, "/")
 
 
-def reference_line(target: Target, action: str, awareness_path: str) -> FileEdit:
+def reference_line(target: Target, action: Action, awareness_path: str) -> FileEdit:
     reference = reference_text(target, awareness_path)
 
     def install(data: bytes | None) -> bytes | None:
@@ -77,7 +69,7 @@ def reference_line(target: Target, action: str, awareness_path: str) -> FileEdit
         removed = markdown.remove_reference(data, reference, label=target.path)
         if removed == data:
             return data
-        return _delete_if_created(removed, target)
+        return delete_if_created(removed, target)
 
     def owned(data: bytes | None) -> bytes | None:
         if markdown.has_reference(data, reference, label=target.path):
@@ -92,7 +84,7 @@ def reference_line(target: Target, action: str, awareness_path: str) -> FileEdit
     )
 
 
-def rules_dir_or_file(target: Target, action: str) -> FileEdit:
+def rules_dir_or_file(target: Target, action: Action) -> FileEdit:
     """`.clinerules` may be a folder of rules files or one file: rtok adds its own file to
     the folder (creating the folder when there is neither), or a marked block to the file."""
     if os.path.isfile(target.path):

@@ -17,10 +17,14 @@ import os
 from collections.abc import Callable, Mapping
 
 from rtok.formats import jsonc, tomltext
-from rtok.formats.text import decode
 from rtok.install import fsio
-from rtok.install.model import FileEdit
-from rtok.install.targets.base import IntegrationError, Target
+from rtok.install.model import Action, FileEdit
+from rtok.install.targets.base import (
+    IntegrationError,
+    Target,
+    delete_if_created,
+    hand_edited_note,
+)
 from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
 CODEX_EVENT = "pre_tool_use"
@@ -29,22 +33,11 @@ MATCHER_KEYS = ("match", "matcher")
 CODEX_DEFAULT_TIMEOUT = 600
 
 
-def _delete_if_created(data: bytes, target: Target) -> bytes | None:
-    if target.ctx.created_by_rtok(target.path) and not decode(data, target.path).text.strip():
-        return None
-    return data
-
-
-def toml_hook_table(target: Target, action: str) -> FileEdit:
+def toml_hook_table(target: Target, action: Action) -> FileEdit:
     array = str(target.option("array"))
     fields = target.option("fields", {})
     assert isinstance(fields, dict)
-    desired: dict[str, object] = {}
-    for key, value in fields.items():  # the command right after the matcher
-        desired[key] = value
-        if key in MATCHER_KEYS:
-            desired["command"] = target.command
-    desired.setdefault("command", target.command)
+    desired = _hook_table(fields, target.command)
 
     def owned_entry(entry: Mapping[str, object]) -> bool:
         return is_rtok_hook_command(entry.get("command"), target.agent)
@@ -72,16 +65,13 @@ def toml_hook_table(target: Target, action: str) -> FileEdit:
             label=target.path)
         if removed == data:
             return data
-        return _delete_if_created(removed, target)
+        return delete_if_created(removed, target)
 
     def removal_note(data: bytes | None) -> str | None:
         entries = tomltext.get(data, (array,), None, label=target.path) if data else None
         changed = [str(e.get("command")) for e in entries if isinstance(e, dict)
                    and edited_entry(e)] if isinstance(entries, list) else []
-        if not changed:
-            return None
-        return ("removed rtok's hook entry although it was changed by hand: "
-                + "; ".join(f"`{c}`" for c in changed))
+        return hand_edited_note(changed)
 
     def owned(data: bytes | None) -> bytes | None:
         entries = tomltext.get(data, (array,), None, label=target.path) if data else None
@@ -100,6 +90,17 @@ def toml_hook_table(target: Target, action: str) -> FileEdit:
     )
 
 
+def _hook_table(fields: Mapping[str, object], command: str) -> dict[str, object]:
+    """The descriptor's fields with rtok's command, placed right after the matcher."""
+    desired: dict[str, object] = {}
+    for key, value in fields.items():
+        desired[key] = value
+        if key in MATCHER_KEYS:
+            desired["command"] = command
+    desired.setdefault("command", command)
+    return desired
+
+
 def _handler_commands(entry: object) -> list[object]:
     if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
         return []
@@ -110,7 +111,7 @@ def _handler_commands(entry: object) -> list[object]:
     return [h.get("command") for h in handlers]
 
 
-def toml_hook_group(target: Target, action: str) -> FileEdit:
+def toml_hook_group(target: Target, action: Action) -> FileEdit:
     """A Claude-style matcher group as a TOML array-of-tables entry (Codex's inline hooks in
     config.toml): `[[hooks.PreToolUse]]` with `matcher` and `hooks = [{ ... }]`, appended
     after the user's own entries, which are never touched."""
@@ -156,7 +157,7 @@ def toml_hook_group(target: Target, action: str) -> FileEdit:
                                          array=True, label=target.path)
         if removed == data:
             return data
-        return _delete_if_created(removed, target)
+        return delete_if_created(removed, target)
 
     def removal_note(data: bytes | None) -> str | None:
         changed = [str(c) for e in entries(data) if isinstance(e, dict) and is_edited(e)
@@ -238,7 +239,7 @@ def owned_group_entries(hooks_bytes: bytes | None, hooks_path: str, container: t
     return found
 
 
-def codex_trust(target: Target, action: str, hooks_path: str, container: tuple[str, ...],
+def codex_trust(target: Target, action: Action, hooks_path: str, container: tuple[str, ...],
                 hooks_install: Callable[[bytes | None], bytes | None],
                 desired_group: Mapping[str, object]) -> FileEdit:
     state: tuple[str, ...] = ("hooks", "state")
@@ -282,7 +283,7 @@ def codex_trust(target: Target, action: str, hooks_path: str, container: tuple[s
                 data = tomltext.remove_tables(data, (*state, key), label=target.path)
         if data == original:
             return data
-        return _delete_if_created(data, target)
+        return delete_if_created(data, target)
 
     def owned(data: bytes | None) -> bytes | None:
         entries = tomltext.get(data, state, None, label=target.path) if data else None

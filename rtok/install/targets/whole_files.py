@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rtok.install.model import FileEdit
+from rtok.install.model import Action, FileEdit
 from rtok.install.targets import artifacts
 from rtok.install.targets.base import IntegrationError, Target
 
 StockTest = Callable[[bytes], bool]
 
 
-def _whole_file(target: Target, action: str, kind: str, desired: bytes, is_stock: StockTest,
+def _whole_file(target: Target, action: Action, kind: str, desired: bytes, is_stock: StockTest,
                 what: str, mode: int | None = None) -> FileEdit:
     def ours(data: bytes | None) -> bool:
         return data is None or data == desired or is_stock(data)
@@ -56,7 +56,7 @@ def _whole_file(target: Target, action: str, kind: str, desired: bytes, is_stock
     )
 
 
-def template_file(target: Target, action: str) -> FileEdit:
+def template_file(target: Target, action: Action) -> FileEdit:
     name = str(target.option("template"))
     desired = artifacts.render_template(name, target.ctx.rtok_bin)
     mode = target.option("mode")
@@ -77,7 +77,7 @@ def awareness_level(target: Target) -> str:
     return target.ctx.awareness_level
 
 
-def awareness_file(target: Target, action: str) -> FileEdit:
+def awareness_file(target: Target, action: Action) -> FileEdit:
     frontmatter = str(target.option("frontmatter", ""))
     text = frontmatter + artifacts.awareness_text(awareness_level(target))
     return _whole_file(

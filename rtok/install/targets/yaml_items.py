@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import os
 
-from rtok.formats.text import decode
-from rtok.install.model import FileEdit
-from rtok.install.targets.base import Target
+from rtok.install.model import Action, FileEdit
+from rtok.install.targets.base import Target, delete_if_created
 
 
 def _keys(target: Target) -> tuple[str, ...]:
@@ -16,7 +15,7 @@ def _keys(target: Target) -> tuple[str, ...]:
     return tuple(str(k) for k in raw)
 
 
-def yaml_list_item(target: Target, action: str) -> FileEdit:
+def yaml_list_item(target: Target, action: Action) -> FileEdit:
     from rtok.formats import yamltext  # ruamel.yaml is slow to import: only when needed
 
     keys = _keys(target)
@@ -38,11 +37,7 @@ def yaml_list_item(target: Target, action: str) -> FileEdit:
                                             prune=len(keys), label=target.path)
         if removed == data:
             return data
-        if target.ctx.created_by_rtok(target.path) and not decode(
-            removed, target.path
-        ).text.strip():
-            return None
-        return removed
+        return delete_if_created(removed, target)
 
     def owned(data: bytes | None) -> bytes | None:
         return item.encode("utf-8") if present(data) else None

@@ -1,0 +1,45 @@
+"""File reading and hashing shared by the installer, verify and doctor.
+
+Stdlib only and free of typing imports, so the hot path may import it too.
+"""
+
+from __future__ import annotations
+
+_sha256_impl: list[object] = []
+
+
+def sha256_hex(data: bytes) -> str:
+    """Hex SHA-256 of `data`. The interpreter's built-in module loads in well under a
+    millisecond; `hashlib` loads OpenSSL first, so it is only the fallback. The choice is
+    made once: a failed import costs a search of sys.path."""
+    if not _sha256_impl:
+        for name in ("_sha2", "_sha256"):
+            try:
+                _sha256_impl.append(__import__(name).sha256)
+                break
+            except (ImportError, AttributeError):
+                continue
+        else:
+            import hashlib
+
+            _sha256_impl.append(hashlib.sha256)
+    digest: str = _sha256_impl[0](data).hexdigest()  # type: ignore[operator]
+    return digest
+
+
+def read_or_none(path: str) -> bytes | None:
+    """The bytes of `path`, None when it does not exist; other errors propagate."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+
+
+def read_if_readable(path: str) -> bytes | None:
+    """The bytes of `path`, None when it is missing or cannot be read (checks that report
+    on a file, rather than write it, treat both alike)."""
+    try:
+        return read_or_none(path)
+    except OSError:
+        return None
