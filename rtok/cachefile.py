@@ -81,7 +81,7 @@ def _digest(data: bytes) -> str:
         import hashlib
 
         return hashlib.sha256(data).hexdigest()
-    from rtok.trust import sha256_hex
+    from rtok.fileio import sha256_hex
 
     return sha256_hex(data)
 

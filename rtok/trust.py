@@ -21,6 +21,7 @@ import sys
 
 from rtok import fastjson as json
 from rtok import paths
+from rtok.fileio import sha256_hex as sha256_hex  # re-exported: trust.sha256_hex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,28 +43,6 @@ _warned: set[str] = set()
 
 class TrustStoreError(Exception):
     """The trust store cannot be read or written (writers only; readers fail closed)."""
-
-
-_sha256_impl: list[object] = []
-
-
-def sha256_hex(data: bytes) -> str:
-    """Hex SHA-256. The interpreter's built-in module loads in well under a millisecond;
-    `hashlib` loads OpenSSL first (several milliseconds), so it is only the fallback.
-    The choice is made once: a failed import costs a full search of sys.path."""
-    if not _sha256_impl:
-        for name in ("_sha2", "_sha256"):
-            try:
-                _sha256_impl.append(__import__(name).sha256)
-                break
-            except (ImportError, AttributeError):
-                continue
-        else:
-            import hashlib
-
-            _sha256_impl.append(hashlib.sha256)
-    digest: str = _sha256_impl[0](data).hexdigest()  # type: ignore[operator]
-    return digest
 
 
 def canonical_path(path: str) -> str:
