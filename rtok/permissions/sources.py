@@ -356,6 +356,27 @@ def _folder_trust_off(user: dict[str, object]) -> bool:
     return enabled is not True
 
 
+def _user_config_toml(env_var: str, default_folder: str) -> str:
+    """`${env_var:-~/default_folder}/config.toml`, the per-user config of a TOML host."""
+    home = os.environ.get(env_var, "")
+    if not home:
+        home = os.path.join(os.environ.get("HOME") or os.path.expanduser("~"), default_folder)
+    return os.path.join(home, "config.toml")
+
+
+def _parsed_toml(path: str, key: str, parse: Callable[[bytes], object]) -> tuple[bool, object]:
+    """(readable, what `parse` made of the file), parsed only when it changes
+    (`rtok.cachefile`). An unreadable or non-TOML file is a problem of this host's rules:
+    (False, None), so the caller rewrites nothing for it."""
+    try:
+        from rtok import cachefile
+
+        return True, cachefile.cached_parse(path, key, parse)
+    except Exception as error:  # unreadable or not TOML: no rewrite for this host
+        _problem(path, f"cannot read it as TOML ({error})")
+        return False, None
+
+
 def vibe_rules(cwd: str) -> Rules:
     """Mistral Vibe's `[tools.bash] denylist` from `${VIBE_HOME:-~/.vibe}/config.toml`.
 
@@ -365,18 +386,9 @@ def vibe_rules(cwd: str) -> Rules:
     names nothing rtok rewrites.
     """
     del cwd  # Vibe keeps tool settings per user
-    home = os.environ.get("VIBE_HOME", "")
-    if not home:
-        home = os.path.join(os.environ.get("HOME") or os.path.expanduser("~"), ".vibe")
-    path = os.path.join(home, "config.toml")
-    try:
-        from rtok import cachefile
-
-        parsed = cachefile.cached_parse(path, "vibe-bash-denylist", _vibe_denylist)
-    except Exception as error:  # unreadable or not TOML: no rewrite for this host
-        _problem(path, f"cannot read it as TOML ({error})")
-        return [], [], []
-    return _strings(parsed), [], []
+    path = _user_config_toml("VIBE_HOME", ".vibe")
+    readable, parsed = _parsed_toml(path, "vibe-bash-denylist", _vibe_denylist)
+    return (_strings(parsed), [], []) if readable else ([], [], [])
 
 
 def _vibe_denylist(data: bytes) -> list[str]:
@@ -420,14 +432,8 @@ def grok_rules(cwd: str) -> Rules:
     the user wants to be asked about is left to Grok."""
     deny, ask, allow = claude_rules(cwd)
     for path in grok_config_files(cwd):
-        try:
-            from rtok import cachefile
-
-            parsed = cachefile.cached_parse(path, "grok-permission", _grok_permission)
-        except Exception as error:  # unreadable or not TOML: no rewrite for this host
-            _problem(path, f"cannot read it as TOML ({error})")
-            continue
-        if isinstance(parsed, list) and len(parsed) == 3:
+        readable, parsed = _parsed_toml(path, "grok-permission", _grok_permission)
+        if readable and isinstance(parsed, list) and len(parsed) == 3:
             deny += _strings(parsed[0])
             ask += _strings(parsed[1])
             allow += _strings(parsed[2])
@@ -655,18 +661,9 @@ def kimi_rules(cwd: str) -> Rules:
     only ever suggests. The TOML is parsed only when the file changes.
     """
     del cwd  # Kimi keeps permission rules per user
-    home = os.environ.get("KIMI_CODE_HOME", "")
-    if not home:
-        home = os.path.join(os.environ.get("HOME") or os.path.expanduser("~"), ".kimi-code")
-    path = os.path.join(home, "config.toml")
-    try:
-        from rtok import cachefile
-
-        parsed = cachefile.cached_parse(path, "kimi-bash-rules", _kimi_bash_patterns)
-    except Exception as error:  # unreadable or not TOML: no rewrite for this host
-        _problem(path, f"cannot read it as TOML ({error})")
-        return [], [], []
-    return _strings(parsed), [], []
+    path = _user_config_toml("KIMI_CODE_HOME", ".kimi-code")
+    readable, parsed = _parsed_toml(path, "kimi-bash-rules", _kimi_bash_patterns)
+    return (_strings(parsed), [], []) if readable else ([], [], [])
 
 
 def _kimi_bash_patterns(data: bytes) -> list[str]:
