@@ -17,6 +17,7 @@ uncut and says it was not archived).
 from __future__ import annotations
 
 import os
+import time
 
 from rtok import paths
 from rtok.store import KEEP_OPEN
@@ -104,7 +105,7 @@ def prepare(conn: sqlite3.Connection, name: str, schema: str, version: int,
     current = conn.execute(f"PRAGMA {name}.user_version").fetchone()[0]
     if current >= version:
         return
-    conn.execute(f"PRAGMA {name}.journal_mode = WAL")
+    _enter_wal(conn, name)
     conn.execute("BEGIN IMMEDIATE")
     try:
         current = conn.execute(f"PRAGMA {name}.user_version").fetchone()[0]
@@ -119,6 +120,25 @@ def prepare(conn: sqlite3.Connection, name: str, schema: str, version: int,
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _enter_wal(conn: sqlite3.Connection, name: str) -> None:
+    """Switch `name` to WAL, retrying for `BUSY_TIMEOUT_MS`: SQLite answers "locked" at
+    once, without its busy handler, while another process switches or creates the file."""
+    locked = sqlite_module().OperationalError
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    delay = 0.002
+    while True:
+        try:
+            if conn.execute(f"PRAGMA {name}.journal_mode = WAL").fetchone()[0] == "wal":
+                return
+        except locked as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+        if time.monotonic() >= deadline:
+            raise locked("database is locked")
+        time.sleep(delay)
+        delay = min(delay * 2, 0.05)
 
 
 def _run(conn: sqlite3.Connection, name: str, script: str) -> None:
