@@ -127,37 +127,56 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
         if name in _FISH_CONNECTIVES and name not in _WRAPPERS:
             i += 1
             continue
-        if name in _REDEFINE:
-            reading.attestable = False  # `alias g='git push'`: later words mean other things
-        if name in _SHELLS and _reads_stdin(values, i):
-            # `echo 'git push' | sh`, `bash <<< 'git push'`: the script is not in the line
+        if _hides_what_runs(name, values, i):
             reading.attestable = False
         table = _WRAPPERS.get(name)
         if table is not None:
-            after = skip_options(values, i + 1, table)
-            if after is None:
-                # An option rtok does not know: the command may start at any later word,
-                # so deny rules see each of those readings.
-                for j in range(i + 1, min(len(words), i + 1 + MAX_GUESSES)):
-                    reading.add(" ".join(literals[j:]))
-                reading.executed = None
-                return reading
-            i, _disabled, _resets, script = after
-            if script is not None:
-                # `env -S 'git push'`: the value is split into words and run.
-                reading.inner.append([*script.split(), *words[i:]])
-                reading.executed = None
-                return reading
-            if i < len(words):
-                reading.inner.append(words[i:])  # read on its own, as the next reading
+            _read_wrapped(table, words, values, literals, i, reading)
             return reading
         _read_program(name, words, values, literals, i, reading)
         return reading
     if i < len(words):
         reading.attestable = False  # more wrappers than are read
-        for j in range(i, min(len(words), i + MAX_GUESSES)):
-            reading.add(" ".join(literals[j:]))
+        _add_guesses(reading, literals, i)
     return reading
+
+
+def _read_wrapped(
+    table: dict[str, object],
+    words: list[str],
+    values: list[str | None],
+    literals: list[str],
+    i: int,
+    reading: Reading,
+) -> None:
+    """Read past the options of the wrapper at `i`: the wrapped command becomes an inner
+    reading; an option the table does not know makes each later word a guess."""
+    after = skip_options(values, i + 1, table)
+    if after is None:
+        # An option rtok does not know: the command may start at any later word, so deny
+        # rules see each of those readings.
+        _add_guesses(reading, literals, i + 1)
+        reading.executed = None
+        return
+    i, _disabled, _resets, script = after
+    if script is not None:
+        # `env -S 'git push'`: the value is split into words and run.
+        reading.inner.append([*script.split(), *words[i:]])
+        reading.executed = None
+    elif i < len(words):
+        reading.inner.append(words[i:])  # read on its own, as the next reading
+
+
+def _add_guesses(reading: Reading, literals: list[str], start: int) -> None:
+    """Add the reading that starts at each word from `start` on (up to MAX_GUESSES)."""
+    for j in range(start, min(len(literals), start + MAX_GUESSES)):
+        reading.add(" ".join(literals[j:]))
+
+
+def _hides_what_runs(name: str, values: list[str | None], i: int) -> bool:
+    """`alias g='git push'` (later words mean other things), `echo 'git push' | sh` and
+    `bash <<< 'git push'` (the script is not in the line)."""
+    return name in _REDEFINE or (name in _SHELLS and _reads_stdin(values, i))
 
 
 def _reads_stdin(values: list[str | None], i: int) -> bool:
@@ -207,26 +226,9 @@ def _read_program(
     """Add the global-option-free form and the commands run by `-exec`-style options."""
     for family_name in _INDEX.get(name, ()):
         family = _FAMILIES[family_name]
-        subcommands = family.get("subcommands")
-        if subcommands is None:
+        if family.get("subcommands") is None:
             continue
-        options: Sequence[str] = family.get("global_options", ())  # type: ignore[assignment]
-        flags: Sequence[str] = family.get("global_flags", ())  # type: ignore[assignment]
-        p = i + 1
-        while p < len(words):
-            value = values[p]
-            if value is None:
-                break
-            if value in flags:
-                p += 1
-            elif value in options:
-                p += 2
-            elif (value.startswith("--") and value.split("=", 1)[0] in options) or (
-                len(value) > 2 and not value.startswith("--") and value[:2] in options
-            ):
-                p += 1
-            else:
-                break
+        p = _past_global_options(family, values, i + 1)
         if p < len(words) and (values[p] is None or expands(words[p])):
             reading.attestable = False  # `git $y`, `git {push,}`: not in the text
         if _inline_alias(name, values, i + 1, p):
@@ -235,16 +237,49 @@ def _read_program(
             reading.add(" ".join([name, *literals[p:]]))
     exec_options = _RUNS.get(name)
     if exec_options:
-        k = i + 1
-        while k < len(words):
-            if values[k] in exec_options:
-                end = k + 1
-                while end < len(words) and values[end] not in _EXEC_ENDS:
-                    end += 1
-                if end > k + 1:
-                    reading.inner.append(words[k + 1 : end])
-                k = end
-            k += 1
+        _read_exec_options(exec_options, words, values, i + 1, reading)
+
+
+def _past_global_options(family: dict[str, object], values: list[str | None], p: int) -> int:
+    """The index of the first word from `p` on that is not one of the family's global
+    options (with its value) or flags: where the subcommand stands."""
+    options: Sequence[str] = family.get("global_options", ())  # type: ignore[assignment]
+    flags: Sequence[str] = family.get("global_flags", ())  # type: ignore[assignment]
+    while p < len(values):
+        value = values[p]
+        if value is None:
+            break
+        if value in flags:
+            p += 1
+        elif value in options:
+            p += 2
+        elif (value.startswith("--") and value.split("=", 1)[0] in options) or (
+            len(value) > 2 and not value.startswith("--") and value[:2] in options
+        ):
+            p += 1
+        else:
+            break
+    return p
+
+
+def _read_exec_options(
+    exec_options: tuple[str, ...],
+    words: list[str],
+    values: list[str | None],
+    k: int,
+    reading: Reading,
+) -> None:
+    """`find . -exec CMD ;`, `xargs CMD`: each command an option runs becomes an inner
+    reading (up to `;` or `+`)."""
+    while k < len(words):
+        if values[k] in exec_options:
+            end = k + 1
+            while end < len(words) and values[end] not in _EXEC_ENDS:
+                end += 1
+            if end > k + 1:
+                reading.inner.append(words[k + 1 : end])
+            k = end
+        k += 1
 
 
 def all_readings(words: Sequence[str], dialect: str = "bash") -> list[Reading]:

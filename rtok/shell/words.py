@@ -29,41 +29,58 @@ def dequote(word: str, dialect: str = "bash") -> str | None:
                 out.append(word[i + 1])
             i += 2
         elif c == "'":
-            i += 1
-            while i < n and word[i] != "'":
-                if fish and word[i] == "\\" and i + 1 < n and word[i + 1] in "'\\":
-                    i += 1
-                out.append(word[i])
-                i += 1
-            if i >= n:
+            i = _single_quoted(word, i + 1, fish, out)
+            if i < 0:
                 return None
-            i += 1
         elif c == '"':
-            i += 1
-            while i < n and word[i] != '"':
-                ch = word[i]
-                if ch == "\\" and i + 1 < n and word[i + 1] in _DQ_ESCAPABLE:
-                    if word[i + 1] != "\n":
-                        out.append(word[i + 1])
-                    i += 2
-                    continue
-                if ch == "$" or (ch == "`" and not fish):
-                    return None
-                out.append(ch)
-                i += 1
-            if i >= n:
+            i = _double_quoted(word, i + 1, fish, out)
+            if i < 0:
                 return None
+        elif c == "$" and i + 1 == n:
+            out.append(c)  # a lone trailing `$` is literal
             i += 1
         elif c == "$" or (c == "`" and not fish) or (c == "(" and fish):
-            if c == "$" and i + 1 == n:
-                out.append(c)  # a lone trailing `$` is literal
-                i += 1
-                continue
             return None
         else:
             out.append(c)
             i += 1
     return "".join(out)
+
+
+def _single_quoted(word: str, i: int, fish: bool, out: list[str]) -> int:
+    """Append the text of the single-quoted part starting at `i` (just past its opening
+    quote) to `out`; the index past its closing quote, or -1 when it is not closed."""
+    if not fish:
+        end = word.find("'", i)  # bash takes everything up to the next `'` as it is
+        if end < 0:
+            return -1
+        out.append(word[i:end])
+        return end + 1
+    n = len(word)
+    while i < n and word[i] != "'":
+        if word[i] == "\\" and i + 1 < n and word[i + 1] in "'\\":
+            i += 1  # fish reads `\'` and `\\` inside single quotes
+        out.append(word[i])
+        i += 1
+    return i + 1 if i < n else -1
+
+
+def _double_quoted(word: str, i: int, fish: bool, out: list[str]) -> int:
+    """Like `_single_quoted` for a double-quoted part; -1 also when it expands something
+    (`$x`, and backticks outside fish)."""
+    n = len(word)
+    while i < n and word[i] != '"':
+        ch = word[i]
+        if ch == "\\" and i + 1 < n and word[i + 1] in _DQ_ESCAPABLE:
+            if word[i + 1] != "\n":
+                out.append(word[i + 1])
+            i += 2
+            continue
+        if ch == "$" or (ch == "`" and not fish):
+            return -1
+        out.append(ch)
+        i += 1
+    return i + 1 if i < n else -1
 
 
 def assignment_name(word: str) -> str | None:

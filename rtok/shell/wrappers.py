@@ -144,19 +144,14 @@ def skip_options(
         if word == "--":
             i += 1
             break
-        name = assignment_name(word) if assignments else None
-        if name is not None:
+        if assignments and assignment_name(word) is not None:
             # GNU env stops at the first assignment; reading on finds a later command
             # for the gate, and the rewriter only ever inserts before a command word.
-            disabled = disabled or name == DISABLE_VARIABLE
-            resets = resets or name in resetting
-            i += 1
+            i, disabled, resets = _assignments(values, i, resetting, disabled, resets)
             continue
         if not word.startswith("-") or (word == "-" and "-" not in flags):
             break
-        long_option = word.startswith("--")
-        option = word.split("=", 1)[0] if long_option else word[:2]
-        attached = (long_option and "=" in word) or (not long_option and len(word) > 2)
+        option = word.split("=", 1)[0] if word.startswith("--") else word[:2]
         if option in resetting or word in resetting:
             resets = True
         if word in flags:
@@ -167,31 +162,45 @@ def skip_options(
                 i += 1
                 continue
             return None
-        value: str | None
-        if attached:
-            value = word.split("=", 1)[1] if long_option else word[2:]
-            i += 1
-        else:
-            value = values[i + 1] if i + 1 < n else None
-            i += 2
+        i, value = _option_value(word, values, i)
         if option in scripts:
             script = value if value is not None else ""
-    for _ in range(positionals):
-        if i >= n:
-            return None
-        i += 1
+    if i + positionals > n:
+        return None  # `timeout` without its duration (or an option without its value)
+    i += positionals
     if assignments:
-        while i < n:
-            word = values[i]
-            name = assignment_name(word) if word is not None else None
-            if name is None:
-                break
-            disabled = disabled or name == DISABLE_VARIABLE
-            resets = resets or name in resetting
-            i += 1
-    if i > n:
-        return None
+        i, disabled, resets = _assignments(values, i, resetting, disabled, resets)
     return i, disabled, resets, script
+
+
+def _option_value(word: str, values: Sequence[str | None], i: int) -> tuple[int, str | None]:
+    """The index past the value-taking option `word` at `i` and its value: attached
+    (`-k5`, `--signal=KILL`) or the next word (None when there is none, or it expands)."""
+    if word.startswith("--"):
+        if "=" in word:
+            return i + 1, word.split("=", 1)[1]
+    elif len(word) > 2:
+        return i + 1, word[2:]
+    return i + 2, values[i + 1] if i + 1 < len(values) else None
+
+
+def _assignments(
+    values: Sequence[str | None], i: int, resetting: Sequence[str], disabled: bool,
+    resets: bool,
+) -> tuple[int, bool, bool]:
+    """Read the assignments from `i` on (`env … FOO=1 cmd`): the index past them, and
+    whether one sets RTOK_DISABLED or resets the environment (or `disabled`/`resets`
+    already said so)."""
+    n = len(values)
+    while i < n:
+        word = values[i]
+        name = assignment_name(word) if word is not None else None
+        if name is None:
+            break
+        disabled = disabled or name == DISABLE_VARIABLE
+        resets = resets or name in resetting
+        i += 1
+    return i, disabled, resets
 
 
 def shell_script(words: Sequence[str], index: int) -> tuple[int, str] | None:
