@@ -54,58 +54,77 @@ class Options:
 
 
 def parse_args(args: list[str]) -> Options | str:
+    """The options of `rtok expand`, or the message that says what is wrong with them."""
     options = Options()
     i = 0
     while i < len(args):
         arg = args[i]
         name, eq, inline = arg.partition("=")
-        if arg == "--full":
-            options.full = True
-        elif arg == "--merged":
-            options.merged = True
-        elif arg == "--list":
-            options.listing = True
-        elif name in ("--from", "--lines", "--grep"):
+        problem: str | None = None
+        if arg in _SWITCHES:
+            setattr(options, _SWITCHES[arg], True)
+        elif name in _VALUED:
             if eq:
-                value = inline
+                problem = _set_value(options, name, inline)
             elif i + 1 < len(args):
                 i += 1
-                value = args[i]
+                problem = _set_value(options, name, args[i])
             else:
-                return f"{name} needs a value"
-            if name == "--grep":
-                options.grep = value
-            else:
-                try:
-                    number = int(value)
-                except ValueError:
-                    return f"{name} takes a number, not {value!r}"
-                if number < 1:
-                    return f"{name} must be 1 or more"
-                if name == "--from":
-                    options.first = number
-                else:
-                    options.count = number
+                problem = f"{name} needs a value"
         elif arg.startswith("-"):
-            return f"unknown option {arg!r}"
+            problem = f"unknown option {arg!r}"
         elif options.entry_id:
-            return f"unexpected argument {arg!r}"
+            problem = f"unexpected argument {arg!r}"
         else:
             options.entry_id = arg.lower()
+        if problem is not None:
+            return problem
         i += 1
-    slicing = options.first != 1 or options.count is not None or options.grep is not None
+    return _combination_problem(options) or options
+
+
+_SWITCHES = {"--full": "full", "--merged": "merged", "--list": "listing"}
+_VALUED = ("--from", "--lines", "--grep")
+
+
+def _set_value(options: Options, name: str, value: str) -> str | None:
+    """Store the value of `--from`, `--lines` or `--grep`; the problem with it, if any."""
+    if name == "--grep":
+        options.grep = value
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        return f"{name} takes a number, not {value!r}"
+    if number < 1:
+        return f"{name} must be 1 or more"
+    if name == "--from":
+        options.first = number
+    else:
+        options.count = number
+    return None
+
+
+def _slicing(options: Options) -> bool:
+    """True when only part of the output is asked for (`--from`, `--lines`, `--grep`)."""
+    return options.first != 1 or options.count is not None or options.grep is not None
+
+
+def _combination_problem(options: Options) -> str | None:
+    """What is wrong with the options taken together, or None."""
+    slicing = _slicing(options)
     if (options.full or options.merged) and slicing:
         return ("--full and --merged print everything; they cannot be combined with"
                 " --from/--lines/--grep")
     if options.listing:
         if options.entry_id or options.full or options.merged or slicing:
             return "--list takes no id and no other option"
-        return options
+        return None
     if not options.entry_id:
         return "an archive id is required (see `rtok expand --list`)"
     if len(options.entry_id) < MIN_PREFIX:
         return f"an id needs at least {MIN_PREFIX} characters"
-    return options
+    return None
 
 
 def main(args: list[str]) -> int:
@@ -131,37 +150,55 @@ def main(args: list[str]) -> int:
         if parsed.listing:
             _print_list(archive.list_entries(conn))
             return 0
-        entries = archive.find_entries(conn, parsed.entry_id)
-        if not entries:
-            sys.stderr.write(f"rtok expand: no archived output with id {parsed.entry_id}"
-                             " (it may have expired; see `rtok expand --list`)\n")
-            return 1
-        if len({entry.id for entry in entries}) > 1:
-            ids = ", ".join(str(entry.id) for entry in entries[:5])
-            sys.stderr.write(f"rtok expand: {parsed.entry_id} is ambiguous: {ids}\n")
-            return 2
-        entry = entries[0]
-        out = sys.stdout.buffer
+        entry = _one_entry(conn, parsed.entry_id)
+        if isinstance(entry, int):
+            return entry
         try:
-            if parsed.grep is not None or parsed.first != 1 or parsed.count is not None:
-                status = _write_lines(out, archive.iter_raw(conn, entry.key), parsed)
-                if status:
-                    return status
-            elif parsed.merged:
-                for chunk in archive.iter_raw(conn, entry.key):
-                    out.write(chunk)
-            else:
-                _write_streams(conn, entry.key)
-            out.flush()
+            status = _write_entry(conn, entry, parsed)
         except BrokenPipeError:
-            return 0
-        if not entry.complete:
+            return 0  # the reader has seen enough
+        if status == 0 and not entry.complete:
             sys.stderr.write(
                 f"rtok expand: only the first {entry.stored_bytes} of {entry.raw_bytes} bytes"
                 " of this output were archived (the per-entry cap)\n")
-        return 0
+        return status
     finally:
         conn.close()
+
+
+def _one_entry(conn: sqlite3.Connection, entry_id: str) -> Entry | int:
+    """The one entry `entry_id` (a prefix) names, or the exit status after saying that
+    none or several do."""
+    from rtok.store import archive
+
+    entries = archive.find_entries(conn, entry_id)
+    if not entries:
+        sys.stderr.write(f"rtok expand: no archived output with id {entry_id}"
+                         " (it may have expired; see `rtok expand --list`)\n")
+        return 1
+    if len({entry.id for entry in entries}) > 1:
+        ids = ", ".join(str(entry.id) for entry in entries[:5])
+        sys.stderr.write(f"rtok expand: {entry_id} is ambiguous: {ids}\n")
+        return 2
+    return entries[0]
+
+
+def _write_entry(conn: sqlite3.Connection, entry: Entry, options: Options) -> int:
+    """Write the entry's bytes the way `options` ask; the exit status."""
+    from rtok.store import archive
+
+    out = sys.stdout.buffer
+    if _slicing(options):
+        status = _write_lines(out, archive.iter_raw(conn, entry.key), options)
+        if status:
+            return status
+    elif options.merged:
+        for chunk in archive.iter_raw(conn, entry.key):
+            out.write(chunk)
+    else:
+        _write_streams(conn, entry.key)
+    out.flush()
+    return 0
 
 
 def _write_streams(conn: sqlite3.Connection, key: int) -> None:
