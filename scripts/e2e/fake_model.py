@@ -488,157 +488,166 @@ MODEL_ENTRY = {"id": "fake-model", "object": "model", "created": 0, "owned_by": 
                "context_length": 128000}
 
 
+class Handler(BaseHTTPRequestHandler):
+    """Answers one connection's requests from `script` (set by make_handler)."""
+
+    script: Script
+    protocol_version = "HTTP/1.1"
+    server_version = "rtok-fake-model/1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return  # the JSON-lines log is the record
+
+    def _body(self) -> bytes:
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            raw = self._chunked_body()
+        else:
+            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        encoding = self.headers.get("Content-Encoding", "").lower()
+        if encoding == "gzip":
+            raw = gzip.decompress(raw)
+        elif encoding == "deflate":
+            raw = zlib.decompress(raw)
+        return raw
+
+    def _chunked_body(self) -> bytes:
+        data = bytearray()
+        for _ in range(100000):
+            size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                self.rfile.readline()
+                break
+            data += self.rfile.read(size)
+            self.rfile.readline()
+        return bytes(data)
+
+    def _send(self, status: int, ctype: str, payload: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(payload)))
+        if ctype == "text/event-stream":
+            self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(payload)
+        self.wfile.flush()
+
+    def _json(self, status: int, value: Any) -> None:
+        self._send(status, "application/json", json.dumps(value).encode())
+
+    def _guarded(self, work: Callable[[], None]) -> None:
+        try:
+            work()
+        except Exception as exc:  # never hang the agent: turn any bug into a 500
+            self.script.log({"t": time.time(), "path": self.path, "error": repr(exc)})
+            with contextlib.suppress(OSError):
+                self._json(500, {"error": {"message": f"fake model error: {exc!r}",
+                                           "type": "server_error"}})
+
+    def do_HEAD(self) -> None:
+        self._guarded(lambda: self._send(200, "application/json", b"{}"))
+
+    def do_GET(self) -> None:
+        self._guarded(self._get)
+
+    def do_POST(self) -> None:
+        self._guarded(self._post)
+
+    def _get(self) -> None:
+        path = self.path.split("?")[0].rstrip("/")
+        self.script.log({"t": time.time(), "method": "GET", "path": self.path})
+        if self.script.backend == "augment":
+            self._json(200, {})
+        elif path.endswith("/models"):
+            self._json(200, {"object": "list", "data": [MODEL_ENTRY]})
+        elif "/models/" in path:
+            self._json(200, {**MODEL_ENTRY, "id": path.rsplit("/", 1)[-1]})
+        else:
+            self._json(404, {"error": {"message": "not found", "type": "not_found"}})
+
+    def _post(self) -> None:
+        raw = self._body()
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {}
+        path = self.path.split("?")[0]
+        headers = {k.lower(): v for k, v in self.headers.items()
+                   if k.lower() not in SECRET_HEADERS}
+        record: Json = {"t": time.time(), "method": "POST", "path": self.path,
+                        "headers": headers, "request": body}
+        status, ctype, payload = 200, "application/json", b""
+        if self.script.backend == "augment":
+            record["dialect"] = "augment"
+            ctype, payload = self._augment(record, body)
+        elif path.endswith("/count_tokens"):
+            record["dialect"] = "anthropic"
+            payload = json.dumps({"input_tokens": 10}).encode()
+        elif path.endswith(":countTokens"):
+            record["dialect"] = "gemini"
+            payload = json.dumps({"totalTokens": 10}).encode()
+        elif path.endswith("/chat/completions"):
+            record["dialect"] = "chat"
+            ctype, payload = self._answer(record, read_chat(body), "call_rtok_",
+                                          lambda a: write_chat(a, body))
+        elif path.endswith("/responses"):
+            record["dialect"] = "responses"
+            ctype, payload = self._answer(record, read_responses(body), "call_rtok_",
+                                          lambda a: write_responses(a, body))
+        elif path.endswith("/messages"):
+            record["dialect"] = "anthropic"
+            ctype, payload = self._answer(record, read_anthropic(body), "toolu_rtok_",
+                                          lambda a: write_anthropic(a, body))
+        elif ":generateContent" in path or ":streamGenerateContent" in path:
+            record["dialect"] = "gemini"
+            stream = ":streamGenerateContent" in path
+            ctype, payload = self._answer(record, read_gemini(body), "call_rtok_",
+                                          lambda a: write_gemini(a, body, stream))
+        else:
+            record["dialect"] = "unknown"
+            status = 404
+            payload = json.dumps({"error": {"message": "not found",
+                                            "type": "not_found"}}).encode()
+        # Logged before answering: once the agent has the answer, the record exists.
+        self.script.log(record)
+        self._send(status, ctype, payload)
+
+    def _augment(self, record: Json, body: Json) -> tuple[str, bytes]:
+        name = fake_augment.endpoint(self.path)
+        if name == "get-models":
+            return "application/json", json.dumps(fake_augment.get_models()).encode()
+        if name != "chat-stream":
+            return "application/json", b"{}"
+        turn = Turn()
+        turn.tools, results, turn.calls = fake_augment.read_chat_stream(body)
+        turn.results = dict(results)
+        schemas = dict(turn.tools)
+
+        def write(answer: Answer) -> tuple[str, bytes]:
+            if not answer.is_call:
+                return "application/json", fake_augment.write_chat_stream(text=answer.text)
+            args = fake_augment.shell_arguments(answer.args, schemas.get(answer.tool, {}))
+            record["answer"]["args"] = args
+            return "application/json", fake_augment.write_chat_stream(
+                tool=answer.tool, call_id=answer.call_id, args=args)
+
+        return self._answer(record, turn, "toolu_rtok_", write)
+
+    def _answer(self, record: Json, turn: Turn, prefix: str,
+                write: Callable[[Answer], tuple[str, bytes]]) -> tuple[str, bytes]:
+        answer, results = decide(self.script, turn, prefix)
+        record["offered_tools"] = [name for name, _ in turn.tools]
+        record["tool_results"] = [{"call_id": cid, "text": text} for cid, text in results]
+        record["answer"] = ({"tool": answer.tool, "call_id": answer.call_id,
+                             "args": answer.args} if answer.is_call
+                            else {"text": answer.text})
+        return write(answer)
+
+
+
 def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "rtok-fake-model/1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return  # the JSON-lines log is the record
-
-        def _body(self) -> bytes:
-            if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-                data = bytearray()
-                for _ in range(100000):
-                    size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                    if size == 0:
-                        self.rfile.readline()
-                        break
-                    data += self.rfile.read(size)
-                    self.rfile.readline()
-                raw = bytes(data)
-            else:
-                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            encoding = self.headers.get("Content-Encoding", "").lower()
-            if encoding == "gzip":
-                raw = gzip.decompress(raw)
-            elif encoding == "deflate":
-                raw = zlib.decompress(raw)
-            return raw
-
-        def _send(self, status: int, ctype: str, payload: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(payload)))
-            if ctype == "text/event-stream":
-                self.send_header("Cache-Control", "no-cache")
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(payload)
-            self.wfile.flush()
-
-        def _json(self, status: int, value: Any) -> None:
-            self._send(status, "application/json", json.dumps(value).encode())
-
-        def _guarded(self, work: Callable[[], None]) -> None:
-            try:
-                work()
-            except Exception as exc:  # never hang the agent: turn any bug into a 500
-                script.log({"t": time.time(), "path": self.path, "error": repr(exc)})
-                with contextlib.suppress(OSError):
-                    self._json(500, {"error": {"message": f"fake model error: {exc!r}",
-                                               "type": "server_error"}})
-
-        def do_HEAD(self) -> None:
-            self._guarded(lambda: self._send(200, "application/json", b"{}"))
-
-        def do_GET(self) -> None:
-            self._guarded(self._get)
-
-        def do_POST(self) -> None:
-            self._guarded(self._post)
-
-        def _get(self) -> None:
-            path = self.path.split("?")[0].rstrip("/")
-            script.log({"t": time.time(), "method": "GET", "path": self.path})
-            if script.backend == "augment":
-                self._json(200, {})
-            elif path.endswith("/models"):
-                self._json(200, {"object": "list", "data": [MODEL_ENTRY]})
-            elif "/models/" in path:
-                self._json(200, {**MODEL_ENTRY, "id": path.rsplit("/", 1)[-1]})
-            else:
-                self._json(404, {"error": {"message": "not found", "type": "not_found"}})
-
-        def _post(self) -> None:
-            raw = self._body()
-            try:
-                body = json.loads(raw or b"{}")
-            except ValueError:
-                body = {}
-            path = self.path.split("?")[0]
-            headers = {k.lower(): v for k, v in self.headers.items()
-                       if k.lower() not in SECRET_HEADERS}
-            record: Json = {"t": time.time(), "method": "POST", "path": self.path,
-                            "headers": headers, "request": body}
-            status, ctype, payload = 200, "application/json", b""
-            if script.backend == "augment":
-                record["dialect"] = "augment"
-                ctype, payload = self._augment(record, body)
-            elif path.endswith("/count_tokens"):
-                record["dialect"] = "anthropic"
-                payload = json.dumps({"input_tokens": 10}).encode()
-            elif path.endswith(":countTokens"):
-                record["dialect"] = "gemini"
-                payload = json.dumps({"totalTokens": 10}).encode()
-            elif path.endswith("/chat/completions"):
-                record["dialect"] = "chat"
-                ctype, payload = self._answer(record, read_chat(body), "call_rtok_",
-                                              lambda a: write_chat(a, body))
-            elif path.endswith("/responses"):
-                record["dialect"] = "responses"
-                ctype, payload = self._answer(record, read_responses(body), "call_rtok_",
-                                              lambda a: write_responses(a, body))
-            elif path.endswith("/messages"):
-                record["dialect"] = "anthropic"
-                ctype, payload = self._answer(record, read_anthropic(body), "toolu_rtok_",
-                                              lambda a: write_anthropic(a, body))
-            elif ":generateContent" in path or ":streamGenerateContent" in path:
-                record["dialect"] = "gemini"
-                stream = ":streamGenerateContent" in path
-                ctype, payload = self._answer(record, read_gemini(body), "call_rtok_",
-                                              lambda a: write_gemini(a, body, stream))
-            else:
-                record["dialect"] = "unknown"
-                status = 404
-                payload = json.dumps({"error": {"message": "not found",
-                                                "type": "not_found"}}).encode()
-            # Logged before answering: once the agent has the answer, the record exists.
-            script.log(record)
-            self._send(status, ctype, payload)
-
-        def _augment(self, record: Json, body: Json) -> tuple[str, bytes]:
-            name = fake_augment.endpoint(self.path)
-            if name == "get-models":
-                return "application/json", json.dumps(fake_augment.get_models()).encode()
-            if name != "chat-stream":
-                return "application/json", b"{}"
-            turn = Turn()
-            turn.tools, results, turn.calls = fake_augment.read_chat_stream(body)
-            turn.results = dict(results)
-            schemas = dict(turn.tools)
-
-            def write(answer: Answer) -> tuple[str, bytes]:
-                if not answer.is_call:
-                    return "application/json", fake_augment.write_chat_stream(text=answer.text)
-                args = fake_augment.shell_arguments(answer.args, schemas.get(answer.tool, {}))
-                record["answer"]["args"] = args
-                return "application/json", fake_augment.write_chat_stream(
-                    tool=answer.tool, call_id=answer.call_id, args=args)
-
-            return self._answer(record, turn, "toolu_rtok_", write)
-
-        def _answer(self, record: Json, turn: Turn, prefix: str,
-                    write: Callable[[Answer], tuple[str, bytes]]) -> tuple[str, bytes]:
-            answer, results = decide(script, turn, prefix)
-            record["offered_tools"] = [name for name, _ in turn.tools]
-            record["tool_results"] = [{"call_id": cid, "text": text} for cid, text in results]
-            record["answer"] = ({"tool": answer.tool, "call_id": answer.call_id,
-                                 "args": answer.args} if answer.is_call
-                                else {"text": answer.text})
-            return write(answer)
-
-    return Handler
+    """A handler class bound to `script` (the server makes one handler per request)."""
+    return type("ScriptedHandler", (Handler,), {"script": script})
 
 
 def make_server(spec: Json, *, port: int, log_path: str) -> ThreadingHTTPServer:
