@@ -8,6 +8,7 @@ Expected replies are written out here from the agents' documented contracts
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,67 +39,124 @@ def _claude_like(new_input: dict[str, Any], decision: str | None) -> dict[str, A
     return {"hookSpecificOutput": inner}
 
 
-def expected_reply(agent: str, kind: str, new_input: dict[str, Any], new: str) -> object:
+REWRITES = ("allow_rewrite", "ask_rewrite", "ask_rule_rewrite")
+Input = dict[str, Any]
+
+
+def _claude_decision(kind: str) -> str | None:
+    """Allow for an allowed rewrite; ask when the user's own ask rule matched (hosts that can
+    ask about the rewritten command do)."""
+    return "allow" if kind == "allow_rewrite" else "ask" if kind == "ask_rule_rewrite" else None
+
+
+def _claude(kind: str, new_input: Input) -> object:
+    return _claude_like(new_input, _claude_decision(kind)) if kind in REWRITES else ""
+
+
+def _codex(kind: str, new_input: Input) -> object:  # updatedInput only ever with allow
+    return _claude_like(new_input, "allow") if kind in REWRITES else ""
+
+
+def _droid(kind: str, new_input: Input) -> object:
+    return _claude_like(new_input, None) if kind in REWRITES else ""
+
+
+def _auggie(kind: str, new_input: Input) -> object:
+    # reads permissionDecision only to deny; its approval decides
+    decision = "allow" if kind == "allow_rewrite" else None
+    return _claude_like(new_input, decision) if kind in REWRITES else ""
+
+
+def _trae(kind: str, new_input: Input) -> object:
+    return ({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": new_input}}
+            if kind in REWRITES else "")
+
+
+def _copilot(kind: str, new_input: Input) -> object:
+    if kind not in REWRITES:
+        return ""
+    reply: Input = {"permissionDecisionReason": REASON, "modifiedArgs": new_input}
+    decision = _claude_decision(kind)
+    if decision:
+        reply["permissionDecision"] = decision
+    return reply
+
+
+def _cursor(kind: str, new_input: Input) -> object:
+    if kind not in REWRITES:
+        return {}
+    return {"continue": True, "permission": "allow" if kind == "allow_rewrite" else "ask",
+            "updated_input": new_input}
+
+
+def _gemini(kind: str, new_input: Input) -> object:
+    if kind == "deny":
+        return {"decision": "deny", "reason": REASON}
+    if kind not in REWRITES:
+        return {}
+    out: Input = {"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": new_input}}
+    if kind == "allow_rewrite":
+        out["decision"] = "allow"
+    return out
+
+
+def _vibe(kind: str, new_input: Input) -> object:
+    if kind == "deny":
+        return {"decision": "deny", "reason": REASON}
+    return ({"hook_specific_output": {"tool_input": new_input}, "system_message": REASON}
+            if kind in REWRITES else "")
+
+
+def _antigravity(kind: str, new_input: Input) -> object:
+    if kind == "deny":
+        return {"decision": "deny", "reason": REASON}
+    if kind not in REWRITES:
+        return {"decision": "allow"}
+    return {"decision": "allow", "reason": REASON, "overwrite": new_input}
+
+
+def _deny_and_suggest_pretooluse(kind: str, new_input: Input) -> object:
+    if kind not in REWRITES:
+        return ""
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                   "permissionDecisionReason": REASON}}
+
+
+def _cline(kind: str, new_input: Input) -> object:
+    return {"cancel": False, "overrideInput": new_input} if kind in REWRITES else ""
+
+
+def _deny_and_suggest(kind: str, new_input: Input) -> object:
+    return {"decision": "deny", "reason": REASON} if kind in REWRITES else ""
+
+
+EXPECTED: dict[str, Callable[[str, Input], object]] = {
+    "claude": _claude,
+    "codebuddy": _claude,
+    "copilot_vscode": _claude,
+    "codex": _codex,
+    "droid": _droid,
+    "auggie": _auggie,
+    "trae": _trae,
+    "copilot": _copilot,
+    "cursor": _cursor,
+    "gemini": _gemini,
+    "vibe": _vibe,
+    "antigravity": _antigravity,
+    "qwen": _deny_and_suggest_pretooluse,  # qwen and kimi drop updatedInput
+    "kimi": _deny_and_suggest_pretooluse,
+    "cline": _cline,
+    "grok": _deny_and_suggest,  # grok and openhands ignore updatedInput
+    "openhands": _deny_and_suggest,
+}
+
+
+def expected_reply(agent: str, kind: str, new_input: Input, new: str) -> object:
     """The reply an agent must get; "" means empty stdout."""
-    rewrite = kind in ("allow_rewrite", "ask_rewrite", "ask_rule_rewrite")
-    allow = kind == "allow_rewrite"
-    # The user's own ask rule matched: hosts that can ask about the rewritten command do.
-    ask = "ask" if kind == "ask_rule_rewrite" else None
-    if agent in ("claude", "codebuddy", "copilot_vscode"):
-        return _claude_like(new_input, "allow" if allow else ask) if rewrite else ""
-    if agent == "codex":  # updatedInput only ever with allow
-        return _claude_like(new_input, "allow") if rewrite else ""
-    if agent == "droid":
-        return _claude_like(new_input, None) if rewrite else ""
-    if agent == "auggie":  # reads permissionDecision only to deny; its approval decides
-        return _claude_like(new_input, "allow" if allow else None) if rewrite else ""
-    if agent == "trae":
-        return ({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                        "updatedInput": new_input}} if rewrite else "")
-    if agent == "copilot":
-        if not rewrite:
-            return ""
-        reply: dict[str, Any] = {"permissionDecisionReason": REASON, "modifiedArgs": new_input}
-        if allow or ask:
-            reply["permissionDecision"] = "allow" if allow else "ask"
-        return reply
-    if agent == "cursor":
-        if not rewrite:
-            return {}
-        return {"continue": True, "permission": "allow" if allow else "ask",
-                "updated_input": new_input}
-    if agent == "gemini":
-        if kind == "deny":
-            return {"decision": "deny", "reason": REASON}
-        if not rewrite:
-            return {}
-        out: dict[str, Any] = {"hookSpecificOutput": {"hookEventName": "BeforeTool",
-                                                      "tool_input": new_input}}
-        if allow:
-            out["decision"] = "allow"
-        return out
-    if agent == "vibe":
-        if kind == "deny":
-            return {"decision": "deny", "reason": REASON}
-        return ({"hook_specific_output": {"tool_input": new_input}, "system_message": REASON}
-                if rewrite else "")
-    if agent == "antigravity":
-        if kind == "deny":
-            return {"decision": "deny", "reason": REASON}
-        if not rewrite:
-            return {"decision": "allow"}
-        return {"decision": "allow", "reason": REASON, "overwrite": new_input}
-    if agent in ("qwen", "kimi"):  # both drop updatedInput: deny and suggest
-        if not rewrite:
-            return ""
-        return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                       "permissionDecision": "deny",
-                                       "permissionDecisionReason": REASON}}
-    if agent == "cline":
-        return {"cancel": False, "overrideInput": new_input} if rewrite else ""
-    if agent in ("grok", "openhands"):  # both ignore updatedInput: deny and suggest
-        return {"decision": "deny", "reason": REASON} if rewrite else ""
-    raise AssertionError(agent)
+    expected = EXPECTED.get(agent)
+    if expected is None:
+        raise AssertionError(agent)
+    return expected(kind, new_input)
 
 
 def _parsed(outcome: Outcome) -> object:
