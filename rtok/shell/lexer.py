@@ -13,7 +13,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 WORD = "word"
 SPACE = "space"  # blanks and `\<newline>` line continuations
@@ -49,6 +49,8 @@ MAX_LENGTH = 16384
 _OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", ";", "|", "&", "(", ")")
 _REDIRECTS = ("&>>", "&>", "<<<", "<<-", "<<", "<&", "<>", "<", ">>", ">&", ">|", ">")
 _WORD_BREAK = frozenset(" \t\n\r;&|()<>")
+# What starts an escape, a quoted part or an expansion wherever words are read.
+_QUOTING = frozenset("\\'\"`$")
 _REDIRECT_START = frozenset("0123456789<>&")
 _OPERATOR_START = frozenset(";&|()")
 _HEREDOCS = frozenset(("<<", "<<-"))
@@ -94,15 +96,34 @@ class _Scanner:
         self.fish = lexed.dialect == "fish"
         self.depth = 0
 
-    def enter(self) -> None:
+    def nested(self, read: Callable[[int], int], i: int) -> int:
+        """`read(i)` one level deeper (quotes inside `$(…)` inside quotes…); past
+        MAX_NESTING the whole line is given up (the scanner is not used again)."""
         self.depth += 1
         if self.depth > MAX_NESTING:
             raise _TooDeep
+        try:
+            return read(i)
+        finally:
+            self.depth -= 1
 
     def flag(self, reason: str) -> None:
         self.lexed.reasons.add(reason)
 
     # -- quoting and expansions (each takes the index just past the opening character) --
+
+    def quoted(self, c: str, i: int) -> int:
+        """`c` is `text[i]`, one of _QUOTING: the index past the escape, quoted part or
+        expansion it starts (a backtick is a plain character in fish)."""
+        if c == "\\":
+            return i + 2
+        if c == "'":
+            return self.single(i + 1)
+        if c == '"':
+            return self.double(i + 1)
+        if c == "$":
+            return self.dollar(i)
+        return i + 1 if self.fish else self.backtick(i + 1)
 
     def single(self, i: int) -> int:
         text, n = self.text, self.n
@@ -124,11 +145,7 @@ class _Scanner:
         return end + 1
 
     def double(self, i: int) -> int:
-        self.enter()
-        try:
-            return self._double(i)
-        finally:
-            self.depth -= 1
+        return self.nested(self._double, i)
 
     def _double(self, i: int) -> int:
         text, n = self.text, self.n
@@ -201,11 +218,7 @@ class _Scanner:
         return end
 
     def brace(self, i: int) -> int:
-        self.enter()
-        try:
-            return self._brace(i)
-        finally:
-            self.depth -= 1
+        return self.nested(self._brace, i)
 
     def _brace(self, i: int) -> int:
         text, n = self.text, self.n
@@ -213,28 +226,13 @@ class _Scanner:
             c = text[i]
             if c == "}":
                 return i + 1
-            if c == "\\":
-                i += 2
-            elif c == "'":
-                i = self.single(i + 1)
-            elif c == '"':
-                i = self.double(i + 1)
-            elif c == "`":
-                i = self.backtick(i + 1)
-            elif c == "$":
-                i = self.dollar(i)
-            else:
-                i += 1
+            i = self.quoted(c, i) if c in _QUOTING else i + 1
         self.flag(UNTERMINATED)
         return n
 
     def paren_body(self, i: int) -> int:
         """Skip to just past the `)` matching an already consumed `(`."""
-        self.enter()
-        try:
-            return self._paren_body(i)
-        finally:
-            self.depth -= 1
+        return self.nested(self._paren_body, i)
 
     def _paren_body(self, i: int) -> int:
         text, n = self.text, self.n
@@ -245,16 +243,8 @@ class _Scanner:
                 return i + 1
             if c == "(":
                 i = self.paren_body(i + 1)
-            elif c == "\\":
-                i += 2
-            elif c == "'":
-                i = self.single(i + 1)
-            elif c == '"':
-                i = self.double(i + 1)
-            elif c == "`" and not self.fish:
-                i = self.backtick(i + 1)
-            elif c == "$":
-                i = self.dollar(i)
+            elif c in _QUOTING:
+                i = self.quoted(c, i)
             elif c == "#" and word_start:
                 end = text.find("\n", i)
                 i = n if end < 0 else end
@@ -286,18 +276,7 @@ class _Scanner:
                     i = self.substitution(i + 1, "command")
                     continue
                 break
-            if c == "\\":
-                i += 2
-            elif c == "'":
-                i = self.single(i + 1)
-            elif c == '"':
-                i = self.double(i + 1)
-            elif c == "`" and not self.fish:
-                i = self.backtick(i + 1)
-            elif c == "$":
-                i = self.dollar(i)
-            else:
-                i += 1
+            i = self.quoted(c, i) if c in _QUOTING else i + 1
         return min(i, n)
 
     def run(self) -> None:

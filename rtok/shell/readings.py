@@ -141,14 +141,8 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
     return reading
 
 
-def _read_wrapped(
-    table: dict[str, object],
-    words: list[str],
-    values: list[str | None],
-    literals: list[str],
-    i: int,
-    reading: Reading,
-) -> None:
+def _read_wrapped(table: dict[str, object], words: list[str], values: list[str | None],
+                  literals: list[str], i: int, reading: Reading) -> None:
     """Read past the options of the wrapper at `i`: the wrapped command becomes an inner
     reading; an option the table does not know makes each later word a guess."""
     after = skip_options(values, i + 1, table)
