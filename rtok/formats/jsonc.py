@@ -103,23 +103,13 @@ def append_to_array(data: bytes | None, path: JsonPath, item: object, *,
     """
     _check_json(item)
     _check_json(list(path))
-    decoded, root = _load(data or b"", label)
-    if root is None:
-        fresh = _wrap(path, [item], label)
-        return encode(decoded, _render(fresh, "", _fresh_style(decoded.newline)) + decoded.newline)
-    text = decoded.text
-    style = _style(text, root, decoded.newline)
-    node = root
-    for depth, step in enumerate(path):
-        slot = _child(node, step, label=label, text=text, path=path[:depth])
-        if slot is None:
-            assert isinstance(step, str)
-            created = _wrap(path[depth + 1 :], [item], label)
-            return encode(decoded, _insert_last(text, node, style, step, created))
-        node = slot.node
+    reached = _reach(data, path, [item], label)
+    if isinstance(reached, bytes):
+        return reached
+    decoded, style, node = reached
     if node.kind != "array":
-        raise _shape_error(label, text, node, path, "an array")
-    return encode(decoded, _insert_last(text, node, style, None, item))
+        raise _shape_error(label, decoded.text, node, path, "an array")
+    return encode(decoded, _insert_last(decoded.text, node, style, None, item))
 
 
 def remove_array_items(data: bytes, path: JsonPath, predicate: Callable[[object], bool], *,
@@ -131,15 +121,11 @@ def remove_array_items(data: bytes, path: JsonPath, predicate: Callable[[object]
     its parent when that is left empty, ...); never the document's root. An absent path is
     not an error: the bytes come back unchanged.
     """
-    decoded, root = _load(data, label)
-    if root is None:
+    found = _container(data, path, "array", label)
+    if found is None:
         return data
+    decoded, node = found
     text = decoded.text
-    node = _find(text, root, path, label)
-    if node is None:
-        return data
-    if node.kind != "array":
-        return data
     doomed = [index for index, slot in enumerate(node.slots) if predicate(slot.node.value)]
     if not doomed:
         return data
@@ -162,27 +148,19 @@ def set_key(data: bytes | None, path: JsonPath, value: object, *,
     if not path or not isinstance(path[-1], str):
         raise ValueError("set_key needs a path ending in an object key")
     _check_json(list(path))
-    decoded, root = _load(data or b"", label)
-    if root is None:
-        fresh = _wrap(path, value, label)
-        return encode(decoded, _render(fresh, "", _fresh_style(decoded.newline)) + decoded.newline)
+    key = path[-1]
+    reached = _reach(data, path[:-1], {key: value}, label)
+    if isinstance(reached, bytes):
+        return reached
+    decoded, style, node = reached
     text = decoded.text
-    style = _style(text, root, decoded.newline)
-    node = root
-    for depth, step in enumerate(path):
-        slot = _child(node, step, label=label, text=text, path=path[:depth])
-        if slot is None:
-            assert isinstance(step, str)
-            created = _wrap(path[depth + 1 :], value, label)
-            return encode(decoded, _insert_last(text, node, style, step, created))
-        if depth == len(path) - 1:
-            if slot.node.value == value and type(slot.node.value) is type(value):
-                return data or b""
-            rendered = _render(value, _slot_indent(text, node, slot), style)
-            new_text = text[: slot.node.start] + rendered + text[slot.node.end :]
-            return encode(decoded, new_text)
-        node = slot.node
-    raise AssertionError("unreachable")
+    slot = _child(node, key, label=label, text=text, path=path[:-1])
+    if slot is None:
+        return encode(decoded, _insert_last(text, node, style, key, value))
+    if slot.node.value == value and type(slot.node.value) is type(value):
+        return data or b""
+    rendered = _render(value, _slot_indent(text, node, slot), style)
+    return encode(decoded, text[: slot.node.start] + rendered + text[slot.node.end :])
 
 
 def remove_key(data: bytes, path: JsonPath, *, prune: int = 0,
@@ -193,21 +171,18 @@ def remove_key(data: bytes, path: JsonPath, *, prune: int = 0,
     """
     if not path or not isinstance(path[-1], str):
         raise ValueError("remove_key needs a path ending in an object key")
-    decoded, root = _load(data, label)
-    if root is None:
+    found = _container(data, path[:-1], "object", label)
+    if found is None:
         return data
+    decoded, parent = found
     text = decoded.text
-    parent = _find(text, root, path[:-1], label)
-    if parent is None or parent.kind != "object":
-        return data
     indexes = [i for i, slot in enumerate(parent.slots) if slot.key == path[-1]]
     if not indexes:
         return data
     for index in reversed(indexes):
         text = _remove_slot(text, parent, index)
         parent = _refind(text, path[:-1], label)
-    text = _prune(text, path[:-1], prune, label) if prune > 0 else text
-    return encode(decoded, text)
+    return encode(decoded, _prune(text, path[:-1], prune, label))
 
 
 def remove_array_item_at(data: bytes, path: JsonPath, *, prune: int = 0,
@@ -215,19 +190,15 @@ def remove_array_item_at(data: bytes, path: JsonPath, *, prune: int = 0,
     """Remove the single array element at ``path`` (last step an int index)."""
     if not path or not isinstance(path[-1], int):
         raise ValueError("remove_array_item_at needs a path ending in an index")
-    decoded, root = _load(data, label)
-    if root is None:
+    found = _container(data, path[:-1], "array", label)
+    if found is None:
         return data
-    text = decoded.text
-    parent = _find(text, root, path[:-1], label)
-    if parent is None or parent.kind != "array":
-        return data
+    decoded, parent = found
     index = path[-1]
     if not -len(parent.slots) <= index < len(parent.slots):
         return data
-    text = _remove_slot(text, parent, index % len(parent.slots))
-    text = _prune(text, path[:-1], prune, label) if prune > 0 else text
-    return encode(decoded, text)
+    text = _remove_slot(decoded.text, parent, index % len(parent.slots))
+    return encode(decoded, _prune(text, path[:-1], prune, label))
 
 
 # --------------------------------------------------------------------------------------------
@@ -237,6 +208,41 @@ def remove_array_item_at(data: bytes, path: JsonPath, *, prune: int = 0,
 def _load(data: bytes, label: str) -> tuple[Decoded, Node | None]:
     decoded = decode(data, label)
     return decoded, parse_tree(decoded.text, label)
+
+
+def _reach(data: bytes | None, path: JsonPath, leaf: object,
+           label: str) -> bytes | tuple[Decoded, _Style, Node]:
+    """Walk to the node at ``path``: the decoded document, its style and the node; or, when
+    part of the path is missing, the new document's bytes with the missing objects created
+    (appended at the end of their parent) and ``leaf`` at the end of the path."""
+    decoded, root = _load(data or b"", label)
+    if root is None:
+        fresh = _wrap(path, leaf, label)
+        return encode(decoded, _render(fresh, "", _fresh_style(decoded.newline)) + decoded.newline)
+    text = decoded.text
+    style = _style(text, root, decoded.newline)
+    node = root
+    for depth, step in enumerate(path):
+        slot = _child(node, step, label=label, text=text, path=path[:depth])
+        if slot is None:
+            assert isinstance(step, str)
+            created = _wrap(path[depth + 1 :], leaf, label)
+            return encode(decoded, _insert_last(text, node, style, step, created))
+        node = slot.node
+    return decoded, style, node
+
+
+def _container(data: bytes, path: JsonPath, kind: str,
+               label: str) -> tuple[Decoded, Node] | None:
+    """The decoded document and its `kind` ("object" or "array") container at ``path``;
+    None for an empty document or when no such container is there."""
+    decoded, root = _load(data, label)
+    if root is None:
+        return None
+    node = _find(decoded.text, root, path, label)
+    if node is None or node.kind != kind:
+        return None
+    return decoded, node
 
 
 def _child(node: Node, step: str | int, *, label: str = DEFAULT_LABEL, text: str = "",
