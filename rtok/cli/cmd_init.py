@@ -13,10 +13,22 @@ from rtok.install.options import EXIT_CODES_HELP, InitOptions
 if TYPE_CHECKING:
     from rtok.install.descriptor import Descriptor
 
-_AGENT_HELP = "Agent to act on (repeatable; see `rtok agents`)."
-_AgentOption = Annotated[
-    list[str] | None, typer.Option("--agent", "-a", metavar="NAME", help=_AGENT_HELP)
-]
+# The options `rtok init` and `rtok uninstall` share, declared once. The ones whose
+# meaning differs between the two (--all, --auto-patch/--no-patch, --hook-only) are
+# declared with each command.
+_AgentOption = Annotated[list[str] | None, typer.Option(
+    "--agent", "-a", metavar="NAME", help="Agent to act on (repeatable; see `rtok agents`).")]
+_GlobalOption = Annotated[bool, typer.Option(
+    "--global", "-g", help="Your user account instead of the current project.")]
+_ProjectOption = Annotated[bool, typer.Option(
+    "--project", help="The current project (on a terminal: without asking).")]
+_DryRunOption = Annotated[bool, typer.Option(
+    "--dry-run", help="Print the changes as unified diffs; write nothing.")]
+_CheckOption = Annotated[bool, typer.Option(
+    "--check", help="Write nothing; exit 1 when changes are pending.")]
+_ShowOption = Annotated[bool, typer.Option("--show", help="Print what is installed where.")]
+_VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Say more.")]
+_JsonOption = Annotated[bool, typer.Option("--json", help="Print the plan and result as JSON.")]
 
 
 def _is_terminal() -> bool:
@@ -151,14 +163,10 @@ def register(app: typer.Typer) -> None:
         all_agents: bool = typer.Option(
             False, "--all", help="Every agent that supports the scope (uninstall: every "
             "agent rtok is installed in)."),
-        global_scope: bool = typer.Option(
-            False, "--global", "-g", help="Your user account instead of the current project."),
-        project_scope: bool = typer.Option(
-            False, "--project", help="The current project (on a terminal: without asking)."),
-        dry_run: bool = typer.Option(
-            False, "--dry-run", help="Print the changes as unified diffs; write nothing."),
-        check: bool = typer.Option(
-            False, "--check", help="Write nothing; exit 1 when changes are pending."),
+        global_scope: _GlobalOption = False,
+        project_scope: _ProjectOption = False,
+        dry_run: _DryRunOption = False,
+        check: _CheckOption = False,
         uninstall: bool = typer.Option(False, "--uninstall", help="Remove rtok instead."),
         patch: bool | None = typer.Option(
             None, "--auto-patch/--no-patch",
@@ -168,15 +176,15 @@ def register(app: typer.Typer) -> None:
             "changes are declined (exit status 1)."),
         hook_only: bool = typer.Option(
             False, "--hook-only", help="Only the hook or plugin: no awareness files."),
-        show: bool = typer.Option(False, "--show", help="Print what is installed where."),
+        show: _ShowOption = False,
         awareness: str | None = typer.Option(
             None, "--awareness", metavar="LEVEL", help="Awareness level: default, high or full."),
         trust_filters: bool | None = typer.Option(
             None, "--trust-filters/--no-trust-filters",
             help="Trust the project's and your rule files after installing (default: ask "
             "on a terminal, otherwise do not)."),
-        verbose: bool = typer.Option(False, "--verbose", "-v", help="Say more."),
-        json: bool = typer.Option(False, "--json", help="Print the plan and result as JSON."),
+        verbose: _VerboseOption = False,
+        json: _JsonOption = False,
     ) -> None:
         _run(_options(
             agent=agent, all_agents=all_agents, global_scope=global_scope,
@@ -195,22 +203,18 @@ def register(app: typer.Typer) -> None:
         agent: _AgentOption = None,
         all_agents: bool = typer.Option(
             False, "--all", help="Every agent rtok is installed in (for the scope)."),
-        global_scope: bool = typer.Option(
-            False, "--global", "-g", help="Your user account instead of the current project."),
-        project_scope: bool = typer.Option(
-            False, "--project", help="The current project (on a terminal: without asking)."),
-        dry_run: bool = typer.Option(
-            False, "--dry-run", help="Print the changes as unified diffs; write nothing."),
-        check: bool = typer.Option(
-            False, "--check", help="Write nothing; exit 1 when changes are pending."),
+        global_scope: _GlobalOption = False,
+        project_scope: _ProjectOption = False,
+        dry_run: _DryRunOption = False,
+        check: _CheckOption = False,
         patch: bool | None = typer.Option(
             None, "--auto-patch/--no-patch",
             help="Consent to edit shared settings files, or print manual steps instead."),
         hook_only: bool = typer.Option(
             False, "--hook-only", help="Only the hook or plugin: keep awareness files."),
-        show: bool = typer.Option(False, "--show", help="Print what is installed where."),
-        verbose: bool = typer.Option(False, "--verbose", "-v", help="Say more."),
-        json: bool = typer.Option(False, "--json", help="Print the plan and result as JSON."),
+        show: _ShowOption = False,
+        verbose: _VerboseOption = False,
+        json: _JsonOption = False,
     ) -> None:
         _run(_options(
             agent=agent, all_agents=all_agents, global_scope=global_scope,
