@@ -7,8 +7,8 @@ import os
 
 import typer
 
+from rtok.cli.known_agent import exit_if_unknown
 from rtok.integrity import doctor as diagnosis
-from rtok.integrity import installed
 
 HELP = """Run every installed hook the way its agent runs it and check the replies.
 
@@ -32,15 +32,7 @@ def doctor_command(
     agent: str | None = typer.Option(None, "--agent", help="Only this agent."),
     as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON."),
 ) -> None:
-    if agent is not None:
-        try:
-            known: set[str] | None = set(installed.descriptors())
-        except Exception:
-            known = None
-        if known is not None and agent not in known:
-            typer.echo(f"rtok doctor: unknown agent {agent!r}; known: "
-                       f"{', '.join(sorted(known))}", err=True)
-            raise typer.Exit(2)
+    exit_if_unknown("doctor", agent)
     checks = diagnosis.doctor(agent, os.getcwd())
     code = diagnosis.exit_code(checks)
     if as_json:

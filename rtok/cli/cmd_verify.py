@@ -7,7 +7,7 @@ import os
 
 import typer
 
-from rtok.integrity import installed
+from rtok.cli.known_agent import exit_if_unknown
 from rtok.integrity import verify as checks
 
 HELP = """Check that what rtok installed is intact and still works.
@@ -38,15 +38,7 @@ def verify_command(
     prune: bool = typer.Option(False, "--prune",
                                help="Forget orphaned records (their agent or project is gone)."),
 ) -> None:
-    if agent is not None:
-        try:
-            known = set(installed.descriptors())
-        except Exception:
-            known = None
-        if known is not None and agent not in known:
-            typer.echo(f"rtok verify: unknown agent {agent!r}; known: "
-                       f"{', '.join(sorted(known))}", err=True)
-            raise typer.Exit(2)
+    exit_if_unknown("verify", agent)
     findings = checks.verify(agent, os.getcwd())
     if prune:
         removed = checks.prune_orphans(findings)
