@@ -125,15 +125,10 @@ def remove_array_items(data: bytes, path: JsonPath, predicate: Callable[[object]
     if found is None:
         return data
     decoded, node = found
-    text = decoded.text
     doomed = [index for index, slot in enumerate(node.slots) if predicate(slot.node.value)]
     if not doomed:
         return data
-    for index in reversed(doomed):
-        text = _remove_slot(text, node, index)
-        node = _refind(text, path, label)
-    text = _prune(text, path, prune, label)
-    return encode(decoded, text)
+    return _without_slots(decoded, path, node, doomed, prune, label)
 
 
 def set_key(data: bytes | None, path: JsonPath, value: object, *,
@@ -175,14 +170,10 @@ def remove_key(data: bytes, path: JsonPath, *, prune: int = 0,
     if found is None:
         return data
     decoded, parent = found
-    text = decoded.text
     indexes = [i for i, slot in enumerate(parent.slots) if slot.key == path[-1]]
     if not indexes:
         return data
-    for index in reversed(indexes):
-        text = _remove_slot(text, parent, index)
-        parent = _refind(text, path[:-1], label)
-    return encode(decoded, _prune(text, path[:-1], prune, label))
+    return _without_slots(decoded, path[:-1], parent, indexes, prune, label)
 
 
 def remove_array_item_at(data: bytes, path: JsonPath, *, prune: int = 0,
@@ -197,8 +188,7 @@ def remove_array_item_at(data: bytes, path: JsonPath, *, prune: int = 0,
     index = path[-1]
     if not -len(parent.slots) <= index < len(parent.slots):
         return data
-    text = _remove_slot(decoded.text, parent, index % len(parent.slots))
-    return encode(decoded, _prune(text, path[:-1], prune, label))
+    return _without_slots(decoded, path[:-1], parent, [index % len(parent.slots)], prune, label)
 
 
 # --------------------------------------------------------------------------------------------
@@ -208,6 +198,18 @@ def remove_array_item_at(data: bytes, path: JsonPath, *, prune: int = 0,
 def _load(data: bytes, label: str) -> tuple[Decoded, Node | None]:
     decoded = decode(data, label)
     return decoded, parse_tree(decoded.text, label)
+
+
+def _without_slots(decoded: Decoded, path: JsonPath, node: Node, indexes: list[int],
+                   prune: int, label: str) -> bytes:
+    """The document without the slots ``indexes`` (ascending) of the container ``node`` at
+    ``path``, then without up to ``prune`` containers the removal left empty."""
+    text = decoded.text
+    for count, index in enumerate(reversed(indexes)):
+        if count:
+            node = _refind(text, path, label)  # the slots moved: read the container again
+        text = _remove_slot(text, node, index)
+    return encode(decoded, _prune(text, path, prune, label))
 
 
 def _reach(data: bytes | None, path: JsonPath, leaf: object,
