@@ -10,6 +10,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 APP = "rtok"
 
 
@@ -121,16 +125,23 @@ def project_rules_root(cwd: str) -> str | None:
     """The project whose `.rtok/` rule files apply at `cwd`: the nearest directory at or
     above `cwd` holding `.rtok/`, looking no higher than the git top level (a directory with
     `.git`) and never taking the home directory itself, whose `.rtok/` is not a project."""
-    current = os.path.abspath(cwd)
     user_home = os.path.abspath(home())
-    while True:
+    for current in ancestors(cwd):
         if current != user_home and os.path.isdir(os.path.join(current, ".rtok")):
             return current
         if os.path.exists(os.path.join(current, ".git")):
             return None
+    return None
+
+
+def ancestors(cwd: str) -> Iterator[str]:
+    """`cwd` made absolute, then each directory above it up to the root."""
+    current = os.path.abspath(cwd)
+    while True:
+        yield current
         parent = os.path.dirname(current)
         if parent == current:
-            return None
+            return
         current = parent
 
 

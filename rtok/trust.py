@@ -21,6 +21,7 @@ import sys
 
 from rtok import fastjson as json
 from rtok import paths
+from rtok.fileio import read_if_readable
 from rtok.fileio import sha256_hex as sha256_hex  # re-exported: trust.sha256_hex
 
 TYPE_CHECKING = False
@@ -148,12 +149,8 @@ def env_override_active() -> bool:
     return True
 
 
-def read_file_bytes(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
+# The bytes of a rule file, None when it is missing or unreadable (trust's callers use it).
+read_file_bytes = read_if_readable
 
 
 def is_trusted(path: str) -> bool:
@@ -197,16 +194,11 @@ def trust_state(path: str) -> str:
 def project_root(cwd: str) -> str | None:
     """The nearest ancestor of `cwd` (itself included) holding a `.rtok/` directory or
     the top level of a git work tree (`.git` directory or file), whichever comes first."""
-    current = os.path.abspath(cwd)
-    while True:
-        if os.path.isdir(os.path.join(current, PROJECT_DIR)):
+    for current in paths.ancestors(cwd):
+        if os.path.isdir(os.path.join(current, PROJECT_DIR)) or os.path.exists(
+                os.path.join(current, ".git")):
             return current
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
+    return None
 
 
 def _rules_in(base_file: str, drop_in_dir: str) -> Iterator[str]:
