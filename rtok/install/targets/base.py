@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rtok.formats.text import decode
 from rtok.install.descriptor import Descriptor, FileSpec
-from rtok.install.model import InstallContext
+from rtok.install.model import Action, FileEdit, InstallContext
+
+# current bytes (None = absent) -> desired bytes (None = delete the file)
+Transform = Callable[[bytes | None], bytes | None]
 
 
 class IntegrationError(ValueError):
@@ -44,3 +49,39 @@ def delete_if_created(data: bytes, target: Target) -> bytes | None:
     if target.ctx.created_by_rtok(target.path) and not decode(data, target.path).text.strip():
         return None
     return data
+
+
+def removing(remove: Callable[[bytes], bytes], target: Target) -> Transform:
+    """The uninstall transform that takes rtok's part out of a file with `remove`: a missing
+    file stays missing, a file without rtok's part is left as it is, and a file rtok created
+    is deleted once nothing but blank space is left."""
+
+    def uninstall(data: bytes | None) -> bytes | None:
+        if data is None:
+            return None
+        removed = remove(data)
+        if removed == data:
+            return data
+        return delete_if_created(removed, target)
+
+    return uninstall
+
+
+def needs_consent(target: Target, action: Action) -> bool:
+    """Editing a settings file the user already has asks first; creating one, or taking
+    rtok's entry out again on an explicit uninstall, does not."""
+    return action == "install" and os.path.lexists(target.path)
+
+
+def part_edit(target: Target, action: Action, *, kind: str, install: Transform,
+              uninstall: Transform, owned: Transform, description: str,
+              consent: bool = False,
+              removal_note: Callable[[bytes | None], str | None] | None = None) -> FileEdit:
+    """The edit of rtok's part of one file: `install` or `uninstall` by `action` (the
+    removal note only on an uninstall)."""
+    return FileEdit(
+        path=target.path, agent=target.agent, scope=target.edit_scope, kind=kind,
+        transform=install if action == "install" else uninstall, needs_consent=consent,
+        owned_bytes=owned, description=description,
+        removal_note=removal_note if action == "uninstall" else None,
+    )

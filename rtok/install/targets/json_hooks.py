@@ -15,12 +15,10 @@ and a file rtok created is deleted once only its skeleton is left.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable
 
 from rtok.formats import jsonc
 from rtok.install.model import Action, FileEdit
-from rtok.install.targets.base import Target, hand_edited_note
+from rtok.install.targets.base import Target, hand_edited_note, needs_consent, part_edit
 from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
 JsonPath = tuple[str | int, ...]
@@ -53,12 +51,6 @@ def edited_commands(data: bytes | None, container: JsonPath, agent: str, command
             if isinstance(command, str) and is_edited_rtok_hook_command(command, agent):
                 found.append(command)
     return found
-
-
-def _needs_consent(target: Target, action: Action) -> bool:
-    """Editing a settings file the user already has asks first; creating one, or taking
-    rtok's entry out again on an explicit uninstall, does not."""
-    return action == "install" and os.path.lexists(target.path)
 
 
 def desired_group(target: Target) -> dict[str, object]:
@@ -188,14 +180,9 @@ def _entries_edit(target: Target, action: Action, desired: dict[str, object], co
             return None
         return json.dumps([items[i] for i in whole], sort_keys=True).encode("utf-8")
 
-    transform: Callable[[bytes | None], bytes | None] = (
-        install if action == "install" else uninstall
-    )
-    return FileEdit(
-        path=target.path, agent=target.agent, scope=target.edit_scope, kind="settings_entry",
-        transform=transform, needs_consent=_needs_consent(target, action), owned_bytes=owned,
-        description=description, removal_note=removal_note if action == "uninstall" else None,
-    )
+    return part_edit(target, action, kind="settings_entry", install=install,
+                     uninstall=uninstall, owned=owned, consent=needs_consent(target, action),
+                     description=description, removal_note=removal_note)
 
 
 def _remove_entries(data: bytes | None, target: Target, command_key: str,
@@ -266,9 +253,6 @@ def json_named_hooks(target: Target, action: Action) -> FileEdit:
         return None if value is None else json.dumps(value, sort_keys=True).encode("utf-8")
 
     verb = "add" if action == "install" else "remove"
-    return FileEdit(
-        path=target.path, agent=target.agent, scope=target.edit_scope, kind="settings_entry",
-        transform=install if action == "install" else uninstall,
-        needs_consent=_needs_consent(target, action),
-        owned_bytes=owned, description=f"{verb} the {key!r} hook group",
-    )
+    return part_edit(target, action, kind="settings_entry", install=install,
+                     uninstall=uninstall, owned=owned, consent=needs_consent(target, action),
+                     description=f"{verb} the {key!r} hook group")

@@ -15,7 +15,7 @@ from dataclasses import replace
 from rtok.formats import markdown
 from rtok.install.model import Action, FileEdit
 from rtok.install.targets import artifacts
-from rtok.install.targets.base import Target, delete_if_created
+from rtok.install.targets.base import Target, part_edit, removing
 from rtok.install.targets.whole_files import awareness_file, awareness_level
 
 
@@ -30,24 +30,17 @@ def awareness_block(target: Target, action: Action) -> FileEdit:
     def install(data: bytes | None) -> bytes | None:
         return markdown.upsert_block(data, body, begin=begin, end=end, label=target.path)
 
-    def uninstall(data: bytes | None) -> bytes | None:
-        if data is None:
-            return None
-        removed = markdown.remove_block(data, begin=begin, end=end, label=target.path)
-        if removed == data:
-            return data
-        return delete_if_created(removed, target)
+    def remove(data: bytes) -> bytes:
+        return markdown.remove_block(data, begin=begin, end=end, label=target.path)
 
     def owned(data: bytes | None) -> bytes | None:
         found = markdown.get_block(data, begin=begin, end=end, label=target.path)
         return None if found is None else found.encode("utf-8")
 
     verb = "add" if action == "install" else "remove"
-    return FileEdit(
-        path=target.path, agent=target.agent, scope=target.edit_scope, kind="awareness_block",
-        transform=install if action == "install" else uninstall, owned_bytes=owned,
-        description=f"{verb} rtok's marked awareness block",
-    )
+    return part_edit(target, action, kind="awareness_block", install=install,
+                     uninstall=removing(remove, target), owned=owned,
+                     description=f"{verb} rtok's marked awareness block")
 
 
 def reference_text(target: Target, awareness_path: str) -> str:
@@ -63,13 +56,8 @@ def reference_line(target: Target, action: Action, awareness_path: str) -> FileE
     def install(data: bytes | None) -> bytes | None:
         return markdown.add_reference(data, reference, label=target.path)
 
-    def uninstall(data: bytes | None) -> bytes | None:
-        if data is None:
-            return None
-        removed = markdown.remove_reference(data, reference, label=target.path)
-        if removed == data:
-            return data
-        return delete_if_created(removed, target)
+    def remove(data: bytes) -> bytes:
+        return markdown.remove_reference(data, reference, label=target.path)
 
     def owned(data: bytes | None) -> bytes | None:
         if markdown.has_reference(data, reference, label=target.path):
@@ -77,11 +65,9 @@ def reference_line(target: Target, action: Action, awareness_path: str) -> FileE
         return None
 
     verb = "add" if action == "install" else "remove"
-    return FileEdit(
-        path=target.path, agent=target.agent, scope=target.edit_scope, kind="reference_line",
-        transform=install if action == "install" else uninstall, owned_bytes=owned,
-        description=f"{verb} the line {reference}",
-    )
+    return part_edit(target, action, kind="reference_line", install=install,
+                     uninstall=removing(remove, target), owned=owned,
+                     description=f"{verb} the line {reference}")
 
 
 def rules_dir_or_file(target: Target, action: Action) -> FileEdit:

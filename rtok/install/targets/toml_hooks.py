@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Mapping
 
 from rtok.formats import jsonc, tomltext
@@ -24,6 +23,9 @@ from rtok.install.targets.base import (
     Target,
     delete_if_created,
     hand_edited_note,
+    needs_consent,
+    part_edit,
+    removing,
 )
 from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
@@ -57,15 +59,9 @@ def toml_hook_table(target: Target, action: Action) -> FileEdit:
     def edited_entry(entry: Mapping[str, object]) -> bool:
         return is_edited_rtok_hook_command(entry.get("command"), target.agent)
 
-    def uninstall(data: bytes | None) -> bytes | None:
-        if data is None:
-            return None
-        removed = tomltext.remove_tables(
-            data, (array,), lambda e: owned_entry(e) or edited_entry(e), array=True,
-            label=target.path)
-        if removed == data:
-            return data
-        return delete_if_created(removed, target)
+    def remove(data: bytes) -> bytes:
+        return tomltext.remove_tables(data, (array,), lambda e: owned_entry(e) or edited_entry(e),
+                                      array=True, label=target.path)
 
     def removal_note(data: bytes | None) -> str | None:
         entries = tomltext.get(data, (array,), None, label=target.path) if data else None
@@ -81,13 +77,10 @@ def toml_hook_table(target: Target, action: Action) -> FileEdit:
         return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
 
     verb = "add" if action == "install" else "remove"
-    return FileEdit(
-        path=target.path, agent=target.agent, scope=target.edit_scope, kind="settings_entry",
-        transform=install if action == "install" else uninstall,
-        needs_consent=action == "install" and os.path.lexists(target.path),
-        owned_bytes=owned, description=f"{verb} rtok's [[{array}]] entry",
-        removal_note=removal_note if action == "uninstall" else None,
-    )
+    return part_edit(target, action, kind="settings_entry", install=install,
+                     uninstall=removing(remove, target), owned=owned,
+                     consent=needs_consent(target, action),
+                     description=f"{verb} rtok's [[{array}]] entry", removal_note=removal_note)
 
 
 def _hook_table(fields: Mapping[str, object], command: str) -> dict[str, object]:
@@ -150,36 +143,24 @@ def toml_hook_group(target: Target, action: Action) -> FileEdit:
                                           label=target.path)
         return tomltext.add_table(data, container, desired, array=True, label=target.path)
 
-    def uninstall(data: bytes | None) -> bytes | None:
-        if data is None:
-            return None
-        removed = tomltext.remove_tables(data, container, lambda e: is_ours(e) or is_edited(e),
-                                         array=True, label=target.path)
-        if removed == data:
-            return data
-        return delete_if_created(removed, target)
+    def remove(data: bytes) -> bytes:
+        return tomltext.remove_tables(data, container, lambda e: is_ours(e) or is_edited(e),
+                                      array=True, label=target.path)
 
     def removal_note(data: bytes | None) -> str | None:
-        changed = [str(c) for e in entries(data) if isinstance(e, dict) and is_edited(e)
-                   for c in _handler_commands(e)]
-        if not changed:
-            return None
-        return ("removed rtok's hook entry although it was changed by hand: "
-                + "; ".join(f"`{c}`" for c in changed))
+        return hand_edited_note([str(c) for e in entries(data) if isinstance(e, dict)
+                                 and is_edited(e) for c in _handler_commands(e)])
 
     def owned(data: bytes | None) -> bytes | None:
         ours = [e for e in entries(data) if isinstance(e, dict) and is_ours(e)]
         return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
 
     verb = "add" if action == "install" else "remove"
-    return FileEdit(
-        path=target.path, agent=target.agent, scope=target.edit_scope, kind="settings_entry",
-        transform=install if action == "install" else uninstall,
-        needs_consent=action == "install" and os.path.lexists(target.path),
-        owned_bytes=owned, description=f"{verb} rtok's [[{'.'.join(container)}]] hook "
-        f"(matcher {target.option('matcher')})",
-        removal_note=removal_note if action == "uninstall" else None,
-    )
+    return part_edit(target, action, kind="settings_entry", install=install,
+                     uninstall=removing(remove, target), owned=owned,
+                     consent=needs_consent(target, action),
+                     description=f"{verb} rtok's [[{'.'.join(container)}]] hook "
+                     f"(matcher {target.option('matcher')})", removal_note=removal_note)
 
 
 def read_document(data: bytes | None, path: str, keys: tuple[str, ...]) -> object:
@@ -294,9 +275,6 @@ def codex_trust(target: Target, action: Action, hooks_path: str, container: tupl
         return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
 
     verb = "trust" if action == "install" else "drop the trust entry of"
-    return FileEdit(
-        path=target.path, agent=target.agent, scope=target.edit_scope, kind="trust_entry",
-        transform=install if action == "install" else uninstall,
-        needs_consent=action == "install", owned_bytes=owned,
-        description=f"{verb} rtok's hook in {hooks_path}",
-    )
+    return part_edit(target, action, kind="trust_entry", install=install, uninstall=uninstall,
+                     owned=owned, consent=action == "install",
+                     description=f"{verb} rtok's hook in {hooks_path}")

@@ -3,10 +3,8 @@ through rtok.formats.yamltext so comments, anchors and the user's layout survive
 
 from __future__ import annotations
 
-import os
-
 from rtok.install.model import Action, FileEdit
-from rtok.install.targets.base import Target, delete_if_created
+from rtok.install.targets.base import Target, needs_consent, part_edit, removing
 
 
 def _keys(target: Target) -> tuple[str, ...]:
@@ -30,23 +28,15 @@ def yaml_list_item(target: Target, action: Action) -> FileEdit:
             return data
         return yamltext.append_to_list(data, keys, item, label=target.path)
 
-    def uninstall(data: bytes | None) -> bytes | None:
-        if data is None:
-            return None
-        removed = yamltext.remove_from_list(data, keys, lambda value: value == item,
-                                            prune=len(keys), label=target.path)
-        if removed == data:
-            return data
-        return delete_if_created(removed, target)
+    def remove(data: bytes) -> bytes:
+        return yamltext.remove_from_list(data, keys, lambda value: value == item,
+                                         prune=len(keys), label=target.path)
 
     def owned(data: bytes | None) -> bytes | None:
         return item.encode("utf-8") if present(data) else None
 
     verb = "add" if action == "install" else "remove"
-    return FileEdit(
-        path=target.path, agent=target.agent, scope=target.edit_scope, kind="settings_entry",
-        transform=install if action == "install" else uninstall,
-        needs_consent=action == "install" and os.path.lexists(target.path),
-        owned_bytes=owned,
-        description=f"{verb} {item!r} in {'.'.join(keys)}",
-    )
+    return part_edit(target, action, kind="settings_entry", install=install,
+                     uninstall=removing(remove, target), owned=owned,
+                     consent=needs_consent(target, action),
+                     description=f"{verb} {item!r} in {'.'.join(keys)}")
