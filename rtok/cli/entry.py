@@ -62,6 +62,9 @@ def _quick_exit(status: int) -> None:
                 stream.flush()
         except (OSError, ValueError):
             pass
+    preload = sys.modules.get("rtok.preload")
+    if preload is not None:
+        preload.save()  # only when this run found no current bundle
     os._exit(status & 0xFF if status >= 0 else 1)
 
 
