@@ -11,7 +11,10 @@ import typer
 from rtok.install.options import EXIT_CODES_HELP, InitOptions
 
 if TYPE_CHECKING:
+    from questionary import Choice
+
     from rtok.install.descriptor import Descriptor
+    from rtok.install.model import InstallContext
 
 # The options `rtok init` and `rtok uninstall` share, declared once. The ones whose
 # meaning differs between the two (--all, --auto-patch/--no-patch, --hook-only) are
@@ -56,19 +59,11 @@ def _choose(opts: InitOptions, descriptors: dict[str, Descriptor]) -> tuple[list
     Ctrl-C raises KeyboardInterrupt (questionary's unsafe_ask)."""
     import questionary
 
-    from rtok.install import first_run, runner
+    from rtok.install import runner
 
-    mod = runner.integrations()
     ctx = runner.build_context(opts, "global", consent=False, awareness="default")
     installed = _installed_where(opts, descriptors) if opts.uninstall else {}
-    choices = []
-    for name, descriptor in sorted(descriptors.items()):
-        checked = bool(installed.get(name)) if opts.uninstall else bool(
-            mod.detect(descriptor, ctx))
-        if opts.uninstall and not checked:
-            continue  # nothing of rtok's to remove there
-        title = f"{descriptor.display_name} ({name})"
-        choices.append(questionary.Choice(title=title, value=name, checked=checked))
+    choices = _agent_choices(opts, descriptors, installed, ctx)
     if not choices:
         sys.stderr.write("rtok is not installed in any agent (globally or in this project).\n")
         return [], True
@@ -77,21 +72,52 @@ def _choose(opts: InitOptions, descriptors: dict[str, Descriptor]) -> tuple[list
                   or [])
     if not picked or opts.global_scope or opts.project_scope:
         return picked, not opts.project_scope
+    return picked, _chose_global(opts, descriptors, picked, installed, ctx.home)
+
+
+def _agent_choices(opts: InitOptions, descriptors: dict[str, Descriptor],
+                   installed: dict[str, list[str]], ctx: InstallContext) -> list[Choice]:
+    """One checkbox per agent, checked when detected (for an uninstall: only the agents
+    rtok is installed in, all checked)."""
+    import questionary
+
+    from rtok.install import runner
+
+    mod = runner.integrations()
+    choices = []
+    for name, descriptor in sorted(descriptors.items()):
+        checked = bool(installed.get(name)) if opts.uninstall else bool(
+            mod.detect(descriptor, ctx))
+        if opts.uninstall and not checked:
+            continue  # nothing of rtok's to remove there
+        title = f"{descriptor.display_name} ({name})"
+        choices.append(questionary.Choice(title=title, value=name, checked=checked))
+    return choices
+
+
+def _chose_global(opts: InitOptions, descriptors: dict[str, Descriptor], picked: list[str],
+                  installed: dict[str, list[str]], home: str) -> bool:
+    """Whether the scope is the user's account: asked only when more than one scope is
+    possible for the picked agents."""
+    import questionary
+
+    from rtok.install import first_run, runner
+
     root = runner.find_project_root(opts.cwd)
     offer = (first_run.offer_for_uninstall({a: installed.get(a, []) for a in picked})
              if opts.uninstall else
-             first_run.offer_for_install(picked, descriptors, root, ctx.home))
+             first_run.offer_for_install(picked, descriptors, root, home))
     for note in offer.notes:
         sys.stderr.write(f"note: {note}\n")
     if len(offer.scopes) <= 1:
-        return picked, (offer.scopes or ("global",))[0] == "global"
+        return (offer.scopes or ("global",))[0] == "global"
     scope = questionary.select(
         "Scope?",
         choices=[questionary.Choice(first_run.SCOPE_TITLES[s].format(root=root), value=s)
                  for s in offer.scopes],
         default=offer.scopes[0],
     ).unsafe_ask()
-    return picked, scope == "global"
+    return bool(scope == "global")
 
 
 def _confirm(question: str) -> bool:
