@@ -32,6 +32,19 @@ DIALECT_WORDS = {
 }
 
 
+def _past_string(text: str, i: int, line: int) -> tuple[int, int]:
+    """From just inside a string's opening quote: the index past its closing quote and the
+    line number there (a raw newline inside counts as a line too)."""
+    n = len(text)
+    while i < n and text[i] != '"':
+        if text[i] == "\\":
+            i += 1
+        elif text[i] == "\n":
+            line += 1
+        i += 1
+    return i + 1, line
+
+
 def _extensions(text: str) -> tuple[list[tuple[int, str, int, int]], int]:
     """Comments and trailing commas in a JSONC text: (line, what, start, end) each, and
     the number of lines. A string-aware scan; it does not validate the rest."""
@@ -46,14 +59,7 @@ def _extensions(text: str) -> tuple[list[tuple[int, str, int, int]], int]:
             i += 1
         elif ch == '"':
             last_comma = None
-            i += 1
-            while i < n and text[i] != '"':
-                if text[i] == "\\":
-                    i += 1
-                elif text[i] == "\n":
-                    line += 1
-                i += 1
-            i += 1
+            i, line = _past_string(text, i + 1, line)
         elif text.startswith("//", i):
             end = text.find("\n", i)
             end = n if end < 0 else end

@@ -375,24 +375,31 @@ def _style(text: str, root: Node, newline: str) -> _Style:
         # A sample is enough to learn the habits; long arrays would only cost time.
         for slot in node.slots[:_STYLE_SAMPLE]:
             stack.append(slot.node)
-            if slot.key is not None:
-                between = text[slot.key_end : slot.node.start]
-                if "\n" not in between and "/" not in between:
-                    key_seps[between] += 1
-            if slot.comma is not None:
-                after = text[slot.comma + 1 : slot.comma + 3]
-                if "\n" not in after and "\r" not in after:
-                    item_seps[" " if after.startswith(" ") else ""] += 1
-            if _on_own_line(text, node, slot):
-                indent = line_indent(text, slot.start)
-                if indent.startswith(open_indent) and len(indent) > len(open_indent):
-                    units[indent[len(open_indent) :]] += 1
+            _count_habits(text, node, slot, open_indent, units, key_seps, item_seps)
     unit = units.most_common(1)[0][0] if units else _FRESH_UNIT
     default_key_sep = ": " if multiline else ":"
     key_sep = key_seps.most_common(1)[0][0] if key_seps else default_key_sep
     default_item_sep = " " if multiline or key_sep.endswith(" ") else ""
     item_sep = item_seps.most_common(1)[0][0] if item_seps else default_item_sep
     return _Style(newline, unit, key_sep, item_sep, multiline)
+
+
+def _count_habits(text: str, node: Node, slot: Slot, open_indent: str, units: Counter[str],
+                  key_seps: Counter[str], item_seps: Counter[str]) -> None:
+    """Count what one slot shows: the text between its key and value, the space after its
+    comma, and the indentation unit when it stands on its own line."""
+    if slot.key is not None:
+        between = text[slot.key_end : slot.node.start]
+        if "\n" not in between and "/" not in between:
+            key_seps[between] += 1
+    if slot.comma is not None:
+        after = text[slot.comma + 1 : slot.comma + 3]
+        if "\n" not in after and "\r" not in after:
+            item_seps[" " if after.startswith(" ") else ""] += 1
+    if _on_own_line(text, node, slot):
+        indent = line_indent(text, slot.start)
+        if indent.startswith(open_indent) and len(indent) > len(open_indent):
+            units[indent[len(open_indent) :]] += 1
 
 
 def _render(value: object, indent: str | None, style: _Style) -> str:

@@ -98,12 +98,7 @@ def render_value(value: object) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        text = repr(value)
-        return text if any(c in text for c in ".eE") else text + ".0"
+        return _float_text(value)
     if isinstance(value, str):
         return _basic_string(value)
     if isinstance(value, list | tuple):
@@ -114,6 +109,17 @@ def render_value(value: object) -> str:
         return "{ " + ", ".join(f"{render_key(str(k))} = {render_value(v)}"
                                 for k, v in value.items()) + " }"
     raise TypeError(f"TOML cannot hold a {type(value).__name__}")
+
+
+def _float_text(value: float) -> str:
+    """A TOML float: `nan`, `inf`, `-inf`, or Python's shortest repr with a `.0` where it
+    would otherwise read as an integer."""
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    text = repr(value)
+    return text if any(c in text for c in ".eE") else text + ".0"
 
 
 def render_table(path: TomlPath, values: Mapping[str, object], *, array: bool = False,

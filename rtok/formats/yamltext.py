@@ -292,6 +292,30 @@ def _remove_span(text: str, start: int, end: int) -> str:
     return text[:start] + text[end:]
 
 
+def _remove_block_items(text: str, lines: list[_Line], key_line: int,
+                        predicate: Callable[[object], bool], label: str) -> str:
+    """``text`` without the `- item` lines of the block list under ``key_line`` whose plain
+    value ``predicate`` accepts (nested lists and mappings are left alone)."""
+    child_first, child_last = _child_range(lines, key_line)
+    item_indent = next((lines[i].indent for i in range(child_first, child_last)
+                        if lines[i].is_content), 0)
+    for index in reversed(range(child_first, child_last)):
+        line = lines[index]
+        if not line.is_content or line.indent != item_indent:
+            continue
+        if not line.content.startswith("- "):
+            continue
+        value_text = _strip_comment(line.content[2:])
+        try:
+            value = _load_text(value_text, label) if value_text else None
+        except FormatError:
+            continue
+        if isinstance(value, dict | list) or not predicate(value):
+            continue
+        text = _remove_span(text, line.start, line.end)
+    return text
+
+
 def remove_from_list(data: bytes, path: YamlPath, predicate: Callable[[object], bool], *,
                      prune: int = 0, label: str = DEFAULT_LABEL) -> bytes:
     """Remove the list items at ``path`` for which ``predicate`` is true; then remove up to
@@ -317,24 +341,7 @@ def remove_from_list(data: bytes, path: YamlPath, predicate: Callable[[object], 
         raise FormatError(label, line_at(text, key_line.start),
                           f"{'.'.join(path)} is not a list rtok can edit")
     else:
-        child_first, child_last = _child_range(lines, found.line)
-        new_text = text
-        item_indent = next((lines[i].indent for i in range(child_first, child_last)
-                            if lines[i].is_content), 0)
-        for index in reversed(range(child_first, child_last)):
-            line = lines[index]
-            if not line.is_content or line.indent != item_indent:
-                continue
-            if not line.content.startswith("- "):
-                continue
-            value_text = _strip_comment(line.content[2:])
-            try:
-                value = _load_text(value_text, label) if value_text else None
-            except FormatError:
-                continue
-            if isinstance(value, dict | list) or not predicate(value):
-                continue
-            new_text = _remove_span(new_text, line.start, line.end)
+        new_text = _remove_block_items(text, lines, found.line, predicate, label)
         if not target:
             parent = _lookup(expected, path[:-1])
             assert isinstance(parent, dict)
