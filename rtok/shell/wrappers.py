@@ -15,7 +15,7 @@ from rtok.shell.words import assignment_name, basename, dequote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Collection, Sequence
 
 MAX_LAYERS = 10
 # Words read after a wrapper's name: options and positionals never need more.
@@ -57,19 +57,10 @@ def command_index(
     longest first) to look through as well. Privileged wrappers (sudo) are looked through
     only when `through_privileged` is set; otherwise the result points at them.
     """
-    i = 0
     n = len(words)
-    disabled = False
     layers = 0
     privileged = False
-    resets = False
-    while i < n:
-        name = assignment_name(words[i])
-        if name is None:
-            break
-        disabled = disabled or name == DISABLE_VARIABLE
-        resets = resets or name in PATH_VARIABLES
-        i += 1
+    i, disabled, resets = _assignments(words, 0, PATH_VARIABLES, False, False)
     while i < n and layers <= MAX_LAYERS:
         literal = dequote(words[i])
         if literal is None:
@@ -185,7 +176,7 @@ def _option_value(word: str, values: Sequence[str | None], i: int) -> tuple[int,
 
 
 def _assignments(
-    values: Sequence[str | None], i: int, resetting: Sequence[str], disabled: bool,
+    values: Sequence[str | None], i: int, resetting: Collection[str], disabled: bool,
     resets: bool,
 ) -> tuple[int, bool, bool]:
     """Read the assignments from `i` on (`env … FOO=1 cmd`): the index past them, and
@@ -214,39 +205,51 @@ def shell_script(words: Sequence[str], index: int) -> tuple[int, str] | None:
     table = _SHELLS.get(basename(literal))
     if table is None:
         return None
+    dialect: str = table["dialect"]  # type: ignore[assignment]
+    script = _script_index(words, index + 1, table, dialect == "fish")
+    return None if script is None else (script, dialect)
+
+
+def _script_index(words: Sequence[str], i: int, table: dict[str, object],
+                  fish: bool) -> int | None:
+    """Read a shell's options from `i` on: the index of the `-c` script, or None when there
+    is none (no `-c`, an option the table does not know, or no word left for it)."""
     letters: str = table["flags"]  # type: ignore[assignment]
     long_flags: Sequence[str] = table["long_flags"]  # type: ignore[assignment]
     value_options: Sequence[str] = table["value_options"]  # type: ignore[assignment]
-    dialect: str = table["dialect"]  # type: ignore[assignment]
     seen_c = False
-    i = index + 1
     n = len(words)
     while i < n:
         word = dequote(words[i])
         if word is None:
             break  # an expanding word cannot be an option: it is the script (or an operand)
-        if word == "--command" and dialect == "fish":
-            return (i + 1, dialect) if i + 1 < n else None
-        if word.startswith("--command=") and dialect == "fish":
-            return None  # the script shares a word with the option: not rewritable in place
+        if fish and word.startswith("--command") and (word == "--command" or word[9] == "="):
+            # `--command=…` shares a word with its script: not rewritable in place
+            return i + 1 if word == "--command" and i + 1 < n else None
         if word in long_flags:
             i += 1
         elif word in value_options:
             i += 2
         elif word.startswith(("-", "+")) and len(word) > 1:
-            body = word[1:]
-            if word.startswith("+") and all(c in letters for c in body):
-                i += 1
-                continue
-            if not all(c in letters or c == "c" for c in body):
+            with_c = _short_flags(word, letters)
+            if with_c is None:
                 return None
-            seen_c = seen_c or "c" in body
+            seen_c = seen_c or with_c
             i += 1
         else:
             break
-    if not seen_c or i >= n:
+    return i if seen_c and i < n else None
+
+
+def _short_flags(word: str, letters: str) -> bool | None:
+    """A word of single-letter flags (`-lc`, `+o`…): whether it holds `-c`, or None when it
+    holds a letter the shell's table does not list."""
+    body = word[1:]
+    if word.startswith("+") and all(c in letters for c in body):
+        return False
+    if not all(c in letters or c == "c" for c in body):
         return None
-    return i, dialect
+    return "c" in body
 
 
 def peel_argv(argv: Sequence[str]) -> int:
