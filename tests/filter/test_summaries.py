@@ -424,22 +424,53 @@ FAIL
 
 def test_go_verbose_failure_dedupes_reasons_across_tests() -> None:
     assert gotest.go_test(GO_VERBOSE_FAIL) == [
-        "--- FAIL: TestB (0.00s)",
-        "--- FAIL: TestB/one (0.00s)",
+        "--- FAIL: TestB",
+        "--- FAIL: TestB/one",
         "    b_test.go:9: want 2, got 3 (×2)",
-        "--- FAIL: TestB/two (0.00s)",
+        "--- FAIL: TestB/two",
         "FAIL\texample.com/b\t0.01s",
-        "go test: 1 package ok; 1 failed; 1 without tests; tests: 1 passed, 3 failed",
+        "go test: 1 package ok; 1 failed; 1 without tests; tests: 1 passed, 3 failed; 0.03s",
     ]
 
 
 def test_go_passing_test_error_lines_are_kept_once_with_their_count() -> None:
     run = ("=== RUN   TestRetry\n    retry_test.go:9: error: dial refused, retrying\n"
            "--- PASS: TestRetry (0.00s)\n")
-    text = run * 3 + "PASS\nok  \texample.com/net\t0.010s\n"
+    failing = "=== RUN   TestB\n    b_test.go:3: want 1\n--- FAIL: TestB (1.50s)\n"
+    text = run * 3 + failing + "FAIL\nFAIL\texample.com/net\t1.510s\n"
     assert gotest.go_test(text) == [
+        "--- FAIL: TestB (1.50s)",
+        "    b_test.go:3: want 1",
         "    retry_test.go:9: error: dial refused, retrying (×3)",
-        "go test: 1 package ok; tests: 3 passed",
+        "FAIL\texample.com/net\t1.510s",
+        "go test: 0 packages ok; 1 failed; tests: 3 passed, 1 failed; 1.51s",
+    ]
+
+
+def test_go_passing_run_is_one_line_even_when_tests_log_failures() -> None:
+    # a test that checks a test helper runs failing tests of its own and still passes
+    text = ("=== RUN   TestRetry\n    retry_test.go:9: error: dial refused, retrying\n"
+            "--- PASS: TestRetry (0.00s)\n=== RUN   TestSuite\n=== RUN   TestSuite/Inner\n"
+            "    suite_test.go:4: Error: Not equal\n--- FAIL: TestSuite/Inner (0.00s)\n"
+            "--- PASS: TestSuite (0.00s)\n        PASS\nPASS\nok  \texample.com/net\t0.250s\n")
+    assert gotest.go_test(text) == ["go test: 1 package ok; tests: 2 passed; 0.25s"]
+
+
+def test_go_testify_report_drops_what_the_test_line_already_says() -> None:
+    text = ("--- FAIL: TestConv (0.00s)\n    map_test.go:116: \n"
+            "        \tError Trace:\t/src/objx/map_test.go:116\n"
+            "        \t            \t/src/objx/helper.go:20\n"
+            "        \tError:      \tNot equal: \n"
+            "        \t            \texpected: 1\n"
+            "        \tTest:       \tTestConv\nFAIL\nFAIL\texample.com/objx\t0.010s\n")
+    assert gotest.go_test(text) == [
+        "--- FAIL: TestConv",
+        "    map_test.go:116:",
+        "    /src/objx/helper.go:20",
+        "    Error:      \tNot equal:",
+        "    expected: 1",
+        "FAIL\texample.com/objx\t0.010s",
+        "go test: 0 packages ok; 1 failed; tests: 0 passed, 1 failed; 0.01s",
     ]
 
 
@@ -452,20 +483,20 @@ def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -
     text = (failing("TestA", "0xc000016fa0") + failing("TestB", "0xc0000170e0")
             + "FAIL\nFAIL\texample.com/m\t0.010s\n")
     assert gotest.go_test(text) == [
-        "--- FAIL: TestA (0.00s)",
+        "--- FAIL: TestA",
         "    Panic stack:\tgoroutine 7 [running]: (×2)",
         "    example.com/m.(*Mock).fail(…) (×2)",
         "    /src/m/mock.go:322 (×2)",
         "    expected: pkg.Value(0x1) (×2)",
-        "--- FAIL: TestB (0.00s)",
+        "--- FAIL: TestB",
         "FAIL\texample.com/m\t0.010s",
-        "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed",
+        "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed; 0.01s",
     ]
 
 
 def test_go_pass_is_its_counts() -> None:
     text = "ok  \texample.com/a\t0.02s\n?   \texample.com/c\t[no test files]\n"
-    assert gotest.go_test(text) == ["go test: 1 package ok; 1 without tests"]
+    assert gotest.go_test(text) == ["go test: 1 package ok; 1 without tests; 0.02s"]
 
 
 def test_go_runtime_frames_leave_a_panic() -> None:

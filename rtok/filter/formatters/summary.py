@@ -48,12 +48,36 @@ def clean_lines(text: str) -> list[str]:
     return out
 
 
+def count_lines(lines: list[str]) -> list[tuple[str, int]]:
+    """Each line once (the same text whatever its indent), in first-seen order, with how
+    often it came."""
+    first: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for line in lines:
+        key = line.strip()
+        first.setdefault(key, line)
+        seen[key] = seen.get(key, 0) + 1
+    return [(first[key], n) for key, n in seen.items()]
+
+
 def counted(lines: list[str]) -> list[str]:
     """Identical lines once, in first-seen order, with `(×N)` when seen N > 1 times."""
     seen: dict[str, int] = {}
     for line in lines:
         seen[line] = seen.get(line, 0) + 1
     return [line if n == 1 else f"{line} (×{n})" for line, n in seen.items()]
+
+
+# A reason line longer than this is shown up to REASON_KEEP characters and its length (a
+# dumped value, not a message); error and warning lines are never shortened.
+REASON_CHARS = 320
+REASON_KEEP = 240
+
+
+def shortened(line: str) -> str:
+    if len(line) <= REASON_CHARS or is_protected(line):
+        return line
+    return f"{line[:REASON_KEEP]}… ({len(line)} chars)"
 
 
 def plural(count: int, word: str) -> str:
