@@ -60,7 +60,6 @@ def test_pytest_failure_keeps_name_assertion_location_and_captured_errors() -> N
     shown = pytest_fmt.pytest_output(PYTEST_FAIL)
     assert shown == [
         "FAILED tests/test_a.py::test_token",
-        ">       assert token == \"abc\"",
         "E       AssertionError: assert 'abd' == 'abc'",
         "tests/test_a.py:12: AssertionError",
         "ERROR: token service unreachable",
@@ -686,3 +685,50 @@ def test_go_json_events_are_read_as_the_text_they_carry() -> None:
     text = "".join(json.dumps(event) + "\n" for event in events)
     assert gotest.go_test(text) == gotest.go_test(GO_VERBOSE_FAIL)
     assert gotest.go_test('{"Action": "output", "Output": "not json at all\n') is None
+
+
+PYTEST_SAME_FAILURES = """\
+=================================== FAILURES ===================================
+___________________________________ test_a[1] __________________________________
+
+>       assert out == expect
+E       AssertionError: assert 'a' == 'b'
+E        +  where 'a' = f('x')
+E        +    where f = <function f at 0x7f>
+E       assert 'a' == 'b'
+
+tests/test_u.py:5: AssertionError
+___________________________________ test_a[2] __________________________________
+
+>       assert out == expect
+E       AssertionError: assert 'a' == 'b'
+E        +  where 'a' = f('x')
+E        +    where f = <function f at 0x7f>
+E       assert 'a' == 'b'
+
+tests/test_u.py:5: AssertionError
+_________________________________ ERROR at setup _______________________________
+../venv/lib/python3.11/site-packages/_pytest/fixtures.py:10: in call
+tests/conftest.py:3: in db
+E   RuntimeError: no database
+!!!!!!!!!!!!!!!!!!!!!!!!!!! stopping after 3 failures !!!!!!!!!!!!!!!!!!!!!!!!!!!
+=========================== short test summary info ============================
+FAILED tests/test_u.py::test_a[1] - AssertionError: assert 'a' == 'b'
+FAILED tests/test_u.py::test_a[2] - AssertionError: assert 'a' == 'b'
+=================== 2 failed, 1 error, 4 passed in 0.10s ====================
+"""
+
+
+def test_pytest_failures_that_say_the_same_share_one_block() -> None:
+    assert pytest_fmt.pytest_output(PYTEST_SAME_FAILURES) == [
+        "FAILED tests/test_u.py::test_a[1]",
+        "FAILED tests/test_u.py::test_a[2]",
+        "E       AssertionError: assert 'a' == 'b'",
+        "E       assert 'a' == 'b'",
+        "tests/test_u.py:5: AssertionError",
+        "__ ERROR at setup __",
+        "tests/conftest.py:3: in db",
+        "E   RuntimeError: no database",
+        "stopping after 3 failures",
+        "pytest: 2 failed, 1 error, 4 passed in 0.10s",
+    ]
