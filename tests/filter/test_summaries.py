@@ -221,7 +221,6 @@ def test_clippy_groups_by_lint_and_keeps_every_location() -> None:
         "warning clippy::needless_return (×2): unneeded `return` statement",
         "  src/lib.rs:3:5",
         "  src/main.rs:9:5",
-        "warning: `demo` (lib) generated 2 warnings",
         "error: could not compile `demo` (lib) due to 1 previous error; 2 warnings emitted",
     ]
 
@@ -256,7 +255,6 @@ def test_rust_help_text_is_read_with_its_diagnostic_but_a_secret_is_kept() -> No
         "warning unexpected_cfgs (×2): unexpected `cfg` condition name: `doc_cfg`",
         "  src/lib.rs: 64:13, 65:43 `no_std`",
         '            password = "hunter2hunter2"',
-        "warning: `demo` (lib) generated 2 warnings",
     ]
 
 
@@ -732,3 +730,22 @@ def test_pytest_failures_that_say_the_same_share_one_block() -> None:
         "stopping after 3 failures",
         "pytest: 2 failed, 1 error, 4 passed in 0.10s",
     ]
+
+
+def test_rust_backtrace_drops_the_frames_that_repeat_the_panic() -> None:
+    body = ["thread 'check' (812) panicked at tests/check.rs:40:5:", "did not match",
+            "stack backtrace:", "   2: demo::assert_all", "             at ./tests/check.rs:24:9",
+            "   3: demo::check", "             at ./tests/check.rs:40:5",
+            "   4: demo::check::{{closure}}", "             at ./tests/check.rs:37:16"]
+    assert cargo.without_echo_frames(body) == body[:5]
+    alone = body[:3] + body[5:]
+    assert cargo.without_echo_frames(alone) == body[:2]
+
+
+def test_a_warning_cargo_repeats_for_each_target_is_listed_once() -> None:
+    one = ("warning: unused variable: `x`\n --> src/lib.rs:3:9\n  |\n3 |     let x = 1;\n"
+           "  |         ^\n\n")
+    text = one + one + "warning: `demo` (lib) generated 1 warning\n" \
+        "warning: `demo` (lib test) generated 1 warning (1 duplicate)\n"
+    assert DIAGNOSTICS["cargo"](text) == [
+        "cargo: 1 warning in 1 file", "src/lib.rs:3:9: warning: unused variable: `x`"]

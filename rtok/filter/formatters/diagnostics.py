@@ -55,6 +55,7 @@ _RUST_CODE = regex.compile(r"(?:rust-clippy/[^#\s]*#(?P<lint>[\w-]+)|#\[(?:warn|
 _RUST_SUMMARY = regex.compile(r"^(?:warning|error): (?:`[^`]+` \(.*\) generated |could not compile|"
                            r"aborting due to|build failed|test failed|\d+ warnings? emitted|"
                            r"Could not compile)")
+_GENERATED = regex.compile(r"^warning: `[^`]+` \(.*\) generated \d+ warnings?(?: \(.*\))?$")
 _CODE_FIRST = regex.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4})\b(?: \[\*\])?\s*(?P<msg>.*)$")
 _CODE_LAST = regex.compile(r"^(?P<msg>.*?)\s+\[(?P<code>-W[\w=+-]+|[\w-]+(?:\.[\w-]+)*)\]$")
 _SNIPPET = regex.compile(r"^\s*(?:\d+\s*)?[|│]|^\s+[\^~]+|^\s*= |^\s*\.\.\.$|^\s*\d+ \|")
@@ -105,7 +106,7 @@ _SEVERITY_ORDER = {"error": 0, "fatal error": 0, "warning": 1}
 
 
 class _Group:
-    __slots__ = ("code", "extras", "files", "first", "locations", "messages", "sev")
+    __slots__ = ("code", "extras", "files", "first", "locations", "messages", "seen", "sev")
 
     def __init__(self, sev: str, code: str, first: str) -> None:
         self.sev = sev
@@ -116,6 +117,7 @@ class _Group:
         self.extras: list[str] = []
         self.messages: list[str] = []
         self.files: set[str] = set()
+        self.seen: set[tuple[str, str]] = set()  # (location, message) already read
 
 
 def _normal_sev(sev: str | None) -> str:
@@ -180,11 +182,14 @@ class _Reader:
         if group is None:
             group = self.groups[(sev, code or shape[1])] = _Group(sev, code, msg)
         self.by_message.setdefault(shape, group)
+        self.last = group
+        if (loc, msg) in group.seen:
+            return  # cargo builds a file once per target and says the same each time
+        group.seen.add((loc, msg))
         group.locations.append(loc)
         group.extras.append(_difference(group.first, msg))
         group.messages.append(msg)
         group.files.add(_file_of(loc))
-        self.last = group
 
     def end_pending(self) -> None:
         pending = self.pending
@@ -313,8 +318,13 @@ def _summarise(text: str, tool: str) -> list[str] | None:
             out.add(f"{name} (×{len(locations)}): {first}")
             for line in _by_file(locations, extras):
                 out.add(line)
-    # eslint's file headers are known as such only once a row under them was read
-    other = [line for line in reader.other if line.strip() not in out.covered]
+    # eslint's file headers are known as such only once a row under them was read; cargo's
+    # "generated N warnings" per target is what the tally above says
+    other = [line for line in reader.other if line.strip() not in out.covered
+             and not _GENERATED.match(line)]
+    for line in reader.other:
+        if _GENERATED.match(line):
+            out.cover(line)
     for line in _cut(other):
         out.add(line)
     return out.finish(lines)
