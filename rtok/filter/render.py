@@ -43,8 +43,10 @@ class Shown:
 
 
 def trailer(entry_id: str, lines: int, note: str = "") -> str:
+    """The last line of a shortened output: the command that prints all of it, and how many
+    lines that is (`[rtok expand 3f2a9c0b1d7e · 812 lines]`)."""
     extra = f" · {note}" if note else ""
-    return f"[rtok {entry_id} · {lines} lines · expand: rtok expand {entry_id}{extra}]"
+    return f"[rtok expand {entry_id} · {lines} lines{extra}]"
 
 
 def mib(size: int) -> str:
