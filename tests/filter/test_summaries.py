@@ -749,3 +749,54 @@ def test_a_warning_cargo_repeats_for_each_target_is_listed_once() -> None:
         "warning: `demo` (lib test) generated 1 warning (1 duplicate)\n"
     assert DIAGNOSTICS["cargo"](text) == [
         "cargo: 1 warning in 1 file", "src/lib.rs:3:9: warning: unused variable: `x`"]
+
+
+PHPUNIT_ERRORS = """\
+PHPUnit 9.6.7 by Sebastian Bergmann and contributors.
+
+EE.E                                                                4 / 4 (100%)
+
+Time: 00:00.008, Memory: 6.00 MB
+
+There were 3 errors:
+
+1) Acme\\Tests\\CartTest::testAdd
+ArgumentCountError: Too few arguments to function Acme\\Tests\\CartTest::testAdd(), 2 expected
+
+/src/tests/CartTest.php:12
+
+2) Acme\\Tests\\CartTest::testRemove
+ArgumentCountError: Too few arguments to function Acme\\Tests\\CartTest::testRemove(), 2 expected
+
+/src/tests/CartTest.php:20
+
+3) Acme\\Tests\\CartTest::testTotal
+TypeError: total(): Argument #1 must be of type int
+
+/src/tests/CartTest.php:31
+
+ERRORS!
+Tests: 4, Assertions: 1, Errors: 3.
+"""
+
+
+def test_phpunit_errors_that_differ_only_by_the_test_name_are_said_once() -> None:
+    assert runners.FORMATTERS["phpunit"](PHPUNIT_ERRORS) == [
+        "There were 3 errors:",
+        "1) Acme\\Tests\\CartTest::testAdd",
+        "/src/tests/CartTest.php:12",
+        "2) Acme\\Tests\\CartTest::testRemove",
+        "/src/tests/CartTest.php:20",
+        "ArgumentCountError: Too few arguments to function …(), 2 expected",
+        "3) Acme\\Tests\\CartTest::testTotal",
+        "/src/tests/CartTest.php:31",
+        "TypeError: total(): Argument #1 must be of type int",
+        "phpunit: Time: 00:00.008; ERRORS!; Tests: 4, Assertions: 1, Errors: 3.",
+    ]
+
+
+def test_phpunit_pass_is_its_counts_and_time() -> None:
+    text = ("PHPUnit 9.6.7\n\n....  4 / 4 (100%)\n\nTime: 00:00.010, Memory: 6.00 MB\n\n"
+            "OK (4 tests, 9 assertions)\n")
+    assert runners.FORMATTERS["phpunit"](text) == [
+        "phpunit: Time: 00:00.010; OK (4 tests, 9 assertions)"]
