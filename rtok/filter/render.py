@@ -13,9 +13,10 @@ learns where the rest is).
 from __future__ import annotations
 
 from rtok.filter import regex
-from rtok.filter.engine import normalise, omitted, shorten
+from rtok.filter.engine import normalise, shorten
 from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
+from rtok.filter.textlines import omitted
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

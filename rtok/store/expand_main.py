@@ -15,6 +15,8 @@ from __future__ import annotations
 import sys
 import time
 
+from rtok.argv import option_value
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
@@ -58,7 +60,7 @@ def parse_args(args: list[str]) -> Options | str:
     i = 0
     while i < len(args):
         arg = args[i]
-        name, eq, inline = arg.partition("=")
+        name = arg.partition("=")[0]
         if arg == "--full":
             options.full = True
         elif arg == "--merged":
@@ -66,12 +68,8 @@ def parse_args(args: list[str]) -> Options | str:
         elif arg == "--list":
             options.listing = True
         elif name in ("--from", "--lines", "--grep"):
-            if eq:
-                value = inline
-            elif i + 1 < len(args):
-                i += 1
-                value = args[i]
-            else:
+            value, i = option_value(args, i)
+            if value is None:
                 return f"{name} needs a value"
             if name == "--grep":
                 options.grep = value

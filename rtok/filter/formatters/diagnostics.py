@@ -11,6 +11,7 @@ from __future__ import annotations
 from rtok.filter import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
 from rtok.filter.protect import carries_secret, is_protected
+from rtok.filter.textlines import cut_middle
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -339,20 +340,7 @@ def _cut(lines: list[str]) -> list[str]:
     """The lines that are not diagnostics: a long run keeps its head, tail and error lines."""
     if len(lines) <= OTHER_LINES:
         return lines
-    end = len(lines) - OTHER_TAIL
-    out = lines[:OTHER_HEAD]
-    gap = 0
-    for line in lines[OTHER_HEAD:end]:
-        if is_protected(line):
-            if gap:
-                out.append(f"… {gap} lines omitted")
-                gap = 0
-            out.append(line)
-        else:
-            gap += 1
-    if gap:
-        out.append(f"… {gap} lines omitted")
-    return out + lines[end:]
+    return cut_middle(lines, OTHER_HEAD, OTHER_TAIL, is_protected)
 
 
 # A file's positions are wrapped past this width, so no line is clipped.

@@ -9,15 +9,13 @@ not one (a passing test whose id happens to contain "Error").
 
 from __future__ import annotations
 
-from rtok.filter import regex
 from rtok.filter.protect import is_protected
+from rtok.filter.textlines import terminal_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-_ANSI = regex.compile(
-    r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
 
 # The formatters whose result is final (see the module docstring).
 SUMMARISERS: set[object] = set()
@@ -34,15 +32,7 @@ def is_summariser(function: object) -> bool:
 
 def clean_lines(text: str) -> list[str]:
     """Lines without colours, `\\r` overwrites or trailing blanks (CRLF read as LF)."""
-    out = []
-    for line in text.split("\n"):
-        if "\x1b" in line:
-            line = _ANSI.sub("", line)
-        if "\r" in line:
-            line = line.rstrip("\r")
-            if "\r" in line:
-                line = line.rsplit("\r", 1)[1]
-        out.append(line.rstrip())
+    out = [terminal_line(line).rstrip() for line in text.split("\n")]
     if out and out[-1] == "":
         out.pop()
     return out
