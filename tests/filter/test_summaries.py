@@ -685,9 +685,9 @@ def test_go_json_events_are_read_as_the_text_they_carry() -> None:
     assert gotest.go_test('{"Action": "output", "Output": "not json at all\n') is None
 
 
-PYTEST_SAME_FAILURES = """\
-=================================== FAILURES ===================================
-___________________________________ test_a[1] __________________________________
+# two tests that fail the same way, then a setup error
+_SAME_FAILURE = """\
+___________________________________ test_a[{n}] __________________________________
 
 >       assert out == expect
 E       AssertionError: assert 'a' == 'b'
@@ -696,15 +696,10 @@ E        +    where f = <function f at 0x7f>
 E       assert 'a' == 'b'
 
 tests/test_u.py:5: AssertionError
-___________________________________ test_a[2] __________________________________
-
->       assert out == expect
-E       AssertionError: assert 'a' == 'b'
-E        +  where 'a' = f('x')
-E        +    where f = <function f at 0x7f>
-E       assert 'a' == 'b'
-
-tests/test_u.py:5: AssertionError
+"""
+PYTEST_SAME_FAILURES = (
+    "=================================== FAILURES ===================================\n"
+    + _SAME_FAILURE.format(n=1) + _SAME_FAILURE.format(n=2) + """\
 _________________________________ ERROR at setup _______________________________
 ../venv/lib/python3.11/site-packages/_pytest/fixtures.py:10: in call
 tests/conftest.py:3: in db
@@ -714,7 +709,7 @@ E   RuntimeError: no database
 FAILED tests/test_u.py::test_a[1] - AssertionError: assert 'a' == 'b'
 FAILED tests/test_u.py::test_a[2] - AssertionError: assert 'a' == 'b'
 =================== 2 failed, 1 error, 4 passed in 0.10s ====================
-"""
+""")
 
 
 def test_pytest_failures_that_say_the_same_share_one_block() -> None:
