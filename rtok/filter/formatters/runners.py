@@ -122,8 +122,9 @@ _RUNNERS: dict[str, dict[str, str]] = {
                    r"^Updating test list|^Checking test dependency|^Parse Test|^test \d+$|"
                    # passing cases of the tests' own output (Unity's file:line:name:PASS)
                    r"^\S+:\d+:\w+:(?:PASS|IGNORE)$",
-        # where the log is and how to rerun: the agent has the output itself
-        "noise": r"^Output from these tests are in: |^Use \"--rerun-failed",
+        # where the log is and how to rerun (the agent has the output itself); a test
+        # program's own rule and bare verdict under its counts (the test's line says it)
+        "noise": r"^Output from these tests are in: |^Use \"--rerun-failed|^-{10,}$|^FAIL$",
     },
 }
 
