@@ -464,7 +464,7 @@ def test_go_testify_report_drops_what_the_test_line_already_says() -> None:
         "--- FAIL: TestConv",
         "    map_test.go:116:",
         "    /src/objx/helper.go:20",
-        "    Error:      \tNot equal:",
+        "    Error: Not equal:",
         "    expected: 1",
         "FAIL\texample.com/objx\t0.010s",
         "go test: 0 packages ok; 1 failed; tests: 0 passed, 1 failed; 0.01s",
@@ -481,7 +481,7 @@ def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -
             + "FAIL\nFAIL\texample.com/m\t0.010s\n")
     assert gotest.go_test(text) == [
         "--- FAIL: TestA",
-        "    Panic stack:\tgoroutine 7 [running]: (×2)",
+        "    Panic stack:\tgoroutine [running]: (×2)",
         "    example.com/m.(*Mock).fail(…) (×2)",
         "    /src/m/mock.go:322 (×2)",
         "    expected: pkg.Value(0x1) (×2)",

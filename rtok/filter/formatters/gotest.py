@@ -50,9 +50,12 @@ _PLACE = regex.compile(r"^\s*(?P<place>[\w.-]+\.go:\d+):")
 _TRACE = regex.compile(r"^\s*Error Trace:\s+\S+\.go:\d+$")
 _TRACE_MORE = regex.compile(r"^\s+\S+\.go:\d+$")
 _TEST_LINE = regex.compile(r"^\s*Test:\s+(?P<name>\S+)$")
+# testify pads its labels to one width (`Error:      \tNot equal:`, `actual  : 2`)
+_LABEL = regex.compile(r"^(?P<lead>\s*)(?P<label>Error Trace|Error|Test|Messages|expected|actual)"
+                       r" *:[ \t]+(?=\S)")
 
 
-_GOROUTINE = regex.compile(r"^(?P<lead>\s*goroutine )\d+ (?P<state>\[.*\]:)$")
+_GOROUTINE = regex.compile(r"^(?P<lead>.*\bgoroutine )\d+ (?P<state>\[.*\]:)$")
 
 
 def frame_shape(line: str) -> str:
@@ -214,7 +217,10 @@ def without_echoes(test: _Test, out: Summary) -> list[str]:
             if named is not None and named.group("name") == test.name:
                 out.cover(line)
                 continue
-        kept.append(line)
+        relabelled = _LABEL.sub(r"\g<lead>\g<label>: ", line)
+        if relabelled != line:
+            out.cover(line)
+        kept.append(relabelled)
     return kept
 
 
