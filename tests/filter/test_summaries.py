@@ -795,3 +795,23 @@ def test_phpunit_pass_is_its_counts_and_time() -> None:
             "OK (4 tests, 9 assertions)\n")
     assert runners.FORMATTERS["phpunit"](text) == [
         "phpunit: Time: 00:00.010; OK (4 tests, 9 assertions)"]
+
+
+def test_a_message_said_at_many_locations_gets_a_part_of_its_own() -> None:
+    lines = ['src/a.py:1: error: Name "doc" is not defined  [name-defined]']
+    lines += [f'src/b.py:{n}: error: Name "no_track_caller" is not defined  [name-defined]'
+              for n in range(10, 16)]
+    lines += ['src/c.py:3: error: Name "other" is not defined  [name-defined]']
+    text = "\n".join(lines) + "\nFound 8 errors in 3 files (checked 3 source files)\n"
+    assert DIAGNOSTICS["mypy"](text) == [
+        "mypy: 8 errors in 3 files",
+        'error name-defined (×2): Name "doc" is not defined',
+        "  src/a.py:1",
+        '  src/c.py:3 "other"',
+        'error name-defined (×6): Name "no_track_caller" is not defined',
+        "  src/b.py: 10 11 12 13 14 15",
+        "Found 8 errors in 3 files (checked 3 source files)",
+    ]
+    # said twice, the name is shorter than a header of its own: it stays with its rule
+    two = "\n".join(lines[:3] + lines[-1:]) + "\n"
+    assert 'error name-defined (×4): Name "doc" is not defined' in DIAGNOSTICS["mypy"](two)

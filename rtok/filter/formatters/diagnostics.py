@@ -352,8 +352,9 @@ def _by_message(group: _Group) -> list[tuple[str, list[str], list[str]]]:
     or more locations is a part of its own (a rule that says "no space after {" and "no
     space before }" is said as two); the rest stay with the first message."""
     parts: dict[str, tuple[str, list[str], list[str]]] = {}
+    said = _said_often(group)
     for loc, msg in zip(group.locations, group.messages, strict=True):
-        shape = _NUMBER.sub("#", _QUOTED.sub("…", msg))
+        shape = msg if msg in said else _NUMBER.sub("#", _QUOTED.sub("…", msg))
         part = parts.setdefault(shape, (msg, [], []))
         part[1].append(loc)
         part[2].append(_difference(part[0], msg))
@@ -372,6 +373,23 @@ def _by_message(group: _Group) -> list[tuple[str, list[str], list[str]]]:
     if rest is not None:
         out.append(rest)
     return out
+
+
+def _said_often(group: _Group) -> set[str]:
+    """The messages said word for word at enough locations that a part of their own (a
+    header, and their files named again) is shorter than what differs at each of them."""
+    places: dict[str, list[str]] = {}
+    for loc, msg in zip(group.locations, group.messages, strict=True):
+        places.setdefault(msg, []).append(loc)
+    if len(places) == 1:
+        return set()
+    said: set[str] = set()
+    for msg, locs in places.items():
+        header = len(msg) + len(group.code) + 16
+        files = sum(len(path) + 3 for path in {_file_of(loc) for loc in locs})
+        if len(locs) > 1 and len(locs) * len(_difference(group.first, msg)) > header + files:
+            said.add(msg)
+    return said
 
 
 def _by_file(locations: list[str], extras: list[str]) -> list[str]:
