@@ -124,7 +124,9 @@ _RUNNERS: dict[str, dict[str, str]] = {
                    r"^\S+:\d+:\w+:(?:PASS|IGNORE)$",
         # where the log is and how to rerun (the agent has the output itself); a test
         # program's own rule and bare verdict under its counts (the test's line says it)
-        "noise": r"^Output from these tests are in: |^Use \"--rerun-failed|^-{10,}$|^FAIL$",
+        "noise": r"^Output from these tests are in: |^Use \"--rerun-failed|^-{10,}$|^FAIL$|"
+                 r"^Errors while running CTest$",
+        "trim": r"^Total Test time \(real\) = ",
     },
 }
 
