@@ -44,6 +44,7 @@ _CREATED_BY = regex.compile(r"^\s*created by (?:testing|runtime)\.")
 _FRAME_ARGS = regex.compile(r"^(?P<call>\s*\S*[\w)]\.[\w.*()]*?\w)\((?=[^()]*0x)"
                          r"(?:[^()]|\([^()]*\))*\)$")
 _FRAME_OFFSET = regex.compile(r"^(?P<file>\s*\S+\.go:\d+) \+0x[0-9a-f]+$")
+_GOROUTINE = regex.compile(r"^(?P<lead>.*\bgoroutine )\d+ (?P<state>\[.*\]:)$")
 # testify's report: the test's own location line, its `Error Trace:` entries (more of them on
 # the lines after it) and the `Test:` line that names the test
 _PLACE = regex.compile(r"^\s*(?P<place>[\w.-]+\.go:\d+):")
@@ -53,9 +54,6 @@ _TEST_LINE = regex.compile(r"^\s*Test:\s+(?P<name>\S+)$")
 # testify pads its labels to one width (`Error:      \tNot equal:`, `actual  : 2`)
 _LABEL = regex.compile(r"^(?P<lead>\s*)(?P<label>Error Trace|Error|Test|Messages|expected|actual)"
                        r" *:[ \t]+(?=\S)")
-
-
-_GOROUTINE = regex.compile(r"^(?P<lead>.*\bgoroutine )\d+ (?P<state>\[.*\]:)$")
 
 
 def frame_shape(line: str) -> str:
