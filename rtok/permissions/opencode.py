@@ -24,8 +24,7 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-import os
-
+from rtok import oslite as os
 from rtok.permissions import sources
 
 HOSTS = {"opencode": "opencode", "kilo": "kilo", "kilocode": "kilo"}
