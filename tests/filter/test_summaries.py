@@ -815,3 +815,10 @@ def test_a_message_said_at_many_locations_gets_a_part_of_its_own() -> None:
     # said twice, the name is shorter than a header of its own: it stays with its rule
     two = "\n".join(lines[:3] + lines[-1:]) + "\n"
     assert 'error name-defined (×4): Name "doc" is not defined' in DIAGNOSTICS["mypy"](two)
+
+
+def test_pytest_keeps_the_library_frame_where_the_error_was_raised() -> None:
+    text = PYTEST_SAME_FAILURES.replace("tests/conftest.py:3: in db\n", "")
+    shown = pytest_fmt.pytest_output(text)
+    assert shown is not None
+    assert "../venv/lib/python3.11/site-packages/_pytest/fixtures.py:10: in call" in shown

@@ -55,13 +55,15 @@ def _final(lines: list[str]) -> int:
 def reason_lines(block: list[str], out: Summary) -> list[str]:
     """A failure's kept lines without what another of them already says: the `>` source line
     when an `E` line follows, a `+ where` whose value an earlier `E` line shows, frames of
-    installed packages, and the `+ where` lines that explain a dropped one (each dropped
-    line is covered: what it said is still shown)."""
+    installed packages but the innermost (where it was raised), and the `+ where` lines that
+    explain a dropped one (each dropped line is covered: what it said is still shown)."""
     has_e = any(line.startswith("E ") for line in block)
+    frames = [i for i, line in enumerate(block) if _LOCATION.match(line)]
+    innermost = frames[-1] if frames else -1
     kept: list[str] = []
     shown_e = ""
     dropped_depth = 0  # how deep the last dropped `+ where` was; deeper ones explain it
-    for line in block:
+    for index, line in enumerate(block):
         where = _WHERE.match(line)
         depth = len(where.group("depth")) if where is not None else 0
         if where is not None and (where.group("value") in shown_e
@@ -70,7 +72,8 @@ def reason_lines(block: list[str], out: Summary) -> list[str]:
             out.cover(line)
             continue
         dropped_depth = 0
-        if (has_e and line.startswith(">")) or _LIBRARY_FRAME.match(line):
+        if (has_e and line.startswith(">")) or (
+                index != innermost and _LIBRARY_FRAME.match(line)):
             out.cover(line)
             continue
         if line.startswith("E "):
