@@ -31,10 +31,11 @@ def compile_protect_hints() -> str:
 
 
 def compile_hook_protocols() -> str:
-    from rtok.hooks.descriptors import load_hook_protocols, protocols_module_body
+    from rtok.hooks.descriptors import protocols_module_body
+    from rtok.install.descriptor import hook_protocols
 
     # Not render_module: one JSON text per agent loads faster than a literal of them all.
-    body = protocols_module_body(load_hook_protocols())
+    body = protocols_module_body(hook_protocols())
     return HEADER.format(source="integrations/*.toml [hook]") + body
 
 

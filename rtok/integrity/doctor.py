@@ -22,10 +22,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any, TypedDict
+from typing import Any
 
 from rtok import launcher, paths
 from rtok.fileio import sha256_hex
+from rtok.hooks.types import HookProtocol, PayloadShape
 from rtok.install.descriptor import DoctorFacts, FileSpec
 from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
@@ -95,29 +96,6 @@ def _runs_rtok_hook(command: str, agent: str) -> bool:
 # ------------------------------------------------------------------------------ samples
 
 
-class PayloadShape(TypedDict, total=False):
-    """One payload shape of a compiled `[hook]` table (rtok/hooks/descriptors.py): key
-    paths into the agent's payload and the reply templates as JSON text."""
-
-    tool: list[str]
-    tools: list[str]
-    event: list[str]
-    events: list[str]
-    input: list[str]
-    command: list[str]
-    command_format: str
-    replies: dict[str, str]
-
-
-class HookProtocol(TypedDict, total=False):
-    """A compiled `[hook]` table, as rtok.compiled.hook_protocols holds it."""
-
-    permissions: str
-    no_opinion: str
-    rtok_path: str
-    payloads: list[PayloadShape]
-
-
 
 def _set(payload: dict[str, Any], path: Sequence[str], value: object) -> None:
     node = payload
@@ -150,7 +128,7 @@ def expected_outcome(protocol: HookProtocol, payload: dict[str, Any], cwd: str,
     # The decision core reads os.environ (HOME, the agents' config dirs); workers take
     # turns swapping it in.
     with _ENVIRONMENT_LOCK, _environment(env):
-        outcome = respond(dict(protocol), payload, cwd=cwd)
+        outcome = respond(protocol, payload, cwd=cwd)
     return outcome.kind, outcome.reply
 
 
@@ -603,7 +581,7 @@ def competing_hooks(agent: str, scope: str, root: str | None, path: str,
         return []
     tool = str(spec.options.get("matcher", ""))
     try:
-        groups = jsonc.get(data, tuple(spec.options.get("container", ())), [])
+        groups = jsonc.get(data, spec.option_strings("container"), [])
     except Exception:
         return []
     found: list[str] = []

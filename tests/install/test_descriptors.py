@@ -37,17 +37,17 @@ def test_every_agent_has_a_descriptor_with_its_tier() -> None:
 
 
 def test_hook_tier_agents_have_a_reply_protocol() -> None:
-    from rtok.hooks.descriptors import load_hook_protocols
-
-    protocols = load_hook_protocols()
     for name, item in integrations.load_descriptors().items():
-        if item.tier == "hook":
-            assert name in protocols, f"{name} registers `rtok hook {name}` but has no [hook]"
+        assert (item.hook is not None) == (item.tier == "hook"), name
+        assert item.hook_protocol == (name if item.tier == "hook" else None)
 
 
 def _valid() -> dict[str, Any]:
     return {
         "name": "demo", "display_name": "Demo", "tier": "hook",
+        "hook": {"permissions": "claude", "payloads": [
+            {"tool": "tool_name", "tools": ["Bash"], "input": "tool_input",
+             "command": ["command"], "replies": {}}]},
         "install": {
             "detect": {"binaries": ["demo"]},
             "global": [{"strategy": "json_hook_group", "path": "~/.demo/settings.json",
@@ -87,6 +87,12 @@ def test_a_valid_descriptor_parses() -> None:
         (lambda d: d["install"]["global"].append(
             {"strategy": "template_file", "path": "~/x.ts", "template": "nope/x.ts"}),
          "not in templates/"),
+        # The [hook] table is checked by the same validator, with the same error type.
+        (lambda d: d["hook"].update(permissions="everyone"), "hook.permissions must be one"),
+        (lambda d: d["hook"]["payloads"][0].pop("tools"), "hook.payloads[0].tools is required"),
+        (lambda d: d.pop("hook"), "a hook-tier agent needs a [hook] table"),
+        (lambda d: d.update(tier="plugin"), "[hook] is only for the hook tier"),
+        (lambda d: d.update(colour="red"), "unknown key 'colour'"),
     ],
 )
 def test_invalid_descriptors_name_the_file_and_the_key(mutate: Any, message: str) -> None:
