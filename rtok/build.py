@@ -39,6 +39,23 @@ def compile_hook_protocols() -> str:
     return HEADER.format(source="integrations/*.toml [hook]") + body
 
 
+def compile_rewrite_hosts() -> str:
+    from rtok.install.descriptor import REWRITE_PERMISSIONS, rewrite_hosts
+
+    def row(permissions: str, host_approves: bool, host_rules: str) -> str:
+        return f"({permissions!r}, {host_approves!r}, {host_rules!r})"
+
+    lines = [f"    {name!r}: {row(f.permissions, f.host_approves, f.host_rules)},"
+             for name, f in sorted(rewrite_hosts().items())]
+    return (
+        HEADER.format(source="integrations/*.toml [rewrite]")
+        + "# How `rtok rewrite` answers the agent that calls it (RTOK_REWRITE_HOST, --agent):\n"
+        + "# name -> (permission source, the host owns approval, the host's own rule set).\n"
+        + f"DEFAULT = {row(REWRITE_PERMISSIONS, False, '')}\n"
+        + "HOSTS = {\n" + "\n".join(lines) + "\n}\n"
+    )
+
+
 def compile_registry() -> str:
     from rtok.rewrite.registry_source import render_registry_module
 
@@ -50,6 +67,7 @@ GENERATORS["registry"] = compile_registry
 GENERATORS["default_rules"] = compile_rules
 GENERATORS["hook_protocols"] = compile_hook_protocols
 GENERATORS["protect_hints"] = compile_protect_hints
+GENERATORS["rewrite_hosts"] = compile_rewrite_hosts
 
 
 def compile_all() -> dict[str, str]:

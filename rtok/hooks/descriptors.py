@@ -7,7 +7,7 @@ compiled tables to `rtok/compiled/hook_protocols.py`, which `rtok hook` imports.
 Schema (every key is checked; an error names the file and the key):
 
     [hook]
-    permissions = "claude"     # whose rules: one of PERMISSION_SOURCES (below)
+    permissions = "claude"     # whose rules: a reader of rtok.permissions.verdict (SOURCES)
     rtok_path = "bare"         # "bare" → `rtok run …` if PATH finds this rtok, else absolute;
                                # "absolute" → always the running entry point
     no_opinion = ""            # exact stdout when rtok has nothing to say ("" or JSON text)
@@ -46,10 +46,11 @@ from typing import cast
 
 from rtok import schema
 from rtok.hooks.types import CommandFormat, HookProtocol, InputFormat, PayloadShape, RtokPath
+from rtok.permissions.verdict import SOURCES
 from rtok.schema import DescriptorError
 
-PERMISSION_SOURCES = ("claude", "cursor", "gemini", "qwen", "droid", "vibe", "codex", "auggie",
-                      "codebuddy", "grok", "kimi", "none")
+# The permission sources are the rule readers rtok.permissions has: one list, there.
+PERMISSION_SOURCES = SOURCES
 RTOK_PATHS = ("bare", "absolute")
 INPUT_FORMATS = ("object", "object_or_json")
 COMMAND_FORMATS = ("string", "list")

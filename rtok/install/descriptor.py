@@ -50,6 +50,18 @@ Schema of the installer's part:
     # or text = "..." (written as is); home_env = "HOME" puts the file in a temporary
     # directory named by that env var instead of the project (per-user rules)
 
+    [rewrite]                                # how `rtok rewrite` answers this agent when it
+                                             #   calls it (RTOK_REWRITE_HOST or --agent)
+    approval = "host"                        # "host": the agent's own approval flow decides
+                                             #   a command no rule covers (exit 0 for it);
+                                             #   "rules" (default): rtok asks (exit 3)
+    permissions = "claude"                   # whose rules `rtok rewrite` reads for it
+                                             #   (default REWRITE_PERMISSIONS, also used when
+                                             #   the caller names no agent)
+    host_rules = "opencode"                  # also the agent's own `permission.bash` rules
+                                             #   (rtok.permissions.opencode): opencode | kilo
+    names = ["kilo"]                         # other names the agent calls itself by there
+
 Several entries of one scope may name the same `group`: the host reads only one of these
 files for that purpose (Droid reads `hooks.json` instead of the hooks in `settings.json`).
 List them in the host's order of precedence. Install uses the first one in use (its file
@@ -69,11 +81,17 @@ from rtok import resources, schema
 from rtok.formats.dialects import DIALECTS
 from rtok.hooks.descriptors import validate_hook_table
 from rtok.hooks.types import HookProtocol
+from rtok.permissions.opencode import HOSTS as HOST_RULE_HOSTS
+from rtok.permissions.verdict import SOURCES as PERMISSION_SOURCES
 from rtok.schema import DescriptorError, at, only
 
 TIERS = ("hook", "plugin", "rules")
 SCOPES = ("global", "project")
 LEVELS = ("default", "high", "full")
+APPROVALS = ("rules", "host")
+# What `rtok rewrite` reads when the calling agent does not say otherwise (or is not named):
+# Claude Code's rules, the ones users of the plugin hosts commonly keep.
+REWRITE_PERMISSIONS = "claude"
 
 # strategy -> (required keys with their types, optional keys with their types)
 _T = type
@@ -116,8 +134,8 @@ AWARENESS_STRATEGIES = frozenset(
 )
 
 
-__all__ = ["Descriptor", "DescriptorError", "FileSpec", "hook_protocols", "load_all",
-           "load_file", "parse"]
+__all__ = ["Descriptor", "DescriptorError", "FileSpec", "RewriteFacts", "hook_protocols",
+           "load_all", "load_file", "parse", "rewrite_hosts"]
 
 
 @dataclass(frozen=True)
@@ -172,6 +190,16 @@ class DoctorFacts:
 
 
 @dataclass(frozen=True)
+class RewriteFacts:
+    """How `rtok rewrite` answers this agent (its `[rewrite]` table)."""
+
+    host_approves: bool = False  # "no rule" is the host's to decide: exit 0, not 3
+    permissions: str = REWRITE_PERMISSIONS
+    host_rules: str = ""  # the host's own permission.bash rule set ("" = none)
+    names: tuple[str, ...] = ()  # other RTOK_REWRITE_HOST values meaning this agent
+
+
+@dataclass(frozen=True)
 class Descriptor:
     name: str
     display_name: str
@@ -187,6 +215,7 @@ class Descriptor:
     hook_condition: str = ""  # a host setting outside rtok's reach the hook also needs
     doctor: DoctorFacts = field(default_factory=DoctorFacts)
     hook: HookProtocol | None = None  # the compiled [hook] table (hook tier only)
+    rewrite: RewriteFacts = field(default_factory=RewriteFacts)
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -207,12 +236,14 @@ class Descriptor:
 def load_all() -> dict[str, Descriptor]:
     """Every descriptor under integrations/, by agent name."""
     found: dict[str, Descriptor] = {}
+    names: dict[str, str] = {}  # every name and rewrite alias -> the file that uses it
     for relative in resources.list_files("integrations", ".toml"):
         path = resources.data_path("integrations", relative)
         descriptor = load_file(path)
-        if descriptor.name in found:
-            other = found[descriptor.name].source
-            raise DescriptorError(f"{path}: name {descriptor.name!r} is already used by {other}")
+        for name in (descriptor.name, *descriptor.rewrite.names):
+            if name in names:
+                raise DescriptorError(f"{path}: name {name!r} is already used by {names[name]}")
+            names[name] = path
         found[descriptor.name] = descriptor
     return found
 
@@ -221,6 +252,16 @@ def hook_protocols() -> dict[str, HookProtocol]:
     """agent name -> compiled `[hook]` table, for every hook-tier agent (what
     rtok/compiled/hook_protocols.py holds)."""
     return {name: item.hook for name, item in load_all().items() if item.hook is not None}
+
+
+def rewrite_hosts() -> dict[str, RewriteFacts]:
+    """Each name an agent may give `rtok rewrite` -> how rtok rewrite answers it, for every
+    agent whose descriptor has a `[rewrite]` table."""
+    hosts: dict[str, RewriteFacts] = {}
+    for name, item in load_all().items():
+        if item.rewrite != RewriteFacts():
+            hosts.update(dict.fromkeys((name, *item.rewrite.names), item.rewrite))
+    return hosts
 
 
 def load_file(path: str) -> Descriptor:
@@ -234,7 +275,7 @@ def load_file(path: str) -> Descriptor:
     return parse(data, path)
 
 
-_TOP_KEYS = ("name", "display_name", "tier", "install", "hook", "doctor")
+_TOP_KEYS = ("name", "display_name", "tier", "install", "hook", "doctor", "rewrite")
 _INSTALL_KEYS = ("relocation_env", "awareness_target", "fail_closed", "hook_condition",
                  "detect", "global", "project")
 
@@ -269,6 +310,24 @@ def parse(data: Mapping[str, object], where: str) -> Descriptor:
         hook_condition=schema.string(install, "hook_condition", table, required=False),
         doctor=_doctor_facts(data.get("doctor", {}), f"{where}: doctor"),
         hook=hook,
+        rewrite=_rewrite(data.get("rewrite", {}), f"{where}: rewrite"),
+    )
+
+
+def _rewrite(value: object, where: str) -> RewriteFacts:
+    table = schema.table(value, where)
+    only(table, ("approval", "permissions", "host_rules", "names"), where)
+    host_rules = ""
+    if "host_rules" in table:
+        host_rules = schema.choice(table, "host_rules", sorted(set(HOST_RULE_HOSTS.values())),
+                                   where)
+    return RewriteFacts(
+        host_approves=schema.choice(table, "approval", APPROVALS, where,
+                                    default="rules") == "host",
+        permissions=schema.choice(table, "permissions", PERMISSION_SOURCES, where,
+                                  default=REWRITE_PERMISSIONS),
+        host_rules=host_rules,
+        names=tuple(schema.strings(table, "names", where)),
     )
 
 

@@ -27,7 +27,7 @@ from typing import Any
 from rtok import launcher, paths
 from rtok.fileio import sha256_hex
 from rtok.hooks.types import HookProtocol, PayloadShape
-from rtok.install.descriptor import DoctorFacts, FileSpec
+from rtok.install.descriptor import REWRITE_PERMISSIONS, DoctorFacts, FileSpec
 from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
@@ -363,8 +363,9 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
 
 # ------------------------------------------------------------------------------ plugins
 
-# The permission source `rtok rewrite` (what plugins call) reads: rtok/rewrite/main.py.
-REWRITE_PERMISSION_SOURCE = "claude"
+# The permission source `rtok rewrite` reads when the caller names no agent (as doctor
+# calls it): rtok/install/descriptor.py REWRITE_PERMISSIONS.
+REWRITE_PERMISSION_SOURCE = REWRITE_PERMISSIONS
 
 
 def check_stock_file(agent: str, scope: str, record: ArtifactRecord, data: bytes,
@@ -463,10 +464,6 @@ def codex_hook_hash(command: str, timeout: object, matcher: str,
     return codex_group_hash({"matcher": matcher, "hooks": [handler]})
 
 
-def codex_home() -> str:
-    return paths.expand_user_path("${CODEX_HOME:-~/.codex}")
-
-
 def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
     """Is every rtok handler in `hooks_file` trusted in Codex's config.toml (the
     `codex_trust` strategy)? `agent` names the descriptor that installs it."""
@@ -483,7 +480,7 @@ def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
     except (ValueError, AttributeError, UnicodeDecodeError) as exc:
         return [Check(agent, scope, "codex_trust", FAIL, f"{hooks_file} does not parse: {exc}",
                       fix)]
-    config_path = os.path.join(codex_home(), "config.toml")
+    config_path = installed.trust_config(agent, scope)
     try:
         with open(config_path, "rb") as handle:
             config = tomllib.load(handle)

@@ -93,6 +93,10 @@ def test_a_valid_descriptor_parses() -> None:
         (lambda d: d.pop("hook"), "a hook-tier agent needs a [hook] table"),
         (lambda d: d.update(tier="plugin"), "[hook] is only for the hook tier"),
         (lambda d: d.update(colour="red"), "unknown key 'colour'"),
+        (lambda d: d.update(rewrite={"approval": "maybe"}), "rewrite.approval must be one of"),
+        (lambda d: d.update(rewrite={"permissions": "everyone"}), "rewrite.permissions"),
+        (lambda d: d.update(rewrite={"host_rules": "vim"}), "rewrite.host_rules"),
+        (lambda d: d.update(rewrite={"names": "kilo"}), "rewrite.names must be a list"),
     ],
 )
 def test_invalid_descriptors_name_the_file_and_the_key(mutate: Any, message: str) -> None:
