@@ -34,6 +34,14 @@ Schema (every key is checked; an error names the file and the key):
                                #   the decision kind stays ask_rewrite, so it should differ
                                #   from ask_rewrite only by added keys (`rtok doctor`)
 
+    [hook.sample]              # what the agent really sends, as JSON text (rtok's tests and
+    shell = '''{…}'''          #   the validator use it): the payload before a shell call, with
+                               #   "${command}" and "${cwd}" for the command and the working
+                               #   directory (also inside a string that holds JSON text);
+    other = '''{…}'''          #   the top-level keys that make it a call of another tool
+                               #   (a file read). Required; the shell sample must be a shell
+                               #   call under the payload shapes above, the other one not.
+
 In a template the string "${input}" becomes the complete tool input with only the command
 changed, "${command}" the rewritten command, and inside longer strings `${command}` and
 `${original}` are replaced by the rewritten and the original command.
@@ -42,10 +50,19 @@ changed, "${command}" the rewritten command, and inside longer strings `${comman
 from __future__ import annotations
 
 import json
-from typing import cast
+from typing import Any, NamedTuple, cast
 
 from rtok import schema
-from rtok.hooks.types import CommandFormat, HookProtocol, InputFormat, PayloadShape, RtokPath
+from rtok.hooks.payload import ToolCall, find_shape, shell_call
+from rtok.hooks.types import (
+    CommandFormat,
+    HookProtocol,
+    InputFormat,
+    JsonObject,
+    JsonValue,
+    PayloadShape,
+    RtokPath,
+)
 from rtok.permissions.verdict import SOURCES
 from rtok.schema import DescriptorError
 
@@ -55,7 +72,9 @@ RTOK_PATHS = ("bare", "absolute")
 INPUT_FORMATS = ("object", "object_or_json")
 COMMAND_FORMATS = ("string", "list")
 REPLY_KINDS = ("allow_rewrite", "ask_rewrite", "ask_rule_rewrite", "deny", "defer")
-_HOOK_KEYS = ("permissions", "rtok_path", "no_opinion", "payloads")
+_HOOK_KEYS = ("permissions", "rtok_path", "no_opinion", "payloads", "sample")
+SAMPLE_COMMAND = "${command}"
+SAMPLE_CWD = "${cwd}"
 _PAYLOAD_KEYS = ("tool", "tools", "event", "events", "input", "input_format", "command",
                  "command_format", "background", "foreground", "incomplete", "replies")
 
@@ -83,6 +102,72 @@ def validate_hook_table(value: object, where: str) -> HookProtocol:
         "payloads": [_payload(item, f"{table}.payloads[{index}]")
                      for index, item in enumerate(payloads)],
     }
+
+
+def validate_hook_sample(value: object, protocol: HookProtocol, where: str) -> HookSample:
+    """The `[hook.sample]` payloads of the descriptor file `where`, checked against the
+    agent's own payload shapes."""
+    table = f"{where}: hook.sample"
+    sample = schema.table(value, table)
+    schema.only(sample, ("shell", "other"), table)
+    parsed = {}
+    for key in ("shell", "other"):
+        text = schema.string(sample, key, table)
+        try:
+            payload = json.loads(text)
+        except ValueError as error:
+            raise DescriptorError(f"{table}.{key} is not JSON: {error}") from error
+        if not isinstance(payload, dict):
+            raise DescriptorError(f"{table}.{key} must be a JSON object")
+        parsed[key] = payload
+    result = HookSample(shell=parsed["shell"], other=parsed["other"])
+    probe = "git status --short"
+    call = _shell_call(protocol, fill_sample(result, probe, "/"))
+    if call is None or probe not in call.commands:
+        raise DescriptorError(f"{table}.shell is not a shell call of `${{command}}` under "
+                              "the agent's payload shapes")
+    if _shell_call(protocol, fill_sample(result, probe, "/", other=True)) is not None:
+        raise DescriptorError(f"{table}.other is still a shell call")
+    return result
+
+
+class HookSample(NamedTuple):
+    """An agent's sample payloads (JSON objects with the ${command} and ${cwd} holes)."""
+
+    shell: JsonObject
+    other: JsonObject  # top-level keys replacing the shell sample's
+
+
+def fill_sample(sample: HookSample, command: str, cwd: str, *,
+                other: bool = False) -> JsonObject:
+    """The agent's payload before running `command` in `cwd` (`other`: a call of another
+    tool instead), as the agent would send it."""
+    payload = dict(sample.shell)
+    if other:
+        payload.update(sample.other)
+    filled = _fill(payload, {SAMPLE_COMMAND: command, SAMPLE_CWD: cwd})
+    assert isinstance(filled, dict)
+    return filled
+
+
+def _fill(value: JsonValue, holes: dict[str, str]) -> JsonValue:
+    if isinstance(value, str):
+        if value in holes:
+            return holes[value]
+        if "${" in value and value[:1] in ("{", "["):  # JSON text inside the payload
+            return json.dumps(_fill(json.loads(value), holes))
+        return value
+    if isinstance(value, dict):
+        return {key: _fill(item, holes) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_fill(item, holes) for item in value]
+    return value
+
+
+def _shell_call(protocol: HookProtocol, payload: JsonObject) -> ToolCall | None:
+    shapes: list[dict[str, Any]] = [dict(shape) for shape in protocol["payloads"]]
+    shape = find_shape(payload, shapes)
+    return None if shape is None else shell_call(payload, shape)
 
 
 def _payload(item: object, where: str) -> PayloadShape:

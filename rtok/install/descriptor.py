@@ -79,7 +79,7 @@ from dataclasses import dataclass, field
 
 from rtok import resources, schema
 from rtok.formats.dialects import DIALECTS
-from rtok.hooks.descriptors import validate_hook_table
+from rtok.hooks.descriptors import HookSample, validate_hook_sample, validate_hook_table
 from rtok.hooks.types import HookProtocol
 from rtok.permissions.opencode import HOSTS as HOST_RULE_HOSTS
 from rtok.permissions.verdict import SOURCES as PERMISSION_SOURCES
@@ -215,6 +215,7 @@ class Descriptor:
     hook_condition: str = ""  # a host setting outside rtok's reach the hook also needs
     doctor: DoctorFacts = field(default_factory=DoctorFacts)
     hook: HookProtocol | None = None  # the compiled [hook] table (hook tier only)
+    hook_sample: HookSample | None = None  # [hook.sample]: payloads the agent sends
     rewrite: RewriteFacts = field(default_factory=RewriteFacts)
 
     @property
@@ -289,6 +290,10 @@ def parse(data: Mapping[str, object], where: str) -> Descriptor:
         raise DescriptorError(f"{where}: name {name!r} must match the file name {stem!r}")
     tier = schema.choice(data, "tier", TIERS, top)
     hook = _hook(data, tier, where)
+    sample = None
+    if hook is not None:
+        raw_hook = schema.table(data["hook"], f"{where}: hook")
+        sample = validate_hook_sample(raw_hook.get("sample"), hook, where)
     if "install" not in data:
         raise DescriptorError(f"{where}: missing the [install] table")
     table = f"{where}: install"
@@ -310,6 +315,7 @@ def parse(data: Mapping[str, object], where: str) -> Descriptor:
         hook_condition=schema.string(install, "hook_condition", table, required=False),
         doctor=_doctor_facts(data.get("doctor", {}), f"{where}: doctor"),
         hook=hook,
+        hook_sample=sample,
         rewrite=_rewrite(data.get("rewrite", {}), f"{where}: rewrite"),
     )
 

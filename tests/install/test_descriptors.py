@@ -3,6 +3,7 @@ the agent's own relocation variables."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -39,6 +40,7 @@ def test_every_agent_has_a_descriptor_with_its_tier() -> None:
 def test_hook_tier_agents_have_a_reply_protocol() -> None:
     for name, item in integrations.load_descriptors().items():
         assert (item.hook is not None) == (item.tier == "hook"), name
+        assert (item.hook_sample is not None) == (item.tier == "hook"), name
         assert item.hook_protocol == (name if item.tier == "hook" else None)
 
 
@@ -47,7 +49,10 @@ def _valid() -> dict[str, Any]:
         "name": "demo", "display_name": "Demo", "tier": "hook",
         "hook": {"permissions": "claude", "payloads": [
             {"tool": "tool_name", "tools": ["Bash"], "input": "tool_input",
-             "command": ["command"], "replies": {}}]},
+             "command": ["command"], "replies": {}}],
+            "sample": {"shell": json.dumps({"tool_name": "Bash", "cwd": "${cwd}",
+                                            "tool_input": {"command": "${command}"}}),
+                       "other": json.dumps({"tool_name": "Read"})}},
         "install": {
             "detect": {"binaries": ["demo"]},
             "global": [{"strategy": "json_hook_group", "path": "~/.demo/settings.json",
@@ -91,6 +96,12 @@ def test_a_valid_descriptor_parses() -> None:
         (lambda d: d["hook"].update(permissions="everyone"), "hook.permissions must be one"),
         (lambda d: d["hook"]["payloads"][0].pop("tools"), "hook.payloads[0].tools is required"),
         (lambda d: d.pop("hook"), "a hook-tier agent needs a [hook] table"),
+        (lambda d: d["hook"].pop("sample"), "hook.sample must be a table"),
+        (lambda d: d["hook"]["sample"].update(shell="{"), "hook.sample.shell is not JSON"),
+        (lambda d: d["hook"]["sample"].update(shell='{"tool_name": "Bash"}'),
+         "hook.sample.shell is not a shell call"),
+        (lambda d: d["hook"]["sample"].update(other='{"cwd": "/"}'),
+         "hook.sample.other is still a shell call"),
         (lambda d: d.update(tier="plugin"), "[hook] is only for the hook tier"),
         (lambda d: d.update(colour="red"), "unknown key 'colour'"),
         (lambda d: d.update(rewrite={"approval": "maybe"}), "rewrite.approval must be one of"),
