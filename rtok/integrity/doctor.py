@@ -22,11 +22,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from rtok import launcher, paths
 from rtok.fileio import sha256_hex
-from rtok.hooks.types import HookProtocol, PayloadShape
+from rtok.hooks.types import HookProtocol, JsonObject, JsonValue, PayloadShape
 from rtok.install.descriptor import REWRITE_PERMISSIONS, DoctorFacts, FileSpec
 from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
@@ -96,17 +95,19 @@ def _runs_rtok_hook(command: str, agent: str) -> bool:
 # ------------------------------------------------------------------------------ samples
 
 
-
-def _set(payload: dict[str, Any], path: Sequence[str], value: object) -> None:
+def _set(payload: JsonObject, path: Sequence[str], value: JsonValue) -> None:
     node = payload
     for key in path[:-1]:
-        node = node.setdefault(key, {})
+        child = node.setdefault(key, {})
+        if not isinstance(child, dict):  # a shape's paths never cross a value
+            child = node[key] = {}
+        node = child
     node[path[-1]] = value
 
 
-def sample_payload(shape: PayloadShape, command: str | None, cwd: str) -> dict[str, Any]:
+def sample_payload(shape: PayloadShape, command: str | None, cwd: str) -> JsonObject:
     """A payload in `shape`: a shell call of `command`, or (None) a call of another tool."""
-    payload: dict[str, Any] = {"session_id": "rtok-doctor", "cwd": cwd}
+    payload: JsonObject = {"session_id": "rtok-doctor", "cwd": cwd}
     if shape.get("event"):
         _set(payload, shape["event"], shape["events"][0])
     if command is None:
@@ -115,12 +116,12 @@ def sample_payload(shape: PayloadShape, command: str | None, cwd: str) -> dict[s
         return payload
     _set(payload, shape["tool"], shape["tools"][0])
     key = shape["command"][0]
-    value: object = [command] if shape.get("command_format") == "list" else command
+    value: JsonValue = [command] if shape.get("command_format") == "list" else command
     _set(payload, shape["input"], {key: value, "description": "rtok doctor sample"})
     return payload
 
 
-def expected_outcome(protocol: HookProtocol, payload: dict[str, Any], cwd: str,
+def expected_outcome(protocol: HookProtocol, payload: JsonObject, cwd: str,
                      env: Mapping[str, str]) -> tuple[str, str]:
     """(decision kind, reply text) rtok's own decision core gives this payload here."""
     from rtok.hooks.main import respond
@@ -192,7 +193,7 @@ def _clip(text: str, limit: int = 160) -> str:
 
 
 def host_contract_problem(agent: str, sample: str, stdout: str,
-                          sample_input: Mapping[str, Any] | None,
+                          sample_input: Mapping[str, JsonValue] | None,
                           command_key: str = "command") -> str | None:
     """What the host itself would reject in this reply, or None. Every host takes one
     JSON object or nothing; a rewrite must return the complete tool input with only the
@@ -239,7 +240,7 @@ def _doctor_facts(agent: str) -> DoctorFacts | None:
     return descriptor.doctor if descriptor is not None else None
 
 
-def run_hook_command(command: str, payload: Mapping[str, Any], cwd: str,
+def run_hook_command(command: str, payload: Mapping[str, JsonValue], cwd: str,
                      env: Mapping[str, str]) -> tuple[int | None, str, str]:
     """Run the registered command as the agent does: `/bin/sh -c`, payload on stdin."""
     try:
@@ -321,7 +322,7 @@ def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
 
 def _one_sample(agent: str, scope: str, sample: str, command: str,
                 protocol: HookProtocol, shape: PayloadShape,
-                payload: dict[str, Any], cwd: str, env: Mapping[str, str]) -> Check:
+                payload: JsonObject, cwd: str, env: Mapping[str, str]) -> Check:
     fix = init_fix(agent, scope, None)
     try:
         kind, _expected = expected_outcome(protocol, payload, cwd, env)
