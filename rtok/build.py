@@ -40,18 +40,21 @@ def compile_hook_protocols() -> str:
 
 
 def compile_rewrite_hosts() -> str:
-    from rtok.install.descriptor import REWRITE_PERMISSIONS, rewrite_hosts
+    from rtok.install.descriptor import rewrite_hosts
 
     def row(permissions: str, host_approves: bool, host_rules: str) -> str:
         return f"({permissions!r}, {host_approves!r}, {host_rules!r})"
 
+    default, hosts = rewrite_hosts()
+    # An agent answered exactly as an unnamed caller is left out.
     lines = [f"    {name!r}: {row(f.permissions, f.host_approves, f.host_rules)},"
-             for name, f in sorted(rewrite_hosts().items())]
+             for name, f in sorted(hosts.items())
+             if (f.permissions, f.host_approves, f.host_rules) != (default, False, "")]
     return (
         HEADER.format(source="integrations/*.toml [rewrite]")
         + "# How `rtok rewrite` answers the agent that calls it (RTOK_REWRITE_HOST, --agent):\n"
         + "# name -> (permission source, the host owns approval, the host's own rule set).\n"
-        + f"DEFAULT = {row(REWRITE_PERMISSIONS, False, '')}\n"
+        + f"DEFAULT = {row(default, False, '')}\n"
         + "HOSTS = {\n" + "\n".join(lines) + "\n}\n"
     )
 

@@ -56,8 +56,11 @@ Schema of the installer's part:
                                              #   a command no rule covers (exit 0 for it);
                                              #   "rules" (default): rtok asks (exit 3)
     permissions = "claude"                   # whose rules `rtok rewrite` reads for it
-                                             #   (default REWRITE_PERMISSIONS, also used when
-                                             #   the caller names no agent)
+                                             #   (default: those of the `default_rules` agent)
+    default_rules = true                     # `rtok rewrite` reads this agent's rules (its
+                                             #   [hook] permissions) for a caller that names
+                                             #   no agent or whose table names none; exactly
+                                             #   one descriptor says so
     host_rules = "opencode"                  # also the agent's own `permission.bash` rules
                                              #   (rtok.permissions.opencode): opencode | kilo
     names = ["kilo"]                         # other names the agent calls itself by there
@@ -75,7 +78,7 @@ import json
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rtok import resources, schema
 from rtok.formats.dialects import DIALECTS
@@ -89,9 +92,6 @@ TIERS = ("hook", "plugin", "rules")
 SCOPES = ("global", "project")
 LEVELS = ("default", "high", "full")
 APPROVALS = ("rules", "host")
-# What `rtok rewrite` reads when the calling agent does not say otherwise (or is not named):
-# Claude Code's rules, the ones users of the plugin hosts commonly keep.
-REWRITE_PERMISSIONS = "claude"
 
 # strategy -> (required keys with their types, optional keys with their types)
 _T = type
@@ -135,7 +135,7 @@ AWARENESS_STRATEGIES = frozenset(
 
 
 __all__ = ["Descriptor", "DescriptorError", "FileSpec", "RewriteFacts", "hook_protocols",
-           "load_all", "load_file", "parse", "rewrite_hosts"]
+           "load_all", "load_file", "parse", "rewrite_default_permissions", "rewrite_hosts"]
 
 
 @dataclass(frozen=True)
@@ -194,7 +194,8 @@ class RewriteFacts:
     """How `rtok rewrite` answers this agent (its `[rewrite]` table)."""
 
     host_approves: bool = False  # "no rule" is the host's to decide: exit 0, not 3
-    permissions: str = REWRITE_PERMISSIONS
+    permissions: str = ""  # "" = the rules of the `default_rules` agent
+    default_rules: bool = False
     host_rules: str = ""  # the host's own permission.bash rule set ("" = none)
     names: tuple[str, ...] = ()  # other RTOK_REWRITE_HOST values meaning this agent
 
@@ -255,14 +256,28 @@ def hook_protocols() -> dict[str, HookProtocol]:
     return {name: item.hook for name, item in load_all().items() if item.hook is not None}
 
 
-def rewrite_hosts() -> dict[str, RewriteFacts]:
-    """Each name an agent may give `rtok rewrite` -> how rtok rewrite answers it, for every
-    agent whose descriptor has a `[rewrite]` table."""
+def rewrite_default_permissions(descriptors: Mapping[str, Descriptor]) -> str:
+    """The permission source `rtok rewrite` reads for a caller that names no agent: that
+    of the one descriptor with `[rewrite] default_rules = true`."""
+    marked = sorted(name for name, item in descriptors.items() if item.rewrite.default_rules)
+    if len(marked) != 1:
+        raise DescriptorError(f"integrations/: exactly one descriptor needs [rewrite] "
+                              f"default_rules = true, not {len(marked)} ({', '.join(marked)})")
+    return descriptors[marked[0]].permission_source
+
+
+def rewrite_hosts() -> tuple[str, dict[str, RewriteFacts]]:
+    """(the default permission source of `rtok rewrite`, each name an agent may give it ->
+    how it answers that agent, with the permission source filled in) for every agent whose
+    descriptor has a `[rewrite]` table."""
+    descriptors = load_all()
+    default = rewrite_default_permissions(descriptors)
     hosts: dict[str, RewriteFacts] = {}
-    for name, item in load_all().items():
+    for name, item in descriptors.items():
         if item.rewrite != RewriteFacts():
-            hosts.update(dict.fromkeys((name, *item.rewrite.names), item.rewrite))
-    return hosts
+            facts = replace(item.rewrite, permissions=item.rewrite.permissions or default)
+            hosts.update(dict.fromkeys((name, *item.rewrite.names), facts))
+    return default, hosts
 
 
 def load_file(path: str) -> Descriptor:
@@ -316,22 +331,27 @@ def parse(data: Mapping[str, object], where: str) -> Descriptor:
         doctor=_doctor_facts(data.get("doctor", {}), f"{where}: doctor"),
         hook=hook,
         hook_sample=sample,
-        rewrite=_rewrite(data.get("rewrite", {}), f"{where}: rewrite"),
+        rewrite=_rewrite(data.get("rewrite", {}), f"{where}: rewrite", hook),
     )
 
 
-def _rewrite(value: object, where: str) -> RewriteFacts:
+def _rewrite(value: object, where: str, hook: HookProtocol | None) -> RewriteFacts:
     table = schema.table(value, where)
-    only(table, ("approval", "permissions", "host_rules", "names"), where)
-    host_rules = ""
+    if table.get("default_rules") and (hook is None or hook["permissions"] == "none"):
+        raise DescriptorError(f"{where}.default_rules needs a permission source ([hook] "
+                              "permissions) whose rules could be read")
+    only(table, ("approval", "permissions", "host_rules", "names", "default_rules"), where)
+    host_rules = permissions = ""
     if "host_rules" in table:
         host_rules = schema.choice(table, "host_rules", sorted(set(HOST_RULE_HOSTS.values())),
                                    where)
+    if "permissions" in table:
+        permissions = schema.choice(table, "permissions", PERMISSION_SOURCES, where)
     return RewriteFacts(
         host_approves=schema.choice(table, "approval", APPROVALS, where,
                                     default="rules") == "host",
-        permissions=schema.choice(table, "permissions", PERMISSION_SOURCES, where,
-                                  default=REWRITE_PERMISSIONS),
+        permissions=permissions,
+        default_rules=schema.boolean(table, "default_rules", where),
         host_rules=host_rules,
         names=tuple(schema.strings(table, "names", where)),
     )

@@ -24,9 +24,10 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
 from rtok import launcher, paths
+from rtok.compiled.rewrite_hosts import DEFAULT as REWRITE_DEFAULT
 from rtok.fileio import sha256_hex
 from rtok.hooks.types import HookProtocol, JsonObject, JsonValue, PayloadShape
-from rtok.install.descriptor import REWRITE_PERMISSIONS, DoctorFacts, FileSpec
+from rtok.install.descriptor import DoctorFacts, FileSpec
 from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
@@ -365,8 +366,8 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
 # ------------------------------------------------------------------------------ plugins
 
 # The permission source `rtok rewrite` reads when the caller names no agent (as doctor
-# calls it): rtok/install/descriptor.py REWRITE_PERMISSIONS.
-REWRITE_PERMISSION_SOURCE = REWRITE_PERMISSIONS
+# calls it): the descriptor with `[rewrite] default_rules = true`.
+REWRITE_PERMISSION_SOURCE = REWRITE_DEFAULT[0]
 
 
 def check_stock_file(agent: str, scope: str, record: ArtifactRecord, data: bytes,
@@ -441,7 +442,8 @@ def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Chec
         cwd, env = sandbox
         code, out, err = _run_rewrite(binary, DENY_SAMPLE, cwd, env)
         if code == 2 and not out.strip():
-            owner = installed.descriptors()[REWRITE_PERMISSION_SOURCE].display_name
+            owner = next((d.display_name for d in installed.descriptors().values()
+                          if d.rewrite.default_rules), REWRITE_PERMISSION_SOURCE)
             checks.append(Check(agent, scope, "deny", PASS,
                                 f"a command your {owner} rules deny is left alone (exit 2)",
                                 command=binary))

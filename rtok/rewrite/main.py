@@ -10,8 +10,8 @@ The arguments are joined with spaces (`rtok rewrite ls -al` is `rtok rewrite "ls
     exit 3  rewritten command on stdout   rewrite, the host should ask (ask rule / no rule)
 
 `--agent NAME` (or `RTOK_REWRITE_HOST=NAME`) names the calling agent; its descriptor's
-`[rewrite]` table says whose permission rules are read (Claude Code's unless it says
-otherwise, and for an agent not named), whether the agent owns approval itself ("no rule"
+`[rewrite]` table says whose permission rules are read (by default, and for an agent not
+named, those of the descriptor with `default_rules = true`: Claude Code's), whether the agent owns approval itself ("no rule"
 then gives 0, while an explicit ask rule stays 3 and a deny rule stays 2), and whether its
 own `permission.bash` rules are read as well (OpenCode, Kilo: rtok.permissions.opencode;
 their deny gives 2, an unreadable config file gives 1, and a rewrite the host would judge

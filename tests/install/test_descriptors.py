@@ -108,6 +108,9 @@ def test_a_valid_descriptor_parses() -> None:
         (lambda d: d.update(rewrite={"permissions": "everyone"}), "rewrite.permissions"),
         (lambda d: d.update(rewrite={"host_rules": "vim"}), "rewrite.host_rules"),
         (lambda d: d.update(rewrite={"names": "kilo"}), "rewrite.names must be a list"),
+        (lambda d: (d["hook"].update(permissions="none"),
+                    d.update(rewrite={"default_rules": True})),
+         "default_rules needs a permission source"),
     ],
 )
 def test_invalid_descriptors_name_the_file_and_the_key(mutate: Any, message: str) -> None:
@@ -118,6 +121,19 @@ def test_invalid_descriptors_name_the_file_and_the_key(mutate: Any, message: str
     text = str(caught.value)
     assert text.startswith("/somewhere/integrations/demo.toml")
     assert message in text
+
+
+def test_exactly_one_descriptor_gives_rtok_rewrite_its_default_rules() -> None:
+    real = integrations.load_descriptors()
+    assert descriptor.rewrite_default_permissions(real) == "claude"
+    marked = _valid()
+    marked["rewrite"] = {"default_rules": True}
+    demo = descriptor.parse(marked, "demo.toml")
+    with pytest.raises(descriptor.DescriptorError, match="exactly one .* not 2"):
+        descriptor.rewrite_default_permissions({**real, "demo": demo})
+    unmarked = {name: item for name, item in real.items() if not item.rewrite.default_rules}
+    with pytest.raises(descriptor.DescriptorError, match="not 0"):
+        descriptor.rewrite_default_permissions(unmarked)
 
 
 def test_a_broken_descriptor_file_is_reported_with_its_path(tmp_path: Path) -> None:

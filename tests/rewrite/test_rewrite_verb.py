@@ -12,7 +12,7 @@ from rtok_testing import run_rtok
 
 # The agents whose descriptor says they own approval ([rewrite] approval = "host"), with
 # the other names they call `rtok rewrite` by.
-APPROVING_HOSTS = sorted(name for name, facts in descriptor.rewrite_hosts().items()
+APPROVING_HOSTS = sorted(name for name, facts in descriptor.rewrite_hosts()[1].items()
                          if facts.host_approves)
 
 
