@@ -84,7 +84,7 @@ from rtok import resources, schema
 from rtok.formats.dialects import DIALECTS
 from rtok.hooks.descriptors import HookSample, validate_hook_sample, validate_hook_table
 from rtok.hooks.types import HookProtocol
-from rtok.permissions.opencode import HOSTS as HOST_RULE_HOSTS
+from rtok.permissions.opencode import RULE_SETS as HOST_RULE_SETS
 from rtok.permissions.verdict import SOURCES as PERMISSION_SOURCES
 from rtok.schema import DescriptorError, at, only
 
@@ -343,8 +343,7 @@ def _rewrite(value: object, where: str, hook: HookProtocol | None) -> RewriteFac
     only(table, ("approval", "permissions", "host_rules", "names", "default_rules"), where)
     host_rules = permissions = ""
     if "host_rules" in table:
-        host_rules = schema.choice(table, "host_rules", sorted(set(HOST_RULE_HOSTS.values())),
-                                   where)
+        host_rules = schema.choice(table, "host_rules", HOST_RULE_SETS, where)
     if "permissions" in table:
         permissions = schema.choice(table, "permissions", PERMISSION_SOURCES, where)
     return RewriteFacts(

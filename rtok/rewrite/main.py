@@ -11,13 +11,14 @@ The arguments are joined with spaces (`rtok rewrite ls -al` is `rtok rewrite "ls
 
 `--agent NAME` (or `RTOK_REWRITE_HOST=NAME`) names the calling agent; its descriptor's
 `[rewrite]` table says whose permission rules are read (by default, and for an agent not
-named, those of the descriptor with `default_rules = true`: Claude Code's), whether the agent owns approval itself ("no rule"
-then gives 0, while an explicit ask rule stays 3 and a deny rule stays 2), and whether its
-own `permission.bash` rules are read as well (OpenCode, Kilo: rtok.permissions.opencode;
-their deny gives 2, an unreadable config file gives 1, and a rewrite the host would judge
-differently from the command as typed is not made, 1). The command is printed without a
-trailing newline. `--rtok-bin PATH` (or `RTOK_REWRITE_BIN`) inserts that absolute path,
-shell-quoted, instead of bare `rtok` (for hosts whose shell PATH may not contain rtok).
+named, those of the descriptor with `default_rules = true`: Claude Code's), whether the
+agent owns approval itself ("no rule" then gives 0, while an explicit ask rule stays 3 and
+a deny rule stays 2), and whether its own `permission.bash` rules are read as well
+(OpenCode, Kilo: rtok.permissions.opencode; their deny gives 2, an unreadable config file
+gives 1, and a rewrite the host would judge differently from the command as typed is not
+made, 1). The command is printed without a trailing newline. `--rtok-bin PATH` (or
+`RTOK_REWRITE_BIN`) inserts that absolute path, shell-quoted, instead of bare `rtok` (for
+hosts whose shell PATH may not contain rtok).
 
 Hot path: stdlib only.
 """

@@ -129,7 +129,7 @@ def test_exactly_one_descriptor_gives_rtok_rewrite_its_default_rules() -> None:
     marked = _valid()
     marked["rewrite"] = {"default_rules": True}
     demo = descriptor.parse(marked, "demo.toml")
-    with pytest.raises(descriptor.DescriptorError, match="exactly one .* not 2"):
+    with pytest.raises(descriptor.DescriptorError, match=r"exactly one .* not 2"):
         descriptor.rewrite_default_permissions({**real, "demo": demo})
     unmarked = {name: item for name, item in real.items() if not item.rewrite.default_rules}
     with pytest.raises(descriptor.DescriptorError, match="not 0"):
