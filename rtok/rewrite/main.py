@@ -50,10 +50,11 @@ def host_facts(host: str) -> tuple[str, bool, str]:
 def _verdict(cmd: str, source: str) -> str:
     """deny | unreadable | ask | allow | default under the rules of `source` (a deny rule
     found only inside a `sh -c` script counts as deny here)."""
-    try:
-        from rtok.permissions.verdict import rule_verdict
-    except ImportError:
-        return "default"
+    # Imported here, not at the top: an empty command exits before any rule is read. No
+    # ImportError fallback: a verdict without the user's deny rules would be worse than
+    # no rewrite (a failing `rtok rewrite` leaves the command as typed).
+    from rtok.permissions.verdict import rule_verdict
+
     try:
         verdict = rule_verdict(cmd, source, os.getcwd())
     except Exception as exc:  # rules that cannot be read: nothing is rewritten
