@@ -11,9 +11,8 @@ check it against exactly the bytes that were parsed (`parse_with_bytes`).
 
 from __future__ import annotations
 
-import os
-
 from rtok import fastjson as json
+from rtok import oslite as os
 from rtok import paths
 
 TYPE_CHECKING = False

@@ -13,9 +13,9 @@ Hot path: stdlib only; tomllib only inside `_parse`.
 
 from __future__ import annotations
 
-import os
 import sys
 
+from rtok import oslite as os
 from rtok import paths
 
 CACHE_NAMESPACE = "config"

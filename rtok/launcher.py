@@ -27,9 +27,11 @@ from rtok import __version__, paths
 
 MARK = "# rtok launcher"
 HOT_VERBS = ("hook", "rewrite", "run", "filter", "expand")
-# sys.argv arrives as [-c, package dir, launcher path, args...].
+# sys.argv arrives as [-c, package dir, launcher path, args...]; rtok.preload loads the
+# verb's modules from one file when it can (see rtok/preload.py).
 BOOT = ("import sys;sys.path.insert(0,sys.argv.pop(1));sys.argv[0]=sys.argv.pop(1);"
-         "from rtok.cli.entry import main;sys.exit(main())")
+        "import rtok.preload;rtok.preload.start();"
+        "from rtok.cli.entry import main;sys.exit(main())")
 
 
 def supported() -> bool:

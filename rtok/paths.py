@@ -7,8 +7,9 @@ expanded with `expand_user_path`.
 
 from __future__ import annotations
 
-import os
 import sys
+
+from rtok import oslite as os
 
 APP = "rtok"
 

@@ -16,10 +16,10 @@ Store format (`rtok.paths.trust_store()`):
 
 from __future__ import annotations
 
-import os
 import sys
 
 from rtok import fastjson as json
+from rtok import oslite as os
 from rtok import paths
 from rtok.fileio import sha256_hex as sha256_hex  # re-exported: trust.sha256_hex
 

@@ -70,13 +70,16 @@ def test_the_check_sees_a_forbidden_import(tmp_path: Path) -> None:
 
 # What the launcher's hot-path start (python -S -I) may not load at all: `re` (and `json`,
 # which imports it) cost more than rtok's own work; `subprocess`, `signal`, `hashlib` and
-# `sqlite3` have cheaper builtin cores that rtok uses instead.
+# `sqlite3` have cheaper builtin cores that rtok uses instead; `os` (with
+# `_collections_abc`) is rtok.oslite's `posix` (see rtok/oslite.py).
 LEAN_CASES = [
     ("hook-claude", ["hook", "claude"], CLAUDE_REWRITE_PAYLOAD.encode(),
-     ("re", "json", "subprocess", "sqlite3", "hashlib", "typing")),
-    ("rewrite", ["rewrite", "git status"], b"", ("re", "json", "subprocess", "typing")),
+     ("re", "json", "subprocess", "sqlite3", "hashlib", "typing", "os", "_collections_abc")),
+    ("rewrite", ["rewrite", "git status"], b"",
+     ("re", "json", "subprocess", "typing", "os", "_collections_abc")),
     ("run-true", ["run", "true"], b"",
-     ("re", "json", "subprocess", "signal", "hashlib", "sqlite3", "selectors", "typing")),
+     ("re", "json", "subprocess", "signal", "hashlib", "sqlite3", "selectors", "typing", "os",
+      "_collections_abc")),
 ]
 
 

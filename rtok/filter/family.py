@@ -7,8 +7,7 @@ two or more distinct programs is the `script` family.
 
 from __future__ import annotations
 
-import os
-
+from rtok import oslite as os
 from rtok.shell.words import assignment_name
 
 TYPE_CHECKING = False

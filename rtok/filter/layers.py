@@ -9,9 +9,8 @@ and a JSON read, never a TOML parse; trust is checked against those same bytes.
 
 from __future__ import annotations
 
-import os
-
 from rtok import cachefile, paths
+from rtok import oslite as os
 from rtok.filter.rule import SPECIAL_FAMILIES, Rule, default_rule
 
 PROJECT_DIR = ".rtok"

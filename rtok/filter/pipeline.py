@@ -5,9 +5,9 @@ Stdlib only (hot path).
 
 from __future__ import annotations
 
-import os
 import sys
 
+from rtok import oslite as os
 from rtok.filter.capture import Capture
 
 TYPE_CHECKING = False

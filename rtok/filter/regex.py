@@ -16,10 +16,10 @@ the trust store beside it, and whoever could rewrite one could rewrite the other
 
 from __future__ import annotations
 
-import os
 import sys
 
 from rtok import fastjson as json
+from rtok import oslite as os
 from rtok import paths
 
 TYPE_CHECKING = False

@@ -15,9 +15,10 @@ like in a shell.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
+
+from rtok import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

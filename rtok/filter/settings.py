@@ -38,7 +38,7 @@ _loaded: dict[tuple[str, int, int], Settings] = {}
 
 
 def _config_key() -> tuple[str, int, int]:
-    import os
+    from rtok import oslite as os
 
     path = paths.config_file()
     try:

@@ -6,9 +6,9 @@ the file says now.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
+from rtok import oslite as os
 from rtok.filter.layers import is_trusted, layer_paths
 from rtok.filter.ruleparse import parse_rule_bytes
 

@@ -42,7 +42,7 @@ def read_document(fd: int, cap: int = STDIN_CAP, deadline_s: float = READ_DEADLI
     The deadline is a SIGALRM timer rather than select/poll: `select` is an extension
     module whose loading costs the hook more than the timer (the `_signal` core is
     already loaded)."""
-    import os
+    from rtok import oslite as os
 
     signals = __import__("_signal")
     timed = hasattr(signals, "setitimer")

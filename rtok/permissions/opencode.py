@@ -24,8 +24,7 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-import os
-
+from rtok import oslite as os
 from rtok.permissions import sources
 
 # The rule sets read here; a descriptor's `[rewrite] host_rules` names one of them.

@@ -14,10 +14,10 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-import os
 import sys
 
 from rtok import fastjson as json
+from rtok import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -25,8 +25,9 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-import os
 import sys
+
+from rtok import oslite as os
 
 HOST_VARIABLE = "RTOK_REWRITE_HOST"
 BIN_VARIABLE = "RTOK_REWRITE_BIN"

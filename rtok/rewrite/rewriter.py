@@ -14,8 +14,7 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-import os
-
+from rtok import oslite as os
 from rtok.compiled.registry import REGISTRY
 from rtok.shell import lexer, segments, wrappers
 from rtok.shell.words import basename, dequote

@@ -16,9 +16,9 @@ uncut and says it was not archived).
 
 from __future__ import annotations
 
-import os
 import time
 
+from rtok import oslite as os
 from rtok import paths
 from rtok.store import KEEP_OPEN
 

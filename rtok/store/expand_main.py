@@ -116,8 +116,7 @@ def main(args: list[str]) -> int:
     if isinstance(parsed, str):
         sys.stderr.write(f"rtok expand: {parsed}\n{USAGE}")
         return 2
-    import os
-
+    from rtok import oslite as os
     from rtok import paths
     from rtok.store import archive
 

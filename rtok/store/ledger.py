@@ -13,9 +13,9 @@ process killed between the claim and its commit loses the rows it claimed.
 
 from __future__ import annotations
 
-import os
 import time
 
+from rtok import oslite as os
 from rtok import paths
 from rtok.store.db import FILE_MODE, connect, release
 
