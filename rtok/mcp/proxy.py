@@ -12,7 +12,6 @@ by signal N); SIGINT, SIGTERM and SIGHUP sent to rtok are passed on.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import signal
@@ -23,6 +22,7 @@ import time
 from collections.abc import Iterator
 from typing import IO, Any
 
+from rtok.fileio import sha256_hex
 from rtok.filter.engine import shorten
 from rtok.filter.layers import resolve_rule
 from rtok.filter.render import trailer
@@ -98,7 +98,7 @@ class Shortener:
 
         from rtok.store.archive import ArchiveWriter
 
-        digest = hashlib.sha256(raw).hexdigest()
+        digest = sha256_hex(raw)
         writer = ArchiveWriter(f"mcp {ref}", "mcp", self.settings.max_entry_bytes)
         try:
             writer.write(raw)
