@@ -31,11 +31,32 @@ def compile_protect_hints() -> str:
 
 
 def compile_hook_protocols() -> str:
-    from rtok.hooks.descriptors import load_hook_protocols, protocols_module_body
+    from rtok.hooks.descriptors import protocols_module_body
+    from rtok.install.descriptor import hook_protocols
 
     # Not render_module: one JSON text per agent loads faster than a literal of them all.
-    body = protocols_module_body(load_hook_protocols())
+    body = protocols_module_body(hook_protocols())
     return HEADER.format(source="integrations/*.toml [hook]") + body
+
+
+def compile_rewrite_hosts() -> str:
+    from rtok.install.descriptor import rewrite_hosts
+
+    def row(permissions: str, host_approves: bool, host_rules: str) -> str:
+        return f"({permissions!r}, {host_approves!r}, {host_rules!r})"
+
+    default, hosts = rewrite_hosts()
+    # An agent answered exactly as an unnamed caller is left out.
+    lines = [f"    {name!r}: {row(f.permissions, f.host_approves, f.host_rules)},"
+             for name, f in sorted(hosts.items())
+             if (f.permissions, f.host_approves, f.host_rules) != (default, False, "")]
+    return (
+        HEADER.format(source="integrations/*.toml [rewrite]")
+        + "# How `rtok rewrite` answers the agent that calls it (RTOK_REWRITE_HOST, --agent):\n"
+        + "# name -> (permission source, the host owns approval, the host's own rule set).\n"
+        + f"DEFAULT = {row(default, False, '')}\n"
+        + "HOSTS = {\n" + "\n".join(lines) + "\n}\n"
+    )
 
 
 def compile_registry() -> str:
@@ -49,6 +70,7 @@ GENERATORS["registry"] = compile_registry
 GENERATORS["default_rules"] = compile_rules
 GENERATORS["hook_protocols"] = compile_hook_protocols
 GENERATORS["protect_hints"] = compile_protect_hints
+GENERATORS["rewrite_hosts"] = compile_rewrite_hosts
 
 
 def compile_all() -> dict[str, str]:

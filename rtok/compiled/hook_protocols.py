@@ -6,7 +6,7 @@ from rtok import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from rtok.hooks.types import HookProtocol
 
 # One JSON text per agent: `rtok hook AGENT` parses only its own (JSON is parsed anyway),
 # which is cheaper at start-up than building every agent's tables as a literal.
@@ -207,13 +207,16 @@ PROTOCOL_JSON = {
 }
 
 
-def protocol(agent: str) -> dict[str, Any] | None:
+def protocol(agent: str) -> HookProtocol | None:
     """The compiled `[hook]` table of one agent, or None."""
     text = PROTOCOL_JSON.get(agent)
-    return None if text is None else dict(json.loads(text))
+    if text is None:
+        return None
+    table: HookProtocol = json.loads(text)
+    return table
 
 
-def __getattr__(name: str) -> dict[str, Any]:
+def __getattr__(name: str) -> dict[str, HookProtocol]:
     # `PROTOCOLS` (agent -> table) for callers that want every agent (doctor, tests).
     if name == "PROTOCOLS":
         return {agent: json.loads(text) for agent, text in PROTOCOL_JSON.items()}

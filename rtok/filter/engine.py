@@ -13,6 +13,7 @@ from __future__ import annotations
 from rtok.filter import regex
 from rtok.filter.formatters.summary import is_summariser
 from rtok.filter.protect import is_protected
+from rtok.filter.textlines import cut_middle, terminal_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
 
     from rtok.filter.rule import Rule
 
-_ANSI = regex.compile(
-    r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
 _GROUPABLE = regex.compile(r"^(?!\d+[:-])([^\s:][^:]*?):(\d+[:\-].*|[^\d].*)$")
 
 
@@ -39,25 +38,12 @@ def clip_line(line: str) -> str:
     return f"{line[:limit]}… ({len(line)} chars)"
 
 
-def omitted(count: int) -> str:
-    return f"… {count} lines omitted"
-
-
 def normalise(text: str) -> list[str]:
     """Lines as a terminal would leave them: colours removed, `\\r` overwrites applied."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    out = []
-    for line in lines:
-        if "\x1b" in line:
-            line = _ANSI.sub("", line)
-        if "\r" in line:
-            line = line.rstrip("\r")
-            if "\r" in line:
-                line = line.rsplit("\r", 1)[1]
-        out.append(line)
-    return out
+    return [terminal_line(line) for line in lines]
 
 
 def keeps(rule: Rule, line: str) -> bool:
@@ -110,21 +96,7 @@ def cut_lines(lines: list[str], rule: Rule, head: int, tail: int, max_lines: int
     """Head and tail kept, protected/kept lines of the middle kept, the rest counted."""
     if len(lines) <= max_lines:
         return lines
-    end = len(lines) - tail
-    out = lines[:head]
-    gap = 0
-    for line in lines[head:end]:
-        if keeps(rule, line):
-            if gap:
-                out.append(omitted(gap))
-                gap = 0
-            out.append(line)
-        else:
-            gap += 1
-    if gap:
-        out.append(omitted(gap))
-    out.extend(lines[end:] if tail else [])
-    return out
+    return cut_middle(lines, head, tail, lambda line: keeps(rule, line))
 
 
 def fail_tail(lines: list[str], rule: Rule, tail_lines: int) -> list[str]:

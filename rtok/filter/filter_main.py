@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 import time
 
+from rtok.argv import option_value
 from rtok.filter.pipeline import finish, new_capture, pump
 
 USAGE = "usage: rtok filter --stdin --cmd COMMAND [--exit-code N]\n"
@@ -28,16 +29,12 @@ def parse_args(args: list[str]) -> tuple[str, int] | str:
     i = 0
     while i < len(args):
         arg = args[i]
-        name, eq, inline = arg.partition("=")
+        name = arg.partition("=")[0]
         if arg == "--stdin":
             stdin = True
         elif name in ("--cmd", "--exit-code"):
-            if eq:
-                value = inline
-            elif i + 1 < len(args):
-                i += 1
-                value = args[i]
-            else:
+            value, i = option_value(args, i)
+            if value is None:
                 return f"{name} needs a value"
             if name == "--cmd":
                 command = value

@@ -13,9 +13,10 @@ learns where the rest is).
 from __future__ import annotations
 
 from rtok.filter import regex
-from rtok.filter.engine import normalise, omitted, shorten
+from rtok.filter.engine import normalise, shorten
 from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
+from rtok.filter.textlines import omitted
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,8 +44,10 @@ class Shown:
 
 
 def trailer(entry_id: str, lines: int, note: str = "") -> str:
+    """The last line of a shortened output: the command that prints all of it, and how many
+    lines that is (`[rtok expand 3f2a9c0b1d7e · 812 lines]`)."""
     extra = f" · {note}" if note else ""
-    return f"[rtok {entry_id} · {lines} lines · expand: rtok expand {entry_id}{extra}]"
+    return f"[rtok expand {entry_id} · {lines} lines{extra}]"
 
 
 def mib(size: int) -> str:

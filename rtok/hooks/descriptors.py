@@ -1,12 +1,13 @@
 """The `[hook]` table of integrations/<agent>.toml: schema, validation, compiled form.
 
-Not on the hot path (it parses TOML): `scripts/compile_data.py` turns the tables into
-`rtok/compiled/hook_protocols.py`, which `rtok hook` imports.
+Not on the hot path. rtok.install.descriptor reads and validates the whole descriptor file
+and calls `validate_hook_table` for this table; `scripts/compile_data.py` writes the
+compiled tables to `rtok/compiled/hook_protocols.py`, which `rtok hook` imports.
 
 Schema (every key is checked; an error names the file and the key):
 
     [hook]
-    permissions = "claude"     # whose rules: one of PERMISSION_SOURCES (below)
+    permissions = "claude"     # whose rules: a reader of rtok.permissions.verdict (SOURCES)
     rtok_path = "bare"         # "bare" → `rtok run …` if PATH finds this rtok, else absolute;
                                # "absolute" → always the running entry point
     no_opinion = ""            # exact stdout when rtok has nothing to say ("" or JSON text)
@@ -33,6 +34,14 @@ Schema (every key is checked; an error names the file and the key):
                                #   the decision kind stays ask_rewrite, so it should differ
                                #   from ask_rewrite only by added keys (`rtok doctor`)
 
+    [hook.sample]              # what the agent really sends, as JSON text (rtok's tests and
+    shell = '''{…}'''          #   the validator use it): the payload before a shell call, with
+                               #   "${command}" and "${cwd}" for the command and the working
+                               #   directory (also inside a string that holds JSON text);
+    other = '''{…}'''          #   the top-level keys that make it a call of another tool
+                               #   (a file read). Required; the shell sample must be a shell
+                               #   call under the payload shapes above, the other one not.
+
 In a template the string "${input}" becomes the complete tool input with only the command
 changed, "${command}" the rewritten command, and inside longer strings `${command}` and
 `${original}` are replaced by the rewritten and the original command.
@@ -41,100 +50,155 @@ changed, "${command}" the rewritten command, and inside longer strings `${comman
 from __future__ import annotations
 
 import json
-import os
-import tomllib
-from typing import Any
+from typing import Any, NamedTuple, cast
 
-from rtok import resources
+from rtok import schema
+from rtok.hooks.payload import ToolCall, find_shape, shell_call
+from rtok.hooks.types import (
+    CommandFormat,
+    HookProtocol,
+    InputFormat,
+    JsonObject,
+    JsonValue,
+    PayloadShape,
+    RtokPath,
+)
+from rtok.permissions.verdict import SOURCES
+from rtok.schema import DescriptorError
 
-PERMISSION_SOURCES = ("claude", "cursor", "gemini", "qwen", "droid", "vibe", "codex", "auggie",
-                      "codebuddy", "grok", "kimi", "none")
+# The permission sources are the rule readers rtok.permissions has: one list, there.
+PERMISSION_SOURCES = SOURCES
 RTOK_PATHS = ("bare", "absolute")
 INPUT_FORMATS = ("object", "object_or_json")
 COMMAND_FORMATS = ("string", "list")
 REPLY_KINDS = ("allow_rewrite", "ask_rewrite", "ask_rule_rewrite", "deny", "defer")
+_HOOK_KEYS = ("permissions", "rtok_path", "no_opinion", "payloads", "sample")
+SAMPLE_COMMAND = "${command}"
+SAMPLE_CWD = "${cwd}"
+_PAYLOAD_KEYS = ("tool", "tools", "event", "events", "input", "input_format", "command",
+                 "command_format", "background", "foreground", "incomplete", "replies")
 
 
-class DescriptorError(ValueError):
-    """A `[hook]` table that does not follow the schema."""
-
-
-def load_hook_protocols() -> dict[str, dict[str, Any]]:
-    """agent name -> validated `[hook]` table, for every descriptor that has one."""
-    protocols: dict[str, dict[str, Any]] = {}
-    for relative in resources.list_files("integrations", ".toml"):
-        path = resources.data_path("integrations", relative)
-        with open(path, "rb") as handle:
-            try:
-                data = tomllib.load(handle)
-            except tomllib.TOMLDecodeError as error:
-                raise DescriptorError(f"{path}: not valid TOML: {error}") from error
-        table = data.get("hook")
-        if table is None:
-            continue
-        name = data.get("name", os.path.splitext(os.path.basename(relative))[0])
-        protocols[str(name)] = validate_hook_table(table, path)
-    return protocols
-
-
-def validate_hook_table(table: object, where: str) -> dict[str, Any]:
-    """The table in compiled form; raises DescriptorError naming `where` and the key."""
-    hook = _table(table, f"{where}: [hook]")
-    _only(hook, {"permissions", "rtok_path", "no_opinion", "payloads"}, f"{where}: [hook]")
-    permissions = _choice(hook, "permissions", PERMISSION_SOURCES, f"{where}: hook")
-    rtok_path = _choice(hook, "rtok_path", RTOK_PATHS, f"{where}: hook", default="bare")
-    no_opinion = hook.get("no_opinion", "")
-    if not isinstance(no_opinion, str):
-        raise DescriptorError(f"{where}: hook.no_opinion must be a string")
+def validate_hook_table(value: object, where: str) -> HookProtocol:
+    """The `[hook]` table of the descriptor file `where` in compiled form; raises
+    DescriptorError naming the file and the key."""
+    table = f"{where}: hook"
+    hook = schema.table(value, table)
+    schema.only(hook, _HOOK_KEYS, table)
+    no_opinion = schema.string(hook, "no_opinion", table, required=False)
     if no_opinion:
         try:
             json.loads(no_opinion)
         except ValueError as error:
-            raise DescriptorError(f"{where}: hook.no_opinion is not JSON: {error}") from error
+            raise DescriptorError(f"{table}.no_opinion is not JSON: {error}") from error
     payloads = hook.get("payloads")
     if not isinstance(payloads, list) or not payloads:
-        raise DescriptorError(f"{where}: hook.payloads must be a non-empty array of tables")
+        raise DescriptorError(f"{table}.payloads must be a non-empty array of tables")
     return {
-        "permissions": permissions,
-        "rtok_path": rtok_path,
+        "permissions": schema.choice(hook, "permissions", PERMISSION_SOURCES, table),
+        "rtok_path": cast(RtokPath, schema.choice(hook, "rtok_path", RTOK_PATHS, table,
+                                                  default="bare")),
         "no_opinion": no_opinion,
-        "payloads": [
-            _payload(item, f"{where}: hook.payloads[{index}]")
-            for index, item in enumerate(payloads)
-        ],
+        "payloads": [_payload(item, f"{table}.payloads[{index}]")
+                     for index, item in enumerate(payloads)],
     }
 
 
-def _payload(item: object, where: str) -> dict[str, Any]:
-    table = _table(item, where)
-    _only(table, {"tool", "tools", "event", "events", "input", "input_format", "command",
-                  "command_format", "background", "foreground", "incomplete", "replies"},
-          where)
-    replies = _table(table.get("replies"), f"{where}.replies")
-    _only(replies, set(REPLY_KINDS), f"{where}.replies")
-    event = table.get("event", "")
-    events = _strings(table, "events", where, required=bool(event))
-    if events and not event:
+def validate_hook_sample(value: object, protocol: HookProtocol, where: str) -> HookSample:
+    """The `[hook.sample]` payloads of the descriptor file `where`, checked against the
+    agent's own payload shapes."""
+    table = f"{where}: hook.sample"
+    sample = schema.table(value, table)
+    schema.only(sample, ("shell", "other"), table)
+    parsed = {}
+    for key in ("shell", "other"):
+        text = schema.string(sample, key, table)
+        try:
+            payload = json.loads(text)
+        except ValueError as error:
+            raise DescriptorError(f"{table}.{key} is not JSON: {error}") from error
+        if not isinstance(payload, dict):
+            raise DescriptorError(f"{table}.{key} must be a JSON object")
+        parsed[key] = payload
+    result = HookSample(shell=parsed["shell"], other=parsed["other"])
+    probe = "git status --short"
+    call = _shell_call(protocol, fill_sample(result, probe, "/"))
+    if call is None or probe not in call.commands:
+        raise DescriptorError(f"{table}.shell is not a shell call of `${{command}}` under "
+                              "the agent's payload shapes")
+    if _shell_call(protocol, fill_sample(result, probe, "/", other=True)) is not None:
+        raise DescriptorError(f"{table}.other is still a shell call")
+    return result
+
+
+class HookSample(NamedTuple):
+    """An agent's sample payloads (JSON objects with the ${command} and ${cwd} holes)."""
+
+    shell: JsonObject
+    other: JsonObject  # top-level keys replacing the shell sample's
+
+
+def fill_sample(sample: HookSample, command: str, cwd: str, *,
+                other: bool = False) -> JsonObject:
+    """The agent's payload before running `command` in `cwd` (`other`: a call of another
+    tool instead), as the agent would send it."""
+    payload = dict(sample.shell)
+    if other:
+        payload.update(sample.other)
+    filled = _fill(payload, {SAMPLE_COMMAND: command, SAMPLE_CWD: cwd})
+    assert isinstance(filled, dict)
+    return filled
+
+
+def _fill(value: JsonValue, holes: dict[str, str]) -> JsonValue:
+    if isinstance(value, str):
+        if value in holes:
+            return holes[value]
+        if "${" in value and value[:1] in ("{", "["):  # JSON text inside the payload
+            return json.dumps(_fill(json.loads(value), holes))
+        return value
+    if isinstance(value, dict):
+        return {key: _fill(item, holes) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_fill(item, holes) for item in value]
+    return value
+
+
+def _shell_call(protocol: HookProtocol, payload: JsonObject) -> ToolCall | None:
+    shapes: list[dict[str, Any]] = [dict(shape) for shape in protocol["payloads"]]
+    shape = find_shape(payload, shapes)
+    return None if shape is None else shell_call(payload, shape)
+
+
+def _payload(item: object, where: str) -> PayloadShape:
+    table = schema.table(item, where)
+    schema.only(table, _PAYLOAD_KEYS, where)
+    replies = schema.table(table.get("replies"), f"{where}.replies")
+    schema.only(replies, REPLY_KINDS, f"{where}.replies")
+    has_event = "event" in table
+    events = schema.strings(table, "events", where, required=has_event)
+    if events and not has_event:
         raise DescriptorError(f"{where}: events given without event")
-    compiled: dict[str, Any] = {
-        "tool": _path(table, "tool", where),
-        "tools": _strings(table, "tools", where, required=True),
-        "event": _path(table, "event", where) if event else [],
+    compiled: PayloadShape = {
+        "tool": schema.key_path(table, "tool", where),
+        "tools": schema.strings(table, "tools", where, required=True),
+        "event": schema.key_path(table, "event", where) if has_event else [],
         "events": events,
-        "input": _path(table, "input", where),
-        "input_format": _choice(table, "input_format", INPUT_FORMATS, where, default="object"),
-        "command": _strings(table, "command", where, required=True),
-        "command_format": _choice(table, "command_format", COMMAND_FORMATS, where,
-                                  default="string"),
-        "background": _strings(table, "background", where, required=False),
+        "input": schema.key_path(table, "input", where),
+        "input_format": cast(InputFormat, schema.choice(table, "input_format", INPUT_FORMATS,
+                                                        where, default="object")),
+        "command": schema.strings(table, "command", where, required=True),
+        "command_format": cast(CommandFormat, schema.choice(
+            table, "command_format", COMMAND_FORMATS, where, default="string")),
+        "background": schema.strings(table, "background", where),
         "replies": {kind: _template(value, f"{where}.replies.{kind}")
                     for kind, value in sorted(replies.items())},
     }
-    foreground = _strings(table, "foreground", where, required=False)
+    foreground = schema.strings(table, "foreground", where)
     if foreground:  # rare; left out otherwise, as the hook reads it with a default
         compiled["foreground"] = foreground
     if "incomplete" in table:  # likewise
-        compiled["incomplete"] = _path(table, "incomplete", where)
+        compiled["incomplete"] = schema.key_path(table, "incomplete", where)
     return compiled
 
 
@@ -146,44 +210,6 @@ def _template(value: object, where: str) -> str:
         return json.dumps(value, separators=(",", ":"))
     except TypeError as error:  # e.g. a TOML date
         raise DescriptorError(f"{where}: not representable as JSON: {error}") from error
-
-
-def _table(value: object, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise DescriptorError(f"{where}: expected a table")
-    return value
-
-
-def _only(table: dict[str, Any], allowed: set[str], where: str) -> None:
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise DescriptorError(f"{where}: unknown key(s) {', '.join(unknown)}")
-
-
-def _choice(
-    table: dict[str, Any], key: str, choices: tuple[str, ...], where: str,
-    default: str | None = None,
-) -> str:
-    value = table.get(key, default)
-    if value not in choices:
-        raise DescriptorError(f"{where}.{key} must be one of {', '.join(choices)}")
-    return str(value)
-
-
-def _strings(table: dict[str, Any], key: str, where: str, *, required: bool) -> list[str]:
-    value = table.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise DescriptorError(f"{where}.{key} must be an array of non-empty strings")
-    if required and not value:
-        raise DescriptorError(f"{where}.{key} is required")
-    return list(value)
-
-
-def _path(table: dict[str, Any], key: str, where: str) -> list[str]:
-    value = table.get(key)
-    if not isinstance(value, str) or not all(value.split(".")):
-        raise DescriptorError(f"{where}.{key} must be a dotted key path such as tool_input")
-    return value.split(".")
 
 
 def python_literal(value: object, indent: int = 0) -> str:
@@ -221,20 +247,23 @@ from rtok import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from rtok.hooks.types import HookProtocol
 
 # One JSON text per agent: `rtok hook AGENT` parses only its own (JSON is parsed anyway),
 # which is cheaper at start-up than building every agent's tables as a literal.
 PROTOCOL_JSON = {literal}
 
 
-def protocol(agent: str) -> dict[str, Any] | None:
+def protocol(agent: str) -> HookProtocol | None:
     """The compiled `[hook]` table of one agent, or None."""
     text = PROTOCOL_JSON.get(agent)
-    return None if text is None else dict(json.loads(text))
+    if text is None:
+        return None
+    table: HookProtocol = json.loads(text)
+    return table
 
 
-def __getattr__(name: str) -> dict[str, Any]:
+def __getattr__(name: str) -> dict[str, HookProtocol]:
     # `PROTOCOLS` (agent -> table) for callers that want every agent (doctor, tests).
     if name == "PROTOCOLS":
         return {{agent: json.loads(text) for agent, text in PROTOCOL_JSON.items()}}
@@ -242,9 +271,8 @@ def __getattr__(name: str) -> dict[str, Any]:
 '''
 
 
-def protocols_module_body(protocols: dict[str, dict[str, Any]]) -> str:
+def protocols_module_body(protocols: dict[str, HookProtocol]) -> str:
     """The body of rtok/compiled/hook_protocols.py for these compiled tables."""
     texts = {agent: json.dumps(table, sort_keys=True, separators=(",", ":"))
              for agent, table in protocols.items()}
     return MODULE_BODY.format(literal=python_literal(texts))
-

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from rtok.hooks.payload import ToolCall
+    from rtok.hooks.types import HookProtocol, JsonObject, JsonValue
 
 # A longer command passes through untouched, unread: segmenting and rewriting grow with its
 # size, a hook must answer well inside the agent's timeout, and rewriting a generated
@@ -42,13 +43,13 @@ COMMAND = "${command}"
 ORIGINAL = "${original}"
 
 
-def render(template: str, new_input: dict[str, Any], command: str, original: str) -> str:
+def render(template: str, new_input: JsonObject, command: str, original: str) -> str:
     """The JSON template text with its placeholders filled, as compact single-line JSON."""
     filled = _fill(json.loads(template), new_input, command, original)
     return json.dumps(filled, separators=(",", ":"))
 
 
-def _fill(value: object, new_input: dict[str, Any], command: str, original: str) -> object:
+def _fill(value: JsonValue, new_input: JsonObject, command: str, original: str) -> JsonValue:
     if isinstance(value, str):
         if value == INPUT:
             return new_input
@@ -140,7 +141,7 @@ def main(args: list[str]) -> int:
     return 0
 
 
-def respond(protocol: dict[str, Any], payload: dict[str, Any] | None,
+def respond(protocol: HookProtocol, payload: JsonObject | None,
             cwd: str | None = None, verdict: str | None = None) -> Outcome:
     """The reply for one parsed payload (None: unreadable input).
 
@@ -152,17 +153,19 @@ def respond(protocol: dict[str, Any], payload: dict[str, Any] | None,
     no_opinion: str = protocol["no_opinion"]
     if payload is None:
         return Outcome(no_opinion, "unreadable")
-    shape = find_shape(payload, protocol["payloads"])
+    # rtok.hooks.payload still takes its shapes untyped (dict[str, Any]).
+    shapes: Any = protocol["payloads"]
+    shape = find_shape(payload, shapes)
     if shape is None:
         return Outcome(no_opinion, "unknown_shape")
     call = shell_call(payload, shape)
     if call is None:
-        return Outcome(no_opinion, "passthrough", _tool_name(payload, shape))
+        return Outcome(no_opinion, "passthrough", _tool_name(payload, shape["tool"]))
     where = cwd if cwd is not None else _payload_cwd(payload)
     return _decide_call(call, protocol, where, verdict)
 
 
-def _decide_call(call: ToolCall, protocol: dict[str, Any], cwd: str,
+def _decide_call(call: ToolCall, protocol: HookProtocol, cwd: str,
                  forced: str | None) -> Outcome:
     rtok_bin = rtok_path(protocol["rtok_path"])
     # Rules are read only when they can change the reply: a command with no rewrite can
@@ -275,7 +278,7 @@ def _shell_quote(path: str) -> str:
     return "'" + path.replace("'", "'\"'\"'") + "'"
 
 
-def _payload_cwd(payload: dict[str, Any]) -> str:
+def _payload_cwd(payload: JsonObject) -> str:
     """The directory the command will run in: the payload's `cwd`, else the first
     workspace root (Cursor, Cline), else the hook's own working directory."""
     candidates = [payload.get("cwd")]
@@ -292,10 +295,10 @@ def _payload_cwd(payload: dict[str, Any]) -> str:
         return os.path.expanduser("~")
 
 
-def _tool_name(payload: dict[str, Any], shape: dict[str, Any]) -> str:
+def _tool_name(payload: JsonObject, tool_path: list[str]) -> str:
     from rtok.hooks.payload import lookup
 
-    name = lookup(payload, shape["tool"])
+    name = lookup(payload, tool_path)
     return name if isinstance(name, str) else ""
 
 

@@ -1,9 +1,11 @@
 """Agent descriptors: integrations/<agent>.toml read and validated in one place.
 
 Every key the installer reads is checked here, and an error names the file and the key.
-The `[hook]` table belongs to the hook protocol (rtok/hooks/descriptors.py); only its
-`permissions` and `no_opinion` values are read here, to describe the agent and to build a
-hook command that degrades to "no opinion" on hosts that fail closed.
+This is the one validator of a descriptor file: the `[hook]` table is checked by its own
+schema (rtok/hooks/descriptors.py, called from here), and the compiled tables it gives are
+what `scripts/compile_data.py` writes to rtok/compiled/hook_protocols.py (`hook_protocols()`).
+A hook-tier agent must have a `[hook]` table; no other agent may. Errors are
+`rtok.schema.DescriptorError`.
 
 Schema of the installer's part:
 
@@ -48,6 +50,21 @@ Schema of the installer's part:
     # or text = "..." (written as is); home_env = "HOME" puts the file in a temporary
     # directory named by that env var instead of the project (per-user rules)
 
+    [rewrite]                                # how `rtok rewrite` answers this agent when it
+                                             #   calls it (RTOK_REWRITE_HOST or --agent)
+    approval = "host"                        # "host": the agent's own approval flow decides
+                                             #   a command no rule covers (exit 0 for it);
+                                             #   "rules" (default): rtok asks (exit 3)
+    permissions = "claude"                   # whose rules `rtok rewrite` reads for it
+                                             #   (default: those of the `default_rules` agent)
+    default_rules = true                     # `rtok rewrite` reads this agent's rules (its
+                                             #   [hook] permissions) for a caller that names
+                                             #   no agent or whose table names none; exactly
+                                             #   one descriptor says so
+    host_rules = "opencode"                  # also the agent's own `permission.bash` rules
+                                             #   (rtok.permissions.opencode): opencode | kilo
+    names = ["kilo"]                         # other names the agent calls itself by there
+
 Several entries of one scope may name the same `group`: the host reads only one of these
 files for that purpose (Droid reads `hooks.json` instead of the hooks in `settings.json`).
 List them in the host's order of precedence. Install uses the first one in use (its file
@@ -61,15 +78,20 @@ import json
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
-from rtok import resources
+from rtok import resources, schema
 from rtok.formats.dialects import DIALECTS
+from rtok.hooks.descriptors import HookSample, validate_hook_sample, validate_hook_table
+from rtok.hooks.types import HookProtocol
+from rtok.permissions.opencode import RULE_SETS as HOST_RULE_SETS
+from rtok.permissions.verdict import SOURCES as PERMISSION_SOURCES
+from rtok.schema import DescriptorError, at, only
 
 TIERS = ("hook", "plugin", "rules")
 SCOPES = ("global", "project")
 LEVELS = ("default", "high", "full")
+APPROVALS = ("rules", "host")
 
 # strategy -> (required keys with their types, optional keys with their types)
 _T = type
@@ -112,8 +134,8 @@ AWARENESS_STRATEGIES = frozenset(
 )
 
 
-class DescriptorError(ValueError):
-    """A descriptor that does not follow the schema; the message names file and key."""
+__all__ = ["Descriptor", "DescriptorError", "FileSpec", "RewriteFacts", "hook_protocols",
+           "load_all", "load_file", "parse", "rewrite_default_permissions", "rewrite_hosts"]
 
 
 @dataclass(frozen=True)
@@ -122,7 +144,7 @@ class FileSpec:
 
     strategy: str
     path: str  # path template (global) or project-relative path
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     user_file: bool = False  # a project install that edits a file in the user's home
     description: str = ""
     when_exists: str = ""  # install only when this path exists (a second product variant)
@@ -134,6 +156,11 @@ class FileSpec:
     @property
     def is_awareness(self) -> bool:
         return self.strategy in AWARENESS_STRATEGIES
+
+    def option_strings(self, key: str) -> tuple[str, ...]:
+        """A list-of-strings option (`container`, `keys`), empty when absent."""
+        value = self.options.get(key, ())
+        return tuple(str(item) for item in value) if isinstance(value, (list, tuple)) else ()
 
 
 @dataclass(frozen=True)
@@ -163,6 +190,17 @@ class DoctorFacts:
 
 
 @dataclass(frozen=True)
+class RewriteFacts:
+    """How `rtok rewrite` answers this agent (its `[rewrite]` table)."""
+
+    host_approves: bool = False  # "no rule" is the host's to decide: exit 0, not 3
+    permissions: str = ""  # "" = the rules of the `default_rules` agent
+    default_rules: bool = False
+    host_rules: str = ""  # the host's own permission.bash rule set ("" = none)
+    names: tuple[str, ...] = ()  # other RTOK_REWRITE_HOST values meaning this agent
+
+
+@dataclass(frozen=True)
 class Descriptor:
     name: str
     display_name: str
@@ -177,6 +215,9 @@ class Descriptor:
     source: str = ""  # the descriptor file, for messages
     hook_condition: str = ""  # a host setting outside rtok's reach the hook also needs
     doctor: DoctorFacts = field(default_factory=DoctorFacts)
+    hook: HookProtocol | None = None  # the compiled [hook] table (hook tier only)
+    hook_sample: HookSample | None = None  # [hook.sample]: payloads the agent sends
+    rewrite: RewriteFacts = field(default_factory=RewriteFacts)
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -197,14 +238,46 @@ class Descriptor:
 def load_all() -> dict[str, Descriptor]:
     """Every descriptor under integrations/, by agent name."""
     found: dict[str, Descriptor] = {}
+    names: dict[str, str] = {}  # every name and rewrite alias -> the file that uses it
     for relative in resources.list_files("integrations", ".toml"):
         path = resources.data_path("integrations", relative)
         descriptor = load_file(path)
-        if descriptor.name in found:
-            other = found[descriptor.name].source
-            raise DescriptorError(f"{path}: name {descriptor.name!r} is already used by {other}")
+        for name in (descriptor.name, *descriptor.rewrite.names):
+            if name in names:
+                raise DescriptorError(f"{path}: name {name!r} is already used by {names[name]}")
+            names[name] = path
         found[descriptor.name] = descriptor
     return found
+
+
+def hook_protocols() -> dict[str, HookProtocol]:
+    """agent name -> compiled `[hook]` table, for every hook-tier agent (what
+    rtok/compiled/hook_protocols.py holds)."""
+    return {name: item.hook for name, item in load_all().items() if item.hook is not None}
+
+
+def rewrite_default_permissions(descriptors: Mapping[str, Descriptor]) -> str:
+    """The permission source `rtok rewrite` reads for a caller that names no agent: that
+    of the one descriptor with `[rewrite] default_rules = true`."""
+    marked = sorted(name for name, item in descriptors.items() if item.rewrite.default_rules)
+    if len(marked) != 1:
+        raise DescriptorError(f"integrations/: exactly one descriptor needs [rewrite] "
+                              f"default_rules = true, not {len(marked)} ({', '.join(marked)})")
+    return descriptors[marked[0]].permission_source
+
+
+def rewrite_hosts() -> tuple[str, dict[str, RewriteFacts]]:
+    """(the default permission source of `rtok rewrite`, each name an agent may give it ->
+    how it answers that agent, with the permission source filled in) for every agent whose
+    descriptor has a `[rewrite]` table."""
+    descriptors = load_all()
+    default = rewrite_default_permissions(descriptors)
+    hosts: dict[str, RewriteFacts] = {}
+    for name, item in descriptors.items():
+        if item.rewrite != RewriteFacts():
+            facts = replace(item.rewrite, permissions=item.rewrite.permissions or default)
+            hosts.update(dict.fromkeys((name, *item.rewrite.names), facts))
+    return default, hosts
 
 
 def load_file(path: str) -> Descriptor:
@@ -218,41 +291,84 @@ def load_file(path: str) -> Descriptor:
     return parse(data, path)
 
 
-def parse(data: Mapping[str, Any], where: str) -> Descriptor:
-    name = _string(data, "name", where)
+_TOP_KEYS = ("name", "display_name", "tier", "install", "hook", "doctor", "rewrite")
+_INSTALL_KEYS = ("relocation_env", "awareness_target", "fail_closed", "hook_condition",
+                 "detect", "global", "project")
+
+
+def parse(data: Mapping[str, object], where: str) -> Descriptor:
+    top = f"{where}:"
+    only(data, _TOP_KEYS, top)
+    name = schema.string(data, "name", top)
     stem = os.path.splitext(os.path.basename(where))[0]
     if where.endswith(".toml") and name != stem:
         raise DescriptorError(f"{where}: name {name!r} must match the file name {stem!r}")
-    display_name = _string(data, "display_name", where)
-    tier = _string(data, "tier", where)
-    if tier not in TIERS:
-        raise DescriptorError(f"{where}: tier must be one of {', '.join(TIERS)}, not {tier!r}")
-    hook = data.get("hook", {})
-    if not isinstance(hook, dict):
-        raise DescriptorError(f"{where}: [hook] must be a table")
-    permission_source = str(hook.get("permissions", "none"))
-    no_opinion = hook.get("no_opinion", "")
-    if not isinstance(no_opinion, str):
-        raise DescriptorError(f"{where}: hook.no_opinion must be a string")
-    install = data.get("install")
-    if not isinstance(install, dict):
+    tier = schema.choice(data, "tier", TIERS, top)
+    hook = _hook(data, tier, where)
+    sample = None
+    if hook is not None:
+        raw_hook = schema.table(data["hook"], f"{where}: hook")
+        sample = validate_hook_sample(raw_hook.get("sample"), hook, where)
+    if "install" not in data:
         raise DescriptorError(f"{where}: missing the [install] table")
-    allowed = {"relocation_env", "awareness_target", "fail_closed", "hook_condition", "detect",
-               "global", "project"}
-    _only(install, allowed, f"{where}: install")
-    relocation = install.get("relocation_env", [])
-    if not isinstance(relocation, list) or not all(isinstance(v, str) for v in relocation):
-        raise DescriptorError(f"{where}: install.relocation_env must be a list of strings")
-    awareness_target = install.get("awareness_target", "")
-    if not isinstance(awareness_target, str):
-        raise DescriptorError(f"{where}: install.awareness_target must be a string")
-    fail_closed = install.get("fail_closed", False)
-    if not isinstance(fail_closed, bool):
-        raise DescriptorError(f"{where}: install.fail_closed must be true or false")
-    hook_condition = install.get("hook_condition", "")
-    if not isinstance(hook_condition, str):
-        raise DescriptorError(f"{where}: install.hook_condition must be a string")
-    detection = _detection(install.get("detect", {}), where)
+    table = f"{where}: install"
+    install = schema.table(data["install"], table)
+    only(install, _INSTALL_KEYS, table)
+    files = _files(install, where)
+    return Descriptor(
+        name=name,
+        display_name=schema.string(data, "display_name", top),
+        tier=tier,
+        relocation_env=tuple(schema.strings(install, "relocation_env", table)),
+        detection=_detection(install.get("detect", {}), f"{table}.detect"),
+        awareness_target=schema.string(install, "awareness_target", table, required=False),
+        permission_source=hook["permissions"] if hook else "none",
+        no_opinion=hook["no_opinion"] if hook else "",
+        fail_closed=schema.boolean(install, "fail_closed", table),
+        files=files,
+        source=where,
+        hook_condition=schema.string(install, "hook_condition", table, required=False),
+        doctor=_doctor_facts(data.get("doctor", {}), f"{where}: doctor"),
+        hook=hook,
+        hook_sample=sample,
+        rewrite=_rewrite(data.get("rewrite", {}), f"{where}: rewrite", hook),
+    )
+
+
+def _rewrite(value: object, where: str, hook: HookProtocol | None) -> RewriteFacts:
+    table = schema.table(value, where)
+    if table.get("default_rules") and (hook is None or hook["permissions"] == "none"):
+        raise DescriptorError(f"{where}.default_rules needs a permission source ([hook] "
+                              "permissions) whose rules could be read")
+    only(table, ("approval", "permissions", "host_rules", "names", "default_rules"), where)
+    host_rules = permissions = ""
+    if "host_rules" in table:
+        host_rules = schema.choice(table, "host_rules", HOST_RULE_SETS, where)
+    if "permissions" in table:
+        permissions = schema.choice(table, "permissions", PERMISSION_SOURCES, where)
+    return RewriteFacts(
+        host_approves=schema.choice(table, "approval", APPROVALS, where,
+                                    default="rules") == "host",
+        permissions=permissions,
+        default_rules=schema.boolean(table, "default_rules", where),
+        host_rules=host_rules,
+        names=tuple(schema.strings(table, "names", where)),
+    )
+
+
+def _hook(data: Mapping[str, object], tier: str, where: str) -> HookProtocol | None:
+    """The compiled `[hook]` table: required for the hook tier (its agent runs `rtok hook`),
+    refused elsewhere (nothing would read it)."""
+    if "hook" not in data:
+        if tier == "hook":
+            raise DescriptorError(f"{where}: a hook-tier agent needs a [hook] table")
+        return None
+    if tier != "hook":
+        raise DescriptorError(f"{where}: [hook] is only for the hook tier, not {tier!r}")
+    return validate_hook_table(data["hook"], where)
+
+
+def _files(install: Mapping[str, object], where: str) -> dict[str, tuple[FileSpec, ...]]:
     files: dict[str, tuple[FileSpec, ...]] = {}
     for scope in SCOPES:
         entries = install.get(scope, [])
@@ -267,115 +383,79 @@ def parse(data: Mapping[str, Any], where: str) -> Descriptor:
     if not files:
         raise DescriptorError(f"{where}: install has neither global nor project files")
     _check_cross_references(files, where)
-    return Descriptor(
-        name=name,
-        display_name=display_name,
-        tier=tier,
-        relocation_env=tuple(relocation),
-        detection=detection,
-        awareness_target=awareness_target,
-        permission_source=permission_source,
-        no_opinion=no_opinion,
-        fail_closed=fail_closed,
-        files=files,
-        source=where,
-        hook_condition=hook_condition,
-        doctor=_doctor_facts(data.get("doctor", {}), f"{where}: doctor"),
-    )
+    return files
 
 
-def _doctor_facts(table: object, where: str) -> DoctorFacts:
-    if not isinstance(table, dict):
-        raise DescriptorError(f"{where} must be a table")
-    _only(table, {"rewrite_input", "rewrite_requires", "hook_env", "hook_env_default",
-                  "deny_rule"}, where)
+def _doctor_facts(value: object, where: str) -> DoctorFacts:
+    table = schema.table(value, where)
+    only(table, {"rewrite_input", "rewrite_requires", "hook_env", "hook_env_default",
+                 "deny_rule"}, where)
     deny = table.get("deny_rule")
     return DoctorFacts(
-        rewrite_input=_strings(table, "rewrite_input", where),
-        rewrite_requires=_string_map(table, "rewrite_requires", where),
-        hook_env=_string_map(table, "hook_env", where),
-        hook_env_default=_string_map(table, "hook_env_default", where),
+        rewrite_input=tuple(schema.strings(table, "rewrite_input", where)),
+        rewrite_requires=schema.string_map(table, "rewrite_requires", where),
+        hook_env=schema.string_map(table, "hook_env", where),
+        hook_env_default=schema.string_map(table, "hook_env_default", where),
         deny_rule=None if deny is None else _deny_rule(deny, f"{where}.deny_rule"),
     )
 
 
-def _deny_rule(table: object, where: str) -> DenyRule:
-    if not isinstance(table, dict):
-        raise DescriptorError(f"{where} must be a table")
-    _only(table, {"path", "json", "text", "home_env"}, where)
-    path = _string(table, "path", where)
+def _deny_rule(value: object, where: str) -> DenyRule:
+    table = schema.table(value, where)
+    only(table, {"path", "json", "text", "home_env"}, where)
+    path = schema.string(table, "path", where)
     if os.path.isabs(path) or ".." in path.split("/"):
         raise DescriptorError(f"{where}: path must be relative, without '..'")
     if ("json" in table) == ("text" in table):
         raise DescriptorError(f"{where}: needs exactly one of json and text")
     if "json" in table:
-        if not isinstance(table["json"], dict):
-            raise DescriptorError(f"{where}: json must be a table")
-        content = json.dumps(table["json"])
+        content = json.dumps(schema.table(table["json"], at(where, "json")))
     else:
-        content = _string(table, "text", where)
-    home_env = table.get("home_env", "")
-    if not isinstance(home_env, str):
-        raise DescriptorError(f"{where}: home_env must be a string")
+        content = schema.string(table, "text", where)
+    home_env = schema.string(table, "home_env", where, required=False)
     return DenyRule(path=path, content=content, home_env=home_env)
 
 
-def _string_map(table: Mapping[str, Any], key: str, where: str) -> dict[str, str]:
-    raw = table.get(key, {})
-    if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
-        raise DescriptorError(f"{where}: {key} must be a table of strings")
-    return dict(raw)
-
-
-def _detection(table: object, where: str) -> Detection:
-    if not isinstance(table, dict):
-        raise DescriptorError(f"{where}: install.detect must be a table")
-    _only(table, {"binaries", "paths"}, f"{where}: install.detect")
-    values: dict[str, tuple[str, ...]] = {}
-    for key in ("binaries", "paths"):
-        raw = table.get(key, [])
-        if not isinstance(raw, list) or not all(isinstance(v, str) and v for v in raw):
-            raise DescriptorError(f"{where}: install.detect.{key} must be a list of strings")
-        values[key] = tuple(raw)
-    return Detection(binaries=values["binaries"], paths=values["paths"])
+def _detection(value: object, where: str) -> Detection:
+    table = schema.table(value, where)
+    only(table, {"binaries", "paths"}, where)
+    return Detection(binaries=tuple(schema.strings(table, "binaries", where)),
+                     paths=tuple(schema.strings(table, "paths", where)))
 
 
 def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
-    if not isinstance(entry, dict):
-        raise DescriptorError(f"{where}: must be a table")
-    strategy = _string(entry, "strategy", where)
+    table = schema.table(entry, where)
+    strategy = schema.string(table, "strategy", where)
     if strategy not in STRATEGY_KEYS:
         raise DescriptorError(
             f"{where}: unknown strategy {strategy!r} (known: {', '.join(sorted(STRATEGY_KEYS))})"
         )
-    path = _string(entry, "path", where)
-    _check_strategy_keys(entry, strategy, where)
-    user_file = entry.get("user_file", False)
-    if not isinstance(user_file, bool):
-        raise DescriptorError(f"{where}: user_file must be true or false")
+    path = schema.string(table, "path", where)
+    _check_strategy_keys(table, strategy, where)
+    user_file = schema.boolean(table, "user_file", where)
     _check_path(path, scope, user_file, where)
-    _check_strategy_values(entry, strategy, where)
-    description = _optional_string(entry, "description", where)
-    when_exists = _optional_string(entry, "when_exists", where)
-    dialect = entry.get("dialect", DEFAULT_DIALECT.get(strategy, ""))
+    _check_strategy_values(table, strategy, where)
+    dialect = table.get("dialect", DEFAULT_DIALECT.get(strategy, ""))
     if dialect and dialect not in DIALECTS:
-        raise DescriptorError(f"{where}: dialect must be one of {', '.join(DIALECTS)}")
-    host_files = _strings(entry, "host_files", where)
+        raise DescriptorError(f"{at(where, 'dialect')} must be one of {', '.join(DIALECTS)}")
+    host_files = tuple(schema.strings(table, "host_files", where))
     if any(os.path.isabs(g) or ".." in g.split("/") for g in host_files):
         raise DescriptorError(f"{where}: host_files are globs relative to the file's folder")
-    group = _optional_string(entry, "group", where)
-    prefer_when = _strings(entry, "prefer_when", where)
+    group = schema.string(table, "group", where, required=False)
+    prefer_when = tuple(schema.strings(table, "prefer_when", where))
     if prefer_when and not group:
         raise DescriptorError(f"{where}: prefer_when needs a group")
-    options = {k: v for k, v in entry.items() if k not in _COMMON_KEYS}
-    return FileSpec(strategy, path, options, user_file, description, when_exists, dialect,
-                    host_files, group, prefer_when)
+    options = {k: v for k, v in table.items() if k not in _COMMON_KEYS}
+    return FileSpec(strategy, path, options, user_file,
+                    schema.string(table, "description", where, required=False),
+                    schema.string(table, "when_exists", where, required=False),
+                    str(dialect), host_files, group, prefer_when)
 
 
-def _check_strategy_keys(entry: Mapping[str, Any], strategy: str, where: str) -> None:
+def _check_strategy_keys(entry: Mapping[str, object], strategy: str, where: str) -> None:
     """Only the keys the strategy knows, its required ones present, each of its type."""
     required, optional = STRATEGY_KEYS[strategy]
-    _only(entry, _COMMON_KEYS | set(required) | set(optional), where)
+    only(entry, _COMMON_KEYS | set(required) | set(optional), where)
     for key in required:
         if key not in entry:
             raise DescriptorError(f"{where}: strategy {strategy!r} needs the key {key!r}")
@@ -385,7 +465,7 @@ def _check_strategy_keys(entry: Mapping[str, Any], strategy: str, where: str) ->
             or (isinstance(entry[key], bool) and bool not in types)
         ):
             names = " or ".join(t.__name__ for t in types)
-            raise DescriptorError(f"{where}: {key} must be of type {names}")
+            raise DescriptorError(f"{at(where, key)} must be of type {names}")
 
 
 def _check_path(path: str, scope: str, user_file: bool, where: str) -> None:
@@ -398,36 +478,19 @@ def _check_path(path: str, scope: str, user_file: bool, where: str) -> None:
         raise DescriptorError(f"{where}: path must not contain '..'")
 
 
-def _check_strategy_values(entry: Mapping[str, Any], strategy: str, where: str) -> None:
-    level = entry.get("level")
-    if level is not None and level not in LEVELS:
-        raise DescriptorError(f"{where}: level must be one of {', '.join(LEVELS)}")
-    if strategy == "reference_line" and entry["form"] not in ("relative", "absolute"):
-        raise DescriptorError(f"{where}: form must be 'relative' or 'absolute'")
-    for key in ("container", "keys"):
-        if key in entry and not (
-            all(isinstance(part, str) and part for part in entry[key])
-            and (entry[key] or key == "container")
-        ):
-            raise DescriptorError(f"{where}: {key} must be a list of non-empty strings")
+def _check_strategy_values(entry: Mapping[str, object], strategy: str, where: str) -> None:
+    if "level" in entry:
+        schema.choice(entry, "level", LEVELS, where)
+    if strategy == "reference_line":
+        schema.choice(entry, "form", ("relative", "absolute"), where)
+    if "container" in entry:  # may be empty: the hook list is the file's top level
+        schema.strings(entry, "container", where)
+    if "keys" in entry:
+        schema.strings(entry, "keys", where, required=True)
     if strategy == "template_file" and not os.path.isfile(
-        resources.data_path("templates", entry["template"])
+        resources.data_path("templates", str(entry["template"]))
     ):
         raise DescriptorError(f"{where}: template {entry['template']!r} is not in templates/")
-
-
-def _optional_string(entry: Mapping[str, Any], key: str, where: str) -> str:
-    value = entry.get(key, "")
-    if not isinstance(value, str):
-        raise DescriptorError(f"{where}: {key} must be a string")
-    return value
-
-
-def _strings(entry: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
-    raw = entry.get(key, [])
-    if not isinstance(raw, list) or not all(isinstance(v, str) and v for v in raw):
-        raise DescriptorError(f"{where}: {key} must be a list of non-empty strings")
-    return tuple(raw)
 
 
 def _check_cross_references(files: Mapping[str, tuple[FileSpec, ...]], where: str) -> None:
@@ -444,16 +507,3 @@ def _check_cross_references(files: Mapping[str, tuple[FileSpec, ...]], where: st
                     f"{where}: install.{scope}: reference_line target "
                     f"{spec.options['target']!r} is not an awareness file of this scope"
                 )
-
-
-def _string(table: Mapping[str, Any], key: str, where: str) -> str:
-    value = table.get(key)
-    if not isinstance(value, str) or not value:
-        raise DescriptorError(f"{where}: {key} must be a non-empty string")
-    return value
-
-
-def _only(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise DescriptorError(f"{where}: unknown key {unknown[0]!r}")

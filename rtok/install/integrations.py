@@ -164,7 +164,7 @@ def edits_for(agent: str, scope: str, action: Action, ctx: InstallContext) -> li
             for hooks_target in _trusted_hook_targets(spec, specs, targets, skipped):
                 hooks_edit = _SIMPLE_BUILDERS[hooks_target.spec.strategy](hooks_target,
                                                                           "install")
-                container = tuple(str(s) for s in hooks_target.spec.options["container"])
+                container = hooks_target.spec.option_strings("container")
                 edits.append(toml_hooks.codex_trust(
                     target, action, hooks_target.path, container, hooks_edit.transform,
                     json_hooks.desired_group(hooks_target),

@@ -7,12 +7,12 @@ the user's directories stay clean.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 
 from rtok import paths
+from rtok.fileio import sha256_hex
 
 LOCK_TIMEOUT_SECONDS = 60.0
 
@@ -26,7 +26,7 @@ def locks_dir() -> str:
 
 
 def lock_path_for(name: str) -> str:
-    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    digest = sha256_hex(name.encode("utf-8", "surrogateescape"))[:32]
     return os.path.join(locks_dir(), f"{digest}.lock")
 
 

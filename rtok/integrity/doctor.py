@@ -22,10 +22,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any, TypedDict
 
 from rtok import launcher, paths
+from rtok.compiled.rewrite_hosts import DEFAULT as REWRITE_DEFAULT
 from rtok.fileio import sha256_hex
+from rtok.hooks.types import HookProtocol, JsonObject, JsonValue, PayloadShape
 from rtok.install.descriptor import DoctorFacts, FileSpec
 from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
@@ -95,40 +96,19 @@ def _runs_rtok_hook(command: str, agent: str) -> bool:
 # ------------------------------------------------------------------------------ samples
 
 
-class PayloadShape(TypedDict, total=False):
-    """One payload shape of a compiled `[hook]` table (rtok/hooks/descriptors.py): key
-    paths into the agent's payload and the reply templates as JSON text."""
-
-    tool: list[str]
-    tools: list[str]
-    event: list[str]
-    events: list[str]
-    input: list[str]
-    command: list[str]
-    command_format: str
-    replies: dict[str, str]
-
-
-class HookProtocol(TypedDict, total=False):
-    """A compiled `[hook]` table, as rtok.compiled.hook_protocols holds it."""
-
-    permissions: str
-    no_opinion: str
-    rtok_path: str
-    payloads: list[PayloadShape]
-
-
-
-def _set(payload: dict[str, Any], path: Sequence[str], value: object) -> None:
+def _set(payload: JsonObject, path: Sequence[str], value: JsonValue) -> None:
     node = payload
     for key in path[:-1]:
-        node = node.setdefault(key, {})
+        child = node.setdefault(key, {})
+        if not isinstance(child, dict):  # a shape's paths never cross a value
+            child = node[key] = {}
+        node = child
     node[path[-1]] = value
 
 
-def sample_payload(shape: PayloadShape, command: str | None, cwd: str) -> dict[str, Any]:
+def sample_payload(shape: PayloadShape, command: str | None, cwd: str) -> JsonObject:
     """A payload in `shape`: a shell call of `command`, or (None) a call of another tool."""
-    payload: dict[str, Any] = {"session_id": "rtok-doctor", "cwd": cwd}
+    payload: JsonObject = {"session_id": "rtok-doctor", "cwd": cwd}
     if shape.get("event"):
         _set(payload, shape["event"], shape["events"][0])
     if command is None:
@@ -137,12 +117,12 @@ def sample_payload(shape: PayloadShape, command: str | None, cwd: str) -> dict[s
         return payload
     _set(payload, shape["tool"], shape["tools"][0])
     key = shape["command"][0]
-    value: object = [command] if shape.get("command_format") == "list" else command
+    value: JsonValue = [command] if shape.get("command_format") == "list" else command
     _set(payload, shape["input"], {key: value, "description": "rtok doctor sample"})
     return payload
 
 
-def expected_outcome(protocol: HookProtocol, payload: dict[str, Any], cwd: str,
+def expected_outcome(protocol: HookProtocol, payload: JsonObject, cwd: str,
                      env: Mapping[str, str]) -> tuple[str, str]:
     """(decision kind, reply text) rtok's own decision core gives this payload here."""
     from rtok.hooks.main import respond
@@ -150,7 +130,7 @@ def expected_outcome(protocol: HookProtocol, payload: dict[str, Any], cwd: str,
     # The decision core reads os.environ (HOME, the agents' config dirs); workers take
     # turns swapping it in.
     with _ENVIRONMENT_LOCK, _environment(env):
-        outcome = respond(dict(protocol), payload, cwd=cwd)
+        outcome = respond(protocol, payload, cwd=cwd)
     return outcome.kind, outcome.reply
 
 
@@ -214,7 +194,7 @@ def _clip(text: str, limit: int = 160) -> str:
 
 
 def host_contract_problem(agent: str, sample: str, stdout: str,
-                          sample_input: Mapping[str, Any] | None,
+                          sample_input: Mapping[str, JsonValue] | None,
                           command_key: str = "command") -> str | None:
     """What the host itself would reject in this reply, or None. Every host takes one
     JSON object or nothing; a rewrite must return the complete tool input with only the
@@ -261,7 +241,7 @@ def _doctor_facts(agent: str) -> DoctorFacts | None:
     return descriptor.doctor if descriptor is not None else None
 
 
-def run_hook_command(command: str, payload: Mapping[str, Any], cwd: str,
+def run_hook_command(command: str, payload: Mapping[str, JsonValue], cwd: str,
                      env: Mapping[str, str]) -> tuple[int | None, str, str]:
     """Run the registered command as the agent does: `/bin/sh -c`, payload on stdin."""
     try:
@@ -343,7 +323,7 @@ def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
 
 def _one_sample(agent: str, scope: str, sample: str, command: str,
                 protocol: HookProtocol, shape: PayloadShape,
-                payload: dict[str, Any], cwd: str, env: Mapping[str, str]) -> Check:
+                payload: JsonObject, cwd: str, env: Mapping[str, str]) -> Check:
     fix = init_fix(agent, scope, None)
     try:
         kind, _expected = expected_outcome(protocol, payload, cwd, env)
@@ -385,8 +365,9 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
 
 # ------------------------------------------------------------------------------ plugins
 
-# The permission source `rtok rewrite` (what plugins call) reads: rtok/rewrite/main.py.
-REWRITE_PERMISSION_SOURCE = "claude"
+# The permission source `rtok rewrite` reads when the caller names no agent (as doctor
+# calls it): the descriptor with `[rewrite] default_rules = true`.
+REWRITE_PERMISSION_SOURCE = REWRITE_DEFAULT[0]
 
 
 def check_stock_file(agent: str, scope: str, record: ArtifactRecord, data: bytes,
@@ -461,7 +442,8 @@ def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Chec
         cwd, env = sandbox
         code, out, err = _run_rewrite(binary, DENY_SAMPLE, cwd, env)
         if code == 2 and not out.strip():
-            owner = installed.descriptors()[REWRITE_PERMISSION_SOURCE].display_name
+            owner = next((d.display_name for d in installed.descriptors().values()
+                          if d.rewrite.default_rules), REWRITE_PERMISSION_SOURCE)
             checks.append(Check(agent, scope, "deny", PASS,
                                 f"a command your {owner} rules deny is left alone (exit 2)",
                                 command=binary))
@@ -485,10 +467,6 @@ def codex_hook_hash(command: str, timeout: object, matcher: str,
     return codex_group_hash({"matcher": matcher, "hooks": [handler]})
 
 
-def codex_home() -> str:
-    return paths.expand_user_path("${CODEX_HOME:-~/.codex}")
-
-
 def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
     """Is every rtok handler in `hooks_file` trusted in Codex's config.toml (the
     `codex_trust` strategy)? `agent` names the descriptor that installs it."""
@@ -505,7 +483,7 @@ def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
     except (ValueError, AttributeError, UnicodeDecodeError) as exc:
         return [Check(agent, scope, "codex_trust", FAIL, f"{hooks_file} does not parse: {exc}",
                       fix)]
-    config_path = os.path.join(codex_home(), "config.toml")
+    config_path = installed.trust_config(agent, scope)
     try:
         with open(config_path, "rb") as handle:
             config = tomllib.load(handle)
@@ -603,7 +581,7 @@ def competing_hooks(agent: str, scope: str, root: str | None, path: str,
         return []
     tool = str(spec.options.get("matcher", ""))
     try:
-        groups = jsonc.get(data, tuple(spec.options.get("container", ())), [])
+        groups = jsonc.get(data, spec.option_strings("container"), [])
     except Exception:
         return []
     found: list[str] = []

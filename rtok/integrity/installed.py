@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping
 from functools import lru_cache
 
-from rtok import fileio
+from rtok import fileio, paths
 from rtok.install import integrations
 from rtok.install.descriptor import Descriptor
 from rtok.install.model import FileEdit, InstallContext
@@ -28,9 +28,18 @@ def descriptors() -> Mapping[str, Descriptor]:
 
 def trusts_hooks(agent: str, scope: str) -> bool:
     """The agent's hooks run only once its config trusts them (a `codex_trust` entry)."""
+    return bool(trust_config(agent, scope))
+
+
+def trust_config(agent: str, scope: str) -> str:
+    """The config file that holds the agent's hook trust in `scope` (the path of its
+    `codex_trust` entry, expanded), or "" when its hooks need no trust."""
     descriptor = descriptors().get(agent)
     specs = descriptor.files.get(scope, ()) if descriptor is not None else ()
-    return any(spec.strategy == "codex_trust" for spec in specs)
+    for spec in specs:
+        if spec.strategy == "codex_trust":
+            return paths.expand_user_path(spec.path)
+    return ""
 
 
 def rtok_bin() -> str:

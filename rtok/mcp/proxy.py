@@ -4,7 +4,7 @@ Messages are newline-delimited JSON-RPC. Client-to-server lines are forwarded by
 (tools/call request ids are noted on the way). Server-to-client lines are forwarded byte for
 byte, except a response to a noted tools/call whose result is not an error: each of its text
 blocks longer than the `[mcp]` rule's max_lines is archived and replaced by the shortened text
-with the `[rtok <id> · N lines · expand: rtok expand <id>]` trailer, and that one message is
+with the `[rtok expand <id> · N lines]` trailer, and that one message is
 re-serialised. The server's stderr is inherited; its exit status is ours (128+N when killed
 by signal N); SIGINT, SIGTERM and SIGHUP sent to rtok are passed on.
 """
@@ -12,7 +12,6 @@ by signal N); SIGINT, SIGTERM and SIGHUP sent to rtok are passed on.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import signal
@@ -23,6 +22,7 @@ import time
 from collections.abc import Iterator
 from typing import IO, Any
 
+from rtok.fileio import sha256_hex
 from rtok.filter.engine import shorten
 from rtok.filter.layers import resolve_rule
 from rtok.filter.render import trailer
@@ -98,7 +98,7 @@ class Shortener:
 
         from rtok.store.archive import ArchiveWriter
 
-        digest = hashlib.sha256(raw).hexdigest()
+        digest = sha256_hex(raw)
         writer = ArchiveWriter(f"mcp {ref}", "mcp", self.settings.max_entry_bytes)
         try:
             writer.write(raw)

@@ -27,7 +27,8 @@ from __future__ import annotations
 from rtok import oslite as os
 from rtok.permissions import sources
 
-HOSTS = {"opencode": "opencode", "kilo": "kilo", "kilocode": "kilo"}
+# The rule sets read here; a descriptor's `[rewrite] host_rules` names one of them.
+RULE_SETS = ("opencode", "kilo")
 _CONFIG_NAMES = {
     "opencode": ("config.json", "opencode.json", "opencode.jsonc"),
     "kilo": ("config.json", "opencode.json", "opencode.jsonc", "kilo.json", "kilo.jsonc"),
@@ -48,8 +49,9 @@ Rule = tuple[str, str, str]  # (permission, pattern, action)
 
 
 def config_files(host: str, cwd: str) -> list[str]:
-    """The host's config files that may hold permission rules, in merge order."""
-    name = HOSTS[host]
+    """The host's config files that may hold permission rules, in merge order (`host`: one
+    of RULE_SETS)."""
+    name = host
     base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(
         os.environ.get("HOME") or os.path.expanduser("~"), ".config")
     files = [os.path.join(base, name, config) for config in _CONFIG_NAMES[name]]

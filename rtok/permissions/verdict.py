@@ -64,6 +64,10 @@ _COMMAND_JUDGES: dict[str, Callable[[str, str], str]] = {
     "auggie": sources.auggie_verdict,
 }
 
+# Every permission source a descriptor may name (`[hook] permissions`, `[rewrite]
+# permissions`): the rule readers above, and "none" for a host that has no rules rtok reads.
+SOURCES = (*_READERS, *_COMMAND_JUDGES, "none")
+
 
 def detailed_verdict(cmd: str, source: str, cwd: str) -> str:
     """Like `verdict_for`, but keeps "defer" apart from "deny" (used by `rtok hook`); a

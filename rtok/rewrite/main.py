@@ -1,4 +1,5 @@
-"""`rtok rewrite [--rtok-bin PATH] CMD…`: the rewrite verdict for plugins and scripts.
+"""`rtok rewrite [--rtok-bin PATH] [--agent NAME] CMD…`: the rewrite verdict for plugins
+and scripts.
 
 The arguments are joined with spaces (`rtok rewrite ls -al` is `rtok rewrite "ls -al"`).
 
@@ -8,16 +9,16 @@ The arguments are joined with spaces (`rtok rewrite ls -al` is `rtok rewrite "ls
     exit 2  nothing                       a deny rule matches
     exit 3  rewritten command on stdout   rewrite, the host should ask (ask rule / no rule)
 
-The verdict comes from Claude Code's permission rules (the only rules users of the plugin
-hosts commonly keep). `RTOK_REWRITE_HOST=<agent>` names the calling host: for hosts that own
-approval themselves (codex, opencode, pi, …) "no rule" renders as 0, while an explicit ask
-rule stays 3 and a deny rule stays 2. The command is printed without a trailing newline.
-`--rtok-bin PATH` (or `RTOK_REWRITE_BIN`) inserts that absolute path, shell-quoted, instead
-of bare `rtok` (for hosts whose shell PATH may not contain rtok).
-
-With `RTOK_REWRITE_HOST=opencode` or `kilo`, the host's own `permission.bash` rules are read
-as well (rtok.permissions.opencode): their deny gives 2, an unreadable config file gives 1,
-and a rewrite the host would judge differently from the command as typed is not made (1).
+`--agent NAME` (or `RTOK_REWRITE_HOST=NAME`) names the calling agent; its descriptor's
+`[rewrite]` table says whose permission rules are read (by default, and for an agent not
+named, those of the descriptor with `default_rules = true`: Claude Code's), whether the
+agent owns approval itself ("no rule" then gives 0, while an explicit ask rule stays 3 and
+a deny rule stays 2), and whether its own `permission.bash` rules are read as well
+(OpenCode, Kilo: rtok.permissions.opencode; their deny gives 2, an unreadable config file
+gives 1, and a rewrite the host would judge differently from the command as typed is not
+made, 1). The command is printed without a trailing newline. `--rtok-bin PATH` (or
+`RTOK_REWRITE_BIN`) inserts that absolute path, shell-quoted, instead of bare `rtok` (for
+hosts whose shell PATH may not contain rtok).
 
 Hot path: stdlib only.
 """
@@ -31,82 +32,86 @@ from rtok import oslite as os
 HOST_VARIABLE = "RTOK_REWRITE_HOST"
 BIN_VARIABLE = "RTOK_REWRITE_BIN"
 
-# Hosts whose own approval flow decides about commands without a rule.
-APPROVAL_OWNING_HOSTS = frozenset((
-    "codex", "trae", "vibe", "antigravity", "opencode", "pi", "omp", "hermes", "kilocode",
-    "kilo", "cline", "windsurf", "kimi", "openclaw", "roo",
-))
-
 EXIT_ALLOW = 0
 EXIT_NONE = 1
 EXIT_DENY = 2
 EXIT_ASK = 3
 
-USAGE = "usage: rtok rewrite [--rtok-bin PATH] [--] COMMAND...\n"
+USAGE = "usage: rtok rewrite [--rtok-bin PATH] [--agent NAME] [--] COMMAND...\n"
 
 
-def _verdict(cmd: str) -> str:
-    """deny | unreadable | ask | allow | default under Claude Code's rules (a deny rule
+def host_facts(host: str) -> tuple[str, bool, str]:
+    """(permission source, the host owns approval, its own rule set or "") for the calling
+    agent, from its descriptor's `[rewrite]` table (rtok/compiled/rewrite_hosts.py)."""
+    from rtok.compiled.rewrite_hosts import DEFAULT, HOSTS
+
+    return HOSTS.get(host, DEFAULT)
+
+
+def _verdict(cmd: str, source: str) -> str:
+    """deny | unreadable | ask | allow | default under the rules of `source` (a deny rule
     found only inside a `sh -c` script counts as deny here)."""
+    # Imported here, not at the top: an empty command exits before any rule is read. No
+    # ImportError fallback: a verdict without the user's deny rules would be worse than
+    # no rewrite (a failing `rtok rewrite` leaves the command as typed).
+    from rtok.permissions.verdict import rule_verdict
+
     try:
-        from rtok.permissions.verdict import rule_verdict
-    except ImportError:
-        return "default"
-    try:
-        verdict = rule_verdict(cmd, "claude", os.getcwd())
+        verdict = rule_verdict(cmd, source, os.getcwd())
     except Exception as exc:  # rules that cannot be read: nothing is rewritten
         sys.stderr.write(f"rtok: warning: permission rules not read ({exc})\n")
         return "unreadable"
     return "deny" if verdict == "defer" else verdict
 
 
-def _host_rules(host: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]] | None:
-    """OpenCode's or Kilo's own bash rules (and unreadable files) when the calling host is
-    one of them; None for other hosts."""
+def _host_rules(rule_set: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]] | None:
+    """The calling host's own bash rules (and unreadable files) when its descriptor names a
+    rule set (OpenCode's, Kilo's); None otherwise."""
+    if not rule_set:
+        return None
     from rtok.permissions import opencode
 
-    if host not in opencode.HOSTS:
-        return None
     try:
-        return opencode.read_rules(host, os.getcwd())
+        return opencode.read_rules(rule_set, os.getcwd())
     except Exception as exc:  # rules that cannot be read: nothing is rewritten
         return [], [("", str(exc))]
 
 
-def parse_args(args: list[str]) -> tuple[str | None, list[str]] | None:
-    """(--rtok-bin value, command words); None for a usage error."""
-    rtok_bin: str | None = None
+_OPTIONS = ("--rtok-bin", "--agent")
+
+
+def parse_args(args: list[str]) -> tuple[dict[str, str], list[str]] | None:
+    """({"--rtok-bin": …, "--agent": …} as given, command words); None for a usage error."""
+    options: dict[str, str] = {}
     i = 0
     while i < len(args):
         arg = args[i]
         if arg == "--":
             i += 1
             break
-        if arg == "--rtok-bin":
-            if i + 1 >= len(args) or not args[i + 1]:
+        name, equals, value = arg.partition("=")
+        if name not in _OPTIONS:
+            if arg in ("-h", "--help"):
                 return None
-            rtok_bin = args[i + 1]
-            i += 2
-        elif arg.startswith("--rtok-bin="):
-            rtok_bin = arg.split("=", 1)[1]
-            if not rtok_bin:
-                return None
-            i += 1
-        elif arg in ("-h", "--help"):
-            return None
-        else:
             break
-    return rtok_bin, args[i:]
+        if not equals:
+            value = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        if not value:
+            return None
+        options[name] = value
+        i += 1
+    return options, args[i:]
 
 
-def exit_status(kind: str, verdict: str, host: str) -> int:
+def exit_status(kind: str, verdict: str, host_approves: bool) -> int:
     """The 0/1/2/3 status of a decision kind for the calling host."""
     if kind == "deny":
         return EXIT_DENY
     if kind == "allow_rewrite":
         return EXIT_ALLOW
     if kind == "ask_rewrite":
-        if verdict != "ask" and host in APPROVAL_OWNING_HOSTS:
+        if verdict != "ask" and host_approves:
             return EXIT_ALLOW
         return EXIT_ASK
     return EXIT_NONE
@@ -121,8 +126,8 @@ def main(args: list[str]) -> int:
     if parsed is None:
         sys.stderr.write(USAGE)
         return EXIT_NONE
-    bin_path, words = parsed
-    bin_path = bin_path or os.environ.get(BIN_VARIABLE) or None
+    options, words = parsed
+    bin_path = options.get("--rtok-bin") or os.environ.get(BIN_VARIABLE) or None
     cmd = " ".join(words)
     if not cmd.strip():
         return EXIT_NONE
@@ -130,11 +135,12 @@ def main(args: list[str]) -> int:
     from rtok.shell.words import quote_word
 
     rtok_bin = quote_word(bin_path) if bin_path else "rtok"
-    verdict = _verdict(cmd)
+    host = (options.get("--agent") or os.environ.get(HOST_VARIABLE, "")).strip().lower()
+    source, host_approves, rule_set = host_facts(host)
+    verdict = _verdict(cmd, source)
     if verdict == "unreadable":
         return EXIT_NONE  # the user's rules cannot be read: the command stays as written
-    host = os.environ.get(HOST_VARIABLE, "").strip().lower()
-    host_rules = _host_rules(host)
+    host_rules = _host_rules(rule_set)
     if host_rules is not None:
         from rtok.permissions import opencode
 
@@ -145,7 +151,7 @@ def main(args: list[str]) -> int:
         if host_verdict == "deny" or opencode.denied_in_any_reading(cmd, rules):
             return EXIT_DENY
     decision = decide(cmd, verdict, rtok_bin=rtok_bin)
-    status = exit_status(decision.kind, verdict, host)
+    status = exit_status(decision.kind, verdict, host_approves)
     if host_rules is not None and decision.command is not None and status != EXIT_DENY:
         # The host matches its rules against the command it finally runs: a rewrite must
         # leave its verdict as it was (no `"*": "allow"` for what a rule asked about).

@@ -1,7 +1,9 @@
 """Reads and checks rules/registry.toml and turns it into the compiled REGISTRY literal.
 
 Build time only (uses tomllib): `rtok.build.compile_registry` calls `compiled_registry()`,
-and the hot path imports the generated rtok/compiled/registry.py instead.
+and the hot path imports the generated rtok/compiled/registry.py instead. Its schema is its
+own (another file than the agent descriptors), checked with the same helpers and error type
+(rtok.schema).
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ import pprint
 import tomllib
 from typing import Any
 
-from rtok import resources
+from rtok import resources, schema
+from rtok.schema import DescriptorError
+
+SOURCE = "rules/registry.toml"
 
 PIPELINE_POSITIONS = ("producer", "final", "both", "none")
 
@@ -30,8 +35,8 @@ _NEVER_KEYS = {
 }
 
 
-class RegistryError(ValueError):
-    """registry.toml breaks its schema; the message names the table and key."""
+def _where(table: str) -> str:
+    return f"{SOURCE}: {table}"
 
 
 def load_source() -> dict[str, Any]:
@@ -44,60 +49,47 @@ def _sorted(values: list[str] | set[str]) -> tuple[str, ...]:
     return tuple(sorted(set(values)))
 
 
-def _strings(value: object, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise RegistryError(f"{where}: expected a list of non-empty strings")
-    return list(value)
-
-
-def _check_keys(table: object, allowed: set[str], where: str) -> dict[str, Any]:
-    if not isinstance(table, dict):
-        raise RegistryError(f"{where}: expected a table")
-    unknown = set(table) - allowed
-    if unknown:
-        raise RegistryError(f"{where}: unknown keys {sorted(unknown)}")
-    return table
+def _check_keys(table: object, allowed: set[str], where: str) -> dict[str, object]:
+    raw = schema.table(table, where)
+    schema.only(raw, allowed, where)
+    return raw
 
 
 def _family(name: str, table: object) -> dict[str, Any]:
-    where = f"families.{name}"
+    where = _where(f"families.{name}")
     raw = _check_keys(table, _FAMILY_KEYS, where)
-    commands = _strings(raw.get("commands"), f"{where}.commands")
-    subcommands = _strings(raw.get("subcommands"), f"{where}.subcommands")
-    pipeline = raw.get("pipeline", "none")
-    if pipeline not in PIPELINE_POSITIONS:
-        raise RegistryError(f"{where}.pipeline: one of {', '.join(PIPELINE_POSITIONS)}")
+    commands = schema.strings(raw, "commands", where, required=True)
+    subcommands = schema.strings(raw, "subcommands", where, required=True)
+    pipeline = schema.choice(raw, "pipeline", PIPELINE_POSITIONS, where, default="none")
     any_args = subcommands == ["*"]
     if "*" in subcommands and not any_args:
-        raise RegistryError(f"{where}.subcommands: '*' must stand alone")
+        raise DescriptorError(f"{where}.subcommands: '*' must stand alone")
     never_global: list[str] = []
     never_by_sub: dict[str, list[str]] = {}
-    for entry in _strings(raw.get("never_with", []), f"{where}.never_with"):
+    for entry in schema.strings(raw, "never_with", where):
         sub, _, flag = entry.rpartition(" ")
         if sub:
             if sub not in subcommands:
-                raise RegistryError(f"{where}.never_with: {sub!r} is not a listed subcommand")
+                raise DescriptorError(f"{where}.never_with: {sub!r} is not a listed subcommand")
             never_by_sub.setdefault(sub, []).append(flag)
         else:
             never_global.append(flag)
-    delegate = _strings(raw.get("delegate", []), f"{where}.delegate")
+    delegate = schema.strings(raw, "delegate", where)
     for sub in delegate:
         if sub not in subcommands:
-            raise RegistryError(f"{where}.delegate: {sub!r} is not a listed subcommand")
-    never_short = raw.get("never_short", "")
-    if not isinstance(never_short, str):
-        raise RegistryError(f"{where}.never_short: expected a string of letters")
+            raise DescriptorError(f"{where}.delegate: {sub!r} is not a listed subcommand")
+    never_short = schema.string(raw, "never_short", where, required=False)
     compiled: dict[str, Any] = {
         "commands": tuple(commands),
         "subcommands": None if any_args else tuple(tuple(s.split()) for s in subcommands),
-        "bare": bool(raw.get("bare", any_args)),
+        "bare": schema.boolean(raw, "bare", where, default=any_args),
         "pipeline": pipeline,
-        "global_options": _sorted(_strings(raw.get("global_options", []), where)),
-        "global_flags": _sorted(_strings(raw.get("global_flags", []), where)),
+        "global_options": _sorted(schema.strings(raw, "global_options", where)),
+        "global_flags": _sorted(schema.strings(raw, "global_flags", where)),
         "never_with": _sorted(never_global),
         "never_with_sub": {k: _sorted(v) for k, v in never_by_sub.items()},
         "never_short": never_short,
-        "needs_operand": bool(raw.get("needs_operand", False)),
+        "needs_operand": schema.boolean(raw, "needs_operand", where),
         "delegate": _sorted(delegate),
     }
     # Leave out empty values: a smaller module loads faster on every shell call.
@@ -111,15 +103,13 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
     """The REGISTRY constant of rtok/compiled/registry.py (from registry.toml by default)."""
     if source is None:
         source = load_source()
-    unknown = set(source) - {
-        "never", "families", "wrappers", "shells", "runs_commands"
-    }
+    unknown = set(source) - {"never", "families", "wrappers", "shells", "runs_commands"}
     if unknown:
-        raise RegistryError(f"unknown top-level tables {sorted(unknown)}")
-    never_table = _check_keys(source.get("never", {}), _NEVER_KEYS, "never")
+        raise DescriptorError(f"{SOURCE}: unknown top-level tables {sorted(unknown)}")
+    never_table = _check_keys(source.get("never", {}), _NEVER_KEYS, _where("never"))
     never: set[str] = set()
-    for key, value in never_table.items():
-        never.update(_strings(value, f"never.{key}"))
+    for key in never_table:
+        never.update(schema.strings(never_table, key, _where("never")))
     families: dict[str, dict[str, Any]] = {}
     index: dict[str, list[str]] = {}
     for name, table in source.get("families", {}).items():
@@ -127,49 +117,56 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
         families[name] = family
         for command in family["commands"]:
             if command in never:
-                raise RegistryError(f"families.{name}: {command!r} is in a [never] list")
+                raise DescriptorError(
+                    f"{_where('families.' + name)}: {command!r} is in a [never] list")
             index.setdefault(command, []).append(name)
-    wrappers: dict[str, dict[str, Any]] = {}
-    for name, table in source.get("wrappers", {}).items():
-        raw = _check_keys(table, _WRAPPER_KEYS, f"wrappers.{name}")
-        wrappers[name] = {
-            "flags": tuple(_strings(raw.get("flags", []), f"wrappers.{name}.flags")),
-            "value_options": tuple(_strings(raw.get("value_options", []), f"wrappers.{name}")),
-            "positionals": int(raw.get("positionals", 0)),
-            "assignments": bool(raw.get("assignments", False)),
-            "numeric_flags": bool(raw.get("numeric_flags", False)),
-            "rewrite": bool(raw.get("rewrite", True)),
-            "resets_environment": tuple(
-                _strings(raw.get("resets_environment", []), f"wrappers.{name}")
-            ),
-            "script_options": tuple(
-                _strings(raw.get("script_options", []), f"wrappers.{name}")
-            ),
-        }
-    shells: dict[str, dict[str, Any]] = {}
-    for name, table in source.get("shells", {}).items():
-        raw = _check_keys(table, _SHELL_KEYS, f"shells.{name}")
-        if raw.get("dialect") not in ("bash", "fish"):
-            raise RegistryError(f"shells.{name}.dialect: bash or fish")
-        entry = {
-            "dialect": raw["dialect"],
-            "flags": str(raw.get("flags", "")),
-            "long_flags": tuple(_strings(raw.get("long_flags", []), f"shells.{name}")),
-            "value_options": tuple(_strings(raw.get("value_options", []), f"shells.{name}")),
-        }
-        for command in _strings(raw.get("commands"), f"shells.{name}.commands"):
-            shells[command] = entry
+    runs = _check_keys(source.get("runs_commands", {}), set(source.get("runs_commands", {})),
+                       _where("runs_commands"))
     return {
         "families": families,
         "command_index": {k: tuple(v) for k, v in index.items()},
         "never": _sorted(never),
-        "wrappers": wrappers,
-        "shells": shells,
-        "runs_commands": {
-            name: tuple(_strings(options, f"runs_commands.{name}"))
-            for name, options in source.get("runs_commands", {}).items()
-        },
+        "wrappers": {name: _wrapper(name, table)
+                     for name, table in source.get("wrappers", {}).items()},
+        "shells": _shells(source.get("shells", {})),
+        "runs_commands": {name: tuple(schema.strings(runs, name, _where("runs_commands")))
+                          for name in runs},
     }
+
+
+def _wrapper(name: str, table: object) -> dict[str, Any]:
+    where = _where(f"wrappers.{name}")
+    raw = _check_keys(table, _WRAPPER_KEYS, where)
+    positionals = raw.get("positionals", 0)
+    if not isinstance(positionals, int) or isinstance(positionals, bool) or positionals < 0:
+        raise DescriptorError(f"{where}.positionals must be a whole number")
+    return {
+        "flags": tuple(schema.strings(raw, "flags", where)),
+        "value_options": tuple(schema.strings(raw, "value_options", where)),
+        "positionals": positionals,
+        "assignments": schema.boolean(raw, "assignments", where),
+        "numeric_flags": schema.boolean(raw, "numeric_flags", where),
+        "rewrite": schema.boolean(raw, "rewrite", where, default=True),
+        "resets_environment": tuple(schema.strings(raw, "resets_environment", where)),
+        "script_options": tuple(schema.strings(raw, "script_options", where)),
+    }
+
+
+def _shells(tables: dict[str, object]) -> dict[str, dict[str, Any]]:
+    """Shell command name -> how that shell reads its arguments."""
+    shells: dict[str, dict[str, Any]] = {}
+    for name, table in tables.items():
+        where = _where(f"shells.{name}")
+        raw = _check_keys(table, _SHELL_KEYS, where)
+        entry = {
+            "dialect": schema.choice(raw, "dialect", ("bash", "fish"), where),
+            "flags": schema.string(raw, "flags", where, required=False),
+            "long_flags": tuple(schema.strings(raw, "long_flags", where)),
+            "value_options": tuple(schema.strings(raw, "value_options", where)),
+        }
+        for command in schema.strings(raw, "commands", where, required=True):
+            shells[command] = entry
+    return shells
 
 
 def _ordered(value: Any) -> Any:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import sys
 import time
 
+from rtok.argv import option_value
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
@@ -59,18 +61,14 @@ def parse_args(args: list[str]) -> Options | str:
     i = 0
     while i < len(args):
         arg = args[i]
-        name, eq, inline = arg.partition("=")
+        name = arg.partition("=")[0]
         problem: str | None = None
         if arg in _SWITCHES:
             setattr(options, _SWITCHES[arg], True)
         elif name in _VALUED:
-            if eq:
-                problem = _set_value(options, name, inline)
-            elif i + 1 < len(args):
-                i += 1
-                problem = _set_value(options, name, args[i])
-            else:
-                problem = f"{name} needs a value"
+            value, i = option_value(args, i)
+            problem = (f"{name} needs a value" if value is None
+                       else _set_value(options, name, value))
         elif arg.startswith("-"):
             problem = f"unknown option {arg!r}"
         elif options.entry_id:

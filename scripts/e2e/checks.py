@@ -13,9 +13,9 @@ from e2e.records import AgentReport, Session
 from e2e.settings import COMMAND
 from e2e.workspace import Workspace, run_rtok
 
-# rtok's trailer: `[rtok <id> · N lines · expand: rtok expand <id>]`.
-TRAILER = re.compile(r"\[rtok (?P<id>[0-9A-Za-z_.:-]+) · (?P<lines>\d+) lines · "
-                     r"expand: (?:\S*/)?rtok expand (?P=id)\]")
+# rtok's trailer: `[rtok expand <id> · N lines]` (a note may follow the count).
+TRAILER = re.compile(r"\[(?:\S*/)?rtok expand (?P<id>[0-9A-Za-z_.:-]+) · (?P<lines>\d+) lines"
+                     r"(?: · [^\]\n]*)?\]")
 
 
 def unescaped(text: str) -> str:

@@ -29,9 +29,10 @@ def test_go_test_keeps_failures_and_package_results() -> None:
     text = ("=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n"
             "    b_test.go:9: want 2, got 3\n--- FAIL: TestB (0.00s)\nFAIL\n"
             "FAIL\texample.com/b\t0.01s\nok  \texample.com/a\t0.02s\n")
-    assert gotest.go_test(text) == ["--- FAIL: TestB (0.00s)", "    b_test.go:9: want 2, got 3",
+    assert gotest.go_test(text) == ["--- FAIL: TestB", "    b_test.go:9: want 2, got 3",
                                     "FAIL\texample.com/b\t0.01s",
-                                    "go test: 1 package ok; 1 failed; tests: 1 passed, 1 failed"]
+                                    "go test: 1 package ok; 1 failed; tests: 1 passed, 1 failed;"
+                                    " 0.03s"]
 
 
 def test_drop_never_removes_protected_lines() -> None:

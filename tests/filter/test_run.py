@@ -23,8 +23,8 @@ def _expand(entry_id: str, *extra: str) -> bytes:
 
 def _trailer_id(stdout: bytes) -> str:
     last = stdout.decode().rstrip("\n").splitlines()[-1]
-    assert last.startswith("[rtok ") and "expand: rtok expand" in last, last
-    return last.split()[1]
+    assert last.startswith("[rtok expand ") and last.endswith(" lines]"), last
+    return last.split()[2]
 
 
 def test_exit_codes_propagate_exactly() -> None:
@@ -76,7 +76,7 @@ def test_long_output_is_cut_with_a_trailer_and_expands_exactly() -> None:
     assert b"line 0499 of the output" in result.stdout
     assert b"lines omitted" in result.stdout
     entry_id = _trailer_id(result.stdout)
-    assert "· 500 lines ·".encode() in result.stdout
+    assert "· 500 lines]".encode() in result.stdout
     assert _expand(entry_id) == raw
     assert _expand(entry_id, "--full") == raw
     assert _expand(entry_id[:6], "--from", "10", "--lines", "2") == (

@@ -74,7 +74,7 @@ LONG = (f"{PY} -c \"import sys\nfor i in range(400): print('out line', i)\n"
 
 
 def _entry_id(text: bytes) -> str:
-    found = re.search(rb"\[rtok ([0-9a-f]{12}) ", text)
+    found = re.search(rb"\[rtok expand ([0-9a-f]{12}) ", text)
     assert found, text[-300:]
     return found.group(1).decode()
 

@@ -60,7 +60,6 @@ def test_pytest_failure_keeps_name_assertion_location_and_captured_errors() -> N
     shown = pytest_fmt.pytest_output(PYTEST_FAIL)
     assert shown == [
         "FAILED tests/test_a.py::test_token",
-        ">       assert token == \"abc\"",
         "E       AssertionError: assert 'abd' == 'abc'",
         "tests/test_a.py:12: AssertionError",
         "ERROR: token service unreachable",
@@ -222,7 +221,6 @@ def test_clippy_groups_by_lint_and_keeps_every_location() -> None:
         "warning clippy::needless_return (×2): unneeded `return` statement",
         "  src/lib.rs:3:5",
         "  src/main.rs:9:5",
-        "warning: `demo` (lib) generated 2 warnings",
         "error: could not compile `demo` (lib) due to 1 previous error; 2 warnings emitted",
     ]
 
@@ -257,7 +255,6 @@ def test_rust_help_text_is_read_with_its_diagnostic_but_a_secret_is_kept() -> No
         "warning unexpected_cfgs (×2): unexpected `cfg` condition name: `doc_cfg`",
         "  src/lib.rs: 64:13, 65:43 `no_std`",
         '            password = "hunter2hunter2"',
-        "warning: `demo` (lib) generated 2 warnings",
     ]
 
 
@@ -424,22 +421,53 @@ FAIL
 
 def test_go_verbose_failure_dedupes_reasons_across_tests() -> None:
     assert gotest.go_test(GO_VERBOSE_FAIL) == [
-        "--- FAIL: TestB (0.00s)",
-        "--- FAIL: TestB/one (0.00s)",
+        "--- FAIL: TestB",
+        "--- FAIL: TestB/one",
         "    b_test.go:9: want 2, got 3 (×2)",
-        "--- FAIL: TestB/two (0.00s)",
+        "--- FAIL: TestB/two",
         "FAIL\texample.com/b\t0.01s",
-        "go test: 1 package ok; 1 failed; 1 without tests; tests: 1 passed, 3 failed",
+        "go test: 1 package ok; 1 failed; 1 without tests; tests: 1 passed, 3 failed; 0.03s",
     ]
 
 
 def test_go_passing_test_error_lines_are_kept_once_with_their_count() -> None:
     run = ("=== RUN   TestRetry\n    retry_test.go:9: error: dial refused, retrying\n"
            "--- PASS: TestRetry (0.00s)\n")
-    text = run * 3 + "PASS\nok  \texample.com/net\t0.010s\n"
+    failing = "=== RUN   TestB\n    b_test.go:3: want 1\n--- FAIL: TestB (1.50s)\n"
+    text = run * 3 + failing + "FAIL\nFAIL\texample.com/net\t1.510s\n"
     assert gotest.go_test(text) == [
+        "--- FAIL: TestB (1.50s)",
+        "    b_test.go:3: want 1",
         "    retry_test.go:9: error: dial refused, retrying (×3)",
-        "go test: 1 package ok; tests: 3 passed",
+        "FAIL\texample.com/net\t1.510s",
+        "go test: 0 packages ok; 1 failed; tests: 3 passed, 1 failed; 1.51s",
+    ]
+
+
+def test_go_passing_run_is_one_line_even_when_tests_log_failures() -> None:
+    # a test that checks a test helper runs failing tests of its own and still passes
+    text = ("=== RUN   TestRetry\n    retry_test.go:9: error: dial refused, retrying\n"
+            "--- PASS: TestRetry (0.00s)\n=== RUN   TestSuite\n=== RUN   TestSuite/Inner\n"
+            "    suite_test.go:4: Error: Not equal\n--- FAIL: TestSuite/Inner (0.00s)\n"
+            "--- PASS: TestSuite (0.00s)\n        PASS\nPASS\nok  \texample.com/net\t0.250s\n")
+    assert gotest.go_test(text) == ["go test: 1 package ok; tests: 2 passed; 0.25s"]
+
+
+def test_go_testify_report_drops_what_the_test_line_already_says() -> None:
+    text = ("--- FAIL: TestConv (0.00s)\n    map_test.go:116: \n"
+            "        \tError Trace:\t/src/objx/map_test.go:116\n"
+            "        \t            \t/src/objx/helper.go:20\n"
+            "        \tError:      \tNot equal: \n"
+            "        \t            \texpected: 1\n"
+            "        \tTest:       \tTestConv\nFAIL\nFAIL\texample.com/objx\t0.010s\n")
+    assert gotest.go_test(text) == [
+        "--- FAIL: TestConv",
+        "    map_test.go:116:",
+        "    /src/objx/helper.go:20",
+        "    Error: Not equal:",
+        "    expected: 1",
+        "FAIL\texample.com/objx\t0.010s",
+        "go test: 0 packages ok; 1 failed; tests: 0 passed, 1 failed; 0.01s",
     ]
 
 
@@ -452,20 +480,20 @@ def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -
     text = (failing("TestA", "0xc000016fa0") + failing("TestB", "0xc0000170e0")
             + "FAIL\nFAIL\texample.com/m\t0.010s\n")
     assert gotest.go_test(text) == [
-        "--- FAIL: TestA (0.00s)",
-        "    Panic stack:\tgoroutine 7 [running]: (×2)",
+        "--- FAIL: TestA",
+        "    Panic stack:\tgoroutine [running]: (×2)",
         "    example.com/m.(*Mock).fail(…) (×2)",
         "    /src/m/mock.go:322 (×2)",
         "    expected: pkg.Value(0x1) (×2)",
-        "--- FAIL: TestB (0.00s)",
+        "--- FAIL: TestB",
         "FAIL\texample.com/m\t0.010s",
-        "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed",
+        "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed; 0.01s",
     ]
 
 
 def test_go_pass_is_its_counts() -> None:
     text = "ok  \texample.com/a\t0.02s\n?   \texample.com/c\t[no test files]\n"
-    assert gotest.go_test(text) == ["go test: 1 package ok; 1 without tests"]
+    assert gotest.go_test(text) == ["go test: 1 package ok; 1 without tests; 0.02s"]
 
 
 def test_go_runtime_frames_leave_a_panic() -> None:
@@ -559,7 +587,7 @@ def test_ctest_failure_lists_the_failed_tests() -> None:
     assert runners.FORMATTERS["ctest"](text) == [
         " 2/2 Test  #2: b ....***Failed    0.01 sec", "The following tests FAILED:",
         "\t  2 - b (Failed)",
-        "ctest: 50% tests passed, 1 tests failed out of 2; Total Test time (real) = 0.02 sec"]
+        "ctest: 50% tests passed, 1 tests failed out of 2; 0.02 sec"]
 
 
 def test_runner_stands_down_without_its_summary() -> None:
@@ -655,3 +683,142 @@ def test_go_json_events_are_read_as_the_text_they_carry() -> None:
     text = "".join(json.dumps(event) + "\n" for event in events)
     assert gotest.go_test(text) == gotest.go_test(GO_VERBOSE_FAIL)
     assert gotest.go_test('{"Action": "output", "Output": "not json at all\n') is None
+
+
+# two tests that fail the same way, then a setup error
+_SAME_FAILURE = """\
+___________________________________ test_a[{n}] __________________________________
+
+>       assert out == expect
+E       AssertionError: assert 'a' == 'b'
+E        +  where 'a' = f('x')
+E        +    where f = <function f at 0x7f>
+E       assert 'a' == 'b'
+
+tests/test_u.py:5: AssertionError
+"""
+PYTEST_SAME_FAILURES = (
+    "=================================== FAILURES ===================================\n"
+    + _SAME_FAILURE.format(n=1) + _SAME_FAILURE.format(n=2) + """\
+_________________________________ ERROR at setup _______________________________
+../venv/lib/python3.11/site-packages/_pytest/fixtures.py:10: in call
+tests/conftest.py:3: in db
+E   RuntimeError: no database
+!!!!!!!!!!!!!!!!!!!!!!!!!!! stopping after 3 failures !!!!!!!!!!!!!!!!!!!!!!!!!!!
+=========================== short test summary info ============================
+FAILED tests/test_u.py::test_a[1] - AssertionError: assert 'a' == 'b'
+FAILED tests/test_u.py::test_a[2] - AssertionError: assert 'a' == 'b'
+=================== 2 failed, 1 error, 4 passed in 0.10s ====================
+""")
+
+
+def test_pytest_failures_that_say_the_same_share_one_block() -> None:
+    assert pytest_fmt.pytest_output(PYTEST_SAME_FAILURES) == [
+        "FAILED tests/test_u.py::test_a[1]",
+        "FAILED tests/test_u.py::test_a[2]",
+        "E       AssertionError: assert 'a' == 'b'",
+        "E       assert 'a' == 'b'",
+        "tests/test_u.py:5: AssertionError",
+        "__ ERROR at setup __",
+        "tests/conftest.py:3: in db",
+        "E   RuntimeError: no database",
+        "stopping after 3 failures",
+        "pytest: 2 failed, 1 error, 4 passed in 0.10s",
+    ]
+
+
+def test_rust_backtrace_drops_the_frames_that_repeat_the_panic() -> None:
+    body = ["thread 'check' (812) panicked at tests/check.rs:40:5:", "did not match",
+            "stack backtrace:", "   2: demo::assert_all", "             at ./tests/check.rs:24:9",
+            "   3: demo::check", "             at ./tests/check.rs:40:5",
+            "   4: demo::check::{{closure}}", "             at ./tests/check.rs:37:16"]
+    assert cargo.without_echo_frames(body) == body[:5]
+    alone = body[:3] + body[5:]
+    assert cargo.without_echo_frames(alone) == body[:2]
+
+
+def test_a_warning_cargo_repeats_for_each_target_is_listed_once() -> None:
+    one = ("warning: unused variable: `x`\n --> src/lib.rs:3:9\n  |\n3 |     let x = 1;\n"
+           "  |         ^\n\n")
+    text = one + one + "warning: `demo` (lib) generated 1 warning\n" \
+        "warning: `demo` (lib test) generated 1 warning (1 duplicate)\n"
+    assert DIAGNOSTICS["cargo"](text) == [
+        "cargo: 1 warning in 1 file", "src/lib.rs:3:9: warning: unused variable: `x`"]
+
+
+PHPUNIT_ERRORS = """\
+PHPUnit 9.6.7 by Sebastian Bergmann and contributors.
+
+EE.E                                                                4 / 4 (100%)
+
+Time: 00:00.008, Memory: 6.00 MB
+
+There were 3 errors:
+
+1) Acme\\Tests\\CartTest::testAdd
+ArgumentCountError: Too few arguments to function Acme\\Tests\\CartTest::testAdd(), 2 expected
+
+/src/tests/CartTest.php:12
+
+2) Acme\\Tests\\CartTest::testRemove
+ArgumentCountError: Too few arguments to function Acme\\Tests\\CartTest::testRemove(), 2 expected
+
+/src/tests/CartTest.php:20
+
+3) Acme\\Tests\\CartTest::testTotal
+TypeError: total(): Argument #1 must be of type int
+
+/src/tests/CartTest.php:31
+
+ERRORS!
+Tests: 4, Assertions: 1, Errors: 3.
+"""
+
+
+def test_phpunit_errors_that_differ_only_by_the_test_name_are_said_once() -> None:
+    assert runners.FORMATTERS["phpunit"](PHPUNIT_ERRORS) == [
+        "There were 3 errors:",
+        "1) Acme\\Tests\\CartTest::testAdd",
+        "/src/tests/CartTest.php:12",
+        "2) Acme\\Tests\\CartTest::testRemove",
+        "/src/tests/CartTest.php:20",
+        "ArgumentCountError: Too few arguments to function …(), 2 expected",
+        "3) Acme\\Tests\\CartTest::testTotal",
+        "/src/tests/CartTest.php:31",
+        "TypeError: total(): Argument #1 must be of type int",
+        "phpunit: Time: 00:00.008; ERRORS!; Tests: 4, Assertions: 1, Errors: 3.",
+    ]
+
+
+def test_phpunit_pass_is_its_counts_and_time() -> None:
+    text = ("PHPUnit 9.6.7\n\n....  4 / 4 (100%)\n\nTime: 00:00.010, Memory: 6.00 MB\n\n"
+            "OK (4 tests, 9 assertions)\n")
+    assert runners.FORMATTERS["phpunit"](text) == [
+        "phpunit: Time: 00:00.010; OK (4 tests, 9 assertions)"]
+
+
+def test_a_message_said_at_many_locations_gets_a_part_of_its_own() -> None:
+    lines = ['src/a.py:1: error: Name "doc" is not defined  [name-defined]']
+    lines += [f'src/b.py:{n}: error: Name "no_track_caller" is not defined  [name-defined]'
+              for n in range(10, 16)]
+    lines += ['src/c.py:3: error: Name "other" is not defined  [name-defined]']
+    text = "\n".join(lines) + "\nFound 8 errors in 3 files (checked 3 source files)\n"
+    assert DIAGNOSTICS["mypy"](text) == [
+        "mypy: 8 errors in 3 files",
+        'error name-defined (×2): Name "doc" is not defined',
+        "  src/a.py:1",
+        '  src/c.py:3 "other"',
+        'error name-defined (×6): Name "no_track_caller" is not defined',
+        "  src/b.py: 10 11 12 13 14 15",
+        "Found 8 errors in 3 files (checked 3 source files)",
+    ]
+    # said twice, the name is shorter than a header of its own: it stays with its rule
+    two = "\n".join(lines[:3] + lines[-1:]) + "\n"
+    assert 'error name-defined (×4): Name "doc" is not defined' in DIAGNOSTICS["mypy"](two)
+
+
+def test_pytest_keeps_the_library_frame_where_the_error_was_raised() -> None:
+    text = PYTEST_SAME_FAILURES.replace("tests/conftest.py:3: in db\n", "")
+    shown = pytest_fmt.pytest_output(text)
+    assert shown is not None
+    assert "../venv/lib/python3.11/site-packages/_pytest/fixtures.py:10: in call" in shown

@@ -86,5 +86,5 @@ def test_shown_is_never_longer_and_expands_to_the_input(name: str) -> None:
     last = shown.decode("utf-8", "replace").rstrip("\n").rsplit("\n", 1)[-1]
     if shown == raw:
         return
-    assert last.startswith("[rtok "), last
-    assert run_rtok(["expand", last.split()[1]]).stdout == raw
+    assert last.startswith("[rtok expand "), last
+    assert run_rtok(["expand", last.split()[2]]).stdout == raw

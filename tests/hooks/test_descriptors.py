@@ -8,14 +8,16 @@ from typing import Any
 import pytest
 
 from rtok.compiled.hook_protocols import PROTOCOLS
-from rtok.hooks.descriptors import DescriptorError, load_hook_protocols, validate_hook_table
+from rtok.hooks.descriptors import validate_hook_table
+from rtok.install.descriptor import hook_protocols
+from rtok.schema import DescriptorError
 
 from .payloads import HOOK_AGENTS
 
 
 def test_every_hook_tier_agent_has_a_protocol() -> None:
     assert set(HOOK_AGENTS) <= set(PROTOCOLS)
-    assert load_hook_protocols() == PROTOCOLS
+    assert hook_protocols() == PROTOCOLS
 
 
 def _contains(outer: object, inner: object) -> bool:
@@ -67,13 +69,13 @@ def test_valid_table_compiles() -> None:
         ({"rtok_path": "relative"}, "hook.rtok_path"),
         ({"no_opinion": "{not json"}, "no_opinion is not JSON"),
         ({"payloads": []}, "payloads must be a non-empty array"),
-        ({"surprise": 1}, "unknown key(s) surprise"),
+        ({"surprise": 1}, "unknown key 'surprise'"),
         ({"payloads": [{"tool": "tool_name", "tools": [], "input": "i", "command": ["c"],
                         "replies": {}}]}, "tools is required"),
         ({"payloads": [{"tool": "a..b", "tools": ["x"], "input": "i", "command": ["c"],
                         "replies": {}}]}, "tool must be a dotted key path"),
         ({"payloads": [{"tool": "t", "tools": ["x"], "input": "i", "command": ["c"],
-                        "replies": {"maybe": {}}}]}, "unknown key(s) maybe"),
+                        "replies": {"maybe": {}}}]}, "unknown key 'maybe'"),
         ({"payloads": [{"tool": "t", "tools": ["x"], "input": "i", "command": ["c"],
                         "replies": {"deny": "text"}}]}, "must be a table"),
         ({"payloads": [{"tool": "t", "tools": ["x"], "input": "i", "command": ["c"],

@@ -13,6 +13,11 @@ from rtok.install.model import Action, FileEdit, InstallContext
 # A real descriptor (its files are not used: edits_for below builds the edits itself).
 TEST_DESCRIPTOR = parse({
     "name": "test", "display_name": "Test Agent", "tier": "hook",
+    "hook": {"permissions": "none", "payloads": [
+        {"tool": "tool_name", "tools": ["Bash"], "input": "tool_input", "command": ["command"],
+         "replies": {}}],
+        "sample": {"shell": '{"tool_name": "Bash", "tool_input": {"command": "${command}"}}',
+                   "other": '{"tool_name": "Read"}'}},
     "install": {
         "global": [{"strategy": "awareness_file", "path": "~/.testagent/RTOK.md"}],
         "project": [{"strategy": "awareness_file", "path": ".testagent/RTOK.md"}],

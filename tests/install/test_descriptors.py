@@ -3,6 +3,7 @@ the agent's own relocation variables."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -37,17 +38,21 @@ def test_every_agent_has_a_descriptor_with_its_tier() -> None:
 
 
 def test_hook_tier_agents_have_a_reply_protocol() -> None:
-    from rtok.hooks.descriptors import load_hook_protocols
-
-    protocols = load_hook_protocols()
     for name, item in integrations.load_descriptors().items():
-        if item.tier == "hook":
-            assert name in protocols, f"{name} registers `rtok hook {name}` but has no [hook]"
+        assert (item.hook is not None) == (item.tier == "hook"), name
+        assert (item.hook_sample is not None) == (item.tier == "hook"), name
+        assert item.hook_protocol == (name if item.tier == "hook" else None)
 
 
 def _valid() -> dict[str, Any]:
     return {
         "name": "demo", "display_name": "Demo", "tier": "hook",
+        "hook": {"permissions": "claude", "payloads": [
+            {"tool": "tool_name", "tools": ["Bash"], "input": "tool_input",
+             "command": ["command"], "replies": {}}],
+            "sample": {"shell": json.dumps({"tool_name": "Bash", "cwd": "${cwd}",
+                                            "tool_input": {"command": "${command}"}}),
+                       "other": json.dumps({"tool_name": "Read"})}},
         "install": {
             "detect": {"binaries": ["demo"]},
             "global": [{"strategy": "json_hook_group", "path": "~/.demo/settings.json",
@@ -87,6 +92,25 @@ def test_a_valid_descriptor_parses() -> None:
         (lambda d: d["install"]["global"].append(
             {"strategy": "template_file", "path": "~/x.ts", "template": "nope/x.ts"}),
          "not in templates/"),
+        # The [hook] table is checked by the same validator, with the same error type.
+        (lambda d: d["hook"].update(permissions="everyone"), "hook.permissions must be one"),
+        (lambda d: d["hook"]["payloads"][0].pop("tools"), "hook.payloads[0].tools is required"),
+        (lambda d: d.pop("hook"), "a hook-tier agent needs a [hook] table"),
+        (lambda d: d["hook"].pop("sample"), "hook.sample must be a table"),
+        (lambda d: d["hook"]["sample"].update(shell="{"), "hook.sample.shell is not JSON"),
+        (lambda d: d["hook"]["sample"].update(shell='{"tool_name": "Bash"}'),
+         "hook.sample.shell is not a shell call"),
+        (lambda d: d["hook"]["sample"].update(other='{"cwd": "/"}'),
+         "hook.sample.other is still a shell call"),
+        (lambda d: d.update(tier="plugin"), "[hook] is only for the hook tier"),
+        (lambda d: d.update(colour="red"), "unknown key 'colour'"),
+        (lambda d: d.update(rewrite={"approval": "maybe"}), "rewrite.approval must be one of"),
+        (lambda d: d.update(rewrite={"permissions": "everyone"}), "rewrite.permissions"),
+        (lambda d: d.update(rewrite={"host_rules": "vim"}), "rewrite.host_rules"),
+        (lambda d: d.update(rewrite={"names": "kilo"}), "rewrite.names must be a list"),
+        (lambda d: (d["hook"].update(permissions="none"),
+                    d.update(rewrite={"default_rules": True})),
+         "default_rules needs a permission source"),
     ],
 )
 def test_invalid_descriptors_name_the_file_and_the_key(mutate: Any, message: str) -> None:
@@ -97,6 +121,19 @@ def test_invalid_descriptors_name_the_file_and_the_key(mutate: Any, message: str
     text = str(caught.value)
     assert text.startswith("/somewhere/integrations/demo.toml")
     assert message in text
+
+
+def test_exactly_one_descriptor_gives_rtok_rewrite_its_default_rules() -> None:
+    real = integrations.load_descriptors()
+    assert descriptor.rewrite_default_permissions(real) == "claude"
+    marked = _valid()
+    marked["rewrite"] = {"default_rules": True}
+    demo = descriptor.parse(marked, "demo.toml")
+    with pytest.raises(descriptor.DescriptorError, match=r"exactly one .* not 2"):
+        descriptor.rewrite_default_permissions({**real, "demo": demo})
+    unmarked = {name: item for name, item in real.items() if not item.rewrite.default_rules}
+    with pytest.raises(descriptor.DescriptorError, match="not 0"):
+        descriptor.rewrite_default_permissions(unmarked)
 
 
 def test_a_broken_descriptor_file_is_reported_with_its_path(tmp_path: Path) -> None:

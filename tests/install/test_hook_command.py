@@ -10,7 +10,6 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any
 
 import pytest
 from agent_harness import Sandbox, read
@@ -18,84 +17,11 @@ from agent_harness import Sandbox, read
 from rtok.formats import jsonc
 from rtok.install import integrations
 from rtok_testing import rtok_entry_point
+from rtok_testing.samples import hook_agents, shell_payload
 
 GIT_STATUS = "git status"
 
-# Payloads as the real agents sent them (shared/reference/agent-e2e.md), asking for `git status`.
-PAYLOADS: dict[str, dict[str, Any]] = {
-    "auggie": {"hook_event_name": "PreToolUse", "conversation_id": "c1",
-               "workspace_roots": ["CWD"], "tool_name": "launch-process",
-               "tool_input": {"command": GIT_STATUS, "wait": True, "max_wait_seconds": 60,
-                              "cwd": "CWD"},
-               "tool_output": "[undefined]", "tool_error": None, "is_mcp_tool": False},
-    "claude": {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "CWD",
-               "permission_mode": "default", "hook_event_name": "PreToolUse",
-               "tool_name": "Bash", "tool_input": {"command": GIT_STATUS},
-               "tool_use_id": "toolu_1"},
-    "codebuddy": {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "CWD",
-                  "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                  "tool_input": {"command": GIT_STATUS}, "call_id": "c1",
-                  "tool_use_id": "toolu_1", "agent_type": "cli",
-                  "permission_mode": "bypassPermissions", "client": "CLI",
-                  "version": "2.163.0", "generation_id": "g1", "model": "fake-model"},
-    "codex": {"session_id": "s1", "turn_id": "t1", "transcript_path": None, "cwd": "CWD",
-              "hook_event_name": "PreToolUse", "model": "gpt-5.5",
-              "permission_mode": "bypassPermissions", "tool_name": "Bash",
-              "tool_input": {"command": GIT_STATUS}, "tool_use_id": "call_1"},
-    "gemini": {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "CWD",
-               "hook_event_name": "BeforeTool", "timestamp": "2026-11-29T00:00:00Z",
-               "tool_name": "run_shell_command", "tool_input": {"command": GIT_STATUS}},
-    "qwen": {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "CWD",
-             "hook_event_name": "PreToolUse", "timestamp": "2026-11-29T00:00:00Z",
-             "permission_mode": "yolo", "tool_name": "run_shell_command",
-             "tool_input": {"command": GIT_STATUS}, "tool_use_id": "t1",
-             "tool_call_id": "c1"},
-    "grok": {"hookEventName": "pre_tool_use", "sessionId": "s1", "cwd": "CWD",
-             "workspaceRoot": "CWD", "timestamp": "2026-12-01T00:00:00Z",
-             "permissionMode": "bypassPermissions", "toolName": "run_terminal_command",
-             "toolUseId": "call_1",
-             "toolInput": {"command": GIT_STATUS, "description": "Show git status"},
-             "toolInputTruncated": False},
-    "openhands": {"event_type": "PreToolUse", "tool_name": "terminal",
-                  "tool_input": {"command": GIT_STATUS, "is_input": False, "timeout": None,
-                                 "reset": False, "kind": "TerminalAction"},
-                  "tool_response": None, "message": None, "session_id": "s1",
-                  "working_dir": "CWD", "metadata": {}},
-    "copilot": {"sessionId": "s1", "timestamp": 1795990512071, "cwd": "CWD",
-                "toolName": "bash",
-                "toolArgs": {"command": GIT_STATUS, "description": "show status"}},
-    "droid": {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "CWD",
-              "permission_mode": "auto-low", "hook_event_name": "PreToolUse",
-              "tool_name": "Execute",
-              "tool_input": {"command": GIT_STATUS, "summary": "Show git status"}},
-    "vibe": {"hook_event_name": "pre_tool", "session_id": "s1", "parent_session_id": None,
-             "transcript_path": "/tmp/t", "cwd": "CWD", "tool_name": "file_system.bash",
-             "tool_call_id": "call_1", "tool_input": {"command": GIT_STATUS}},
-    "cursor": {"conversation_id": "c1", "generation_id": "g1", "hook_event_name": "preToolUse",
-               "workspace_roots": ["CWD"], "tool_name": "Shell",
-               "tool_input": {"command": GIT_STATUS, "cwd": "CWD"}},
-    "trae": {"session_id": "s1", "cwd": "CWD", "hook_event_name": "PreToolUse",
-             "tool_name": "RunCommand", "tool_input": {"command": GIT_STATUS}},
-    "antigravity": {"hook_event_name": "PreToolUse",
-                    "toolCall": {"name": "run_command", "args": {"CommandLine": GIT_STATUS}}},
-    "kimi": {"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": "CWD",
-             "client_type": "kimi_code_cli", "tool_name": "Bash",
-             "tool_input": {"command": GIT_STATUS}, "tool_call_id": "call_1"},
-    "cline": {"clineVersion": "", "timestamp": "1", "taskId": "conv_1",
-              "workspaceRoots": ["CWD"], "hookName": "tool_call", "iteration": 1,
-              "tool_call": {"id": "call_1", "name": "run_commands",
-                            "input": {"commands": [GIT_STATUS]}},
-              "preToolUse": {"toolName": "run_commands",
-                             "parameters": {"commands": json.dumps([GIT_STATUS])}}},
-}
-
-HOOK_AGENTS = sorted(
-    name for name, d in integrations.load_descriptors().items() if d.tier == "hook"
-)
-
-
-def test_every_hook_tier_agent_has_a_sample_payload() -> None:
-    assert set(HOOK_AGENTS) == set(PAYLOADS)
+HOOK_AGENTS = hook_agents()
 
 
 def _registered_command(agent: str, box: Sandbox) -> list[str]:
@@ -127,7 +53,7 @@ def _registered_command(agent: str, box: Sandbox) -> list[str]:
 
 
 def _run(argv: list[str], agent: str, cwd: str) -> subprocess.CompletedProcess[bytes]:
-    payload = json.dumps(PAYLOADS[agent]).replace("CWD", cwd).encode()
+    payload = json.dumps(shell_payload(agent, GIT_STATUS, cwd)).encode()
     return subprocess.run(argv, input=payload, capture_output=True, cwd=cwd, timeout=60,
                           check=False)
 

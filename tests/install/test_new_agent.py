@@ -44,6 +44,11 @@ updatedInput = "${input}"
 hookEventName = "PreToolUse"
 updatedInput = "${input}"
 
+[hook.sample]
+shell = '''{"tool_name": "Bash", "hook_event_name": "PreToolUse", "cwd": "${cwd}",
+           "tool_input": {"command": "${command}", "description": "status"}}'''
+other = '''{"tool_name": "Read", "tool_input": {"file_path": "/etc/hosts"}}'''
+
 [install]
 awareness_target = "none"
 
@@ -88,6 +93,20 @@ def _rtok(copy: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]
                           text=True, env=env, cwd=str(cwd), timeout=240, check=False)
 
 
+def _sample(copy: Path, command: str, cwd: str) -> dict[str, object]:
+    """The new agent's `[hook.sample]` shell payload, filled in by the copy of rtok."""
+    script = ("import json, sys\n"
+              "from rtok.install.integrations import get_descriptor\n"
+              "from rtok.hooks.descriptors import fill_sample\n"
+              f"sample = get_descriptor({AGENT!r}).hook_sample\n"
+              "print(json.dumps(fill_sample(sample, sys.argv[1], sys.argv[2])))\n")
+    env = dict(os.environ, PYTHONPATH=str(copy))
+    done = subprocess.run([sys.executable, "-c", script, command, cwd], capture_output=True,
+                          text=True, env=env, cwd=str(copy), timeout=60, check=True)
+    payload: dict[str, object] = json.loads(done.stdout)
+    return payload
+
+
 def test_a_new_descriptor_is_a_new_agent(rtok_copy: Path, isolated_home: Path) -> None:
     work = isolated_home / "work"
     work.mkdir()
@@ -100,9 +119,9 @@ def test_a_new_descriptor_is_a_new_agent(rtok_copy: Path, isolated_home: Path) -
     command = group["hooks"][0]["command"]
     assert command.endswith(f"rtok hook {AGENT}")
 
-    # The registered command answers as the descriptor's reply template says.
-    payload = {"tool_name": "Bash", "hook_event_name": "PreToolUse", "cwd": str(work),
-               "tool_input": {"command": "git status", "description": "status"}}
+    # The registered command answers the descriptor's own sample payload as its reply
+    # template says.
+    payload = _sample(rtok_copy, "git status", str(work))
     hook = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload),
                           capture_output=True, text=True, cwd=str(work), timeout=60,
                           check=False)

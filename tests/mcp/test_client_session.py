@@ -42,5 +42,5 @@ def test_official_client_sees_the_same_session_through_the_proxy() -> None:
     assert proxied["long"].is_error is False
     assert len(cut) < len(raw) and "ERROR: row 50 is broken" in cut
     trailer = cut.splitlines()[-1]
-    assert trailer.startswith("[rtok ") and "· 250 lines ·" in trailer
-    assert run_rtok(["expand", trailer.split()[1]]).stdout.decode() == raw
+    assert trailer.startswith("[rtok expand ") and trailer.endswith(" · 250 lines]")
+    assert run_rtok(["expand", trailer.split()[2]]).stdout.decode() == raw

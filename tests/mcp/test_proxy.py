@@ -75,13 +75,13 @@ def test_proxied_session_matches_direct_except_cut_text_blocks() -> None:
     assert "ERROR: row 50 is broken" in cut_text
     assert cut_text.splitlines()[0] == "row 0"
     trailer = cut_text.splitlines()[-1]
-    assert trailer.startswith("[rtok ") and "· 400 lines ·" in trailer
+    assert trailer.startswith("[rtok expand ") and trailer.endswith(" · 400 lines]")
     # Everything but the cut text block is the same message.
     cut_msg["result"]["content"][0]["text"] = raw_text
     assert cut_msg == raw_msg
     # The failing call is an error result: untouched even though its text is long.
     assert json.loads(direct[by_id[5]])["result"]["isError"] is True
-    entry_id = trailer.split()[1]
+    entry_id = trailer.split()[2]
     expanded = run_rtok(["expand", entry_id])
     assert expanded.stdout.decode() == raw_text
     gain = json.loads(run_rtok(["gain", "--json"]).stdout)

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from rtok.compiled.registry import REGISTRY
-from rtok.rewrite.registry_source import RegistryError, compiled_registry, load_source
+from rtok.rewrite.registry_source import compiled_registry, load_source
 from rtok.rewrite.rewriter import Settings, rewrite_command
+from rtok.schema import DescriptorError
 
 REQUIRED_COMMANDS = [
     "git", "gh", "cargo", "npm", "pnpm", "yarn", "bun", "npx", "pytest", "go", "ruff", "mypy",
@@ -57,19 +58,22 @@ def test_compiled_module_matches_source() -> None:
     ("edit", "message"),
     [
         (lambda s: s["families"]["git"].update(pipeline="sometimes"), "families.git.pipeline"),
-        (lambda s: s["families"]["git"].update(colour=1), "unknown keys"),
+        (lambda s: s["families"]["git"].update(colour=1), "unknown key 'colour'"),
         (lambda s: s["families"]["git"].update(commands="git"), "families.git.commands"),
         (lambda s: s["families"].update(bad={"commands": ["vim"], "subcommands": ["*"]}),
          "in a [never] list"),
         (lambda s: s["families"]["ls"].update(subcommands=["*", "x"]), "must stand alone"),
         (lambda s: s["families"]["git"].update(never_with=["nosuch -x"]), "not a listed"),
         (lambda s: s["families"]["uv"].update(delegate=["nosuch"]), "families.uv.delegate"),
-        (lambda s: s["shells"]["bash"].update(dialect="tcsh"), "bash or fish"),
+        (lambda s: s["shells"]["bash"].update(dialect="tcsh"),
+         "shells.bash.dialect must be one of bash, fish"),
         (lambda s: s.update(extra={}), "unknown top-level"),
     ],
 )
 def test_schema_errors_name_the_table(edit: Any, message: str) -> None:
     source = _source()
     edit(source)
-    with pytest.raises(RegistryError, match=message.replace("[", r"\[").replace("]", r"\]")):
+    with pytest.raises(DescriptorError, match=message.replace("[", r"\[").replace("]", r"\]")) \
+            as raised:
         compiled_registry(source)
+    assert str(raised.value).startswith("rules/registry.toml: ")

@@ -24,7 +24,7 @@ from rtok.rewrite.rewriter import Settings, rewrite_command
 from rtok.shell.words import quote_word
 
 RTOK = os.path.join(os.path.dirname(sys.executable), "rtok")
-TRAILER = re.compile(rb"\[rtok ([0-9a-f]{8,}) [^\]]*expand: rtok expand \1\]\n?")
+TRAILER = re.compile(rb"\[rtok expand ([0-9a-f]{8,}) \xc2\xb7 [^\]]*\]\n?")
 
 # (command, whether it writes to stderr)
 BASES: list[tuple[str, bool]] = [

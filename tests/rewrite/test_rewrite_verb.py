@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from rtok.install import descriptor
 from rtok_testing import run_rtok
+
+# The agents whose descriptor says they own approval ([rewrite] approval = "host"), with
+# the other names they call `rtok rewrite` by.
+APPROVING_HOSTS = sorted(name for name, facts in descriptor.rewrite_hosts()[1].items()
+                         if facts.host_approves)
 
 
 def claude_rules(home: Path, **permissions: list[str]) -> None:
@@ -58,7 +64,14 @@ def test_ask_rule_exits_3(isolated_home: Path, tmp_path: Path) -> None:
     assert rewrite("cargo test", cwd=tmp_path)[:2] == (3, "rtok run cargo test")
 
 
-@pytest.mark.parametrize("host", ["codex", "opencode", "pi", "hermes", "trae", "cline"])
+def test_the_hosts_that_own_approval_include_the_plugin_hosts() -> None:
+    # A rewrite table lost from a descriptor would quietly turn these hosts' 0 into 3.
+    assert {"codex", "opencode", "pi", "omp", "hermes", "kilocode", "kilo"} <= set(
+        APPROVING_HOSTS)
+    assert "claude" not in APPROVING_HOSTS
+
+
+@pytest.mark.parametrize("host", APPROVING_HOSTS)
 def test_hosts_that_own_approval_get_0_for_no_rule(
     isolated_home: Path, tmp_path: Path, host: str
 ) -> None:
@@ -70,8 +83,20 @@ def test_hosts_that_own_approval_get_0_for_no_rule(
 
 
 def test_other_hosts_keep_3(tmp_path: Path) -> None:
-    env = {"RTOK_REWRITE_HOST": "claude"}
-    assert rewrite("make", cwd=tmp_path, env=env)[:2] == (3, "rtok run make")
+    for host in ("claude", "an-agent-rtok-does-not-know"):
+        env = {"RTOK_REWRITE_HOST": host}
+        assert rewrite("make", cwd=tmp_path, env=env)[:2] == (3, "rtok run make")
+
+
+def test_agent_option_names_the_host_and_wins_over_the_variable(tmp_path: Path) -> None:
+    assert rewrite("--agent", "codex", "git status", cwd=tmp_path)[:2] == (
+        0, "rtok run git status")
+    assert rewrite("--agent=pi", "--", "make", cwd=tmp_path)[:2] == (0, "rtok run make")
+    env = {"RTOK_REWRITE_HOST": "codex"}
+    assert rewrite("--agent", "claude", "make", cwd=tmp_path, env=env)[:2] == (
+        3, "rtok run make")
+    code, out, err = rewrite("--agent", cwd=tmp_path)
+    assert (code, out) == (1, "") and "usage: rtok rewrite" in err
 
 
 def test_absolute_rtok_bin(tmp_path: Path) -> None:

@@ -144,7 +144,7 @@ def test_concurrent_writers_all_land() -> None:
     outputs = [proc.communicate(timeout=120) for proc in procs]
     assert all(proc.returncode == 0 for proc in procs), [err for _, err in outputs]
     for n, (out, _) in enumerate(outputs):
-        entry_id = out.decode().rstrip().splitlines()[-1].split()[1]
+        entry_id = out.decode().rstrip().splitlines()[-1].split()[2]
         expected = "".join(f"worker {n} line {i}\n" for i in range(3000)).encode()
         assert run_rtok(["expand", entry_id]).stdout == expected
     report = run_rtok(["gain", "--json"])

@@ -117,7 +117,7 @@ def test_a_busy_archive_prints_the_raw_output_and_says_so() -> None:
 
 def test_the_run_and_its_ledger_row_are_one_transaction() -> None:
     result = _rtok(["run", PY, "-c", LONG])
-    entry = result.stdout.rsplit(b"[rtok ", 1)[1].split(b" ", 1)[0].decode()
+    entry = result.stdout.rsplit(b"[rtok expand ", 1)[1].split(b" ", 1)[0].decode()
     conn = sqlite3.connect(paths.ledger_db())
     try:
         rows = conn.execute("SELECT archive_id, raw_bytes, shown_bytes FROM runs").fetchall()

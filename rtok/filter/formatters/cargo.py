@@ -56,6 +56,103 @@ def without_std_frames(lines: list[str]) -> list[str]:
     return out
 
 
+_PANIC_AT = regex.compile(r"panicked at (?P<loc>\S+?):?$")
+_CLOSURE = regex.compile(r"::\{\{closure\}\}$")
+
+
+def without_echo_frames(lines: list[str]) -> list[str]:
+    """A backtrace without the frames that repeat the panic: the one at the location the
+    panic line names and the test's closure (the harness calling the test); the
+    `stack backtrace:` line goes with them when no frame is left."""
+    panic = next((found.group("loc") for found in map(_PANIC_AT.search, lines)
+                  if found is not None), "")
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        frame = _FRAME.match(lines[index])
+        at = _FRAME_AT.match(lines[index + 1]) if frame and index + 1 < len(lines) else None
+        if frame is None or at is None:
+            out.append(lines[index])
+            index += 1
+            continue
+        place = at.group("path").removeprefix("./")
+        if place != panic and not _CLOSURE.search(frame.group("name")):
+            out.extend(lines[index:index + 2])
+        index += 2
+    if out and out[-1].strip() == "stack backtrace:":
+        out.pop()
+    return out
+
+
+class _TestRun:
+    """One pass over a cargo test run: build lines, failed tests' blocks, the error tail."""
+
+    __slots__ = ("block", "build", "failed", "in_failures", "out", "tail")
+
+    def __init__(self, out: Summary) -> None:
+        self.out = out
+        self.build: list[str] = []
+        self.failed: list[tuple[str, list[str]]] = []
+        self.block: list[str] | None = None
+        self.tail: list[str] = []
+        self.in_failures = False
+
+    def read(self, line: str) -> None:
+        if self.structural(line):
+            self.out.cover(line)
+            return
+        if self.in_failures:
+            if self.block is not None and line.strip() and not _NOISE.match(line):
+                self.block.append(line)
+            if self.block is not None or _LIST_ITEM.match(line) or not line.strip() \
+                    or _NOISE.match(line):
+                self.out.cover(line)
+            return
+        if _RUNNING.match(line):
+            self.out.cover(line)
+        elif line.startswith("error: ") and "failed" in line and "test" in line:
+            self.tail.append(line)
+        else:
+            self.build.append(line)
+
+    def structural(self, line: str) -> bool:
+        """Reads a test result, suite result, `failures:` or block header line."""
+        test = _TEST.match(line)
+        if test is not None:
+            if test.group("result") == "FAILED":
+                _block_of(self.failed, test.group("name"))
+            return True
+        if _RESULT.match(line) or line == "failures:":
+            self.in_failures = line == "failures:"
+            self.block = None
+            return True
+        named = _BLOCK.match(line)
+        if named is not None:
+            self.block = _block_of(self.failed, named.group("name"))
+            return True
+        return False
+
+    def show_build(self) -> None:
+        if not self.build:
+            return
+        grouped = cargo_build("\n".join(self.build))
+        kept = grouped if grouped is not None else [
+            line for line in self.build if line.strip() and not line.startswith("   Compiling ")]
+        for line in kept:
+            self.out.add(line)
+        for line in self.build:
+            self.out.cover(line)
+
+    def show_failures(self) -> None:
+        for name, body in self.failed:
+            self.out.add(f"FAILED {name}")
+            shown = without_echo_frames(without_std_frames(body))
+            for line in set(body).difference(shown):
+                self.out.cover(line)
+            for line in counted(shown):
+                self.out.add(f"  {line.strip()}", line)
+
+
 @summariser
 def cargo_test(text: str) -> list[str] | None:
     lines = clean_lines(text)
@@ -63,63 +160,13 @@ def cargo_test(text: str) -> list[str] | None:
     if not results and not any(line.startswith(("---- ", "failures:")) for line in lines):
         return None
     out = Summary()
-    build: list[str] = []
-    failed_blocks: list[tuple[str, list[str]]] = []
-    block: list[str] | None = None
-    tail: list[str] = []
-    in_failures = False
+    run = _TestRun(out)
     for line in lines:
-        test = _TEST.match(line)
-        if test is not None:
-            out.cover(line)
-            if test.group("result") == "FAILED" and not any(
-                    name == test.group("name") for name, _ in failed_blocks):
-                failed_blocks.append((test.group("name"), []))
-            continue
-        if _RESULT.match(line):
-            out.cover(line)
-            block = None
-            in_failures = False
-            continue
-        if line == "failures:":
-            out.cover(line)
-            in_failures = True
-            block = None
-            continue
-        named = _BLOCK.match(line)
-        if named is not None:
-            out.cover(line)
-            block = _block_of(failed_blocks, named.group("name"))
-            continue
-        if in_failures:
-            if block is not None and line.strip() and not _NOISE.match(line):
-                block.append(line)
-                out.cover(line)
-            elif _LIST_ITEM.match(line) or not line.strip() or _NOISE.match(line):
-                out.cover(line)
-            continue
-        if _RUNNING.match(line):
-            out.cover(line)
-            continue
-        if line.startswith("error: test failed") or (line.startswith("error: ") and \
-                "failed" in line and "test" in line):
-            tail.append(line)
-            continue
-        build.append(line)
-    if build:
-        grouped = cargo_build("\n".join(build))
-        kept = grouped if grouped is not None else [
-            line for line in build if line.strip() and not line.startswith("   Compiling ")]
-        for line in kept:
-            out.add(line)
-        for line in build:
-            out.cover(line)
-    for name, body in failed_blocks:
-        out.add(f"FAILED {name}")
-        for line in counted(without_std_frames(body)):
-            out.add(f"  {line.strip()}", line)
+        run.read(line)
+    run.show_build()
+    run.show_failures()
     out.add(_totals(results))
-    for line in tail:
+    for line in run.tail:
         out.add(line)
     return out.finish(lines)
 

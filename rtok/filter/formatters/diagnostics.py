@@ -11,6 +11,7 @@ from __future__ import annotations
 from rtok.filter import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
 from rtok.filter.protect import carries_secret, is_protected
+from rtok.filter.textlines import cut_middle
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ _RUST_CODE = regex.compile(r"(?:rust-clippy/[^#\s]*#(?P<lint>[\w-]+)|#\[(?:warn|
 _RUST_SUMMARY = regex.compile(r"^(?:warning|error): (?:`[^`]+` \(.*\) generated |could not compile|"
                            r"aborting due to|build failed|test failed|\d+ warnings? emitted|"
                            r"Could not compile)")
+_GENERATED = regex.compile(r"^warning: `[^`]+` \(.*\) generated \d+ warnings?(?: \(.*\))?$")
 _CODE_FIRST = regex.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4})\b(?: \[\*\])?\s*(?P<msg>.*)$")
 _CODE_LAST = regex.compile(r"^(?P<msg>.*?)\s+\[(?P<code>-W[\w=+-]+|[\w-]+(?:\.[\w-]+)*)\]$")
 _SNIPPET = regex.compile(r"^\s*(?:\d+\s*)?[|│]|^\s+[\^~]+|^\s*= |^\s*\.\.\.$|^\s*\d+ \|")
@@ -105,7 +107,7 @@ _SEVERITY_ORDER = {"error": 0, "fatal error": 0, "warning": 1}
 
 
 class _Group:
-    __slots__ = ("code", "extras", "files", "first", "locations", "messages", "sev")
+    __slots__ = ("code", "extras", "files", "first", "locations", "messages", "seen", "sev")
 
     def __init__(self, sev: str, code: str, first: str) -> None:
         self.sev = sev
@@ -116,6 +118,7 @@ class _Group:
         self.extras: list[str] = []
         self.messages: list[str] = []
         self.files: set[str] = set()
+        self.seen: set[tuple[str, str]] = set()  # (location, message) already read
 
 
 def _normal_sev(sev: str | None) -> str:
@@ -180,11 +183,14 @@ class _Reader:
         if group is None:
             group = self.groups[(sev, code or shape[1])] = _Group(sev, code, msg)
         self.by_message.setdefault(shape, group)
+        self.last = group
+        if (loc, msg) in group.seen:
+            return  # cargo builds a file once per target and says the same each time
+        group.seen.add((loc, msg))
         group.locations.append(loc)
         group.extras.append(_difference(group.first, msg))
         group.messages.append(msg)
         group.files.add(_file_of(loc))
-        self.last = group
 
     def end_pending(self) -> None:
         pending = self.pending
@@ -313,8 +319,13 @@ def _summarise(text: str, tool: str) -> list[str] | None:
             out.add(f"{name} (×{len(locations)}): {first}")
             for line in _by_file(locations, extras):
                 out.add(line)
-    # eslint's file headers are known as such only once a row under them was read
-    other = [line for line in reader.other if line.strip() not in out.covered]
+    # eslint's file headers are known as such only once a row under them was read; cargo's
+    # "generated N warnings" per target is what the tally above says
+    other = [line for line in reader.other if line.strip() not in out.covered
+             and not _GENERATED.match(line)]
+    for line in reader.other:
+        if _GENERATED.match(line):
+            out.cover(line)
     for line in _cut(other):
         out.add(line)
     return out.finish(lines)
@@ -329,20 +340,7 @@ def _cut(lines: list[str]) -> list[str]:
     """The lines that are not diagnostics: a long run keeps its head, tail and error lines."""
     if len(lines) <= OTHER_LINES:
         return lines
-    end = len(lines) - OTHER_TAIL
-    out = lines[:OTHER_HEAD]
-    gap = 0
-    for line in lines[OTHER_HEAD:end]:
-        if is_protected(line):
-            if gap:
-                out.append(f"… {gap} lines omitted")
-                gap = 0
-            out.append(line)
-        else:
-            gap += 1
-    if gap:
-        out.append(f"… {gap} lines omitted")
-    return out + lines[end:]
+    return cut_middle(lines, OTHER_HEAD, OTHER_TAIL, is_protected)
 
 
 # A file's positions are wrapped past this width, so no line is clipped.
@@ -354,8 +352,9 @@ def _by_message(group: _Group) -> list[tuple[str, list[str], list[str]]]:
     or more locations is a part of its own (a rule that says "no space after {" and "no
     space before }" is said as two); the rest stay with the first message."""
     parts: dict[str, tuple[str, list[str], list[str]]] = {}
+    said = _said_often(group)
     for loc, msg in zip(group.locations, group.messages, strict=True):
-        shape = _NUMBER.sub("#", _QUOTED.sub("…", msg))
+        shape = msg if msg in said else _NUMBER.sub("#", _QUOTED.sub("…", msg))
         part = parts.setdefault(shape, (msg, [], []))
         part[1].append(loc)
         part[2].append(_difference(part[0], msg))
@@ -374,6 +373,23 @@ def _by_message(group: _Group) -> list[tuple[str, list[str], list[str]]]:
     if rest is not None:
         out.append(rest)
     return out
+
+
+def _said_often(group: _Group) -> set[str]:
+    """The messages said word for word at enough locations that a part of their own (a
+    header, and their files named again) is shorter than what differs at each of them."""
+    places: dict[str, list[str]] = {}
+    for loc, msg in zip(group.locations, group.messages, strict=True):
+        places.setdefault(msg, []).append(loc)
+    if len(places) == 1:
+        return set()
+    said: set[str] = set()
+    for msg, locs in places.items():
+        header = len(msg) + len(group.code) + 16
+        files = sum(len(path) + 3 for path in {_file_of(loc) for loc in locs})
+        if len(locs) > 1 and len(locs) * len(_difference(group.first, msg)) > header + files:
+            said.add(msg)
+    return said
 
 
 def _by_file(locations: list[str], extras: list[str]) -> list[str]:

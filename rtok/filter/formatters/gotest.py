@@ -2,16 +2,30 @@
 lines it logged (the same reason once, with how often it came), then the package results.
 
 Stdlib only (hot path). Lines a test logs belong to the test named by the last `=== RUN`,
-`=== CONT` or `=== NAME` (-v), or follow its `--- FAIL` line (plain); a passing test's lines
-are dropped, unless they carry an error word (then they are kept where they were).
+`=== CONT` or `=== NAME` (-v), or follow its `--- FAIL` line (plain). In a failed run a
+passing test's lines are dropped unless they carry an error word; a run whose packages are
+all ok is its counts and time only (a `--- FAIL` there comes from a test that runs tests of
+its own). What a failure repeats is left out: testify's `Error Trace:` at the location
+already shown and its `Test:` line, goroutine numbers, frame arguments, `(0.00s)` times.
 """
 
 from __future__ import annotations
 
 from rtok.filter import regex
 from rtok.filter.formatters.diagnostics import FORMATTERS
-from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
+from rtok.filter.formatters.summary import (
+    Summary,
+    clean_lines,
+    count_lines,
+    plural,
+    shortened,
+    summariser,
+)
 from rtok.filter.protect import is_protected
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Match
 
 _EVENT = regex.compile(r"^=== (?P<kind>RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
 _END = regex.compile(r"^(?P<indent>\s*)--- (?P<kind>PASS|FAIL|SKIP): (?P<name>\S+)(?: \((?P<time>"
@@ -19,6 +33,7 @@ _END = regex.compile(r"^(?P<indent>\s*)--- (?P<kind>PASS|FAIL|SKIP): (?P<name>\S
 _PACKAGE = regex.compile(r"^(?P<kind>ok|FAIL|\?)\s+(?P<pkg>\S+)\s*(?P<rest>.*)$")
 _BARE = regex.compile(r"^(?:PASS|FAIL|testing: warning: no tests to run)$")
 _EXIT = regex.compile(r"^exit status \d+$")
+_SECONDS = regex.compile(r"^([\d.]+)s\b")
 # a goroutine frame inside Go's own runtime and test harness: its file line
 _RUNTIME_FILE = regex.compile(r"^\s*\S*/go(?:-[\d.]+)?/src/"
                               r"(?:runtime|testing|reflect|sync|internal)/"
@@ -29,10 +44,25 @@ _CREATED_BY = regex.compile(r"^\s*created by (?:testing|runtime)\.")
 _FRAME_ARGS = regex.compile(r"^(?P<call>\s*\S*[\w)]\.[\w.*()]*?\w)\((?=[^()]*0x)"
                          r"(?:[^()]|\([^()]*\))*\)$")
 _FRAME_OFFSET = regex.compile(r"^(?P<file>\s*\S+\.go:\d+) \+0x[0-9a-f]+$")
+_GOROUTINE = regex.compile(r"^(?P<lead>.*\bgoroutine )\d+ (?P<state>\[.*\]:)$")
+# testify's report: the test's own location line, its `Error Trace:` entries (more of them on
+# the lines after it) and the `Test:` line that names the test
+_PLACE = regex.compile(r"^\s*(?P<place>[\w.-]+\.go:\d+):")
+_TRACE = regex.compile(r"^\s*Error Trace:\s+\S+\.go:\d+$")
+_TRACE_MORE = regex.compile(r"^\s+\S+\.go:\d+$")
+_TEST_LINE = regex.compile(r"^\s*Test:\s+(?P<name>\S+)$")
+# testify pads its labels to one width (`Error:      \tNot equal:`, `actual  : 2`)
+_LABEL = regex.compile(r"^(?P<lead>\s*)(?P<label>Error Trace|Error|Test|Messages|expected|actual)"
+                       r" *:[ \t]+(?=\S)")
 
 
 def frame_shape(line: str) -> str:
-    """A goroutine frame without its argument words, or its file line without the offset."""
+    """A goroutine frame without its argument words, its file line without the offset, a
+    goroutine's header without its number."""
+    if "goroutine " in line:
+        header = _GOROUTINE.match(line)
+        if header is not None:
+            return f"{header.group('lead')}{header.group('state')}"
     if "0x" not in line:
         return line
     args = _FRAME_ARGS.match(line)
@@ -73,6 +103,63 @@ class _Test:
         self.time = ""
 
 
+class _Run:
+    """What one pass over the output found: tests in order, lines outside any test, counts."""
+
+    __slots__ = ("current", "loose", "order", "passed", "skipped", "tests")
+
+    def __init__(self) -> None:
+        self.tests: dict[str, _Test] = {}
+        self.order: list[_Test] = []
+        self.current: _Test | None = None
+        self.loose: list[str] = []
+        self.passed = 0
+        self.skipped = 0
+
+    def test(self, name: str) -> _Test:
+        test = self.tests.get(name)
+        if test is None:
+            test = self.tests[name] = _Test(name)
+            self.order.append(test)
+        return test
+
+    def end(self, kind: str, name: str, time: str) -> None:
+        test = self.test(name)
+        test.time = time
+        if kind == "FAIL":
+            test.failed = True
+            self.current = test  # plain mode: its reasons follow this line
+            return
+        if kind == "PASS":
+            self.passed += 1
+        else:
+            self.skipped += 1
+        self.current = None
+
+    def read(self, line: str, out: Summary) -> None:
+        event = _EVENT.match(line)
+        if event is not None:
+            out.cover(line)
+            self.current = self.test(event.group("name"))
+            return
+        end = _END.match(line)
+        if end is not None:
+            out.cover(line)
+            self.end(end.group("kind"), end.group("name"), end.group("time") or "")
+            return
+        if _PACKAGE.match(line) or _BARE.match(line):
+            out.cover(line)
+            self.current = None
+            return
+        if not line.strip():
+            return
+        if self.current is not None and line[:1].isspace():
+            self.current.lines.append(line)
+            return
+        self.current = None
+        self.loose.append(line)
+
+
 def _json_output(text: str) -> str | None:
     """The text a `go test -json` run printed (its events' Output fields), or None."""
     if not text.lstrip().startswith('{"'):
@@ -94,6 +181,116 @@ def _json_output(text: str) -> str | None:
     return "".join(parts)
 
 
+def _trimmed(lines: list[str], out: Summary) -> list[str]:
+    """Lines without runtime frames and frame arguments (what they stood for is covered)."""
+    kept = without_runtime_frames(lines)
+    for line in set(lines).difference(kept):
+        out.cover(line)
+    shaped = [frame_shape(line) for line in kept]
+    for line, shape in zip(kept, shaped, strict=True):
+        if shape != line:
+            out.cover(line)
+    return shaped
+
+
+def without_echoes(test: _Test, out: Summary) -> list[str]:
+    """A failed test's lines without those that repeat what is already shown: testify's
+    `Error Trace:` entries at a location the test's own `file.go:N:` line names, and its
+    `Test:` line naming this test."""
+    places = {found.group("place") for found in map(_PLACE.match, test.lines)
+              if found is not None}
+    kept: list[str] = []
+    in_trace = False
+    for line in test.lines:
+        trace = _TRACE.match(line)
+        if trace is not None or (in_trace and _TRACE_MORE.match(line)):
+            in_trace = True
+            entry = line.rsplit("/", 1)[-1].split("\t")[-1].strip()
+            if entry in places:
+                out.cover(line)
+                continue
+        else:
+            in_trace = False
+            named = _TEST_LINE.match(line)
+            if named is not None and named.group("name") == test.name:
+                out.cover(line)
+                continue
+        relabelled = _LABEL.sub(r"\g<lead>\g<label>: ", line)
+        if relabelled != line:
+            out.cover(line)
+        kept.append(relabelled)
+    return kept
+
+
+def _loose_lines(loose: list[str], out: Summary) -> None:
+    """Lines outside any test: a build failure through go's diagnostics table, else as is."""
+    build = FORMATTERS["go"]("\n".join(loose)) if loose else None
+    if build is not None:
+        for line in build:
+            out.add(line)
+        for line in loose:
+            out.cover(line)
+        return
+    for line, count in count_lines([line for line in loose if not _EXIT.match(line)]):
+        out.add(shortened(line) + (f" (×{count})" if count > 1 else ""), line)
+
+
+def _failures(failed: list[_Test], out: Summary) -> None:
+    """Each failed test with its lines; a line logged by several is shown once, counted."""
+    seen: dict[str, int] = {}
+    for test in failed:
+        for line in test.lines:
+            seen[line.strip()] = seen.get(line.strip(), 0) + 1
+    shown: set[str] = set()
+    for test in failed:
+        # a time is left out when it says nothing (0.00s)
+        time = f" ({test.time})" if test.time and test.time.strip("0.s") else ""
+        out.add(f"--- FAIL: {test.name}{time}")
+        for line in test.lines:
+            key = line.strip()
+            if key in shown:
+                continue
+            shown.add(key)
+            count = seen[key]
+            out.add(f"    {shortened(key)}" + (f" (×{count})" if count > 1 else ""), line)
+
+
+def _passing_errors(passing: list[_Test], out: Summary, run_failed: bool) -> None:
+    """A passing test's logged lines: in a failed run only those with an error word, each
+    once (a test run with -count=N logs the same lines N times); in a passing run none (a
+    test that checks failures logs them, and go still reports it ok)."""
+    logged: dict[str, int] = {}
+    for test in passing:
+        for line in test.lines:
+            if run_failed and is_protected(line):
+                logged[line] = logged.get(line, 0) + 1
+            else:
+                out.cover(line)
+    for line, count in logged.items():
+        out.add(line + (f" (×{count})" if count > 1 else ""), line)
+
+
+def _counts(packages: list[Match[str]], run: _Run, failed: int, out: Summary) -> None:
+    ok = [p for p in packages if p.group("kind") == "ok"]
+    bad = [p for p in packages if p.group("kind") == "FAIL"]
+    none = [p for p in packages if p.group("kind") == "?"]
+    for package in bad:
+        out.add(package.group(0))
+    parts = [plural(len(ok), "package") + " ok"]
+    if bad:
+        parts.append(f"{len(bad)} failed")
+    if none:
+        parts.append(f"{len(none)} without tests")
+    if run.passed or failed:
+        parts.append(f"tests: {run.passed} passed" + (f", {failed} failed" if failed else "")
+                     + (f", {run.skipped} skipped" if run.skipped else ""))
+    seconds = [float(found.group(1)) for found in
+               (_SECONDS.search(p.group("rest")) for p in ok + bad) if found is not None]
+    if seconds:
+        parts.append(f"{sum(seconds):.2f}s")
+    out.add("go test: " + "; ".join(parts))
+
+
 @summariser
 def go_test(text: str) -> list[str] | None:
     decoded = _json_output(text)
@@ -105,114 +302,23 @@ def go_test(text: str) -> list[str] | None:
     if not packages:
         return None
     out = Summary()
-    tests: dict[str, _Test] = {}
-    order: list[_Test] = []
-    current: _Test | None = None
-    loose: list[str] = []
-    passed = skipped = 0
+    run = _Run()
     for line in lines:
-        event = _EVENT.match(line)
-        if event is not None:
-            out.cover(line)
-            current = _test(tests, order, event.group("name"))
-            continue
-        end = _END.match(line)
-        if end is not None:
-            out.cover(line)
-            test = _test(tests, order, end.group("name"))
-            test.time = end.group("time") or ""
-            if end.group("kind") == "FAIL":
-                test.failed = True
-                current = test  # plain mode: its reasons follow this line
-            else:
-                if end.group("kind") == "PASS":
-                    passed += 1
-                else:
-                    skipped += 1
-                current = None
-            continue
-        if _PACKAGE.match(line) or _BARE.match(line):
-            out.cover(line)
-            current = None
-            continue
-        if not line.strip():
-            continue
-        if current is not None and line[:1].isspace():
-            current.lines.append(line)
-            continue
-        current = None
-        loose.append(line)
-    failed = [test for test in order if test.failed]
-    # runtime frames left out are not errors: what they stood for is the panic line kept
-    for test in order:
-        kept = without_runtime_frames(test.lines)
-        for line in set(test.lines).difference(kept):
-            out.cover(line)
-        shaped = [frame_shape(line) for line in kept]
-        for line, shape in zip(kept, shaped, strict=True):
-            if shape != line:
-                out.cover(line)
-        test.lines = shaped
-    kept_loose = without_runtime_frames(loose)
-    for line in set(loose).difference(kept_loose):
-        out.cover(line)
-    loose = kept_loose
-    build = FORMATTERS["go"]("\n".join(loose)) if loose else None
-    if build is not None:
-        for line in build:
-            out.add(line)
+        run.read(line, out)
+    for test in run.order:
+        test.lines = _trimmed(test.lines, out)
+    run_failed = any(p.group("kind") == "FAIL" for p in packages)
+    # every package ok: a `--- FAIL` seen is the output of a test that runs tests itself
+    failed = [test for test in run.order if test.failed] if run_failed else []
+    for test in failed:
+        test.lines = without_echoes(test, out)
+    loose = _trimmed(run.loose, out)
+    if not run_failed:
         for line in loose:
             out.cover(line)
-    else:
-        for line in loose:
-            if not _EXIT.match(line):
-                out.add(line)
-    seen: dict[str, int] = {}
-    for test in failed:
-        for line in test.lines:
-            seen[line.strip()] = seen.get(line.strip(), 0) + 1
-    shown: set[str] = set()
-    for test in failed:
-        out.add(f"--- FAIL: {test.name}" + (f" ({test.time})" if test.time else ""))
-        for line in test.lines:
-            key = line.strip()
-            if key in shown:
-                continue
-            shown.add(key)
-            count = seen[key]
-            out.add(f"    {key}" + (f" (×{count})" if count > 1 else ""), line)
-    # a passing test's logged lines: only those with an error word are kept, each once (a
-    # test run with -count=N logs the same lines N times)
-    logged: dict[str, int] = {}
-    for test in order:
-        if not test.failed:
-            for line in test.lines:
-                if is_protected(line):
-                    logged[line] = logged.get(line, 0) + 1
-                else:
-                    out.cover(line)
-    for line, count in logged.items():
-        out.add(line + (f" (×{count})" if count > 1 else ""), line)
-    ok = [p for p in packages if p.group("kind") == "ok"]
-    bad = [p for p in packages if p.group("kind") == "FAIL"]
-    none = [p for p in packages if p.group("kind") == "?"]
-    for package in bad:
-        out.add(package.group(0))
-    parts = [plural(len(ok), "package") + " ok"]
-    if bad:
-        parts.append(f"{len(bad)} failed")
-    if none:
-        parts.append(f"{len(none)} without tests")
-    if passed or failed:
-        parts.append(f"tests: {passed} passed" + (f", {len(failed)} failed" if failed else "")
-                     + (f", {skipped} skipped" if skipped else ""))
-    out.add("go test: " + "; ".join(parts))
+        loose = [line for line in loose if is_protected(line)]
+    _loose_lines(loose, out)
+    _failures(failed, out)
+    _passing_errors([test for test in run.order if test not in failed], out, run_failed)
+    _counts(packages, run, len(failed), out)
     return out.finish(lines, _EXIT.match)
-
-
-def _test(tests: dict[str, _Test], order: list[_Test], name: str) -> _Test:
-    test = tests.get(name)
-    if test is None:
-        test = tests[name] = _Test(name)
-        order.append(test)
-    return test

@@ -1,5 +1,6 @@
 """pytest (plain, -q, -v, -x, xdist): a pass is its counts; a failure is each failed test's
-name, locations, `>` line and `E` lines, the short summary and the counts.
+name, locations and `E` lines (tests that failed the same way share one block), the short
+summary and the counts.
 
 Stdlib only (hot path).
 """
@@ -35,6 +36,14 @@ _STOP = regex.compile(r"^!{3,} .* !{3,}$")
 _WARNING_IDS = regex.compile(r"^\S+(?:::\S.*)?$")
 
 
+# Frames inside installed packages and the interpreter say nothing about the failing code.
+_LIBRARY_FRAME = regex.compile(r"^\S*(?:/site-packages/|/dist-packages/|/lib/python\d[\d.]*/)"
+                               r"\S*:\d+: ")
+# pytest's explanation of a failed assertion names where each value came from; a line whose
+# value the assertion above already shows only repeats it
+_WHERE = regex.compile(r"^E\s+\+(?P<depth>\s+)(?:where|and)\s+(?P<value>.+?) = ")
+
+
 def _final(lines: list[str]) -> int:
     """Index of the closing counts line among the last lines, or -1."""
     for i in range(len(lines) - 1, max(-1, len(lines) - 8), -1):
@@ -43,100 +52,176 @@ def _final(lines: list[str]) -> int:
     return -1
 
 
+def reason_lines(block: list[str], out: Summary) -> list[str]:
+    """A failure's kept lines without what another of them already says: the `>` source line
+    when an `E` line follows, a `+ where` whose value an earlier `E` line shows, frames of
+    installed packages but the innermost (where it was raised), and the `+ where` lines that
+    explain a dropped one (each dropped line is covered: what it said is still shown)."""
+    has_e = any(line.startswith("E ") for line in block)
+    frames = [i for i, line in enumerate(block) if _LOCATION.match(line)]
+    innermost = frames[-1] if frames else -1
+    kept: list[str] = []
+    shown_e = ""
+    dropped_depth = 0  # how deep the last dropped `+ where` was; deeper ones explain it
+    for index, line in enumerate(block):
+        where = _WHERE.match(line)
+        depth = len(where.group("depth")) if where is not None else 0
+        if where is not None and (where.group("value") in shown_e
+                                  or 0 < dropped_depth < depth):
+            dropped_depth = dropped_depth if 0 < dropped_depth < depth else depth
+            out.cover(line)
+            continue
+        dropped_depth = 0
+        if (has_e and line.startswith(">")) or (
+                index != innermost and _LIBRARY_FRAME.match(line)):
+            out.cover(line)
+            continue
+        if line.startswith("E "):
+            shown_e += line + "\n"
+        kept.append(line)
+    return counted(kept)
+
+
+class _Failures:
+    """Failure blocks in the order met; blocks that say the same thing are shown once, under
+    the names of all the tests that failed that way."""
+
+    __slots__ = ("blocks", "named_ids", "used")
+
+    def __init__(self, named_ids: dict[str, tuple[str, str]]) -> None:
+        self.named_ids = named_ids
+        self.used: set[str] = set()
+        self.blocks: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+
+    def close(self, name: str, block: list[str], out: Summary) -> None:
+        if not name and not block:
+            return
+        header, raw = f"__ {name} __", ""
+        known = self.named_ids.get(name) if name else None
+        if known is not None and known[0] not in self.used:
+            self.used.add(known[0])
+            raw, header = known
+        elif not name:
+            header = ""
+        key = tuple(reason_lines(block, out))
+        self.blocks.setdefault(key, []).append((header, raw))
+        block.clear()
+
+    def emit(self, out: Summary) -> None:
+        for lines, headers in self.blocks.items():
+            for header, raw in headers:
+                if header:
+                    out.add(header, raw)
+            for line in lines:
+                out.add(line)
+        self.blocks.clear()
+
+
+class _Reader:
+    """One pass over the lines before the closing counts, section by section."""
+
+    __slots__ = ("block", "block_name", "failures", "has_short", "in_captured", "out",
+                 "section")
+
+    def __init__(self, lines: list[str], out: Summary) -> None:
+        self.out = out
+        self.has_short = any(_SECTION.match(line) and "short test summary" in line
+                             for line in lines)
+        # a failure block is headed by its short-summary line's test id (which then is not
+        # repeated at the end); block name -> (summary line, "FAILED <id>")
+        self.failures = _Failures(_summary_ids(lines) if self.has_short else {})
+        self.section = ""
+        self.block: list[str] = []
+        self.block_name = ""
+        self.in_captured = False
+
+    def close_block(self) -> None:
+        self.failures.close(self.block_name, self.block, self.out)
+        self.block_name = ""
+
+    def read(self, line: str) -> None:
+        if _STOP.match(line):
+            self.close_block()
+            self.failures.emit(self.out)
+            self.out.add(line.strip("! "), line)
+            return
+        heading = _SECTION.match(line)
+        if heading is not None:
+            self.close_block()
+            self.failures.emit(self.out)
+            self.section = heading.group("name").lower()
+            self.in_captured = False
+            self.out.cover(line)
+            return
+        if not line.strip():
+            return
+        if self.section in ("failures", "errors"):
+            self.failure_line(line)
+        elif "warnings summary" in self.section:
+            self.warning_line(line)
+        elif "short test summary" in self.section:
+            if line not in self.failures.used:
+                self.out.add(line)
+        elif not self.session_line(line):
+            self.out.add(line)
+
+    def failure_line(self, line: str) -> None:
+        named = _BLOCK.match(line)
+        if named is not None:
+            self.close_block()
+            self.block_name = named.group("name")
+            self.in_captured = False
+            self.out.cover(line)
+            return
+        if _SUBSECTION.match(line):
+            self.in_captured = True
+            return
+        if self.in_captured:
+            # what the test printed: its error lines stay
+            if is_protected(line):
+                self.block.append(line)
+        elif line.startswith((">", "E ")) or _LOCATION.match(line) or _TRACEBACK.match(line):
+            self.block.append(line)
+        # other lines of a failure are the test's source and locals, not errors
+        self.out.cover(line)
+
+    def warning_line(self, line: str) -> None:
+        if line.startswith("-- Docs:") or (_WARNING_IDS.match(line) and "Warning" not in line):
+            return
+        if line.startswith("  ") and not line.startswith("    "):
+            self.block.append(line.strip())
+            self.out.cover(line)
+
+    def session_line(self, line: str) -> bool:
+        """True when a line of the session's start was read (shown, covered or dropped)."""
+        if not (self.section.endswith("test session starts") or not self.section):
+            return False
+        status = _STATUS.match(line)
+        if status is None:
+            return bool(_HEADER.match(line) or _PROGRESS.match(line) or _BARE_ID.match(line))
+        if (status.group("pre") or status.group("post")) in ("FAILED", "ERROR"):
+            if self.has_short:
+                self.out.cover(line)  # the short summary names it with its reason
+            else:
+                self.out.add(line)
+        return True
+
+    def end(self) -> None:
+        self.close_block()
+        self.failures.emit(self.out)
+
+
 @summariser
 def pytest_output(text: str) -> list[str] | None:
     lines = clean_lines(text)
     final = _final(lines)
     if final < 0:
         return None
-    has_short = any(_SECTION.match(line) and "short test summary" in line for line in lines)
     out = Summary()
-    section = ""
-    block: list[str] = []
-    block_name = ""
-    in_captured = False
-    # a failure block is headed by its short-summary line's test id (which then is not
-    # repeated at the end); block name -> (summary line, "FAILED <id>")
-    named_ids = _summary_ids(lines[:final]) if has_short else {}
-    used: set[str] = set()
-
-    def flush_block() -> None:
-        if block_name:
-            known = named_ids.get(block_name)
-            if known is not None and known[0] not in used:
-                used.add(known[0])
-                out.add(known[1], known[0])
-            else:
-                out.add(f"__ {block_name} __")
-        for kept in counted(block):
-            out.add(kept)
-        block.clear()
-
+    reader = _Reader(lines[:final], out)
     for line in lines[:final]:
-        heading = _SECTION.match(line)
-        if heading is not None:
-            flush_block()
-            block_name = ""
-            section = heading.group("name").lower()
-            in_captured = False
-            out.cover(line)
-            continue
-        if not line.strip():
-            continue
-        if section in ("failures", "errors"):
-            named = _BLOCK.match(line)
-            if named is not None:
-                flush_block()
-                block_name = named.group("name")
-                in_captured = False
-                out.cover(line)
-                continue
-            if _SUBSECTION.match(line):
-                in_captured = True
-                continue
-            if in_captured:
-                # what the test printed: its error lines stay
-                if is_protected(line):
-                    block.append(line)
-                out.cover(line)
-                continue
-            if line.startswith((">", "E ")) or _LOCATION.match(line) or _TRACEBACK.match(line):
-                block.append(line)
-            # other lines of a failure are the test's source and locals, not errors
-            out.cover(line)
-            continue
-        if "warnings summary" in section:
-            if line.startswith("-- Docs:") or (
-                    _WARNING_IDS.match(line) and "Warning" not in line):
-                continue
-            if line.startswith("  ") and not line.startswith("    "):
-                block.append(line.strip())
-                out.cover(line)
-            continue
-        if "short test summary" in section:
-            if line not in used:
-                out.add(line)
-            continue
-        if _STOP.match(line):
-            flush_block()
-            out.add(line)
-            continue
-        if section.endswith("test session starts") or not section:
-            status = _STATUS.match(line)
-            if status is None and (_HEADER.match(line) or _PROGRESS.match(line)):
-                continue
-            if status is not None:
-                word = status.group("pre") or status.group("post")
-                if word in ("FAILED", "ERROR"):
-                    if has_short:
-                        out.cover(line)  # the short summary names it with its reason
-                    else:
-                        out.add(line)
-                continue
-            if _BARE_ID.match(line):
-                continue
-        out.add(line)
-    flush_block()
+        reader.read(line)
+    reader.end()
     body = _FINAL.match(lines[final])
     assert body is not None
     out.add(f"pytest: {body.group('body')}", lines[final])

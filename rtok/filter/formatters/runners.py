@@ -32,7 +32,10 @@ _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(nati
 #   skip_block  the first line of a block of the program's own logging (dropped up to the next
 #            line indented no deeper, or to the next blank line when it starts unindented);
 #   tree     where a runner's list of all tests starts and ends: inside it only the lines
-#            matching `fail_item` are kept.
+#            matching `fail_item` are kept;
+#   item     the first line of a failed test's report (what it matches is left out of the
+#            test's name); `where` its location lines. Tests whose other lines read the same
+#            but for their own name share them, shown once under all their headers.
 _RUNNERS: dict[str, dict[str, str]] = {
     "unittest": {
         "summary": r"^Ran \d+ tests? in |^(?:OK|FAILED)(?: \(.*\))?$|^NO TESTS RAN$",
@@ -58,8 +61,11 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
         "skip_block": r"^(?:stderr|stdout) \| ",
         # the list of failed tests before the details repeats them
-        "tree_start": r"^ ❯ \S.*\(\d+ tests?", "tree_end": r"⎯ Failed (?:Tests|Suites) \d+ ⎯",
+        "tree_start": r"^ ❯ \S.*\(\d+ tests?", "tree_end": r"^Failed (?:Tests|Suites) \d+$",
         "fail_item": r"^ ❯ \S.*\(\d+ tests?",
+        "item": r"^ FAIL  ", "where": r"^ ❯ \S+:\d+:\d+$",
+        # the rule drawn around a heading (`⎯⎯⎯ Failed Tests 4 ⎯⎯⎯`)
+        "strip": r"^⎯+ (?=\S)| ⎯+$",
     },
     "mocha": {
         "summary": r"^\s+\d+ (?:passing|failing|pending)(?: \(\d+m?s\))?$",
@@ -99,10 +105,14 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "noise": r"^\s*(?:from |# )\S*/(?:gems|rubygems-integration|ruby/\d[\d.]*)/",
     },
     "phpunit": {
-        "summary": r"^(?:OK \(\d+ tests?|OK, but|Tests: \d+|FAILURES!|ERRORS!)",
         "failed": r"^(?:FAILURES!|ERRORS!)|^Tests: .*(?:Failures|Errors): [1-9]",
-        "passing": r"^[.SIRDW]+\s+\d+ / \d+ \(\s*\d+%\)$|^PHPUnit \d|^Runtime:\s|^Configuration:",
+        "summary": r"^(?:OK \(\d+ tests?|OK, but|Tests: \d+|FAILURES!|ERRORS!|Time: )",
+        "trim": r", Memory: .*$",
+        # progress: a character per test (its failures are reported below)
+        "passing": r"^[.SIRDWEF]+\s+\d+ / \d+ \(\s*\d+%\)$|^PHPUnit \d|^Runtime:\s|"
+                   r"^Configuration:",
         "noise": r"^-{10,}$",
+        "item": r"^\d+\) ", "where": r"^/\S+\.php:\d+$",
     },
     "ctest": {
         "summary": r"^\d+% tests passed, \d+ tests? failed out of \d+|^Total Test time",
@@ -112,14 +122,18 @@ _RUNNERS: dict[str, dict[str, str]] = {
                    r"^Updating test list|^Checking test dependency|^Parse Test|^test \d+$|"
                    # passing cases of the tests' own output (Unity's file:line:name:PASS)
                    r"^\S+:\d+:\w+:(?:PASS|IGNORE)$",
-        "noise": "",
+        # where the log is and how to rerun (the agent has the output itself); a test
+        # program's own rule and bare verdict under its counts (the test's line says it)
+        "noise": r"^Output from these tests are in: |^Use \"--rerun-failed|^-{10,}$|^FAIL$|"
+                 r"^Errors while running CTest$",
+        "trim": r"^Total Test time \(real\) = ",
     },
 }
 
 
 class _Table:
-    __slots__ = ("fail_item", "failed", "label", "noise", "passing", "skip_block", "strip",
-                 "summary", "tree_end", "tree_start", "trim")
+    __slots__ = ("fail_item", "failed", "item", "label", "noise", "passing", "skip_block",
+                 "strip", "summary", "tree_end", "tree_start", "trim", "where")
 
     def __init__(self, label: str, fields: dict[str, str]) -> None:
         def compiled(name: str) -> Pattern[str] | None:
@@ -137,6 +151,8 @@ class _Table:
         self.strip = compiled("strip")
         self.skip_block = compiled("skip_block")
         self.trim = compiled("trim")
+        self.item = compiled("item")
+        self.where = compiled("where")
 
 
 def _matches(pattern: Pattern[str] | None, line: str) -> bool:
@@ -149,58 +165,95 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
     summary = [i for i, line in enumerate(lines) if _matches(table.summary, line)]
     if not summary:
         return None
-    summary_set = set(summary)
-    failed = any(_matches(table.failed, lines[i]) for i in summary)
     out = Summary()
     parts = [" ".join((table.trim.sub("", lines[i]) if table.trim else lines[i]).split())
              for i in summary]
     counts = f"{table.label}: " + "; ".join(parts)
-    if not failed:
+    if not any(_matches(table.failed, lines[i]) for i in summary):
         out.add(counts, *(lines[i] for i in summary))
         skipped = _skipped(lines, table)
         for i, line in enumerate(lines):
             if i in skipped or _matches(table.passing, line) or _matches(table.noise, line):
                 out.cover(line)
         return out.finish(lines, table.passing.search if table.passing else None)
-    in_tree = False
+    kept = _collapsed(_failure_lines(lines, set(summary), table, out), out)
+    for line in _shared_reasons(kept, table, out):
+        out.add(line)
+    out.add(counts, *(lines[i] for i in summary))
+    return out.finish(lines)
+
+
+def _failure_lines(lines: list[str], summary: set[int], table: _Table,
+                   out: Summary) -> list[str]:
+    """A failed run's lines but the summary, passing tests, noise and logging blocks; inside
+    the runner's list of all tests only the failed ones."""
     # a list without its end (cut output) is not a list: everything in it is kept
     has_tree = table.tree_end is not None and any(table.tree_end.search(line) for line in lines)
-    previous = ""
-    run = 0
+    in_tree = False
     kept: list[str] = []
     skipped = _skipped(lines, table)
     for i, line in enumerate(lines):
-        if has_tree and table.tree_start is not None and not in_tree and not kept and \
-                table.tree_start.search(line):
+        if has_tree and not in_tree and not kept and _matches(table.tree_start, line):
             in_tree = True
-        if in_tree and table.tree_end is not None and table.tree_end.search(line):
+        if in_tree and _matches(table.tree_end, line):
             in_tree = False
-        if i in summary_set:
+        if i in summary:
             continue
-        if i in skipped:
+        if i in skipped or not line.strip() or _matches(table.passing, line) \
+                or _matches(table.noise, line) or (in_tree and not _matches(table.fail_item, line)):
             out.cover(line)
             continue
-        if not line.strip() or _matches(table.passing, line) or _matches(table.noise, line):
-            out.cover(line)
-            continue
-        if in_tree and not _matches(table.fail_item, line):
-            out.cover(line)
-            continue
-        if line == previous:
+        kept.append(line)
+    return kept
+
+
+def _collapsed(lines: list[str], out: Summary) -> list[str]:
+    """Runs of identical lines as one line with `(×N)`."""
+    kept: list[str] = []
+    run = 0
+    for line in lines:
+        if kept and line == kept[-1] and run >= 0:
             run += 1
             out.cover(line)
             continue
         if run:
             kept[-1] += f" (×{run + 1})"
-            run = 0
+        run = 0
         kept.append(line)
-        previous = line
     if run:
         kept[-1] += f" (×{run + 1})"
-    for line in kept:
-        out.add(line)
-    out.add(counts, *(lines[i] for i in summary))
-    return out.finish(lines)
+    return kept
+
+
+def _shared_reasons(lines: list[str], table: _Table, out: Summary) -> list[str]:
+    """Failed tests whose reasons read the same (but for the test's own name) shown once:
+    each test's header and locations, then the reason lines they share."""
+    if table.item is None or not any(table.item.match(line) for line in lines):
+        return lines
+    head: list[str] = []
+    blocks: list[tuple[list[str], list[str]]] = []  # (header and locations, reason lines)
+    for line in lines:
+        if table.item.match(line):
+            blocks.append(([line], []))
+        elif not blocks:
+            head.append(line)
+        elif _matches(table.where, line):
+            blocks[-1][0].append(line)
+        else:
+            blocks[-1][1].append(line)
+    groups: dict[tuple[str, ...], list[tuple[list[str], list[str]]]] = {}
+    for named, reasons in blocks:
+        name = table.item.sub("", named[0]).split(" ", 1)[0]
+        key = tuple(line.replace(name, "…") if len(name) > 3 else line for line in reasons)
+        groups.setdefault(key, []).append((named, reasons))
+    shown = head
+    for key, members in groups.items():
+        for named, reasons in members:
+            shown.extend(named)
+            for line in reasons:
+                out.cover(line)  # said by the shared lines below
+        shown.extend(members[0][1] if len(members) == 1 else key)
+    return shown
 
 
 def _skipped(lines: list[str], table: _Table) -> set[int]:

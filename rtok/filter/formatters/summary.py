@@ -9,15 +9,13 @@ not one (a passing test whose id happens to contain "Error").
 
 from __future__ import annotations
 
-from rtok.filter import regex
 from rtok.filter.protect import is_protected
+from rtok.filter.textlines import terminal_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-_ANSI = regex.compile(
-    r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
 
 # The formatters whose result is final (see the module docstring).
 SUMMARISERS: set[object] = set()
@@ -34,18 +32,22 @@ def is_summariser(function: object) -> bool:
 
 def clean_lines(text: str) -> list[str]:
     """Lines without colours, `\\r` overwrites or trailing blanks (CRLF read as LF)."""
-    out = []
-    for line in text.split("\n"):
-        if "\x1b" in line:
-            line = _ANSI.sub("", line)
-        if "\r" in line:
-            line = line.rstrip("\r")
-            if "\r" in line:
-                line = line.rsplit("\r", 1)[1]
-        out.append(line.rstrip())
+    out = [terminal_line(line).rstrip() for line in text.split("\n")]
     if out and out[-1] == "":
         out.pop()
     return out
+
+
+def count_lines(lines: list[str]) -> list[tuple[str, int]]:
+    """Each line once (the same text whatever its indent), in first-seen order, with how
+    often it came."""
+    first: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for line in lines:
+        key = line.strip()
+        first.setdefault(key, line)
+        seen[key] = seen.get(key, 0) + 1
+    return [(first[key], n) for key, n in seen.items()]
 
 
 def counted(lines: list[str]) -> list[str]:
@@ -54,6 +56,18 @@ def counted(lines: list[str]) -> list[str]:
     for line in lines:
         seen[line] = seen.get(line, 0) + 1
     return [line if n == 1 else f"{line} (×{n})" for line, n in seen.items()]
+
+
+# A reason line longer than this is shown up to REASON_KEEP characters and its length (a
+# dumped value, not a message); error and warning lines are never shortened.
+REASON_CHARS = 320
+REASON_KEEP = 240
+
+
+def shortened(line: str) -> str:
+    if len(line) <= REASON_CHARS or is_protected(line):
+        return line
+    return f"{line[:REASON_KEEP]}… ({len(line)} chars)"
 
 
 def plural(count: int, word: str) -> str:
