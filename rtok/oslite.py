@@ -252,10 +252,11 @@ def lite_makedirs(p: str, mode: int = 0o777, exist_ok: bool = False) -> None:
             raise
 
 
-def _lite_fdopen(fd: int, *args: object, **kwargs: object) -> object:
+def _lite_fdopen(fd: int, mode: str = "r", buffering: int = -1,
+                 encoding: str | None = None) -> object:
     import builtins  # `open` in this module is posix's
 
-    return builtins.open(fd, *args, **kwargs)  # type: ignore[call-overload]
+    return builtins.open(fd, mode, buffering, encoding)
 
 
 def _decoded_environ() -> dict[str, str]:

@@ -49,7 +49,7 @@ class _LazyModule(_Module):
             raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
         # From here on it is a plain module: a name its body has not defined yet (a
         # circular import) is missing, as in a module still being imported.
-        self.__class__ = _Module  # type: ignore[assignment]  # allowed for modules
+        object.__setattr__(self, "__class__", _Module)  # allowed between module types
         exec(marshal.loads(code), self.__dict__)
         return getattr(self, name)
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import marshal
 
-REGISTRY: dict[str, object] = marshal.loads(
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtok.rewrite.registry_types import Registry
+
+REGISTRY: Registry = marshal.loads(
     b'{u\r\x00\x00\x00command_index{u\x03\x00\x00'
     b'\x00ack(\x01\x00\x00\x00u\x02\x00\x00\x00agu\n\x00\x00\x00act'
     b'ionlint(\x01\x00\x00\x00u\x07\x00\x00\x00linters'

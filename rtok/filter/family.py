@@ -120,11 +120,11 @@ def _subcommand(words: list[str]) -> str:
     value, from the registry's family tables: `git -C dir`, `git -c k=v`)."""
     from rtok.compiled.registry import REGISTRY
 
-    index: dict[str, tuple[str, ...]] = REGISTRY["command_index"]  # type: ignore[assignment]
-    families: dict[str, dict[str, object]] = REGISTRY["families"]  # type: ignore[assignment]
+    index = REGISTRY["command_index"]
+    families = REGISTRY["families"]
     takes_value: set[str] = set()
     for family in index.get(program_name(words[0]) if words else "", ()):
-        takes_value.update(families[family].get("global_options", ()))  # type: ignore[arg-type]
+        takes_value.update(families[family].get("global_options", ()))
     i = 1
     while i < len(words):
         word = words[i]

@@ -23,12 +23,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from rtok.rewrite.registry_types import Family
     from rtok.shell.segments import SimpleCommand
 
-_FAMILIES: dict[str, dict[str, object]] = REGISTRY["families"]  # type: ignore[assignment]
-_INDEX: dict[str, tuple[str, ...]] = REGISTRY["command_index"]  # type: ignore[assignment]
-_NEVER: frozenset[str] = frozenset(REGISTRY["never"])  # type: ignore[call-overload]
-_SHELLS: dict[str, dict[str, object]] = REGISTRY["shells"]  # type: ignore[assignment]
+_FAMILIES = REGISTRY["families"]
+_INDEX = REGISTRY["command_index"]
+_NEVER = frozenset(REGISTRY["never"])
+_SHELLS = REGISTRY["shells"]
 
 SELF_NAMES = frozenset(("rtok", "rtok.exe"))
 # Grammar words stepped over where a command starts (`then make`, `do make`, `{ make; }`).
@@ -383,7 +384,7 @@ def _is_absolute(rtok_bin: str) -> bool:
     return (dequote(rtok_bin) or "").startswith("/")
 
 
-def _matching_family(name: str, args: list[str | None]) -> dict[str, object] | None:
+def _matching_family(name: str, args: list[str | None]) -> Family | None:
     names = _INDEX.get(name)
     if not names:
         return None
@@ -412,21 +413,21 @@ def _blocked(args: list[str | None], never: tuple[str, ...], short: str) -> bool
     return False
 
 
-def _family_matches(family: dict[str, object], args: list[str | None]) -> bool:
-    never: tuple[str, ...] = family.get("never_with", ())  # type: ignore[assignment]
-    short: str = family.get("never_short", "")  # type: ignore[assignment]
+def _family_matches(family: Family, args: list[str | None]) -> bool:
+    never = family.get("never_with", ())
+    short = family.get("never_short", "")
     if _blocked(args, never, short):
         return False
     if family.get("needs_operand") and not any(a is None or not a.startswith("-") for a in args):
         return False
-    subcommands: tuple[tuple[str, ...], ...] | None = family["subcommands"]  # type: ignore[assignment]
+    subcommands = family["subcommands"]
     if subcommands is None:
         return bool(args) or bool(family["bare"])
     if not args:
         return bool(family["bare"])
-    options: tuple[str, ...] = family.get("global_options", ())  # type: ignore[assignment]
-    flags: tuple[str, ...] = family.get("global_flags", ())  # type: ignore[assignment]
-    by_sub: dict[str, tuple[str, ...]] = family.get("never_with_sub", {})  # type: ignore[assignment]
+    options = family.get("global_options", ())
+    flags = family.get("global_flags", ())
+    by_sub = family.get("never_with_sub", {})
     p = 0
     while p < len(args):
         for sub in subcommands:
@@ -436,7 +437,7 @@ def _family_matches(family: dict[str, object], args: list[str | None]) -> bool:
                 blocked = by_sub.get(name)
                 if blocked and _blocked(rest, blocked, ""):
                     return False
-                delegates: tuple[str, ...] = family.get("delegate", ())  # type: ignore[assignment]
+                delegates = family.get("delegate", ())
                 return name not in delegates or _delegated_command_known(rest)
         arg = args[p]
         if arg is None:

@@ -29,11 +29,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-_WRAPPERS: dict[str, dict[str, object]] = REGISTRY["wrappers"]  # type: ignore[assignment]
-_FAMILIES: dict[str, dict[str, object]] = REGISTRY["families"]  # type: ignore[assignment]
-_INDEX: dict[str, tuple[str, ...]] = REGISTRY["command_index"]  # type: ignore[assignment]
-_RUNS: dict[str, tuple[str, ...]] = REGISTRY["runs_commands"]  # type: ignore[assignment]
-_SHELLS: dict[str, dict[str, object]] = REGISTRY["shells"]  # type: ignore[assignment]
+    from rtok.rewrite.registry_types import Family, Wrapper
+
+_WRAPPERS = REGISTRY["wrappers"]
+_FAMILIES = REGISTRY["families"]
+_INDEX = REGISTRY["command_index"]
+_RUNS = REGISTRY["runs_commands"]
+_SHELLS = REGISTRY["shells"]
 # Builtins after which a word no longer means what it says (`shopt -s expand_aliases`).
 _REDEFINE = frozenset(("alias",))
 # Global option values that define a subcommand alias on the command line.
@@ -141,7 +143,7 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
     return reading
 
 
-def _read_wrapped(table: dict[str, object], words: list[str], values: list[str | None],
+def _read_wrapped(table: Wrapper, words: list[str], values: list[str | None],
                   literals: list[str], i: int, reading: Reading) -> None:
     """Read past the options of the wrapper at `i`: the wrapped command becomes an inner
     reading; an option the table does not know makes each later word a guess."""
@@ -234,11 +236,11 @@ def _read_program(
         _read_exec_options(exec_options, words, values, i + 1, reading)
 
 
-def _past_global_options(family: dict[str, object], values: list[str | None], p: int) -> int:
+def _past_global_options(family: Family, values: list[str | None], p: int) -> int:
     """The index of the first word from `p` on that is not one of the family's global
     options (with its value) or flags: where the subcommand stands."""
-    options: Sequence[str] = family.get("global_options", ())  # type: ignore[assignment]
-    flags: Sequence[str] = family.get("global_flags", ())  # type: ignore[assignment]
+    options = family.get("global_options", ())
+    flags = family.get("global_flags", ())
     while p < len(values):
         value = values[p]
         if value is None:

@@ -17,13 +17,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
 
+    from rtok.rewrite.registry_types import Shell, Wrapper
+
 MAX_LAYERS = 10
 # Words read after a wrapper's name: options and positionals never need more.
 _OPTION_WINDOW = 64
 DISABLE_VARIABLE = "RTOK_DISABLED"
 
-_WRAPPERS: dict[str, dict[str, object]] = REGISTRY["wrappers"]  # type: ignore[assignment]
-_SHELLS: dict[str, dict[str, object]] = REGISTRY["shells"]  # type: ignore[assignment]
+_WRAPPERS = REGISTRY["wrappers"]
+_SHELLS = REGISTRY["shells"]
 
 
 # Assignments that change where a bare `rtok` is looked up.
@@ -107,7 +109,7 @@ def _transparent_match(
 
 
 def skip_options(
-    values: Sequence[str | None], i: int, table: dict[str, object]
+    values: Sequence[str | None], i: int, table: Wrapper
 ) -> tuple[int, bool, bool, str | None] | None:
     """Read a wrapper's options and positionals from `values` (words after quote removal,
     None for one that expands), starting at `i`, just past the wrapper's name.
@@ -117,13 +119,13 @@ def skip_options(
     not know. An expansion where an option could stand stops the reading there: it is
     then the command word, which nobody can attest.
     """
-    flags: Sequence[str] = table.get("flags", ())  # type: ignore[assignment]
-    value_options: Sequence[str] = table.get("value_options", ())  # type: ignore[assignment]
-    positionals: int = table.get("positionals", 0)  # type: ignore[assignment]
-    assignments = bool(table.get("assignments", False))
-    numeric = bool(table.get("numeric_flags", False))
-    resetting: Sequence[str] = table.get("resets_environment", ())  # type: ignore[assignment]
-    scripts: Sequence[str] = table.get("script_options", ())  # type: ignore[assignment]
+    flags = table["flags"]
+    value_options = table["value_options"]
+    positionals = table["positionals"]
+    assignments = table["assignments"]
+    numeric = table["numeric_flags"]
+    resetting = table["resets_environment"]
+    scripts = table["script_options"]
     disabled = False
     resets = False
     script: str | None = None
@@ -205,18 +207,18 @@ def shell_script(words: Sequence[str], index: int) -> tuple[int, str] | None:
     table = _SHELLS.get(basename(literal))
     if table is None:
         return None
-    dialect: str = table["dialect"]  # type: ignore[assignment]
+    dialect = table["dialect"]
     script = _script_index(words, index + 1, table, dialect == "fish")
     return None if script is None else (script, dialect)
 
 
-def _script_index(words: Sequence[str], i: int, table: dict[str, object],
+def _script_index(words: Sequence[str], i: int, table: Shell,
                   fish: bool) -> int | None:
     """Read a shell's options from `i` on: the index of the `-c` script, or None when there
     is none (no `-c`, an option the table does not know, or no word left for it)."""
-    letters: str = table["flags"]  # type: ignore[assignment]
-    long_flags: Sequence[str] = table["long_flags"]  # type: ignore[assignment]
-    value_options: Sequence[str] = table["value_options"]  # type: ignore[assignment]
+    letters = table["flags"]
+    long_flags = table["long_flags"]
+    value_options = table["value_options"]
     seen_c = False
     n = len(words)
     while i < n:

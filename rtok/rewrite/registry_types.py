@@ -1,0 +1,57 @@
+"""The shape of the compiled registry (rtok/compiled/registry.py), for the type checker.
+
+Typing only: the hot path names these under `TYPE_CHECKING` and never imports this module
+(it needs `typing`). rtok/rewrite/registry_source.py validates rules/registry.toml into
+exactly this shape before it is compiled.
+"""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+
+class Family(TypedDict):
+    """A command family: when `rtok run` may wrap one of its commands."""
+
+    commands: tuple[str, ...]
+    bare: bool
+    pipeline: str
+    subcommands: tuple[tuple[str, ...], ...] | None
+    needs_operand: NotRequired[bool]
+    never_with: NotRequired[tuple[str, ...]]
+    never_short: NotRequired[str]
+    never_with_sub: NotRequired[dict[str, tuple[str, ...]]]
+    global_options: NotRequired[tuple[str, ...]]
+    global_flags: NotRequired[tuple[str, ...]]
+    delegate: NotRequired[tuple[str, ...]]
+
+
+class Wrapper(TypedDict):
+    """A program that runs the command after its own options (`env`, `timeout`, ...)."""
+
+    flags: tuple[str, ...]
+    value_options: tuple[str, ...]
+    positionals: int
+    assignments: bool
+    numeric_flags: bool
+    resets_environment: tuple[str, ...]
+    script_options: tuple[str, ...]
+    rewrite: bool
+
+
+class Shell(TypedDict):
+    """A shell whose `-c` script rtok reads."""
+
+    dialect: str
+    flags: str
+    long_flags: tuple[str, ...]
+    value_options: tuple[str, ...]
+
+
+class Registry(TypedDict):
+    command_index: dict[str, tuple[str, ...]]
+    families: dict[str, Family]
+    never: tuple[str, ...]
+    runs_commands: dict[str, tuple[str, ...]]
+    shells: dict[str, Shell]
+    wrappers: dict[str, Wrapper]
