@@ -1,9 +1,10 @@
-"""`rtok doctor [--agent NAME] [--json]`."""
+"""`rtok doctor [--agent NAME]... [--json]`."""
 
 from __future__ import annotations
 
 import json
 import os
+from typing import Annotated
 
 import typer
 
@@ -29,11 +30,14 @@ def register(app: typer.Typer) -> None:
 
 
 def doctor_command(
-    agent: str | None = typer.Option(None, "--agent", help="Only this agent."),
+    agents: Annotated[list[str] | None, typer.Option(
+        "--agent", help="Only this agent (repeat the option for several).")] = None,
     as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON."),
 ) -> None:
-    exit_if_unknown("doctor", agent)
-    checks = diagnosis.doctor(agent, os.getcwd())
+    for name in agents or ():
+        exit_if_unknown("doctor", name)
+    checks = _checks(list(agents or []), os.getcwd())
+    agent = ", ".join(agents) if agents else None
     code = diagnosis.exit_code(checks)
     if as_json:
         typer.echo(json.dumps({"schema": 1, "ok": code == 0, "exit_code": code,
@@ -48,3 +52,13 @@ def doctor_command(
             line += f"  (fix: {check.fix})"
         typer.echo(line)
     raise typer.Exit(code)
+
+
+def _checks(agents: list[str], cwd: str) -> list[diagnosis.Check]:
+    """Every named agent's checks (every agent's when none is named), in the order named;
+    a check they share (the launcher) once."""
+    names: list[str | None] = list(agents) or [None]
+    found: list[diagnosis.Check] = []
+    for name in names:
+        found.extend(check for check in diagnosis.doctor(name, cwd) if check not in found)
+    return found

@@ -287,3 +287,12 @@ def test_doctor_runs_kimis_deny_and_suggest_hook(isolated_home: Path) -> None:
     [deny] = [c for c in checks if c["sample"] == "deny"]
     assert deny["level"] == "PASS"  # a command Kimi's own rule denies is left to Kimi
     assert not [c for c in checks if c["sample"] == "host_condition"]
+
+
+def test_doctor_checks_every_agent_named(isolated_home: Path) -> None:
+    _init("--agent", "claude", "--agent", "gemini", "--agent", "codex", "-g")
+    code, checks = _doctor("--agent", "claude", "--agent", "gemini", cwd=isolated_home)
+    assert code == 0, [c["message"] for c in checks if c["level"] == "FAIL"]
+    agents = [str(c["agent"]) for c in checks]
+    assert {"claude", "gemini"} <= set(agents) and "codex" not in agents
+    assert agents.count("rtok") == 1  # the launcher, shared by both, checked once
