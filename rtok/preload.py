@@ -14,8 +14,9 @@ loads about 25 of them. The launcher's start (`rtok.launcher.BOOT`) calls `start
   asks for them, as with normal imports;
 * when the bundle is missing, unreadable, made by another interpreter or another
   installation, or any source changed (an upgrade, an edit), nothing is preloaded and the
-  modules load the usual way; `save()`, called once the verb's output is flushed, then
-  writes a new bundle from the modules this run loaded.
+  modules load the usual way; `save()` then writes a new bundle from the modules this run
+  loaded. rtok.cli.entry calls it once the output is flushed, for the verbs it ends with
+  os._exit (`QUICK_EXIT_VERBS`); other verbs never get a bundle and pay one failed open.
 
 A bundle is a cache: deleting it costs one run at normal speed.
 """
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 else:
     _Module = type(sys)  # `types` is not loaded yet at this point
 
-VERBS = ("hook", "rewrite", "run", "filter")
 _MAGIC: bytes = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
 # name -> marshalled code of a module not run yet
 _PENDING: dict[str, bytes] = {}
@@ -62,9 +62,9 @@ def bundle_path(launcher: str, verb: str) -> str:
 def start() -> None:
     """Preload the verb named in sys.argv from its bundle, or note that one is to be made."""
     argv = sys.argv
-    verb = argv[1] if len(argv) > 1 else ""
-    if verb not in VERBS or "/" not in argv[0] or not sys.path:
+    if len(argv) < 2 or "/" not in argv[0] or not sys.path:
         return
+    verb = argv[1]
     path = bundle_path(argv[0], verb)
     entries = _read(path, sys.path[0])
     if entries is None:

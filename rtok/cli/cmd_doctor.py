@@ -36,8 +36,7 @@ def doctor_command(
 ) -> None:
     for name in agents or ():
         exit_if_unknown("doctor", name)
-    checks = _checks(list(agents or []), os.getcwd())
-    agent = ", ".join(agents) if agents else None
+    checks = _checks(agents or [], os.getcwd())
     code = diagnosis.exit_code(checks)
     if as_json:
         typer.echo(json.dumps({"schema": 1, "ok": code == 0, "exit_code": code,
@@ -45,7 +44,7 @@ def doctor_command(
         raise typer.Exit(code)
     if not checks:
         typer.echo("No hook or plugin installed by rtok"
-                   + (f" for {agent}" if agent else "") + ": nothing to run.")
+                   + (f" for {', '.join(agents)}" if agents else "") + ": nothing to run.")
     for check in checks:
         line = f"{check.level:<4}  {check.agent} ({check.scope}) {check.sample}: {check.message}"
         if check.fix and check.level in (diagnosis.FAIL, diagnosis.WARN):
@@ -57,7 +56,7 @@ def doctor_command(
 def _checks(agents: list[str], cwd: str) -> list[diagnosis.Check]:
     """Every named agent's checks (every agent's when none is named), in the order named;
     a check they share (the launcher) once."""
-    names: list[str | None] = list(agents) or [None]
+    names: list[str | None] = [*agents] or [None]
     found: list[diagnosis.Check] = []
     for name in names:
         found.extend(check for check in diagnosis.doctor(name, cwd) if check not in found)

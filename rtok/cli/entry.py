@@ -12,15 +12,6 @@ import sys
 
 # verb -> (module, function). Each function takes the argument list after the verb and
 # returns an exit status. Keep the modules stdlib-only (see tests/test_hot_path_imports.py).
-# Verbs that end with os._exit once their output is flushed: interpreter teardown costs
-# a hook process a quarter of its life while the agent waits for it to exit, and it would
-# close the store's connections (two fsyncs each; see rtok/store/db.py).
-QUICK_EXIT_VERBS = ("hook", "rewrite", "run", "filter")
-# Verbs whose process lives for milliseconds and holds little: the cycle collector only
-# adds work there (it runs several times while the modules load). The others turn it back
-# on once their modules are loaded, since they may read outputs of any size.
-NO_GC_VERBS = ("hook", "rewrite")
-
 HOT_PATH_VERBS: dict[str, tuple[str, str]] = {
     "hook": ("rtok.hooks.main", "main"),
     "rewrite": ("rtok.rewrite.main", "main"),
@@ -28,29 +19,47 @@ HOT_PATH_VERBS: dict[str, tuple[str, str]] = {
     "filter": ("rtok.filter.filter_main", "main"),
     "expand": ("rtok.store.expand_main", "main"),
 }
+# Verbs that end with os._exit once their output is flushed: interpreter teardown costs
+# a hook process a quarter of its life while the agent waits for it to exit. It is also
+# where rtok.preload writes a verb's bundle.
+QUICK_EXIT_VERBS = ("hook", "rewrite", "run", "filter")
+# Verbs whose process lives for milliseconds and holds little: the cycle collector only
+# adds work there (it runs several times while the modules load). The others turn it back
+# on once their modules are loaded, since they may read outputs of any size.
+NO_GC_VERBS = ("hook", "rewrite")
+# Verbs that write the store: its connections stay open until os._exit, since closing the
+# last one checkpoints the WAL (two fsyncs; see rtok/store/db.py).
+STORE_VERBS = ("run", "filter")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in HOT_PATH_VERBS:
-        if argv is None:
-            gc.disable()
         module_name, func_name = HOT_PATH_VERBS[args[0]]
-        module = __import__(module_name, fromlist=[func_name])
-        if argv is None and args[0] not in NO_GC_VERBS:
-            gc.enable()
-        if args[0] in QUICK_EXIT_VERBS and argv is None:
-            if args[0] in ("run", "filter"):
-                from rtok.store import KEEP_OPEN
-
-                KEEP_OPEN[0] = True
+        if argv is not None:  # called in-process (tests): no process-wide settings
+            module = __import__(module_name, fromlist=[func_name])
             status: int = getattr(module, func_name)(args[1:])
-            _quick_exit(status)
-        status = getattr(module, func_name)(args[1:])
-        return status
+            return status
+        return _run_process(args[0], module_name, func_name, args[1:])
     from rtok.cli.app import run_app
 
     return run_app(args)
+
+
+def _run_process(verb: str, module_name: str, func_name: str, rest: list[str]) -> int:
+    """A hot-path verb as the whole process: collector, store and exit set for it."""
+    gc.disable()
+    module = __import__(module_name, fromlist=[func_name])
+    if verb not in NO_GC_VERBS:
+        gc.enable()
+    if verb in STORE_VERBS:
+        from rtok.store import KEEP_OPEN
+
+        KEEP_OPEN[0] = True
+    status: int = getattr(module, func_name)(rest)
+    if verb in QUICK_EXIT_VERBS:
+        _quick_exit(status)
+    return status
 
 
 def _quick_exit(status: int) -> None:
