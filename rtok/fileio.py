@@ -36,6 +36,20 @@ def read_or_none(path: str) -> bytes | None:
         return None
 
 
+def read_with_mode(path: str) -> tuple[bytes | None, int | None]:
+    """The bytes and permission bits of `path`, (None, None) when it does not exist; other
+    errors propagate. Both come from one open file, so a file removed or replaced between
+    two calls cannot make them disagree."""
+    import os
+
+    try:
+        with open(path, "rb") as handle:
+            mode = os.fstat(handle.fileno()).st_mode & 0o7777
+            return handle.read(), mode
+    except FileNotFoundError:
+        return None, None
+
+
 def read_if_readable(path: str) -> bytes | None:
     """The bytes of `path`, None when it is missing or cannot be read (checks that report
     on a file, rather than write it, treat both alike)."""

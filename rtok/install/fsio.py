@@ -11,8 +11,12 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+from collections.abc import Callable
+from typing import TypeVar
 
 from rtok import fileio
+
+T = TypeVar("T")
 
 TEMP_MARKER = ".rtok-tmp."
 
@@ -36,8 +40,18 @@ _UNCHECKED = object()
 
 def read_or_none(path: str) -> bytes | None:
     """Current bytes of `path`, None when it does not exist."""
+    return _readable(fileio.read_or_none, path)
+
+
+def read_with_mode(path: str) -> tuple[bytes | None, int | None]:
+    """Current bytes and permission bits of `path` from one open file ((None, None) when it
+    does not exist): another rtok removing it in between cannot make them disagree."""
+    return _readable(fileio.read_with_mode, path)
+
+
+def _readable(read: Callable[[str], T], path: str) -> T:
     try:
-        return fileio.read_or_none(path)
+        return read(path)
     except IsADirectoryError as exc:
         raise FileAccessError(f"{path}: is a directory, expected a file") from exc
     except PermissionError as exc:

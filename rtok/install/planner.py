@@ -243,10 +243,9 @@ def _read_target(path: str, group: Sequence[FileEdit], ctx: InstallContext
     if too_big:
         return too_big
     try:
-        current = fsio.read_or_none(real)
+        current, old_mode = fsio.read_with_mode(real)
     except fsio.FileAccessError as exc:
         return str(exc)
-    old_mode = os.stat(real).st_mode & 0o7777 if current is not None else None
     return real, current, old_mode
 
 
