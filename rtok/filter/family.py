@@ -233,6 +233,10 @@ def _test_or_build_formatter(family: str, words: list[str]) -> Formatter | None:
         from rtok.filter.formatters.runners import FORMATTERS
 
         return FORMATTERS[runner]
+    if _DIAGNOSTICS_OF.get(family) == "mvn":
+        from rtok.filter.formatters.surefire import maven_output
+
+        return maven_output
     if family == "dotnet" and sub not in ("build", "msbuild", "publish", "pack", "run"):
         return None
     from rtok.filter.formatters.diagnostics import diagnostics_for

@@ -390,7 +390,7 @@ def test_javac_source_line_and_symbol() -> None:
             "  symbol:   class Y\n  location: package x\n1 error\n")
     assert DIAGNOSTICS["javac"](text) == [
         "javac: 1 error in 1 file",
-        "A.java:3 (symbol: class Y) (location: package x): error: cannot find symbol",
+        "A.java:3: error: cannot find symbol (symbol: class Y) (location: package x)",
         "1 error",
     ]
 

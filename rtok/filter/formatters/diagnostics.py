@@ -65,7 +65,8 @@ _QUOTED = regex.compile(r"'[^']*'|‘[^’]*’|\"[^\"]*\"|`[^`]*`")
 # ruff's full format: the fix it offers (`help: ...`, then the changed lines as `- old` and
 # `12 + new`) belongs to the diagnostic above it, like its source excerpt
 _RUFF_FIX = regex.compile(r"^(?:help|note): |^\s*\d*\s+[-+] |^-{8,}$")
-_JAVA_DETAIL = regex.compile(r"^\s+(?:symbol|location|required|found|reason):\s")
+# javac's details under a location; maven repeats them with its `[ERROR]` tag
+_JAVA_DETAIL = regex.compile(r"^(?:\[ERROR\])?\s+(?:symbol|location|required|found|reason):\s")
 
 _CARGO_PROGRESS = (r"^\s+(?:Compiling|Checking|Downloaded|Downloading|Fresh|Blocking|Locking|"
                    r"Updating|Adding|Documenting|Packaging|Verifying|Archiving|Building|"
@@ -75,6 +76,16 @@ _GCC_CONTEXT = (r"^\S.*: (?:In (?:function|member function|constructor|destructo
                 r"instantiation|static member function|lambda)|At top level:)|"
                 r"^In file included from |^\s+from \S|^\S.*: note: in expansion of macro|"
                 r"^(?:gcc|cc|g\+\+|c\+\+|clang|clang\+\+) ")
+
+# Maven's banners, plugin headings, progress and the help it prints under every failure
+_MAVEN_NOISE = (r"^\[INFO\] (?:Download|-{3,}|$|Scanning for projects|Building |Changes detected|"
+                r"Compiling \d+ source|Nothing to compile|skip non existing|Copying \d+ resource|"
+                r"Using '|Total time:|Finished at:|\d+ (?:errors?|warnings?) ?$|(?:\S+: )?"
+                r"(?:Some input files use|Recompile with -Xlint)|Some messages have been "
+                r"simplified)|"
+                r"^\[ERROR\] (?:COMPILATION ERROR :|-> \[Help 1\]|\[Help 1\] http|To see the full "
+                r"stack trace|Re-run Maven using|For more information about the errors|$)|"
+                r"^\[(?:INFO|ERROR)\]$|^Download(?:ing|ed) from|^Progress \(")
 
 # tool -> (label, shapes it prints, progress lines it prints)
 _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
@@ -93,21 +104,21 @@ _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "gcc": ("gcc", ("colon",), _GCC_CONTEXT),
     "make": ("make", ("colon", "rust"), _MAKE_PROGRESS + "|" + _GCC_CONTEXT),
     "javac": ("javac", ("colon",), r"^\s*$"),
-    "mvn": ("maven", ("maven", "colon"), r"^\[INFO\] (?:Download|-{5,}|$)|^Download(?:ing|ed) "
-            r"from|^Progress \("),
+    "mvn": ("maven", ("maven", "colon"), _MAVEN_NOISE),
     "gradle": ("gradle", ("colon",), r"^> Task |^<=+-*>|^\s*$"),
     "dotnet": ("dotnet", ("paren",), r"^\s+Determining projects|^\s+All projects are up-to-date|"
                r"^\s+Restored |^MSBuild version"),
 }
 # tools whose diagnostic line is followed by the source line as it is, unindented
-_EXCERPT_NEXT = {"javac", "mvn", "gradle"}
+_EXCERPT_NEXT = {"javac", "gradle"}
 _XO_FILE = regex.compile(r"^\s+(?P<file>\S+\.\w+):\d+:\d+$")
 _SEVERITY_WORD = {"✖": "error", "⚠": "warning", "ℹ": "info", "information": "info"}
 _SEVERITY_ORDER = {"error": 0, "fatal error": 0, "warning": 1}
 
 
 class _Group:
-    __slots__ = ("code", "extras", "files", "first", "locations", "messages", "seen", "sev")
+    __slots__ = ("code", "details", "extras", "files", "first", "locations", "messages", "seen",
+                 "sev")
 
     def __init__(self, sev: str, code: str, first: str) -> None:
         self.sev = sev
@@ -117,6 +128,8 @@ class _Group:
         # what each location's message says beyond the first one ("" when nothing)
         self.extras: list[str] = []
         self.messages: list[str] = []
+        # what javac says under each location (`required: int`, `found: String`)
+        self.details: list[list[str]] = []
         self.files: set[str] = set()
         self.seen: set[tuple[str, str]] = set()  # (location, message) already read
 
@@ -158,7 +171,7 @@ class _Reader:
     """One pass over the lines: diagnostics into groups, other lines kept in order."""
 
     __slots__ = ("by_message", "current_file", "excerpt", "excerpt_next", "groups", "in_block",
-                 "kinds", "last", "other", "out", "pending", "progress", "shapes")
+                 "kinds", "last", "last_new", "other", "out", "pending", "progress", "shapes")
 
     def __init__(self, shapes: tuple[str, ...], progress: str, excerpt: bool) -> None:
         self.excerpt = excerpt
@@ -173,6 +186,7 @@ class _Reader:
         self.current_file = ""
         self.pending: _Pending | None = None
         self.last: _Group | None = None
+        self.last_new = False  # whether the last diagnostic read was not a repeat
         # True while the lines read belong to the diagnostic above them
         self.in_block = False
 
@@ -184,12 +198,14 @@ class _Reader:
             group = self.groups[(sev, code or shape[1])] = _Group(sev, code, msg)
         self.by_message.setdefault(shape, group)
         self.last = group
-        if (loc, msg) in group.seen:
+        self.last_new = (loc, msg) not in group.seen
+        if not self.last_new:
             return  # cargo builds a file once per target and says the same each time
         group.seen.add((loc, msg))
         group.locations.append(loc)
         group.extras.append(_difference(group.first, msg))
         group.messages.append(msg)
+        group.details.append([])
         group.files.add(_file_of(loc))
 
     def end_pending(self) -> None:
@@ -228,10 +244,7 @@ class _Reader:
             self.current_file = xo_file.group("file")
             self.out.cover(line)
             return
-        if _JAVA_DETAIL.match(line) and self.last is not None:
-            # javac says which symbol on its own line under the location.
-            self.last.extras[-1] += f" ({' '.join(line.split())})"
-            self.out.cover(line)
+        if self._java_detail(line):
             return
         if (self.in_block or pending is not None) and (
                 _SNIPPET.match(line) or ("ruff" in self.kinds and _RUFF_FIX.match(line))
@@ -247,10 +260,21 @@ class _Reader:
         self.end_pending()
         self.in_block = False
         if self.progress.search(line):
+            self.out.cover(line)  # the tool's own chatter, even when it says "ERROR"
             return
         if not line[:1].isspace():
             self.current_file = line.strip()
         self.other.append(line)
+
+    def _java_detail(self, line: str) -> bool:
+        """javac says which symbol on its own line under the location; maven repeats every
+        diagnostic with its details once the build failed (read once)."""
+        if self.last is None or not _JAVA_DETAIL.match(line):
+            return False
+        if self.last_new:
+            self.last.details[-1].append(" ".join(line.removeprefix("[ERROR]").split()))
+        self.out.cover(line)
+        return True
 
     def _rust_note(self, line: str) -> bool:
         """An indented line inside a rust diagnostic is its help text (a config snippet that
@@ -306,19 +330,8 @@ def _summarise(text: str, tool: str) -> list[str] | None:
     tally = ", ".join(plural(n, sev) for sev, n in counts.items())
     out.add(f"{label}: {tally} in {plural(len(files), 'file')}")
     for group in groups:
-        name = " ".join(part for part in (group.sev, group.code) if part)
-        if len(group.locations) == 1:
-            where = group.locations[0] + group.extras[0]
-            out.add(f"{where}: {name}: {group.first}" if name else f"{where}: {group.first}")
-            continue
-        for first, locations, extras in _by_message(group):
-            if len(locations) == 1:
-                where = locations[0] + extras[0]
-                out.add(f"{where}: {name}: {first}" if name else f"{where}: {first}")
-                continue
-            out.add(f"{name} (×{len(locations)}): {first}")
-            for line in _by_file(locations, extras):
-                out.add(line)
+        for line in _group_lines(group):
+            out.add(line)
     # eslint's file headers are known as such only once a row under them was read; cargo's
     # "generated N warnings" per target is what the tally above says
     other = [line for line in reader.other if line.strip() not in out.covered
@@ -329,6 +342,35 @@ def _summarise(text: str, tool: str) -> list[str] | None:
     for line in _cut(other):
         out.add(line)
     return out.finish(lines)
+
+
+def _group_lines(group: _Group) -> list[str]:
+    """A group as its header (count, rule, first message and the details every location
+    shares) and its locations under their files."""
+    name = " ".join(part for part in (group.sev, group.code) if part)
+    shared, own = _split_details(group.details)
+
+    def said(where: str, first: str) -> str:
+        return f"{where}: {name}: {first}{shared}" if name else f"{where}: {first}{shared}"
+
+    if len(group.locations) == 1:
+        return [said(group.locations[0] + group.extras[0] + own[0], group.first)]
+    out: list[str] = []
+    for first, locations, extras in _by_message(group, own):
+        if len(locations) == 1:
+            out.append(said(locations[0] + extras[0], first))
+            continue
+        out.append(f"{name} (×{len(locations)}): {first}{shared}")
+        out.extend(_by_file(locations, extras))
+    return out
+
+
+def _split_details(details: list[list[str]]) -> tuple[str, list[str]]:
+    """The details said under every location (shown once, with the message) and, for each
+    location, the ones only it has."""
+    shared = [d for d in details[0] if all(d in others for others in details[1:])]
+    own = ["".join(f" ({d})" for d in mine if d not in shared) for mine in details]
+    return "".join(f" ({d})" for d in shared), own
 
 
 OTHER_LINES = 20
@@ -347,19 +389,21 @@ def _cut(lines: list[str]) -> list[str]:
 POSITIONS_WIDTH = 160
 
 
-def _by_message(group: _Group) -> list[tuple[str, list[str], list[str]]]:
+def _by_message(group: _Group, own: list[str]) -> list[tuple[str, list[str], list[str]]]:
     """A rule's locations as (message, locations, differences): a message shape said at two
     or more locations is a part of its own (a rule that says "no space after {" and "no
-    space before }" is said as two); the rest stay with the first message."""
+    space before }" is said as two); the rest stay with the first message. `own` is what
+    each location says beyond its message (javac's details)."""
     parts: dict[str, tuple[str, list[str], list[str]]] = {}
     said = _said_often(group)
-    for loc, msg in zip(group.locations, group.messages, strict=True):
+    for loc, msg, mine in zip(group.locations, group.messages, own, strict=True):
         shape = msg if msg in said else _NUMBER.sub("#", _QUOTED.sub("…", msg))
         part = parts.setdefault(shape, (msg, [], []))
         part[1].append(loc)
-        part[2].append(_difference(part[0], msg))
+        part[2].append(_difference(part[0], msg) + mine)
     if len(parts) == 1:
-        return [(group.first, group.locations, group.extras)]
+        return [(group.first, group.locations,
+                 [extra + mine for extra, mine in zip(group.extras, own, strict=True)])]
     out: list[tuple[str, list[str], list[str]]] = []
     rest: tuple[str, list[str], list[str]] | None = None
     for first, locations, extras in parts.values():
@@ -369,7 +413,7 @@ def _by_message(group: _Group) -> list[tuple[str, list[str], list[str]]]:
         if rest is None:
             rest = (first, [], [])
         rest[1].append(locations[0])
-        rest[2].append(_difference(rest[0], first))
+        rest[2].append(_difference(rest[0], first) + extras[0])
     if rest is not None:
         out.append(rest)
     return out

@@ -1,0 +1,244 @@
+"""Maven's test runs (surefire and failsafe, in `mvn test`, `verify`, `install`): a pass is its
+counts and time on one line; a failure is each failed test with its exception lines and the
+stack frames of the project's own code, then the counts.
+
+Stdlib only (hot path). Surefire prints, per test class, `Running CLASS`, whatever the tests
+wrote to stdout, and the class's `Tests run: ... - in CLASS` line; then the report of each
+failed test of the class (`name  Time elapsed: ... <<< FAILURE!`, the exception, its frames,
+a blank line). After all classes its `Results:` section says each failure again on one line
+(`Class.method:42 message`), then the counts. What this keeps of that:
+- a passing class's stdout is the program's own logging and is left out; a failed class's
+  is left out but for its error and warning lines;
+- a failure's frames inside the JDK, JUnit, surefire and other libraries are left out (the
+  project's code is the packages of the test classes that ran), and `... N more`;
+- a `Results:` line is left out when the failure it names was reported in full above.
+Maven's banners, plugin headings and the help it prints under every failed build are noise.
+"""
+
+from __future__ import annotations
+
+from rtok.filter import regex
+from rtok.filter.formatters.diagnostics import FORMATTERS as DIAGNOSTICS
+from rtok.filter.formatters.summary import Summary, clean_lines, shortened, summariser
+from rtok.filter.protect import is_protected
+
+_TAG = regex.compile(r"^\[(?:INFO|ERROR|WARNING|WARN|DEBUG)\](?: |$)")
+# the counts of a whole module (a class's own line goes on with `, Time elapsed`)
+_TOTAL = regex.compile(r"^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)"
+                       r"(?:, Flakes: (\d+))?$")
+_CLASS_DONE = regex.compile(r"^Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: \d+, "
+                            r"Time elapsed: ")
+_RUNNING = regex.compile(r"^Running (\S+)$")
+# one failed test's report: `name(Class)  Time elapsed: 0.01 s  <<< FAILURE!` (surefire 2),
+# `Class.name -- Time elapsed: 0.01 s <<< ERROR!` (surefire 3)
+_FAILED = regex.compile(r"^(?P<name>\S.*?)\s+(?:-- )?Time elapsed: [\d.,]+ s(?:ec)?\s+"
+                        r"<<< (?P<kind>FAILURE|ERROR)!$")
+_FRAME = regex.compile(r"^\s+at (?:[\w.-]+/)?(?P<where>[\w$.]+)\(")
+_MORE = regex.compile(r"^\s+\.\.\. \d+ more$")
+# frames of the JDK, test frameworks and build tools, whatever the project's packages are
+_LIBRARY = regex.compile(r"^(?:java|javax|jdk|sun|com\.sun|junit|org\.junit|org\.apache\.maven|"
+                         r"org\.hamcrest|org\.opentest4j|org\.assertj|org\.mockito|org\.testng|"
+                         r"kotlin|scala|groovy|org\.codehaus\.groovy|org\.spockframework)\.")
+_RESULTS_HEAD = regex.compile(r"^(?:Results\s*:|Failures:|Errors:|Flakes:|Failed tests:|"
+                              r"Tests in error:)\s*$")
+# `Class.method:42 message` / `Class.method » Exception message`, or surefire 2.12's
+# `method(Class): message`
+_RESULT_ITEM = regex.compile(r"^\s+(?:Run \d+: )?(?P<id>[\w$.]+?(?:\([\w$.]+\))?)(?::\d+)?"
+                             r"(?::? |$)")
+_BUILD = regex.compile(r"^BUILD (?:SUCCESS|FAILURE)$")
+_TOTAL_TIME = regex.compile(r"^Total time:\s+(?P<time>.+?)(?: \(Wall Clock\))?$")
+_NOISE = regex.compile(r"^(?:-{3,}|T E S T S|Scanning for projects|Building |--- |Changes "
+                       r"detected|Compiling \d+ source|Nothing to compile|skip non existing|"
+                       r"Copying \d+ resource|Using '|Finished at:|Reactor Summary|Download|"
+                       r"\S+ \S+ \.{3,} (?:SUCCESS|FAILURE|SKIPPED)|(?:\S+: )?(?:Some input "
+                       r"files use|Recompile with -Xlint)|Some messages have been simplified|"
+                       r"-> \[Help 1\]|\[Help 1\] http|To see the full stack trace|Re-run Maven "
+                       r"using|For more information about the errors|Please refer to |"
+                       r"Failed to execute goal \S+:maven-(?:surefire|failsafe)-plugin:\S+ "
+                       r".*There (?:are|was) test failures|Tests are skipped|$)")
+
+
+class _Reader:
+    """One pass over the lines, in three places: a class's run (its stdout), the reports
+    of its failed tests, and the `Results:` section."""
+
+    __slots__ = ("block", "build", "failed", "kept", "out", "own", "place", "reported",
+                 "time", "totals")
+
+    def __init__(self, own: tuple[str, ...]) -> None:
+        self.out = Summary()
+        self.own = own
+        self.kept: list[str] = []
+        self.block: list[str] = []  # the stdout of the class running
+        self.failed: list[str] | None = None  # the report being read
+        self.reported: set[tuple[str, str]] = set()  # (class, method) reported in full
+        self.place = "build"
+        self.totals: list[tuple[int, ...]] = []
+        self.build = ""
+        self.time = ""
+
+    def read(self, raw: str) -> None:
+        tag = _TAG.match(raw)
+        line = raw[tag.end():] if tag is not None else raw
+        if self._structure(raw, line):
+            return
+        if tag is None and self.place == "class":
+            self.block.append(raw)
+            return
+        if tag is None and self.place == "report":
+            self._report_line(raw, line)
+            return
+        if self.place == "results" and _RESULT_ITEM.match(line):
+            self._result_item(raw, line)
+            return
+        self.failed = None
+        if _NOISE.match(line):
+            self.out.cover(raw)
+        elif is_protected(raw) or tag is None:
+            self.kept.append(raw)
+        else:
+            self.out.cover(raw)
+
+    def _structure(self, raw: str, line: str) -> bool:
+        """The lines that move from one place to the next, and the counts."""
+        running = _RUNNING.match(line)
+        if running is not None:
+            self._end_class(passed=True)
+            self.place = "class"
+        elif _CLASS_DONE.match(line):
+            self._class_done(line)
+        elif _TOTAL.match(line):
+            found = _TOTAL.match(line)
+            assert found is not None
+            self.totals.append(tuple(int(n or 0) for n in found.groups()))
+            self.place = "build"
+        elif _RESULTS_HEAD.match(line):
+            self._end_class(passed=True)
+            self.place = "results"
+        elif _BUILD.match(line):
+            self.build = line
+        elif _TOTAL_TIME.match(line):
+            found = _TOTAL_TIME.match(line)
+            assert found is not None
+            self.time = found.group("time")
+        elif self.place == "report" and _FAILED.match(line):
+            self._failed_test(line)
+        else:
+            return False
+        self.out.cover(raw)
+        return True
+
+    def _class_done(self, line: str) -> None:
+        done = _CLASS_DONE.match(line)
+        assert done is not None
+        passed = done.group(1) == "0" and done.group(2) == "0"
+        self._end_class(passed)
+        self.place = "build" if passed else "report"
+
+    def _end_class(self, passed: bool) -> None:
+        for raw in self.block:
+            if passed or not is_protected(raw):
+                self.out.cover(raw)
+            else:
+                self.kept.append(raw)
+        self.block = []
+        self.failed = None
+
+    def _failed_test(self, line: str) -> None:
+        found = _FAILED.match(line)
+        assert found is not None
+        name = found.group("name")
+        self.reported.add(_test_key(name))
+        self.failed = []
+        self.kept.append(f"{name} <<< {found.group('kind')}!")
+
+    def _report_line(self, raw: str, line: str) -> None:
+        if not line.strip():
+            self.failed = None
+            self.out.cover(raw)
+            return
+        frame = _FRAME.match(line)
+        if _MORE.match(line) or (frame is not None and not self._is_own(frame.group("where"))):
+            self.out.cover(raw)
+            return
+        self.kept.append(shortened(line))
+        self.out.cover(raw)
+
+    def _is_own(self, where: str) -> bool:
+        if _LIBRARY.match(where):
+            return False
+        return not self.own or where.startswith(self.own)
+
+    def _result_item(self, raw: str, line: str) -> None:
+        found = _RESULT_ITEM.match(line)
+        assert found is not None
+        if _test_key(found.group("id")) not in self.reported:
+            self.kept.append(shortened(line.strip()))
+        self.out.cover(raw)
+
+    def counts(self) -> str:
+        names = ("Tests run", "Failures", "Errors", "Skipped", "Flakes")
+        sums = [sum(total[i] for total in self.totals) for i in range(5)]
+        said = ", ".join(f"{name}: {n}" for name, n in zip(names, sums, strict=True)
+                         if name != "Flakes" or n)
+        modules = f" in {len(self.totals)} modules" if len(self.totals) > 1 else ""
+        tail = "".join(f" · {part}" for part in (self.build, self.time) if part)
+        return f"maven: {said}{modules}{tail}"
+
+
+def _test_key(name: str) -> tuple[str, str]:
+    """(simple class name, method) of `method(pkg.Class)`, `pkg.Class.method` or
+    `Class.method`, so a report and its `Results:` line are known as the same test."""
+    if "(" in name and name.endswith(")"):
+        method, owner = name[:-1].split("(", 1)
+    else:
+        owner, _, method = name.rpartition(".")
+    return owner.rsplit(".", 1)[-1], method.split("[", 1)[0]
+
+
+def _own_packages(lines: list[str]) -> tuple[str, ...]:
+    """The packages of the test classes that ran (up to three parts, `org.json.simple.`):
+    the project's own code, whose frames a failure keeps."""
+    packages: set[str] = set()
+    for raw in lines:
+        tag = _TAG.match(raw)
+        running = _RUNNING.match(raw[tag.end():] if tag is not None else raw)
+        if running is not None:
+            parts = running.group(1).split(".")[:-1][:3]
+            if parts:
+                packages.add(".".join(parts) + ".")
+    return tuple(sorted(packages))
+
+
+@summariser
+def surefire_output(text: str) -> list[str] | None:
+    """Maven's output of a test run, or None when it ran no tests (no module's counts)."""
+    lines = clean_lines(text)
+    reader = _Reader(_own_packages(lines))
+    for line in lines:
+        reader.read(line)
+    if not reader.totals:
+        return None
+    reader._end_class(passed=False)  # a class cut off before its counts (a crashed fork)
+    out = reader.out
+    counts = reader.counts()
+    failing = any(total[1] or total[2] for total in reader.totals)
+    if failing:
+        for line in reader.kept:
+            out.add(line)
+    else:
+        # a pass: its counts, and what maven warned about
+        for line in reader.kept:
+            if is_protected(line):
+                out.add(line)
+            else:
+                out.cover(line)
+    out.add(counts)
+    return out.finish(lines)
+
+
+@summariser
+def maven_output(text: str) -> list[str] | None:
+    """Any mvn run: its tests when it ran some, else its compiler's diagnostics."""
+    shown = surefire_output(text)
+    return shown if shown is not None else DIAGNOSTICS["mvn"](text)
