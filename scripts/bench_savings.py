@@ -242,6 +242,9 @@ def measure(with_rtk: bool) -> tuple[dict[str, dict[str, object]], bool]:
                                 else None,
                                 "E": list(kept(name, "E", text)) if text is not None else None,
                                 "K": list(kept(name, "K", text)) if text is not None else None}
+            if name not in stored and rtk_form(meta)[0] is None:
+                # a family RTK has no form for needs no RTK to say so
+                stored[name] = {"via": rtk_form(meta)[2], "tokens": None, "E": None, "K": None}
             row["rtk"] = stored.get(name)
             rows[name] = row
     if with_rtk and rtk is not None:
