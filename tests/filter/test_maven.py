@@ -236,3 +236,28 @@ def test_the_engine_shows_the_summary_whole() -> None:
     shown = engine.shorten(FAIL, default_rule("mvn"), maven_output, 1, 3)
     assert "testParse(com.example.shapes.CircleTest) <<< ERROR!" in shown
     assert not any("Re-run Maven" in line for line in shown)
+
+
+def test_quiet_output_has_no_running_lines_so_stdout_goes_with_the_next_counts() -> None:
+    text = """\
+computing area
+parse error: bad radius
+[ERROR] Tests run: 4, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.03 s <<< FAILURE! - \
+in com.example.shapes.CircleTest
+[ERROR] testArea(com.example.shapes.CircleTest)  Time elapsed: 0.01 s  <<< FAILURE!
+java.lang.AssertionError: expected:<3.14> but was:<3.0>
+\tat com.example.shapes.CircleTest.testArea(CircleTest.java:42)
+
+[ERROR] Failures:
+[ERROR]   CircleTest.testArea:42 expected:<3.14> but was:<3.0>
+[ERROR] Tests run: 6, Failures: 1, Errors: 0, Skipped: 0
+[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:2.22.3:test \
+(default-test) on project shapes: There are test failures.
+"""
+    assert surefire_output(text) == [
+        "parse error: bad radius",
+        "testArea(com.example.shapes.CircleTest) <<< FAILURE!",
+        "java.lang.AssertionError: expected:<3.14> but was:<3.0>",
+        "\tat com.example.shapes.CircleTest.testArea(CircleTest.java:42)",
+        "maven: Tests run: 6, Failures: 1, Errors: 0, Skipped: 0",
+    ]

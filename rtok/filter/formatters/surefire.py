@@ -8,7 +8,8 @@ failed test of the class (`name  Time elapsed: ... <<< FAILURE!`, the exception,
 a blank line). After all classes its `Results:` section says each failure again on one line
 (`Class.method:42 message`), then the counts. What this keeps of that:
 - a passing class's stdout is the program's own logging and is left out; a failed class's
-  is left out but for its error and warning lines;
+  is left out but for its error and warning lines (with -q, which prints no `Running`,
+  the lines before a class's counts are its stdout);
 - a failure's frames inside the JDK, JUnit, surefire and other libraries are left out (the
   project's code is the packages of the test classes that ran), and `... N more`;
 - a `Results:` line is left out when the failure it names was reported in full above.
@@ -82,7 +83,9 @@ class _Reader:
         line = raw[tag.end():] if tag is not None else raw
         if self._structure(raw, line):
             return
-        if tag is None and self.place == "class":
+        if tag is None and self.place in ("class", "build"):
+            # -q prints no `Running CLASS`: what a test wrote then belongs to the class
+            # whose counts come next
             self.block.append(raw)
             return
         if tag is None and self.place == "report":
