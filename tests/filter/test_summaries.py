@@ -471,6 +471,27 @@ def test_go_testify_report_drops_what_the_test_line_already_says() -> None:
     ]
 
 
+def test_go_testify_location_is_kept_under_every_test_that_logged_it() -> None:
+    def failing(name: str, message: str) -> str:
+        return (f"--- FAIL: {name} (0.00s)\n    lists_test.go:919: \n"
+                "        \tError:      \tNot equal: \n"
+                f"        \tMessages:   \t{message}\n")
+    text = (failing("TestDiff/empty", "extra A for []")
+            + failing("TestDiff/same", "extra A for [x]")
+            + "FAIL\nFAIL\texample.com/lists\t0.010s\n")
+    assert gotest.go_test(text) == [
+        "--- FAIL: TestDiff/empty",
+        "    lists_test.go:919:",
+        "    Error: Not equal: (×2)",
+        "    Messages: extra A for []",
+        "--- FAIL: TestDiff/same",
+        "    lists_test.go:919:",
+        "    Messages: extra A for [x]",
+        "FAIL\texample.com/lists\t0.010s",
+        "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed; 0.01s",
+    ]
+
+
 def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -> None:
     def failing(name: str, arg: str) -> str:
         return (f"=== RUN   {name}\n    Panic stack:\tgoroutine 7 [running]:\n"
