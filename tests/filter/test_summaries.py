@@ -811,6 +811,35 @@ def test_phpunit_errors_that_differ_only_by_the_test_name_are_said_once() -> Non
     ]
 
 
+def tap_file_result(number: int, name: str, output: str) -> str:
+    """node-tap's report of one test file: the file's own output, then its result."""
+    return (f"{output}not ok {number} - test/{name}.js # time=12ms\n"
+            f"  externalID: test/{name}.js\n  exitCode: 1\n")
+
+
+def test_tap_files_that_failed_the_same_way_are_said_once_with_their_own_output() -> None:
+    loader = "/p/loader.ts:142\nTypeError: no fileExists\n"
+    text = ("TAP version 14\n" + tap_file_result(1, "alpha", loader)
+            + tap_file_result(2, "beta", loader)
+            + tap_file_result(3, "gamma", "/p/test/gamma.js:7\nError: expected 2\n")
+            + "# time=30ms\n# { total: 3, pass: 0, fail: 3 }\n")
+    assert runners.FORMATTERS["tap"](text) == [
+        "not ok 1 - test/alpha.js # time=12ms",
+        "not ok 2 - test/beta.js # time=12ms",
+        "/p/loader.ts:142",
+        "TypeError: no fileExists",
+        "  externalID: …",
+        "  exitCode: 1",
+        "not ok 3 - test/gamma.js # time=12ms",
+        "/p/test/gamma.js:7",
+        "Error: expected 2",
+        "  externalID: test/gamma.js",
+        "  exitCode: 1",
+        "# time=30ms",
+        "tap: # { total: 3, pass: 0, fail: 3 }",
+    ]
+
+
 def test_phpunit_pass_is_its_counts_and_time() -> None:
     text = ("PHPUnit 9.6.7\n\n....  4 / 4 (100%)\n\nTime: 00:00.010, Memory: 6.00 MB\n\n"
             "OK (4 tests, 9 assertions)\n")

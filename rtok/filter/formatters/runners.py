@@ -35,7 +35,10 @@ _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(nati
 #            matching `fail_item` are kept;
 #   item     the first line of a failed test's report (what it matches is left out of the
 #            test's name); `where` its location lines. Tests whose other lines read the same
-#            but for their own name share them, shown once under all their headers.
+#            but for their own name share them, shown once under all their headers;
+#   item_end  where a failed test's report ends when the runner prints a test's own output
+#            above its result line (node-tap): the lines from there up to the next `item`
+#            are that test's, and those after the last one are the run's.
 _RUNNERS: dict[str, dict[str, str]] = {
     "unittest": {
         "summary": r"^Ran \d+ tests? in |^(?:OK|FAILED)(?: \(.*\))?$|^NO TESTS RAN$",
@@ -89,6 +92,9 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "passing": r"^\s*ok \d+\b|^\s*# Subtest|^\s*1\.\.\d+$|^TAP version|^\s*duration_ms:|"
                    r"^\s*type: '?(?:test|suite)'?$|^\s*---$|^\s*\.\.\.$|^\s*PASS\s",
         "noise": _RUNTIME_FRAME,
+        # a failed test file's result line, its indented diagnostics below it and the
+        # file's own output above it
+        "item": r"^not ok \d+ - ", "item_end": r"^\S",
     },
     "playwright": {
         "summary": r"^\s+\d+ (?:passed|failed|flaky|skipped|did not run|interrupted)"
@@ -132,8 +138,8 @@ _RUNNERS: dict[str, dict[str, str]] = {
 
 
 class _Table:
-    __slots__ = ("fail_item", "failed", "item", "label", "noise", "passing", "skip_block",
-                 "strip", "summary", "tree_end", "tree_start", "trim", "where")
+    __slots__ = ("fail_item", "failed", "item", "item_end", "label", "noise", "passing",
+                 "skip_block", "strip", "summary", "tree_end", "tree_start", "trim", "where")
 
     def __init__(self, label: str, fields: dict[str, str]) -> None:
         def compiled(name: str) -> Pattern[str] | None:
@@ -152,6 +158,7 @@ class _Table:
         self.skip_block = compiled("skip_block")
         self.trim = compiled("trim")
         self.item = compiled("item")
+        self.item_end = compiled("item_end")
         self.where = compiled("where")
 
 
@@ -230,17 +237,7 @@ def _shared_reasons(lines: list[str], table: _Table, out: Summary) -> list[str]:
     each test's header and locations, then the reason lines they share."""
     if table.item is None or not any(table.item.match(line) for line in lines):
         return lines
-    head: list[str] = []
-    blocks: list[tuple[list[str], list[str]]] = []  # (header and locations, reason lines)
-    for line in lines:
-        if table.item.match(line):
-            blocks.append(([line], []))
-        elif not blocks:
-            head.append(line)
-        elif _matches(table.where, line):
-            blocks[-1][0].append(line)
-        else:
-            blocks[-1][1].append(line)
+    head, blocks, tail = _item_blocks(lines, table)
     groups: dict[tuple[str, ...], list[tuple[list[str], list[str]]]] = {}
     for named, reasons in blocks:
         name = table.item.sub("", named[0]).split(" ", 1)[0]
@@ -253,7 +250,35 @@ def _shared_reasons(lines: list[str], table: _Table, out: Summary) -> list[str]:
             for line in reasons:
                 out.cover(line)  # said by the shared lines below
         shown.extend(members[0][1] if len(members) == 1 else key)
-    return shown
+    return shown + tail
+
+
+Block = tuple[list[str], list[str]]  # (header and locations, reason lines)
+
+
+def _item_blocks(lines: list[str], table: _Table) -> tuple[list[str], list[Block], list[str]]:
+    """(lines before the first test, each failed test's block, the run's lines after the
+    last one). With `item_end`, a test's block also holds the lines printed above its
+    header since the previous block ended."""
+    head: list[str] = []
+    blocks: list[Block] = []
+    pending: list[str] = []  # after a block's end: the next test's own output
+    open_block = False
+    for line in lines:
+        if table.item is not None and table.item.match(line):
+            lead = pending if table.item_end is not None else []
+            blocks.append(([line], lead))
+            pending, open_block = [], True
+        elif not blocks and table.item_end is None:
+            head.append(line)
+        elif not open_block or _matches(table.item_end, line):
+            open_block = False
+            pending.append(line)
+        elif _matches(table.where, line):
+            blocks[-1][0].append(line)
+        else:
+            blocks[-1][1].append(line)
+    return head, blocks, pending
 
 
 def _skipped(lines: list[str], table: _Table) -> set[int]:
