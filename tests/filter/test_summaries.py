@@ -840,6 +840,33 @@ def test_tap_files_that_failed_the_same_way_are_said_once_with_their_own_output(
     ]
 
 
+def test_rspec_frames_shown_in_an_earlier_failure_are_counted_not_repeated() -> None:
+    def failure(number: int, line: int) -> str:
+        return (f"  {number}) Env modifies VAR_{number}\n"
+                f"     Failure/Error: expect(ENV[\"VAR_{number}\"]).to eq \"bar\"\n"
+                f"     # ./spec/env_spec.rb:{line}:in `block (3 levels)'\n"
+                "     # ./lib/env.rb:22:in `block in modify'\n"
+                "     # ./lib/env.rb:13:in `modify'\n"
+                f"     # ./spec/env_spec.rb:{line - 1}:in `block (2 levels)'\n")
+    text = ("FF\n\nFailures:\n\n" + failure(1, 9) + "\n" + failure(2, 19)
+            + "\nFinished in 0.1 seconds\n2 examples, 2 failures\n")
+    assert runners.FORMATTERS["rspec"](text) == [
+        "Failures:",
+        "  1) Env modifies VAR_1",
+        '     Failure/Error: expect(ENV["VAR_1"]).to eq "bar"',
+        "     # ./spec/env_spec.rb:9:in `block (3 levels)'",
+        "     # ./lib/env.rb:22:in `block in modify'",
+        "     # ./lib/env.rb:13:in `modify'",
+        "     # ./spec/env_spec.rb:8:in `block (2 levels)'",
+        "  2) Env modifies VAR_2",
+        '     Failure/Error: expect(ENV["VAR_2"]).to eq "bar"',
+        "     # ./spec/env_spec.rb:19:in `block (3 levels)'",
+        "     … 2 frames as above",
+        "     # ./spec/env_spec.rb:18:in `block (2 levels)'",
+        "rspec: Finished in 0.1 seconds; 2 examples, 2 failures",
+    ]
+
+
 def test_phpunit_pass_is_its_counts_and_time() -> None:
     text = ("PHPUnit 9.6.7\n\n....  4 / 4 (100%)\n\nTime: 00:00.010, Memory: 6.00 MB\n\n"
             "OK (4 tests, 9 assertions)\n")

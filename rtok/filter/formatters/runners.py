@@ -11,7 +11,7 @@ readers (`pytest_fmt.py`, `cargo.py`, `gotest.py`).
 from __future__ import annotations
 
 from rtok.filter import regex
-from rtok.filter.formatters.summary import Summary, clean_lines, summariser
+from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,7 +38,9 @@ _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(nati
 #            but for their own name share them, shown once under all their headers;
 #   item_end  where a failed test's report ends when the runner prints a test's own output
 #            above its result line (node-tap): the lines from there up to the next `item`
-#            are that test's, and those after the last one are the run's.
+#            are that test's, and those after the last one are the run's;
+#   frame    a backtrace frame: one already shown (in an earlier failure, or higher up in
+#            this one) is left out, and each run of them is one line saying how many.
 _RUNNERS: dict[str, dict[str, str]] = {
     "unittest": {
         "summary": r"^Ran \d+ tests? in |^(?:OK|FAILED)(?: \(.*\))?$|^NO TESTS RAN$",
@@ -109,6 +111,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "passing": r"^[.*F]+$|^Randomized with seed",
         # backtrace frames inside installed gems and Ruby itself
         "noise": r"^\s*(?:from |# )\S*/(?:gems|rubygems-integration|ruby/\d[\d.]*)/",
+        "frame": r"^\s*(?:# |from )\S+:\d+:in ",
     },
     "phpunit": {
         "failed": r"^(?:FAILURES!|ERRORS!)|^Tests: .*(?:Failures|Errors): [1-9]",
@@ -138,8 +141,9 @@ _RUNNERS: dict[str, dict[str, str]] = {
 
 
 class _Table:
-    __slots__ = ("fail_item", "failed", "item", "item_end", "label", "noise", "passing",
-                 "skip_block", "strip", "summary", "tree_end", "tree_start", "trim", "where")
+    __slots__ = ("fail_item", "failed", "frame", "item", "item_end", "label", "noise",
+                 "passing", "skip_block", "strip", "summary", "tree_end", "tree_start", "trim",
+                 "where")
 
     def __init__(self, label: str, fields: dict[str, str]) -> None:
         def compiled(name: str) -> Pattern[str] | None:
@@ -159,6 +163,7 @@ class _Table:
         self.trim = compiled("trim")
         self.item = compiled("item")
         self.item_end = compiled("item_end")
+        self.frame = compiled("frame")
         self.where = compiled("where")
 
 
@@ -184,7 +189,7 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
                 out.cover(line)
         return out.finish(lines, table.passing.search if table.passing else None)
     kept = _collapsed(_failure_lines(lines, set(summary), table, out), out)
-    for line in _shared_reasons(kept, table, out):
+    for line in _frames_once(_shared_reasons(kept, table, out), table, out):
         out.add(line)
     out.add(counts, *(lines[i] for i in summary))
     return out.finish(lines)
@@ -251,6 +256,32 @@ def _shared_reasons(lines: list[str], table: _Table, out: Summary) -> list[str]:
                 out.cover(line)  # said by the shared lines below
         shown.extend(members[0][1] if len(members) == 1 else key)
     return shown + tail
+
+
+def _frames_once(lines: list[str], table: _Table, out: Summary) -> list[str]:
+    """Each backtrace frame once: a run of frames already shown is one line saying how
+    many (failures in one code path repeat its frames)."""
+    if table.frame is None:
+        return lines
+    seen: set[str] = set()
+    kept: list[str] = []
+    run, indent = 0, ""
+    for line in lines:
+        if table.frame.match(line):
+            if line.strip() in seen:
+                if not run:
+                    indent = line[:len(line) - len(line.lstrip())]
+                run += 1
+                out.cover(line)
+                continue
+            seen.add(line.strip())
+        if run:
+            kept.append(f"{indent}… {plural(run, 'frame')} as above")
+            run = 0
+        kept.append(line)
+    if run:
+        kept.append(f"{indent}… {plural(run, 'frame')} as above")
+    return kept
 
 
 Block = tuple[list[str], list[str]]  # (header and locations, reason lines)
