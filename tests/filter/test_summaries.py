@@ -571,6 +571,31 @@ def test_jest_failure_keeps_the_failed_test_its_reason_and_location() -> None:
     ]
 
 
+def test_jest_helper_frames_of_an_earlier_failure_are_counted_not_repeated() -> None:
+    def failure(name: str, line: int) -> str:
+        return (f"  ● api › {name}\n\n    Expected: 200\n    Received: 500\n\n"
+                "      at expectOk (test/helpers.js:4:20)\n"
+                f"      at Object.<anonymous> (test/api.test.js:{line}:5)\n\n")
+    text = ("FAIL test/api.test.js\n  api\n    ✕ get (3 ms)\n    ✕ put (2 ms)\n\n"
+            + failure("get", 8) + failure("put", 12)
+            + "Test Suites: 1 failed, 1 total\nTests:       2 failed, 2 total\n")
+    assert runners.FORMATTERS["jest"](text) == [
+        "    ✕ get (3 ms)",
+        "    ✕ put (2 ms)",
+        "  ● api › get",
+        "    Expected: 200",
+        "    Received: 500",
+        "      at expectOk (test/helpers.js:4:20)",
+        "      at Object.<anonymous> (test/api.test.js:8:5)",
+        "  ● api › put",
+        "    Expected: 200",
+        "    Received: 500",
+        "      … 1 frame as above",
+        "      at Object.<anonymous> (test/api.test.js:12:5)",
+        "jest: Test Suites: 1 failed, 1 total; Tests: 2 failed, 2 total",
+    ]
+
+
 def test_jest_pass_is_one_line() -> None:
     text = ("PASS test/a.test.js\n  ✓ adds (2 ms)\n\nTest Suites: 1 passed, 1 total\n"
             "Tests:       1 passed, 1 total\nSnapshots:   0 total\nTime:        0.4 s\n")

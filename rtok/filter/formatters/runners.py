@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 _CODE_FRAME = (r"^\s*>?\s*\d+\s*\|(?!.*\bat\b)|^\s+\|\s*[\^~]+\s*$"
                r"|^\s*[⎯─━=\-]{8,}(?:\[\d+/\d+\][⎯─━=\-]*)?\s*$")
 _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(native\))"
+# a JavaScript stack frame: `at fn (file:line:col)` or `at file:line:col`
+_JS_FRAME = r"^\s+at (?:\S.* \()?\S+:\d+:\d+\)?$"
 
 # runner -> fields (all regular expressions, "" when not used):
 #   summary  lines that give the counts (kept; a pass is shown as these lines joined);
@@ -55,6 +57,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "failed": r"^(?:Test Suites|Tests):.*\d+ failed",
         "passing": r"^\s*[✓√○✎] |^PASS |^Ran all test suites|^\s+console\.(?:log|info|debug|warn)$",
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        "frame": _JS_FRAME,
         "skip_block": r"^\s+console\.(?:log|info|debug|warn)$",
         "tree_start": r"^(?:PASS|FAIL) ", "tree_end": r"^\s+● ", "fail_item": r"✕",
     },
@@ -77,6 +80,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "failed": r"^\s+\d+ failing",
         "passing": r"^\s*[✓✔√] ",
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        "frame": _JS_FRAME,
         "tree_start": r"^", "tree_end": r"^\s+\d+ passing", "fail_item": r"^\s+\d+\) ",
     },
     "ava": {
@@ -94,6 +98,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "passing": r"^\s*ok \d+\b|^\s*# Subtest|^\s*1\.\.\d+$|^TAP version|^\s*duration_ms:|"
                    r"^\s*type: '?(?:test|suite)'?$|^\s*---$|^\s*\.\.\.$|^\s*PASS\s",
         "noise": _RUNTIME_FRAME,
+        "frame": _JS_FRAME,
         # a failed test file's result line, its indented diagnostics below it and the
         # file's own output above it
         "item": r"^not ok \d+ - ", "item_end": r"^\S",
@@ -104,6 +109,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "failed": r"^\s+\d+ (?:failed|flaky|interrupted)",
         "passing": r"^\s*[✓✔√] |^\s*ok \d+ |^Running \d+ tests? using",
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        "frame": _JS_FRAME,
     },
     "rspec": {
         "summary": r"^\d+ examples?, \d+ failures?|^Finished in ",
