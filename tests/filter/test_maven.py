@@ -261,3 +261,11 @@ java.lang.AssertionError: expected:<3.14> but was:<3.0>
         "\tat com.example.shapes.CircleTest.testArea(CircleTest.java:42)",
         "maven: Tests run: 6, Failures: 1, Errors: 0, Skipped: 0",
     ]
+
+
+def test_a_junit5_report_names_only_the_method_and_is_still_known_in_results() -> None:
+    text = FAIL.replace("testArea(com.example.shapes.CircleTest)  Time", "testArea()  Time")
+    shown = surefire_output(text)
+    assert shown is not None
+    assert "testArea() <<< FAILURE!" in shown
+    assert not any(line.startswith("CircleTest.testArea:42") for line in shown)

@@ -28,7 +28,7 @@ _TAG = regex.compile(r"^\[(?:INFO|ERROR|WARNING|WARN|DEBUG)\](?: |$)")
 _TOTAL = regex.compile(r"^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)"
                        r"(?:, Flakes: (\d+))?$")
 _CLASS_DONE = regex.compile(r"^Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: \d+, "
-                            r"Time elapsed: ")
+                            r"Time elapsed: .*?(?: --? in (?P<cls>\S+))?$")
 _RUNNING = regex.compile(r"^Running (\S+)$")
 # one failed test's report: `name(Class)  Time elapsed: 0.01 s  <<< FAILURE!` (surefire 2),
 # `Class.name -- Time elapsed: 0.01 s <<< ERROR!` (surefire 3)
@@ -63,7 +63,7 @@ class _Reader:
     """One pass over the lines, in three places: a class's run (its stdout), the reports
     of its failed tests, and the `Results:` section."""
 
-    __slots__ = ("block", "build", "failed", "kept", "out", "own", "place", "reported",
+    __slots__ = ("block", "build", "failed", "kept", "out", "own", "owner", "place", "reported",
                  "time", "totals")
 
     def __init__(self, own: tuple[str, ...]) -> None:
@@ -73,6 +73,7 @@ class _Reader:
         self.block: list[str] = []  # the stdout of the class running
         self.failed: list[str] | None = None  # the report being read
         self.reported: set[tuple[str, str]] = set()  # (class, method) reported in full
+        self.owner = ""  # the class whose failures are being reported
         self.place = "build"
         self.totals: list[tuple[int, ...]] = []
         self.build = ""
@@ -135,6 +136,7 @@ class _Reader:
         done = _CLASS_DONE.match(line)
         assert done is not None
         passed = done.group(1) == "0" and done.group(2) == "0"
+        self.owner = done.group("cls") or ""
         self._end_class(passed)
         self.place = "build" if passed else "report"
 
@@ -151,7 +153,9 @@ class _Reader:
         found = _FAILED.match(line)
         assert found is not None
         name = found.group("name")
-        self.reported.add(_test_key(name))
+        owner, method = _test_key(name)
+        # JUnit 5 names only the method (`testArea()`): the class is the one reported on
+        self.reported.add((owner or self.owner.rsplit(".", 1)[-1], method))
         self.failed = []
         self.kept.append(f"{name} <<< {found.group('kind')}!")
 
