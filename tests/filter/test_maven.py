@@ -269,3 +269,19 @@ def test_a_junit5_report_names_only_the_method_and_is_still_known_in_results() -
     assert shown is not None
     assert "testArea() <<< FAILURE!" in shown
     assert not any(line.startswith("CircleTest.testArea:42") for line in shown)
+
+
+def test_compiler_warnings_are_grouped_above_the_test_counts() -> None:
+    warnings = "".join(
+        f"[WARNING] /p/src/A.java:[{n},9] Integer(int) in java.lang.Integer has been deprecated "
+        "and marked for removal\n" for n in (12, 30))
+    text = PASS.replace("[INFO]  T E S T S\n", warnings + "[WARNING] bootstrap class path not "
+                        "set\n[INFO]  T E S T S\n[WARNING] bootstrap class path not set\n")
+    assert maven_output(text) == [
+        "maven: 2 warnings in 1 file",
+        "warning (×2): Integer(int) in java.lang.Integer has been deprecated and marked for "
+        "removal",
+        "  /p/src/A.java: [12,9] [30,9]",
+        "[WARNING] bootstrap class path not set (×2)",
+        "maven: Tests run: 4, Failures: 0, Errors: 0, Skipped: 0 · BUILD SUCCESS · 2.104 s",
+    ]

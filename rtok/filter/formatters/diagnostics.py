@@ -310,15 +310,27 @@ class _Reader:
         return False
 
 
-def _summarise(text: str, tool: str) -> list[str] | None:
-    label, shapes, progress = _TOOLS[tool]
-    lines = clean_lines(text)
+def _read(lines: list[str], tool: str) -> _Reader:
+    _label, shapes, progress = _TOOLS[tool]
     reader = _Reader(shapes, progress, tool in _EXCERPT_NEXT)
     for line in lines:
         reader.read(line)
     reader.end_pending()
+    return reader
+
+
+def grouped_diagnostics(text: str, tool: str) -> tuple[list[str], set[str]] | None:
+    """Only the grouped diagnostics of `text` (the tally, each group and its locations) and
+    the raw lines, stripped, that they stand for; None when it holds none. For a reader of
+    a larger output (maven's compiler warnings above its test run)."""
+    reader = _read(clean_lines(text), tool)
     if not reader.groups:
         return None
+    _add_groups(reader, _TOOLS[tool][0])
+    return reader.out.lines, reader.out.covered
+
+
+def _add_groups(reader: _Reader, label: str) -> None:
     out = reader.out
     groups = sorted(reader.groups.values(), key=lambda g: _SEVERITY_ORDER.get(g.sev, 2))
     counts: dict[str, int] = {}
@@ -332,6 +344,15 @@ def _summarise(text: str, tool: str) -> list[str] | None:
     for group in groups:
         for line in _group_lines(group):
             out.add(line)
+
+
+def _summarise(text: str, tool: str) -> list[str] | None:
+    lines = clean_lines(text)
+    reader = _read(lines, tool)
+    if not reader.groups:
+        return None
+    _add_groups(reader, _TOOLS[tool][0])
+    out = reader.out
     # eslint's file headers are known as such only once a row under them was read; cargo's
     # "generated N warnings" per target is what the tally above says
     other = [line for line in reader.other if line.strip() not in out.covered

@@ -14,13 +14,16 @@ a blank line). After all classes its `Results:` section says each failure again 
   project's code is the packages of the test classes that ran), and `... N more`;
 - a `Results:` line is left out when the failure it names was reported in full above.
 Maven's banners, plugin headings and the help it prints under every failed build are noise.
+`maven_output` reads any mvn run: the compiler's diagnostics grouped (`diagnostics.py`), then
+the tests when it ran some.
 """
 
 from __future__ import annotations
 
 from rtok.filter import regex
 from rtok.filter.formatters.diagnostics import FORMATTERS as DIAGNOSTICS
-from rtok.filter.formatters.summary import Summary, clean_lines, shortened, summariser
+from rtok.filter.formatters.diagnostics import grouped_diagnostics
+from rtok.filter.formatters.summary import Summary, clean_lines, counted, shortened, summariser
 from rtok.filter.protect import is_protected
 
 _TAG = regex.compile(r"^\[(?:INFO|ERROR|WARNING|WARN|DEBUG)\](?: |$)")
@@ -220,6 +223,12 @@ def _own_packages(lines: list[str]) -> tuple[str, ...]:
 @summariser
 def surefire_output(text: str) -> list[str] | None:
     """Maven's output of a test run, or None when it ran no tests (no module's counts)."""
+    return _tests(text, [], set())
+
+
+def _tests(text: str, before: list[str], stands_for: set[str]) -> list[str] | None:
+    """The test run's summary after the lines `before`, which stand for the raw lines
+    `stands_for` (stripped)."""
     lines = clean_lines(text)
     reader = _Reader(_own_packages(lines))
     for line in lines:
@@ -228,24 +237,26 @@ def surefire_output(text: str) -> list[str] | None:
         return None
     reader._end_class(passed=False)  # a class cut off before its counts (a crashed fork)
     out = reader.out
-    counts = reader.counts()
+    out.covered.update(stands_for)
+    for line in before:
+        out.add(line)
     failing = any(total[1] or total[2] for total in reader.totals)
-    if failing:
-        for line in reader.kept:
-            out.add(line)
-    else:
-        # a pass: its counts, and what maven warned about
-        for line in reader.kept:
-            if is_protected(line):
-                out.add(line)
-            else:
-                out.cover(line)
-    out.add(counts)
+    kept = [line for line in reader.kept if line.strip() not in stands_for]
+    if not failing:
+        # a pass: what maven warned about (once each, with a count), and its counts
+        for line in kept:
+            out.cover(line)
+        kept = counted([line for line in kept if is_protected(line)])
+    for line in kept:
+        out.add(line)
+    out.add(reader.counts())
     return out.finish(lines)
 
 
 @summariser
 def maven_output(text: str) -> list[str] | None:
-    """Any mvn run: its tests when it ran some, else its compiler's diagnostics."""
-    shown = surefire_output(text)
+    """Any mvn run: its compiler's diagnostics grouped, then its tests when it ran some."""
+    diagnostics = grouped_diagnostics(text, "mvn")
+    before, stands_for = diagnostics if diagnostics is not None else ([], set())
+    shown = _tests(text, before, stands_for)
     return shown if shown is not None else DIAGNOSTICS["mvn"](text)
