@@ -285,3 +285,13 @@ def test_compiler_warnings_are_grouped_above_the_test_counts() -> None:
         "[WARNING] bootstrap class path not set (×2)",
         "maven: Tests run: 4, Failures: 0, Errors: 0, Skipped: 0 · BUILD SUCCESS · 2.104 s",
     ]
+
+
+def test_an_error_line_printed_before_any_test_ran_is_kept() -> None:
+    text = PASS.replace("[INFO] Running com.example.shapes.CircleTest\n",
+                        "npm ERR! missing script: build\n"
+                        "[INFO] Running com.example.shapes.CircleTest\n")
+    shown = surefire_output(text)
+    assert shown is not None
+    assert shown[0] == "npm ERR! missing script: build"
+    assert shown[-1].startswith("maven: Tests run: 4, Failures: 0")

@@ -66,15 +66,14 @@ class _Reader:
     """One pass over the lines, in three places: a class's run (its stdout), the reports
     of its failed tests, and the `Results:` section."""
 
-    __slots__ = ("block", "build", "failed", "kept", "out", "own", "owner", "place", "reported",
-                 "time", "totals")
+    __slots__ = ("block", "build", "kept", "out", "own", "owner", "place", "reported", "time",
+                 "totals")
 
     def __init__(self, own: tuple[str, ...]) -> None:
         self.out = Summary()
         self.own = own
         self.kept: list[str] = []
         self.block: list[str] = []  # the stdout of the class running
-        self.failed: list[str] | None = None  # the report being read
         self.reported: set[tuple[str, str]] = set()  # (class, method) reported in full
         self.owner = ""  # the class whose failures are being reported
         self.place = "build"
@@ -98,7 +97,6 @@ class _Reader:
         if self.place == "results" and _RESULT_ITEM.match(line):
             self._result_item(raw, line)
             return
-        self.failed = None
         if _NOISE.match(line):
             self.out.cover(raw)
         elif is_protected(raw) or tag is None:
@@ -110,7 +108,8 @@ class _Reader:
         """The lines that move from one place to the next, and the counts."""
         running = _RUNNING.match(line)
         if running is not None:
-            self._end_class(passed=True)
+            # what came before is no test's output: its error lines stay
+            self._end_class(passed=False)
             self.place = "class"
         elif _CLASS_DONE.match(line):
             self._class_done(line)
@@ -120,7 +119,7 @@ class _Reader:
             self.totals.append(tuple(int(n or 0) for n in found.groups()))
             self.place = "build"
         elif _RESULTS_HEAD.match(line):
-            self._end_class(passed=True)
+            self._end_class(passed=False)
             self.place = "results"
         elif _BUILD.match(line):
             self.build = line
@@ -150,7 +149,6 @@ class _Reader:
             else:
                 self.kept.append(raw)
         self.block = []
-        self.failed = None
 
     def _failed_test(self, line: str) -> None:
         found = _FAILED.match(line)
@@ -159,12 +157,10 @@ class _Reader:
         owner, method = _test_key(name)
         # JUnit 5 names only the method (`testArea()`): the class is the one reported on
         self.reported.add((owner or self.owner.rsplit(".", 1)[-1], method))
-        self.failed = []
         self.kept.append(f"{name} <<< {found.group('kind')}!")
 
     def _report_line(self, raw: str, line: str) -> None:
         if not line.strip():
-            self.failed = None
             self.out.cover(raw)
             return
         frame = _FRAME.match(line)
