@@ -647,18 +647,122 @@ Running 2 tests using 1 worker
 
 
 def test_playwright_failure_and_pass() -> None:
+    # the progress line and the name under the counts repeat the report's header
     assert runners.FORMATTERS["playwright"](PLAYWRIGHT_FAIL) == [
-        "  ✘  2 [chromium] › example.spec.ts:10:1 › get started link (5.1s)",
-        "  1) [chromium] › example.spec.ts:10:1 › get started link ──────────────────────",
+        "  1) [chromium] › example.spec.ts:10:1 › get started link",
+        "      at /p/tests/example.spec.ts:10:69",
         "    Error: Timed out 5000ms waiting for expect(locator).toBeVisible()",
         "    Locator: getByRole('heading', { name: 'Installation' })",
-        "      at /p/tests/example.spec.ts:10:69",
-        "    [chromium] › example.spec.ts:10:1 › get started link ──────────────────────",
         "playwright: 1 failed; 1 passed (6.5s)",
     ]
     passing = ("Running 1 test using 1 worker\n\n  ✓  1 [chromium] › a.spec.ts:3:1 › t (1.0s)\n\n"
                "  1 passed (1.4s)\n")
     assert runners.FORMATTERS["playwright"](passing) == ["playwright: 1 passed (1.4s)"]
+
+
+PLAYWRIGHT_RETRIED = """\
+Running 3 tests using 1 worker
+
+  ✘  1 [chrome] › a_tests.js:4:5 › posts away (818ms)
+  ✘  2 [chrome] › a_tests.js:4:5 › posts away (retry #1) (5.9s)
+  ✘  3 [chrome] › a_tests.js:4:5 › posts away (retry #2) (5.7s)
+  ✓  4 [chrome] › a_tests.js:12:5 › stays (400ms)
+  ✘  5 [chrome] › b_tests.js:8:5 › reads the list (1.1s)
+  ✓  6 [chrome] › b_tests.js:8:5 › reads the list (retry #1) (1.0s)
+
+
+  1) [chrome] › a_tests.js:4:5 › posts away ──────────────────────────────────────────────
+
+    Error: page.evaluate: Execution context was destroyed, most likely because of a navigation
+
+       at helpers/page.js:237
+
+      235 |
+    > 237 |   return page.evaluate(
+          |               ^
+        at readArray (/p/helpers/page.js:237:15)
+        at /p/a_tests.js:6:25
+
+    Retry #1 ───────────────────────────────────────────────────────────────────────────────
+
+    Error: Timed out 5000ms waiting for expect(locator).toHaveURL(expected)
+
+    Expected string: "https://example.org/post"
+    Received string: "chrome-error://chromewebdata/"
+
+        at /p/a_tests.js:7:22
+
+    Retry #2 ───────────────────────────────────────────────────────────────────────────────
+
+    Error: Timed out 5000ms waiting for expect(locator).toHaveURL(expected)
+
+    Expected string: "https://example.org/post"
+    Received string: "chrome-error://chromewebdata/"
+
+        at /p/a_tests.js:7:22
+
+  2) [chrome] › b_tests.js:8:5 › reads the list ──────────────────────────────────────────
+
+    Error: expect(received).toEqual(expected) // deep equality
+
+    Expected: 1
+    Received: 0
+
+        at /p/b_tests.js:10:28
+
+  1 failed
+    [chrome] › a_tests.js:4:5 › posts away ───────────────────────────────────────────────
+  1 flaky
+    [chrome] › b_tests.js:8:5 › reads the list ───────────────────────────────────────────
+  1 passed (14.2s)
+"""
+
+
+def test_playwright_retries_that_read_the_same_are_one_line() -> None:
+    assert runners.FORMATTERS["playwright"](PLAYWRIGHT_RETRIED) == [
+        "  1) [chrome] › a_tests.js:4:5 › posts away",
+        "        at readArray (/p/helpers/page.js:237:15)",
+        "        at /p/a_tests.js:6:25",
+        "    Error: page.evaluate: Execution context was destroyed, most likely because of a "
+        "navigation",
+        "    Retry #1",
+        "    Error: Timed out 5000ms waiting for expect(locator).toHaveURL(expected)",
+        '    Expected string: "https://example.org/post"',
+        '    Received string: "chrome-error://chromewebdata/"',
+        "        at /p/a_tests.js:7:22",
+        "    Retry #2: the same as retry #1",
+        "  2) [chrome] › b_tests.js:8:5 › reads the list",
+        "        at /p/b_tests.js:10:28",
+        "    Error: expect(received).toEqual(expected) // deep equality",
+        "    Expected: 1",
+        "    Received: 0",
+        "playwright: 1 failed; 1 flaky; 1 passed (14.2s)",
+    ]
+
+
+def test_playwright_retries_like_the_first_attempt_and_tests_that_share_reasons() -> None:
+    report = ("    Error: expect(received).toEqual(expected) // deep equality\n\n"
+              "    Expected: false\n    Received: true\n\n")
+    text = ("Running 2 tests using 1 worker\n\n"
+            + "".join(f"  {n}) [chrome] › r_tests.js:{line}:5 › drops {what} ─────\n\n"
+                      + report + f"        at /p/r_tests.js:{line + 5}:53\n\n"
+                      + "".join(f"    Retry #{k} ─────\n\n" + report
+                                + f"        at /p/r_tests.js:{line + 5}:53\n\n"
+                                for k in (1, 2))
+                      for n, line, what in ((1, 260, "styles"), (2, 276, "links")))
+            + "  2 failed\n    [chrome] › r_tests.js:260:5 › drops styles ─\n"
+            + "    [chrome] › r_tests.js:276:5 › drops links \n  3 passed (9.0s)\n")
+    assert runners.FORMATTERS["playwright"](text) == [
+        "  1) [chrome] › r_tests.js:260:5 › drops styles",
+        "        at /p/r_tests.js:265:53",
+        "  2) [chrome] › r_tests.js:276:5 › drops links",
+        "        at /p/r_tests.js:281:53",
+        "    Error: expect(received).toEqual(expected) // deep equality",
+        "    Expected: false",
+        "    Received: true",
+        "    Retry #1, #2: the same as the first attempt",
+        "playwright: 2 failed; 3 passed (9.0s)",
+    ]
 
 
 def test_rspec_pass_and_a_gem_frame() -> None:

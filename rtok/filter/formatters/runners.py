@@ -35,7 +35,9 @@ _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(nati
 #            matching `fail_item` are kept;
 #   item     the first line of a failed test's report (what it matches is left out of the
 #            test's name); `where` its location lines. Tests whose other lines read the same
-#            but for their own name share them, shown once under all their headers.
+#            but for their own name share them, shown once under all their headers;
+#   retry    the line that opens the report of a test's next attempt: an attempt that reads
+#            like an earlier one of the same test is said in one line.
 _RUNNERS: dict[str, dict[str, str]] = {
     "unittest": {
         "summary": r"^Ran \d+ tests? in |^(?:OK|FAILED)(?: \(.*\))?$|^NO TESTS RAN$",
@@ -94,8 +96,16 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "summary": r"^\s+\d+ (?:passed|failed|flaky|skipped|did not run|interrupted)"
                    r"(?: \(.*\))?$",
         "failed": r"^\s+\d+ (?:failed|flaky|interrupted)",
-        "passing": r"^\s*[✓✔√] |^\s*ok \d+ |^Running \d+ tests? using",
-        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        # a failed attempt's progress line (`✘  12 [chrome] › a.spec.ts:3:5 › t (retry #1)`)
+        # is said again by the test's report below it
+        "passing": r"^\s*[✓✔√] |^\s*ok \d+ |^Running \d+ tests? using|^\s*[✘✗×]\s+\d+ ",
+        # the tests named again under the counts, and the location printed above a source
+        # excerpt (the stack frame under the excerpt names it with its column)
+        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME
+                 + r"|^ {4}(?:\[[^\]]+\] › )?\S+:\d+:\d+ › |^\s+at [^\s():]+:\d+$",
+        # the rule that pads a report's header to the terminal's width
+        "strip": r" ─+$",
+        "item": r"^\s+\d+\) ", "where": r"^\s+at ", "retry": r"^\s+Retry #\d+",
     },
     "rspec": {
         "summary": r"^\d+ examples?, \d+ failures?|^Finished in ",
@@ -132,8 +142,8 @@ _RUNNERS: dict[str, dict[str, str]] = {
 
 
 class _Table:
-    __slots__ = ("fail_item", "failed", "item", "label", "noise", "passing", "skip_block",
-                 "strip", "summary", "tree_end", "tree_start", "trim", "where")
+    __slots__ = ("fail_item", "failed", "item", "label", "noise", "passing", "retry",
+                 "skip_block", "strip", "summary", "tree_end", "tree_start", "trim", "where")
 
     def __init__(self, label: str, fields: dict[str, str]) -> None:
         def compiled(name: str) -> Pattern[str] | None:
@@ -153,6 +163,7 @@ class _Table:
         self.trim = compiled("trim")
         self.item = compiled("item")
         self.where = compiled("where")
+        self.retry = compiled("retry")
 
 
 def _matches(pattern: Pattern[str] | None, line: str) -> bool:
@@ -176,7 +187,8 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
             if i in skipped or _matches(table.passing, line) or _matches(table.noise, line):
                 out.cover(line)
         return out.finish(lines, table.passing.search if table.passing else None)
-    kept = _collapsed(_failure_lines(lines, set(summary), table, out), out)
+    kept = _collapsed(_merged_retries(_failure_lines(lines, set(summary), table, out), table,
+                                      out), out)
     for line in _shared_reasons(kept, table, out):
         out.add(line)
     out.add(counts, *(lines[i] for i in summary))
@@ -207,6 +219,60 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table,
     return kept
 
 
+def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
+    """Each test's attempts; one whose lines read like an earlier attempt of the same test
+    is a line saying which (`Retry #1, #2: the same as the first attempt`)."""
+    if table.retry is None or table.item is None \
+            or not any(table.retry.match(line) for line in lines):
+        return lines
+    shown: list[str] = []
+    attempts: dict[tuple[str, ...], str] = {}  # an attempt's lines -> which attempt it was
+    same: list[tuple[str, str, str]] = []  # (indent, retry number, earlier attempt) not yet said
+    opener = ""
+    body: list[str] = []
+
+    def say_same() -> None:
+        while same:
+            indent, _, earlier = same[0]
+            run = [number for _, number, like in same if like == earlier]
+            count = len(run) if all(like == earlier for _, _, like in same[:len(run)]) else 1
+            shown.append(f"{indent}Retry {', '.join(run[:count])}: the same as {earlier}")
+            del same[:count]
+
+    def close(next_opener: str) -> None:
+        nonlocal opener
+        key = tuple(body)
+        earlier = attempts.get(key) if opener else None
+        if earlier is not None and body:
+            out.cover(opener)
+            indent = opener[:len(opener) - len(opener.lstrip())]
+            same.append((indent, opener.split()[-1], earlier))
+        else:
+            say_same()
+            if opener:
+                shown.append(opener)
+                attempts.setdefault(key, "retry " + opener.split()[-1])
+            shown.extend(body)
+        body.clear()
+        opener = next_opener
+
+    for line in lines:
+        if table.item.match(line):
+            close("")
+            say_same()
+            attempts.clear()
+            shown.append(line)
+        elif table.retry.match(line):
+            if not opener and not attempts:
+                attempts[tuple(body)] = "the first attempt"
+            close(line)
+        else:
+            body.append(line)
+    close("")
+    say_same()
+    return shown
+
+
 def _collapsed(lines: list[str], out: Summary) -> list[str]:
     """Runs of identical lines as one line with `(×N)`."""
     kept: list[str] = []
@@ -232,12 +298,17 @@ def _shared_reasons(lines: list[str], table: _Table, out: Summary) -> list[str]:
         return lines
     head: list[str] = []
     blocks: list[tuple[list[str], list[str]]] = []  # (header and locations, reason lines)
+    retried = False  # the locations of a later attempt stay with its reasons
     for line in lines:
         if table.item.match(line):
             blocks.append(([line], []))
+            retried = False
         elif not blocks:
             head.append(line)
-        elif _matches(table.where, line):
+        elif _matches(table.retry, line):
+            retried = True
+            blocks[-1][1].append(line)
+        elif _matches(table.where, line) and not retried:
             blocks[-1][0].append(line)
         else:
             blocks[-1][1].append(line)
