@@ -96,9 +96,11 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "summary": r"^\s+\d+ (?:passed|failed|flaky|skipped|did not run|interrupted)"
                    r"(?: \(.*\))?$",
         "failed": r"^\s+\d+ (?:failed|flaky|interrupted)",
-        # a failed attempt's progress line (`✘  12 [chrome] › a.spec.ts:3:5 › t (retry #1)`)
-        # is said again by the test's report below it
-        "passing": r"^\s*[✓✔√] |^\s*ok \d+ |^Running \d+ tests? using|^\s*[✘✗×]\s+\d+ ",
+        # progress: a failed attempt's line (`✘  12 [chrome] › a.spec.ts:3:5 › t (retry #1)`)
+        # is said again by the test's report below it; the line reporter's `[12/40] …`,
+        # the dot reporter's character per test
+        "passing": r"^\s*[✓✔√] |^\s*ok \d+ |^Running \d+ tests? using|^\s*[✘✗×]\s+\d+ |"
+                   r"^\[\d+/\d+\] |^[·°×±FT]+$",
         # the tests named again under the counts, and the location printed above a source
         # excerpt (the stack frame under the excerpt names it with its column)
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME
