@@ -603,6 +603,23 @@ def test_npm_test_reads_the_runner_behind_the_script() -> None:
     assert formatter(text) == ["mocha: 1 passing (3ms)"]
 
 
+@pytest.mark.parametrize("command", ["npm run test:browser", "pnpm test:e2e", "yarn e2e",
+                                     "npm run-script test-unit", "pnpm run app:e2e"])
+def test_a_script_named_for_a_kind_of_tests_reads_the_runner_behind_it(command: str) -> None:
+    family, words = family_of_command(command)
+    formatter = formatter_for(family, words)
+    assert formatter is not None
+    text = ("Running 2 tests using 1 worker\n\n  ✓  1 [chrome] › a_tests.js:4:5 › renders (0.4s)\n"
+            "  ✓  2 [chrome] › a_tests.js:9:5 › keeps (0.5s)\n\n  2 passed (2.1s)\n")
+    assert formatter(text) == ["playwright: 2 passed (2.1s)"]
+
+
+def test_other_scripts_are_not_read_as_tests() -> None:
+    for command in ("npm run build", "npm run attest", "pnpm run latest", "yarn testing"):
+        family, words = family_of_command(command)
+        assert formatter_for(family, words) is None, command
+
+
 @pytest.mark.parametrize(("command", "expected"), [
     ("python -m pytest -q", "pytest_output"), ("cargo test", "cargo_test"),
     ("go test ./...", "go_test"), ("python3 -m unittest", "unittest_output"),
@@ -763,6 +780,29 @@ def test_playwright_retries_like_the_first_attempt_and_tests_that_share_reasons(
         "    Retry #1, #2: the same as the first attempt",
         "playwright: 2 failed; 3 passed (9.0s)",
     ]
+
+
+def test_playwright_line_and_dot_progress_is_left_out() -> None:
+    report = ("  1) [chrome] › r_tests.js:202:5 › sets dir ───\n\n"
+              "    Error: expect(received).toEqual(expected) // deep equality\n\n"
+              "    Expected: \"rtl\"\n    Received: \"\"\n\n"
+              "        at /p/r_tests.js:205:38\n\n")
+    counts = "  1 failed\n    [chrome] › r_tests.js:202:5 › sets dir ───\n  2 passed (3.0s)\n"
+    line = ("\nRunning 3 tests using 1 worker\n\n"
+            "\x1b[1A\x1b[2K[1/3] [chrome] › r_tests.js:26:5 › renders\n"
+            "\x1b[1A\x1b[2K[2/3] [chrome] › r_tests.js:202:5 › sets dir\n"
+            "\x1b[1A\x1b[2K" + report
+            + "\x1b[1A\x1b[2K[3/3] [chrome] › r_tests.js:210:5 › keeps\n"
+            "\x1b[1A\x1b[2K[4/3] (retries) [chrome] › r_tests.js:202:5 › sets dir (retry #1)\n"
+            "\x1b[1A\x1b[2K" + counts)
+    dot = "\nRunning 3 tests using 1 worker\n··F\n\n" + report + counts
+    expected = ["  1) [chrome] › r_tests.js:202:5 › sets dir",
+                "        at /p/r_tests.js:205:38",
+                "    Error: expect(received).toEqual(expected) // deep equality",
+                '    Expected: "rtl"', '    Received: ""',
+                "playwright: 1 failed; 2 passed (3.0s)"]
+    assert runners.FORMATTERS["playwright"](line) == expected
+    assert runners.FORMATTERS["playwright"](dot) == expected
 
 
 def test_rspec_pass_and_a_gem_frame() -> None:
