@@ -805,6 +805,25 @@ def test_playwright_line_and_dot_progress_is_left_out() -> None:
     assert runners.FORMATTERS["playwright"](dot) == expected
 
 
+def test_playwright_stopped_early_counts_the_error_outside_the_tests() -> None:
+    text = ("Running 3 tests using 1 worker\n\n  ✓  1 [chrome] › r_tests.js:26:5 › renders (1.3s)\n"
+            "  ✘  2 [chrome] › r_tests.js:202:5 › sets dir (5.6s)\n"
+            "\x1b[31mTesting stopped early after 1 maximum allowed failures.\x1b[39m\n\n\n"
+            "  1) [chrome] › r_tests.js:202:5 › sets dir ───\n\n"
+            "    Error: expect(received).toEqual(expected)\n\n"
+            "        at /p/r_tests.js:205:38\n\n"
+            "  1 failed\n    [chrome] › r_tests.js:202:5 › sets dir ───\n  1 did not run\n"
+            "  1 passed (3.0s)\n  1 error was not a part of any test, see above for details\n")
+    assert runners.FORMATTERS["playwright"](text) == [
+        "Testing stopped early after 1 maximum allowed failures.",
+        "  1) [chrome] › r_tests.js:202:5 › sets dir",
+        "        at /p/r_tests.js:205:38",
+        "    Error: expect(received).toEqual(expected)",
+        "playwright: 1 failed; 1 did not run; 1 passed (3.0s); 1 error was not a part of any "
+        "test, see above for details",
+    ]
+
+
 def test_rspec_pass_and_a_gem_frame() -> None:
     text = ("..F\n\nFailures:\n\n  1) Env sets FOO\n"
             "     Failure/Error: expect(ENV['FOO']).to eq 'x'\n"

@@ -93,9 +93,11 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "noise": _RUNTIME_FRAME,
     },
     "playwright": {
+        # an error outside the tests (a stop after -x / --max-failures, a failing global
+        # setup) is counted in a line of its own
         "summary": r"^\s+\d+ (?:passed|failed|flaky|skipped|did not run|interrupted)"
-                   r"(?: \(.*\))?$",
-        "failed": r"^\s+\d+ (?:failed|flaky|interrupted)",
+                   r"(?: \(.*\))?$|^\s+\d+ errors? (?:was|were) not a part of any test",
+        "failed": r"^\s+\d+ (?:failed|flaky|interrupted|errors? (?:was|were) not)",
         # progress: a failed attempt's line (`✘  12 [chrome] › a.spec.ts:3:5 › t (retry #1)`)
         # is said again by the test's report below it; the line reporter's `[12/40] …`,
         # the dot reporter's character per test
