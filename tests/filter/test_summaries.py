@@ -736,6 +736,7 @@ Running 3 tests using 1 worker
 
 
 def test_playwright_retries_that_read_the_same_are_one_line() -> None:
+    # a flaky test's header says so (the names under `1 flaky` are left out)
     assert runners.FORMATTERS["playwright"](PLAYWRIGHT_RETRIED) == [
         "  1) [chrome] › a_tests.js:4:5 › posts away",
         "        at readArray (/p/helpers/page.js:237:15)",
@@ -748,7 +749,7 @@ def test_playwright_retries_that_read_the_same_are_one_line() -> None:
         '    Received string: "chrome-error://chromewebdata/"',
         "        at /p/a_tests.js:7:22",
         "    Retry #2: the same as retry #1",
-        "  2) [chrome] › b_tests.js:8:5 › reads the list",
+        "  2) [chrome] › b_tests.js:8:5 › reads the list (flaky)",
         "        at /p/b_tests.js:10:28",
         "    Error: expect(received).toEqual(expected) // deep equality",
         "    Expected: 1",

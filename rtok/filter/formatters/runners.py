@@ -37,7 +37,9 @@ _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(nati
 #            test's name); `where` its location lines. Tests whose other lines read the same
 #            but for their own name share them, shown once under all their headers;
 #   retry    the line that opens the report of a test's next attempt: an attempt that reads
-#            like an earlier one of the same test is said in one line.
+#            like an earlier one of the same test is said in one line;
+#   listed   a count line the runner follows with the names of its tests (`3 flaky`): the
+#            report header of each such test is marked with the count's word.
 _RUNNERS: dict[str, dict[str, str]] = {
     "unittest": {
         "summary": r"^Ran \d+ tests? in |^(?:OK|FAILED)(?: \(.*\))?$|^NO TESTS RAN$",
@@ -110,6 +112,8 @@ _RUNNERS: dict[str, dict[str, str]] = {
         # the rule that pads a report's header to the terminal's width
         "strip": r" ─+$",
         "item": r"^\s+\d+\) ", "where": r"^\s+at ", "retry": r"^\s+Retry #\d+",
+        # the names under `N flaky` are left out with the others: their reports say it
+        "listed": r"^\s+\d+ (flaky|interrupted)$",
     },
     "rspec": {
         "summary": r"^\d+ examples?, \d+ failures?|^Finished in ",
@@ -146,7 +150,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
 
 
 class _Table:
-    __slots__ = ("fail_item", "failed", "item", "label", "noise", "passing", "retry",
+    __slots__ = ("fail_item", "failed", "item", "label", "listed", "noise", "passing", "retry",
                  "skip_block", "strip", "summary", "tree_end", "tree_start", "trim", "where")
 
     def __init__(self, label: str, fields: dict[str, str]) -> None:
@@ -168,6 +172,7 @@ class _Table:
         self.item = compiled("item")
         self.where = compiled("where")
         self.retry = compiled("retry")
+        self.listed = compiled("listed")
 
 
 def _matches(pattern: Pattern[str] | None, line: str) -> bool:
@@ -191,8 +196,8 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
             if i in skipped or _matches(table.passing, line) or _matches(table.noise, line):
                 out.cover(line)
         return out.finish(lines, table.passing.search if table.passing else None)
-    kept = _collapsed(_merged_retries(_failure_lines(lines, set(summary), table, out), table,
-                                      out), out)
+    kept = _failure_lines(lines, set(summary), table, out)
+    kept = _collapsed(_merged_retries(_marked(kept, lines, table, out), table, out), out)
     for line in _shared_reasons(kept, table, out):
         out.add(line)
     out.add(counts, *(lines[i] for i in summary))
@@ -221,6 +226,35 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table,
             continue
         kept.append(line)
     return kept
+
+
+def _marked(kept: list[str], lines: list[str], table: _Table, out: Summary) -> list[str]:
+    """Report headers of the tests a `listed` count names, marked with its word
+    (`  11) [chrome] › a.spec.ts:3:5 › t (flaky)`)."""
+    if table.listed is None or table.item is None:
+        return kept
+    marks: dict[str, str] = {}
+    word = ""
+    indent = 0
+    for line in lines:
+        found = table.listed.match(line)
+        if found:
+            word, indent = found.group(1), len(line) - len(line.lstrip())
+        elif word and len(line) - len(line.lstrip()) > indent:
+            marks[line.strip()] = word
+        else:
+            word = ""
+    if not marks:
+        return kept
+    shown: list[str] = []
+    for line in kept:
+        found = table.item.match(line)
+        mark = marks.get(line[found.end():].strip()) if found else None
+        if mark is not None:
+            out.cover(line)
+            line = f"{line} ({mark})"
+        shown.append(line)
+    return shown
 
 
 def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
