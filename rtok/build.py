@@ -65,12 +65,27 @@ def compile_registry() -> str:
     return render_registry_module()
 
 
+def compile_runs_commands() -> str:
+    from rtok.rewrite.registry_source import compiled_registry
+
+    # Apart from the registry: `rtok run` reads it for every command, the registry it
+    # needs only for find-like commands.
+    runs = compiled_registry()["runs_commands"]
+    return (
+        HEADER.format(source="rules/registry.toml [runs_commands]")
+        + "# program -> options after which it runs a command of its own, up to `;` or `+`\n"
+        + f"RUNS_COMMANDS = {pprint.pformat(runs, width=100, sort_dicts=True)}\n"
+        + "EXEC_ENDS = frozenset((';', '+'))\n"
+    )
+
+
 GENERATORS: dict[str, Callable[[], str]] = {}
 GENERATORS["registry"] = compile_registry
 GENERATORS["default_rules"] = compile_rules
 GENERATORS["hook_protocols"] = compile_hook_protocols
 GENERATORS["protect_hints"] = compile_protect_hints
 GENERATORS["rewrite_hosts"] = compile_rewrite_hosts
+GENERATORS["runs_commands"] = compile_runs_commands
 
 
 def compile_all() -> dict[str, str]:

@@ -6,7 +6,10 @@
 
 Every case of tests/golden/signal/ is shown to `rtok filter --stdin --cmd CMD --exit-code N`
 (trailer included); tokens are ceil(bytes / 4); E and K are kept as tests/golden/test_signal.py
-counts them. RTK gets the same raw bytes through its own stdin form for that family:
+counts them. "E floor" is the fewest tokens an output that keeps every E entry can have:
+the entries alone, each once, a file named once before all of its locations (no trailer,
+nothing else); where it is above RTK's figure, RTK's size cannot be reached without losing
+E lines. RTK gets the same raw bytes through its own stdin form for that family:
 
 - `rtk pipe -f NAME` for the filters `rtk pipe` lists (grep, rg, find, git-diff, git-log,
   git-status, pytest, cargo-test, go-test, go-build, tsc, vitest, mypy, ruff-check, ctest,
@@ -81,6 +84,26 @@ def kept(name: str, key: str, text: str) -> tuple[int, int]:
 
     wanted = entries(name, key)
     return sum(1 for entry in wanted if is_kept(entry, text)), len(wanted)
+
+
+def e_floor(name: str) -> int:
+    """Tokens of the E entries alone: each string once, each list once under its first part
+    (the file), its other parts joined by a space; one byte between entries."""
+    from golden.test_signal import entries
+
+    strings: set[str] = set()
+    files: dict[str, set[str]] = {}
+    for entry in entries(name, "E"):
+        if isinstance(entry, str):
+            strings.add(entry)
+        elif len(entry) == 1:
+            strings.add(entry[0])
+        else:
+            files.setdefault(entry[0], set()).add(" ".join(entry[1:]))
+    size = sum(len(text.encode()) + 1 for text in strings)
+    size += sum(len(file.encode()) + 1 + sum(len(rest.encode()) + 1 for rest in rests)
+                for file, rests in files.items())
+    return tokens(size)
 
 
 def sandbox_env(home: str) -> dict[str, str]:
@@ -256,6 +279,7 @@ def measure(with_rtk: bool) -> tuple[dict[str, dict[str, object]], bool]:
                 "family": family_of_command(str(meta["command"]))[0],
                 "raw": tokens(len(raw)), "rtok": tokens(len(shown.encode())),
                 "rtok_E": kept(name, "E", shown), "rtok_K": kept(name, "K", shown),
+                "floor": e_floor(name),
             }
             if rtk is not None:
                 out, label = rtk_shown(rtk, meta, raw, env, workdir)
@@ -284,7 +308,7 @@ class Totals:
         self.cases = self.raw = self.rtok = 0
         self.e = [0, 0]
         self.k = [0, 0]
-        self.rtk_cases = self.rtk_raw = self.rtok_on_rtk = self.rtk = 0
+        self.rtk_cases = self.rtk_raw = self.rtok_on_rtk = self.rtk = self.floor_on_rtk = 0
         self.rtk_e = [0, 0]
         self.rtk_k = [0, 0]
         self.via: set[str] = set()
@@ -305,6 +329,7 @@ class Totals:
         self.rtk_cases += 1
         self.rtk_raw += raw
         self.rtok_on_rtk += rtok
+        self.floor_on_rtk += int(str(row["floor"]))
         self.rtk += int(stored["tokens"])
         _add(self.rtk_e, stored["E"])
         _add(self.rtk_k, stored["K"])
@@ -313,8 +338,9 @@ class Totals:
         ours = (f"{self.cases} | {self.raw} | {self.rtok} | {pct(self.rtok, self.raw)} | "
                 f"{self.e[0]}/{self.e[1]} | {self.k[0]}/{self.k[1]}")
         if not self.rtk_cases:
-            return f"{ours} | – | – | – | – | – | –"
-        return (f"{ours} | {self.rtk_cases} | {self.rtok_on_rtk} | {self.rtk} | "
+            return f"{ours} | – | – | – | – | – | – | –"
+        return (f"{ours} | {self.rtk_cases} | {self.rtok_on_rtk} | {self.floor_on_rtk} | "
+                f"{self.rtk} | "
                 f"{pct(self.rtk, self.rtk_raw)} | {self.rtk_e[0]}/{self.rtk_e[1]} | "
                 f"{self.rtk_k[0]}/{self.rtk_k[1]}")
 
@@ -338,11 +364,14 @@ def build_table(rows: dict[str, dict[str, object]]) -> str:
         "`scripts/bench_savings.py`). Tokens are bytes / 4, rounded up; E = error and warning",
         "lines kept, K = context kept (files with hits, changed files, commits, folders).",
         "RTK columns cover the cases RTK could be given (\"RTK cases\"); \"rtok there\" is",
-        "rtok's tokens on those same cases. Regenerate with `python scripts/bench_savings.py`.",
+        "rtok's tokens on those same cases, and \"E floor there\" the fewest tokens any output",
+        "keeping every E entry of those cases can have (the entries alone, each file named",
+        "once). Regenerate with `python scripts/bench_savings.py`.",
         "",
         "| family | cases | raw tokens | rtok tokens | rtok saved | rtok E | rtok K "
-        "| RTK cases | rtok there | RTK tokens | RTK saved | RTK E | RTK K | RTK via |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| RTK cases | rtok there | E floor there | RTK tokens | RTK saved | RTK E | RTK K "
+        "| RTK via |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, fam in sorted(families.items(), key=lambda kv: (-kv[1].raw, kv[0])):
         via = "; ".join(sorted(fam.via)) or "not measured"

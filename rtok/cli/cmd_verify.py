@@ -1,9 +1,10 @@
-"""`rtok verify [--agent NAME] [--json] [--prune]`."""
+"""`rtok verify [--agent NAME]... [--json] [--prune]`."""
 
 from __future__ import annotations
 
 import json
 import os
+from typing import Annotated
 
 import typer
 
@@ -18,7 +19,7 @@ compatible version; Codex's config.toml trusts its hook. Per rule file that appl
 here: trusted, untrusted, modified, or trusted but malformed.
 One line per item: PASS / FAIL / WARN, with the command that fixes it.
 
---json prints one object: {"schema": 1, "rtok_version", "agent", "ok", "exit_code",
+--json prints one object: {"schema": 1, "rtok_version", "agent", "agents", "ok", "exit_code",
 "summary": {"pass", "fail", "warn"}, "items": [{"check", "status", "level", "message",
 "fix", "agent", "scope", "kind", "path", "project_root", "expected_sha256",
 "actual_sha256", "command", "rtok_bin", "version"}]}; docs/verify-json.md lists every
@@ -33,20 +34,23 @@ def register(app: typer.Typer) -> None:
 
 
 def verify_command(
-    agent: str | None = typer.Option(None, "--agent", help="Only this agent's artifacts."),
+    agents: Annotated[list[str] | None, typer.Option(
+        "--agent", help="Only this agent's artifacts (repeat the option for several).")] = None,
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
     prune: bool = typer.Option(False, "--prune",
                                help="Forget orphaned records (their agent or project is gone)."),
 ) -> None:
-    exit_if_unknown("verify", agent)
-    findings = checks.verify(agent, os.getcwd())
+    named = list(dict.fromkeys(agents or ()))
+    for name in named:
+        exit_if_unknown("verify", name)
+    findings = checks.verify(named, os.getcwd())
     if prune:
         removed = checks.prune_orphans(findings)
         findings = [f for f in findings if f.status != "orphaned"]
         if not as_json:
             typer.echo(f"forgot {removed} orphaned record(s)")
     if as_json:
-        typer.echo(json.dumps(checks.to_json(findings, agent), indent=2))
+        typer.echo(json.dumps(checks.to_json(findings, named), indent=2))
         raise typer.Exit(checks.exit_code(findings))
     if not findings:
         typer.echo("Nothing installed by rtok here, and no rule files apply.")

@@ -72,7 +72,30 @@ def family_of(argv: list[str]) -> tuple[str, list[str]]:
     name = program_name(words[0])
     if name in _SHELLS and len(words) >= 3 and words[1] in ("-c", "-lc", "-ec", "-euc"):
         return script_family(words[2])
+    executed = _executed(name, words)
+    if executed:
+        return family_of(executed)
     return name, words
+
+
+def _executed(name: str, words: list[str]) -> list[str]:
+    """The command `find -exec` (fd -x, ...) runs, without its `{}`: what prints the
+    output. Empty when the program runs none."""
+    from rtok.compiled.runs_commands import EXEC_ENDS, RUNS_COMMANDS
+
+    options = RUNS_COMMANDS.get(name)
+    if not options:
+        return []
+    for i, word in enumerate(words):
+        if word in options:
+            run: list[str] = []
+            for arg in words[i + 1:]:
+                if arg in EXEC_ENDS:
+                    break
+                if arg != "{}":
+                    run.append(arg)
+            return run
+    return []
 
 
 def family_of_command(command: str) -> tuple[str, list[str]]:

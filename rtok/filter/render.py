@@ -7,12 +7,14 @@ fails, the raw output is printed. A run has one capture per stream (stdout and s
 each shortened by the same rule), or one merged capture. All its streams go into one
 archive entry, even those left uncut, and every shortened stream ends with the trailer
 naming it (a reader of either stream alone, `2>/dev/null` or `2>&1 >/dev/null`, still
-learns where the rest is).
+learns where the rest is). An output that is not text is one line saying what it is
+(rtok/filter/binary.py).
 """
 
 from __future__ import annotations
 
 from rtok.filter import regex
+from rtok.filter.binary import binary_kind, described
 from rtok.filter.engine import normalise, shorten
 from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
@@ -138,6 +140,9 @@ def _shortened_text(capture: Capture, rule: Rule, formatter: Formatter | None, e
                     settings: Settings) -> str | None:
     """The shortened text of an output kept in memory, or None when nothing would change."""
     raw = capture.data()
+    kind = binary_kind(raw)
+    if kind is not None:
+        return described(kind, len(raw)) + "\n"
     text = raw.decode("utf-8", "replace")
     lines = shorten(text, rule, formatter, exit_code, settings.fail_tail_lines)
     if lines == normalise(text) and "\x1b" not in text and "\r" not in text:
@@ -200,6 +205,13 @@ def _streamed_text(capture: Capture, rule: Rule, exit_code: int, settings: Setti
                    entry_id: str) -> str:
     """A large output: head, collected protected lines, tail (the archive holds the rest)."""
     capture.finish()
+    kind = binary_kind(capture.head)
+    if kind is not None:
+        out = [described(kind, capture.total)]
+        if capture.total > settings.max_entry_bytes:
+            out.append(f"… bytes past the first {mib(settings.max_entry_bytes)} were not"
+                       " archived")
+        return "\n".join(out) + "\n"
     failed = exit_code != 0
     head_count = 0 if failed else rule.head
     tail_count = settings.fail_tail_lines if failed else rule.tail

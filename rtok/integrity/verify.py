@@ -552,10 +552,11 @@ def check_codex_hook_trust(records: Sequence[ArtifactRecord]) -> list[Finding]:
     return findings
 
 
-def verify(agent: str | None, cwd: str) -> list[Finding]:
-    """Every finding for `rtok verify [--agent NAME]` run in `cwd`."""
+def verify(agents: Sequence[str], cwd: str) -> list[Finding]:
+    """Every finding for `rtok verify [--agent NAME]...` run in `cwd` (every agent's when
+    none is named)."""
     try:
-        records = [r for r in load_records() if agent is None or r.agent == agent]
+        records = [r for r in load_records() if not agents or r.agent in agents]
     except Exception as exc:
         return [Finding(check="records", status="unreadable", level=FAIL,
                         message=f"integrity records: {exc}",
@@ -565,7 +566,8 @@ def verify(agent: str | None, cwd: str) -> list[Finding]:
     except Exception:
         known = None
     findings = [check_record(r, known) for r in records]
-    findings.extend(find_unrecorded(records, agent, cwd))
+    for name in dict.fromkeys(agents) if agents else [None]:
+        findings.extend(find_unrecorded(records, name, cwd))
     live = [r for r, f in zip(records, findings, strict=False) if f.status != "orphaned"]
     findings.extend(check_partial(live))
     findings.extend(check_hook_commands(live))
@@ -617,13 +619,15 @@ def exit_code(findings: Sequence[Finding]) -> int:
     return 0 if all(f.level == PASS for f in findings) else 1
 
 
-def to_json(findings: Sequence[Finding], agent: str | None) -> dict[str, object]:
+def to_json(findings: Sequence[Finding], agents: Sequence[str]) -> dict[str, object]:
     counts = {level.lower(): sum(1 for f in findings if f.level == level)
               for level in (PASS, FAIL, WARN)}
+    named = list(dict.fromkeys(agents))
     return {
         "schema": JSON_SCHEMA_VERSION,
         "rtok_version": __version__,
-        "agent": agent,
+        "agent": named[0] if len(named) == 1 else None,
+        "agents": named,
         "ok": exit_code(findings) == 0,
         "exit_code": exit_code(findings),
         "summary": counts,

@@ -84,6 +84,12 @@ def test_failure_keeps_the_tail_verbatim_and_earlier_errors() -> None:
     (["sh", "-c", "cd x && cargo build && cargo test"], "cargo"),
     (["bash", "-c", "git status; ls -la"], "script"),
     (["sh", "-c", "export A=1\ngrep -rn x . | head"], "grep"),
+    # what find -exec and fd -x run prints the output
+    (["find", ".", "-name", "*.py", "-exec", "grep", "-n", "TODO", "{}", "+"], "grep"),
+    (["find", "src", "-execdir", "wc", "-l", "{}", ";"], "wc"),
+    (["fd", "-e", "py", "-x", "python3", "-m", "pytest", "-q"], "pytest"),
+    (["find", ".", "-exec", "{}", ";"], "find"),
+    (["find", ".", "-name", "-exec"], "find"),
 ])
 def test_family_detection(argv: list[str], family: str) -> None:
     assert family_of(argv)[0] == family

@@ -48,6 +48,37 @@ def test_a_hit_carrying_a_secret_is_always_shown_and_tool_messages_kept() -> Non
     assert sum(1 for line in out if "postgres://" in line) == 1
 
 
+def test_paths_holding_colons_and_dashes_keep_their_rows() -> None:
+    text = "".join(f"./a:b.txt:{n}:line {n} foo\n" for n in range(1, 41))
+    text += "".join(f"./sub/12:34.py:{n}:x foo {n}\n" for n in range(1, 41))
+    text += "".join(f"./dash-1-2.txt:{n}:foo-{n}\n" for n in range(1, 41))
+    out = shorten(text, grep.grep_grouped)
+    assert out[0] == "120 hits in 3 files, 18 shown"
+    assert [line for line in out[1:] if not line.startswith("  ")] == [
+        "./a:b.txt (40)", "./sub/12:34.py (40)", "./dash-1-2.txt (40)"]
+    assert "  1: line 1 foo" in out and "  1: x foo 1" in out and "  1: foo-1" in out
+
+
+def test_context_rows_whose_text_holds_a_colon_number_stay_under_their_file() -> None:
+    text = ("src/slice.py-4-    part = data[1:2:3]\n"
+            "src/slice.py:5:    total = sum(part)\n"
+            "src/slice.py-6-    return total\n"
+            "--\n"
+            "src/dash-1-b.py-9-import x\n"
+            "src/dash-1-b.py:10:total = 1\n")
+    out = grep.grep_grouped(text)
+    assert out == [
+        "src/slice.py (1)", "  4- part = data[1:2:3]", "  5: total = sum(part)",
+        "  6- return total",
+        "src/dash-1-b.py (1)", "  9- import x", "  10: total = 1",
+    ]
+
+
+def test_one_file_one_hit_count_reads_in_the_singular() -> None:
+    text = "".join(f"app.log:{n}:{n} request ok\n" for n in range(1, 50))
+    assert shorten(text, grep.grep_grouped)[0].startswith("49 hits in 1 file, ")
+
+
 def test_rg_without_line_numbers_is_grouped_too() -> None:
     text = "".join(f"lib/a{f}.js:  return x{n};\n" for f in range(4) for n in range(12))
     out = shorten(text, grep.grep_grouped)

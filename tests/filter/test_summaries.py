@@ -471,6 +471,27 @@ def test_go_testify_report_drops_what_the_test_line_already_says() -> None:
     ]
 
 
+def test_go_testify_location_is_kept_under_every_test_that_logged_it() -> None:
+    def failing(name: str, message: str) -> str:
+        return (f"--- FAIL: {name} (0.00s)\n    lists_test.go:919: \n"
+                "        \tError:      \tNot equal: \n"
+                f"        \tMessages:   \t{message}\n")
+    text = (failing("TestDiff/empty", "extra A for []")
+            + failing("TestDiff/same", "extra A for [x]")
+            + "FAIL\nFAIL\texample.com/lists\t0.010s\n")
+    assert gotest.go_test(text) == [
+        "--- FAIL: TestDiff/empty",
+        "    lists_test.go:919:",
+        "    Error: Not equal: (×2)",
+        "    Messages: extra A for []",
+        "--- FAIL: TestDiff/same",
+        "    lists_test.go:919:",
+        "    Messages: extra A for [x]",
+        "FAIL\texample.com/lists\t0.010s",
+        "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed; 0.01s",
+    ]
+
+
 def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -> None:
     def failing(name: str, arg: str) -> str:
         return (f"=== RUN   {name}\n    Panic stack:\tgoroutine 7 [running]:\n"
@@ -547,6 +568,31 @@ def test_jest_failure_keeps_the_failed_test_its_reason_and_location() -> None:
         "      at Object.toBe (test/a.test.js:10:21)",
         "jest: Test Suites: 1 failed, 1 total; Tests: 1 failed, 1 passed, 2 total; "
         "Snapshots: 0 total; Time: 0.5 s",
+    ]
+
+
+def test_jest_helper_frames_of_an_earlier_failure_are_counted_not_repeated() -> None:
+    def failure(name: str, line: int) -> str:
+        return (f"  ● api › {name}\n\n    Expected: 200\n    Received: 500\n\n"
+                "      at expectOk (test/helpers.js:4:20)\n"
+                f"      at Object.<anonymous> (test/api.test.js:{line}:5)\n\n")
+    text = ("FAIL test/api.test.js\n  api\n    ✕ get (3 ms)\n    ✕ put (2 ms)\n\n"
+            + failure("get", 8) + failure("put", 12)
+            + "Test Suites: 1 failed, 1 total\nTests:       2 failed, 2 total\n")
+    assert runners.FORMATTERS["jest"](text) == [
+        "    ✕ get (3 ms)",
+        "    ✕ put (2 ms)",
+        "  ● api › get",
+        "    Expected: 200",
+        "    Received: 500",
+        "      at expectOk (test/helpers.js:4:20)",
+        "      at Object.<anonymous> (test/api.test.js:8:5)",
+        "  ● api › put",
+        "    Expected: 200",
+        "    Received: 500",
+        "      … 1 frame as above",
+        "      at Object.<anonymous> (test/api.test.js:12:5)",
+        "jest: Test Suites: 1 failed, 1 total; Tests: 2 failed, 2 total",
     ]
 
 
@@ -951,6 +997,62 @@ def test_phpunit_errors_that_differ_only_by_the_test_name_are_said_once() -> Non
         "/src/tests/CartTest.php:31",
         "TypeError: total(): Argument #1 must be of type int",
         "phpunit: Time: 00:00.008; ERRORS!; Tests: 4, Assertions: 1, Errors: 3.",
+    ]
+
+
+def tap_file_result(number: int, name: str, output: str) -> str:
+    """node-tap's report of one test file: the file's own output, then its result."""
+    return (f"{output}not ok {number} - test/{name}.js # time=12ms\n"
+            f"  externalID: test/{name}.js\n  exitCode: 1\n")
+
+
+def test_tap_files_that_failed_the_same_way_are_said_once_with_their_own_output() -> None:
+    loader = "/p/loader.ts:142\nTypeError: no fileExists\n"
+    text = ("TAP version 14\n" + tap_file_result(1, "alpha", loader)
+            + tap_file_result(2, "beta", loader)
+            + tap_file_result(3, "gamma", "/p/test/gamma.js:7\nError: expected 2\n")
+            + "# time=30ms\n# { total: 3, pass: 0, fail: 3 }\n")
+    assert runners.FORMATTERS["tap"](text) == [
+        "not ok 1 - test/alpha.js # time=12ms",
+        "not ok 2 - test/beta.js # time=12ms",
+        "/p/loader.ts:142",
+        "TypeError: no fileExists",
+        "  externalID: …",
+        "  exitCode: 1",
+        "not ok 3 - test/gamma.js # time=12ms",
+        "/p/test/gamma.js:7",
+        "Error: expected 2",
+        "  externalID: test/gamma.js",
+        "  exitCode: 1",
+        "# time=30ms",
+        "tap: # { total: 3, pass: 0, fail: 3 }",
+    ]
+
+
+def test_rspec_frames_shown_in_an_earlier_failure_are_counted_not_repeated() -> None:
+    def failure(number: int, line: int) -> str:
+        return (f"  {number}) Env modifies VAR_{number}\n"
+                f"     Failure/Error: expect(ENV[\"VAR_{number}\"]).to eq \"bar\"\n"
+                f"     # ./spec/env_spec.rb:{line}:in `block (3 levels)'\n"
+                "     # ./lib/env.rb:22:in `block in modify'\n"
+                "     # ./lib/env.rb:13:in `modify'\n"
+                f"     # ./spec/env_spec.rb:{line - 1}:in `block (2 levels)'\n")
+    text = ("FF\n\nFailures:\n\n" + failure(1, 9) + "\n" + failure(2, 19)
+            + "\nFinished in 0.1 seconds\n2 examples, 2 failures\n")
+    assert runners.FORMATTERS["rspec"](text) == [
+        "Failures:",
+        "  1) Env modifies VAR_1",
+        '     Failure/Error: expect(ENV["VAR_1"]).to eq "bar"',
+        "     # ./spec/env_spec.rb:9:in `block (3 levels)'",
+        "     # ./lib/env.rb:22:in `block in modify'",
+        "     # ./lib/env.rb:13:in `modify'",
+        "     # ./spec/env_spec.rb:8:in `block (2 levels)'",
+        "  2) Env modifies VAR_2",
+        '     Failure/Error: expect(ENV["VAR_2"]).to eq "bar"',
+        "     # ./spec/env_spec.rb:19:in `block (3 levels)'",
+        "     … 2 frames as above",
+        "     # ./spec/env_spec.rb:18:in `block (2 levels)'",
+        "rspec: Finished in 0.1 seconds; 2 examples, 2 failures",
     ]
 
 

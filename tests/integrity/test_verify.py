@@ -144,12 +144,14 @@ def test_untrusted_rule_file_warns(isolated_home: Path, tmp_path: Path) -> None:
 def test_json_schema_is_as_documented(isolated_home: Path) -> None:
     _install_file(isolated_home / ".roo" / "rules" / "rtok.md", b"x\n", "roo", "awareness_file")
     code, doc = _verify(cwd=isolated_home)
-    assert set(doc) == {"schema", "rtok_version", "agent", "ok", "exit_code", "summary",
-                        "items"}
-    assert doc["schema"] == 1 and doc["exit_code"] == code
-    assert doc["summary"] == {"pass": 1, "fail": 0, "warn": 0}
     documented = Path(__file__).resolve().parents[2] / "docs" / "verify-json.md"
     text = documented.read_text()
+    assert set(doc) == {"schema", "rtok_version", "agent", "agents", "ok", "exit_code",
+                        "summary", "items"}
+    for key in doc:
+        assert f'"{key}"' in text, key
+    assert doc["schema"] == 1 and doc["exit_code"] == code
+    assert doc["summary"] == {"pass": 1, "fail": 0, "warn": 0}
     for item in _items(doc):
         assert len(item) == 15
         for key in item:
@@ -171,10 +173,25 @@ def test_agent_filter(isolated_home: Path) -> None:
     _install_file(isolated_home / ".gemini" / "RTOK.md", b"y\n", "gemini", "awareness_file")
     (isolated_home / ".gemini" / "RTOK.md").write_bytes(b"z\n")
     code, doc = _verify("--agent", "roo", cwd=isolated_home)
-    assert code == 0 and doc["agent"] == "roo"
+    assert code == 0 and doc["agent"] == "roo" and doc["agents"] == ["roo"]
     assert [i["agent"] for i in _items(doc)] == ["roo"]
     code, _doc = _verify(cwd=isolated_home)
     assert code == 1
+
+
+def test_agent_filter_takes_several_agents(isolated_home: Path) -> None:
+    _install_file(isolated_home / ".roo" / "rules" / "rtok.md", b"x\n", "roo", "awareness_file")
+    _install_file(isolated_home / ".gemini" / "RTOK.md", b"y\n", "gemini", "awareness_file")
+    _install_file(isolated_home / ".cline" / "rtok.md", b"w\n", "cline", "awareness_file")
+    (isolated_home / ".gemini" / "RTOK.md").write_bytes(b"z\n")
+    code, doc = _verify("--agent", "roo", "--agent", "gemini", "--agent", "roo",
+                        cwd=isolated_home)
+    assert code == 1 and doc["agent"] is None and doc["agents"] == ["roo", "gemini"]
+    assert {i["agent"] for i in _items(doc)} == {"gemini", "roo"}
+    _code, doc = _verify("--agent", "roo", "--agent", "cline", cwd=isolated_home)
+    assert {i["agent"] for i in _items(doc)} == {"cline", "roo"}
+    assert not [i for i in _items(doc) if i["status"] == "tampered"]
+    assert run_rtok(["verify", "--agent", "roo", "--agent", "nope"]).returncode == 2
 
 
 def test_corrupt_records_fail_verify(isolated_home: Path) -> None:

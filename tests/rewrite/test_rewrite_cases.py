@@ -21,6 +21,11 @@ REWRITTEN = [
     ("ls", "rtok run ls"),
     ("tail -n 20 build.log", "rtok run tail -n 20 build.log"),
     ("kubectl -n prod get pods", "rtok run kubectl -n prod get pods"),
+    # find running commands: the gate reads them (tests/permissions), find still runs them
+    ("find . -name '*.tmp' -exec rm {} \\;", "rtok run find . -name '*.tmp' -exec rm {} \\;"),
+    ("find . -execdir ls {} +", "rtok run find . -execdir ls {} +"),
+    ("find . -name '*.o' -delete", "rtok run find . -name '*.o' -delete"),
+    ("fd -e py -x wc -l", "rtok run fd -e py -x wc -l"),
     ("docker compose ps", "rtok run docker compose ps"),
     ("npx tsc --noEmit", "rtok run npx tsc --noEmit"),
     ('git commit -m "fix: $TICKET"', 'rtok run git commit -m "fix: $TICKET"'),
@@ -129,9 +134,9 @@ LEFT_ALONE = [
     "bash -lc 'make | tail -5'", "bash --login -c 'git status'",
     # the command word or subcommand is an expansion
     "git $sub", "git status; $X push",
-    # find running or deleting things, or printing NUL-separated names
-    "find . -name '*.tmp' -exec rm {} \\;", "find . -execdir ls {} +", "find . -ok rm {} \\;",
-    "find . -name '*.o' -delete", "find . -print0", "fd -x wc -l",
+    # find asking on the terminal, or writing names for a program or a file
+    "find . -ok rm {} \\;", "find . -okdir ls \\;", "find . -print0", "fd -0 -e py",
+    "find . -fprint names.txt", "find . -exec $CMD {} \\;",
     # pipelines that are not safe
     "find . | xargs rm", "ls |& head", "git log | less", "cargo test | tee out",
     "git log | grep -f patterns.txt", "cat file | sort", "npm test | head",

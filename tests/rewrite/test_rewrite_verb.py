@@ -59,6 +59,23 @@ def test_deny_rule_exits_2_through_prefixes(isolated_home: Path, tmp_path: Path)
         assert rewrite(cmd, cwd=tmp_path)[:2] == (2, ""), cmd
 
 
+def test_a_command_find_runs_is_judged_as_the_users_own(isolated_home: Path,
+                                                        tmp_path: Path) -> None:
+    claude_rules(isolated_home, allow=["Bash(find:*)", "Bash(wc:*)"],
+                 deny=["Bash(rm:*)", "Bash(git push:*)"])
+    assert rewrite("find . -type f -exec wc -l {} +", cwd=tmp_path)[:2] == (
+        0, "rtok run find . -type f -exec wc -l {} +")
+    # a command with no rule of its own makes the whole line ask, like `find ... && cat x`
+    assert rewrite("find . -exec cat {} \\;", cwd=tmp_path)[0] == 3
+    for cmd in ("find . -exec rm -rf {} +", "find . -execdir /bin/rm {} \\;",
+                "find . -exec 'rm' {} \\;", "find . -exec env rm {} \\;",
+                "find . -exec sh -c 'rm \"$1\"' _ {} \\;", "fd -e tmp -x rm",
+                "find . -name x -exec wc -l {} \\; -exec git push \\;"):
+        assert rewrite(cmd, cwd=tmp_path)[:2] == (2, ""), cmd
+    # what it runs is hidden: nothing to judge, nothing rewritten
+    assert rewrite("find . -exec $CMD {} \\;", cwd=tmp_path)[:2] == (1, "")
+
+
 def test_ask_rule_exits_3(isolated_home: Path, tmp_path: Path) -> None:
     claude_rules(isolated_home, ask=["Bash(cargo:*)"], allow=["Bash(cargo:*)"])
     assert rewrite("cargo test", cwd=tmp_path)[:2] == (3, "rtok run cargo test")

@@ -48,6 +48,7 @@ _GOROUTINE = regex.compile(r"^(?P<lead>.*\bgoroutine )\d+ (?P<state>\[.*\]:)$")
 # testify's report: the test's own location line, its `Error Trace:` entries (more of them on
 # the lines after it) and the `Test:` line that names the test
 _PLACE = regex.compile(r"^\s*(?P<place>[\w.-]+\.go:\d+):")
+_BARE_PLACE = regex.compile(r"^\s*[\w.-]+\.go:\d+:\s*$")
 _TRACE = regex.compile(r"^\s*Error Trace:\s+\S+\.go:\d+$")
 _TRACE_MORE = regex.compile(r"^\s+\S+\.go:\d+$")
 _TEST_LINE = regex.compile(r"^\s*Test:\s+(?P<name>\S+)$")
@@ -236,7 +237,9 @@ def _loose_lines(loose: list[str], out: Summary) -> None:
 
 
 def _failures(failed: list[_Test], out: Summary) -> None:
-    """Each failed test with its lines; a line logged by several is shown once, counted."""
+    """Each failed test with its lines. A line logged by several tests is shown once, with
+    how often it came, except a bare `file.go:N:` (testify's location, its report on the
+    lines below), which every test that logged it keeps, counted within that test."""
     seen: dict[str, int] = {}
     for test in failed:
         for line in test.lines:
@@ -246,12 +249,17 @@ def _failures(failed: list[_Test], out: Summary) -> None:
         # a time is left out when it says nothing (0.00s)
         time = f" ({test.time})" if test.time and test.time.strip("0.s") else ""
         out.add(f"--- FAIL: {test.name}{time}")
+        places = {line.strip(): n for line, n in count_lines(
+            [line for line in test.lines if _BARE_PLACE.match(line)])}
         for line in test.lines:
             key = line.strip()
-            if key in shown:
+            if key in places:
+                count = places.pop(key)
+            elif key in shown:
                 continue
+            else:
+                count = seen[key]
             shown.add(key)
-            count = seen[key]
             out.add(f"    {shortened(key)}" + (f" (×{count})" if count > 1 else ""), line)
 
 

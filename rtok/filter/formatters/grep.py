@@ -12,11 +12,18 @@ or directory`, `Binary file x matches`) are shown as they are, after the groups.
 from __future__ import annotations
 
 from rtok.filter import regex
+from rtok.filter.formatters.summary import plural
 from rtok.filter.protect import carries_secret, is_protected
 
-# `path:12:text` (a hit) and `path-12-text` (a context line of -A/-B/-C).
-_HIT = regex.compile(r"^([^:\n]+):(\d+):(.*)$")
-_CONTEXT = regex.compile(r"^(.+?)-(\d+)-(.*)$")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Match
+
+# `path:12:text` (a hit; the path ends at the first `:N:`, so a path may hold a colon) and
+# `path-12-text` (a context line of -A/-B/-C: the path is one that has hits, wherever its
+# `-N-` falls, since a path may hold `-N-` too).
+_HIT = regex.compile(r"^(.+?):(\d+):(.*)$")
+_CONTEXT_MARK = regex.compile(r"-(\d+)-")
 # Without -n: `path:text`, where path looks like a file path.
 _PLAIN = regex.compile(r"^((?:[^\s:]*/)?[^\s:/]+\.[A-Za-z0-9_]+|[^\s:]*/[^\s:]+):(.*)$")
 
@@ -84,34 +91,69 @@ def _parse_headed(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None
 
 def _parse(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
     """Hits and context rows per file, and the lines that are neither (tool messages)."""
-    files: dict[str, _File] = {}
-    other: list[str] = []
     if sum(1 for line in lines if _HEADED.match(line)) * 2 >= len(lines):
         return _parse_headed(lines)
-    numbered = sum(1 for line in lines if _HIT.match(line)) * 2 >= len(lines)
+    hits = [_HIT.match(line) for line in lines]
+    if sum(1 for found in hits if found is not None) * 2 >= len(lines):
+        parsed = _parse_numbered(lines, hits)
+    else:
+        parsed = _parse_plain(lines)
+    files, other = parsed
+    if not files or len(other) * 5 > len(lines):
+        return None
+    return files, other
+
+
+def _parse_numbered(lines: list[str], hits: list[Match[str] | None]
+                    ) -> tuple[dict[str, _File], list[str]]:
+    """`grep -n` rows. A context row's text may hold `:N:` (`x = a[1:2:3]`) and so also read
+    as a hit of a path made of the row's start; a line read both ways is a context row of a
+    file with hits unless that other path has more hits than this one line."""
+    count: dict[str, int] = {}
+    for found in hits:
+        if found is not None:
+            count[found.group(1)] = count.get(found.group(1), 0) + 1
+    files: dict[str, _File] = {}
+    other: list[str] = []
+    for line, found in zip(lines, hits, strict=True):
+        if line == "--" or not line:
+            continue
+        context = _context_row(line, count)
+        if context is not None and (found is None or count[found.group(1)] < 2):
+            path, number, text = context
+            files.setdefault(path, _File(path)).context.append((number, text))
+        elif found is not None:
+            entry = files.setdefault(found.group(1), _File(found.group(1)))
+            entry.hits.append((int(found.group(2)), found.group(3)))
+        else:
+            other.append(line)
+    for path in [path for path, entry in files.items() if not entry.hits]:
+        for number, text in files.pop(path).context:
+            other.append(f"{path}-{number}-{text}")
+    return files, other
+
+
+def _context_row(line: str, paths: dict[str, int]) -> tuple[str, int, str] | None:
+    """(path, line number, text) when `line` is `PATH-N-text` for a PATH with hits."""
+    for mark in _CONTEXT_MARK.finditer(line):
+        path = line[:mark.start()]
+        if path in paths:
+            return path, int(mark.group(1)), line[mark.end():]
+    return None
+
+
+def _parse_plain(lines: list[str]) -> tuple[dict[str, _File], list[str]]:
+    files: dict[str, _File] = {}
+    other: list[str] = []
     for line in lines:
         if line == "--" or not line:
             continue
-        if numbered:
-            found = _HIT.match(line)
-            if found is not None:
-                entry = files.setdefault(found.group(1), _File(found.group(1)))
-                entry.hits.append((int(found.group(2)), found.group(3)))
-                continue
-            context = _CONTEXT.match(line)
-            if context is not None and context.group(1) in files:
-                files[context.group(1)].context.append((int(context.group(2)),
-                                                        context.group(3)))
-                continue
-        else:
-            plain = _PLAIN.match(line)
-            if plain is not None and not line.startswith(("grep:", "rg:", "ag:")):
-                entry = files.setdefault(plain.group(1), _File(plain.group(1)))
-                entry.hits.append((0, plain.group(2)))
-                continue
+        plain = _PLAIN.match(line)
+        if plain is not None and not line.startswith(("grep:", "rg:", "ag:")):
+            entry = files.setdefault(plain.group(1), _File(plain.group(1)))
+            entry.hits.append((0, plain.group(2)))
+            continue
         other.append(line)
-    if not files or len(other) * 5 > len(lines):
-        return None
     return files, other
 
 
@@ -164,7 +206,8 @@ def grep_grouped(text: str) -> list[str] | None:
         out.extend("  " + row for _, row in rows)
     if shown_rows < hits:
         # The header counts say how many rows each file has; this says the rest are cut.
-        out.insert(0, f"{hits} hits in {len(entries)} files, {shown_rows} shown")
+        out.insert(0, f"{plural(hits, 'hit')} in {plural(len(entries), 'file')}, "
+                      f"{shown_rows} shown")
     out.extend(other)
     return out
 
@@ -192,6 +235,8 @@ LOG_TAIL = 10
 
 def _protects(line: str) -> bool:
     """Raw lines the engine must find in the output: the tool's own protected messages."""
+    if line.startswith(("grep:", "rg:", "ag:")):
+        return is_protected(line)
     if _HIT.match(line) is not None or _PLAIN.match(line) is not None:
         return False  # a hit row: grep_grouped itself keeps those carrying a secret
     return is_protected(line)

@@ -4,14 +4,15 @@
 Stdlib only (hot path). A run whose summary reports no failure is shown as its summary on
 one line. A failed run keeps every line but the runner's passing-test lines and noise
 (source excerpts, stack frames inside node_modules or the runtime, separators), with runs of
-identical lines collapsed, then the summary. pytest, cargo test and go test have their own
-readers (`pytest_fmt.py`, `cargo.py`, `gotest.py`).
+identical lines collapsed, failed tests whose reports read the same said once, and a stack
+frame already shown counted where it comes again, then the summary. pytest, cargo test and
+go test have their own readers (`pytest_fmt.py`, `cargo.py`, `gotest.py`).
 """
 
 from __future__ import annotations
 
 from rtok.filter import regex
-from rtok.filter.formatters.summary import Summary, clean_lines, summariser
+from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 _CODE_FRAME = (r"^\s*>?\s*\d+\s*\|(?!.*\bat\b)|^\s+\|\s*[\^~]+\s*$"
                r"|^\s*[⎯─━=\-]{8,}(?:\[\d+/\d+\][⎯─━=\-]*)?\s*$")
 _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(native\))"
+# a JavaScript stack frame: `at fn (file:line:col)` or `at file:line:col`
+_JS_FRAME = r"^\s+at (?:\S.* \()?\S+:\d+:\d+\)?$"
 
 # runner -> fields (all regular expressions, "" when not used):
 #   summary  lines that give the counts (kept; a pass is shown as these lines joined);
@@ -36,6 +39,11 @@ _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(nati
 #   item     the first line of a failed test's report (what it matches is left out of the
 #            test's name); `where` its location lines. Tests whose other lines read the same
 #            but for their own name share them, shown once under all their headers;
+#   item_end  where a failed test's report ends when the runner prints a test's own output
+#            above its result line (node-tap): the lines from there up to the next `item`
+#            are that test's, and those after the last one are the run's;
+#   frame    a backtrace frame: one already shown (in an earlier failure, or higher up in
+#            this one) is left out, and each run of them is one line saying how many;
 #   retry    the line that opens the report of a test's next attempt: an attempt that reads
 #            like an earlier one of the same test is said in one line;
 #   listed   a count line the runner follows with the names of its tests (`3 flaky`): the
@@ -54,6 +62,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "failed": r"^(?:Test Suites|Tests):.*\d+ failed",
         "passing": r"^\s*[✓√○✎] |^PASS |^Ran all test suites|^\s+console\.(?:log|info|debug|warn)$",
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        "frame": _JS_FRAME,
         "skip_block": r"^\s+console\.(?:log|info|debug|warn)$",
         "tree_start": r"^(?:PASS|FAIL) ", "tree_end": r"^\s+● ", "fail_item": r"✕",
     },
@@ -76,6 +85,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "failed": r"^\s+\d+ failing",
         "passing": r"^\s*[✓✔√] ",
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        "frame": _JS_FRAME,
         "tree_start": r"^", "tree_end": r"^\s+\d+ passing", "fail_item": r"^\s+\d+\) ",
     },
     "ava": {
@@ -93,6 +103,10 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "passing": r"^\s*ok \d+\b|^\s*# Subtest|^\s*1\.\.\d+$|^TAP version|^\s*duration_ms:|"
                    r"^\s*type: '?(?:test|suite)'?$|^\s*---$|^\s*\.\.\.$|^\s*PASS\s",
         "noise": _RUNTIME_FRAME,
+        "frame": _JS_FRAME,
+        # a failed test file's result line, its indented diagnostics below it and the
+        # file's own output above it
+        "item": r"^not ok \d+ - ", "item_end": r"^\S",
     },
     "playwright": {
         # an error outside the tests (a stop after -x / --max-failures, a failing global
@@ -114,6 +128,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "item": r"^\s+\d+\) ", "where": r"^\s+at ", "retry": r"^\s+Retry #\d+",
         # the names under `N flaky` are left out with the others: their reports say it
         "listed": r"^\s+\d+ (flaky|interrupted)$",
+        "frame": _JS_FRAME,
     },
     "rspec": {
         "summary": r"^\d+ examples?, \d+ failures?|^Finished in ",
@@ -121,6 +136,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "passing": r"^[.*F]+$|^Randomized with seed",
         # backtrace frames inside installed gems and Ruby itself
         "noise": r"^\s*(?:from |# )\S*/(?:gems|rubygems-integration|ruby/\d[\d.]*)/",
+        "frame": r"^\s*(?:# |from )\S+:\d+:in ",
     },
     "phpunit": {
         "failed": r"^(?:FAILURES!|ERRORS!)|^Tests: .*(?:Failures|Errors): [1-9]",
@@ -150,8 +166,9 @@ _RUNNERS: dict[str, dict[str, str]] = {
 
 
 class _Table:
-    __slots__ = ("fail_item", "failed", "item", "label", "listed", "noise", "passing", "retry",
-                 "skip_block", "strip", "summary", "tree_end", "tree_start", "trim", "where")
+    __slots__ = ("fail_item", "failed", "frame", "item", "item_end", "label", "listed", "noise",
+                 "passing", "retry", "skip_block", "strip", "summary", "tree_end", "tree_start",
+                 "trim", "where")
 
     def __init__(self, label: str, fields: dict[str, str]) -> None:
         def compiled(name: str) -> Pattern[str] | None:
@@ -170,6 +187,8 @@ class _Table:
         self.skip_block = compiled("skip_block")
         self.trim = compiled("trim")
         self.item = compiled("item")
+        self.item_end = compiled("item_end")
+        self.frame = compiled("frame")
         self.where = compiled("where")
         self.retry = compiled("retry")
         self.listed = compiled("listed")
@@ -198,7 +217,7 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
         return out.finish(lines, table.passing.search if table.passing else None)
     kept = _failure_lines(lines, set(summary), table, out)
     kept = _collapsed(_merged_retries(_marked(kept, lines, table, out), table, out), out)
-    for line in _shared_reasons(kept, table, out):
+    for line in _frames_once(_shared_reasons(kept, table, out), table, out):
         out.add(line)
     out.add(counts, *(lines[i] for i in summary))
     return out.finish(lines)
@@ -334,22 +353,7 @@ def _shared_reasons(lines: list[str], table: _Table, out: Summary) -> list[str]:
     each test's header and locations, then the reason lines they share."""
     if table.item is None or not any(table.item.match(line) for line in lines):
         return lines
-    head: list[str] = []
-    blocks: list[tuple[list[str], list[str]]] = []  # (header and locations, reason lines)
-    retried = False  # the locations of a later attempt stay with its reasons
-    for line in lines:
-        if table.item.match(line):
-            blocks.append(([line], []))
-            retried = False
-        elif not blocks:
-            head.append(line)
-        elif _matches(table.retry, line):
-            retried = True
-            blocks[-1][1].append(line)
-        elif _matches(table.where, line) and not retried:
-            blocks[-1][0].append(line)
-        else:
-            blocks[-1][1].append(line)
+    head, blocks, tail = _item_blocks(lines, table)
     groups: dict[tuple[str, ...], list[tuple[list[str], list[str]]]] = {}
     for named, reasons in blocks:
         name = table.item.sub("", named[0]).split(" ", 1)[0]
@@ -362,7 +366,65 @@ def _shared_reasons(lines: list[str], table: _Table, out: Summary) -> list[str]:
             for line in reasons:
                 out.cover(line)  # said by the shared lines below
         shown.extend(members[0][1] if len(members) == 1 else key)
-    return shown
+    return shown + tail
+
+
+def _frames_once(lines: list[str], table: _Table, out: Summary) -> list[str]:
+    """Each backtrace frame once: a run of frames already shown is one line saying how
+    many (failures in one code path repeat its frames)."""
+    if table.frame is None:
+        return lines
+    seen: set[str] = set()
+    kept: list[str] = []
+    run, indent = 0, ""
+    for line in lines:
+        if table.frame.match(line):
+            if line.strip() in seen:
+                if not run:
+                    indent = line[:len(line) - len(line.lstrip())]
+                run += 1
+                out.cover(line)
+                continue
+            seen.add(line.strip())
+        if run:
+            kept.append(f"{indent}… {plural(run, 'frame')} as above")
+            run = 0
+        kept.append(line)
+    if run:
+        kept.append(f"{indent}… {plural(run, 'frame')} as above")
+    return kept
+
+
+Block = tuple[list[str], list[str]]  # (header and locations, reason lines)
+
+
+def _item_blocks(lines: list[str], table: _Table) -> tuple[list[str], list[Block], list[str]]:
+    """(lines before the first test, each failed test's block, the run's lines after the
+    last one). With `item_end`, a test's block also holds the lines printed above its
+    header since the previous block ended."""
+    head: list[str] = []
+    blocks: list[Block] = []
+    pending: list[str] = []  # after a block's end: the next test's own output
+    open_block = False
+    retried = False  # the locations of a later attempt stay with its reasons
+    for line in lines:
+        if table.item is not None and table.item.match(line):
+            lead = pending if table.item_end is not None else []
+            blocks.append(([line], lead))
+            pending, open_block, retried = [], True, False
+        elif not blocks and table.item_end is None:
+            head.append(line)
+        elif not open_block or _matches(table.item_end, line):
+            open_block = False
+            pending.append(line)
+        elif _matches(table.retry, line):
+            retried = True
+            blocks[-1][1].append(line)
+        elif _matches(table.where, line) and not retried:
+            blocks[-1][0].append(line)
+        else:
+            blocks[-1][1].append(line)
+    return head, blocks, pending
 
 
 def _skipped(lines: list[str], table: _Table) -> set[int]:

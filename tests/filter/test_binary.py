@@ -1,0 +1,89 @@
+"""Output that is not text is one line; its bytes come back whole from `rtok expand`."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rtok.filter.binary import binary_kind
+from rtok_testing import run_rtok
+
+TRAILER = re.compile(rb"\[rtok expand ([0-9a-f]+) [^\]]*\]\n$")
+
+
+def shown_and_expanded(path: Path) -> tuple[bytes, bytes]:
+    shown = run_rtok(["run", "cat", str(path)])
+    assert shown.returncode == 0, shown.stderr
+    found = TRAILER.search(shown.stdout)
+    assert found is not None, shown.stdout[-200:]
+    expanded = run_rtok(["expand", found.group(1).decode()])
+    assert expanded.returncode == 0, expanded.stderr
+    return shown.stdout, expanded.stdout
+
+
+def test_an_executable_is_one_line_and_expand_gives_its_bytes_back(tmp_path: Path) -> None:
+    executable = Path(os.path.realpath(sys.executable))
+    shown, expanded = shown_and_expanded(executable)
+    size = executable.stat().st_size
+    assert shown.splitlines()[0] == (
+        f"[binary output not shown: an ELF executable, {size:,} bytes]".encode())
+    assert len(shown.splitlines()) == 2
+    assert expanded == executable.read_bytes()
+
+
+def test_compressed_data_larger_than_memory_is_one_line(tmp_path: Path) -> None:
+    # over the in-memory limit, so the capture streams to the archive
+    data = gzip.compress(os.urandom(6 * 1024 * 1024), compresslevel=1)
+    target = tmp_path / "blob.gz"
+    target.write_bytes(data)
+    shown, expanded = shown_and_expanded(target)
+    assert shown.splitlines()[0] == (
+        f"[binary output not shown: gzip data, {len(data):,} bytes]".encode())
+    assert expanded == data
+
+
+def test_a_log_with_a_zero_filled_block_is_still_a_log(tmp_path: Path) -> None:
+    log = tmp_path / "app.log"
+    log.write_bytes(b"request ok\n" * 2000 + b"\0" * 4096
+                    + b"ERROR: disk full while writing /var/app/db\n" + b"request ok\n" * 50)
+    shown = run_rtok(["run", "cat", str(log)]).stdout
+    assert b"binary output" not in shown
+    assert b"ERROR: disk full while writing /var/app/db" in shown
+
+
+def test_kinds_by_their_first_bytes() -> None:
+    noise = os.urandom(4096)
+    assert binary_kind(b"\x89PNG\r\n\x1a\n" + noise) == "a PNG image"
+    assert binary_kind(b"%PDF-1.7\n" + noise) == "a PDF document"
+    assert binary_kind(b"PK\x03\x04" + noise) == "a zip archive (or jar, wheel, docx)"
+    assert binary_kind(b"\x00" * 5000) == "binary data"
+    assert binary_kind(b"\x01\x02\x03" + noise) in ("binary data",)
+
+
+def test_text_of_every_kind_is_text() -> None:
+    assert binary_kind("naïve café ✓ 日本語 привет\n".encode() * 200) is None
+    assert binary_kind("warning: unused\n".encode("utf-16") * 100) is None
+    assert binary_kind("plain ascii in utf-16-le\n".encode("utf-16-le") * 100) is None
+    assert binary_kind(b"\x1b[31mFAILED\x1b[0m test_a\r\n" * 100) is None
+    assert binary_kind(b"N\bNA\bAM\bME\bE\n" * 100) is None  # man's overstrike bold
+    assert binary_kind(b"") is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1))
+def test_printable_text_in_utf8_is_never_called_binary(text: str) -> None:
+    assert binary_kind(text.encode("utf-8")) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1),
+       st.integers(min_value=1, max_value=64 * 1024))
+def test_utf8_text_cut_anywhere_is_still_text(text: str, cut: int) -> None:
+    data = (text * (1 + 70_000 // max(1, len(text.encode())))).encode("utf-8")
+    assert binary_kind(data[:cut] if cut < len(data) else data) is None
