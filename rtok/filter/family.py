@@ -214,6 +214,13 @@ _TEST_BUILD_FAMILIES = frozenset({"pytest", "cargo", "go", "node", *_RUNNER_OF, 
                                   *_PACKAGE_SCRIPTS})
 
 
+def _is_test_script(name: str) -> bool:
+    """`test`, and the names projects give a script that runs one kind of tests
+    (`test:e2e`, `test-unit`, `e2e`, `playwright:e2e`)."""
+    return name in ("test", "e2e") or name.startswith(("test:", "test-", "e2e:")) \
+        or name.endswith((":test", ":e2e"))
+
+
 def _test_or_build_formatter(family: str, words: list[str]) -> Formatter | None:
     sub = _subcommand(words)
     if family == "pytest":
@@ -245,8 +252,8 @@ def _test_or_build_formatter(family: str, words: list[str]) -> Formatter | None:
 
         return FORMATTERS["tap"]
     if family in _PACKAGE_SCRIPTS:
-        if sub not in ("test", "t", "tst") and not (sub in ("run", "run-script")
-                                                    and "test" in words[2:4]):
+        if sub not in ("t", "tst") and not _is_test_script(sub) \
+                and not (sub in ("run", "run-script") and any(map(_is_test_script, words[2:4]))):
             return None
         from rtok.filter.formatters.runners import detect_runner
 

@@ -649,6 +649,23 @@ def test_npm_test_reads_the_runner_behind_the_script() -> None:
     assert formatter(text) == ["mocha: 1 passing (3ms)"]
 
 
+@pytest.mark.parametrize("command", ["npm run test:browser", "pnpm test:e2e", "yarn e2e",
+                                     "npm run-script test-unit", "pnpm run app:e2e"])
+def test_a_script_named_for_a_kind_of_tests_reads_the_runner_behind_it(command: str) -> None:
+    family, words = family_of_command(command)
+    formatter = formatter_for(family, words)
+    assert formatter is not None
+    text = ("Running 2 tests using 1 worker\n\n  ✓  1 [chrome] › a_tests.js:4:5 › renders (0.4s)\n"
+            "  ✓  2 [chrome] › a_tests.js:9:5 › keeps (0.5s)\n\n  2 passed (2.1s)\n")
+    assert formatter(text) == ["playwright: 2 passed (2.1s)"]
+
+
+def test_other_scripts_are_not_read_as_tests() -> None:
+    for command in ("npm run build", "npm run attest", "pnpm run latest", "yarn testing"):
+        family, words = family_of_command(command)
+        assert formatter_for(family, words) is None, command
+
+
 @pytest.mark.parametrize(("command", "expected"), [
     ("python -m pytest -q", "pytest_output"), ("cargo test", "cargo_test"),
     ("go test ./...", "go_test"), ("python3 -m unittest", "unittest_output"),
@@ -693,18 +710,165 @@ Running 2 tests using 1 worker
 
 
 def test_playwright_failure_and_pass() -> None:
+    # the progress line and the name under the counts repeat the report's header
     assert runners.FORMATTERS["playwright"](PLAYWRIGHT_FAIL) == [
-        "  ✘  2 [chromium] › example.spec.ts:10:1 › get started link (5.1s)",
-        "  1) [chromium] › example.spec.ts:10:1 › get started link ──────────────────────",
+        "  1) [chromium] › example.spec.ts:10:1 › get started link",
+        "      at /p/tests/example.spec.ts:10:69",
         "    Error: Timed out 5000ms waiting for expect(locator).toBeVisible()",
         "    Locator: getByRole('heading', { name: 'Installation' })",
-        "      at /p/tests/example.spec.ts:10:69",
-        "    [chromium] › example.spec.ts:10:1 › get started link ──────────────────────",
         "playwright: 1 failed; 1 passed (6.5s)",
     ]
     passing = ("Running 1 test using 1 worker\n\n  ✓  1 [chromium] › a.spec.ts:3:1 › t (1.0s)\n\n"
                "  1 passed (1.4s)\n")
     assert runners.FORMATTERS["playwright"](passing) == ["playwright: 1 passed (1.4s)"]
+
+
+PLAYWRIGHT_RETRIED = """\
+Running 3 tests using 1 worker
+
+  ✘  1 [chrome] › a_tests.js:4:5 › posts away (818ms)
+  ✘  2 [chrome] › a_tests.js:4:5 › posts away (retry #1) (5.9s)
+  ✘  3 [chrome] › a_tests.js:4:5 › posts away (retry #2) (5.7s)
+  ✓  4 [chrome] › a_tests.js:12:5 › stays (400ms)
+  ✘  5 [chrome] › b_tests.js:8:5 › reads the list (1.1s)
+  ✓  6 [chrome] › b_tests.js:8:5 › reads the list (retry #1) (1.0s)
+
+
+  1) [chrome] › a_tests.js:4:5 › posts away ──────────────────────────────────────────────
+
+    Error: page.evaluate: Execution context was destroyed, most likely because of a navigation
+
+       at helpers/page.js:237
+
+      235 |
+    > 237 |   return page.evaluate(
+          |               ^
+        at readArray (/p/helpers/page.js:237:15)
+        at /p/a_tests.js:6:25
+
+    Retry #1 ───────────────────────────────────────────────────────────────────────────────
+
+    Error: Timed out 5000ms waiting for expect(locator).toHaveURL(expected)
+
+    Expected string: "https://example.org/post"
+    Received string: "chrome-error://chromewebdata/"
+
+        at /p/a_tests.js:7:22
+
+    Retry #2 ───────────────────────────────────────────────────────────────────────────────
+
+    Error: Timed out 5000ms waiting for expect(locator).toHaveURL(expected)
+
+    Expected string: "https://example.org/post"
+    Received string: "chrome-error://chromewebdata/"
+
+        at /p/a_tests.js:7:22
+
+  2) [chrome] › b_tests.js:8:5 › reads the list ──────────────────────────────────────────
+
+    Error: expect(received).toEqual(expected) // deep equality
+
+    Expected: 1
+    Received: 0
+
+        at /p/b_tests.js:10:28
+
+  1 failed
+    [chrome] › a_tests.js:4:5 › posts away ───────────────────────────────────────────────
+  1 flaky
+    [chrome] › b_tests.js:8:5 › reads the list ───────────────────────────────────────────
+  1 passed (14.2s)
+"""
+
+
+def test_playwright_retries_that_read_the_same_are_one_line() -> None:
+    # a flaky test's header says so (the names under `1 flaky` are left out)
+    assert runners.FORMATTERS["playwright"](PLAYWRIGHT_RETRIED) == [
+        "  1) [chrome] › a_tests.js:4:5 › posts away",
+        "        at readArray (/p/helpers/page.js:237:15)",
+        "        at /p/a_tests.js:6:25",
+        "    Error: page.evaluate: Execution context was destroyed, most likely because of a "
+        "navigation",
+        "    Retry #1",
+        "    Error: Timed out 5000ms waiting for expect(locator).toHaveURL(expected)",
+        '    Expected string: "https://example.org/post"',
+        '    Received string: "chrome-error://chromewebdata/"',
+        "        at /p/a_tests.js:7:22",
+        "    Retry #2: the same as retry #1",
+        "  2) [chrome] › b_tests.js:8:5 › reads the list (flaky)",
+        "        at /p/b_tests.js:10:28",
+        "    Error: expect(received).toEqual(expected) // deep equality",
+        "    Expected: 1",
+        "    Received: 0",
+        "playwright: 1 failed; 1 flaky; 1 passed (14.2s)",
+    ]
+
+
+def test_playwright_retries_like_the_first_attempt_and_tests_that_share_reasons() -> None:
+    report = ("    Error: expect(received).toEqual(expected) // deep equality\n\n"
+              "    Expected: false\n    Received: true\n\n")
+    text = ("Running 2 tests using 1 worker\n\n"
+            + "".join(f"  {n}) [chrome] › r_tests.js:{line}:5 › drops {what} ─────\n\n"
+                      + report + f"        at /p/r_tests.js:{line + 5}:53\n\n"
+                      + "".join(f"    Retry #{k} ─────\n\n" + report
+                                + f"        at /p/r_tests.js:{line + 5}:53\n\n"
+                                for k in (1, 2))
+                      for n, line, what in ((1, 260, "styles"), (2, 276, "links")))
+            + "  2 failed\n    [chrome] › r_tests.js:260:5 › drops styles ─\n"
+            + "    [chrome] › r_tests.js:276:5 › drops links \n  3 passed (9.0s)\n")
+    assert runners.FORMATTERS["playwright"](text) == [
+        "  1) [chrome] › r_tests.js:260:5 › drops styles",
+        "        at /p/r_tests.js:265:53",
+        "  2) [chrome] › r_tests.js:276:5 › drops links",
+        "        at /p/r_tests.js:281:53",
+        "    Error: expect(received).toEqual(expected) // deep equality",
+        "    Expected: false",
+        "    Received: true",
+        "    Retry #1, #2: the same as the first attempt",
+        "playwright: 2 failed; 3 passed (9.0s)",
+    ]
+
+
+def test_playwright_line_and_dot_progress_is_left_out() -> None:
+    report = ("  1) [chrome] › r_tests.js:202:5 › sets dir ───\n\n"
+              "    Error: expect(received).toEqual(expected) // deep equality\n\n"
+              "    Expected: \"rtl\"\n    Received: \"\"\n\n"
+              "        at /p/r_tests.js:205:38\n\n")
+    counts = "  1 failed\n    [chrome] › r_tests.js:202:5 › sets dir ───\n  2 passed (3.0s)\n"
+    line = ("\nRunning 3 tests using 1 worker\n\n"
+            "\x1b[1A\x1b[2K[1/3] [chrome] › r_tests.js:26:5 › renders\n"
+            "\x1b[1A\x1b[2K[2/3] [chrome] › r_tests.js:202:5 › sets dir\n"
+            "\x1b[1A\x1b[2K" + report
+            + "\x1b[1A\x1b[2K[3/3] [chrome] › r_tests.js:210:5 › keeps\n"
+            "\x1b[1A\x1b[2K[4/3] (retries) [chrome] › r_tests.js:202:5 › sets dir (retry #1)\n"
+            "\x1b[1A\x1b[2K" + counts)
+    dot = "\nRunning 3 tests using 1 worker\n··F\n\n" + report + counts
+    expected = ["  1) [chrome] › r_tests.js:202:5 › sets dir",
+                "        at /p/r_tests.js:205:38",
+                "    Error: expect(received).toEqual(expected) // deep equality",
+                '    Expected: "rtl"', '    Received: ""',
+                "playwright: 1 failed; 2 passed (3.0s)"]
+    assert runners.FORMATTERS["playwright"](line) == expected
+    assert runners.FORMATTERS["playwright"](dot) == expected
+
+
+def test_playwright_stopped_early_counts_the_error_outside_the_tests() -> None:
+    text = ("Running 3 tests using 1 worker\n\n  ✓  1 [chrome] › r_tests.js:26:5 › renders (1.3s)\n"
+            "  ✘  2 [chrome] › r_tests.js:202:5 › sets dir (5.6s)\n"
+            "\x1b[31mTesting stopped early after 1 maximum allowed failures.\x1b[39m\n\n\n"
+            "  1) [chrome] › r_tests.js:202:5 › sets dir ───\n\n"
+            "    Error: expect(received).toEqual(expected)\n\n"
+            "        at /p/r_tests.js:205:38\n\n"
+            "  1 failed\n    [chrome] › r_tests.js:202:5 › sets dir ───\n  1 did not run\n"
+            "  1 passed (3.0s)\n  1 error was not a part of any test, see above for details\n")
+    assert runners.FORMATTERS["playwright"](text) == [
+        "Testing stopped early after 1 maximum allowed failures.",
+        "  1) [chrome] › r_tests.js:202:5 › sets dir",
+        "        at /p/r_tests.js:205:38",
+        "    Error: expect(received).toEqual(expected)",
+        "playwright: 1 failed; 1 did not run; 1 passed (3.0s); 1 error was not a part of any "
+        "test, see above for details",
+    ]
 
 
 def test_rspec_pass_and_a_gem_frame() -> None:

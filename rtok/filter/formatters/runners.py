@@ -43,7 +43,11 @@ _JS_FRAME = r"^\s+at (?:\S.* \()?\S+:\d+:\d+\)?$"
 #            above its result line (node-tap): the lines from there up to the next `item`
 #            are that test's, and those after the last one are the run's;
 #   frame    a backtrace frame: one already shown (in an earlier failure, or higher up in
-#            this one) is left out, and each run of them is one line saying how many.
+#            this one) is left out, and each run of them is one line saying how many;
+#   retry    the line that opens the report of a test's next attempt: an attempt that reads
+#            like an earlier one of the same test is said in one line;
+#   listed   a count line the runner follows with the names of its tests (`3 flaky`): the
+#            report header of each such test is marked with the count's word.
 _RUNNERS: dict[str, dict[str, str]] = {
     "unittest": {
         "summary": r"^Ran \d+ tests? in |^(?:OK|FAILED)(?: \(.*\))?$|^NO TESTS RAN$",
@@ -105,11 +109,25 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "item": r"^not ok \d+ - ", "item_end": r"^\S",
     },
     "playwright": {
+        # an error outside the tests (a stop after -x / --max-failures, a failing global
+        # setup) is counted in a line of its own
         "summary": r"^\s+\d+ (?:passed|failed|flaky|skipped|did not run|interrupted)"
-                   r"(?: \(.*\))?$",
-        "failed": r"^\s+\d+ (?:failed|flaky|interrupted)",
-        "passing": r"^\s*[✓✔√] |^\s*ok \d+ |^Running \d+ tests? using",
-        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+                   r"(?: \(.*\))?$|^\s+\d+ errors? (?:was|were) not a part of any test",
+        "failed": r"^\s+\d+ (?:failed|flaky|interrupted|errors? (?:was|were) not)",
+        # progress: a failed attempt's line (`✘  12 [chrome] › a.spec.ts:3:5 › t (retry #1)`)
+        # is said again by the test's report below it; the line reporter's `[12/40] …`,
+        # the dot reporter's character per test
+        "passing": r"^\s*[✓✔√] |^\s*ok \d+ |^Running \d+ tests? using|^\s*[✘✗×]\s+\d+ |"
+                   r"^\[\d+/\d+\] |^[·°×±FT]+$",
+        # the tests named again under the counts, and the location printed above a source
+        # excerpt (the stack frame under the excerpt names it with its column)
+        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME
+                 + r"|^ {4}(?:\[[^\]]+\] › )?\S+:\d+:\d+ › |^\s+at [^\s():]+:\d+$",
+        # the rule that pads a report's header to the terminal's width
+        "strip": r" ─+$",
+        "item": r"^\s+\d+\) ", "where": r"^\s+at ", "retry": r"^\s+Retry #\d+",
+        # the names under `N flaky` are left out with the others: their reports say it
+        "listed": r"^\s+\d+ (flaky|interrupted)$",
         "frame": _JS_FRAME,
     },
     "rspec": {
@@ -148,9 +166,9 @@ _RUNNERS: dict[str, dict[str, str]] = {
 
 
 class _Table:
-    __slots__ = ("fail_item", "failed", "frame", "item", "item_end", "label", "noise",
-                 "passing", "skip_block", "strip", "summary", "tree_end", "tree_start", "trim",
-                 "where")
+    __slots__ = ("fail_item", "failed", "frame", "item", "item_end", "label", "listed", "noise",
+                 "passing", "retry", "skip_block", "strip", "summary", "tree_end", "tree_start",
+                 "trim", "where")
 
     def __init__(self, label: str, fields: dict[str, str]) -> None:
         def compiled(name: str) -> Pattern[str] | None:
@@ -172,6 +190,8 @@ class _Table:
         self.item_end = compiled("item_end")
         self.frame = compiled("frame")
         self.where = compiled("where")
+        self.retry = compiled("retry")
+        self.listed = compiled("listed")
 
 
 def _matches(pattern: Pattern[str] | None, line: str) -> bool:
@@ -195,7 +215,8 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
             if i in skipped or _matches(table.passing, line) or _matches(table.noise, line):
                 out.cover(line)
         return out.finish(lines, table.passing.search if table.passing else None)
-    kept = _collapsed(_failure_lines(lines, set(summary), table, out), out)
+    kept = _failure_lines(lines, set(summary), table, out)
+    kept = _collapsed(_merged_retries(_marked(kept, lines, table, out), table, out), out)
     for line in _frames_once(_shared_reasons(kept, table, out), table, out):
         out.add(line)
     out.add(counts, *(lines[i] for i in summary))
@@ -224,6 +245,89 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table,
             continue
         kept.append(line)
     return kept
+
+
+def _marked(kept: list[str], lines: list[str], table: _Table, out: Summary) -> list[str]:
+    """Report headers of the tests a `listed` count names, marked with its word
+    (`  11) [chrome] › a.spec.ts:3:5 › t (flaky)`)."""
+    if table.listed is None or table.item is None:
+        return kept
+    marks: dict[str, str] = {}
+    word = ""
+    indent = 0
+    for line in lines:
+        found = table.listed.match(line)
+        if found:
+            word, indent = found.group(1), len(line) - len(line.lstrip())
+        elif word and len(line) - len(line.lstrip()) > indent:
+            marks[line.strip()] = word
+        else:
+            word = ""
+    if not marks:
+        return kept
+    shown: list[str] = []
+    for line in kept:
+        found = table.item.match(line)
+        mark = marks.get(line[found.end():].strip()) if found else None
+        if mark is not None:
+            out.cover(line)
+            line = f"{line} ({mark})"
+        shown.append(line)
+    return shown
+
+
+def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
+    """Each test's attempts; one whose lines read like an earlier attempt of the same test
+    is a line saying which (`Retry #1, #2: the same as the first attempt`)."""
+    if table.retry is None or table.item is None \
+            or not any(table.retry.match(line) for line in lines):
+        return lines
+    shown: list[str] = []
+    attempts: dict[tuple[str, ...], str] = {}  # an attempt's lines -> which attempt it was
+    same: list[tuple[str, str, str]] = []  # (indent, retry number, earlier attempt) not yet said
+    opener = ""
+    body: list[str] = []
+
+    def say_same() -> None:
+        while same:
+            indent, _, earlier = same[0]
+            run = [number for _, number, like in same if like == earlier]
+            count = len(run) if all(like == earlier for _, _, like in same[:len(run)]) else 1
+            shown.append(f"{indent}Retry {', '.join(run[:count])}: the same as {earlier}")
+            del same[:count]
+
+    def close(next_opener: str) -> None:
+        nonlocal opener
+        key = tuple(body)
+        earlier = attempts.get(key) if opener else None
+        if earlier is not None and body:
+            out.cover(opener)
+            indent = opener[:len(opener) - len(opener.lstrip())]
+            same.append((indent, opener.split()[-1], earlier))
+        else:
+            say_same()
+            if opener:
+                shown.append(opener)
+                attempts.setdefault(key, "retry " + opener.split()[-1])
+            shown.extend(body)
+        body.clear()
+        opener = next_opener
+
+    for line in lines:
+        if table.item.match(line):
+            close("")
+            say_same()
+            attempts.clear()
+            shown.append(line)
+        elif table.retry.match(line):
+            if not opener and not attempts:
+                attempts[tuple(body)] = "the first attempt"
+            close(line)
+        else:
+            body.append(line)
+    close("")
+    say_same()
+    return shown
 
 
 def _collapsed(lines: list[str], out: Summary) -> list[str]:
@@ -302,17 +406,21 @@ def _item_blocks(lines: list[str], table: _Table) -> tuple[list[str], list[Block
     blocks: list[Block] = []
     pending: list[str] = []  # after a block's end: the next test's own output
     open_block = False
+    retried = False  # the locations of a later attempt stay with its reasons
     for line in lines:
         if table.item is not None and table.item.match(line):
             lead = pending if table.item_end is not None else []
             blocks.append(([line], lead))
-            pending, open_block = [], True
+            pending, open_block, retried = [], True, False
         elif not blocks and table.item_end is None:
             head.append(line)
         elif not open_block or _matches(table.item_end, line):
             open_block = False
             pending.append(line)
-        elif _matches(table.where, line):
+        elif _matches(table.retry, line):
+            retried = True
+            blocks[-1][1].append(line)
+        elif _matches(table.where, line) and not retried:
             blocks[-1][0].append(line)
         else:
             blocks[-1][1].append(line)
