@@ -565,6 +565,8 @@ def test_jest_failure_keeps_the_failed_test_its_reason_and_location() -> None:
         "    expect(received).toBe(expected) // Object.is equality",
         "    Expected: 1",
         "    Received: 2",
+        # the excerpt's failing line (a caret under it) is the assertion as written
+        "      10 |   expect(sub(3, 1)).toBe(1)",
         "      at Object.toBe (test/a.test.js:10:21)",
         "jest: Test Suites: 1 failed, 1 total; Tests: 1 failed, 1 passed, 2 total; "
         "Snapshots: 0 total; Time: 0.5 s",
@@ -716,6 +718,8 @@ def test_playwright_failure_and_pass() -> None:
         "      at /p/tests/example.spec.ts:10:69",
         "    Error: Timed out 5000ms waiting for expect(locator).toBeVisible()",
         "    Locator: getByRole('heading', { name: 'Installation' })",
+        "    > 10 |   await expect(page.getByRole('heading', { name: 'Installation' }))"
+        ".toBeVisible();",
         "playwright: 1 failed; 1 passed (6.5s)",
     ]
     passing = ("Running 1 test using 1 worker\n\n  ✓  1 [chromium] › a.spec.ts:3:1 › t (1.0s)\n\n"
@@ -789,6 +793,7 @@ def test_playwright_retries_that_read_the_same_are_one_line() -> None:
         "        at /p/a_tests.js:6:25",
         "    Error: page.evaluate: Execution context was destroyed, most likely because of a "
         "navigation",
+        "    > 237 |   return page.evaluate(",
         "    Retry #1",
         "    Error: Timed out 5000ms waiting for expect(locator).toHaveURL(expected)",
         '    Expected string: "https://example.org/post"',

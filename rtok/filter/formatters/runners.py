@@ -3,7 +3,8 @@
 
 Stdlib only (hot path). A run whose summary reports no failure is shown as its summary on
 one line. A failed run keeps every line but the runner's passing-test lines and noise
-(source excerpts, stack frames inside node_modules or the runtime, separators), with runs of
+(source excerpts but the line that failed, stack frames inside node_modules or the runtime,
+separators), with runs of
 identical lines collapsed, failed tests whose reports read the same said once, and a stack
 frame already shown counted where it comes again, then the summary. pytest, cargo test and
 go test have their own readers (`pytest_fmt.py`, `cargo.py`, `gotest.py`).
@@ -240,11 +241,26 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table,
         if i in summary:
             continue
         if i in skipped or not line.strip() or _matches(table.passing, line) \
-                or _matches(table.noise, line) or (in_tree and not _matches(table.fail_item, line)):
+                or (_matches(table.noise, line) and not _failing_source(lines, i)) \
+                or (in_tree and not _matches(table.fail_item, line)):
             out.cover(line)
             continue
         kept.append(line)
     return kept
+
+
+# A source excerpt's line that failed: jest and playwright mark it `> 12 |`, vitest puts a
+# caret line under it. It is the assertion as written, which the error message does not say.
+_EXCERPT_LINE = regex.compile(r"^\s*(?P<mark>>)?\s*\d+\s*\|")
+_CARET_LINE = regex.compile(r"^\s+\|\s*\^")
+
+
+def _failing_source(lines: list[str], i: int) -> bool:
+    found = _EXCERPT_LINE.match(lines[i])
+    if found is None:
+        return False
+    return found.group("mark") is not None or (
+        i + 1 < len(lines) and _CARET_LINE.match(lines[i + 1]) is not None)
 
 
 def _marked(kept: list[str], lines: list[str], table: _Table, out: Summary) -> list[str]:
