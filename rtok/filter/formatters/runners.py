@@ -4,9 +4,9 @@
 Stdlib only (hot path). A run whose summary reports no failure is shown as its summary on
 one line. A failed run keeps every line but the runner's passing-test lines and noise
 (source excerpts but the line that failed, stack frames inside node_modules or the runtime,
-separators), with runs of
-identical lines collapsed, failed tests whose reports read the same said once, and a stack
-frame already shown counted where it comes again, then the summary. pytest, cargo test and
+separators), with runs of identical lines collapsed, failed tests whose reports read the
+same said once, and a stack frame already shown counted where it comes again, then the
+summary. pytest, cargo test and
 go test have their own readers (`pytest_fmt.py`, `cargo.py`, `gotest.py`).
 """
 
