@@ -60,6 +60,8 @@ def test_pytest_failure_keeps_name_assertion_location_and_captured_errors() -> N
     shown = pytest_fmt.pytest_output(PYTEST_FAIL)
     assert shown == [
         "FAILED tests/test_a.py::test_token",
+        # the statement as written; the E line has it with its values filled in
+        '>       assert token == "abc"',
         "E       AssertionError: assert 'abd' == 'abc'",
         "tests/test_a.py:12: AssertionError",
         "ERROR: token service unreachable",
@@ -931,6 +933,7 @@ def test_pytest_failures_that_say_the_same_share_one_block() -> None:
     assert pytest_fmt.pytest_output(PYTEST_SAME_FAILURES) == [
         "FAILED tests/test_u.py::test_a[1]",
         "FAILED tests/test_u.py::test_a[2]",
+        ">       assert out == expect",
         "E       AssertionError: assert 'a' == 'b'",
         "E       assert 'a' == 'b'",
         "tests/test_u.py:5: AssertionError",

@@ -41,6 +41,7 @@ _LIBRARY_FRAME = regex.compile(r"^\S*(?:/site-packages/|/dist-packages/|/lib/pyt
                                r"\S*:\d+: ")
 # pytest's explanation of a failed assertion names where each value came from; a line whose
 # value the assertion above already shows only repeats it
+_RAISE = regex.compile(r"^>\s+raise\b")
 _WHERE = regex.compile(r"^E\s+\+(?P<depth>\s+)(?:where|and)\s+(?P<value>.+?) = ")
 
 
@@ -53,11 +54,12 @@ def _final(lines: list[str]) -> int:
 
 
 def reason_lines(block: list[str], out: Summary) -> list[str]:
-    """A failure's kept lines without what another of them already says: the `>` source line
-    when an `E` line follows, a `+ where` whose value an earlier `E` line shows, frames of
-    installed packages but the innermost (where it was raised), and the `+ where` lines that
-    explain a dropped one (each dropped line is covered: what it said is still shown)."""
-    has_e = any(line.startswith("E ") for line in block)
+    """A failure's kept lines without what another of them already says: a `+ where` whose
+    value an earlier `E` line shows, frames of installed packages but the innermost (where
+    it was raised), and the `+ where` lines that explain a dropped one (each dropped line is
+    covered: what it said is still shown). The `>` line stays, the statement that failed as
+    written (the `E` lines give it with its values filled in), but for a `raise`, whose
+    exception the `E` line names."""
     frames = [i for i, line in enumerate(block) if _LOCATION.match(line)]
     innermost = frames[-1] if frames else -1
     kept: list[str] = []
@@ -72,8 +74,7 @@ def reason_lines(block: list[str], out: Summary) -> list[str]:
             out.cover(line)
             continue
         dropped_depth = 0
-        if (has_e and line.startswith(">")) or (
-                index != innermost and _LIBRARY_FRAME.match(line)):
+        if (index != innermost and _LIBRARY_FRAME.match(line)) or _RAISE.match(line):
             out.cover(line)
             continue
         if line.startswith("E "):
