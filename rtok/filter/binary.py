@@ -2,7 +2,8 @@
 its bytes stay in the archive for `rtok expand`.
 
 Stdlib only (hot path). Read on the first `SAMPLE_BYTES`: text has almost no control
-bytes (tab, newline, form feed, carriage return, backspace and escape are text) and decodes
+bytes (tab, newline, form feed, carriage return, backspace, escape and the bell that ends a
+terminal's title or link sequence are text) and decodes
 as UTF-8; past one bad byte in `BAD_SHARE` it is data. A run of zero bytes counts once, so a
 log with a stretch of them (a crash's zero-filled block) stays a log: executables, images
 and compressed data are still past 1 in 4. Text in UTF-16 (a byte-order mark, or every
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 SAMPLE_BYTES = 64 * 1024
 BAD_SHARE = 10  # data when more than 1 in 10 decoded characters is a control or bad byte
-_CONTROL = bytes(b for b in range(32) if b not in (8, 9, 10, 11, 12, 13, 27)) + b"\x7f"
+_CONTROL = bytes(b for b in range(32) if b not in (7, 8, 9, 10, 11, 12, 13, 27)) + b"\x7f"
 _MAGIC = (
     (b"\x7fELF", "an ELF executable"),
     (b"MZ", "a Windows executable"),
