@@ -73,7 +73,7 @@ def test_text_of_every_kind_is_text() -> None:
     assert binary_kind(b"\x1b[31mFAILED\x1b[0m test_a\r\n" * 100) is None
     assert binary_kind(b"N\bNA\bAM\bME\bE\n" * 100) is None  # man's overstrike bold
     # terminal links and titles end with a bell
-    assert binary_kind(b"\x1b]8;;file:a\x07a\x1b]8;;\x07\n" * 100) is None
+    assert binary_kind(b"\x1b]8;;\x07a\x1b]8;;\x07\n" * 100) is None
     assert binary_kind(b"") is None
 
 
