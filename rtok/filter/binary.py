@@ -1,19 +1,23 @@
 """Output that is not text (an executable, an image, compressed data) is told in one line;
 its bytes stay in the archive for `rtok expand`.
 
-Stdlib only (hot path). Read on the first `SAMPLE_BYTES`: text has almost no control
-bytes (tab, newline, form feed, carriage return, backspace, escape and the bell that ends a
-terminal's title or link sequence are text) and decodes
-as UTF-8; past one bad byte in `BAD_SHARE` it is data. A run of zero bytes counts once, so a
-log with a stretch of them (a crash's zero-filled block) stays a log: executables, images
-and compressed data are still past 1 in 4. Text in UTF-16 (a byte-order mark, or every
-other byte zero) is text.
+Stdlib only (hot path). Read on the first `SAMPLE_BYTES`. A sample that begins with the
+mark of a format no text can begin with (one holding a control byte or a byte UTF-8 never
+starts with: ELF, PNG, gzip, SQLite, ...) is that format. Otherwise text has almost no
+control bytes (tab, newline, form feed, carriage return, backspace, escape and the bell that
+ends a terminal's title or link sequence are text) and decodes as UTF-8; past one bad byte in
+`BAD_SHARE` it is data. Text in a legacy encoding (Latin-1, cp1252, Shift-JIS, GBK) does not
+decode, but has no control bytes: at most one in `LEGACY_SHARE` keeps it text, where
+compressed data, images and executables have more than one in 20. A run of zero bytes
+counts once, so a log with a stretch of them (a crash's zero-filled block) stays a log. Text
+in UTF-16 (a byte-order mark, or every other byte zero) is text.
 """
 
 from __future__ import annotations
 
 SAMPLE_BYTES = 64 * 1024
 BAD_SHARE = 10  # data when more than 1 in 10 decoded characters is a control or bad byte
+LEGACY_SHARE = 100  # text whatever it decodes to when at most 1 in 100 bytes is a control
 _CONTROL = bytes(b for b in range(32) if b not in (7, 8, 9, 10, 11, 12, 13, 27)) + b"\x7f"
 _MAGIC = (
     (b"\x7fELF", "an ELF executable"),
@@ -33,7 +37,12 @@ _MAGIC = (
     (b"\x28\xb5\x2f\xfd", "zstd data"),
     (b"7z\xbc\xaf\x27\x1c", "a 7z archive"),
     (b"SQLite format 3\x00", "an SQLite database"),
+    (b"\xde\x12\x04\x95", "a gettext message catalog"),
+    (b"\x95\x04\x12\xde", "a gettext message catalog"),
 )
+# marks holding a control byte or a byte no UTF-8 text starts with: no text begins so
+_SURE_MAGIC = tuple((magic, kind) for magic, kind in _MAGIC
+                    if not magic.isascii() or magic.translate(None, _CONTROL) != magic)
 _UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 
 
@@ -41,12 +50,15 @@ def binary_kind(data: bytes) -> str | None:
     """What `data` is when it is not text (its kind by its first bytes, else "binary
     data"), or None when it is text."""
     sample = data[:SAMPLE_BYTES]
+    for magic, kind in _SURE_MAGIC:
+        if sample.startswith(magic):
+            return kind
     if not sample or _is_utf16(sample):
         return None
     while b"\0\0" in sample:  # at most 16 rounds for 64 KiB
         sample = sample.replace(b"\0\0", b"\0")
     control = len(sample) - len(sample.translate(None, _CONTROL))
-    if control == 0 and sample.isascii():
+    if control * LEGACY_SHARE <= len(sample):
         return None
     decoded = sample.decode("utf-8", "replace")
     # a sample cut inside a character ends in up to 3 bad bytes that are not bad

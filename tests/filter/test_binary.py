@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import sqlite3
+import struct
 import sys
 from pathlib import Path
 
@@ -89,3 +91,65 @@ def test_printable_text_in_utf8_is_never_called_binary(text: str) -> None:
 def test_utf8_text_cut_anywhere_is_still_text(text: str, cut: int) -> None:
     data = (text * (1 + 70_000 // max(1, len(text.encode())))).encode("utf-8")
     assert binary_kind(data[:cut] if cut < len(data) else data) is None
+
+
+def test_text_in_a_legacy_encoding_is_shown(tmp_path: Path) -> None:
+    # Latin-1, cp1252, Shift-JIS, EUC-JP, GBK: not UTF-8, yet text with no control bytes
+    samples = {
+        "latin1": "café naïve résumé à la façon, déjà vu\n" * 20,
+        "cp1252": "He said \u201chello\u201d \u2014 it\u2019s fine\n" * 20,
+        "shift_jis": "日本語のテキストです。エラーはありません。\n" * 20,
+        "euc_jp": "日本語のテキストです。エラーはありません。\n" * 20,
+        "gbk": "中文文本，这是一个测试文件。\n" * 20,
+    }
+    for encoding, text in samples.items():
+        data = text.encode(encoding)
+        assert binary_kind(data) is None, encoding
+        page = tmp_path / f"{encoding}.txt"
+        page.write_bytes(data + b"ERROR: the last line\n")
+        shown = run_rtok(["run", "cat", str(page)]).stdout
+        assert b"binary output" not in shown, encoding
+        assert b"ERROR: the last line" in shown, encoding
+
+
+def test_an_sqlite_database_and_a_message_catalog_are_one_line(tmp_path: Path) -> None:
+    # Mostly zero pages and ASCII strings, so the share of odd bytes alone looks like text;
+    # their first bytes are ones no text begins with.
+    db = tmp_path / "app.db"
+    connection = sqlite3.connect(db)
+    for table in ("requests", "failures", "decisions", "cache"):
+        columns = ", ".join(f"{table}_column_{n} TEXT NOT NULL DEFAULT ''" for n in range(12))
+        connection.execute(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY, {columns})")
+        connection.execute(f"CREATE INDEX {table}_by_first ON {table} ({table}_column_0)")
+    connection.executemany("INSERT INTO requests (requests_column_0) VALUES (?)",
+                           [(f"GET /api/items/{n} served",) for n in range(10)])
+    connection.commit()
+    connection.close()
+    shown, expanded = shown_and_expanded(db)
+    size = db.stat().st_size
+    assert shown.splitlines()[0] == (
+        f"[binary output not shown: an SQLite database, {size:,} bytes]".encode())
+    assert expanded == db.read_bytes()
+    catalog = tmp_path / "messages.mo"
+    catalog.write_bytes(gettext_catalog({f"message {n}": f"nachricht {n}" for n in range(40)}))
+    assert binary_kind(catalog.read_bytes()) == "a gettext message catalog"
+
+
+def gettext_catalog(messages: dict[str, str]) -> bytes:
+    """A little-endian GNU .mo file, laid out as msgfmt writes it."""
+    keys = sorted(messages)
+    ids = b"".join(k.encode() + b"\0" for k in keys)
+    strs = b"".join(messages[k].encode() + b"\0" for k in keys)
+    count = len(keys)
+    start = 28 + 16 * count
+    table_ids, table_strs, offset = [], [], 0
+    for key in keys:
+        table_ids += [len(key.encode()), start + offset]
+        offset += len(key.encode()) + 1
+    offset = 0
+    for key in keys:
+        table_strs += [len(messages[key].encode()), start + len(ids) + offset]
+        offset += len(messages[key].encode()) + 1
+    header = struct.pack("<7I", 0x950412DE, 0, count, 28, 28 + 8 * count, 0, 0)
+    return (header + struct.pack(f"<{2 * count}I", *table_ids)
+            + struct.pack(f"<{2 * count}I", *table_strs) + ids + strs)
