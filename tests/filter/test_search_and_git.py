@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 from rtok.filter import engine
 from rtok.filter.formatters import git, grep
 from rtok.filter.rule import default_rule
@@ -242,3 +245,21 @@ def test_a_log_error_hit_is_never_cut_but_code_naming_an_error_is() -> None:
     code = "".join(f"src/m{f}.py:{n}:    raise RuntimeError('x{n}')\n"
                    for f in range(3) for n in range(1, 30))
     assert sum(1 for line in shorten(code, grep.grep_grouped) if "RuntimeError" in line) == 18
+
+
+def headers(out: list[str]) -> list[str]:
+    return [line for line in out if not line.startswith("  ")]
+
+
+def test_a_file_named_like_another_files_context_row_keeps_its_hit(tmp_path: Path) -> None:
+    # `./notes-1-old:1:TODO` reads as context row 1 of ./notes too; grep prints a context row
+    # next to a row of its own file one line away, which this one is not.
+    (tmp_path / "notes").write_text("TODO first\nplain\nTODO third\n")
+    (tmp_path / "notes-1-old").write_text("TODO in the old notes\n")
+    for flags in ("-rn", "-rnH", "-rn -C1"):
+        raw = subprocess.run(["grep", *flags.split(), "TODO", "."], cwd=tmp_path,
+                             capture_output=True, text=True, check=True).stdout
+        out = grep.grep_grouped(raw)
+        assert out is not None, raw
+        assert sorted(headers(out)) == ["./notes (2)", "./notes-1-old:1: TODO in the old notes"
+                                        ], (flags, raw, out)

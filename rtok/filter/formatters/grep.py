@@ -107,19 +107,24 @@ def _parse(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
 def _parse_numbered(lines: list[str], hits: list[Match[str] | None]
                     ) -> tuple[dict[str, _File], list[str]]:
     """`grep -n` rows. A context row's text may hold `:N:` (`x = a[1:2:3]`) and so also read
-    as a hit of a path made of the row's start; a line read both ways is a context row of a
-    file with hits unless that other path has more hits than this one line."""
+    as a hit of a path made of the row's start, and a hit of a file named `notes-1-old` reads
+    as a context row of `notes`. A line read both ways is a context row of a file with hits
+    when that other path has no more hits than this one line and the row beside it is of the
+    same file one line away (grep prints context next to its own file's rows)."""
     count: dict[str, int] = {}
     for found in hits:
         if found is not None:
             count[found.group(1)] = count.get(found.group(1), 0) + 1
+    contexts = [None if line == "--" or not line else _context_row(line, count)
+                for line in lines]
     files: dict[str, _File] = {}
     other: list[str] = []
-    for line, found in zip(lines, hits, strict=True):
+    for index, (line, found) in enumerate(zip(lines, hits, strict=True)):
         if line == "--" or not line:
             continue
-        context = _context_row(line, count)
-        if context is not None and (found is None or count[found.group(1)] < 2):
+        context = contexts[index]
+        if context is not None and (found is None or (count[found.group(1)] < 2
+                                    and _beside(index, context, hits, contexts))):
             path, number, text = context
             files.setdefault(path, _File(path)).context.append((number, text))
         elif found is not None:
@@ -131,6 +136,21 @@ def _parse_numbered(lines: list[str], hits: list[Match[str] | None]
         for number, text in files.pop(path).context:
             other.append(f"{path}-{number}-{text}")
     return files, other
+
+
+def _beside(index: int, context: tuple[str, int, str], hits: list[Match[str] | None],
+            contexts: list[tuple[str, int, str] | None]) -> bool:
+    """Whether a row next to `index` is of the context row's file, one line away."""
+    path, number = context[0], context[1]
+    for near in (index - 1, index + 1):
+        if not 0 <= near < len(hits):
+            continue
+        found, other = hits[near], contexts[near]
+        if found is not None and found.group(1) == path and abs(int(found.group(2)) - number) == 1:
+            return True
+        if other is not None and other[0] == path and abs(other[1] - number) == 1:
+            return True
+    return False
 
 
 def _context_row(line: str, paths: dict[str, int]) -> tuple[str, int, str] | None:
