@@ -263,3 +263,21 @@ def test_a_file_named_like_another_files_context_row_keeps_its_hit(tmp_path: Pat
         assert out is not None, raw
         assert sorted(headers(out)) == ["./notes (2)", "./notes-1-old:1: TODO in the old notes"
                                         ], (flags, raw, out)
+
+
+def test_null_separated_paths_are_read_whole(tmp_path: Path) -> None:
+    # -Z ends each path with a zero byte: `a:1:b` is one path, whatever its colons say
+    (tmp_path / "a").write_text("TODO first\nplain\n")
+    (tmp_path / "a:1:b").write_text("before\nTODO second\nTODO third\n")
+    (tmp_path / "x-2-y").write_text("TODO fourth\n")
+    for flags in ("-rnZ", "-rnZ -C1", "-rZ"):
+        raw = subprocess.run(["grep", *flags.split(), "TODO", "."], cwd=tmp_path,
+                             capture_output=True, text=True, check=True).stdout
+        out = grep.grep_grouped(raw)
+        assert out is not None, raw
+        numbered, context = "n" in flags, "-C1" in flags
+        assert sorted(headers(out)) == sorted([
+            "./a (1)" if context else "./a:1: TODO first" if numbered else "./a:TODO first",
+            "./a:1:b (2)",
+            "./x-2-y:1: TODO fourth" if numbered else "./x-2-y:TODO fourth"]), (flags, raw, out)
+        assert ("  1- before" in out) == context, out

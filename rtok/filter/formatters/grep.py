@@ -94,7 +94,9 @@ def _parse(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
     if sum(1 for line in lines if _HEADED.match(line)) * 2 >= len(lines):
         return _parse_headed(lines)
     hits = [_HIT.match(line) for line in lines]
-    if sum(1 for found in hits if found is not None) * 2 >= len(lines):
+    if sum(1 for line in lines if "\0" in line) * 2 >= len(lines):
+        parsed = _parse_null(lines)
+    elif sum(1 for found in hits if found is not None) * 2 >= len(lines):
         parsed = _parse_numbered(lines, hits)
     else:
         parsed = _parse_plain(lines)
@@ -160,6 +162,30 @@ def _context_row(line: str, paths: dict[str, int]) -> tuple[str, int, str] | Non
         if path in paths:
             return path, int(mark.group(1)), line[mark.end():]
     return None
+
+
+def _parse_null(lines: list[str]) -> tuple[dict[str, _File], list[str]]:
+    """`grep -Z` / `rg -0` rows: the path ends at a zero byte, so it is read whole; then
+    `12:text` and `12-text` with -n (every row has a number then), else the text."""
+    rows = [line.partition("\0") for line in lines]
+    numbered = all(_HEADED.match(rest) is not None for _, nul, rest in rows if nul)
+    files: dict[str, _File] = {}
+    other: list[str] = []
+    for line, (path, nul, rest) in zip(lines, rows, strict=True):
+        if not nul:
+            if line and line != "--":
+                other.append(line)
+            continue
+        entry = files.setdefault(path, _File(path))
+        found = _HEADED.match(rest) if numbered else None
+        if found is None:
+            entry.hits.append((0, rest))
+        else:
+            row = (int(found.group(1)), found.group(3))
+            (entry.hits if found.group(2) == ":" else entry.context).append(row)
+    for path in [path for path, entry in files.items() if not entry.hits]:
+        other.extend(f"{path}\0{number}-{text}" for number, text in files.pop(path).context)
+    return files, other
 
 
 def _parse_plain(lines: list[str]) -> tuple[dict[str, _File], list[str]]:
