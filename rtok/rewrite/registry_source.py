@@ -103,7 +103,8 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
     """The REGISTRY constant of rtok/compiled/registry.py (from registry.toml by default)."""
     if source is None:
         source = load_source()
-    unknown = set(source) - {"never", "families", "wrappers", "shells", "runs_commands"}
+    unknown = set(source) - {"never", "families", "wrappers", "shells", "runs_commands",
+                             "value_letters"}
     if unknown:
         raise DescriptorError(f"{SOURCE}: unknown top-level tables {sorted(unknown)}")
     never_table = _check_keys(source.get("never", {}), _NEVER_KEYS, _where("never"))
@@ -131,7 +132,19 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
         "shells": _shells(source.get("shells", {})),
         "runs_commands": {name: tuple(schema.strings(runs, name, _where("runs_commands")))
                           for name in runs},
+        "value_letters": _value_letters(source.get("value_letters", {})),
     }
+
+
+def _value_letters(table: object) -> dict[str, str]:
+    where = _where("value_letters")
+    raw = schema.table(table, where)
+    letters: dict[str, str] = {}
+    for name, value in raw.items():
+        if not isinstance(value, str) or not value.isalnum():
+            raise DescriptorError(f"{where}.{name}: must be a string of option letters")
+        letters[name] = value
+    return letters
 
 
 def _wrapper(name: str, table: object) -> dict[str, Any]:

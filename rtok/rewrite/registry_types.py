@@ -55,3 +55,4 @@ class Registry(TypedDict):
     runs_commands: dict[str, tuple[str, ...]]
     shells: dict[str, Shell]
     wrappers: dict[str, Wrapper]
+    value_letters: dict[str, str]

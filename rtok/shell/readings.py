@@ -35,6 +35,7 @@ _WRAPPERS = REGISTRY["wrappers"]
 _FAMILIES = REGISTRY["families"]
 _INDEX = REGISTRY["command_index"]
 _RUNS = REGISTRY["runs_commands"]
+_VALUE_LETTERS = REGISTRY["value_letters"]
 _SHELLS = REGISTRY["shells"]
 # Builtins after which a word no longer means what it says (`shopt -s expand_aliases`).
 _REDEFINE = frozenset(("alias",))
@@ -233,7 +234,8 @@ def _read_program(
             reading.add(" ".join([name, *literals[p:]]))
     exec_options = _RUNS.get(name)
     if exec_options:
-        _read_exec_options(exec_options, words, values, i + 1, reading)
+        _read_exec_options(exec_options, _VALUE_LETTERS.get(name, ""), words, values, i + 1,
+                           reading)
 
 
 def _past_global_options(family: Family, values: list[str | None], p: int) -> int:
@@ -260,22 +262,56 @@ def _past_global_options(family: Family, values: list[str | None], p: int) -> in
 
 def _read_exec_options(
     exec_options: tuple[str, ...],
+    value_letters: str,
     words: list[str],
     values: list[str | None],
     k: int,
     reading: Reading,
 ) -> None:
-    """`find . -exec CMD ;`, `xargs CMD`: each command an option runs becomes an inner
-    reading (up to `;` or `+`)."""
+    """`find . -exec CMD ;`, `fd -xCMD`, `xargs CMD`: each command an option runs becomes an
+    inner reading (up to `;` or `+`). Every word that may be such an option starts one, even
+    inside another's command or as an operand (`find -name -exec -exec rm {} ;`): a reading
+    too many only asks, one too few lets a denied command run."""
+    starts = 0
     while k < len(words):
-        if values[k] in exec_options:
+        attached = _command_start(exec_options, value_letters, values[k])
+        if attached is not None:
+            starts += 1
+            if starts > MAX_LAYERS:
+                reading.attestable = False  # more commands than are read
+                return
             end = k + 1
             while end < len(words) and values[end] not in _EXEC_ENDS:
                 end += 1
-            if end > k + 1:
-                reading.inner.append(words[k + 1 : end])
-            k = end
+            command = ([_single_quoted(attached)] if attached else []) + words[k + 1 : end]
+            if command:
+                reading.inner.append(command)
         k += 1
+
+
+def _command_start(exec_options: tuple[str, ...], value_letters: str,
+                   value: str | None) -> str | None:
+    """None when `value` is not an option that runs a command; else the start of the
+    command given in the same word (`--exec=rm`, `-xrm`, `-Hx=rm`), or "" when it is the
+    next word."""
+    if value is None or not value.startswith("-"):
+        return None
+    if value in exec_options:
+        return ""
+    head, equals, rest = value.partition("=")
+    if equals and head.startswith("--"):
+        return rest if head in exec_options else None
+    if value.startswith("--"):
+        return None
+    for j, letter in enumerate(value[1:], 1):
+        if letter in value_letters:
+            # this letter takes the rest of the word (or the next one) as its value
+            return value[j + 1 :].removeprefix("=") if f"-{letter}" in exec_options else None
+    return None
+
+
+def _single_quoted(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def all_readings(words: Sequence[str], dialect: str = "bash") -> list[Reading]:

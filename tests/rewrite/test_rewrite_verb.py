@@ -76,6 +76,22 @@ def test_a_command_find_runs_is_judged_as_the_users_own(isolated_home: Path,
     assert rewrite("find . -exec $CMD {} \\;", cwd=tmp_path)[:2] == (1, "")
 
 
+def test_a_command_given_the_way_find_and_fd_also_read_it_is_judged(isolated_home: Path,
+                                                                       tmp_path: Path) -> None:
+    claude_rules(isolated_home, allow=["Bash(find:*)", "Bash(fd:*)", "Bash(fdfind:*)"],
+                 deny=["Bash(rm:*)"])
+    # fd takes its command attached (`--exec=rm`, `-xrm`, `-Hx rm`: clustered flags); an
+    # operand that spells `-exec` (`-name -exec`) is not the option, the next one is.
+    for cmd in ("fd --exec=rm", "fd --exec-batch=rm", "fd -xrm", "fd -Xrm", "fd -x=rm",
+                "fd -Hx rm", "fd -HIxrm", "fdfind -HIX rm",
+                "find . -name '-exec' -exec rm {} \\;", "find . -path -exec -exec rm {} +",
+                "find . -newer -exec -execdir rm {} \\;"):
+        assert rewrite(cmd, cwd=tmp_path)[:2] == (2, ""), cmd
+    # a value option clustered before x takes the x as its value: `-tx` is type executable
+    for cmd in ("fd -tx foo", "fd -Htx foo", "fd -ex foo"):
+        assert rewrite(cmd, cwd=tmp_path)[:2] == (0, f"rtok run {cmd}"), cmd
+
+
 def test_ask_rule_exits_3(isolated_home: Path, tmp_path: Path) -> None:
     claude_rules(isolated_home, ask=["Bash(cargo:*)"], allow=["Bash(cargo:*)"])
     assert rewrite("cargo test", cwd=tmp_path)[:2] == (3, "rtok run cargo test")
