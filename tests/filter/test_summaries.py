@@ -562,6 +562,7 @@ Time:        0.5 s
 
 def test_jest_failure_keeps_the_failed_test_its_reason_and_location() -> None:
     assert runners.FORMATTERS["jest"](JEST_FAIL) == [
+        "FAIL test/a.test.js",
         "    ✕ subtracts (1 ms)",
         "  ● sum › subtracts",
         "    expect(received).toBe(expected) // Object.is equality",
@@ -584,6 +585,7 @@ def test_jest_helper_frames_of_an_earlier_failure_are_counted_not_repeated() -> 
             + failure("get", 8) + failure("put", 12)
             + "Test Suites: 1 failed, 1 total\nTests:       2 failed, 2 total\n")
     assert runners.FORMATTERS["jest"](text) == [
+        "FAIL test/api.test.js",
         "    ✕ get (3 ms)",
         "    ✕ put (2 ms)",
         "  ● api › get",
@@ -1096,3 +1098,21 @@ def test_pytest_keeps_the_library_frame_where_the_error_was_raised() -> None:
     shown = pytest_fmt.pytest_output(text)
     assert shown is not None
     assert "../venv/lib/python3.11/site-packages/_pytest/fixtures.py:10: in call" in shown
+
+
+def test_jest_names_every_failed_test_file_the_first_one_too() -> None:
+    # Two suites that fail the same way: each report stays under its own file's header.
+    def suite(path: str, module: str) -> str:
+        return (f"FAIL {path}\n  ● Test suite failed to run\n\n"
+                f"    Cannot find module '{module}' from '{path}'\n\n"
+                "      at Resolver._throwModNotFoundError "
+                "(node_modules/jest-resolve/build/index.js:1031:11)\n\n")
+    text = (suite("t/req.test.js", "./missing") + suite("t/other.test.js", "./gone")
+            + "Test Suites: 2 failed, 2 total\nTests:       0 total\n")
+    out = runners.FORMATTERS["jest"](text)
+    assert out is not None
+    assert [line for line in out if line.startswith("FAIL ")] == [
+        "FAIL t/req.test.js", "FAIL t/other.test.js"]
+    assert out.index("FAIL t/req.test.js") < out.index(
+        "    Cannot find module './missing' from 't/req.test.js'") < out.index(
+        "FAIL t/other.test.js")

@@ -65,7 +65,8 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
         "frame": _JS_FRAME,
         "skip_block": r"^\s+console\.(?:log|info|debug|warn)$",
-        "tree_start": r"^(?:PASS|FAIL) ", "tree_end": r"^\s+● ", "fail_item": r"✕",
+        # the list opens with the first file's FAIL line: kept, as later files' are
+        "tree_start": r"^(?:PASS|FAIL) ", "tree_end": r"^\s+● ", "fail_item": r"✕|^FAIL ",
     },
     "vitest": {
         "summary": r"^\s*(?:Test Files|Tests|Duration)\s{2}",
