@@ -1116,3 +1116,28 @@ def test_jest_names_every_failed_test_file_the_first_one_too() -> None:
     assert out.index("FAIL t/req.test.js") < out.index(
         "    Cannot find module './missing' from 't/req.test.js'") < out.index(
         "FAIL t/other.test.js")
+
+
+def test_tap_subtests_of_a_file_stay_with_that_file() -> None:
+    # As node-tap 18 prints it: a file's subtests (indented) come between its `# Subtest:`
+    # line and its result; what the file prints unindented may fall among them.
+    def subtest(file: str, message: str) -> str:
+        return (f"    # Subtest: {message}\n        not ok 1 - {message}\n          ---\n"
+                f"          at:\n            fileName: {file}\n            lineNumber: 2\n"
+                "          ...\n        1..1\n")
+    text = ("TAP version 14\n1..2\n# Subtest: t/a.test.js\n" + subtest("t/a.test.js", "in a")
+            + "not ok 1 - t/a.test.js # time=10ms\n  ---\n  exitCode: 1\n  ...\n\n"
+            "# Subtest: t/b.test.js\n" + subtest("t/b.test.js", "first in b")
+            + "stderr from b\n" + subtest("t/b.test.js", "second in b")
+            + "not ok 2 - t/b.test.js # time=10ms\n  ---\n  exitCode: 1\n  ...\n\n"
+            "# { total: 2, pass: 0, fail: 2 }\n")
+    out = runners.FORMATTERS["tap"](text)
+    assert out is not None
+    header_a, header_b = out.index("not ok 1 - t/a.test.js # time=10ms"), out.index(
+        "not ok 2 - t/b.test.js # time=10ms")
+    for n, line in enumerate(out):
+        if "fileName:" in line:
+            assert (header_a < n < header_b) == line.endswith("t/a.test.js"), (line, out)
+            assert n > header_a
+    assert "        not ok 1 - first in b" in out[header_b:]
+    assert not any(line.startswith("# Subtest") for line in out)

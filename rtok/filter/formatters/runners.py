@@ -43,6 +43,9 @@ _JS_FRAME = r"^\s+at (?:\S.* \()?\S+:\d+:\d+\)?$"
 #   item_end  where a failed test's report ends when the runner prints a test's own output
 #            above its result line (node-tap): the lines from there up to the next `item`
 #            are that test's, and those after the last one are the run's;
+#   item_start  the line that opens a test's lines above its result (node-tap's unindented
+#            `# Subtest:`): it ends the report before it even when the test's own lines
+#            that follow are indented; the line itself is not shown;
 #   frame    a backtrace frame: one already shown (in an earlier failure, or higher up in
 #            this one) is left out, and each run of them is one line saying how many;
 #   retry    the line that opens the report of a test's next attempt: an attempt that reads
@@ -108,7 +111,7 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "frame": _JS_FRAME,
         # a failed test file's result line, its indented diagnostics below it and the
         # file's own output above it
-        "item": r"^not ok \d+ - ", "item_end": r"^\S",
+        "item": r"^not ok \d+ - ", "item_end": r"^\S", "item_start": r"^# Subtest: ",
     },
     "playwright": {
         # an error outside the tests (a stop after -x / --max-failures, a failing global
@@ -168,9 +171,9 @@ _RUNNERS: dict[str, dict[str, str]] = {
 
 
 class _Table:
-    __slots__ = ("fail_item", "failed", "frame", "item", "item_end", "label", "listed", "noise",
-                 "passing", "retry", "skip_block", "strip", "summary", "tree_end", "tree_start",
-                 "trim", "where")
+    __slots__ = ("fail_item", "failed", "frame", "item", "item_end", "item_start", "label",
+                 "listed", "noise", "passing", "retry", "skip_block", "strip", "summary",
+                 "tree_end", "tree_start", "trim", "where")
 
     def __init__(self, label: str, fields: dict[str, str]) -> None:
         def compiled(name: str) -> Pattern[str] | None:
@@ -190,6 +193,7 @@ class _Table:
         self.trim = compiled("trim")
         self.item = compiled("item")
         self.item_end = compiled("item_end")
+        self.item_start = compiled("item_start")
         self.frame = compiled("frame")
         self.where = compiled("where")
         self.retry = compiled("retry")
@@ -240,6 +244,10 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table,
         if in_tree and _matches(table.tree_end, line):
             in_tree = False
         if i in summary:
+            continue
+        if _matches(table.item_start, line):
+            out.cover(line)
+            kept.append(line)  # read by _item_blocks, not shown
             continue
         if i in skipped or not line.strip() or _matches(table.passing, line) \
                 or (_matches(table.noise, line) and not _failing_source(lines, i)) \
@@ -369,7 +377,7 @@ def _shared_reasons(lines: list[str], table: _Table, out: Summary) -> list[str]:
     """Failed tests whose reasons read the same (but for the test's own name) shown once:
     each test's header and locations, then the reason lines they share."""
     if table.item is None or not any(table.item.match(line) for line in lines):
-        return lines
+        return [line for line in lines if not _matches(table.item_start, line)]
     head, blocks, tail = _item_blocks(lines, table)
     groups: dict[tuple[str, ...], list[tuple[list[str], list[str]]]] = {}
     for named, reasons in blocks:
@@ -425,7 +433,9 @@ def _item_blocks(lines: list[str], table: _Table) -> tuple[list[str], list[Block
     open_block = False
     retried = False  # the locations of a later attempt stay with its reasons
     for line in lines:
-        if table.item is not None and table.item.match(line):
+        if _matches(table.item_start, line):
+            open_block = False
+        elif table.item is not None and table.item.match(line):
             lead = pending if table.item_end is not None else []
             blocks.append(([line], lead))
             pending, open_block, retried = [], True, False
