@@ -1141,3 +1141,19 @@ def test_tap_subtests_of_a_file_stay_with_that_file() -> None:
             assert n > header_a
     assert "        not ok 1 - first in b" in out[header_b:]
     assert not any(line.startswith("# Subtest") for line in out)
+
+
+def test_jest_in_colour_reads_as_without() -> None:
+    # FORCE_COLOR: the PASS and FAIL labels are inverse video with a blank each side
+    def label(word: str, colour: int, path: str) -> str:
+        return (f"\x1b[0m\x1b[7m\x1b[1m\x1b[{colour}m {word} \x1b[39m\x1b[22m\x1b[27m\x1b[0m "
+                f"\x1b[2mtest/\x1b[22m\x1b[1m{path}\x1b[22m\n")
+    text = (label("FAIL", 31, "a.test.js") + "  ● adds\n\n    Expected: 1\n    Received: 2\n\n"
+            "      at Object.toBe (test/a.test.js:3:17)\n\n"
+            + "".join(label("PASS", 32, f"ok{n}.test.js") for n in range(5))
+            + "Test Suites: 1 failed, 5 passed, 6 total\n"
+            "Tests:       1 failed, 5 passed, 6 total\n")
+    out = runners.FORMATTERS["jest"](text)
+    assert out is not None
+    assert not any("PASS" in line for line in out), out
+    assert any("FAIL" in line and "a.test.js" in line for line in out), out

@@ -64,12 +64,14 @@ _RUNNERS: dict[str, dict[str, str]] = {
     "jest": {
         "summary": r"^(?:Test Suites|Tests|Snapshots|Time):\s",
         "failed": r"^(?:Test Suites|Tests):.*\d+ failed",
-        "passing": r"^\s*[✓√○✎] |^PASS |^Ran all test suites|^\s+console\.(?:log|info|debug|warn)$",
+        # in colour the PASS and FAIL labels have a blank each side (` PASS  a.test.js`)
+        "passing": r"^\s*[✓√○✎] |^ ?PASS |^Ran all test suites"
+                   r"|^\s+console\.(?:log|info|debug|warn)$",
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
         "frame": _JS_FRAME,
         "skip_block": r"^\s+console\.(?:log|info|debug|warn)$",
         # the list opens with the first file's FAIL line: kept, as later files' are
-        "tree_start": r"^(?:PASS|FAIL) ", "tree_end": r"^\s+● ", "fail_item": r"✕|^FAIL ",
+        "tree_start": r"^ ?(?:PASS|FAIL) ", "tree_end": r"^\s+● ", "fail_item": r"✕|^ ?FAIL ",
     },
     "vitest": {
         "summary": r"^\s*(?:Test Files|Tests|Duration)\s{2}",
