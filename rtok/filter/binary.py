@@ -71,6 +71,21 @@ def binary_kind(data: bytes) -> str | None:
     return "binary data"
 
 
+def text_end(data: bytes) -> int:
+    """Where an output whose start is text turns into data: the start of the line holding
+    the first control byte of the first sample that is data (`len(data)` when its last
+    sample is text too; only then are the samples between read)."""
+    if len(data) <= SAMPLE_BYTES or binary_kind(data[-SAMPLE_BYTES:]) is None:
+        return len(data)
+    start = SAMPLE_BYTES
+    while start < len(data) and binary_kind(data[start:start + SAMPLE_BYTES]) is None:
+        start += SAMPLE_BYTES
+    chunk = data[start:start + SAMPLE_BYTES]
+    first = min((i for i in (chunk.find(bytes((b,))) for b in _CONTROL) if i >= 0),
+                default=0)
+    return data.rfind(b"\n", 0, start + first) + 1
+
+
 def _is_utf16(sample: bytes) -> bool:
     if sample.startswith(_UTF16_MARKS):
         return True

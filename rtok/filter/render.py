@@ -14,7 +14,7 @@ learns where the rest is). An output that is not text is one line saying what it
 from __future__ import annotations
 
 from rtok.filter import regex
-from rtok.filter.binary import binary_kind, described
+from rtok.filter.binary import binary_kind, described, text_end
 from rtok.filter.engine import normalise, shorten
 from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
@@ -143,8 +143,13 @@ def _shortened_text(capture: Capture, rule: Rule, formatter: Formatter | None, e
     kind = binary_kind(raw)
     if kind is not None:
         return described(kind, len(raw)) + "\n"
-    text = raw.decode("utf-8", "replace")
+    end = text_end(raw)
+    text = raw[:end].decode("utf-8", "replace")
     lines = shorten(text, rule, formatter, exit_code, settings.fail_tail_lines)
+    if end < len(raw):
+        # text, then data (a log, then the image written to the same stream)
+        rest = described(binary_kind(raw[end:]) or "binary data", len(raw) - end)
+        return "\n".join([*lines, rest]) + "\n"
     if lines == normalise(text) and "\x1b" not in text and "\r" not in text:
         return None
     return "\n".join(lines) + "\n" if lines else ""

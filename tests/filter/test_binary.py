@@ -153,3 +153,20 @@ def gettext_catalog(messages: dict[str, str]) -> bytes:
     header = struct.pack("<7I", 0x950412DE, 0, count, 28, 28 + 8 * count, 0, 0)
     return (header + struct.pack(f"<{2 * count}I", *table_ids)
             + struct.pack(f"<{2 * count}I", *table_strs) + ids + strs)
+
+
+def test_text_that_turns_binary_shows_its_text_and_one_line_for_the_rest(
+        tmp_path: Path) -> None:
+    # a build log followed by the image it wrote to the same stream, past the first sample
+    log = b"".join(b"step %d: compiled module_%d.o\n" % (n, n) for n in range(4000))
+    blob = gzip.compress(os.urandom(200_000), compresslevel=1)
+    target = tmp_path / "mixed.out"
+    target.write_bytes(log + b"ERROR: link step wrote the image below\n" + blob)
+    assert len(log) > 64 * 1024
+    shown, expanded = shown_and_expanded(target)
+    lines = shown.splitlines()
+    assert b"step 0: compiled module_0.o" in lines
+    assert b"ERROR: link step wrote the image below" in lines
+    assert lines[-2] == f"[binary output not shown: gzip data, {len(blob):,} bytes]".encode()
+    assert len(shown) < 20_000  # the data is not printed as text
+    assert expanded == target.read_bytes()
