@@ -14,7 +14,7 @@ learns where the rest is). An output that is not text is one line saying what it
 from __future__ import annotations
 
 from rtok.filter import regex
-from rtok.filter.binary import binary_kind, described, text_end
+from rtok.filter.binary import SAMPLE_BYTES, binary_kind, described, text_end
 from rtok.filter.engine import normalise, shorten
 from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
@@ -222,7 +222,11 @@ def _streamed_text(capture: Capture, rule: Rule, exit_code: int, settings: Setti
     tail_count = settings.fail_tail_lines if failed else rule.tail
     total_lines = capture.lines
     head = _complete_lines(capture.head, head_count)
-    tail_text = capture.tail_bytes().decode("utf-8", "replace")
+    tail_data = capture.tail_bytes()
+    ending = _data_at_end(tail_data)
+    if ending is not None:
+        tail_data = tail_data[:ending[0]]
+    tail_text = tail_data.decode("utf-8", "replace")
     tail_all = tail_text.split("\n")
     if tail_all and tail_all[-1] == "":
         tail_all.pop()
@@ -250,10 +254,20 @@ def _streamed_text(capture: Capture, rule: Rule, exit_code: int, settings: Setti
     if tail:
         # A failure's tail is shown as written; a success's is tidied like any output.
         out.extend(_clip(line) for line in (tail if failed else normalise("\n".join(tail))))
+    if ending is not None:
+        out.append(f"[binary output not shown: the output ends in {ending[1]}]")
     if capture.total > settings.max_entry_bytes:
         out.append(f"… bytes past the first {mib(settings.max_entry_bytes)} were counted,"
                    " not archived nor scanned for errors")
     return "\n".join(out) + "\n"
+
+
+def _data_at_end(tail: bytes) -> tuple[int, str] | None:
+    """(where in `tail` the data starts, its kind) when a large output ends in data."""
+    if not tail or binary_kind(tail[-SAMPLE_BYTES:]) is None:
+        return None
+    cut = 0 if binary_kind(tail[:SAMPLE_BYTES]) is not None else text_end(tail)
+    return cut, binary_kind(tail[cut:]) or "binary data"
 
 
 def _complete_lines(data: bytes, count: int) -> list[str]:

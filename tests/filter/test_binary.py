@@ -170,3 +170,18 @@ def test_text_that_turns_binary_shows_its_text_and_one_line_for_the_rest(
     assert lines[-2] == f"[binary output not shown: gzip data, {len(blob):,} bytes]".encode()
     assert len(shown) < 20_000  # the data is not printed as text
     assert expanded == target.read_bytes()
+
+
+def test_a_large_output_whose_end_is_data_shows_one_line_for_it(tmp_path: Path) -> None:
+    # past the in-memory limit: the head is text, the kept tail is compressed data
+    log = b"".join(b"row %d copied\n" % n for n in range(400_000))
+    target = tmp_path / "dump.out"
+    target.write_bytes(log + gzip.compress(os.urandom(400_000), compresslevel=1))
+    assert len(log) > 4 * 1024 * 1024
+    shown, expanded = shown_and_expanded(target)
+    lines = shown.splitlines()
+    assert b"row 0 copied" in lines
+    # the kept tail starts inside the compressed stream, past its first bytes
+    assert b"[binary output not shown: the output ends in binary data]" in lines
+    assert len(shown) < 20_000
+    assert expanded == target.read_bytes()
