@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from rtok.filter import engine
 from rtok.filter.formatters import git, grep
@@ -281,3 +284,19 @@ def test_null_separated_paths_are_read_whole(tmp_path: Path) -> None:
             "./a:1:b (2)",
             "./x-2-y:1: TODO fourth" if numbered else "./x-2-y:TODO fourth"]), (flags, raw, out)
         assert ("  1- before" in out) == context, out
+
+
+@pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep is not installed")
+def test_rg_heading_with_one_hit_per_file_is_grouped(tmp_path: Path) -> None:
+    # a path line, one row, a blank line per file: a third of the lines are rows; a file
+    # named `--` is a path where a group starts, not a separator
+    for n in range(12):
+        (tmp_path / f"mod_{n}.py").write_text(f"x = {n}\nTODO item {n}\n")
+    (tmp_path / "--").write_text("TODO in dashes\n")
+    raw = subprocess.run(["rg", "-n", "--heading", "--sort", "path", "TODO", "."],
+                         cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    out = grep.grep_grouped(raw)
+    assert out is not None, raw
+    assert "./--:1: TODO in dashes" in out, out
+    for n in range(12):
+        assert f"./mod_{n}.py:2: TODO item {n}" in out, out

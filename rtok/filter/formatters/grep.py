@@ -73,7 +73,9 @@ def _parse_headed(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None
     if not lines or _HEADED.match(lines[0]) is not None:
         return None  # `grep -n` on one file: rows without any path
     for line in lines:
-        if not line or line == "--":
+        if not line or (line == "--" and current is not None):
+            # a blank line ends a file's group, `--` separates its context groups (where a
+            # group starts, `--` is a file of that name)
             current = None if not line else current
             continue
         found = _HEADED.match(line)
@@ -91,7 +93,8 @@ def _parse_headed(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None
 
 def _parse(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
     """Hits and context rows per file, and the lines that are neither (tool messages)."""
-    if sum(1 for line in lines if _HEADED.match(line)) * 2 >= len(lines):
+    # headed groups: at least as many rows as path lines (blank lines between groups)
+    if sum(1 for line in lines if _HEADED.match(line)) * 2 >= sum(1 for line in lines if line):
         return _parse_headed(lines)
     hits = [_HIT.match(line) for line in lines]
     if sum(1 for line in lines if "\0" in line) * 2 >= len(lines):
