@@ -65,10 +65,34 @@ def binary_kind(data: bytes) -> str | None:
     bad = decoded.count("\ufffd", 0, max(0, len(decoded) - 3)) + control
     if bad * BAD_SHARE <= len(decoded):
         return None
+    if _is_utf16_text(data[:SAMPLE_BYTES]):
+        return None
     for magic, kind in _MAGIC:
         if sample.startswith(magic):
             return kind
     return "binary data"
+
+
+# UTF-16 code units that are control characters (the text ones aside), to delete
+_UTF16_CONTROL = dict.fromkeys(_CONTROL.decode("latin-1").encode("utf-32-le")[::4])
+
+
+def _is_utf16_text(sample: bytes) -> bool:
+    """UTF-16 without a byte-order mark in any script (`日本語` has no zero bytes): the
+    sample decodes in one byte order, with lines and hardly a control character. Random
+    bytes hold a lone surrogate within a few hundred bytes, binary tables many controls."""
+    even = sample[: len(sample) // 2 * 2]
+    for encoding in ("utf-16-le", "utf-16-be"):
+        try:
+            text = even.decode(encoding)
+        except UnicodeDecodeError:
+            try:  # the sample may end inside a surrogate pair
+                text = even[:-2].decode(encoding)
+            except UnicodeDecodeError:
+                continue
+        if "\n" in text and (len(text) - len(text.translate(_UTF16_CONTROL))) * 100 <= len(text):
+            return True
+    return False
 
 
 def text_end(data: bytes) -> int:

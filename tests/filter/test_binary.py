@@ -112,6 +112,14 @@ def test_text_in_a_legacy_encoding_is_shown(tmp_path: Path) -> None:
         assert b"ERROR: the last line" in shown, encoding
 
 
+def test_utf16_text_without_a_byte_order_mark_is_text_in_any_script() -> None:
+    text = "日本語のテキストです。エラーはありません。\nПривет, мир\n" * 40
+    for encoding in ("utf-16-le", "utf-16-be"):
+        assert binary_kind(text.encode(encoding)) is None, encoding
+        assert binary_kind(text.encode(encoding)[:-1]) is None, encoding  # cut mid-unit
+    assert binary_kind(os.urandom(4096)) == "binary data"
+
+
 def test_an_sqlite_database_and_a_message_catalog_are_one_line(tmp_path: Path) -> None:
     # Mostly zero pages and ASCII strings, so the share of odd bytes alone looks like text;
     # their first bytes are ones no text begins with.
