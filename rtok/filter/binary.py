@@ -10,7 +10,9 @@ ends a terminal's title or link sequence are text) and decodes as UTF-8; past on
 decode, but has no control bytes: at most one in `LEGACY_SHARE` keeps it text, where
 compressed data, images and executables have more than one in 20. A run of zero bytes
 counts once, so a log with a stretch of them (a crash's zero-filled block) stays a log. Text
-in UTF-16 (a byte-order mark, or every other byte zero) is text.
+in UTF-16 (a byte-order mark, every other byte zero, or a sample that decodes in one byte
+order into lines with hardly a control character) is text. `text_end` finds where an
+output that begins as text turns into data.
 """
 
 from __future__ import annotations
