@@ -70,12 +70,15 @@ def compile_runs_commands() -> str:
 
     # Apart from the registry: `rtok run` reads it for every command, the registry it
     # needs only for find-like commands.
-    runs = compiled_registry()["runs_commands"]
+    registry = compiled_registry()
+    runs, letters = registry["runs_commands"], registry["value_letters"]
     return (
-        HEADER.format(source="rules/registry.toml [runs_commands]")
+        HEADER.format(source="rules/registry.toml")
         + "# program -> options after which it runs a command of its own, up to `;` or `+`\n"
         + f"RUNS_COMMANDS = {pprint.pformat(runs, width=100, sort_dicts=True)}\n"
         + "EXEC_ENDS = frozenset((';', '+'))\n"
+        + "# program -> its single-letter options that take a value (clustered flags)\n"
+        + f"VALUE_LETTERS = {pprint.pformat(letters, width=100, sort_dicts=True)}\n"
     )
 
 

@@ -81,14 +81,17 @@ def family_of(argv: list[str]) -> tuple[str, list[str]]:
 def _executed(name: str, words: list[str]) -> list[str]:
     """The command `find -exec` (fd -x, ...) runs, without its `{}`: what prints the
     output. Empty when the program runs none."""
-    from rtok.compiled.runs_commands import EXEC_ENDS, RUNS_COMMANDS
+    from rtok.compiled.runs_commands import EXEC_ENDS, RUNS_COMMANDS, VALUE_LETTERS
+    from rtok.shell.exec_options import command_start
 
     options = RUNS_COMMANDS.get(name)
     if not options:
         return []
+    letters = VALUE_LETTERS.get(name, "")
     for i, word in enumerate(words):
-        if word in options:
-            run: list[str] = []
+        attached = command_start(options, letters, word)
+        if attached is not None:
+            run: list[str] = [attached] if attached else []
             for arg in words[i + 1:]:
                 if arg in EXEC_ENDS:
                     break

@@ -22,6 +22,7 @@ Hot path: stdlib only.
 from __future__ import annotations
 
 from rtok.compiled.registry import REGISTRY
+from rtok.shell.exec_options import command_start
 from rtok.shell.words import assignment_name, basename, dequote, quote_word
 from rtok.shell.wrappers import skip_options
 
@@ -274,7 +275,7 @@ def _read_exec_options(
     too many only asks, one too few lets a denied command run."""
     starts = 0
     while k < len(words):
-        attached = _command_start(exec_options, value_letters, values[k])
+        attached = command_start(exec_options, value_letters, values[k])
         if attached is not None:
             starts += 1
             if starts > MAX_LAYERS:
@@ -287,27 +288,6 @@ def _read_exec_options(
             if command:
                 reading.inner.append(command)
         k += 1
-
-
-def _command_start(exec_options: tuple[str, ...], value_letters: str,
-                   value: str | None) -> str | None:
-    """None when `value` is not an option that runs a command; else the start of the
-    command given in the same word (`--exec=rm`, `-xrm`, `-Hx=rm`), or "" when it is the
-    next word."""
-    if value is None or not value.startswith("-"):
-        return None
-    if value in exec_options:
-        return ""
-    head, equals, rest = value.partition("=")
-    if equals and head.startswith("--"):
-        return rest if head in exec_options else None
-    if value.startswith("--"):
-        return None
-    for j, letter in enumerate(value[1:], 1):
-        if letter in value_letters:
-            # this letter takes the rest of the word (or the next one) as its value
-            return value[j + 1 :].removeprefix("=") if f"-{letter}" in exec_options else None
-    return None
 
 
 def _single_quoted(text: str) -> str:

@@ -90,6 +90,11 @@ def test_failure_keeps_the_tail_verbatim_and_earlier_errors() -> None:
     (["fd", "-e", "py", "-x", "python3", "-m", "pytest", "-q"], "pytest"),
     (["find", ".", "-exec", "{}", ";"], "find"),
     (["find", ".", "-name", "-exec"], "find"),
+    # fd's command attached to its option, or to clustered flags, as fd reads it
+    (["fd", "a.txt", "--exec=cat"], "cat"),
+    (["fdfind", "-HIxcat"], "cat"),
+    (["fd", "-Hx", "wc", "-l"], "wc"),
+    (["fd", "-tx", "cat"], "fd"),
 ])
 def test_family_detection(argv: list[str], family: str) -> None:
     assert family_of(argv)[0] == family
