@@ -12,7 +12,8 @@ compressed data, images and executables have more than one in 20. A run of zero 
 counts once, so a log with a stretch of them (a crash's zero-filled block) stays a log. Text
 in UTF-16 (a byte-order mark, every other byte zero, or a sample that decodes in one byte
 order into lines with hardly a control character) is text. `text_end` finds where an
-output that begins as text turns into data.
+output that begins as text turns into data, `text_lead` the text lines data of no known
+kind begins with.
 """
 
 from __future__ import annotations
@@ -95,6 +96,23 @@ def _is_utf16_text(sample: bytes) -> bool:
         if "\n" in text and (len(text) - len(text.translate(_UTF16_CONTROL))) * 100 <= len(text):
             return True
     return False
+
+
+def text_lead(data: bytes) -> int:
+    """How many bytes of whole UTF-8 text lines begin an output that is data (a script
+    that carries its payload, a log line then an image), 0 when none."""
+    sample = data[:SAMPLE_BYTES]
+    first = min((i for i in (sample.find(bytes((b,))) for b in _CONTROL) if i >= 0),
+                default=len(sample))
+    cut = sample.rfind(b"\n", 0, first) + 1
+    while cut:  # each round ends before the bad byte found: at most one per line
+        try:
+            sample[:cut].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            cut = sample.rfind(b"\n", 0, exc.start) + 1
+        else:
+            return cut
+    return 0
 
 
 def text_end(data: bytes) -> int:

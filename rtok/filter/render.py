@@ -14,7 +14,7 @@ learns where the rest is). An output that is not text is one line saying what it
 from __future__ import annotations
 
 from rtok.filter import regex
-from rtok.filter.binary import SAMPLE_BYTES, binary_kind, described, text_end
+from rtok.filter.binary import SAMPLE_BYTES, binary_kind, described, text_end, text_lead
 from rtok.filter.engine import normalise, shorten
 from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
@@ -141,9 +141,16 @@ def _shortened_text(capture: Capture, rule: Rule, formatter: Formatter | None, e
     """The shortened text of an output kept in memory, or None when nothing would change."""
     raw = capture.data()
     kind = binary_kind(raw)
-    if kind is not None:
+    # Text may turn into data further on; data of no known kind may follow text lines (a
+    # script carrying its payload). The text part is shortened, the rest is one line.
+    if kind is None:
+        end = text_end(raw) or len(raw)
+    elif kind == "binary data":
+        end = text_lead(raw)
+    else:
+        end = 0
+    if kind is not None and not end:
         return described(kind, len(raw)) + "\n"
-    end = text_end(raw)
     text = raw[:end].decode("utf-8", "replace")
     lines = shorten(text, rule, formatter, exit_code, settings.fail_tail_lines)
     if end < len(raw):

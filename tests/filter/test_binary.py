@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import random
 import re
 import sqlite3
 import struct
@@ -192,4 +193,17 @@ def test_a_large_output_whose_end_is_data_shows_one_line_for_it(tmp_path: Path) 
     # the kept tail starts inside the compressed stream, past its first bytes
     assert b"[binary output not shown: the output ends in binary data]" in lines
     assert len(shown) < 20_000
+    assert expanded == target.read_bytes()
+
+
+def test_text_lines_before_data_of_no_known_kind_are_shown(tmp_path: Path) -> None:
+    # a self-extracting script: its shell text, then the payload it carries
+    payload = random.Random(7).randbytes(100_000)
+    script = b"#!/bin/sh\n# installer for app 1.2\nexec tail -c 100000 \"$0\" | tar xz\n"
+    target = tmp_path / "install.run"
+    target.write_bytes(script + payload)
+    shown, expanded = shown_and_expanded(target)
+    lines = shown.splitlines()
+    assert lines[:3] == script.splitlines()
+    assert lines[3] == f"[binary output not shown: binary data, {len(payload):,} bytes]".encode()
     assert expanded == target.read_bytes()
