@@ -219,7 +219,9 @@ def _streamed_text(capture: Capture, rule: Rule, exit_code: int, settings: Setti
     capture.finish()
     kind = binary_kind(capture.head)
     if kind is not None:
-        out = [described(kind, capture.total)]
+        lead = text_lead(capture.head) if kind == "binary data" else 0
+        out = [_clip(line) for line in capture.head[:lead].decode("utf-8").split("\n")[:-1]]
+        out.append(described(kind, capture.total - lead))
         if capture.total > settings.max_entry_bytes:
             out.append(f"… bytes past the first {mib(settings.max_entry_bytes)} were not"
                        " archived")

@@ -207,3 +207,16 @@ def test_text_lines_before_data_of_no_known_kind_are_shown(tmp_path: Path) -> No
     assert lines[:3] == script.splitlines()
     assert lines[3] == f"[binary output not shown: binary data, {len(payload):,} bytes]".encode()
     assert expanded == target.read_bytes()
+
+
+def test_a_large_script_carrying_its_payload_shows_the_script(tmp_path: Path) -> None:
+    # past the in-memory limit, so the capture streams
+    payload = random.Random(8).randbytes(5 * 1024 * 1024)
+    script = b"#!/bin/sh\n# self-extracting archive\nexec tail -c +4 \"$0\" | tar xz\n"
+    target = tmp_path / "big.run"
+    target.write_bytes(script + payload)
+    shown, expanded = shown_and_expanded(target)
+    lines = shown.splitlines()
+    assert lines[:3] == script.splitlines()
+    assert lines[3] == f"[binary output not shown: binary data, {len(payload):,} bytes]".encode()
+    assert expanded == target.read_bytes()
