@@ -300,3 +300,17 @@ def test_rg_heading_with_one_hit_per_file_is_grouped(tmp_path: Path) -> None:
     assert "./--:1: TODO in dashes" in out, out
     for n in range(12):
         assert f"./mod_{n}.py:2: TODO item {n}" in out, out
+
+
+# What ripgrep 13.0.0 printed for the tree of the test above, so that the reading is
+# checked where rg is not installed too.
+RG_HEADING_ONE_HIT_EACH = "./--\n1:TODO in dashes\n\n" + "".join(
+    f"./mod_{n}.py\n2:TODO item {n}\n\n" for n in sorted(range(12), key=str)).rstrip("\n") + "\n"
+
+
+def test_rg_heading_capture_with_one_hit_per_file_is_grouped() -> None:
+    out = grep.grep_grouped(RG_HEADING_ONE_HIT_EACH)
+    assert out is not None
+    assert "./--:1: TODO in dashes" in out, out
+    for n in range(12):
+        assert f"./mod_{n}.py:2: TODO item {n}" in out, out
