@@ -76,8 +76,9 @@ def binary_kind(data: bytes) -> str | None:
     return "binary data"
 
 
-# UTF-16 code units that are control characters (the text ones aside), to delete
-_UTF16_CONTROL = dict.fromkeys(_CONTROL.decode("latin-1").encode("utf-32-le")[::4])
+# code points that are control characters (the text ones aside), to delete from decoded
+# UTF-16 (built from the bytes themselves: a codec here would cost every run its import)
+_UTF16_CONTROL = dict.fromkeys(_CONTROL)
 
 
 def _is_utf16_text(sample: bytes) -> bool:

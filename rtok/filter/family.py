@@ -82,11 +82,12 @@ def _executed(name: str, words: list[str]) -> list[str]:
     """The command `find -exec` (fd -x, ...) runs, without its `{}`: what prints the
     output. Empty when the program runs none."""
     from rtok.compiled.runs_commands import EXEC_ENDS, RUNS_COMMANDS, VALUE_LETTERS
-    from rtok.shell.exec_options import command_start
 
     options = RUNS_COMMANDS.get(name)
     if not options:
         return []
+    from rtok.shell.exec_options import command_start  # only find-like commands pay for it
+
     letters = VALUE_LETTERS.get(name, "")
     for i, word in enumerate(words):
         attached = command_start(options, letters, word)
