@@ -80,6 +80,13 @@ LEAN_CASES = [
     ("run-true", ["run", "true"], b"",
      ("re", "json", "subprocess", "signal", "hashlib", "sqlite3", "selectors", "typing", "os",
       "_collections_abc")),
+    # a text output is read for being data without a codec of its own, and a command that
+    # runs none without the exec-option reader
+    ("filter-text", ["filter", "--stdin", "--cmd", "git log"],
+     "".join(f"commit {n:040x}\nAuthor: A <a@example.org>\n\n    change {n}\n\n"
+             for n in range(300)).encode(),
+     ("encodings.utf_16_le", "encodings.utf_16_be", "encodings.utf_32_le", "encodings.latin_1",
+      "rtok.shell.exec_options", "subprocess", "typing")),
 ]
 
 
