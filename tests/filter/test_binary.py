@@ -11,6 +11,7 @@ import struct
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -196,24 +197,15 @@ def test_a_large_output_whose_end_is_data_shows_one_line_for_it(tmp_path: Path) 
     assert expanded == target.read_bytes()
 
 
-def test_text_lines_before_data_of_no_known_kind_are_shown(tmp_path: Path) -> None:
-    # a self-extracting script: its shell text, then the payload it carries
-    payload = random.Random(7).randbytes(100_000)
-    script = b"#!/bin/sh\n# installer for app 1.2\nexec tail -c 100000 \"$0\" | tar xz\n"
+@pytest.mark.parametrize(("seed", "size"), [(7, 100_000), (8, 5 * 1024 * 1024)],
+                         ids=["in-memory", "streamed"])
+def test_text_lines_before_data_of_no_known_kind_are_shown(tmp_path: Path, seed: int,
+                                                           size: int) -> None:
+    # a self-extracting script: its shell text, then the payload it carries (the larger one
+    # is past the in-memory limit, so the capture streams)
+    payload = random.Random(seed).randbytes(size)
+    script = b"#!/bin/sh\n# installer for app 1.2\nexec tail -c +4 \"$0\" | tar xz\n"
     target = tmp_path / "install.run"
-    target.write_bytes(script + payload)
-    shown, expanded = shown_and_expanded(target)
-    lines = shown.splitlines()
-    assert lines[:3] == script.splitlines()
-    assert lines[3] == f"[binary output not shown: binary data, {len(payload):,} bytes]".encode()
-    assert expanded == target.read_bytes()
-
-
-def test_a_large_script_carrying_its_payload_shows_the_script(tmp_path: Path) -> None:
-    # past the in-memory limit, so the capture streams
-    payload = random.Random(8).randbytes(5 * 1024 * 1024)
-    script = b"#!/bin/sh\n# self-extracting archive\nexec tail -c +4 \"$0\" | tar xz\n"
-    target = tmp_path / "big.run"
     target.write_bytes(script + payload)
     shown, expanded = shown_and_expanded(target)
     lines = shown.splitlines()
