@@ -68,15 +68,14 @@ def compile_registry() -> str:
 def compile_runs_commands() -> str:
     from rtok.rewrite.registry_source import compiled_registry
 
-    # Apart from the registry: `rtok run` reads it for every command, the registry it
-    # needs only for find-like commands.
+    # A module of its own: `rtok run` reads these two tables for every command, and loading
+    # the whole registry for them would cost every run more than the run's own work.
     registry = compiled_registry()
     runs, letters = registry["runs_commands"], registry["value_letters"]
     return (
         HEADER.format(source="rules/registry.toml")
         + "# program -> options after which it runs a command of its own, up to `;` or `+`\n"
         + f"RUNS_COMMANDS = {pprint.pformat(runs, width=100, sort_dicts=True)}\n"
-        + "EXEC_ENDS = frozenset((';', '+'))\n"
         + "# program -> its single-letter options that take a value (clustered flags)\n"
         + f"VALUE_LETTERS = {pprint.pformat(letters, width=100, sort_dicts=True)}\n"
     )

@@ -4,6 +4,5 @@
 RUNS_COMMANDS = {'fd': ('-x', '--exec', '-X', '--exec-batch'),
  'fdfind': ('-x', '--exec', '-X', '--exec-batch'),
  'find': ('-exec', '-execdir', '-ok', '-okdir')}
-EXEC_ENDS = frozenset((';', '+'))
 # program -> its single-letter options that take a value (clustered flags)
 VALUE_LETTERS = {'fd': 'cdEejoStxX', 'fdfind': 'cdEejoStxX'}

@@ -81,24 +81,20 @@ def family_of(argv: list[str]) -> tuple[str, list[str]]:
 def _executed(name: str, words: list[str]) -> list[str]:
     """The command `find -exec` (fd -x, ...) runs, without its `{}`: what prints the
     output. Empty when the program runs none."""
-    from rtok.compiled.runs_commands import EXEC_ENDS, RUNS_COMMANDS, VALUE_LETTERS
+    from rtok.compiled.runs_commands import RUNS_COMMANDS, VALUE_LETTERS
 
     options = RUNS_COMMANDS.get(name)
     if not options:
         return []
-    from rtok.shell.exec_options import command_start  # only find-like commands pay for it
+    # only find-like commands pay for it
+    from rtok.shell.exec_options import command_end, command_start
 
     letters = VALUE_LETTERS.get(name, "")
     for i, word in enumerate(words):
         attached = command_start(options, letters, word)
         if attached is not None:
-            run: list[str] = [attached] if attached else []
-            for arg in words[i + 1:]:
-                if arg in EXEC_ENDS:
-                    break
-                if arg != "{}":
-                    run.append(arg)
-            return run
+            run = words[i + 1:command_end(words, i + 1)]
+            return ([attached] if attached else []) + [arg for arg in run if arg != "{}"]
     return []
 
 

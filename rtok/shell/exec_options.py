@@ -7,6 +7,22 @@ reader (rtok.filter.family) both use it, so what is judged is what is read.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+# The words that end the command an option runs (`find . -exec rm {} ;` or `... {} +`).
+EXEC_ENDS = frozenset((";", "+"))
+
+
+def command_end(values: Sequence[str | None], start: int) -> int:
+    """Index of the word that ends the command starting at `start` (`len(values)` when
+    none does)."""
+    end = start
+    while end < len(values) and values[end] not in EXEC_ENDS:
+        end += 1
+    return end
+
 
 def command_start(exec_options: tuple[str, ...], value_letters: str,
                   value: str | None) -> str | None:

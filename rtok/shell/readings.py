@@ -22,7 +22,7 @@ Hot path: stdlib only.
 from __future__ import annotations
 
 from rtok.compiled.registry import REGISTRY
-from rtok.shell.exec_options import command_start
+from rtok.shell.exec_options import command_end, command_start
 from rtok.shell.words import assignment_name, basename, dequote, quote_word
 from rtok.shell.wrappers import skip_options
 
@@ -46,7 +46,6 @@ _INLINE_ALIASES = {"git": ("alias.",), "yadm": ("alias.",)}
 # fish's connectives (`git fetch; and git push`): bash would run a command named `and`,
 # fish runs what follows. Deny and ask rules see both readings.
 _FISH_CONNECTIVES = frozenset(("and", "or", "not", "begin"))
-_EXEC_ENDS = frozenset((";", "+"))
 # Wrappers looked through, and later words tried as the command after an unknown option:
 # enough for any real chain, and it keeps the work linear in the length of the line.
 MAX_LAYERS = 64
@@ -281,9 +280,7 @@ def _read_exec_options(
             if starts > MAX_LAYERS:
                 reading.attestable = False  # more commands than are read
                 return
-            end = k + 1
-            while end < len(words) and values[end] not in _EXEC_ENDS:
-                end += 1
+            end = command_end(values, k + 1)
             command = ([_single_quoted(attached)] if attached else []) + words[k + 1 : end]
             if command:
                 reading.inner.append(command)
