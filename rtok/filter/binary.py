@@ -103,8 +103,7 @@ def text_lead(data: bytes) -> int:
     """How many bytes of whole UTF-8 text lines begin an output that is data (a script
     that carries its payload, a log line then an image), 0 when none."""
     sample = data[:SAMPLE_BYTES]
-    first = min((i for i in (sample.find(bytes((b,))) for b in _CONTROL) if i >= 0),
-                default=len(sample))
+    first = _first_control(sample, len(sample))
     cut = sample.rfind(b"\n", 0, first) + 1
     while cut:  # each round ends before the bad byte found: at most one per line
         try:
@@ -125,10 +124,14 @@ def text_end(data: bytes) -> int:
     start = SAMPLE_BYTES
     while start < len(data) and binary_kind(data[start:start + SAMPLE_BYTES]) is None:
         start += SAMPLE_BYTES
-    chunk = data[start:start + SAMPLE_BYTES]
-    first = min((i for i in (chunk.find(bytes((b,))) for b in _CONTROL) if i >= 0),
-                default=0)
+    first = _first_control(data[start:start + SAMPLE_BYTES], 0)
     return data.rfind(b"\n", 0, start + first) + 1
+
+
+def _first_control(chunk: bytes, default: int) -> int:
+    """Index of the first control byte (not a text one) in `chunk`, or `default`."""
+    return min((i for i in (chunk.find(bytes((b,))) for b in _CONTROL) if i >= 0),
+               default=default)
 
 
 def _is_utf16(sample: bytes) -> bool:
