@@ -137,10 +137,15 @@ def _parse_numbered(lines: list[str], hits: list[Match[str] | None]
             entry.hits.append((int(found.group(2)), found.group(3)))
         else:
             other.append(line)
-    for path in [path for path, entry in files.items() if not entry.hits]:
-        for number, text in files.pop(path).context:
-            other.append(f"{path}-{number}-{text}")
+    _context_only_files_are_other(files, other, "-")
     return files, other
+
+
+def _context_only_files_are_other(files: dict[str, _File], other: list[str], sep: str) -> None:
+    """A file with context rows but no hit is no file of the search: its rows go back to
+    the other lines as printed (`PATH` `sep` `N-text`)."""
+    for path in [path for path, entry in files.items() if not entry.hits]:
+        other.extend(f"{path}{sep}{number}-{text}" for number, text in files.pop(path).context)
 
 
 def _beside(index: int, context: tuple[str, int, str], hits: list[Match[str] | None],
@@ -186,8 +191,7 @@ def _parse_null(lines: list[str]) -> tuple[dict[str, _File], list[str]]:
         else:
             row = (int(found.group(1)), found.group(3))
             (entry.hits if found.group(2) == ":" else entry.context).append(row)
-    for path in [path for path, entry in files.items() if not entry.hits]:
-        other.extend(f"{path}\0{number}-{text}" for number, text in files.pop(path).context)
+    _context_only_files_are_other(files, other, "\0")
     return files, other
 
 
