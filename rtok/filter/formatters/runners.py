@@ -6,8 +6,8 @@ one line. A failed run keeps every line but the runner's passing-test lines and 
 (source excerpts but the line that failed, stack frames inside node_modules or the runtime,
 separators), with runs of identical lines collapsed, failed tests whose reports read the
 same said once, and a stack frame already shown counted where it comes again, then the
-summary. pytest, cargo test and
-go test have their own readers (`pytest_fmt.py`, `cargo.py`, `gotest.py`).
+summary. pytest, cargo test and go test have their own readers (`pytest_fmt.py`,
+`cargo.py`, `gotest.py`).
 """
 
 from __future__ import annotations
