@@ -553,8 +553,8 @@ def check_codex_hook_trust(records: Sequence[ArtifactRecord]) -> list[Finding]:
 
 
 def verify(agents: Sequence[str], cwd: str) -> list[Finding]:
-    """Every finding for `rtok verify [--agent NAME]...` run in `cwd` (every agent's when
-    none is named)."""
+    """Every finding for `rtok verify [--agent NAME]...` run in `cwd`: for the distinct
+    `agents` named (the command drops repeats), every agent's when none is."""
     try:
         records = [r for r in load_records() if not agents or r.agent in agents]
     except Exception as exc:
@@ -566,7 +566,7 @@ def verify(agents: Sequence[str], cwd: str) -> list[Finding]:
     except Exception:
         known = None
     findings = [check_record(r, known) for r in records]
-    for name in dict.fromkeys(agents) if agents else [None]:
+    for name in agents or [None]:
         findings.extend(find_unrecorded(records, name, cwd))
     live = [r for r, f in zip(records, findings, strict=False) if f.status != "orphaned"]
     findings.extend(check_partial(live))
@@ -622,7 +622,7 @@ def exit_code(findings: Sequence[Finding]) -> int:
 def to_json(findings: Sequence[Finding], agents: Sequence[str]) -> dict[str, object]:
     counts = {level.lower(): sum(1 for f in findings if f.level == level)
               for level in (PASS, FAIL, WARN)}
-    named = list(dict.fromkeys(agents))
+    named = list(agents)
     return {
         "schema": JSON_SCHEMA_VERSION,
         "rtok_version": __version__,
