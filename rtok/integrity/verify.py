@@ -566,7 +566,8 @@ def verify(agents: Sequence[str], cwd: str) -> list[Finding]:
     except Exception:
         known = None
     findings = [check_record(r, known) for r in records]
-    for name in agents or [None]:
+    scans: Sequence[str | None] = agents or [None]
+    for name in scans:
         findings.extend(find_unrecorded(records, name, cwd))
     live = [r for r, f in zip(records, findings, strict=False) if f.status != "orphaned"]
     findings.extend(check_partial(live))
