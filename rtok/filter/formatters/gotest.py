@@ -240,17 +240,13 @@ def _failures(failed: list[_Test], out: Summary) -> None:
     """Each failed test with its lines. A line logged by several tests is shown once, with
     how often it came, except a bare `file.go:N:` (testify's location, its report on the
     lines below), which every test that logged it keeps, counted within that test."""
-    seen: dict[str, int] = {}
-    for test in failed:
-        for line in test.lines:
-            seen[line.strip()] = seen.get(line.strip(), 0) + 1
+    seen = _counts_by_text([line for test in failed for line in test.lines])
     shown: set[str] = set()
     for test in failed:
         # a time is left out when it says nothing (0.00s)
         time = f" ({test.time})" if test.time and test.time.strip("0.s") else ""
         out.add(f"--- FAIL: {test.name}{time}")
-        places = {line.strip(): n for line, n in count_lines(
-            [line for line in test.lines if _BARE_PLACE.match(line)])}
+        places = _counts_by_text([line for line in test.lines if _BARE_PLACE.match(line)])
         for line in test.lines:
             key = line.strip()
             if key in places:
@@ -261,6 +257,11 @@ def _failures(failed: list[_Test], out: Summary) -> None:
                 count = seen[key]
             shown.add(key)
             out.add(f"    {shortened(key)}" + (f" (×{count})" if count > 1 else ""), line)
+
+
+def _counts_by_text(lines: list[str]) -> dict[str, int]:
+    """How often each line came, keyed by its text without indent."""
+    return {line.strip(): n for line, n in count_lines(lines)}
 
 
 def _passing_errors(passing: list[_Test], out: Summary, run_failed: bool) -> None:
