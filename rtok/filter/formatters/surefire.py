@@ -113,9 +113,7 @@ class _Reader:
             self.place = "class"
         elif _CLASS_DONE.match(line):
             self._class_done(line)
-        elif _TOTAL.match(line):
-            found = _TOTAL.match(line)
-            assert found is not None
+        elif (found := _TOTAL.match(line)) is not None:
             self.totals.append(tuple(int(n or 0) for n in found.groups()))
             self.place = "build"
         elif _RESULTS_HEAD.match(line):
