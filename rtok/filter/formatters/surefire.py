@@ -26,6 +26,10 @@ from rtok.filter.formatters.diagnostics import grouped_diagnostics
 from rtok.filter.formatters.summary import Summary, clean_lines, counted, shortened, summariser
 from rtok.filter.protect import is_protected
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Match
+
 _TAG = regex.compile(r"^\[(?:INFO|ERROR|WARNING|WARN|DEBUG)\](?: |$)")
 # the counts of a whole module (a class's own line goes on with `, Time elapsed`)
 _TOTAL = regex.compile(r"^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)"
@@ -94,8 +98,8 @@ class _Reader:
         if tag is None and self.place == "report":
             self._report_line(raw, line)
             return
-        if self.place == "results" and _RESULT_ITEM.match(line):
-            self._result_item(raw, line)
+        if self.place == "results" and (item := _RESULT_ITEM.match(line)) is not None:
+            self._result_item(raw, line, item)
             return
         if _NOISE.match(line):
             self.out.cover(raw)
@@ -111,8 +115,8 @@ class _Reader:
             # what came before is no test's output: its error lines stay
             self._end_class(passed=False)
             self.place = "class"
-        elif _CLASS_DONE.match(line):
-            self._class_done(line)
+        elif (done := _CLASS_DONE.match(line)) is not None:
+            self._class_done(done)
         elif (found := _TOTAL.match(line)) is not None:
             self.totals.append(tuple(int(n or 0) for n in found.groups()))
             self.place = "build"
@@ -121,20 +125,16 @@ class _Reader:
             self.place = "results"
         elif _BUILD.match(line):
             self.build = line
-        elif _TOTAL_TIME.match(line):
-            found = _TOTAL_TIME.match(line)
-            assert found is not None
-            self.time = found.group("time")
-        elif self.place == "report" and _FAILED.match(line):
-            self._failed_test(line)
+        elif (timed := _TOTAL_TIME.match(line)) is not None:
+            self.time = timed.group("time")
+        elif self.place == "report" and (failed := _FAILED.match(line)) is not None:
+            self._failed_test(failed)
         else:
             return False
         self.out.cover(raw)
         return True
 
-    def _class_done(self, line: str) -> None:
-        done = _CLASS_DONE.match(line)
-        assert done is not None
+    def _class_done(self, done: Match[str]) -> None:
         passed = done.group(1) == "0" and done.group(2) == "0"
         self.owner = done.group("cls") or ""
         self._end_class(passed)
@@ -148,9 +148,7 @@ class _Reader:
                 self.kept.append(raw)
         self.block = []
 
-    def _failed_test(self, line: str) -> None:
-        found = _FAILED.match(line)
-        assert found is not None
+    def _failed_test(self, found: Match[str]) -> None:
         name = found.group("name")
         owner, method = _test_key(name)
         # JUnit 5 names only the method (`testArea()`): the class is the one reported on
@@ -173,9 +171,7 @@ class _Reader:
             return False
         return not self.own or where.startswith(self.own)
 
-    def _result_item(self, raw: str, line: str) -> None:
-        found = _RESULT_ITEM.match(line)
-        assert found is not None
+    def _result_item(self, raw: str, line: str, found: Match[str]) -> None:
         if _test_key(found.group("id")) not in self.reported:
             self.kept.append(shortened(line.strip()))
         self.out.cover(raw)
