@@ -32,6 +32,7 @@ _NEVER = frozenset(REGISTRY["never"])
 _SHELLS = REGISTRY["shells"]
 
 SELF_NAMES = frozenset(("rtok", "rtok.exe"))
+BARE_NAME = "rtok"  # the command word the trailer and the awareness texts use
 # Grammar words stepped over where a command starts (`then make`, `do make`, `{ make; }`).
 _STEP_OVER = frozenset(
     ("{", "}", "!", "if", "then", "elif", "else", "do", "while", "until", "fi", "done")
@@ -101,14 +102,17 @@ def load_settings(cwd: str | None = None) -> Settings:
 
 
 class _Plan:
-    """Insertion offsets found so far, and whether the line already runs through rtok."""
+    """Insertion offsets found so far, offsets of a bare `rtok` command word to name
+    `rtok_bin` instead, and whether the line already runs through rtok."""
 
-    __slots__ = ("already_rtok", "offsets", "rtok_bin", "settings", "user_families")
+    __slots__ = ("already_rtok", "offsets", "renamed", "rtok_bin", "settings",
+                 "user_families")
 
     def __init__(self, rtok_bin: str, settings: Settings) -> None:
         self.rtok_bin = rtok_bin
         self.settings = settings
         self.offsets: list[int] = []
+        self.renamed: list[tuple[int, int]] = []  # (offset, length) of each word
         self.already_rtok = False
         self.user_families: frozenset[str] | None = None
 
@@ -126,12 +130,16 @@ class _Plan:
         return self.user_families
 
 
-def insertion_points(
+def edit_points(
     cmd: str, *, rtok_bin: str = "rtok", settings: Settings | None = None
-) -> tuple[list[int], bool] | None:
-    """Offsets where `<rtok_bin> run ` goes, and whether the line already runs via rtok.
+) -> tuple[list[int], list[tuple[int, int]], bool] | None:
+    """Offsets where `<rtok_bin> run ` goes, (offset, length) of the bare `rtok` command
+    words that become `rtok_bin`, and whether the line already runs via rtok.
 
-    None when the line must be left alone as a whole (unattestable, compound, empty).
+    A bare `rtok` (`rtok expand ID`, as the trailer and the awareness texts say) is
+    renamed only when `rtok_bin` is not `rtok` itself: the agent's shell may not find rtok
+    on PATH, and the hook knows where it is. None when the line must be left alone as a
+    whole (unattestable, compound, empty).
     """
     if not cmd.strip():
         return None
@@ -140,7 +148,16 @@ def insertion_points(
     plan = _Plan(rtok_bin, settings if settings is not None else load_settings())
     if not _plan_line(cmd, 0, plan, 0):
         return None
-    return sorted(set(plan.offsets)), plan.already_rtok
+    return sorted(set(plan.offsets)), sorted(set(plan.renamed)), plan.already_rtok
+
+
+def insertion_points(
+    cmd: str, *, rtok_bin: str = "rtok", settings: Settings | None = None
+) -> tuple[list[int], bool] | None:
+    """Offsets where `<rtok_bin> run ` goes, and whether the line already runs via rtok
+    (see `edit_points`, which also gives the renamed `rtok` words)."""
+    found = edit_points(cmd, rtok_bin=rtok_bin, settings=settings)
+    return None if found is None else (found[0], found[2])
 
 
 def rewrite_command(
@@ -149,27 +166,36 @@ def rewrite_command(
     rtok_bin: str = "rtok",
     settings: Settings | None = None,
 ) -> str | None:
-    """`cmd` with `<rtok_bin> run ` in front of every command worth shortening.
+    """`cmd` with `<rtok_bin> run ` in front of every command worth shortening, and every
+    bare `rtok` command word naming `rtok_bin`.
 
     None when nothing is rewritten; `cmd` itself when it already runs through rtok.
     `rtok_bin` is inserted as written (pass an absolute path already shell-quoted).
     """
-    found = insertion_points(cmd, rtok_bin=rtok_bin, settings=settings)
+    found = edit_points(cmd, rtok_bin=rtok_bin, settings=settings)
     if found is None:
         return None
-    offsets, already = found
-    if not offsets:
+    offsets, renamed, already = found
+    if not offsets and not renamed:
         return cmd if already else None
-    return apply_insertions(cmd, offsets, f"{rtok_bin} run ")
+    return apply_edits(cmd, offsets, f"{rtok_bin} run ", renamed, rtok_bin)
 
 
 def apply_insertions(cmd: str, offsets: Sequence[int], text: str) -> str:
+    return apply_edits(cmd, offsets, text, (), "")
+
+
+def apply_edits(cmd: str, offsets: Sequence[int], text: str,
+                renamed: Sequence[tuple[int, int]], name: str) -> str:
+    """`text` inserted at each of `offsets`, and each (offset, length) word of `renamed`
+    replaced by `name` (an inserted offset is never inside a renamed word)."""
+    events = sorted([(o, 0) for o in offsets] + list(renamed))
     parts = []
     last = 0
-    for offset in offsets:
+    for offset, length in events:
         parts.append(cmd[last:offset])
-        parts.append(text)
-        last = offset
+        parts.append(text if length == 0 else name)
+        last = offset + length
     parts.append(cmd[last:])
     return "".join(parts)
 
@@ -268,11 +294,32 @@ def _plan_pipeline(
     if len(stages) == 1:
         _plan_command(lexed, *stages[0], NORMAL, base, plan, depth)
         return
+    # A bare `rtok` feeding a pipe still has to be found (`rtok expand ID | grep x`).
+    for command, lead in stages[:-1]:
+        _rename_bare_rtok(lexed, command, lead, base, plan)
     if any(s[0].after == "|&" for s in stages[:-1]):
+        _rename_bare_rtok(lexed, *stages[-1], base, plan)
         return
     # Only the last stage's output reaches the agent: every earlier stage feeds a program
     # that must read the command's own bytes (`git log --oneline | head -3`).
     _plan_command(lexed, *stages[-1], FINAL, base, plan, depth)
+
+
+def _rename_bare_rtok(lexed: lexer.Lexed, command: SimpleCommand, lead: int, base: int,
+                      plan: _Plan) -> None:
+    """Name `rtok_bin` for a bare `rtok` command word that gets no `run` inserted."""
+    if dequote(plan.rtok_bin) == BARE_NAME:
+        return
+    words = segments.word_texts(lexed, command)[lead:]
+    if not words:
+        return
+    peeled = wrappers.command_index(words, transparent=plan.settings.transparent)
+    if peeled is None or peeled.disabled or peeled.resets_environment:
+        return
+    if dequote(words[peeled.index]) == BARE_NAME:
+        offset = base + command.words[lead + peeled.index][0]
+        plan.renamed.append((offset, len(words[peeled.index])))
+        plan.already_rtok = True
 
 
 def _plan_command(
@@ -299,11 +346,13 @@ def _plan_command(
     if head is None:
         return False
     name = basename(head)
+    offset = base + command.words[lead + peeled.index][0]
     if name in SELF_NAMES or head == dequote(plan.rtok_bin):
         plan.already_rtok = True
+        if head == BARE_NAME and dequote(plan.rtok_bin) != BARE_NAME:
+            plan.renamed.append((offset, len(words[peeled.index])))
         return False
     args = [dequote(w) for w in words[peeled.index + 1 :]]
-    offset = base + command.words[lead + peeled.index][0]
     if name in _SHELLS:
         if context == NORMAL:
             _plan_shell_script(lexed, command, lead, peeled.index, base, plan, depth)
@@ -366,6 +415,7 @@ def _plan_shell_script(
     inner.user_families = plan.user_families
     if _plan_line(body, start, inner, depth + 1):
         plan.offsets.extend(inner.offsets)
+        plan.renamed.extend(inner.renamed)
         plan.already_rtok = plan.already_rtok or inner.already_rtok
         plan.user_families = inner.user_families
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rtok.rewrite.rewriter import Settings, insertion_points, rewrite_command
+from rtok.rewrite.rewriter import Settings, edit_points, insertion_points, rewrite_command
 
 NO_SETTINGS = Settings()
 
@@ -228,3 +228,32 @@ def test_transparent_prefixes() -> None:
 def test_insertion_points_are_offsets_into_the_input() -> None:
     found = insertion_points("FOO=1 git status && ls", settings=NO_SETTINGS)
     assert found == ([6, 20], False)
+
+
+@pytest.mark.parametrize(("cmd", "expected"), [
+    ("rtok expand 3f2a9c", "/opt/rtok/bin/rtok expand 3f2a9c"),
+    ("rtok expand 3f2a9c --grep err | head -5",
+     "/opt/rtok/bin/rtok expand 3f2a9c --grep err | head -5"),
+    ("timeout 9 rtok gain", "timeout 9 /opt/rtok/bin/rtok gain"),
+    ("'rtok' doctor", "/opt/rtok/bin/rtok doctor"),
+    ("git status && rtok expand a1",
+     "/opt/rtok/bin/rtok run git status && /opt/rtok/bin/rtok expand a1"),
+    ("bash -c 'rtok expand a1'", "bash -c '/opt/rtok/bin/rtok expand a1'"),
+    ("rtok run git log", "/opt/rtok/bin/rtok run git log"),
+])
+def test_bare_rtok_names_the_installed_rtok(cmd: str, expected: str) -> None:
+    # The trailer and the awareness texts say `rtok expand ID`; where the agent's shell
+    # may not find rtok on PATH, the hook names the rtok it knows.
+    assert rewrite_command(cmd, rtok_bin="/opt/rtok/bin/rtok", settings=NO_SETTINGS) == expected
+    # Where a bare rtok is the rtok to run, no word is renamed.
+    found = edit_points(cmd, settings=NO_SETTINGS)
+    assert found is not None and not found[1]
+
+
+@pytest.mark.parametrize("cmd", [
+    "/usr/bin/rtok expand a1",  # a path is the user's own choice
+    "env -i rtok expand a1",  # the environment is reset on purpose
+    "echo rtok expand a1",  # not the command word
+])
+def test_other_rtok_words_stay(cmd: str) -> None:
+    assert rewrite_command(cmd, rtok_bin="/opt/rtok/bin/rtok", settings=NO_SETTINGS) in (None, cmd)

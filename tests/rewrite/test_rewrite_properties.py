@@ -12,8 +12,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rtok.rewrite.rewriter import Settings, apply_insertions, insertion_points, rewrite_command
+from rtok.rewrite.rewriter import Settings, apply_edits, edit_points, rewrite_command
 from rtok.shell.lexer import is_unattestable, lex
+from rtok.shell.words import dequote
 
 RUNS = settings(
     deadline=None,
@@ -101,17 +102,32 @@ def check_invariant(cmd: str, rtok_bin: str, user: Settings) -> None:
     out = rewrite_command(cmd, rtok_bin=rtok_bin, settings=user)
     if out is None:
         return
-    found = insertion_points(cmd, rtok_bin=rtok_bin, settings=user)
+    found = edit_points(cmd, rtok_bin=rtok_bin, settings=user)
     assert found is not None
-    offsets, _ = found
+    offsets, renamed, _ = found
     inserted = f"{rtok_bin} run "
-    assert out == (apply_insertions(cmd, offsets, inserted) if offsets else cmd)
-    # Delete every insertion (from the right, so earlier offsets stay valid).
+    assert out == (apply_edits(cmd, offsets, inserted, renamed, rtok_bin)
+                   if offsets or renamed else cmd)
+    if rtok_bin == "rtok":
+        assert not renamed  # a bare rtok is already the rtok to run
+    # Undo every edit from the right, so earlier offsets stay valid: each insertion is
+    # deleted, each renamed word gets its own bytes back.
+    events = sorted([(o, 0) for o in offsets] + list(renamed))
+    shift = [0]
+    for _offset, length in events:
+        shift.append(shift[-1] + (len(inserted) if length == 0 else len(rtok_bin) - length))
     restored = out
-    for k, offset in reversed(list(enumerate(offsets))):
-        at = offset + k * len(inserted)
-        assert restored[at : at + len(inserted)] == inserted
-        restored = restored[:at] + restored[at + len(inserted) :]
+    for k in reversed(range(len(events))):
+        offset, length = events[k]
+        at = offset + shift[k]
+        if length == 0:
+            assert restored[at : at + len(inserted)] == inserted
+            restored = restored[:at] + restored[at + len(inserted) :]
+        else:
+            assert restored[at : at + len(rtok_bin)] == rtok_bin
+            assert dequote(cmd[offset : offset + length]) == "rtok"
+            restored = restored[:at] + cmd[offset : offset + length] + restored[
+                at + len(rtok_bin) :]
     assert restored == cmd
     if "rtok" not in cmd:
         assert out.replace(inserted, "") == cmd
