@@ -122,6 +122,17 @@ def launcher() -> str:
     return os.path.join(data_dir(), "bin", "rtok")
 
 
+def user_bin_dir() -> str:
+    """Where a user's own commands go: `$XDG_BIN_HOME`, else `~/.local/bin` (the XDG base
+    directory spec's user executables; pipx puts its links there too)."""
+    return _xdg("XDG_BIN_HOME", os.path.join(".local", "bin"))
+
+
+def command_link() -> str:
+    """The `rtok` link `rtok init` puts on PATH when the shell finds no rtok."""
+    return os.path.join(user_bin_dir(), "rtok.exe" if os.name == "nt" else "rtok")
+
+
 def project_rules_root(cwd: str) -> str | None:
     """The project whose `.rtok/` rule files apply at `cwd`: the nearest directory at or
     above `cwd` holding `.rtok/`, looking no higher than the git top level (a directory with

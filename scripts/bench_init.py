@@ -63,7 +63,7 @@ def main() -> int:
                    XDG_CACHE_HOME=os.path.join(home, ".cache"))
         cases = {
             "global (init --all -g --dry-run)": ["init", "--all", "-g", "--dry-run"],
-            "project (init --all --dry-run)": ["init", "--all", "--dry-run"],
+            "project (init --all --project --dry-run)": ["init", "--all", "--project", "--dry-run"],
         }
         worst = 0.0
         for label, args in cases.items():

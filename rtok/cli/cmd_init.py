@@ -22,9 +22,10 @@ if TYPE_CHECKING:
 _AgentOption = Annotated[list[str] | None, typer.Option(
     "--agent", "-a", metavar="NAME", help="Agent to act on (repeatable; see `rtok agents`).")]
 _GlobalOption = Annotated[bool, typer.Option(
-    "--global", "-g", help="Your user account instead of the current project.")]
+    "--global", "-g", help="Your user account: the default, also without this option.")]
 _ProjectOption = Annotated[bool, typer.Option(
-    "--project", help="The current project (on a terminal: without asking).")]
+    "--project", help="The current project instead of your user account (refused in your "
+    "home directory, above it and in rtok's own checkout).")]
 _DryRunOption = Annotated[bool, typer.Option(
     "--dry-run", help="Print the changes as unified diffs; write nothing.")]
 _CheckOption = Annotated[bool, typer.Option(
@@ -179,8 +180,8 @@ def register(app: typer.Typer) -> None:
     @app.command(
         "init",
         help=(
-            "Install rtok into coding agents (the current project, or with -g your user "
-            "account). Shows a diff first on a terminal; --dry-run only prints it. "
+            "Install rtok into coding agents: for your user account, or with --project for "
+            "the current project. Shows a diff first on a terminal; --dry-run only prints it. "
             + EXIT_CODES_HELP
         ),
     )

@@ -87,11 +87,13 @@ def skipped_note(skipped: Sequence[str], descriptors: Mapping[str, Descriptor], 
     return f"skipped, no {scope} install: {names}"
 
 
-def next_steps(agents: Sequence[str], descriptors: Mapping[str, Descriptor], action: Action) -> str:
-    """What to do after applying: the agents read their settings when they start."""
+def next_steps(agents: Sequence[str], descriptors: Mapping[str, Descriptor], action: Action,
+               rtok_command: str = "rtok") -> str:
+    """What to do after applying: the agents read their settings when they start.
+    `rtok_command` is how this user's shell runs rtok (a path where PATH has none)."""
     names = ", ".join(descriptors[a].display_name for a in agents
                       if a in descriptors)
     if action == "uninstall":
         return f"Next: restart {names} so they stop calling rtok."
-    return (f"Next: restart {names} so they load rtok, then run `rtok doctor` to check "
-            "that each hook answers as its agent expects.")
+    return (f"Next: restart {names} so they load rtok, then run `{rtok_command} doctor` to "
+            "check that each hook answers as its agent expects.")

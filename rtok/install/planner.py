@@ -64,6 +64,8 @@ class Plan:
     # What an uninstall removes beyond rtok's exact bytes (entries the user edited), to say.
     notes: tuple[tuple[FileEdit, str], ...] = ()
     agents: tuple[str, ...] = field(default=())
+    # Agents none of whose changes were made, because one of them needed consent.
+    held: tuple[str, ...] = ()
 
     @property
     def pending(self) -> bool:
@@ -160,77 +162,106 @@ def plan(
     *,
     consent: bool | None = None,
     action: Action = "install",
+    whole: bool = True,
 ) -> Plan:
     """Plan `edits`. Edits that need consent are applied only when `consent` (default:
     ctx.auto_patch) is true; otherwise they are computed and returned as `declined`.
-    An uninstall gives back a file's bytes from before rtok changed it when it can
-    (`rtok.install.origins`)."""
+    With `whole` (the default), an agent one of whose changes is declined gets none of
+    its changes: its hook without its awareness file, or the other way round, would tell
+    the model about output nothing shortens. An uninstall gives back a file's bytes from
+    before rtok changed it when it can (`rtok.install.origins`)."""
     allowed = ctx.auto_patch if consent is None else consent
     groups: dict[str, list[FileEdit]] = {}
-    problems: list[str] = []
     for edit in edits:
         key = os.path.realpath(os.path.abspath(edit.path))
         groups.setdefault(key, []).append(edit)
-
     origin_table = state.load_origins() if action == "uninstall" else {}
-    changes: list[Change] = []
-    declined: list[Change] = []
-    unchanged: list[FileEdit] = []
-    in_place: list[FileEdit] = []
-    kept: list[tuple[FileEdit, str]] = []
-    notes: list[tuple[FileEdit, str]] = []
-    for group in groups.values():
-        path = os.path.abspath(group[0].path)
-        found = _read_target(path, group, ctx)
-        if isinstance(found, str):
-            problems.append(found)
-            continue
-        real, current, old_mode = found
-        accepted = [e for e in group if allowed or not e.needs_consent]
-        refused = [e for e in group if not (allowed or not e.needs_consent)]
-        try:
-            new = _apply(accepted, current)
-            if action == "uninstall" and accepted:
-                new = origins.restore(origin_table, real, current, new)
-            with_refused = _apply(refused, new) if refused else new
-        except Exception as exc:  # a transform refuses the file (parse error, bad shape)
-            problems.append(_describe_failure(path, exc))
-            continue
-        _collect_notes(group, current, bool(accepted), kept, notes)
-        missing, existing = missing_dirs(os.path.dirname(real))
-        mode = target_mode(old_mode, accepted or group)
-        if not accepted or (new == current and (current is None or mode == old_mode)):
-            unchanged.extend(accepted)
-            in_place.extend(accepted)
-        else:
-            writable = _write_problem(real, old_mode, existing, missing, ctx)
-            if writable:
-                problems.append(writable)
-                continue
-            changes.append(
-                Change(path=path, real_path=real, old=current, new=new, mode=mode,
-                       edit=accepted[0], edits=tuple(accepted), old_mode=old_mode,
-                       new_dirs=tuple(missing))
-            )
-        if refused and with_refused != new:
-            declined.append(
-                Change(path=path, real_path=real, old=current, new=with_refused, mode=mode,
-                       edit=refused[0], edits=tuple(refused), old_mode=old_mode,
-                       new_dirs=tuple(missing))
-            )
-        elif refused:
-            unchanged.extend(refused)
-    if problems:
-        raise PlanError(problems)
+    parts = _plan_groups(groups, ctx, allowed, action, origin_table, frozenset())
+    held = frozenset(e.agent for c in parts.declined for e in c.edits)
+    if whole and held:
+        parts = _plan_groups(groups, ctx, allowed, action, origin_table, held)
+    if parts.problems:
+        raise PlanError(parts.problems)
     return Plan(
-        changes=tuple(changes),
-        declined=tuple(declined),
-        unchanged=tuple(unchanged),
-        in_place=tuple(in_place),
-        kept=tuple(kept),
-        notes=tuple(notes),
+        changes=tuple(parts.changes),
+        declined=tuple(parts.declined),
+        unchanged=tuple(parts.unchanged),
+        in_place=tuple(parts.in_place),
+        kept=tuple(parts.kept),
+        notes=tuple(parts.notes),
         agents=tuple(dict.fromkeys(e.agent for e in edits)),
+        held=tuple(sorted(held)) if whole else (),
     )
+
+
+@dataclass
+class _Parts:
+    """What planning every file found so far (lists filled by _plan_group)."""
+
+    changes: list[Change] = field(default_factory=list)
+    declined: list[Change] = field(default_factory=list)
+    unchanged: list[FileEdit] = field(default_factory=list)
+    in_place: list[FileEdit] = field(default_factory=list)
+    kept: list[tuple[FileEdit, str]] = field(default_factory=list)
+    notes: list[tuple[FileEdit, str]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def _plan_groups(groups: dict[str, list[FileEdit]], ctx: InstallContext, allowed: bool,
+                 action: Action, origin_table: state.OriginTable,
+                 held: frozenset[str]) -> _Parts:
+    parts = _Parts()
+    for group in groups.values():
+        _plan_group(group, ctx, allowed, action, origin_table, held, parts)
+    return parts
+
+
+def _plan_group(group: list[FileEdit], ctx: InstallContext, allowed: bool, action: Action,
+                origin_table: state.OriginTable, held: frozenset[str],
+                parts: _Parts) -> None:
+    """Plan one file's edits into `parts`. An edit is refused when it needs consent that
+    was not given, or when its agent is held (another of its files was refused)."""
+    path = os.path.abspath(group[0].path)
+    found = _read_target(path, group, ctx)
+    if isinstance(found, str):
+        parts.problems.append(found)
+        return
+    real, current, old_mode = found
+    accepted = [e for e in group
+                if e.agent not in held and (allowed or not e.needs_consent)]
+    refused = [e for e in group if e not in accepted]
+    try:
+        new = _apply(accepted, current)
+        if action == "uninstall" and accepted:
+            new = origins.restore(origin_table, real, current, new)
+        with_refused = _apply(refused, new) if refused else new
+    except Exception as exc:  # a transform refuses the file (parse error, bad shape)
+        parts.problems.append(_describe_failure(path, exc))
+        return
+    _collect_notes(group, current, bool(accepted), parts.kept, parts.notes)
+    missing, existing = missing_dirs(os.path.dirname(real))
+    mode = target_mode(old_mode, accepted or group)
+    if not accepted or (new == current and (current is None or mode == old_mode)):
+        parts.unchanged.extend(accepted)
+        parts.in_place.extend(accepted)
+    else:
+        writable = _write_problem(real, old_mode, existing, missing, ctx)
+        if writable:
+            parts.problems.append(writable)
+            return
+        parts.changes.append(
+            Change(path=path, real_path=real, old=current, new=new, mode=mode,
+                   edit=accepted[0], edits=tuple(accepted), old_mode=old_mode,
+                   new_dirs=tuple(missing))
+        )
+    if refused and with_refused != new:
+        parts.declined.append(
+            Change(path=path, real_path=real, old=current, new=with_refused, mode=mode,
+                   edit=refused[0], edits=tuple(refused), old_mode=old_mode,
+                   new_dirs=tuple(missing))
+        )
+    elif refused:
+        parts.unchanged.extend(refused)
 
 
 def _read_target(path: str, group: Sequence[FileEdit], ctx: InstallContext

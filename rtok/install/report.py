@@ -55,7 +55,7 @@ def plan_text(plan: Plan, *, action: Action, show_diff: bool, verbose: bool) -> 
         if show_diff:
             lines.append(diff.unified_diff(change).rstrip("\n"))
     for change in plan.declined:
-        lines.append(change_line(change, prefix="needs consent (--auto-patch), not done: "))
+        lines.append(change_line(change, prefix=declined_prefix(change)))
         if show_diff:
             lines.append(diff.unified_diff(change).rstrip("\n"))
     for edit, note in plan.kept:
@@ -70,6 +70,13 @@ def plan_text(plan: Plan, *, action: Action, show_diff: bool, verbose: bool) -> 
         lines.append(f"{existing} existing file(s) will be backed up first, into a new "
                      f"directory under {paths.backups_dir()}")
     return "\n".join(line for line in lines if line) + "\n"
+
+
+def declined_prefix(change: Change) -> str:
+    """Why a change is not made: it needs consent itself, or its agent waits for one."""
+    if any(e.needs_consent for e in change.edits):
+        return "needs consent (--auto-patch), not done: "
+    return "not done, waits with its agent's settings change: "
 
 
 def manual_instructions(declined: Sequence[Change]) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from rtok import launcher, paths
-from rtok.install import first_run, planner, report, state, transaction
+from rtok.install import command_link, first_run, planner, report, state, transaction
 from rtok.install import integrations as shipped_integrations
 from rtok.install.descriptor import Descriptor
 from rtok.install.integration_api import Integrations
@@ -138,30 +138,15 @@ def select_agents(
 
 
 def check_project_root(root: str, home: str) -> None:
-    """A project install in the home directory (or above it) would write the files of a
-    global install under project ownership; refuse it."""
-    real_root, real_home = os.path.realpath(root), os.path.realpath(home)
-    if real_root == real_home or real_home.startswith(real_root.rstrip(os.sep) + os.sep):
+    """A project install is refused where it is no project of the user's: in the home
+    directory or above it (the files of a global install under project ownership) and in
+    rtok's own source checkout (the README's first command runs there)."""
+    problem = first_run.project_problem(root, home)
+    if problem is not None:
         raise UsageError(
-            f"{root} is your home directory or above it, not a project: use -g/--global "
-            "for your user account, or run rtok in a project directory"
+            f"{problem}, not a project of yours: leave out --project to install for your "
+            "user account, or run rtok from inside your project"
         )
-
-
-def rtok_not_on_path_note(rtok_bin: str) -> str | None:
-    """A hint when the shell would not find this rtok by name. Hooks and plugins name it by
-    absolute path then, but the agent is told to run `rtok expand ID` to see cut output."""
-    import shutil
-
-    found = shutil.which("rtok")
-    if found and os.path.realpath(found) == os.path.realpath(rtok_bin):
-        return None
-    directory = os.path.dirname(rtok_bin)
-    return (
-        f"{rtok_bin} is not the rtok your shell finds on PATH; the installed hooks call it "
-        f"by absolute path, but for `rtok expand` to work in the agent add {directory} to "
-        "PATH (or install rtok with pipx)"
-    )
 
 
 def collect_edits(
@@ -236,7 +221,9 @@ def _run(
     if prompting and not _prompt_for_agents(opts, descriptors, choose, err):
         return EXIT_OK
 
-    scope = "global" if opts.global_scope else "project"
+    # One rule for every path, terminal or not: the user's account unless --project was
+    # given (or project was chosen at the question).
+    scope = "project" if opts.project_scope else "global"
     # On a terminal, without --auto-patch/--no-patch, the one confirmation after the full
     # diff is the consent to edit shared settings files too.
     confirming = prompting or (
@@ -259,11 +246,14 @@ def _run(
     if ctx.project_root is not None:
         check_project_root(ctx.project_root, ctx.home)
     edits = collect_edits(agents, scope, action, ctx)
-    the_plan = planner.plan(edits, ctx, consent=consent, action=action)
+    # --no-patch asks for the rest to be written and the shared settings change printed
+    # as steps to do by hand; otherwise an agent is installed whole or not at all.
+    the_plan = planner.plan(edits, ctx, consent=consent, action=action,
+                            whole=opts.patch is not False)
     if action == "install":
         _install_notes(agents, scope, ctx, err)
     if opts.dry_run:
-        return _report_dry_run(opts, the_plan, action, scope, out)
+        return _report_dry_run(opts, the_plan, action, scope, out, ctx)
 
     messages: list[str] = []
     trust_asked = False
@@ -271,12 +261,14 @@ def _run(
         if not _confirm_plan(opts, the_plan, action, confirm, out, err, messages):
             return EXIT_PENDING
         trust_asked = action == "install"
-    if action == "install" and ctx.rtok_bin == paths.launcher():
+    if action == "install" and ctx.rtok_bin == paths.launcher() and set(agents) - set(
+            the_plan.held):
         # Before the hooks that name it: a re-run repairs a launcher that went stale.
         launcher.ensure()
     result = transaction.apply(
         the_plan, strict=confirming, action=action, project_root=ctx.project_root
     )
+    messages.extend(_settle_command_link(action, ctx, the_plan))
     code = _outcome(opts, the_plan, messages)
     if action == "install" and not trust_asked:
         messages.extend(_trust_filters(opts, err))
@@ -285,8 +277,9 @@ def _run(
                                    exit_code=code, messages=messages))
         return code
     _report_applied(opts, the_plan, result, action, messages, out, err)
-    if result.applied:
-        out.write(first_run.next_steps(agents, descriptors, action) + "\n")
+    done = [a for a in agents if a not in the_plan.held]
+    if result.applied and done:
+        out.write(first_run.next_steps(done, descriptors, action, _rtok_command(ctx)) + "\n")
     return code
 
 
@@ -321,7 +314,8 @@ def _prompt_for_agents(opts: InitOptions, descriptors: dict[str, Descriptor],
     if not chosen:
         err.write("No agent chosen; nothing written.\n")
         return False
-    opts.agents, opts.global_scope = chosen, global_scope
+    opts.agents = chosen
+    opts.global_scope, opts.project_scope = global_scope, not global_scope
     return True
 
 
@@ -329,14 +323,52 @@ def _install_notes(agents: Sequence[str], scope: str, ctx: InstallContext, err: 
     # Rules-only agents (and rules-only scopes) always get the full awareness text.
     for note in integrations().awareness_notes(list(agents), scope, ctx):
         err.write(f"note: {note}\n")
-    shown_bin = entry_point_bin() if ctx.rtok_bin == paths.launcher() else ctx.rtok_bin
-    path_note = rtok_not_on_path_note(shown_bin)
-    if path_note:
-        err.write(f"note: {path_note}\n")
+    link = _command_link_plan(ctx)
+    if link is not None and link.note:
+        err.write(f"note: {link.note}\n")
+
+
+def _rtok_command(ctx: InstallContext) -> str:
+    """How the user runs rtok in their shell: `rtok` where PATH finds it, else its path."""
+    from rtok.invocation import rtok_command
+
+    return rtok_command(ctx.env, ctx.home)
+
+
+def _command_link_plan(ctx: InstallContext) -> command_link.LinkPlan | None:
+    """The `rtok` command for the user's shell (None where rtok makes no link)."""
+    if os.name == "nt" or ctx.rtok_bin != paths.launcher():
+        return None
+    return command_link.plan_install(ctx.rtok_bin, ctx.env, ctx.home)
+
+
+def _settle_command_link(action: Action, ctx: InstallContext, the_plan: planner.Plan
+                         ) -> list[str]:
+    """Make the `rtok` link after an install that leaves an agent installed; remove it
+    with the last agent. What was done, as lines for the user."""
+    from rtok.integrity import records
+
+    if action == "install":
+        done = [a for a in the_plan.agents if a not in the_plan.held]
+        link = _command_link_plan(ctx) if done else None
+    else:
+        try:
+            if records.load_records():
+                return []  # another agent or project still runs rtok
+        except Exception:  # unreadable records: `rtok verify` reports them; keep the link
+            return []
+        link = command_link.plan_uninstall(paths.launcher())
+    if link is None or not link.action:
+        return []
+    try:
+        command_link.apply(link)
+    except OSError as exc:
+        return [f"could not {command_link.describe(link, ctx.home)}: {exc.strerror or exc}"]
+    return [command_link.describe(link, ctx.home)]
 
 
 def _report_dry_run(opts: InitOptions, the_plan: planner.Plan, action: Action, scope: str,
-                    out: TextIO) -> int:
+                    out: TextIO, ctx: InstallContext) -> int:
     # A change that waits for consent is still pending for --check.
     pending = the_plan.pending or bool(the_plan.declined)
     code = EXIT_PENDING if (opts.check and pending) else EXIT_OK
@@ -345,6 +377,9 @@ def _report_dry_run(opts: InitOptions, the_plan: planner.Plan, action: Action, s
                                    exit_code=code))
         return code
     out.write(report.plan_text(the_plan, action=action, show_diff=True, verbose=opts.verbose))
+    link = _command_link_plan(ctx) if action == "install" else None
+    if link is not None and link.action:
+        out.write(f"would {command_link.describe(link, ctx.home)}\n")
     if opts.check:
         out.write("Check: changes pending; nothing written.\n" if pending
                   else "Check: nothing to change.\n")
@@ -380,16 +415,26 @@ def _outcome(opts: InitOptions, the_plan: planner.Plan, messages: list[str]) -> 
             messages.append("left to do by hand (--no-patch): see the instructions above")
         else:
             code = EXIT_PENDING
-            messages.append(
-                f"{len(the_plan.declined)} change(s) to shared settings need consent and were "
-                "not made: rerun with --auto-patch, or with --no-patch for manual steps"
-            )
+            messages.append(_held_message(opts, the_plan))
     if the_plan.kept:
         code = EXIT_KEPT
         messages.append(
             f"{len(the_plan.kept)} file(s) rtok wrote were modified by you and were kept"
         )
     return code
+
+
+def _held_message(opts: InitOptions, the_plan: planner.Plan) -> str:
+    """Which agents were left as they were for want of consent, and how to give it."""
+    names = ", ".join(the_plan.held) or ", ".join(
+        dict.fromkeys(e.agent for c in the_plan.declined for e in c.edits))
+    verb = "removed from" if opts.uninstall else "installed into"
+    return (
+        f"rtok was not {verb} {names}: that changes a settings file the agent shares with "
+        "you, which needs your consent, so none of its files were touched. Give consent "
+        "with --auto-patch (or run the same command on a terminal and answer yes), or use "
+        "--no-patch to write the rest and print that change as steps to do by hand"
+    )
 
 
 def _report_applied(opts: InitOptions, the_plan: planner.Plan,
@@ -402,7 +447,7 @@ def _report_applied(opts: InitOptions, the_plan: planner.Plan,
     for edit, note in the_plan.notes:
         out.write(f"note: {edit.path} [{edit.agent}]: {note}\n")
     for change in the_plan.declined:
-        out.write(report.change_line(change, prefix="not done (needs consent): ") + "\n")
+        out.write(report.change_line(change, prefix=report.declined_prefix(change)) + "\n")
     if the_plan.declined and opts.patch is False:
         out.write(report.manual_instructions(the_plan.declined))
     for message in messages:

@@ -29,7 +29,7 @@ from rtok.fileio import sha256_hex
 from rtok.hooks.types import HookProtocol, JsonObject, JsonValue, PayloadShape
 from rtok.install.descriptor import DoctorFacts, FileSpec
 from rtok.install.targets.toml_hooks import codex_group_hash
-from rtok.integrity import installed
+from rtok.integrity import installed, reach
 from rtok.integrity.manifest import is_stock_artifact
 from rtok.integrity.records import ArtifactRecord, load_records
 from rtok.integrity.verify import candidate_strings, init_fix, owned_now, rtok_bins_in
@@ -308,6 +308,8 @@ def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
             env = agent_env(agent, cwd, os.environ)
             checks.append(_one_sample(agent, scope, sample, command, protocol, shape,
                                       sample_payload(shape, cmd, cwd), cwd, env))
+        checks.append(_expand_check(agent, scope, command, shape, cwd,
+                                    agent_env(agent, cwd, os.environ)))
     with deny_sandbox(str(protocol["permissions"])) as sandbox:
         if sandbox is None:
             checks.append(Check(agent, scope, "deny", SKIP,
@@ -363,6 +365,30 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
                  command=command, reply=_clip(out) or None)
 
 
+def _expand_check(agent: str, scope: str, command: str, shape: PayloadShape, cwd: str,
+                  env: Mapping[str, str]) -> Check:
+    """The agent's shell can run the `rtok expand` every trailer names."""
+    code, out, err = run_hook_command(command, sample_payload(shape, reach.PROBE, cwd), cwd,
+                                      env)
+    if code != 0:
+        return Check(agent, scope, "expand", FAIL,
+                     f"the hook failed for `{reach.PROBE}`: {_clip(err) or code}",
+                     init_fix(agent, scope, None), command)
+    return _reach_check(agent, scope, command, reach.through_reply(out, cwd, env))
+
+
+def _reach_check(agent: str, scope: str, command: str, found: reach.Reach) -> Check:
+    if found.ok:
+        return Check(agent, scope, "expand", PASS,
+                     f"the agent's shell runs `rtok expand` ({found.how}: `{found.command}`)",
+                     command=command)
+    return Check(agent, scope, "expand", FAIL,
+                 f"the agent's shell cannot run `{found.command}` ({found.detail}), so the "
+                 "model cannot read the full output of a shortened command; `rtok init` "
+                 f"again repairs the hook and links `rtok` into {paths.user_bin_dir()} when "
+                 "that is on PATH", init_fix(agent, scope, None), command)
+
+
 # ------------------------------------------------------------------------------ plugins
 
 # The permission source `rtok rewrite` reads when the caller names no agent (as doctor
@@ -403,10 +429,11 @@ def exercise_plugin(agent: str, scope: str, files: Sequence[tuple[ArtifactRecord
     return checks
 
 
-def _run_rewrite(binary: str, command: str, cwd: str,
-                 env: Mapping[str, str]) -> tuple[int | None, str, str]:
+def _run_rewrite(binary: str, command: str, cwd: str, env: Mapping[str, str],
+                 options: Sequence[str] = ()) -> tuple[int | None, str, str]:
     try:
-        done = subprocess.run([binary, "rewrite", command], capture_output=True, text=True,
+        done = subprocess.run([binary, "rewrite", *options, "--", command],
+                              capture_output=True, text=True,
                               cwd=cwd, env=dict(env), timeout=HOOK_TIMEOUT_S,
                               stdin=subprocess.DEVNULL, check=False)
     except subprocess.TimeoutExpired:
@@ -429,6 +456,11 @@ def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Chec
             checks.append(Check(agent, scope, "rewrite", FAIL,
                                 f"`{binary} rewrite {REWRITE_SAMPLE}` gave exit {code}: "
                                 f"{_clip(err or out) or 'no output'}", fix, binary, out))
+        # As the plugins call it: they name the rtok to put into the command.
+        code, out, err = _run_rewrite(binary, reach.PROBE, cwd, os.environ,
+                                      ("--rtok-bin", binary))
+        checks.append(_reach_check(agent, scope, binary, reach.through_reply(
+            out if code in (0, 3) else "", cwd, os.environ)))
         code, out, err = _run_rewrite(binary, PLUGIN_PASSTHROUGH, cwd, os.environ)
         if code == 1 and not out.strip():
             checks.append(Check(agent, scope, "passthrough", PASS,
@@ -638,8 +670,14 @@ def check_launcher(checks: Sequence[Check]) -> list[Check]:
         return []
     problems = launcher.problems(path)
     if problems:
-        return [Check("rtok", "global", "launcher", FAIL, "; ".join(problems),
-                      "rtok init (any agent, any scope) rewrites it")]
+        from rtok.invocation import rtok_command
+
+        agent = next((c.agent for c in checks if c.agent != "rtok"), "claude")
+        scope = next((c.scope for c in checks if c.agent == agent), "global")
+        again = init_fix(agent, scope, None) if scope == "global" else (
+            f"{rtok_command()} init --agent {agent} --auto-patch")
+        return [Check("rtok", "global", "launcher", FAIL,
+                      "; ".join(problems) + " (any `rtok init` writes it again)", again)]
     with open(path, encoding="utf-8") as handle:
         python, root = launcher.configured(handle.read())
     return [Check("rtok", "global", "launcher", PASS,

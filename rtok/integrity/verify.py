@@ -25,6 +25,7 @@ from rtok.install.model import FileEdit
 from rtok.integrity import installed
 from rtok.integrity.manifest import is_stock_artifact
 from rtok.integrity.records import ArtifactRecord, load_records
+from rtok.invocation import rtok_command
 
 JSON_SCHEMA_VERSION = 1
 PASS, FAIL, WARN = "PASS", "FAIL", "WARN"
@@ -58,18 +59,20 @@ def _short(digest: str | None) -> str:
 
 
 def init_fix(agent: str, scope: str | None, project_root: str | None) -> str:
+    rtok = rtok_command()
     if scope == "global":
-        return f"rtok init --agent {agent} -g --auto-patch"
+        return f"{rtok} init --agent {agent} --auto-patch"
     where = shlex.quote(project_root or ".")
-    return f"cd {where} && rtok init --agent {agent} --auto-patch"
+    return f"cd {where} && {rtok} init --agent {agent} --project --auto-patch"
 
 
 def _reinstall_fix(agent: str, scope: str | None, project_root: str | None) -> str:
     """Re-recording an install that has no record: uninstall, then install again."""
-    flag = " -g" if scope == "global" else ""
+    rtok = rtok_command()
+    flag = "" if scope == "global" else " --project"
     prefix = "" if scope == "global" else f"cd {shlex.quote(project_root or '.')} && "
-    return (f"{prefix}rtok uninstall --agent {agent}{flag} --auto-patch && "
-            f"rtok init --agent {agent}{flag} --auto-patch")
+    return (f"{prefix}{rtok} uninstall --agent {agent}{flag} --auto-patch && "
+            f"{rtok} init --agent {agent}{flag} --auto-patch")
 
 
 # --------------------------------------------------------------------------- artifacts
@@ -163,6 +166,9 @@ def altered_in_place(record: ArtifactRecord, data: bytes) -> bool:
     return False
 
 
+WHOLE_KINDS = ("whole_file", "awareness_file")
+
+
 def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> Finding:
     base: dict[str, Any] = dict(
         check="artifact", agent=record.agent, scope=record.scope, kind=record.kind,
@@ -171,7 +177,7 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
     # A project install may write into a user file (scope "global") but keeps its root.
     install_scope = "project" if record.project_root else record.scope
     fix = init_fix(record.agent, install_scope, record.project_root)
-    forget = "rtok verify --prune"
+    forget = f"{rtok_command()} verify --prune"
     if known_agents is not None and record.agent not in known_agents:
         return Finding(status="orphaned", level=WARN, fix=forget,
                        message=f"{where}: record of an agent this rtok does not know", **base)
@@ -188,7 +194,7 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
     unreadable = host_parse_problem(record, data)
     if unreadable:
         return Finding(status="host_cannot_parse", level=FAIL, actual_sha256=sha256_hex(data),
-                       fix=f"fix {record.path}, then rtok verify",
+                       fix=f"fix {record.path}, then {rtok_command()} verify",
                        message=f"{where}: {unreadable}", **base)
     owned, reason = owned_now(record, data)
     if owned is None:
@@ -211,6 +217,11 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
     if actual == record.sha256:
         return Finding(status="verified", level=PASS, actual_sha256=actual,
                        message=f"{where}: verified ({_short(actual)})", **base)
+    if record.kind in WHOLE_KINDS:
+        # rtok does not overwrite a file whose bytes it no longer recognises: the fix
+        # keeps the changed file beside the new one.
+        kept = shlex.quote(record.path + ".changed")
+        fix = f"mv {shlex.quote(record.path)} {kept} && {fix}"
     return Finding(status="tampered", level=FAIL, actual_sha256=actual, fix=fix,
                    message=(f"{where}: tampered (expected {_short(record.sha256)}, "
                             f"actual {_short(actual)})"), **base)
@@ -495,7 +506,7 @@ def check_rule_files(cwd: str) -> list[Finding]:
             if problem:
                 findings.append(Finding(
                     check="rule_file", status="malformed", level=WARN, path=path,
-                    scope=scope, fix=f"rtok config validate {quoted}",
+                    scope=scope, fix=f"{rtok_command()} config validate {quoted}",
                     message=f"rule file {path}: trusted but malformed ({problem}); rtok "
                             "skips it"))
             else:
@@ -505,12 +516,12 @@ def check_rule_files(cwd: str) -> list[Finding]:
         elif state == "modified":
             findings.append(Finding(
                 check="rule_file", status="modified", level=WARN, path=path, scope=scope,
-                fix=f"rtok trust {quoted}",
+                fix=f"{rtok_command()} trust {quoted}",
                 message=f"rule file {path}: changed since it was trusted; rtok skips it"))
         elif state == "untrusted":
             findings.append(Finding(
                 check="rule_file", status="untrusted", level=WARN, path=path, scope=scope,
-                fix=f"rtok trust {quoted}",
+                fix=f"{rtok_command()} trust {quoted}",
                 message=f"rule file {path}: not trusted; rtok skips it"))
     return findings
 
@@ -560,7 +571,7 @@ def verify(agents: Sequence[str], cwd: str) -> list[Finding]:
     except Exception as exc:
         return [Finding(check="records", status="unreadable", level=FAIL,
                         message=f"integrity records: {exc}",
-                        fix="move the records file aside, then rerun rtok init")]
+                        fix="move the records file aside, then run rtok init again")]
     try:
         known: list[str] | None = list(installed.descriptors())
     except Exception:

@@ -76,14 +76,14 @@ def round_trip(agent: str, work_root: str, template: str | None = None,
     """rtok init -> rewritten run -> rtok uninstall -> raw run, with the real installer.
 
     scope "global" installs into the user's account (`--global`), "project" into the
-    repository the agent works in (no `--global`, run from the repository)."""
+    repository the agent works in (`--project`, run from the repository)."""
     start = time.monotonic()
     rtok = rtok_executable()
     ws = make_workspace(agent, work_root, template)
     report = new_report(agent, "round_trip" if scope == "global" else "project_round_trip", ws)
     profile = PROFILES[agent]
     folder = ws.ctx.run_dir
-    scope_args = ["--global"] if scope == "global" else []
+    scope_args = ["--global"] if scope == "global" else ["--project"]
     if scope == "project":
         profile.trust_project(ws.ctx)
     agent_args = [arg for name in (agent, *profile.companions) for arg in ("--agent", name)]
@@ -201,8 +201,8 @@ def fail_open_run(agent: str, work_root: str, template: str | None = None,
     folder = ws.ctx.run_dir
     profile.trust_project(ws.ctx)
     venv, rtok = private_rtok(folder)
-    init = run_rtok(rtok, ["init", "--agent", installed_for, "--auto-patch"], ws.env,
-                    ws.ctx.cwd, folder, "rtok-init")
+    init = run_rtok(rtok, ["init", "--agent", installed_for, "--project", "--auto-patch"],
+                    ws.env, ws.ctx.cwd, folder, "rtok-init")
     report.commands.append(init)
     if not report.check(f"rtok init --agent {installed_for} (project) exits 0",
                         init["returncode"] == 0, (init["stderr"] or init["stdout"])[-400:]):

@@ -56,7 +56,7 @@ def test_project_install_for_several_agents(isolated_home: Path, tmp_path: Path)
     before = all_files(str(project))
     agents = ["copilot", "cursor", "kimi", "opencode", "windsurf", "droid", "cline"]
     args = [part for name in agents for part in ("--agent", name)]
-    done = run_rtok(["init", *args, "--auto-patch"], cwd=str(project))
+    done = run_rtok(["init", *args, "--project", "--auto-patch"], cwd=str(project))
     assert done.returncode == 0, done.stderr.decode()
     agents_md = (read(str(project / "AGENTS.md")) or b"").decode()
     for name in ("kimi", "opencode", "droid"):
@@ -72,7 +72,7 @@ def test_project_install_for_several_agents(isolated_home: Path, tmp_path: Path)
         assert {"name", "display_name", "tier", "scopes", "detected", "installed",
                 "files"} <= set(row)
 
-    gone = run_rtok(["uninstall", *args], cwd=str(project))
+    gone = run_rtok(["uninstall", *args, "--project"], cwd=str(project))
     assert gone.returncode == 0, gone.stderr.decode()
     assert all_files(str(project)) == before
     assert sorted(os.listdir(project)) == [".gitignore", "AGENTS.md"]

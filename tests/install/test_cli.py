@@ -148,7 +148,7 @@ def test_a_project_link_out_of_the_project_is_refused(isolated_home: Path) -> No
     outside.write_bytes(b"{}\n")
     os.symlink(outside, project / ".claude" / "settings.local.json")
     before = snapshot(str(isolated_home))
-    done = run_rtok(["init", "-a", "claude", "--auto-patch"], cwd=str(project))
+    done = run_rtok(["init", "-a", "claude", "--project", "--auto-patch"], cwd=str(project))
     assert done.returncode == 2 and "outside the project" in done.stderr.decode()
     assert snapshot(str(isolated_home)) == before
 

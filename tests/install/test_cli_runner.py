@@ -83,8 +83,9 @@ def test_check_json_reports_pending_changes(isolated_home: Path) -> None:
     code, out, _ = _run(opts)
     document = json.loads(out)
     assert code == 1 and document["exit_code"] == 1
-    assert [c["action"] for c in document["changes"]] == ["create"]
-    assert [c["needs_consent"] for c in document["declined"]] == [True]
+    # Without consent for its settings file the agent gets nothing: both wait.
+    assert document["changes"] == []
+    assert sorted(c["needs_consent"] for c in document["declined"]) == [False, True]
 
 
 def test_trust_filters_trusts_the_projects_rule_file_only_when_asked(
@@ -126,7 +127,7 @@ def test_on_a_terminal_a_named_agent_is_confirmed_once_and_that_is_consent(
 
 
 def test_a_project_install_in_the_home_directory_is_refused(isolated_home: Path) -> None:
-    opts = InitOptions(agents=["test"], patch=True, cwd=str(isolated_home))
+    opts = InitOptions(agents=["test"], patch=True, project_scope=True, cwd=str(isolated_home))
     code, _, err = _run(opts)
     assert code == 2 and "home directory" in err
     assert not (isolated_home / ".testagent").exists()

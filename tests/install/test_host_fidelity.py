@@ -120,12 +120,37 @@ def test_a_huge_settings_file_is_refused_at_once(isolated_home: Path) -> None:
 # ------------------------------------------------------------------ partial installs
 
 
-def test_a_declined_hook_makes_the_install_visibly_partial(isolated_home: Path) -> None:
+def _hashes(root: Path) -> dict[str, str]:
+    import hashlib
+
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+            for p in sorted(root.rglob("*"))}
+
+
+def test_a_declined_hook_installs_nothing_of_the_agent(isolated_home: Path) -> None:
     settings = isolated_home / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_bytes(b'{"model": "opus"}\n')
+    before = _hashes(isolated_home)
     done = run_rtok(["init", "-a", "claude", "-g"])  # no terminal, no --auto-patch
     assert done.returncode == 1
+    assert b"--auto-patch" in done.stderr and b"Claude" not in done.stdout.split(b"Next")[-1]
+    assert b"Next:" not in done.stdout  # nothing will load: no restart to suggest
+    # Not one file of the agent's, nor of rtok's data dir, was written.
+    assert _hashes(isolated_home) == before
+    code, items = _verify(isolated_home)
+    assert not [i for i in items if i["status"] in ("partial", "verified")]
+    assert run_rtok(CLAUDE_INSTALL).returncode == 0
+    code, items = _verify(isolated_home)
+    assert code == 0, items
+
+
+def test_no_patch_makes_the_install_visibly_partial(isolated_home: Path) -> None:
+    settings = isolated_home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_bytes(b'{"model": "opus"}\n')
+    done = run_rtok(["init", "-a", "claude", "-g", "--no-patch"])
+    assert done.returncode == 0
     assert b"hook claude" not in settings.read_bytes()
     assert (isolated_home / ".claude" / "RTOK.md").exists()
     code, items = _verify(isolated_home)

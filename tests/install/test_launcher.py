@@ -97,8 +97,8 @@ def test_init_writes_the_launcher_and_the_hook_runs_it(tmp_path: Path) -> None:
     project = tmp_path / "project"
     subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
     done = subprocess.run([sys.executable, "-m", "rtok", "init", "--agent", "claude",
-                           "--auto-patch"], cwd=project, capture_output=True, timeout=120,
-                          check=False)
+                           "--project", "--auto-patch"], cwd=project, capture_output=True,
+                          timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
     command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
@@ -115,7 +115,8 @@ def test_init_writes_the_launcher_and_the_hook_runs_it(tmp_path: Path) -> None:
 def test_doctor_reports_a_stale_launcher_and_init_repairs_it(tmp_path: Path) -> None:
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
-    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--auto-patch"]
+    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--project",
+            "--auto-patch"]
     assert subprocess.run(init, cwd=project, capture_output=True, timeout=120,
                           check=False).returncode == 0
     path = paths.launcher()
@@ -136,7 +137,8 @@ def test_an_old_style_install_is_upgraded_and_uninstalled(tmp_path: Path) -> Non
 
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
-    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--auto-patch"]
+    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--project",
+            "--auto-patch"]
     settings = project / ".claude" / "settings.local.json"
     old = subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False,
                          env=dict(os.environ, RTOK_BIN=rtok_entry_point()))
@@ -146,7 +148,7 @@ def test_an_old_style_install_is_upgraded_and_uninstalled(tmp_path: Path) -> Non
     assert new.returncode == 0, new.stderr
     text = settings.read_text()
     assert f"{paths.launcher()} hook claude" in text and rtok_entry_point() not in text
-    gone = subprocess.run([sys.executable, "-m", "rtok", "uninstall", "--agent", "claude"],
-                          cwd=project, capture_output=True, timeout=120, check=False)
+    gone = subprocess.run([sys.executable, "-m", "rtok", "uninstall", "--agent", "claude",
+                           "--project"], cwd=project, capture_output=True, timeout=120, check=False)
     assert gone.returncode == 0, gone.stderr
     assert not settings.exists()

@@ -106,9 +106,16 @@ def test_consent_edits_are_declined_unless_consent_is_given(isolated_home: Path)
     settings = str(isolated_home / "settings.json")
     edits = [settings_edit(settings, needs_consent=True),
              whole_file_edit(str(isolated_home / "RTOK.md"))]
+    # Whole (the default): the agent's other file waits with its settings change.
     declined = planner.plan(edits, _ctx(isolated_home), consent=False)
-    assert [c.path for c in declined.changes] == [str(isolated_home / "RTOK.md")]
-    assert [c.path for c in declined.declined] == [settings]
+    assert declined.changes == ()
+    assert sorted(c.path for c in declined.declined) == sorted(
+        [settings, str(isolated_home / "RTOK.md")])
+    assert declined.held == (edits[0].agent,)
+    partial = planner.plan(edits, _ctx(isolated_home), consent=False, whole=False)
+    assert [c.path for c in partial.changes] == [str(isolated_home / "RTOK.md")]
+    assert [c.path for c in partial.declined] == [settings]
+    assert partial.held == ()
     given = planner.plan(edits, _ctx(isolated_home), consent=True)
     assert len(given.changes) == 2 and not given.declined
 

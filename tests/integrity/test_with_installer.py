@@ -54,7 +54,8 @@ def test_fresh_install_is_all_pass(everything_installed: Path) -> None:
 def test_fresh_project_install_is_all_pass(isolated_home: Path, tmp_path: Path) -> None:
     project = tmp_path / "proj"
     (project / ".git").mkdir(parents=True)
-    _init("--agent", "claude", "--agent", "codex", "--agent", "opencode", cwd=project)
+    _init("--agent", "claude", "--agent", "codex", "--agent", "opencode", "--project",
+          cwd=project)
     code, items = _verify(project)
     assert code == 0, [i["message"] for i in items if i["level"] != "PASS"]
     scopes = {i["scope"] for i in items if i["check"] == "artifact"}

@@ -24,10 +24,27 @@ def render_template(name: str, rtok_bin: str) -> bytes:
     return text.replace(BIN_PLACEHOLDER, json.dumps(rtok_bin)).encode("utf-8")
 
 
-def awareness_text(level: str) -> str:
+# The example of the expand command every awareness text carries: it names the command
+# the text was written with.
+_EXPAND_EXAMPLE = re.compile(r"`([^`\n]+?) expand 3f2a9c`")
+
+
+def awareness_text(level: str, rtok_command: str = "rtok") -> str:
+    """The awareness text of `level`, naming rtok as `rtok_command` in its commands (the
+    path where the agent's shell has no `rtok` on PATH and no hook renames it)."""
     if level not in LEVELS:
         raise ValueError(f"unknown awareness level {level!r} (known: {', '.join(LEVELS)})")
-    return resources.read_text("awareness", f"{level}.md")
+    text = resources.read_text("awareness", f"{level}.md")
+    return text if rtok_command == "rtok" else text.replace("`rtok ", f"`{rtok_command} ")
+
+
+def _with_bare_rtok(body: bytes) -> bytes:
+    """An awareness text written with another rtok command, as written with `rtok`."""
+    text = body.decode("utf-8", "replace")
+    found = _EXPAND_EXAMPLE.search(text)
+    if found is None or found.group(1) == "rtok":
+        return body
+    return text.replace(f"`{found.group(1)} ", "`rtok ").encode("utf-8")
 
 
 def _matches_current_template(name: str, data: bytes) -> bool:
@@ -68,7 +85,7 @@ def is_stock_awareness(data: bytes, frontmatter: str = "") -> bool:
     prefix = frontmatter.encode("utf-8")
     if not data.startswith(prefix):
         return False
-    body = data[len(prefix):]
+    body = _with_bare_rtok(data[len(prefix):])
     if any(body == awareness_text(level).encode("utf-8") for level in LEVELS):
         return True
     return any(_manifest_knows(f"awareness/{level}.md", body) for level in LEVELS)

@@ -16,7 +16,7 @@ from rtok.formats import markdown
 from rtok.install.model import Action, FileEdit
 from rtok.install.targets import artifacts
 from rtok.install.targets.base import Target, part_edit, removing
-from rtok.install.targets.whole_files import awareness_file, awareness_level
+from rtok.install.targets.whole_files import awareness_command, awareness_file, awareness_level
 
 
 def block_markers(agent: str) -> tuple[str, str]:
@@ -25,7 +25,7 @@ def block_markers(agent: str) -> tuple[str, str]:
 
 def awareness_block(target: Target, action: Action) -> FileEdit:
     begin, end = block_markers(target.agent)
-    body = artifacts.awareness_text(awareness_level(target))
+    body = artifacts.awareness_text(awareness_level(target), awareness_command(target))
 
     def install(data: bytes | None) -> bytes | None:
         return markdown.upsert_block(data, body, begin=begin, end=end, label=target.path)

@@ -77,9 +77,27 @@ def awareness_level(target: Target) -> str:
     return target.ctx.awareness_level
 
 
+def awareness_command(target: Target) -> str:
+    """How the awareness text names rtok. A rules-only agent has no hook to rename a bare
+    `rtok`, so its user-scope text names rtok's path when the shell will not find `rtok`.
+    A project's files never carry a path of this machine (they are shared)."""
+    if target.descriptor.tier != "rules" or target.scope != "global":
+        return "rtok"
+    from rtok.install import command_link
+    from rtok.invocation import shell_word
+
+    if command_link.found_on_path(target.ctx.env) is not None:
+        return "rtok"
+    link = command_link.plan_install(target.ctx.rtok_bin, target.ctx.env, target.ctx.home)
+    if link.action in ("create", "replace"):
+        return "rtok"  # the same run puts it on PATH
+    return shell_word(target.ctx.rtok_bin, target.ctx.home)
+
+
 def awareness_file(target: Target, action: Action) -> FileEdit:
     frontmatter = str(target.option("frontmatter", ""))
-    text = frontmatter + artifacts.awareness_text(awareness_level(target))
+    text = frontmatter + artifacts.awareness_text(awareness_level(target),
+                                                  awareness_command(target))
     return _whole_file(
         target, action, "awareness_file", text.encode("utf-8"),
         lambda data: artifacts.is_stock_awareness(data, frontmatter),
