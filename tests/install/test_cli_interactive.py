@@ -4,11 +4,8 @@ diff, a summary of every file, one confirmation; Ctrl-C at any step writes nothi
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pty
-import select
-import signal
 import sys
 import time
 from pathlib import Path
@@ -16,21 +13,9 @@ from pathlib import Path
 import pytest
 
 from rtok.formats import jsonc
-
-
-def _read_until(fd: int, wanted: bytes, seen: bytearray, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while wanted not in seen:
-        left = deadline - time.monotonic()
-        assert left > 0, f"timed out waiting for {wanted!r}; got {bytes(seen)[-2000:]!r}"
-        ready, _, _ = select.select([fd], [], [], min(left, 1.0))
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:  # the child closed the terminal
-                chunk = b""
-            assert chunk, f"terminal closed before {wanted!r}; got {bytes(seen)[-2000:]!r}"
-            seen.extend(chunk)
+from rtok_testing.terminal import answer as _answer
+from rtok_testing.terminal import read_until as _read_until
+from rtok_testing.terminal import wait_exit as _wait
 
 
 def _spawn(args: list[str], cwd: Path | None = None) -> tuple[int, int]:
@@ -43,12 +28,6 @@ def _spawn(args: list[str], cwd: Path | None = None) -> tuple[int, int]:
     return pid, fd
 
 
-def _answer(fd: int, prompt: bytes, keys: bytes, seen: bytearray) -> None:
-    _read_until(fd, prompt, seen)
-    time.sleep(0.3)  # let the prompt take the terminal before typing
-    os.write(fd, keys)
-
-
 def _project(tmp_path: Path) -> Path:
     project = tmp_path / "work" / "app"
     (project / ".git").mkdir(parents=True)
@@ -58,20 +37,6 @@ def _project(tmp_path: Path) -> Path:
 def _all_files(root: Path) -> dict[str, bytes]:
     return {str(p): p.read_bytes() for p in root.rglob("*") if p.is_file()
             and "/.local/share/rtok/" not in str(p) and "/.cache/" not in str(p)}
-
-
-def _wait(pid: int, fd: int, seen: bytearray) -> int:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            with contextlib.suppress(OSError):
-                seen.extend(os.read(fd, 65536))
-    os.kill(pid, signal.SIGKILL)
-    raise AssertionError("rtok did not exit")
 
 
 def test_interactive_install_with_one_confirmation(isolated_home: Path) -> None:
