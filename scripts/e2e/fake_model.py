@@ -9,8 +9,9 @@ The script is stateless and decided per request:
 * a request offering the shell tool and carrying no result for our call yet gets one call of
   that tool with the scripted command;
 * a request carrying the result of our call gets a short final text, unless the result
-  suggests a different back-quoted command (deny-and-suggest) and the call budget allows one
-  more call;
+  suggests a different back-quoted command (deny-and-suggest) or, with `follow_expand`,
+  ends in rtok's trailer (the model then runs the `rtok expand ID` it names), and the call
+  budget allows one more call;
 * anything else (title requests, summaries, classifiers) gets a short text, or the smallest
   JSON value that fits a demanded schema.
 
@@ -46,6 +47,8 @@ SECRET_HEADERS = {"authorization", "x-api-key", "x-goog-api-key", "api-key"}
 # Droid's `summary` pattern wants sentence case and 3–8 words; this text fits every schema seen.
 FILLER_TEXT = "Run the requested shell command"
 SUGGESTION = re.compile(r"`([^`\n]+)`")
+# rtok's trailer, also as agents that JSON-escape a result leave it.
+EXPAND_TRAILER = re.compile(r"\[rtok expand ([0-9A-Za-z_.:-]+) (?:·|\\u00b7) ")
 
 Json = dict[str, Any]
 
@@ -58,6 +61,8 @@ class Script:
         self.command: str = spec["command"]
         self.final_text: str = spec.get("final_text") or "Done."
         self.follow_suggestions: bool = bool(spec.get("follow_suggestions", True))
+        # After a result ending in rtok's trailer, ask for `rtok expand ID` as it says.
+        self.follow_expand: bool = bool(spec.get("follow_expand", False))
         self.max_calls: int = int(spec.get("max_calls", 3))
         self.backend: str = str(spec.get("backend") or "")
         self.log_path = log_path
@@ -307,6 +312,13 @@ def decide(script: Script, turn: Turn, call_prefix: str) -> tuple[Answer, list[t
                       args=tool_arguments(schema, script.command)), results
     _last_id, last_text = results[-1]
     count = len(results)
+    if script.follow_expand and count < script.max_calls:
+        trailer = EXPAND_TRAILER.search(last_text)
+        sent = {_command_of(args).strip() for args in turn.calls.values()}
+        expand = f"rtok expand {trailer.group(1)}" if trailer else ""
+        if expand and expand not in sent:
+            return Answer(tool=name, call_id=f"{call_prefix}{count + 1}",
+                          args=tool_arguments(schema, expand)), results
     if script.follow_suggestions and count < script.max_calls:
         # Never suggest back a command already sent: that is how a loop would start.
         sent = {_command_of(args).strip() for args in turn.calls.values()}

@@ -36,6 +36,10 @@ class Scheduler:
             return lambda: deny_run(agent, self.work_root, self.template)
         if kind == "fail_open":
             return lambda: fail_open_run(agent, self.work_root, self.template)
+        if kind.startswith("readme_"):
+            from e2e.readme_loop import readme_loop
+
+            return lambda: readme_loop(agent, self.work_root, kind.removeprefix("readme_"))
         scope = "global" if kind == "global" else "project"
         return lambda: round_trip(agent, self.work_root, self.template, scope=scope)
 

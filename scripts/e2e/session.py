@@ -18,7 +18,7 @@ from e2e.workspace import netns_available, netns_prefix
 
 
 def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
-                scenario: str, command: str = COMMAND) -> Session:
+                scenario: str, command: str = COMMAND, follow_expand: bool = False) -> Session:
     """Serve the fake model and run the agent (and its set-up steps) in a sandbox."""
     folder = os.path.join(ctx.run_dir, scenario)
     os.makedirs(folder, exist_ok=True)
@@ -48,6 +48,7 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
         "server": {"spec": {"tool_names": profile.tool_names, "command": command,
                             "final_text": FINAL_TEXT,
                             "follow_suggestions": profile.follow_suggestions, "max_calls": 3,
+                            "follow_expand": follow_expand,
                             "backend": profile.backend},
                    "port": ctx.port, "log": log_path, "lifetime": budget,
                    "ready": os.path.join(folder, "server.ready")},

@@ -35,6 +35,8 @@ KINDS = {
     "test_project_scope_round_trip": "project",
     "test_host_denied_push_stays_denied": "deny",
     "test_rtok_gone_never_blocks_an_agent": "fail_open",
+    "test_readme_venv_install_reaches_rtok_expand": "readme_venv",
+    "test_readme_pipx_install_reaches_rtok_expand": "readme_pipx",
 }
 
 _selected: list[Job] = []
