@@ -91,9 +91,20 @@ def next_steps(agents: Sequence[str], descriptors: Mapping[str, Descriptor], act
                rtok_command: str = "rtok") -> str:
     """What to do after applying: the agents read their settings when they start.
     `rtok_command` is how this user's shell runs rtok (a path where PATH has none)."""
-    names = ", ".join(descriptors[a].display_name for a in agents
-                      if a in descriptors)
+    known = [descriptors[a] for a in agents if a in descriptors]
+    names = ", ".join(d.display_name for d in known)
     if action == "uninstall":
         return f"Next: restart {names} so they stop calling rtok."
-    return (f"Next: restart {names} so they load rtok, then run `{rtok_command} doctor` to "
-            "check that each hook answers as its agent expects.")
+    # A rules-only agent has no hook to load or check: it reads rtok's text in new sessions.
+    hooked = [d.display_name for d in known if d.tier != "rules"]
+    readers = ", ".join(d.display_name for d in known if d.tier == "rules")
+    lines = []
+    if hooked:
+        they = "they load" if len(hooked) > 1 else "it loads"
+        lines.append(f"Next: restart {', '.join(hooked)} so {they} rtok, then run "
+                     f"`{rtok_command} doctor` to check that each hook answers as its agent "
+                     "expects.")
+    if readers:
+        lines.append(f"{'Also' if hooked else 'Next'}: rtok's rules apply in {readers} from "
+                     "the next new session (no hook there: nothing for doctor to run).")
+    return "\n".join(lines)
