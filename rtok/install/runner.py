@@ -252,6 +252,8 @@ def _run(
                             whole=opts.patch is not False)
     if action == "install":
         _install_notes(agents, scope, ctx, err)
+    if action == "uninstall" and not the_plan.changes and not the_plan.declined:
+        _other_scope_note(opts, agents, descriptors, scope, err)
     if opts.dry_run:
         return _report_dry_run(opts, the_plan, action, scope, out, ctx)
 
@@ -326,6 +328,22 @@ def _install_notes(agents: Sequence[str], scope: str, ctx: InstallContext, err: 
     link = _command_link_plan(ctx)
     if link is not None and link.note:
         err.write(f"note: {link.note}\n")
+
+
+def _other_scope_note(opts: InitOptions, agents: Sequence[str],
+                      descriptors: dict[str, Descriptor], scope: str, err: TextIO) -> None:
+    """An uninstall with nothing to remove here: say where rtok is installed instead."""
+    other = "global" if scope == "project" else "project"
+    if other == "project" and first_run.project_problem(
+            find_project_root(opts.cwd), build_context(opts, "global", consent=False,
+                                                       awareness="default").home):
+        return
+    ctx = build_context(opts, other, consent=False, awareness="default")
+    found = [a for a in agents if other in integrations().installed_scopes(descriptors[a], ctx)]
+    if found:
+        how = "with --project" if other == "project" else "without --project"
+        err.write(f"note: rtok is installed for {', '.join(found)} in the {other} scope: "
+                  f"run the same command {how} to remove it there\n")
 
 
 def _rtok_command(ctx: InstallContext) -> str:

@@ -112,3 +112,15 @@ def test_help_says_the_same() -> None:
     text = " ".join(done.stdout.split())
     assert "for your user account, or with --project for the current project" in text
     assert "instead of the current project" not in text
+
+
+def test_an_uninstall_in_the_wrong_scope_says_where_rtok_is(isolated_home: Path,
+                                                            tmp_path: Path) -> None:
+    cwd = _place("project", isolated_home, tmp_path)
+    code, _ = _init(["init", "--agent", "claude", "--project", "--auto-patch"], cwd, False)
+    assert code == 0
+    code, said = _init(["uninstall", "--agent", "claude"], cwd, False)
+    assert code == 0 and b"in the project scope: run the same command with --project" in said
+    assert (cwd / ".claude" / "settings.local.json").exists()
+    code, said = _init(["uninstall", "--agent", "claude", "--project"], cwd, False)
+    assert code == 0 and not (cwd / ".claude" / "settings.local.json").exists()
