@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from rtok.cli.known_agent import complete_agent, exit_if_any_unknown
 from rtok.install.options import EXIT_CODES_HELP, InitOptions
 
 if TYPE_CHECKING:
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 # meaning differs between the two (--all, --auto-patch/--no-patch, --hook-only) are
 # declared with each command.
 _AgentOption = Annotated[list[str] | None, typer.Option(
-    "--agent", "-a", metavar="NAME", help="Agent to act on (repeatable; see `rtok agents`).")]
+    "--agent", "-a", metavar="NAME", autocompletion=complete_agent,
+        help="Agent to act on (repeatable; see `rtok agents`).")]
 _GlobalOption = Annotated[bool, typer.Option(
     "--global", "-g", help="Your user account instead of the current project.")]
 _ProjectOption = Annotated[bool, typer.Option(
@@ -155,6 +157,7 @@ def _options(
     verbose: bool,
     json: bool,
 ) -> InitOptions:
+    exit_if_any_unknown("uninstall" if uninstall else "init", agent)
     return InitOptions(
         agents=list(agent or []),
         all_agents=all_agents,
