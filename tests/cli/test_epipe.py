@@ -68,7 +68,8 @@ def test_reader_closing_after_one_line(args: list[str], archived_id: str,
     err = proc.stderr.read()
     status = proc.wait(timeout=120)
     assert first
-    assert err == b"" or b"note:" in err and b"Traceback" not in err and b"pipe" not in err
+    # (init's notes go to stderr; nothing about the pipe does)
+    assert b"Traceback" not in err and b"pipe" not in err.lower() and b"Errno" not in err
     assert status == 0, err
 
 
