@@ -92,11 +92,13 @@ def _run_process(verb: str, module_name: str, func_name: str, rest: list[str]) -
 
 
 def flush_caches() -> None:
-    """Write what this run added to the regex cache (rtok.filter.regex): only once a verb
-    has finished, so a cancelled run, or a module merely imported, writes none."""
-    regex = sys.modules.get("rtok.filter.regex")
-    if regex is not None:
-        regex.flush()
+    """Write what this run added to the caches (rtok.filter.regex, rtok.cachefile): only
+    once a verb has finished, so a cancelled run, or a module merely imported, writes
+    none."""
+    for name in ("rtok.filter.regex", "rtok.cachefile"):
+        module = sys.modules.get(name)
+        if module is not None:
+            module.flush()
 
 
 def _flush_stdout() -> None:
