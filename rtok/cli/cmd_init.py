@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from rtok.cli import output
 from rtok.cli.known_agent import complete_agent, exit_if_any_unknown
 from rtok.install.options import EXIT_CODES_HELP, InitOptions
 
@@ -133,7 +134,8 @@ def _run(opts: InitOptions) -> None:
     from rtok.install.options import EXIT_CANCELLED
 
     try:
-        code = runner.run(opts, sys.stdout, sys.stderr, choose=_choose, confirm=_confirm)
+        code = runner.run(opts, output.coloured_diffs(sys.stdout), sys.stderr, choose=_choose,
+                          confirm=_confirm)
     except KeyboardInterrupt:
         sys.stderr.write("\nCancelled; nothing written.\n")
         code = EXIT_CANCELLED

@@ -71,16 +71,51 @@ def level(word: str, width: int = 4, stream: TextIO | None = None) -> str:
 
 
 def diff_line(line: str, stream: TextIO | None = None) -> str:
-    """One line of a unified diff in the colour of its kind."""
-    if line.startswith(("+++", "---")):
-        return style(line, "header", stream)
-    if line.startswith("@@"):
-        return style(line, "hunk", stream)
-    if line.startswith("+"):
-        return style(line, "added", stream)
-    if line.startswith("-"):
-        return style(line, "removed", stream)
-    return line
+    """One line of a unified diff in the colour of its kind (its end of line kept
+    outside the colour)."""
+    body = line.rstrip("\r\n")
+    end = line[len(body):]
+    if body.startswith(("+++ ", "--- ")):
+        role = "header"
+    elif body.startswith("@@"):
+        role = "hunk"
+    elif body.startswith("+"):
+        role = "added"
+    elif body.startswith("-"):
+        role = "removed"
+    else:
+        return line
+    return style(body, role, stream) + end
+
+
+class _DiffColours(io.TextIOBase):
+    """A text stream that colours the unified-diff lines written through it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write("".join(diff_line(line, self._stream)
+                                   for line in text.splitlines(keepends=True)))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+
+def coloured_diffs(stream: TextIO) -> TextIO:
+    """`stream`, with the diff lines written to it in colour when it shows colour."""
+    if not colour_enabled(stream):
+        return stream
+    wrapped: TextIO = _DiffColours(stream)  # type: ignore[assignment]
+    return wrapped
 
 
 class _QuietWhenClosed(io.FileIO):
