@@ -101,7 +101,8 @@ def build_app(verb: str | None = None) -> typer.Typer:
 def run_app(args: list[str]) -> int:
     """Run one typer verb as the whole process; its exit status."""
     args = _take_no_color(args)
-    output.guard_stdout()
+    if args[:1] != ["mcp"]:  # the MCP proxy stops when its client's end of stdout closes
+        output.guard_stdout()
     if os.environ.get(COMPLETE_VAR):
         from typer._completion_classes import completion_init
 
