@@ -52,12 +52,19 @@ def help_text(verb: str, parent: Any = None) -> str:
     command's context, of the click typer carries)."""
     helper = typer.Typer(add_completion=False, rich_markup_mode=None,
                          context_settings={"help_option_names": ["-h", "--help"]})
-    helper.command(name=verb, help=_description(verb))(_SIGNATURES[verb])
+    helper.command(name=verb, help=_keep_layout(_description(verb)))(_SIGNATURES[verb])
     command = typer.main.get_command(helper)
     ctx = command.make_context(verb, [], parent=parent, resilient_parsing=True)
     if parent is None:
         ctx.info_name = f"rtok {verb}"
     return command.get_help(ctx) + "\n"
+
+
+def _keep_layout(text: str) -> str:
+    """Click rewraps every paragraph; an indented one (a table, an example) is marked to be
+    kept as written."""
+    paragraphs = text.strip("\n").split("\n\n")
+    return "\n\n".join(f"\b\n{p}" if p.startswith((" ", "\t")) else p for p in paragraphs)
 
 
 def _description(verb: str) -> str:
@@ -80,8 +87,7 @@ def _description(verb: str) -> str:
         from rtok.filter.filter_main import HELP as filter_help
         from rtok.filter.filter_main import USAGE as filter_usage
 
-        return filter_help[len(filter_usage):].strip().replace(
-            "\n\n  some-tool", "\n\n\b\n  some-tool")
+        return filter_help[len(filter_usage):].strip()
     from rtok.store.expand_main import HELP as expand_help
 
     return expand_help.strip().split("\n\n", 1)[0]
@@ -100,7 +106,8 @@ def _rewrite(
         show_default=False)],
     rtok_bin: Annotated[str | None, typer.Option(
         "--rtok-bin", metavar="PATH",
-        help="The rtok to name in the rewritten command (default: RTOK_BIN, else `rtok`).")
+        help="The rtok to name in the rewritten command (default: RTOK_REWRITE_BIN, else "
+        "`rtok`).")
     ] = None,
     agent: Annotated[str | None, typer.Option(
         "--agent", metavar="NAME",
