@@ -7,6 +7,11 @@ from the cached ones; the parser is imported lazily by the caller, inside that f
 The key is the content hash, never (size, mtime): a file swapped for other bytes of the
 same size and time must not be answered from the cache, and a caller that checks trust can
 check it against exactly the bytes that were parsed (`parse_with_bytes`).
+
+The cache files (`parsed/<namespace>.json` in the cache dir, 0600 in 0700 dirs) are
+written by `flush()`, which the entry point calls once a verb has finished: a cancelled
+run writes none. Until then a new result is kept in memory, and this process reads it
+from there.
 """
 
 from __future__ import annotations
@@ -21,6 +26,10 @@ if TYPE_CHECKING:
 
 # User files larger than this are not read on the hot path (a parse error for the caller).
 MAX_FILE_BYTES = 1 << 20
+
+
+# cache file -> its entries, as they will be written by flush()
+_pending: dict[str, dict[str, object]] = {}
 
 
 class TooLarge(OSError):
@@ -53,21 +62,33 @@ def parse_with_bytes(
     digest = _digest(data)
     cache_path = os.path.join(paths.cache_dir(), "parsed", namespace + ".json")
     key = os.path.abspath(path)
-    entries: dict[str, object] = {}
+    entries = _entries(cache_path)
+    hit = entries.get(key)
+    if isinstance(hit, dict) and hit.get("sha256") == digest:
+        return hit.get("value"), data
+    value = parse(data)
+    entries[key] = {"sha256": digest, "value": value}
+    _pending[cache_path] = entries
+    return value, data
+
+
+def _entries(cache_path: str) -> dict[str, object]:
+    pending = _pending.get(cache_path)
+    if pending is not None:
+        return pending
     try:
         with open(cache_path, encoding="utf-8") as handle:
             loaded = json.loads(handle.read())
-        if isinstance(loaded, dict):
-            entries = loaded
-            hit = entries.get(key)
-            if isinstance(hit, dict) and hit.get("sha256") == digest:
-                return hit.get("value"), data
     except (OSError, ValueError):
-        pass
-    value = parse(data)
-    entries[key] = {"sha256": digest, "value": value}
-    _write_atomic(cache_path, json.dumps(entries))
-    return value, data
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def flush() -> None:
+    """Write every cache file this process added to."""
+    while _pending:
+        cache_path, entries = _pending.popitem()
+        _write_atomic(cache_path, json.dumps(entries))
 
 
 # Past this size OpenSSL's SHA-256 (hashlib: a few milliseconds to import) beats the
@@ -86,12 +107,17 @@ def _digest(data: bytes) -> str:
 
 
 def _write_atomic(path: str, text: str) -> None:
+    tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as handle:
+        paths.private_dir(paths.cache_dir())
+        paths.private_dir(os.path.dirname(path))
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)
     except OSError:
         # A cache that cannot be written only costs speed.
-        pass
+        try:  # noqa: SIM105 (contextlib costs start-up time)
+            os.unlink(tmp)
+        except OSError:
+            pass

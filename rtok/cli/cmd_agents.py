@@ -8,6 +8,8 @@ import sys
 
 import typer
 
+from rtok.cli import output
+
 
 def register(app: typer.Typer) -> None:
     @app.command(
@@ -40,10 +42,11 @@ def register(app: typer.Typer) -> None:
                 f"scopes: {','.join(scopes)}"
             )
             if row["detected"]:
-                line += "  detected"
+                line += "  " + output.style("detected", "name")
             partial = row.get("partial", [])
             assert isinstance(partial, list)
             if installed:
                 line += "  installed: " + ",".join(
-                    f"{scope} (partial)" if scope in partial else scope for scope in installed)
+                    output.style(f"{scope} (partial)", "warn") if scope in partial
+                    else output.style(scope, "pass") for scope in installed)
             sys.stdout.write(line + "\n")

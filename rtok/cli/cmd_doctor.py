@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from rtok.cli.known_agent import exit_if_unknown
+from rtok.cli import output
+from rtok.cli.known_agent import complete_agent, exit_if_unknown
 from rtok.integrity import doctor as diagnosis
 
 HELP = """Run every installed hook the way its agent runs it and check the replies.
@@ -31,7 +32,8 @@ def register(app: typer.Typer) -> None:
 
 def doctor_command(
     agents: Annotated[list[str] | None, typer.Option(
-        "--agent", help="Only this agent (repeat the option for several).")] = None,
+        "--agent", "-a", metavar="NAME", autocompletion=complete_agent,
+        help="Only this agent (repeat the option for several).")] = None,
     as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON."),
 ) -> None:
     for name in agents or ():
@@ -46,7 +48,8 @@ def doctor_command(
         typer.echo("No hook or plugin installed by rtok"
                    + (f" for {', '.join(agents)}" if agents else "") + ": nothing to run.")
     for check in checks:
-        line = f"{check.level:<4}  {check.agent} ({check.scope}) {check.sample}: {check.message}"
+        line = (f"{output.level(check.level)}  {check.agent} ({check.scope}) {check.sample}: "
+                f"{check.message}")
         if check.fix and check.level in (diagnosis.FAIL, diagnosis.WARN):
             line += f"  (fix: {check.fix})"
         typer.echo(line)

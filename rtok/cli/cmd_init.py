@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from rtok.cli import output
+from rtok.cli.known_agent import complete_agent, exit_if_any_unknown
 from rtok.install.options import EXIT_CODES_HELP, InitOptions
 
 if TYPE_CHECKING:
@@ -20,7 +22,8 @@ if TYPE_CHECKING:
 # meaning differs between the two (--all, --auto-patch/--no-patch, --hook-only) are
 # declared with each command.
 _AgentOption = Annotated[list[str] | None, typer.Option(
-    "--agent", "-a", metavar="NAME", help="Agent to act on (repeatable; see `rtok agents`).")]
+    "--agent", "-a", metavar="NAME", autocompletion=complete_agent,
+        help="Agent to act on (repeatable; see `rtok agents`).")]
 _GlobalOption = Annotated[bool, typer.Option(
     "--global", "-g", help="Your user account: the default, also without this option.")]
 _ProjectOption = Annotated[bool, typer.Option(
@@ -132,7 +135,8 @@ def _run(opts: InitOptions) -> None:
     from rtok.install.options import EXIT_CANCELLED
 
     try:
-        code = runner.run(opts, sys.stdout, sys.stderr, choose=_choose, confirm=_confirm)
+        code = runner.run(opts, output.coloured_diffs(sys.stdout), sys.stderr, choose=_choose,
+                          confirm=_confirm)
     except KeyboardInterrupt:
         sys.stderr.write("\nCancelled; nothing written.\n")
         code = EXIT_CANCELLED
@@ -156,6 +160,7 @@ def _options(
     verbose: bool,
     json: bool,
 ) -> InitOptions:
+    exit_if_any_unknown("uninstall" if uninstall else "init", agent)
     return InitOptions(
         agents=list(agent or []),
         all_agents=all_agents,

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from rtok.cli.known_agent import exit_if_unknown
+from rtok.cli import output
+from rtok.cli.known_agent import complete_agent, exit_if_unknown
 from rtok.integrity import verify as checks
 
 HELP = """Check that what rtok installed is intact and still works.
@@ -35,7 +36,8 @@ def register(app: typer.Typer) -> None:
 
 def verify_command(
     agents: Annotated[list[str] | None, typer.Option(
-        "--agent", help="Only this agent's artifacts (repeat the option for several).")] = None,
+        "--agent", "-a", metavar="NAME", autocompletion=complete_agent,
+        help="Only this agent's artifacts (repeat the option for several).")] = None,
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
     prune: bool = typer.Option(False, "--prune",
                                help="Forget orphaned records (their agent or project is gone)."),
@@ -55,7 +57,7 @@ def verify_command(
     if not findings:
         typer.echo("Nothing installed by rtok here, and no rule files apply.")
     for finding in findings:
-        line = f"{finding.level:<4}  {finding.message}"
+        line = f"{output.level(finding.level)}  {finding.message}"
         if finding.fix and finding.level != checks.PASS:
             line += f"  (fix: {finding.fix})"
         typer.echo(line)

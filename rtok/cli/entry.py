@@ -30,10 +30,15 @@ NO_GC_VERBS = ("hook", "rewrite")
 # Verbs that write the store: its connections stay open until os._exit, since closing the
 # last one checkpoints the WAL (two fsyncs; see rtok/store/db.py).
 STORE_VERBS = ("run", "filter")
+HELP_OPTIONS = ("-h", "--help")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--no-color"] and args[1:2] and args[1] in HOT_PATH_VERBS:
+        args = args[1:]  # the hot-path verbs never colour
+    if args and args[0] in HOT_PATH_VERBS and args[1:2] and args[1] in HELP_OPTIONS:
+        return _hot_path_help(args[0])
     if args and args[0] in HOT_PATH_VERBS:
         module_name, func_name = HOT_PATH_VERBS[args[0]]
         if argv is not None:  # called in-process (tests): no process-wide settings
@@ -46,6 +51,24 @@ def main(argv: list[str] | None = None) -> int:
     return run_app(args)
 
 
+def _hot_path_help(verb: str) -> int:
+    """`rtok VERB --help` for a hot-path verb: the typer verbs' help style, so typer is
+    loaded (only here). Under the launcher's `python -S` the venv's site-packages are added
+    first; without typer the verb's own plain help is printed."""
+    if sys.flags.no_site:
+        import site
+
+        site.main()
+    try:
+        from rtok.cli.app import run_app
+    except ImportError:
+        module_name, func_name = HOT_PATH_VERBS[verb]
+        module = __import__(module_name, fromlist=[func_name])
+        status: int = getattr(module, func_name)(["--help"])
+        return status
+    return run_app([verb, "--help"])
+
+
 def _run_process(verb: str, module_name: str, func_name: str, rest: list[str]) -> int:
     """A hot-path verb as the whole process: collector, store and exit set for it."""
     gc.disable()
@@ -56,10 +79,47 @@ def _run_process(verb: str, module_name: str, func_name: str, rest: list[str]) -
         from rtok.store import KEEP_OPEN
 
         KEEP_OPEN[0] = True
-    status: int = getattr(module, func_name)(rest)
+    try:
+        status: int = getattr(module, func_name)(rest)
+    except BrokenPipeError:  # the reader has seen enough: no traceback, no message
+        _reader_gone()
+        status = 0
     if verb in QUICK_EXIT_VERBS:
         _quick_exit(status)
+    _flush_stdout()
+    flush_caches()
     return status
+
+
+def flush_caches() -> None:
+    """Write what this run added to the caches (rtok.filter.regex, rtok.cachefile): only
+    once a verb has finished, so a cancelled run, or a module merely imported, writes
+    none."""
+    for name in ("rtok.filter.regex", "rtok.cachefile"):
+        module = sys.modules.get(name)
+        if module is not None:
+            module.flush()
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _reader_gone()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _reader_gone() -> None:
+    """stdout's reader closed: point fd 1 at /dev/null so no later flush fails."""
+    from rtok import oslite as os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
 
 
 def _quick_exit(status: int) -> None:
@@ -71,6 +131,7 @@ def _quick_exit(status: int) -> None:
                 stream.flush()
         except (OSError, ValueError):
             pass
+    flush_caches()
     preload = sys.modules.get("rtok.preload")
     if preload is not None:
         preload.save()  # only when this run found no current bundle

@@ -4,14 +4,17 @@ Stdlib only (hot path). Importing `re` (with `enum` and `functools` behind it) c
 `rtok run` about as much as the interpreter's own start, and parsing each pattern costs more.
 The regex engine itself is the builtin `_sre` module: `re` only turns a pattern's text into
 the engine's code. So the code `re` makes for each pattern is kept in private cache files
-(`regex/<module>.json` in the data dir, 0600 in a 0700 dir like the trust store; one per
-module that compiles patterns, so a run reads only the code of the modules it loads), tagged
-with the interpreter's version and the engine's magic number, and a pattern found there is
-built with `_sre.compile` directly. A pattern not found there (or any doubt about the cache) goes
-through `re` as usual, and its code is added to the cache for the next run. A pattern built
+(`regex/<module>.json` in the cache dir, 0600 in 0700 dirs; one per module that compiles
+patterns, so a run reads only the code of the modules it loads), tagged with the
+interpreter's version and the engine's magic number, and a pattern found there is built
+with `_sre.compile` directly. A pattern not found there (or any doubt about the cache) goes
+through `re` as usual, and its code is kept for the next run: the cache files are written
+by `flush()`, which the entry point calls once a verb has finished (never for a run that
+was cancelled, and never while a module is merely imported, as when a test suite is
+collected). A pattern built
 from the cache is equal to the one `re.compile` returns. `_sre` checks the code it is given,
-so a damaged entry cannot crash the engine (it is compiled again); the file is as private as
-the trust store beside it, and whoever could rewrite one could rewrite the other.
+so a damaged entry cannot crash the engine (it is compiled again); the file is private to the
+user, and whoever could rewrite it could rewrite rtok's own code.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ CACHE_DIR = "regex"
 MAX_ENTRIES = 1000
 
 _groups: dict[str, dict[str, list[Any]]] = {}
+# The groups that met a pattern their cache file did not have (written by flush()).
+_dirty: set[str] = set()
 _tag = ""
 
 
@@ -59,8 +64,15 @@ def compile(source: str | bytes, flags: int = 0) -> Pattern[Any]:
     if args is None:
         return re.compile(source, flags)
     entries[key] = args
-    _save(group, entries)
+    _dirty.add(group)
     return _build(source, args)
+
+
+def flush() -> None:
+    """Write the cache file of every module that compiled a pattern its file lacked."""
+    while _dirty:
+        group = _dirty.pop()
+        _save(group, _groups.get(group, {}))
 
 
 def _key(source: str | bytes, flags: int) -> str:
@@ -110,7 +122,7 @@ def _engine() -> Any:
 
 def cache_path(group: str) -> str:
     name = "".join(c if c.isalnum() or c in "._-" else "_" for c in group) or "_"
-    return os.path.join(paths.data_dir(), CACHE_DIR, name + ".json")
+    return os.path.join(paths.cache_dir(), CACHE_DIR, name + ".json")
 
 
 def _interpreter_tag() -> str:
@@ -146,7 +158,7 @@ def _save(group: str, entries: dict[str, list[Any]]) -> None:
     path = cache_path(group)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        paths.private_dir(paths.data_dir())
+        paths.private_dir(paths.cache_dir())
         paths.private_dir(os.path.dirname(path))
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -13,9 +13,10 @@ FORBIDDEN = ("typer", "rich", "questionary", "tomlkit", "ruamel", "json5", "file
 
 PROBE = """
 import json, sys
-from rtok.cli.entry import main
+from rtok.cli.entry import flush_caches, main
 status = main(json.loads(sys.argv[1]))
 sys.stdout.flush()
+flush_caches()  # what a process run of the verb does once it has finished
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 """
 
@@ -50,7 +51,8 @@ def test_trusted_families_does_not_parse_toml_when_nothing_changed(tmp_path: obj
     with open(rules, "w", encoding="utf-8") as handle:
         handle.write("[mytool]\nmax_lines = 5\nhead = 2\ntail = 1\n")
     probe = ("import sys; from rtok.filter.layers import trusted_families;"
-             " trusted_families('.'); print('tomllib' in sys.modules)")
+             " trusted_families('.'); print('tomllib' in sys.modules);"
+             " from rtok.cli.entry import flush_caches; flush_caches()")
     first = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                            timeout=60, check=True)
     second = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

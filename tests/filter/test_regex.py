@@ -34,6 +34,7 @@ sample = %r
 found = [[m.group(0) if isinstance(m.group(0), str) else m.group(0).decode()
           for m in p.finditer(sample if isinstance(p.pattern, str) else sample.encode())]
          for p in patterns]
+regex.flush()
 import json
 print(json.dumps({"re_loaded": loaded, "found": found}))
 """
@@ -67,10 +68,15 @@ def test_a_pattern_is_the_one_re_compiles() -> None:
         assert regex.compile(source, flags) == re.compile(source, flags)
 
 
-def test_the_second_run_builds_its_patterns_without_re() -> None:
+def test_the_second_run_builds_its_patterns_without_re(isolated_home: Path) -> None:
     first = _probe()
     assert first["re_loaded"] is True  # nothing cached yet: `re` compiled them
     assert oct(_cache().stat().st_mode & 0o777) == "0o600"
+    cache_root = isolated_home / ".cache" / "rtok"
+    assert _cache().parent == cache_root / "regex"
+    for folder in (cache_root, cache_root / "regex"):
+        assert oct(folder.stat().st_mode & 0o777) == "0o700"
+    assert not (isolated_home / ".local" / "share" / "rtok").exists()
     second = _probe()
     assert second["re_loaded"] is False
     assert second["found"] == first["found"] == _expected()
@@ -94,6 +100,20 @@ def test_a_damaged_or_foreign_cache_is_compiled_again(damage: str) -> None:
     assert again["found"] == _expected()
     assert again["re_loaded"] is True
     assert _probe()["re_loaded"] is False  # and the cache is whole again
+
+
+def test_compiling_writes_nothing_until_flush(isolated_home: Path) -> None:
+    # A module that compiles patterns when imported (as test collection does) leaves no
+    # file; the entry point's flush at the end of a finished verb writes it.
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from rtok.filter import regex; "
+            "regex.compile(r'flush-(\\d+)'); print(regex.cache_path('__main__'))")
+    done = subprocess.run([sys.executable, "-S", "-I", "-c", code, launcher.package_root()],
+                          capture_output=True, text=True, env=dict(os.environ), timeout=60,
+                          check=True)
+    assert not Path(done.stdout.strip()).exists()
+    assert list(isolated_home.rglob("*.json")) == []
+    assert _probe()["re_loaded"] is True
+    assert _cache().exists()
 
 
 def test_run_of_a_cut_listing_imports_no_re_once_cached(tmp_path: Path) -> None:

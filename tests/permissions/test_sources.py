@@ -305,12 +305,13 @@ def test_unterminated_block_comment_is_an_error() -> None:
 
 
 def test_large_settings_are_parsed_once_per_content(isolated_home: Path, tmp_path: Path) -> None:
-    from rtok import paths
+    from rtok import cachefile, paths
 
     path = isolated_home / ".claude" / "settings.json"
     padding = {"notes": ["x" * 100] * 1000}  # over CACHE_FROM_BYTES
     _write(path, {**_rules(deny=["Bash(rm:*)"]), **padding})
     assert sources.claude_rules(str(tmp_path))[0] == ["rm:*"]
+    cachefile.flush()  # what the entry point does once a verb has finished
     cache = Path(paths.cache_dir()) / "parsed" / "settings-json.json"
     entries = json.loads(cache.read_text())
     # The cached value is what later calls use while the bytes stay the same...

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rtok import config, paths
+from rtok import cachefile, config, paths
 
 
 def write_config(text: str) -> Path:
@@ -30,6 +30,7 @@ def test_reads_hooks_section() -> None:
 def test_parsed_value_is_cached_until_the_bytes_change() -> None:
     path = write_config("[hooks]\nexclude_commands = []\n")
     assert config.load()["hooks"] == {"exclude_commands": []}
+    cachefile.flush()  # what the entry point does once a verb has finished
     cache = Path(paths.cache_dir()) / "parsed" / f"{config.CACHE_NAMESPACE}.json"
     entries = json.loads(cache.read_text())
     # Unchanged bytes: the cached value is used (the cache is what we read back).
