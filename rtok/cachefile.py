@@ -87,9 +87,13 @@ def _digest(data: bytes) -> str:
 
 def _write_atomic(path: str, text: str) -> None:
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        # Private like the data dir (0700 dirs, 0600 files): a parsed permission or rule
+        # file says what the user allows and denies.
+        paths.private_dir(paths.cache_dir())
+        paths.private_dir(os.path.dirname(path))
         tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as handle:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with open(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)
     except OSError:

@@ -32,6 +32,8 @@ _CheckOption = Annotated[bool, typer.Option(
 _ShowOption = Annotated[bool, typer.Option("--show", help="Print what is installed where.")]
 _VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Say more.")]
 _JsonOption = Annotated[bool, typer.Option("--json", help="Print the plan and result as JSON.")]
+_QuietOption = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="Print only the one-line result (errors still go to stderr).")]
 
 
 def _is_terminal() -> bool:
@@ -154,6 +156,9 @@ def _options(
     trust_filters: bool | None,
     verbose: bool,
     json: bool,
+    quiet: bool = False,
+    purge: bool = False,
+    yes: bool = False,
 ) -> InitOptions:
     return InitOptions(
         agents=list(agent or []),
@@ -172,6 +177,9 @@ def _options(
         json=json,
         cwd=os.getcwd(),
         interactive=_is_terminal(),
+        quiet=quiet,
+        purge=purge,
+        yes=yes,
     )
 
 
@@ -210,6 +218,7 @@ def register(app: typer.Typer) -> None:
             help="Trust the project's and your rule files after installing (default: ask "
             "on a terminal, otherwise do not)."),
         verbose: _VerboseOption = False,
+        quiet: _QuietOption = False,
         json: _JsonOption = False,
     ) -> None:
         _run(_options(
@@ -217,6 +226,7 @@ def register(app: typer.Typer) -> None:
             project_scope=project_scope, dry_run=dry_run, check=check, uninstall=uninstall,
             patch=patch, hook_only=hook_only, show=show,
             awareness=awareness, trust_filters=trust_filters, verbose=verbose, json=json,
+            quiet=quiet,
         ))
 
     @app.command(
@@ -239,7 +249,15 @@ def register(app: typer.Typer) -> None:
         hook_only: bool = typer.Option(
             False, "--hook-only", help="Only the hook or plugin: keep awareness files."),
         show: _ShowOption = False,
+        purge: bool = typer.Option(
+            False, "--purge", help="Remove rtok's own data (archive, ledger, settings "
+            "backups, launcher, locks, trust store, records) and caches once no agent has "
+            "rtok; your config dir is kept. With --agent/--all, after uninstalling those. "
+            "Asks once on a terminal; otherwise needs --yes."),
+        yes: bool = typer.Option(
+            False, "--yes", "-y", help="Consent to --purge without asking."),
         verbose: _VerboseOption = False,
+        quiet: _QuietOption = False,
         json: _JsonOption = False,
     ) -> None:
         _run(_options(
@@ -247,4 +265,5 @@ def register(app: typer.Typer) -> None:
             project_scope=project_scope, dry_run=dry_run, check=check, uninstall=True,
             patch=patch, hook_only=hook_only, show=show,
             awareness=None, trust_filters=None, verbose=verbose, json=json,
+            quiet=quiet, purge=purge, yes=yes,
         ))

@@ -43,3 +43,6 @@ class InitOptions:
     json: bool = False
     cwd: str = field(default_factory=os.getcwd)
     interactive: bool = False  # stdin and stdout are a terminal
+    purge: bool = False  # uninstall --purge: remove rtok's own data and cache folders
+    yes: bool = False  # --yes: consent to the purge without asking
+    quiet: bool = False  # --quiet: print only the one-line result

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from rtok import launcher, paths
-from rtok.install import first_run, planner, report, state, transaction
+from rtok.install import first_run, leftovers, planner, report, state, transaction
 from rtok.install import integrations as shipped_integrations
 from rtok.install.descriptor import Descriptor
 from rtok.install.integration_api import Integrations
@@ -29,6 +29,7 @@ from rtok.install.options import (
     InitOptions,
     UsageError,
 )
+from rtok.integrity.records import RecordsError
 
 # The integrations the runner calls (mypy checks the module against the interface); the
 # installer's tests put a one-agent module with the same functions here.
@@ -189,13 +190,20 @@ def run(
     """Run init/uninstall. `choose` (agents, global?) and `confirm` are the interactive
     prompts; they are used only when `opts.interactive` is true."""
     action: Action = "uninstall" if opts.uninstall else "install"
+    if opts.quiet and not opts.json:
+        out = report.QuietOut(out)
     try:
-        return _run(opts, action, out, err, choose, confirm)
+        if opts.purge and not (opts.agents or opts.all_agents):
+            return leftovers.run_purge(opts, out, err, confirm)
+        code = _run(opts, action, out, err, choose, confirm)
+        if action == "uninstall":
+            code = _after_uninstall(opts, code, out, err, confirm)
+        return code
     except UsageError as exc:
         return _fail(opts, out, err, str(exc), [], EXIT_USAGE)
     except planner.PlanError as exc:
         return _fail(opts, out, err, "nothing was written:", exc.problems, EXIT_USAGE)
-    except state.StateError as exc:
+    except (state.StateError, RecordsError) as exc:
         return _fail(opts, out, err, str(exc), [], EXIT_USAGE)
     except (transaction.TransactionError, LockTimeoutError) as exc:
         return _fail(opts, out, err, str(exc), [], EXIT_FAILED)
@@ -203,6 +211,23 @@ def run(
         where = f"{exc.filename}: " if exc.filename else ""
         return _fail(opts, out, err, f"{where}{exc.strerror or exc}; nothing was written",
                      [], EXIT_FAILED)
+
+
+def _after_uninstall(opts: InitOptions, code: int, out: TextIO, err: TextIO,
+                     confirm: Confirm | None) -> int:
+    """Once no agent has rtok any more: --purge removes rtok's own folders; otherwise the
+    last lines say what stays there and the command that removes it."""
+    if code not in (EXIT_OK, EXIT_KEPT) or opts.json or opts.dry_run or opts.show:
+        return code
+    if opts.purge:
+        purged = leftovers.run_purge(opts, out, err, confirm)
+        return code if purged == EXIT_OK else purged
+    parts = leftovers.inventory()
+    if not leftovers.worth_naming(parts) or leftovers.installed_now():
+        return code
+    command = "rtok uninstall --purge" + ("" if opts.interactive else " --yes")
+    out.write(report.leftovers_text(parts, leftovers.config_files(), command=command))
+    return code
 
 
 def _fail(
@@ -274,6 +299,7 @@ def _run(
     if action == "install" and ctx.rtok_bin == paths.launcher():
         # Before the hooks that name it: a re-run repairs a launcher that went stale.
         launcher.ensure()
+        leftovers.make_private()  # what an earlier release left readable to others
     result = transaction.apply(
         the_plan, strict=confirming, action=action, project_root=ctx.project_root
     )
@@ -287,6 +313,7 @@ def _run(
     _report_applied(opts, the_plan, result, action, messages, out, err)
     if result.applied:
         out.write(first_run.next_steps(agents, descriptors, action) + "\n")
+    report.write_result(out, _result_line(agents, scope, action, the_plan, result))
     return code
 
 
@@ -346,11 +373,20 @@ def _report_dry_run(opts: InitOptions, the_plan: planner.Plan, action: Action, s
         return code
     out.write(report.plan_text(the_plan, action=action, show_diff=True, verbose=opts.verbose))
     if opts.check:
-        out.write("Check: changes pending; nothing written.\n" if pending
-                  else "Check: nothing to change.\n")
+        report.write_result(out, "Check: changes pending; nothing written." if pending
+                            else "Check: nothing to change.")
     else:
-        out.write("Dry run: nothing written.\n")
+        report.write_result(out, _result_line(the_plan.agents, scope, action, the_plan, None))
     return code
+
+
+def _result_line(agents: Sequence[str], scope: str, action: Action, the_plan: planner.Plan,
+                 result: transaction.ApplyResult | None) -> str:
+    changes = the_plan.changes if result is None else result.applied
+    changed = sorted({e.agent for change in changes for e in change.edits})
+    return report.result_line(action, scope, list(agents), changed=changed,
+                              declined=len(the_plan.declined), kept=len(the_plan.kept),
+                              dry_run=result is None)
 
 
 def _confirm_plan(opts: InitOptions, the_plan: planner.Plan, action: Action,
