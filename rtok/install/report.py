@@ -15,6 +15,8 @@ from typing import TextIO
 from rtok import paths
 from rtok.fileio import sha256_hex
 from rtok.install import diff
+from rtok.install.diff import shown_path as shown_path
+from rtok.install.diff import shown_text as shown_text
 from rtok.install.leftovers import Install, Part, human_size, total_size
 from rtok.install.model import Action
 from rtok.install.planner import Change, Plan
@@ -33,10 +35,12 @@ def _who(change: Change) -> str:
 
 
 def change_line(change: Change, *, prefix: str = "") -> str:
-    descriptions = [e.description for e in change.edits if e.description]
+    # Only the edits that change the bytes: an edit with nothing to do in this file (a
+    # trust entry that is not there) is not named.
+    descriptions = [e.description for e in change.described if e.description]
     what = "; ".join(dict.fromkeys(descriptions))
-    text = f"{prefix}{_VERBS[change.action]} {change.path} [{_who(change)}]"
-    return text + (f": {what}" if what else "")
+    text = f"{prefix}{_VERBS[change.action]} {shown_path(change.path)} [{_who(change)}]"
+    return text + (f": {shown_text(what)}" if what else "")
 
 
 _SUMMARY_VERBS = {"create": "create", "modify": "update", "delete": "delete",
@@ -46,31 +50,46 @@ _SUMMARY_VERBS = {"create": "create", "modify": "update", "delete": "delete",
 def summary_text(plan: Plan) -> str:
     """Every file the plan changes, one line each, for right above the confirmation."""
     lines = [f"{len(plan.changes)} file(s) to change:"]
-    lines.extend(f"  {_SUMMARY_VERBS[c.action]:<7} {c.path} [{_who(c)}]" for c in plan.changes)
+    lines.extend(f"  {_SUMMARY_VERBS[c.action]:<7} {shown_path(c.path)} [{_who(c)}]"
+                 for c in plan.changes)
     return "\n".join(lines) + "\n"
+
+
+def _diff_once(change: Change, shown: dict[tuple[str, bytes | None], Change]) -> str:
+    """The change's diff, or, for a file whose whole new body was already shown above
+    (the same awareness file for several agents), one line that says so."""
+    key = (change.action, change.new if change.action == "create" else change.old)
+    if change.action in ("create", "delete") and key in shown:
+        first = shown[key]
+        return f"  (same content as {shown_path(first.path)} [{_who(first)}] above)"
+    if change.action in ("create", "delete"):
+        shown[key] = change
+    return diff.unified_diff(change, short_paths=True).rstrip("\n")
 
 
 def plan_text(plan: Plan, *, action: Action, show_diff: bool, verbose: bool) -> str:
     lines: list[str] = []
+    shown: dict[tuple[str, bytes | None], Change] = {}
     for change in plan.changes:
         lines.append(change_line(change, prefix="would " if show_diff else ""))
         if show_diff:
-            lines.append(diff.unified_diff(change).rstrip("\n"))
+            lines.append(_diff_once(change, shown))
     for change in plan.declined:
         lines.append(change_line(change, prefix="needs consent (--auto-patch), not done: "))
         if show_diff:
-            lines.append(diff.unified_diff(change).rstrip("\n"))
+            lines.append(_diff_once(change, shown))
     for edit, note in plan.kept:
-        lines.append(f"kept {edit.path} [{edit.agent}]: {note}")
+        lines.append(shown_text(f"kept {edit.path} [{edit.agent}]: {note}"))
     for edit, note in plan.notes:
-        lines.append(f"note: {edit.path} [{edit.agent}]: {note}")
+        lines.append(shown_text(f"note: {edit.path} [{edit.agent}]: {note}"))
     if verbose:
         for edit in plan.unchanged:
-            lines.append(f"already in place: {edit.path} [{edit.agent}] {edit.description}")
+            lines.append(f"already in place: {shown_path(edit.path)} [{edit.agent}] "
+                         f"{shown_text(edit.description)}")
     existing = sum(1 for c in plan.changes if c.old is not None and c.new != c.old)
     if existing:
         lines.append(f"{existing} existing file(s) will be backed up first, into a new "
-                     f"directory under {paths.backups_dir()}")
+                     f"directory under {shown_path(paths.backups_dir())}")
     return "\n".join(line for line in lines if line) + "\n"
 
 
@@ -78,8 +97,9 @@ def manual_instructions(declined: Sequence[Change]) -> str:
     """What to change by hand, for --no-patch (or a declined consent)."""
     out: list[str] = []
     for change in declined:
-        out.append(f"To finish by hand, edit {change.path} [{_who(change)}] like this:")
-        out.append(diff.unified_diff(change).rstrip("\n"))
+        out.append(f"To finish by hand, edit {shown_path(change.path)} [{_who(change)}] "
+                   "like this:")
+        out.append(diff.unified_diff(change, short_paths=True).rstrip("\n"))
     return "\n".join(out) + ("\n" if out else "")
 
 
@@ -99,7 +119,7 @@ def result_text(
         for path in result.replanned
     )
     lines.extend(f"warning: {w}" for w in result.warnings)
-    return "".join(line + "\n" for line in lines)
+    return "".join(shown_text(line) + "\n" for line in lines)
 
 
 def _change_json(change: Change, with_diff: bool) -> dict[str, object]:
@@ -161,14 +181,6 @@ def error_json(message: str, problems: Sequence[str], exit_code: int) -> str:
     return json.dumps(
         {"error": message, "problems": list(problems), "exit_code": exit_code}, indent=2
     ) + "\n"
-
-
-def shown_path(path: str) -> str:
-    """`path` as messages show it: `~/…` below the home directory (JSON keeps it whole)."""
-    home = paths.home().rstrip("/")
-    if home and home != "/" and (path == home or path.startswith(home + "/")):
-        return "~" + path[len(home):]
-    return path
 
 
 def shell_path(path: str) -> str:
@@ -268,6 +280,22 @@ class QuietOut(io.StringIO):
     def __init__(self, real: TextIO) -> None:
         super().__init__()
         self.real = real
+
+
+class QuietErr(io.StringIO):
+    """`--quiet` on stderr: notes (`note: …`) are dropped, errors and warnings pass."""
+
+    def __init__(self, real: TextIO) -> None:
+        super().__init__()
+        self.real = real
+
+    def write(self, text: str) -> int:
+        if text.startswith("note: "):
+            return len(text)
+        return self.real.write(text)
+
+    def flush(self) -> None:
+        self.real.flush()
 
 
 def write_result(out: TextIO, line: str) -> None:

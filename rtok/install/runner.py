@@ -191,7 +191,7 @@ def run(
     prompts; they are used only when `opts.interactive` is true."""
     action: Action = "uninstall" if opts.uninstall else "install"
     if opts.quiet and not opts.json:
-        out = report.QuietOut(out)
+        out, err = report.QuietOut(out), report.QuietErr(err)
     try:
         if opts.purge and not (opts.agents or opts.all_agents):
             return leftovers.run_purge(opts, out, err, confirm)
@@ -236,9 +236,9 @@ def _fail(
     if opts.json:
         out.write(report.error_json(message, problems, code))
     else:
-        err.write(f"rtok: {message}\n")
+        err.write(f"rtok: {report.shown_text(message)}\n")
         for problem in problems:
-            err.write(f"  {problem}\n")
+            err.write(f"  {report.shown_text(problem)}\n")
     return code
 
 
@@ -434,9 +434,9 @@ def _report_applied(opts: InitOptions, the_plan: planner.Plan,
     out.write(report.result_text(result, action=action, verbose=opts.verbose,
                                  declined=bool(the_plan.declined)))
     for edit, note in the_plan.kept:
-        out.write(f"kept {edit.path} [{edit.agent}]: {note}\n")
+        out.write(report.shown_text(f"kept {edit.path} [{edit.agent}]: {note}") + "\n")
     for edit, note in the_plan.notes:
-        out.write(f"note: {edit.path} [{edit.agent}]: {note}\n")
+        out.write(report.shown_text(f"note: {edit.path} [{edit.agent}]: {note}") + "\n")
     for change in the_plan.declined:
         out.write(report.change_line(change, prefix="not done (needs consent): ") + "\n")
     if the_plan.declined and opts.patch is False:
