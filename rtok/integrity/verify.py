@@ -657,7 +657,7 @@ def _broken_file(finding: Finding) -> bool:
 def _permission_findings(unreadable: Sequence[tuple[str, str, str]]) -> list[Finding]:
     return [
         Finding(check="permission_file", status="unreadable", level=FAIL, agent=agent,
-                path=path, fix=f"fix or remove {shlex.quote(path)}",
+                path=path, fix=f"correct or remove {shlex.quote(path)}",
                 message=f"{agent}: cannot read the permission rules in {path} ({why}); "
                         "rtok rewrites nothing for it until this is fixed")
         for agent, path, why in unreadable

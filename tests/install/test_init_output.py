@@ -247,3 +247,24 @@ def test_show_prints_one_status_line_per_agent_with_fixes_that_work(
     settings.write_text(installed)
     assert _run_command(fix[len(prefix):]).returncode == 0
     assert _show()["claude"].split()[1] == "installed"
+
+
+def test_show_in_a_project_names_a_project_fix_that_works(isolated_home: Path) -> None:
+    project = isolated_home / "work" / "app"
+    (project / ".git").mkdir(parents=True)
+    done = run_rtok(["init", "-a", "claude", "--project", "--auto-patch"], cwd=str(project))
+    assert done.returncode == 0, _out(done)
+    local = project / ".claude" / "settings.local.json"
+    with_hook = local.read_text()
+    local.write_text("{}\n")  # the hook entry taken out by hand
+    shown = run_rtok(["init", "--show", "-a", "claude"], cwd=str(project))
+    assert shown.returncode == 0, _out(shown)
+    row = shown.stdout.decode().splitlines()[0]
+    assert row.split()[:2] == ["claude", "partial"], row
+    fix = _fix_of(row)
+    assert fix == "cd ~/work/app && rtok init -a claude --project --auto-patch"
+    ran = _run_command(fix)
+    assert ran.returncode == 0, _out(ran)
+    assert "hook claude" in local.read_text() and "hook claude" in with_hook
+    again = run_rtok(["init", "--show", "-a", "claude"], cwd=str(project))
+    assert again.stdout.decode().splitlines()[0].split()[:2] == ["claude", "installed"]
