@@ -204,3 +204,25 @@ def test_uninstalling_an_agent_never_installed_leaves_the_users_file_alone(
     assert "kept" not in _out(done)
     assert done.stdout.decode().splitlines()[-1] == (
         "Nothing to do: rtok is not installed for cline (global).")
+
+
+def test_purge_json_names_installs_parts_and_what_was_removed() -> None:
+    import json
+
+    _populate("claude")
+    refused = run_rtok(["uninstall", "--purge", "--yes", "--json"])
+    assert refused.returncode == 2
+    document = json.loads(refused.stdout)
+    assert document["installed"] == [{"agent": "claude", "scope": "global",
+                                      "project_root": None}]
+    assert document["removed"] is None
+    assert run_rtok(["uninstall", "-a", "claude", "-g"]).returncode == 0
+    asked = json.loads(run_rtok(["uninstall", "--purge", "--json"]).stdout)
+    assert asked["exit_code"] == 1 and asked["removed"] is None
+    archive = next(p for p in asked["parts"] if p["label"] == "archive")
+    assert paths.archive_db() in archive["paths"] and archive["bytes"] > 0
+    done = run_rtok(["uninstall", "--purge", "--json", "--yes"])
+    assert done.returncode == 0, _out(done)
+    removed = json.loads(done.stdout)["removed"]
+    assert paths.archive_db() in removed
+    assert not os.path.exists(paths.data_dir())
