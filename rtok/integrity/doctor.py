@@ -470,6 +470,20 @@ def codex_hook_hash(command: str, timeout: object, matcher: str,
     return codex_group_hash({"matcher": matcher, "hooks": [handler]})
 
 
+def _toml_problem(path: str) -> str:
+    from rtok.formats.errors import FormatError
+    from rtok.formats.tomltext import parse
+
+    try:
+        with open(path, "rb") as handle:
+            parse(handle.read(), label=path)
+    except FormatError as exc:
+        return str(exc)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return "not valid TOML"
+
+
 def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
     """Is every rtok handler in `hooks_file` trusted in Codex's config.toml (the
     `codex_trust` strategy)? `agent` names the descriptor that installs it."""
@@ -492,10 +506,11 @@ def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
             config = tomllib.load(handle)
     except FileNotFoundError:
         config = {}
-    except tomllib.TOMLDecodeError as exc:
-        # Re-installing would refuse the file too: the fix is correcting it.
+    except tomllib.TOMLDecodeError:
+        # Said as verify and init say it (rtok's own TOML reader); re-installing would
+        # refuse the file too, so the fix is correcting it.
         return [Check(agent, scope, "codex_trust", FAIL,
-                      f"{config_path} does not parse: {exc}",
+                      f"the file does not parse: {_toml_problem(config_path)}",
                       f"correct {config_path}, then run rtok doctor", path=config_path)]
     except OSError as exc:
         return [Check(agent, scope, "codex_trust", FAIL,
