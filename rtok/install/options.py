@@ -17,7 +17,8 @@ EXIT_CODES_HELP = (
     "Exit status: 0 done or nothing to do; 1 changes pending (--check), or changes that "
     "need consent were declined or not confirmed; 2 bad options or bad input (unknown "
     "agent, a target that does not parse, cannot be read or written, or links outside the "
-    "project), nothing written; 3 uninstall kept an rtok file you modified; 4 applying "
+    "project; --purge while an agent still has rtok), nothing written; 3 uninstall kept an "
+    "rtok file you modified; 4 applying "
     "failed and every file was restored."
 )
 
