@@ -109,10 +109,12 @@ def _digest(data: bytes) -> str:
 def _write_atomic(path: str, text: str) -> None:
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
+        # Private like the data dir (0700 dirs, 0600 files): a parsed permission or rule
+        # file says what the user allows and denies.
         paths.private_dir(paths.cache_dir())
         paths.private_dir(os.path.dirname(path))
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with open(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)
     except OSError:

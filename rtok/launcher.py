@@ -105,6 +105,7 @@ def ensure(path: str | None = None) -> str:
     target = path or paths.launcher()
     text = render(interpreter(), package_root(), no_opinion_replies())
     if not problems(target):
+        _tighten(target)
         return target
     directory = os.path.dirname(target)
     paths.private_dir(paths.data_dir())
@@ -114,9 +115,20 @@ def ensure(path: str | None = None) -> str:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
-    os.chmod(temporary, 0o755)
+    os.chmod(temporary, 0o700)  # executable, and private like everything in the data dir
     os.replace(temporary, target)
     return target
+
+
+def _tighten(target: str) -> None:
+    """A launcher an earlier release wrote 0755 (and its folders) become private."""
+    paths.private_dir(paths.data_dir())
+    paths.private_dir(os.path.dirname(target))
+    try:
+        if os.stat(target).st_mode & 0o077:
+            os.chmod(target, 0o700)
+    except OSError:
+        pass
 
 
 def is_launcher(path: str) -> bool:

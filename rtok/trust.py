@@ -319,7 +319,7 @@ def _locked() -> BaseFileLock:
 
     store = paths.trust_store()
     paths.private_dir(os.path.dirname(store))
-    return FileLock(store + ".lock", timeout=30)
+    return FileLock(store + ".lock", timeout=30, mode=0o600)
 
 
 def trust_bytes(path: str, shown: bytes, *, now: str | None = None) -> dict[str, str]:

@@ -249,9 +249,12 @@ def _toml_value(value: object) -> str:
 
 
 def _write_atomic(target: str, text: str) -> None:
-    os.makedirs(os.path.dirname(target), exist_ok=True)
+    from rtok import paths
+
+    paths.private_dir(os.path.dirname(target))
     tmp = f"{target}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with open(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())

@@ -36,6 +36,8 @@ _CheckOption = Annotated[bool, typer.Option(
 _ShowOption = Annotated[bool, typer.Option("--show", help="Print what is installed where.")]
 _VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Say more.")]
 _JsonOption = Annotated[bool, typer.Option("--json", help="Print the plan and result as JSON.")]
+_QuietOption = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="Print only the one-line result (errors still go to stderr).")]
 
 
 def _is_terminal() -> bool:
@@ -159,6 +161,9 @@ def _options(
     trust_filters: bool | None,
     verbose: bool,
     json: bool,
+    quiet: bool = False,
+    purge: bool = False,
+    yes: bool = False,
 ) -> InitOptions:
     exit_if_any_unknown("uninstall" if uninstall else "init", agent)
     return InitOptions(
@@ -178,6 +183,9 @@ def _options(
         json=json,
         cwd=os.getcwd(),
         interactive=_is_terminal(),
+        quiet=quiet,
+        purge=purge,
+        yes=yes,
     )
 
 
@@ -216,6 +224,7 @@ def register(app: typer.Typer) -> None:
             help="Trust the project's and your rule files after installing (default: ask "
             "on a terminal, otherwise do not)."),
         verbose: _VerboseOption = False,
+        quiet: _QuietOption = False,
         json: _JsonOption = False,
     ) -> None:
         _run(_options(
@@ -223,6 +232,7 @@ def register(app: typer.Typer) -> None:
             project_scope=project_scope, dry_run=dry_run, check=check, uninstall=uninstall,
             patch=patch, hook_only=hook_only, show=show,
             awareness=awareness, trust_filters=trust_filters, verbose=verbose, json=json,
+            quiet=quiet,
         ))
 
     @app.command(
@@ -245,7 +255,15 @@ def register(app: typer.Typer) -> None:
         hook_only: bool = typer.Option(
             False, "--hook-only", help="Only the hook or plugin: keep awareness files."),
         show: _ShowOption = False,
+        purge: bool = typer.Option(
+            False, "--purge", help="Remove rtok's own data (archive, ledger, settings "
+            "backups, launcher, locks, trust store, records) and caches once no agent has "
+            "rtok; your config dir is kept. With --agent/--all, after uninstalling those. "
+            "Asks once on a terminal; otherwise needs --yes."),
+        yes: bool = typer.Option(
+            False, "--yes", "-y", help="Consent to --purge without asking."),
         verbose: _VerboseOption = False,
+        quiet: _QuietOption = False,
         json: _JsonOption = False,
     ) -> None:
         _run(_options(
@@ -253,4 +271,5 @@ def register(app: typer.Typer) -> None:
             project_scope=project_scope, dry_run=dry_run, check=check, uninstall=True,
             patch=patch, hook_only=hook_only, show=show,
             awareness=None, trust_filters=None, verbose=verbose, json=json,
+            quiet=quiet, purge=purge, yes=yes,
         ))

@@ -140,3 +140,12 @@ def host_problem(data: bytes, dialect: str, label: str = "<document>") -> tuple[
 
 def describe(dialect: str) -> str:
     return DIALECT_WORDS.get(dialect, dialect)
+
+
+def host_reading(host: str, dialect: str, line: int, reason: str) -> str:
+    """The one wording for a file its host cannot parse (init, uninstall, verify and doctor
+    all say it so): "Claude Code cannot parse it (line 3: …; it reads strict JSON …), so it
+    ignores the whole file"."""
+    at = f"line {line}: " if line else ""
+    return (f"{host} cannot parse it ({at}{reason}; it reads {describe(dialect)}), so it "
+            "ignores the whole file")

@@ -8,7 +8,9 @@ file is shown as `\\r` so an edit that changes line endings cannot hide.
 from __future__ import annotations
 
 import difflib
+import re
 
+from rtok import paths
 from rtok.install.planner import Change
 
 NO_NEWLINE = "\\ No newline at end of file\n"
@@ -28,12 +30,32 @@ def _visible(line: str) -> str:
     return body + "\n"
 
 
-def unified_diff(change: Change) -> str:
-    old_name = "/dev/null" if change.old is None else f"a{change.path}"
-    new_name = "/dev/null" if change.new is None else f"b{change.path}"
+def shown_path(path: str) -> str:
+    """`path` as messages show it: `~/…` below the home directory (JSON keeps it whole)."""
+    home = paths.home().rstrip("/")
+    if home and (path == home or path.startswith(home + "/")):
+        return "~" + path[len(home):]
+    return path
+
+
+def shown_text(text: str) -> str:
+    """A message with every absolute path below the home directory written `~/…`."""
+    home = paths.home().rstrip("/")
+    if not home:
+        return text
+    return re.sub(r"(?<![\w.~/@-])" + re.escape(home) + r"(?=/|\b|$)", "~", text)
+
+
+def unified_diff(change: Change, *, short_paths: bool = False) -> str:
+    """The diff of one change; `short_paths` names the files `~/…` (for a terminal; the
+    headers are then `--- ~/x` / `+++ ~/x` instead of `--- a/abs/x` / `+++ b/abs/x`)."""
+    name = shown_path(change.path) if short_paths else change.path
+    old_name = "/dev/null" if change.old is None else (name if short_paths else f"a{name}")
+    new_name = "/dev/null" if change.new is None else (name if short_paths else f"b{name}")
     header = ""
     if change.path != change.real_path:
-        header += f"# {change.path} -> {change.real_path}\n"
+        real = shown_path(change.real_path) if short_paths else change.real_path
+        header += f"# {name} -> {real}\n"
     if change.old is None:
         header += f"new file mode {change.mode:o}\n"
     elif change.new is None:

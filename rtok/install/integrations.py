@@ -220,6 +220,8 @@ def _with_host_facts(edit: FileEdit, spec: FileSpec, target: Target, action: Act
     transform = edit.transform
     if action == "install":
         transform = _guarded(edit.transform, spec.dialect, host, target.path)
+    else:
+        transform = _explained(edit.transform, spec.dialect, host, target.path)
     return replace(edit, transform=transform, dialect=spec.dialect, host=host,
                    host_files=host_files)
 
@@ -234,17 +236,38 @@ def _guarded(transform: Callable[[bytes | None], bytes | None], dialect: str, ho
     return guarded
 
 
+class HostCannotParse(FormatError):
+    """A file its host cannot parse, said in the host's terms (dialects.host_reading)."""
+
+    def __init__(self, path: str, line: int, reason: str, host: str, dialect: str) -> None:
+        super().__init__(path, line, reason)
+        self.args = (f"{path}: {dialects.host_reading(host, dialect, line, reason)}; "
+                     "correct it, then run the same command again",)
+
+
 def check_host_dialect(data: bytes, dialect: str, host: str, path: str) -> None:
-    """Raise FormatError (file:line, in the host's terms) when `host` cannot parse `data`."""
+    """Raise HostCannotParse (in the host's terms, with the line) when `host` cannot parse
+    `data`."""
     problem = dialects.host_problem(data, dialect, label=path)
     if problem is None:
         return
     line, reason = problem
-    raise FormatError(
-        path, line,
-        f"{reason}: {host} reads this file as {dialects.describe(dialect)} and cannot parse "
-        f"it, so it ignores the whole file; fix the file first (rtok changed nothing)",
-    )
+    raise HostCannotParse(path, line, reason, host, dialect)
+
+
+def _explained(transform: Callable[[bytes | None], bytes | None], dialect: str, host: str,
+               path: str) -> Callable[[bytes | None], bytes | None]:
+    """An uninstall takes rtok's entry out of whatever rtok's own reader accepts; a file it
+    cannot read is then reported in the same words as an install's refusal."""
+    def explained(data: bytes | None) -> bytes | None:
+        try:
+            return transform(data)
+        except FormatError:
+            if data is not None:
+                check_host_dialect(data, dialect, host, path)
+            raise
+
+    return explained
 
 
 def _unchosen_in_groups(specs: tuple[FileSpec, ...], targets: list[Target]) -> set[int]:

@@ -39,10 +39,11 @@ def locked(names: Iterable[str], timeout: float = LOCK_TIMEOUT_SECONDS) -> Itera
     """
     from filelock import FileLock, Timeout  # only a run that writes pays for the import
 
-    os.makedirs(locks_dir(), exist_ok=True)
+    paths.private_dir(paths.data_dir())
+    paths.private_dir(locks_dir())
     with ExitStack() as stack:
         for name in sorted(set(names)):
-            lock = FileLock(lock_path_for(name), timeout=timeout)
+            lock = FileLock(lock_path_for(name), timeout=timeout, mode=0o600)
             try:
                 lock.acquire()
             except Timeout as exc:

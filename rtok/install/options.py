@@ -17,7 +17,8 @@ EXIT_CODES_HELP = (
     "Exit status: 0 done or nothing to do; 1 changes pending (--check), or changes that "
     "need consent were declined or not confirmed; 2 bad options or bad input (unknown "
     "agent, a target that does not parse, cannot be read or written, or links outside the "
-    "project), nothing written; 3 uninstall kept an rtok file you modified; 4 applying "
+    "project; --purge while an agent still has rtok), nothing written; 3 uninstall kept an "
+    "rtok file you modified; 4 applying "
     "failed and every file was restored."
 )
 
@@ -43,3 +44,6 @@ class InitOptions:
     json: bool = False
     cwd: str = field(default_factory=os.getcwd)
     interactive: bool = False  # stdin and stdout are a terminal
+    purge: bool = False  # uninstall --purge: remove rtok's own data and cache folders
+    yes: bool = False  # --yes: consent to the purge without asking
+    quiet: bool = False  # --quiet: print only the one-line result

@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from rtok.formats.errors import FormatError
 from rtok.install import fsio, origins, state
 from rtok.install.model import Action, FileEdit, InstallContext
 
@@ -42,6 +43,12 @@ class Change:
     edits: tuple[FileEdit, ...] = ()  # every edit folded into this change, in order
     old_mode: int | None = None
     new_dirs: tuple[str, ...] = ()  # missing parent directories, outermost first
+    # The edits that changed the bytes (what a summary may name); empty: all of `edits`.
+    effective: tuple[FileEdit, ...] = ()
+
+    @property
+    def described(self) -> tuple[FileEdit, ...]:
+        return self.effective or self.edits
 
     @property
     def action(self) -> str:
@@ -81,8 +88,22 @@ def _apply(
     return data
 
 
+def _effective(transforms: Sequence[FileEdit], current: bytes | None) -> tuple[FileEdit, ...]:
+    """The edits of `transforms` that change the bytes they are handed (in order)."""
+    found: list[FileEdit] = []
+    data = current
+    for edit in transforms:
+        after = edit.transform(data)
+        if after != data:
+            found.append(edit)
+        data = after
+    return tuple(found)
+
+
 def _describe_failure(path: str, exc: Exception) -> str:
     text = str(exc) or type(exc).__name__
+    if isinstance(exc, FormatError) and "correct it" not in text:
+        text += "; correct it, then run the same command again"
     if path in text:
         return text
     return f"{path}: {text}"
@@ -252,13 +273,13 @@ def _plan_group(group: list[FileEdit], ctx: InstallContext, allowed: bool, actio
         parts.changes.append(
             Change(path=path, real_path=real, old=current, new=new, mode=mode,
                    edit=accepted[0], edits=tuple(accepted), old_mode=old_mode,
-                   new_dirs=tuple(missing))
+                   new_dirs=tuple(missing), effective=_effective(accepted, current))
         )
     if refused and with_refused != new:
         parts.declined.append(
             Change(path=path, real_path=real, old=current, new=with_refused, mode=mode,
                    edit=refused[0], edits=tuple(refused), old_mode=old_mode,
-                   new_dirs=tuple(missing))
+                   new_dirs=tuple(missing), effective=_effective(refused, new))
         )
     elif refused:
         parts.unchanged.extend(refused)

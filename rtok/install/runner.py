@@ -14,7 +14,15 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from rtok import launcher, paths
-from rtok.install import command_link, first_run, planner, report, state, transaction
+from rtok.install import (
+    command_link,
+    first_run,
+    leftovers,
+    planner,
+    report,
+    state,
+    transaction,
+)
 from rtok.install import integrations as shipped_integrations
 from rtok.install.descriptor import Descriptor
 from rtok.install.integration_api import Integrations
@@ -29,6 +37,7 @@ from rtok.install.options import (
     InitOptions,
     UsageError,
 )
+from rtok.integrity.records import RecordsError
 
 # The integrations the runner calls (mypy checks the module against the interface); the
 # installer's tests put a one-agent module with the same functions here.
@@ -174,13 +183,20 @@ def run(
     """Run init/uninstall. `choose` (agents, global?) and `confirm` are the interactive
     prompts; they are used only when `opts.interactive` is true."""
     action: Action = "uninstall" if opts.uninstall else "install"
+    if opts.quiet and not opts.json:
+        out, err = report.QuietOut(out), report.QuietErr(err)
     try:
-        return _run(opts, action, out, err, choose, confirm)
+        if opts.purge and not (opts.agents or opts.all_agents):
+            return leftovers.run_purge(opts, out, err, confirm)
+        code = _run(opts, action, out, err, choose, confirm)
+        if action == "uninstall":
+            code = _after_uninstall(opts, code, out, err, confirm)
+        return code
     except UsageError as exc:
         return _fail(opts, out, err, str(exc), [], EXIT_USAGE)
     except planner.PlanError as exc:
         return _fail(opts, out, err, "nothing was written:", exc.problems, EXIT_USAGE)
-    except state.StateError as exc:
+    except (state.StateError, RecordsError) as exc:
         return _fail(opts, out, err, str(exc), [], EXIT_USAGE)
     except (transaction.TransactionError, LockTimeoutError) as exc:
         return _fail(opts, out, err, str(exc), [], EXIT_FAILED)
@@ -190,15 +206,32 @@ def run(
                      [], EXIT_FAILED)
 
 
+def _after_uninstall(opts: InitOptions, code: int, out: TextIO, err: TextIO,
+                     confirm: Confirm | None) -> int:
+    """Once no agent has rtok any more: --purge removes rtok's own folders; otherwise the
+    last lines say what stays there and the command that removes it."""
+    if code not in (EXIT_OK, EXIT_KEPT) or opts.json or opts.dry_run or opts.show:
+        return code
+    if opts.purge:
+        purged = leftovers.run_purge(opts, out, err, confirm)
+        return code if purged == EXIT_OK else purged
+    parts = leftovers.inventory()
+    if not leftovers.worth_naming(parts) or leftovers.installed_now():
+        return code
+    command = "rtok uninstall --purge" + ("" if opts.interactive else " --yes")
+    out.write(report.leftovers_text(parts, leftovers.config_files(), command=command))
+    return code
+
+
 def _fail(
     opts: InitOptions, out: TextIO, err: TextIO, message: str, problems: list[str], code: int
 ) -> int:
     if opts.json:
         out.write(report.error_json(message, problems, code))
     else:
-        err.write(f"rtok: {message}\n")
+        err.write(f"rtok: {report.shown_text(message)}\n")
         for problem in problems:
-            err.write(f"  {problem}\n")
+            err.write(f"  {report.shown_text(problem)}\n")
     return code
 
 
@@ -267,6 +300,7 @@ def _run(
             the_plan.held):
         # Before the hooks that name it: a re-run repairs a launcher that went stale.
         launcher.ensure()
+        leftovers.make_private()  # what an earlier release left readable to others
     result = transaction.apply(
         the_plan, strict=confirming, action=action, project_root=ctx.project_root
     )
@@ -282,6 +316,9 @@ def _run(
     done = [a for a in agents if a not in the_plan.held]
     if result.applied and done:
         out.write(first_run.next_steps(done, descriptors, action, _rtok_command(ctx)) + "\n")
+    report.write_result(out, _result_line(agents, scope, action, the_plan, result))
+    if action == "install" and code == EXIT_OK and done:
+        out.write(report.test_with_line(_rtok_command(ctx)))
     return code
 
 
@@ -399,11 +436,20 @@ def _report_dry_run(opts: InitOptions, the_plan: planner.Plan, action: Action, s
     if link is not None and link.action:
         out.write(f"would {command_link.describe(link, ctx.home)}\n")
     if opts.check:
-        out.write("Check: changes pending; nothing written.\n" if pending
-                  else "Check: nothing to change.\n")
+        report.write_result(out, "Check: changes pending; nothing written." if pending
+                            else "Check: nothing to change.")
     else:
-        out.write("Dry run: nothing written.\n")
+        report.write_result(out, _result_line(the_plan.agents, scope, action, the_plan, None))
     return code
+
+
+def _result_line(agents: Sequence[str], scope: str, action: Action, the_plan: planner.Plan,
+                 result: transaction.ApplyResult | None) -> str:
+    changes = the_plan.changes if result is None else result.applied
+    changed = sorted({e.agent for change in changes for e in change.edits})
+    return report.result_line(action, scope, list(agents), changed=changed,
+                              declined=len(the_plan.declined), kept=len(the_plan.kept),
+                              dry_run=result is None, held=the_plan.held)
 
 
 def _confirm_plan(opts: InitOptions, the_plan: planner.Plan, action: Action,
@@ -461,9 +507,9 @@ def _report_applied(opts: InitOptions, the_plan: planner.Plan,
     out.write(report.result_text(result, action=action, verbose=opts.verbose,
                                  declined=bool(the_plan.declined)))
     for edit, note in the_plan.kept:
-        out.write(f"kept {edit.path} [{edit.agent}]: {note}\n")
+        out.write(report.shown_text(f"kept {edit.path} [{edit.agent}]: {note}") + "\n")
     for edit, note in the_plan.notes:
-        out.write(f"note: {edit.path} [{edit.agent}]: {note}\n")
+        out.write(report.shown_text(f"note: {edit.path} [{edit.agent}]: {note}") + "\n")
     for change in the_plan.declined:
         out.write(report.change_line(change, prefix=report.declined_prefix(change)) + "\n")
     if the_plan.declined and opts.patch is False:

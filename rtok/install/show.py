@@ -91,25 +91,82 @@ def agent_rows(
     return rows
 
 
+def fix_command(name: str, scope: str, project_root: str | None) -> str:
+    """The command that completes (or repairs) rtok's install of `name` in `scope`."""
+    from rtok.install.report import shell_path
+
+    if scope == "global":
+        return f"rtok init -a {name} -g --auto-patch"
+    return f"cd {shell_path(project_root or '.')} && rtok init -a {name} --project --auto-patch"
+
+
+def _broken(row: Mapping[str, object], scope: str) -> list[str]:
+    """The files of `scope` rtok cannot read or edit now (their status says why)."""
+    files = row.get("files")
+    entries = files.get(scope, []) if isinstance(files, dict) else []
+    return [str(e["path"]) for e in entries
+            if isinstance(e, dict) and str(e.get("status", "")).startswith("unreadable")]
+
+
+def _strings(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def status_line(row: Mapping[str, object], project_root: str | None) -> str:
+    """One line per agent: installed / partial / broken / absent, the scopes, the fix."""
+    from rtok.install.report import shown_path
+
+    name = str(row["name"])
+    installed = _strings(row.get("installed"))
+    partial = _strings(row.get("partial"))
+    if not installed:
+        return f"{name:<12} absent"
+    parts: list[str] = []
+    fixes: list[str] = []
+    worst = "installed"
+    for scope in installed:
+        broken = _broken(row, scope)
+        if broken:
+            worst = "broken"
+            parts.append(f"{scope} (cannot read {', '.join(shown_path(p) for p in broken)})")
+            fixes.append(f"correct {', '.join(shown_path(p) for p in broken)}, then "
+                         + fix_command(name, scope, project_root))
+        elif scope in partial:
+            worst = "partial" if worst == "installed" else worst
+            parts.append(f"{scope} (hook not in place)")
+            fixes.append(fix_command(name, scope, project_root))
+        else:
+            parts.append(scope)
+    line = f"{name:<12} {worst:<9} {', '.join(parts)}"
+    return line + (f"  fix: {'; '.join(fixes)}" if fixes else "")
+
+
 def render(descriptors: Mapping[str, Descriptor], names: Sequence[str], opts: InitOptions, *,
            json: bool) -> str:
     rows = agent_rows(descriptors, names, opts, with_status=True)
     if json:
         return jsonlib.dumps(rows, indent=2) + "\n"
+    from rtok.install import runner
+    from rtok.install.report import shown_path, shown_text
+
+    root = runner.find_project_root(opts.cwd)
     lines: list[str] = []
     for row in rows:
-        installed = row["installed"]
-        if not installed and not opts.verbose:
+        lines.append(status_line(row, root))
+        if not opts.verbose:
             continue
-        where = ", ".join(installed) if isinstance(installed, list) and installed else "none"
-        lines.append(f"{row['display_name']} ({row['name']}): installed {where}")
         files = row["files"]
         assert isinstance(files, dict)
+        installed = row["installed"]
         for scope in installed if isinstance(installed, list) else []:
             for entry in files.get(scope, []):
-                lines.append(f"  {scope}: {entry['path']} ({entry['kind']}): {entry['status']}")
+                lines.append(f"  {scope}: {shown_path(entry['path'])} ({entry['kind']}): "
+                             f"{shown_text(str(entry['status']))}")
         if row.get("error"):
-            lines.append(f"  error: {row['error']}")
-    if not lines:
-        lines.append("rtok is not installed in any agent (for this project and globally).")
+            lines.append(f"  error: {shown_text(str(row['error']))}")
+    counts = {word: sum(1 for line in lines if line[13:].startswith(word))
+              for word in ("installed", "partial", "broken")}
+    done = ", ".join(f"{n} {word}" for word, n in counts.items() if n)
+    lines.append(f"rtok: {done or 'not installed in any agent'} "
+                 f"(of {len(rows)} agent{'' if len(rows) == 1 else 's'}).")
     return "\n".join(lines) + "\n"

@@ -11,6 +11,8 @@ file must be a stock rtok file, and `rtok rewrite` as the plugin calls it must a
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shlex
@@ -21,7 +23,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from rtok import launcher, paths
 from rtok.compiled.rewrite_hosts import DEFAULT as REWRITE_DEFAULT
@@ -53,6 +55,7 @@ class Check:
     fix: str | None = None
     command: str | None = None
     reply: str | None = None
+    path: str | None = None  # the file the check is about, when there is one
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -499,6 +502,20 @@ def codex_hook_hash(command: str, timeout: object, matcher: str,
     return codex_group_hash({"matcher": matcher, "hooks": [handler]})
 
 
+def _toml_problem(path: str) -> str:
+    from rtok.formats.errors import FormatError
+    from rtok.formats.tomltext import parse
+
+    try:
+        with open(path, "rb") as handle:
+            parse(handle.read(), label=path)
+    except FormatError as exc:
+        return str(exc)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return "not valid TOML"
+
+
 def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
     """Is every rtok handler in `hooks_file` trusted in Codex's config.toml (the
     `codex_trust` strategy)? `agent` names the descriptor that installs it."""
@@ -514,16 +531,22 @@ def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
         groups = document.get("hooks", {}).get("PreToolUse", [])
     except (ValueError, AttributeError, UnicodeDecodeError) as exc:
         return [Check(agent, scope, "codex_trust", FAIL, f"{hooks_file} does not parse: {exc}",
-                      fix)]
+                      fix, path=hooks_file)]
     config_path = installed.trust_config(agent, scope)
     try:
         with open(config_path, "rb") as handle:
             config = tomllib.load(handle)
     except FileNotFoundError:
         config = {}
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except tomllib.TOMLDecodeError:
+        # Said as verify and init say it (rtok's own TOML reader); re-installing would
+        # refuse the file too, so the fix is correcting it.
         return [Check(agent, scope, "codex_trust", FAIL,
-                      f"{config_path} cannot be read: {exc}", fix)]
+                      f"the file does not parse: {_toml_problem(config_path)}",
+                      f"correct {config_path}, then run rtok doctor", path=config_path)]
+    except OSError as exc:
+        return [Check(agent, scope, "codex_trust", FAIL,
+                      f"{config_path} cannot be read: {exc}", fix, path=config_path)]
     state = config.get("hooks", {}).get("state", {}) if isinstance(config, dict) else {}
     checks: list[Check] = []
     absolute = os.path.abspath(hooks_file)
@@ -646,20 +669,55 @@ def doctor(agent: str | None = None, cwd: str | None = None) -> list[Check]:
     if not groups:
         return []
     installed.descriptors()  # load once, before the workers share it
-    with ThreadPoolExecutor(max_workers=min(DOCTOR_WORKERS, len(groups))) as pool:
+    # rtok's own decisions for the samples read the host's permission files; the hot
+    # path's one-line warning about an unreadable one would report it a second time.
+    with contextlib.redirect_stderr(io.StringIO()), ThreadPoolExecutor(
+            max_workers=min(DOCTOR_WORKERS, len(groups))) as pool:
         results = list(pool.map(
             lambda item: _doctor_group(item[0][0], item[0][1], item[0][2], item[1]), groups))
     from rtok.integrity.verify import permission_file_problems
 
     agents = sorted({name for (name, _scope, _root), _group in groups})
-    unreadable = [
+    checks = one_report_per_broken_file(
+        [check for result in results for check in result],
+        permission_file_problems(agents, cwd or os.getcwd()))
+    return check_launcher(checks) + checks
+
+
+def one_report_per_broken_file(checks: list[Check],
+                               unreadable: list[tuple[str, str, str]]) -> list[Check]:
+    """A file its host cannot parse is reported once (host_parse, in the host's terms):
+    the hook entry and hook trust checks that fail only because of it, a second record in
+    the same file, and the permission reader's report of it are folded into that one."""
+    from rtok.integrity.verify import merge_unreadable
+
+    broken = {c.path: c.message for c in checks if c.sample == "host_parse" and c.path}
+    merged, rest = merge_unreadable(broken, unreadable)
+    blind = {agent for agent, _path, _why in unreadable}  # rtok defers every command
+    out: list[Check] = []
+    reported: set[str] = set()
+    for check in checks:
+        if check.agent in blind and check.level == WARN and "rtok decides 'defer'" in (
+                check.message):
+            continue  # the sample is deferred because of the unreadable file said once
+        if check.path in broken:
+            if check.sample != "host_parse":
+                # A consequence of the broken file, said once above (or a PASS about an
+                # entry the host never reads).
+                continue
+            if check.sample == "host_parse":
+                if check.path in reported:
+                    continue
+                reported.add(check.path)
+                check = replace(check, message=merged[check.path])
+        out.append(check)
+    out.extend(
         Check(agent, "-", "permission_file", FAIL,
               f"cannot read the permission rules in {path} ({why}); rtok rewrites nothing "
-              f"for {agent} until this is fixed", fix=f"fix or remove {shlex.quote(path)}")
-        for agent, path, why in permission_file_problems(agents, cwd or os.getcwd())
-    ]
-    checks = [check for result in results for check in result] + unreadable
-    return check_launcher(checks) + checks
+              f"for {agent} until this is fixed", fix=f"correct or remove {shlex.quote(path)}",
+              path=path)
+        for agent, path, why in rest)
+    return out
 
 
 def check_launcher(checks: Sequence[Check]) -> list[Check]:
@@ -729,7 +787,8 @@ def _host_parse_checks(name: str, scope: str, group: Sequence[ArtifactRecord]) -
         problem = host_parse_problem(record, data) if data is not None else None
         if problem:
             checks.append(Check(name, scope, "host_parse", FAIL, f"{record.path}: {problem}",
-                                f"fix {record.path}, then rtok doctor"))
+                                f"correct {record.path}, then run rtok doctor",
+                                path=record.path))
     return checks
 
 
@@ -759,10 +818,12 @@ def _doctor_hook_agent(name: str, scope: str, root: str | None,
         found = hook_commands_in(owned.decode("utf-8", "replace"), name) if owned else []
         if not found:
             why = reason or "rtok's hook entry is gone or now runs another command"
-            checks.append(Check(name, scope, "hook_entry", FAIL, f"{record.path}: {why}", fix))
+            checks.append(Check(name, scope, "hook_entry", FAIL, f"{record.path}: {why}", fix,
+                                path=record.path))
             continue
         checks.append(Check(name, scope, "hook_entry", PASS,
-                            f"{record.path} registers {found[0]}", command=found[0]))
+                            f"{record.path} registers {found[0]}", command=found[0],
+                            path=record.path))
         others = competing_hooks(name, scope, root, record.path, data)
         if others:
             checks.append(Check(

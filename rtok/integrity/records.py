@@ -126,7 +126,7 @@ def _write(records: Sequence[ArtifactRecord]) -> None:
 def _lock() -> FileLock:
     target = paths.integrity_records()
     paths.private_dir(os.path.dirname(target))
-    return FileLock(target + ".lock", timeout=60)
+    return FileLock(target + ".lock", timeout=60, mode=0o600)
 
 
 def record_artifacts(records: Iterable[ArtifactRecord]) -> None:

@@ -9,13 +9,15 @@ modified since it was trusted. Functions return `Finding`s; the CLI prints them.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
 import shlex
 import subprocess
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from rtok import __version__, paths, trust
@@ -194,7 +196,7 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
     unreadable = host_parse_problem(record, data)
     if unreadable:
         return Finding(status="host_cannot_parse", level=FAIL, actual_sha256=sha256_hex(data),
-                       fix=f"fix {record.path}, then {rtok_command()} verify",
+                       fix=f"correct {record.path}, then run {rtok_command()} verify",
                        message=f"{where}: {unreadable}", **base)
     owned, reason = owned_now(record, data)
     if owned is None:
@@ -208,9 +210,11 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
             return Finding(status="missing", level=FAIL, fix=fix,
                            message=f"{where}: rtok's entry is no longer in the file", **base)
         if reason.startswith("does not parse"):
-            return Finding(status="tampered", level=FAIL, fix=fix,
+            # Re-installing would refuse the file too: the fix is correcting it.
+            return Finding(status="tampered", level=FAIL,
+                           fix=f"correct {record.path}, then run rtok verify",
                            actual_sha256=sha256_hex(data),
-                           message=f"{where}: tampered, the file {reason}", **base)
+                           message=f"{where}: the file {reason}", **base)
         return Finding(status="unchecked", level=WARN, fix=fix,
                        message=f"{where}: cannot check ({reason})", **base)
     actual = sha256_hex(owned)
@@ -237,9 +241,26 @@ def host_parse_problem(record: ArtifactRecord, data: bytes) -> str | None:
     if problem is None:
         return None
     line, reason = problem
-    at = f"line {line}: " if line else ""
-    return (f"{edit.host or record.agent} cannot parse this file ({at}{reason}; it reads "
-            f"{dialects.describe(edit.dialect)}), so rtok's entry in it does not run")
+    return (f"{dialects.host_reading(edit.host or record.agent, edit.dialect, line, reason)}: "
+            "rtok's entry in it does not run")
+
+
+UNREADABLE_RULES = "rtok rewrites nothing for {agent} while its permission rules are unreadable"
+
+
+def merge_unreadable(host_broken: dict[str, str], unreadable: list[tuple[str, str, str]]
+                     ) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
+    """One message per broken file: a permission file that is also a file the host cannot
+    parse (already reported) gets the consequence added to that report instead of a second
+    report in another parser's words. `host_broken` maps path -> message."""
+    merged = dict(host_broken)
+    rest: list[tuple[str, str, str]] = []
+    for agent, path, why in unreadable:
+        if path in merged:
+            merged[path] += "; " + UNREADABLE_RULES.format(agent=agent)
+        else:
+            rest.append((agent, path, why))
+    return merged, rest
 
 
 def check_partial(records: Sequence[ArtifactRecord]) -> list[Finding]:
@@ -585,8 +606,30 @@ def verify(agents: Sequence[str], cwd: str) -> list[Finding]:
     findings.extend(check_hook_commands(live))
     findings.extend(check_codex_hook_trust(live))
     findings.extend(check_rule_files(cwd))
-    findings.extend(check_permission_files(sorted({r.agent for r in live}), cwd))
-    return findings
+    return one_report_per_broken_file(
+        findings, permission_file_problems(sorted({r.agent for r in live}), cwd))
+
+
+def one_report_per_broken_file(findings: list[Finding],
+                               unreadable: list[tuple[str, str, str]]) -> list[Finding]:
+    """A file its host cannot parse is reported once: the first finding for it carries
+    what follows (the entry does not run; no rewrites while the rules are unreadable)."""
+    broken = {f.path: f.message for f in findings if _broken_file(f) and f.path}
+    merged, rest = merge_unreadable(broken, unreadable)
+    out: list[Finding] = []
+    reported: set[str] = set()
+    for finding in findings:
+        if _broken_file(finding) and finding.path:
+            if finding.path in reported:
+                continue
+            reported.add(finding.path)
+            finding = replace(finding, message=merged[finding.path])
+        elif finding.level == FAIL and "does not parse" in finding.message and any(
+                path in finding.message for path in broken):
+            continue  # another check that failed only because of a file reported above
+        out.append(finding)
+    out.extend(_permission_findings(rest))
+    return out
 
 
 def permission_file_problems(agents: Sequence[str], cwd: str) -> list[tuple[str, str, str]]:
@@ -602,7 +645,10 @@ def permission_file_problems(agents: Sequence[str], cwd: str) -> list[tuple[str,
         if not table:
             continue  # not a hook agent
         source = str(table.get("permissions", "none"))
-        for path, why in unreadable_rule_files(source, cwd):
+        # The hot path's one-line warning would report the file a second time.
+        with contextlib.redirect_stderr(io.StringIO()):
+            found = unreadable_rule_files(source, cwd)
+        for path, why in found:
             if path not in seen:
                 seen.add(path)
                 out.append((agent, path, why))
@@ -610,12 +656,22 @@ def permission_file_problems(agents: Sequence[str], cwd: str) -> list[tuple[str,
 
 
 def check_permission_files(agents: Sequence[str], cwd: str) -> list[Finding]:
+    return _permission_findings(permission_file_problems(agents, cwd))
+
+
+def _broken_file(finding: Finding) -> bool:
+    """A finding that says a file rtok has an entry in does not parse."""
+    return bool(finding.path) and (finding.status == "host_cannot_parse" or (
+        finding.status == "tampered" and ": the file does not parse" in finding.message))
+
+
+def _permission_findings(unreadable: Sequence[tuple[str, str, str]]) -> list[Finding]:
     return [
         Finding(check="permission_file", status="unreadable", level=FAIL, agent=agent,
-                path=path, fix=f"fix or remove {shlex.quote(path)}",
+                path=path, fix=f"correct or remove {shlex.quote(path)}",
                 message=f"{agent}: cannot read the permission rules in {path} ({why}); "
                         "rtok rewrites nothing for it until this is fixed")
-        for agent, path, why in permission_file_problems(agents, cwd)
+        for agent, path, why in unreadable
     ]
 
 

@@ -99,7 +99,7 @@ def test_a_malformed_settings_file_is_refused_and_nothing_is_written(
     before = _user_files(isolated_home)
     done = run_rtok(["init", "-g", "--agent", "claude", "--auto-patch"])
     assert done.returncode == 2
-    assert str(settings).encode() in done.stderr
+    assert ("~/" + str(settings.relative_to(isolated_home))).encode() in done.stderr
     assert _user_files(isolated_home) == before
 
 

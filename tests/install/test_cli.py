@@ -53,8 +53,8 @@ def test_dry_run_prints_diffs_and_writes_nothing(isolated_home: Path) -> None:
     done = run_rtok(["init", "--agent", "claude", "-g", "--dry-run", "--auto-patch"])
     assert done.returncode == 0, _out(done)
     text = done.stdout.decode()
-    assert f"--- a{_claude(isolated_home)}/settings.json" in text
-    assert "--- /dev/null" in text and f"+++ b{_claude(isolated_home)}/RTOK.md" in text
+    assert "--- ~/.claude/settings.json\n+++ ~/.claude/settings.json" in text
+    assert "--- /dev/null\n+++ ~/.claude/RTOK.md" in text
     assert "nothing written" in text
     assert snapshot(str(isolated_home)) == before
 
@@ -128,7 +128,8 @@ def test_a_malformed_target_writes_nothing_anywhere(isolated_home: Path) -> None
     before = snapshot(str(isolated_home))
     done = run_rtok(["init", "-a", "claude", "-g", "--auto-patch"])
     assert done.returncode == 2
-    assert f"{_claude(isolated_home)}/settings.json:3" in done.stderr.decode()
+    assert "~/.claude/settings.json: Claude Code cannot parse it (line 3:" in (
+        done.stderr.decode())
     assert snapshot(str(isolated_home)) == before
 
 
@@ -187,7 +188,9 @@ def test_show_lists_what_is_installed(isolated_home: Path) -> None:
     assert run_rtok(["init", "-a", "claude", "-g", "--auto-patch"]).returncode == 0
     done = run_rtok(["init", "--show", "-g"])
     assert done.returncode == 0, _out(done)
-    assert "claude" in done.stdout.decode() and "settings.json" in done.stdout.decode()
+    assert "\nclaude       installed global\n" in done.stdout.decode()
+    verbose = run_rtok(["init", "--show", "-g", "-v"]).stdout.decode()
+    assert "  global: ~/.claude/settings.json (settings_entry): installed" in verbose
 
 
 def _init_unprivileged(

@@ -49,10 +49,10 @@ def test_interactive_install_with_one_confirmation(isolated_home: Path) -> None:
         _answer(fd, b"which agents?", b"\r", seen)  # accept the pre-checked agents
         _read_until(fd, b"Apply these", seen)  # -g: no scope question
         assert b"Scope?" not in seen
-        assert b"settings.json" in seen and b"+++ b" in seen  # the diff came first
+        assert b"settings.json" in seen and b"+++ ~/" in seen  # the diff came first
         summary = bytes(seen)[bytes(seen).rindex(b"file(s) to change:"):]
-        assert b"update  " + str(claude / "settings.json").encode() in summary
-        assert b"create  " + str(claude / "RTOK.md").encode() in summary
+        assert b"update  ~/.claude/settings.json" in summary
+        assert b"create  ~/.claude/RTOK.md" in summary
         time.sleep(0.3)
         os.write(fd, b"y")
         code = _wait(pid, fd, seen)
@@ -116,7 +116,7 @@ def test_no_project_scope_in_rtoks_own_checkout(isolated_home: Path) -> None:
         os.close(fd)
     assert code == 0, bytes(seen)[-3000:]
     assert b"Scope?" not in seen and b"rtok's own source tree" in seen
-    assert str(isolated_home / ".claude" / "settings.json").encode() in seen
+    assert b"~/.claude/settings.json" in seen
     assert sorted(os.listdir(checkout)) == before
 
 

@@ -37,7 +37,7 @@ def test_interactive_choice_preview_and_one_confirmation(isolated_home: Path) ->
     code, out, _ = _run(opts, choose=lambda o, d: (["test"], True), confirm=confirm)
     assert code == 0
     assert len(asked) == 1 and "2 change(s)" in asked[0]
-    assert "+++ b" in out  # the full diff was shown before the question
+    assert "+++ ~/" in out  # the full diff was shown before the question
     # The confirmation is the consent: the shared settings file was patched too.
     assert (isolated_home / ".testagent" / "settings.json").exists()
 
@@ -115,7 +115,7 @@ def test_on_a_terminal_a_named_agent_is_confirmed_once_and_that_is_consent(
     opts = InitOptions(agents=["test"], global_scope=True, cwd=str(isolated_home),
                        interactive=True)
     code, out, _ = _run(opts, confirm=lambda q: asked.append(q) or True)
-    assert code == 0 and len(asked) == 1 and "+++ b" in out
+    assert code == 0 and len(asked) == 1 and "+++ ~/" in out
     assert (isolated_home / ".testagent" / "settings.json").exists()
     # --no-patch on a terminal: no question, shared settings left to the user.
     opts = InitOptions(agents=["test"], global_scope=True, cwd=str(isolated_home),
@@ -165,5 +165,5 @@ def test_an_unusable_data_dir_is_a_clear_error(
     monkeypatch.setenv("RTOK_DATA_DIR", str(blocker))
     opts = InitOptions(agents=["test"], global_scope=True, patch=True, cwd=str(isolated_home))
     code, _, err = _run(opts)
-    assert code == 4 and "nothing was written" in err and str(blocker) in err
+    assert code == 4 and "nothing was written" in err and "~/not-a-dir" in err
     assert not (isolated_home / ".testagent").exists()

@@ -50,7 +50,8 @@ def test_jsonc_in_claude_settings_is_refused_with_file_and_line(isolated_home: P
     done = run_rtok(CLAUDE_INSTALL)
     assert done.returncode == 2
     err = done.stderr.decode()
-    assert f"{settings}:3:" in err and "trailing comma" in err and "Claude Code" in err
+    assert "~/.claude/settings.json: Claude Code cannot parse it (line 3:" in err
+    assert "trailing comma" in err
     assert settings.read_bytes() == original
     assert sorted(os.listdir(settings.parent)) == ["settings.json"]
 
@@ -62,7 +63,8 @@ def test_codex_hooks_json_with_a_comment_is_refused(isolated_home: Path) -> None
     hooks.write_bytes(original)
     done = run_rtok(["init", "-a", "codex", "-g", "--auto-patch"])
     assert done.returncode == 2
-    assert f"{hooks}:1: a // comment" in done.stderr.decode()
+    assert "~/.codex/hooks.json: OpenAI Codex CLI cannot parse it (line 1: a // comment" in (
+        done.stderr.decode())
     assert "OpenAI Codex CLI" in done.stderr.decode()
     assert hooks.read_bytes() == original
     assert not (isolated_home / ".codex" / "config.toml").exists()
@@ -80,7 +82,8 @@ def test_gemini_accepts_comments_but_not_trailing_commas(isolated_home: Path) ->
     trailing = b'{\n  "theme": "dark",\n}\n'
     settings.write_bytes(trailing)
     done = run_rtok(["init", "-a", "gemini", "-g", "--auto-patch", "--hook-only"])
-    assert done.returncode == 2 and f"{settings}:2:" in done.stderr.decode()
+    assert done.returncode == 2
+    assert "~/.gemini/settings.json: Gemini CLI cannot parse it (line 2:" in done.stderr.decode()
     assert settings.read_bytes() == trailing
 
 
@@ -98,7 +101,7 @@ def test_verify_and_doctor_fail_when_the_host_can_no_longer_parse(isolated_home:
     assert bad["path"] == str(settings) and "line 2" in str(bad["message"])
     doctor = run_rtok(["doctor"], cwd=str(isolated_home), timeout=120)
     assert doctor.returncode == 1
-    assert "Claude Code cannot parse this file" in _out(doctor)
+    assert "Claude Code cannot parse it" in _out(doctor)
 
 
 def test_a_huge_settings_file_is_refused_at_once(isolated_home: Path) -> None:
@@ -284,7 +287,7 @@ def test_a_killed_uninstall_leaves_nothing_after_a_rerun(isolated_home: Path) ->
     assert claude.is_dir() and not any(claude.iterdir())
     again = run_rtok(["uninstall", "-a", "claude", "-g", "--auto-patch"])
     assert again.returncode == 0, _out(again)
-    assert f"removed directory {claude}" in again.stdout.decode()
+    assert "removed directory ~/.claude (rtok created it)" in again.stdout.decode()
     assert not claude.exists()
 
 

@@ -106,3 +106,20 @@ def test_a_rules_agent_is_told_the_rtok_command_that_works_here(isolated_home: P
     assert run_rtok(["init", "--agent", "roo", "--project"], cwd=str(project),
                     env={"PATH": "/usr/bin:/bin"}).returncode == 0
     assert "`rtok expand 3f2a9c`" in (project / ".roo" / "rules" / "rtok.md").read_text()
+
+
+def test_a_successful_init_ends_with_a_test_command_that_works(isolated_home: Path) -> None:
+    done = run_rtok(["init", "--agent", "claude", "--auto-patch"],
+                    env={"PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.decode().splitlines()[-1]
+    assert last.startswith("Test with: ")
+    command = last.removeprefix("Test with: ").split("   (")[0]
+    ran = subprocess.run(["/bin/sh", "-c", command], env={**os.environ, "PATH": "/usr/bin:/bin"},
+                         capture_output=True, timeout=120, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert b"[rtok expand " in ran.stdout  # the listing was shortened and archived
+    quiet = run_rtok(["init", "--agent", "codex", "--auto-patch", "-q"],
+                     env={"PATH": "/usr/bin:/bin"})
+    assert quiet.returncode == 0 and b"Test with" not in quiet.stdout
+    assert len(quiet.stdout.decode().splitlines()) == 1

@@ -3,8 +3,9 @@
 Install writes the rendered file; a file already there is replaced only when it is a stock
 rtok file (any release, any rtok path). A file rtok created that the user has since edited
 is left as it is and reported (`kept_note`); anything else at that path is refused: rtok
-never overwrites a file it cannot prove it wrote. Uninstall deletes a stock file and keeps
-one the user changed, saying so through `kept_note`.
+never overwrites a file it cannot prove it wrote. Uninstall deletes a stock file, keeps one
+rtok created that the user changed, saying so through `kept_note`, and leaves any other
+file at that path (one rtok never wrote) alone without a word.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ def _whole_file(target: Target, action: Action, kind: str, desired: bytes, is_st
         return None if ours(data) else data
 
     def kept_note(data: bytes | None) -> str | None:
-        if ours(data) or (action == "install" and not changed_by_user(data)):
+        # Only a file rtok created can have been changed since: any other file at that
+        # path (the user's own, never replaced) is simply not rtok's.
+        if ours(data) or not changed_by_user(data):
             return None
         return f"kept {target.path}: it differs from the {what} rtok wrote (changed by hand?)"
 
@@ -50,7 +53,9 @@ def _whole_file(target: Target, action: Action, kind: str, desired: bytes, is_st
     verb = "write" if action == "install" else "delete"
     return FileEdit(
         path=target.path, agent=target.agent, scope=target.edit_scope, kind=kind,
-        transform=install if action == "install" else uninstall, mode=mode,
+        # An uninstall never changes the mode of a file it leaves in place.
+        transform=install if action == "install" else uninstall,
+        mode=mode if action == "install" else None,
         owned_bytes=owned, kept_note=kept_note,
         description=f"{verb} the {what}",
     )
