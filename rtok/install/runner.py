@@ -313,13 +313,21 @@ def _run(
                                    exit_code=code, messages=messages))
         return code
     _report_applied(opts, the_plan, result, action, messages, out, err)
+    _report_next(agents, descriptors, scope, action, the_plan, result, code, ctx, out)
+    return code
+
+
+def _report_next(agents: Sequence[str], descriptors: dict[str, Descriptor], scope: str,
+                 action: Action, the_plan: planner.Plan, result: transaction.ApplyResult,
+                 code: int, ctx: InstallContext, out: TextIO) -> None:
+    """What to do next (only for agents that were installed), the one-line result, and
+    after a successful install a command to see rtok at work."""
     done = [a for a in agents if a not in the_plan.held]
     if result.applied and done:
         out.write(first_run.next_steps(done, descriptors, action, _rtok_command(ctx)) + "\n")
     report.write_result(out, _result_line(agents, scope, action, the_plan, result))
     if action == "install" and code == EXIT_OK and done:
         out.write(report.test_with_line(_rtok_command(ctx)))
-    return code
 
 
 def _check_options(opts: InitOptions) -> str:
