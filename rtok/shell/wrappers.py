@@ -126,6 +126,7 @@ def skip_options(
     numeric = table["numeric_flags"]
     resetting = table["resets_environment"]
     scripts = table["script_options"]
+    optional = table["optional_values"]
     disabled = False
     resets = False
     script: str | None = None
@@ -147,7 +148,7 @@ def skip_options(
         option = word.split("=", 1)[0] if word.startswith("--") else word[:2]
         if option in resetting or word in resetting:
             resets = True
-        if word in flags:
+        if word in flags or (optional and _optional_value(word, option, optional)):
             i += 1
             continue
         if option not in value_options:
@@ -164,6 +165,15 @@ def skip_options(
     if assignments:
         i, disabled, resets = _assignments(values, i, resetting, disabled, resets)
     return i, disabled, resets, script
+
+
+def _optional_value(word: str, option: str, optional: Collection[str]) -> bool:
+    """`--default-signal`, `--default-signal=INT`, `-n4`: an option whose value is optional
+    and, when given, attached (`=SIG` for long options, the rest of the word for short
+    ones); never a separate word."""
+    if word in optional:
+        return True
+    return option in optional and (not word.startswith("--") or "=" in word)
 
 
 def _option_value(word: str, values: Sequence[str | None], i: int) -> tuple[int, str | None]:
