@@ -162,9 +162,21 @@ def skip_options(
     if i + positionals > n:
         return None  # `timeout` without its duration (or an option without its value)
     i += positionals
+    if positionals:
+        i = _options_after_positionals(values, i, flags, value_options)
     if assignments:
         i, disabled, resets = _assignments(values, i, resetting, disabled, resets)
     return i, disabled, resets, script
+
+
+def _options_after_positionals(values: Sequence[str | None], i: int, flags: Collection[str],
+                               value_options: Collection[str]) -> int:
+    """`setarch x86_64 -R cmd`: options the table knows may follow the positionals too."""
+    n = len(values)
+    while i < n and values[i] is not None and values[i] != "--" and (
+            values[i] in flags or values[i] in value_options):
+        i += 2 if values[i] in value_options else 1
+    return i + 1 if i < n and values[i] == "--" else i
 
 
 def _optional_value(word: str, option: str, optional: Collection[str]) -> bool:
