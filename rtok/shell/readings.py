@@ -385,12 +385,13 @@ def _late_text(words: Sequence[str], values: list[str | None]) -> bool:
     (`PAGER=… git -p log`, `export BASH_ENV=f`), or makes a name refer to other text bash
     evaluates later (`declare -n r=…`, `${x@P}`, `${!x}`)."""
     for word, value in zip(words, values, strict=True):
-        name = assignment_name(word)
-        if name is not None and name.rstrip("+") in _COMMAND_VARIABLES:
-            return True
         if value in _COMMAND_VARIABLES:
             return True  # `export PAGER`, `read PS4`, `unset PATH`
-        if "@P" in word or "${!" in word:
+        if "=" in word:
+            name = assignment_name(word)
+            if name is not None and name.rstrip("+") in _COMMAND_VARIABLES:
+                return True
+        if "$" in word and ("@P" in word or "${!" in word):
             return True
     return bool(words) and words[0] in _DECLARERS and any(
         v is not None and v.startswith("-") and "n" in v for v in values[1:])

@@ -193,7 +193,7 @@ def _late_scripts(lexed: lexer.Lexed, command: SimpleCommand,
     builtins above, and `mapfile -C CALLBACK`."""
     values = [dequote(w, lexed.dialect) for w in words]
     for word, value in zip(words, values, strict=True):
-        if assignment_name(word) is not None and value is not None:
+        if "=" in word and value is not None and assignment_name(word) is not None:
             assigned = value.split("=", 1)[1]
             if _substitutes(assigned):
                 yield assigned, "bash"
@@ -263,6 +263,33 @@ def split_for_permissions(cmd: str) -> list[str]:
     return unique
 
 
+def _bodies(cmd: str,
+            found: list[tuple[int, int, str]]) -> Iterator[tuple[str, str]]:
+    """(kind, text) of each substitution body of `cmd`, the bodies nested
+    directly in it replaced by `:`."""
+    ordered = sorted(found, key=lambda s: (s[0], -s[1]))
+    children: list[list[tuple[int, int]]] = [[] for _ in ordered]
+    open_: list[int] = []
+    for index, (start, end, _kind) in enumerate(ordered):
+        while open_ and ordered[open_[-1]][1] <= start:
+            open_.pop()
+        if open_ and end <= ordered[open_[-1]][1]:
+            children[open_[-1]].append((start, end))
+        open_.append(index)
+    for (start, end, kind), inner in zip(ordered, children, strict=True):
+        if not inner:
+            yield kind, cmd[start:end]
+            continue
+        parts = []
+        last = start
+        for child_start, child_end in inner:
+            parts.append(cmd[last:child_start])
+            parts.append(":")
+            last = child_end
+        parts.append(cmd[last:end])
+        yield kind, "".join(parts)
+
+
 class TooDeep(Exception):
     """Substitutions or scripts nested deeper than MAX_DEPTH: the line is not read."""
 
@@ -299,9 +326,10 @@ def _collect(
             out.append((words, dialect, direct))
     if substitutions:
         # The lexer lists substitutions at every depth, so each body is read once, on its
-        # own, without descending again (that would read the innermost one 2^depth times).
-        for start, end, kind in lexed.substitutions:
-            body = cmd[start:end]
+        # own, without descending again (that would read the innermost one 2^depth times),
+        # and with the bodies nested in it cut to `:` (they are read on their own): every
+        # byte of the line is lexed once however deep the nesting.
+        for kind, body in _bodies(cmd, lexed.substitutions):
             if kind == "backtick":
                 _collect(_unescape_backtick(body), dialect, out, depth + 1, direct)
             else:
