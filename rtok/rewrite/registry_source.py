@@ -28,7 +28,8 @@ _WRAPPER_KEYS = {
     "flags", "value_options", "positionals", "assignments", "numeric_flags", "rewrite",
     "resets_environment", "script_options", "optional_values",
 }
-_RUNNER_KEYS = {"how", "command_options", "code_options", "safe_options", "reader"}
+_RUNNER_KEYS = {"how", "command_options", "code_options", "safe_options", "reader",
+                "code_settings"}
 RUNNER_WAYS = ("argv", "option", "stdin", "file", "code", "always")
 RUNNER_READERS = ("", "awk", "sed")
 _SHELL_KEYS = {"commands", "dialect", "flags", "long_flags", "value_options"}
@@ -158,6 +159,7 @@ def _runner(name: str, table: object) -> dict[str, Any]:
         "command_options": tuple(schema.strings(raw, "command_options", where)),
         "code_options": tuple(schema.strings(raw, "code_options", where)),
         "safe_options": tuple(schema.strings(raw, "safe_options", where)),
+        "code_settings": tuple(schema.strings(raw, "code_settings", where)),
         "reader": reader,
     }
 

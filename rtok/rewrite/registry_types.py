@@ -48,6 +48,7 @@ class Runner(TypedDict):
     command_options: tuple[str, ...]
     code_options: tuple[str, ...]
     safe_options: tuple[str, ...]
+    code_settings: tuple[str, ...]
     reader: str
 
 

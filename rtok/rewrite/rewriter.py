@@ -47,6 +47,9 @@ _LAUNCHERS = frozenset(("npx", "pnpx", "bunx", "uvx"))
 # them `rtok run X` may find another X, no rtok at all, or no room for its own files.
 _MEANING_BUILTINS = frozenset(("hash", "ulimit", "enable"))
 _NAMING_BUILTINS = frozenset(("export", "unset", "declare", "typeset", "readonly", "local"))
+_PATH_ASSIGNMENTS = ("PATH=", "PATH+=")
+# Text without any of these cannot change a meaning as `_meaning_changes` reads it.
+_MEANING_HINTS = ("PATH", "hash", "ulimit", "enable", "exec", "-")
 MAX_SCRIPT_DEPTH = 4
 
 NORMAL = "normal"
@@ -186,6 +189,8 @@ def _meaning_changes(lexed: lexer.Lexed) -> bool:
     moves fds for the rest of the line, or an fd is closed (`cmd >&-`: the command's
     failure on it is its own exit status, which `rtok run` must not change)."""
     text = lexed.text
+    if not any(hint in text for hint in _MEANING_HINTS):
+        return False
     for command in segments.simple_commands(lexed):
         for op_start, op_end, target_start, target_end in command.redirects:
             target = text[target_start:target_end]
@@ -193,7 +198,8 @@ def _meaning_changes(lexed: lexer.Lexed) -> bool:
                 return True
         words = segments.strip_grammar(segments.word_texts(lexed, command))
         values = [dequote(w) for w in words]
-        if any(v is not None and (v.startswith(("PATH=", "PATH+="))) for v in values):
+        if any(w.startswith(_PATH_ASSIGNMENTS) or (v or "").startswith(_PATH_ASSIGNMENTS)
+               for w, v in zip(words, values, strict=True)):
             return True
         head = next((v for v, w in zip(values, words, strict=True)
                      if assignment_name(w) is None), None)

@@ -365,11 +365,9 @@ def lex(cmd: str, dialect: str = "bash") -> Lexed:
         _check_redirects(lexed)
         if "\r" in cmd:
             lexed.reasons.add(CARRIAGE_RETURN)
-        if HEREDOC not in lexed.reasons and UNTERMINATED not in lexed.reasons:
-            from rtok.shell.syntax import rejects
-
-            if rejects(lexed):
-                lexed.reasons.add(SYNTAX_ERROR)
+        if HEREDOC not in lexed.reasons and UNTERMINATED not in lexed.reasons and \
+                rejects(lexed):
+            lexed.reasons.add(SYNTAX_ERROR)
     except (_TooDeep, RecursionError):
         # Thousands of nested `$(`: read the whole line as one word nobody may attest.
         lexed = Lexed(cmd, dialect)
@@ -485,3 +483,6 @@ def _reasons(cmd: str, dialect: str, depth: int) -> set[str]:
 def is_unattestable(cmd: str) -> bool:
     """True when `cmd` holds a construct whose effect rtok cannot see from its text."""
     return bool(unattestable_reasons(cmd))
+
+
+from rtok.shell.syntax import rejects  # noqa: E402  (syntax.py names lexer types only)

@@ -226,13 +226,14 @@ def _runs_unread(name: str, runner: Runner, values: list[str | None], i: int) ->
     if "always" in how:
         return True
     args = values[i + 1 : i + 1 + MAX_GUESSES]
-    if any(a is None for a in args):
-        return True
     words = [a for a in args if a is not None]
+    if len(words) < len(args) and how != ("code",):
+        return True  # `awk "$prog"`, `python3 "$script"`: what runs is not in the text
     reader = runner["reader"]
     if reader:
         return _has_option(words, runner["code_options"]) or _program_runs(reader, words)
-    if "code" in how and _has_option(words, runner["code_options"]):
+    if "code" in how and (_has_option(words, runner["code_options"]) or
+                          _runs_setting(words, runner["code_settings"])):
         return True
     if not _UNREAD_WAYS.intersection(how) or set(how) == {"code"}:
         return False
@@ -250,15 +251,35 @@ def _runs_unread(name: str, runner: Runner, values: list[str | None], i: int) ->
 def _has_option(words: Sequence[str], options: Sequence[str]) -> bool:
     """One of `options` is among `words`: as a word, `--opt=value`, or a short option with
     its value attached or ending a cluster (`-qc`, `-ecmd`)."""
+    if not options:
+        return False
+    letters = "".join(o[1] for o in options if len(o) == 2 and o[0] == "-")
     for word in words:
+        if word[:1] != "-":
+            continue
         if word == "--":
             return False
-        for option in options:
-            if word == option or (option.startswith("--") and word.startswith(option + "=")):
-                return True
-            if len(option) == 2 and option[0] == "-" and word.startswith("-") and not \
-                    word.startswith("--") and option[1] in word[1:]:
-                return True
+        if word in options or (word.startswith("--") and word.split("=", 1)[0] in options):
+            return True
+        if letters and not word.startswith("--") and any(c in letters for c in word[1:]):
+            return True
+    return False
+
+
+def _runs_setting(words: Sequence[str], parts: Sequence[str]) -> bool:
+    """`git -c core.pager='rm x' log`: a `-c NAME=VALUE` whose NAME holds one of `parts`."""
+    if not parts:
+        return False
+    for k, word in enumerate(words):
+        if word == "-c" and k + 1 < len(words):
+            setting = words[k + 1]
+        elif word.startswith("-c") and len(word) > 2:
+            setting = word[2:]
+        else:
+            continue
+        name = setting.split("=", 1)[0].lower()
+        if any(part in name for part in parts):
+            return True
     return False
 
 

@@ -131,9 +131,11 @@ def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
     """
     from rtok.shell import wrappers
 
+    late = any(hint in lexed.text for hint in _LATE_HINTS)
     for command in simple_commands(lexed):
         words = word_texts(lexed, command)
-        yield from _late_scripts(lexed, command, words)
+        if late:
+            yield from _late_scripts(lexed, command, words)
         for index, word in enumerate(words):
             head = dequote(word, lexed.dialect)
             if head is None:
@@ -180,6 +182,8 @@ _LATE_BUILTINS = frozenset((
     "getopts", "ulimit",
 ))
 _CALLBACK_BUILTINS = frozenset(("mapfile", "readarray"))
+# A line without any of these holds no text `_late_scripts` would read.
+_LATE_HINTS = ("$(", "`", "<(", ">(", "-C")
 
 
 def _substitutes(text: str | None) -> bool:

@@ -27,6 +27,7 @@ _RESERVED = {
 _OPENERS = {"if": "if", "while": "while", "until": "while", "for": "for", "select": "for",
             "{": "{"}
 _UNFOLLOWED = frozenset(("case", "esac", "function", "coproc", "in", ";;", ";&", ";;&"))
+_ALL_RESERVED = frozenset((*_RESERVED, *_OPENERS, *_UNFOLLOWED, "!", "time"))
 # Words after which the next word is a command again.
 _LEADING = frozenset(("then", "do", "else", "elif", "if", "while", "until", "{", "!", "time"))
 
@@ -47,8 +48,12 @@ def rejects(lexed: Lexed) -> bool:
     if lexed.dialect != "bash":
         return False
     text = lexed.text
+    tokens = lexed.tokens
+    if all(kind in ("word", "space") for kind, _s, _e in tokens) and (
+            not tokens or text[tokens[0][1] : tokens[0][2]] not in _ALL_RESERVED):
+        return False  # one simple command (the common case)
     state = _State()
-    for kind, start, end in lexed.tokens:
+    for kind, start, end in tokens:
         if kind in ("space", "comment"):
             continue
         token = text[start:end]
