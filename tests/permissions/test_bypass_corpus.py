@@ -217,3 +217,33 @@ def test_no_line_bash_runs_a_denied_command_in_is_rewritten_or_allowed(
         kinds = {kind for _agent, source, kind in _hook_kinds(entry["cmd"], setup)
                  if source != "none"}
         assert not kinds & {"allow_rewrite", "ask_rewrite"}, entry
+
+
+@pytest.fixture(params=["opencode", "kilo"])
+def host_only(request: pytest.FixtureRequest, isolated_home: Path, tmp_path: Path,
+              monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Only the host's own `permission.bash` rules: everything allowed, the bases denied."""
+    rules = {"*": "allow", **{f"{d}*": "deny" for d in DENIED}}
+    config = Path(os.environ["XDG_CONFIG_HOME"]) / request.param / "opencode.json"
+    _write(config, json.dumps({"permission": {"bash": rules}}))
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    yield request.param
+
+
+def test_opencode_and_kilo_rules_let_no_runner_line_through(
+        host_only: str, executed: list[dict[str, str]]) -> None:
+    assert _rewrite_status_for(host_only, "git status") == 0  # the harness can fail
+    slipped = []
+    for entry in executed:
+        with redirect_stdout(io.StringIO()):
+            status = rewrite_main.main(["--agent", host_only, entry["cmd"]])
+        if status in (0, 3):
+            slipped.append((entry["form"], entry["cmd"], status))
+    assert slipped == []
+
+
+def _rewrite_status_for(agent: str, cmd: str) -> int:
+    with redirect_stdout(io.StringIO()):
+        return rewrite_main.main(["--agent", agent, cmd])
