@@ -35,6 +35,10 @@ RUNNER_FILE = Path(__file__).parent / "data" / "runner_corpus.jsonl"
 RUNNERS = [json.loads(line) for line in RUNNER_FILE.read_text(encoding="utf-8").splitlines()]
 CORPUS = [json.loads(line) for line in CORPUS_FILE.read_text(encoding="utf-8").splitlines()]
 CORPUS += RUNNERS
+# The hand-written runner lines are run under bash; the lines generated from every entry of
+# the [runners] table ("table …" ways) are held to the same answers without it (many
+# name programs this machine lacks or that wait for a terminal).
+HAND_WRITTEN = [e for e in RUNNERS if not e["way"].startswith("table")]
 DENIED = ("git push", "rm", "curl")
 SETUPS = {"allow git": "git", "allow everything": "*"}
 REWRITES = ("allow_rewrite", "ask_rewrite")
@@ -194,17 +198,19 @@ def executed(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, str]]:
     root = tmp_path_factory.mktemp("runner-oracle")
     with ThreadPoolExecutor(4) as pool:
         ran = list(pool.map(lambda item: _runs_denied(item[1], root / str(item[0])),
-                            enumerate(RUNNERS)))
-    return [entry for entry, hit in zip(RUNNERS, ran, strict=True) if hit]
+                            enumerate(HAND_WRITTEN)))
+    return [entry for entry, hit in zip(HAND_WRITTEN, ran, strict=True) if hit]
 
 
 def test_runner_corpus_covers_every_way_and_bash_runs_it(executed: list[dict[str, str]]) -> None:
     assert len(CORPUS) >= 1500
-    assert len(RUNNERS) >= 1000
-    assert {e["way"] for e in RUNNERS} == {"argv", "option", "stdin", "late", "opaque"}
+    assert len(HAND_WRITTEN) >= 1000
+    assert {e["way"] for e in RUNNERS} == {"argv", "option", "stdin", "late", "opaque",
+                                           "table option", "table stdin", "table file",
+                                           "table argv"}
     # Most lines really run the denied command (the rest need a terminal, a lock or a
     # service this machine lacks); every way of giving a command is among them.
-    assert len(executed) >= 0.85 * len(RUNNERS)
+    assert len(executed) >= 0.85 * len(HAND_WRITTEN)
     assert {e["way"] for e in executed} == {"argv", "option", "stdin", "late", "opaque"}
 
 

@@ -3,7 +3,9 @@ takes its command in a way bash would run, times every way of giving it the comm
 (argv, `-c` and other command options, a here-string or a pipe on stdin, `eval`/`trap`,
 text bash evaluates later, inline interpreter code), times the quoting of that command.
 
-The runners and the ways they take a command come from GTFOBins' shell and command
+Besides the hand-written forms below, every runner of the table is spelled with each of
+its command and code options, stdin, `/dev/stdin` and argv (`_table_forms`). The runners
+and the ways they take a command come from GTFOBins' shell and command
 entries, the util-linux, coreutils and procps manuals and bash's builtins; the denied base
 commands are `git push`, `rm -rf build` and `curl`. One JSON object per line:
 {"cmd": ..., "base": ..., "form": ..., "way": ...}. Each line also runs `git status`
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import tomllib
 
 BASES = ["git push origin main", "rm -rf build", "curl --fail http://127.0.0.1:9/f"]
 
@@ -101,6 +104,32 @@ OPAQUE = [
 WRAPPED_ARGV = ["git -p", "git --paginate", "git -p -C ."]
 
 
+REGISTRY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "rules",
+                        "registry.toml")
+
+
+def _table_forms() -> list[tuple[str, str]]:
+    """(template, way) for every runner of [runners] and every way it takes a command:
+    its command and code options, stdin (a here-string and a pipe), `/dev/stdin` as its
+    file, and the command as its arguments (runners without positionals)."""
+    with open(REGISTRY, "rb") as handle:
+        registry = tomllib.load(handle)
+    wrappers = registry["wrappers"]
+    forms = []
+    for name, runner in registry["runners"].items():
+        how = runner["how"]
+        for option in runner.get("command_options", []) + runner.get("code_options", []):
+            joined = f"{option}={{Q}}" if option.startswith("--") else f"{option} {{Q}}"
+            forms.append((f"{name} {joined}", "table option"))
+        if "stdin" in how or "always" in how:
+            forms += [(f"{name} <<< {{Q}}", "table stdin"), (f"echo {{Q}} | {name}", "table stdin")]
+        if "file" in how and not runner.get("reader"):  # awk/sed: the file is `-f FILE`
+            forms.append((f"{name} /dev/stdin <<< {{Q}}", "table file"))
+        if "argv" in how and not wrappers.get(name, {}).get("positionals"):
+            forms.append((f"{name} {{C}}", "table argv"))
+    return forms
+
+
 def _entries() -> list[dict[str, str]]:
     out = []
     for base in BASES:
@@ -121,6 +150,12 @@ def _entries() -> list[dict[str, str]]:
         for template in OPAQUE:
             out.append({"cmd": template.format(C=base), "base": base, "form": template,
                         "way": "opaque"})
+        for template, way in _table_forms():
+            for quoting, spell in STRING_QUOTING.items():
+                if quoting == "ansi-c" or ("{Q}" not in template and quoting != "single"):
+                    continue
+                out.append({"cmd": template.replace("{Q}", spell(base)).replace("{C}", base),
+                            "base": base, "form": f"{template} ({quoting})", "way": way})
         if base.startswith("git "):
             for prefix in WRAPPED_ARGV:
                 out.append({"cmd": base.replace("git", prefix, 1), "base": base,
