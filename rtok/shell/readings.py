@@ -45,6 +45,9 @@ _COMMAND_VARIABLES = frozenset(REGISTRY["command_variables"])
 _UNREAD_WAYS = frozenset(("stdin", "file", "code", "always"))
 # Builtins that make a name refer to another variable or evaluate text later.
 _DECLARERS = frozenset(("declare", "typeset", "local", "readonly", "export"))
+# Builtins whose arguments name variables they set, export or unset.
+_NAME_TAKERS = _DECLARERS | frozenset(("unset", "read", "mapfile", "readarray", "printf",
+                                       "getopts", "let"))
 # Builtins after which a word no longer means what it says (`shopt -s expand_aliases`).
 _REDEFINE = frozenset(("alias",))
 # Global option values that define a subcommand alias on the command line.
@@ -405,8 +408,9 @@ def _late_text(words: Sequence[str], values: list[str | None]) -> bool:
     """A command that assigns a variable whose value some program runs later
     (`PAGER=… git -p log`, `export BASH_ENV=f`), or makes a name refer to other text bash
     evaluates later (`declare -n r=…`, `${x@P}`, `${!x}`)."""
+    takes_names = bool(values) and values[0] in _NAME_TAKERS
     for word, value in zip(words, values, strict=True):
-        if value in _COMMAND_VARIABLES:
+        if takes_names and value in _COMMAND_VARIABLES:
             return True  # `export PAGER`, `read PS4`, `unset PATH`
         if "=" in word:
             name = assignment_name(word)

@@ -30,6 +30,8 @@ OPAQUE = [
     "PAGER='x' git -p log; git status",
     "git -c core.pager=x log; git status",
     "export BASH_ENV=x; git status",
+    "export PAGER; git status",
+    "read PS4 <<< x; git status",
     "declare -n r=x; git status",
     "x=1; echo ${x@P}; git status",
     "su; git status",
@@ -41,6 +43,7 @@ READABLE = [
     "git status", "python3 -m pytest -q", "awk '{print $1}' f; git status",
     "sed -n 1p f; git status", "tar -tf x.tar; git status", "git -c color.ui=always status",
     "flock /tmp/l git status", "su -c 'git status'", "bash -c 'git status'",
+    "echo HOME; git status", "grep PATH notes.txt; git status",
 ]
 
 
