@@ -163,7 +163,7 @@ def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
                 script_index, dialect = found
                 yield dequote(words[script_index], lexed.dialect), dialect
                 break  # later words are the script's arguments, not commands
-            runner = _RUNNERS.get(basename(head))
+            runner = _RUNNERS.get(head if "/" not in head else basename(head))
             if runner is not None and runner["command_options"] and "option" in runner["how"]:
                 scripts = list(_option_scripts(words, index + 1, runner["command_options"],
                                                lexed.dialect))
