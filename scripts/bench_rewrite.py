@@ -46,6 +46,23 @@ HOSTILE = {
     "3,000 sibling $(x)": "echo " + "$(x) " * 3000,
     "200 wrappers": "nice " * 200 + "git push",
 }
+
+
+def _nested(opener: str, depth: int = 46, total: int = 16_000) -> str:
+    """A line of about `total` bytes of `depth` nested substitutions, each level holding
+    its share of the words: lexing every body again at each level costs depth x length."""
+    pad = (total - depth * 16) // (depth + 1) // 2
+    return "".join("cat " + "a " * pad + opener for _ in range(depth)) + "x" + ")" * depth
+
+
+HOSTILE.update({
+    "16 KiB of nested <( 46 deep (worst case)": _nested("<("),
+    "16 KiB of nested >( 46 deep": _nested(">("),
+    "16 KiB of nested $( 46 deep": _nested("$("),
+    "16 KiB of nested <( 8 deep": _nested("<(", 8),
+})
+CORPUS_FILES = ("tests/permissions/data/bypass_corpus.jsonl",
+                "tests/permissions/data/runner_corpus.jsonl")
 DENY = ["git push:*", "rm:*", "curl:*"]
 
 
@@ -102,6 +119,28 @@ def _bench_settings_files(rounds: int) -> None:
                   f"{result}")
 
 
+def _bench_corpus(settings: Settings) -> None:
+    """Gate + decide once for every line of the bypass corpora (memo cleared): p50, p99."""
+    import json
+
+    from rtok.permissions.verdict import verdict_with_rules
+
+    samples = []
+    for name in CORPUS_FILES:
+        with open(os.path.join(ROOT, name), encoding="utf-8") as handle:
+            lines = [json.loads(line)["cmd"] for line in handle]
+        for cmd in lines:
+            lexer._MEMO.clear()
+            lexer._REASONS_MEMO.clear()
+            start = time.perf_counter()
+            decide(cmd, verdict_with_rules(cmd, DENY, [], ["*"]), settings=settings)
+            samples.append((time.perf_counter() - start) * 1e3)
+    samples.sort()
+    p99 = samples[int(0.99 * (len(samples) - 1))]
+    print(f"\n{'bypass corpora, ' + str(len(samples)) + ' lines (gate + decide)':55s} "
+          f"p50 {statistics.median(samples):.2f} ms  p99 {p99:.2f} ms  max {samples[-1]:.2f} ms")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=300)
@@ -130,6 +169,7 @@ def main() -> int:
             kind = decide(cmd, verdict, settings=settings).kind
             samples.append((time.perf_counter() - start) * 1e3)
         print(f"{label:55s} {statistics.median(samples):8.1f} {max(samples):8.1f}  {kind}")
+    _bench_corpus(settings)
     _bench_settings_files(max(3, args.rounds // 30))
     imports = _import_time_us(max(5, args.rounds // 30))
     print(f"\nimport rtok.rewrite.decision (cumulative, fresh interpreter): "

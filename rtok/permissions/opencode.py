@@ -185,6 +185,11 @@ def verdict_with_rules(cmd: str, rules: list[Rule]) -> str:
     return "allow"
 
 
+def limits_something(rules: list[Rule]) -> bool:
+    """True when one of the host's bash rules denies or asks."""
+    return any(rule[2] in ("deny", "ask") and wildcard_match("bash", rule[0]) for rule in rules)
+
+
 def denied_in_any_reading(cmd: str, rules: list[Rule]) -> bool:
     """True when a deny rule of the host is the last match for some reading of a command
     bash would run (`git "push"`, `/usr/bin/git push`, `env git push`, …; see

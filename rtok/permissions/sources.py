@@ -633,7 +633,10 @@ def auggie_verdict(cmd: str, cwd: str) -> str:
                 return "deny"
         except (re.error, RecursionError):
             return "deny"
-    return "default"
+    from rtok.permissions.verdict import is_opaque
+
+    # A line running what no reading shows (`python3 -c …`): no rule can be checked.
+    return "opaque" if is_opaque(cmd) else "default"
 
 
 def _readings_of(cmd: str) -> list[str]:

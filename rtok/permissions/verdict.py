@@ -7,6 +7,9 @@ areas, folds "defer" into "deny"):
 - "defer"   a deny rule matches only inside a shell wrapper's script (`bash -c '…'`): the
             host may not read that script as its own rule would, so rtok neither denies
             nor rewrites: `rtok hook` answers Defer and the host judges the original;
+- "opaque"  (`rule_verdict` only; "defer" in `detailed_verdict`) deny or ask rules exist
+            and the command runs something the gate cannot read: inline interpreter code,
+            a script file, a shell reading stdin, `ssh`, a command-running variable;
 - "ask"     an ask rule matches, or the command holds a construct rtok cannot attest
             (`$(…)`, backticks, heredocs…), which is never allowed;
 - "allow"   every non-empty segment, as written, matches an allow rule;
@@ -71,14 +74,16 @@ SOURCES = (*_READERS, *_COMMAND_JUDGES, "none")
 
 def detailed_verdict(cmd: str, source: str, cwd: str) -> str:
     """Like `verdict_for`, but keeps "defer" apart from "deny" (used by `rtok hook`); a
-    rule file rtok cannot read gives "defer" too (no rewrite, no opinion)."""
+    rule file rtok cannot read, or a line that runs what the gate cannot read while deny or
+    ask rules exist, gives "defer" too (no rewrite, no opinion)."""
     verdict = rule_verdict(cmd, source, cwd)
-    return "defer" if verdict == "unreadable" else verdict
+    return "defer" if verdict in ("unreadable", "opaque") else verdict
 
 
 def rule_verdict(cmd: str, source: str, cwd: str) -> str:
-    """`detailed_verdict` with "unreadable" kept apart: one of the host's rule files could
-    not be read (`unreadable_rule_files` names them)."""
+    """`detailed_verdict` with "unreadable" kept apart (one of the host's rule files could
+    not be read: `unreadable_rule_files` names them) and "opaque" (see
+    `verdict_with_rules`)."""
     judge = _COMMAND_JUDGES.get(source)
     if judge is not None:
         sources.problems.clear()
@@ -138,6 +143,10 @@ def verdict_with_rules(cmd: str, deny: list[str], ask: list[str], allow: list[st
         hits = [direct for reading, direct in readings if _any_form_matches(reading.forms, deny)]
         if hits:
             return "deny" if any(hits) else "defer"
+    if (deny or ask) and (_opaque_line(cmd) or any(reading.opaque for reading, _ in readings)):
+        # What runs is not in the text (`python3 -c …`, `bash x.sh`, `ssh h cmd`): while a
+        # deny or ask rule exists, neither allowed nor rewritten.
+        return "opaque"
     if is_unattestable(cmd) or not all(reading.attestable for reading, _ in readings):
         return "ask"
     if ask and any(_any_form_matches(reading.forms, ask) for reading, _ in readings):
@@ -149,6 +158,29 @@ def verdict_with_rules(cmd: str, deny: list[str], ask: list[str], allow: list[st
     ):
         return "allow"
     return "default"
+
+
+def _opaque_line(cmd: str) -> bool:
+    """A carriage return (bash reads it as part of a word, the gate as a line break) or a
+    line bash would reject: what runs is not what the text says."""
+    from rtok.shell import lexer
+
+    return "\r" in cmd or lexer.SYNTAX_ERROR in lexer.lex(cmd).reasons
+
+
+def is_opaque(cmd: str) -> bool:
+    """True when `cmd` runs something the gate cannot read (see `verdict_with_rules`)."""
+    from rtok.shell.readings import all_readings
+    from rtok.shell.segments import TooDeep, permission_commands
+
+    if _opaque_line(cmd):
+        return True
+    try:
+        commands = permission_commands(cmd)
+    except TooDeep:
+        return True
+    return any(reading.opaque for words, dialect, _direct in commands
+               for reading in all_readings(words, dialect))
 
 
 def _any_form_matches(forms: list[str], patterns: list[str]) -> bool:

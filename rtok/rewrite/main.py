@@ -138,8 +138,10 @@ def main(args: list[str]) -> int:
     host = (options.get("--agent") or os.environ.get(HOST_VARIABLE, "")).strip().lower()
     source, host_approves, rule_set = host_facts(host)
     verdict = _verdict(cmd, source)
-    if verdict == "unreadable":
-        return EXIT_NONE  # the user's rules cannot be read: the command stays as written
+    if verdict in ("unreadable", "opaque"):
+        # The user's rules cannot be read, or the line runs what the gate cannot read while
+        # they deny or ask about something: the command stays as written.
+        return EXIT_NONE
     host_rules = _host_rules(rule_set)
     if host_rules is not None:
         from rtok.permissions import opencode
@@ -150,6 +152,11 @@ def main(args: list[str]) -> int:
         host_verdict = opencode.verdict_with_rules(cmd, rules)
         if host_verdict == "deny" or opencode.denied_in_any_reading(cmd, rules):
             return EXIT_DENY
+        if opencode.limits_something(rules):
+            from rtok.permissions.verdict import is_opaque
+
+            if is_opaque(cmd):
+                return EXIT_NONE
     decision = decide(cmd, verdict, rtok_bin=rtok_bin)
     status = exit_status(decision.kind, verdict, host_approves)
     if host_rules is not None and decision.command is not None and status != EXIT_DENY:

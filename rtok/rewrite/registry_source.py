@@ -22,12 +22,16 @@ PIPELINE_POSITIONS = ("producer", "final", "both", "none")
 
 _FAMILY_KEYS = {
     "commands", "subcommands", "bare", "pipeline", "global_options", "global_flags",
-    "never_with", "never_short", "needs_operand", "delegate",
+    "never_with", "never_short", "needs_operand", "delegate", "pager_flags",
 }
 _WRAPPER_KEYS = {
     "flags", "value_options", "positionals", "assignments", "numeric_flags", "rewrite",
-    "resets_environment", "script_options",
+    "resets_environment", "script_options", "optional_values",
 }
+_RUNNER_KEYS = {"how", "command_options", "code_options", "safe_options", "reader",
+                "code_settings"}
+RUNNER_WAYS = ("argv", "option", "stdin", "file", "code", "always")
+RUNNER_READERS = ("", "awk", "sed")
 _SHELL_KEYS = {"commands", "dialect", "flags", "long_flags", "value_options"}
 _NEVER_KEYS = {
     "builtins", "trivial", "editors", "pagers", "followers", "interactive", "privileged",
@@ -91,6 +95,7 @@ def _family(name: str, table: object) -> dict[str, Any]:
         "never_short": never_short,
         "needs_operand": schema.boolean(raw, "needs_operand", where),
         "delegate": _sorted(delegate),
+        "pager_flags": _sorted(schema.strings(raw, "pager_flags", where)),
     }
     # Leave out empty values: a smaller module loads faster on every shell call.
     return {k: v for k, v in compiled.items() if v or k in _ALWAYS_KEPT}
@@ -104,7 +109,7 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
     if source is None:
         source = load_source()
     unknown = set(source) - {"never", "families", "wrappers", "shells", "runs_commands",
-                             "value_letters"}
+                             "value_letters", "runners", "command_variables"}
     if unknown:
         raise DescriptorError(f"{SOURCE}: unknown top-level tables {sorted(unknown)}")
     never_table = _check_keys(source.get("never", {}), _NEVER_KEYS, _where("never"))
@@ -133,7 +138,36 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
         "runs_commands": {name: tuple(schema.strings(runs, name, _where("runs_commands")))
                           for name in runs},
         "value_letters": _value_letters(source.get("value_letters", {})),
+        "runners": {name: _runner(name, table)
+                    for name, table in source.get("runners", {}).items()},
+        "command_variables": _command_variables(source.get("command_variables", {})),
     }
+
+
+def _runner(name: str, table: object) -> dict[str, Any]:
+    where = _where(f"runners.{name}")
+    raw = _check_keys(table, _RUNNER_KEYS, where)
+    how = schema.strings(raw, "how", where, required=True)
+    for way in how:
+        if way not in RUNNER_WAYS:
+            raise DescriptorError(f"{where}.how: {way!r} is not one of {list(RUNNER_WAYS)}")
+    reader = raw.get("reader", "")
+    if reader not in RUNNER_READERS:
+        raise DescriptorError(f"{where}.reader must be one of {list(RUNNER_READERS)}")
+    return {
+        "how": tuple(how),
+        "command_options": tuple(schema.strings(raw, "command_options", where)),
+        "code_options": tuple(schema.strings(raw, "code_options", where)),
+        "safe_options": tuple(schema.strings(raw, "safe_options", where)),
+        "code_settings": tuple(schema.strings(raw, "code_settings", where)),
+        "reader": reader,
+    }
+
+
+def _command_variables(table: object) -> tuple[str, ...]:
+    where = _where("command_variables")
+    raw = _check_keys(table, {"names"}, where)
+    return _sorted(schema.strings(raw, "names", where))
 
 
 def _value_letters(table: object) -> dict[str, str]:
@@ -162,6 +196,7 @@ def _wrapper(name: str, table: object) -> dict[str, Any]:
         "rewrite": schema.boolean(raw, "rewrite", where, default=True),
         "resets_environment": tuple(schema.strings(raw, "resets_environment", where)),
         "script_options": tuple(schema.strings(raw, "script_options", where)),
+        "optional_values": tuple(schema.strings(raw, "optional_values", where)),
     }
 
 

@@ -24,6 +24,7 @@ class Family(TypedDict):
     global_options: NotRequired[tuple[str, ...]]
     global_flags: NotRequired[tuple[str, ...]]
     delegate: NotRequired[tuple[str, ...]]
+    pager_flags: NotRequired[tuple[str, ...]]
 
 
 class Wrapper(TypedDict):
@@ -36,7 +37,19 @@ class Wrapper(TypedDict):
     numeric_flags: bool
     resets_environment: tuple[str, ...]
     script_options: tuple[str, ...]
+    optional_values: tuple[str, ...]
     rewrite: bool
+
+
+class Runner(TypedDict):
+    """A program that executes a command from its arguments, stdin or a file."""
+
+    how: tuple[str, ...]
+    command_options: tuple[str, ...]
+    code_options: tuple[str, ...]
+    safe_options: tuple[str, ...]
+    code_settings: tuple[str, ...]
+    reader: str
 
 
 class Shell(TypedDict):
@@ -56,3 +69,5 @@ class Registry(TypedDict):
     shells: dict[str, Shell]
     wrappers: dict[str, Wrapper]
     value_letters: dict[str, str]
+    runners: dict[str, Runner]
+    command_variables: tuple[str, ...]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from rtok import oslite as os
 from rtok.compiled.registry import REGISTRY
 from rtok.shell import lexer, segments, wrappers
-from rtok.shell.words import basename, dequote
+from rtok.shell.words import assignment_name, basename, dequote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,6 +44,13 @@ _OPENERS = frozenset(("{", "if", "while", "until", "for"))
 _CLOSERS = frozenset(("}", "fi", "done"))
 _PIPES = frozenset(("|", "|&"))
 _LAUNCHERS = frozenset(("npx", "pnpx", "bunx", "uvx"))
+# Builtins that change what a command name or an fd means for the rest of the line: after
+# them `rtok run X` may find another X, no rtok at all, or no room for its own files.
+_MEANING_BUILTINS = frozenset(("hash", "ulimit", "enable"))
+_NAMING_BUILTINS = frozenset(("export", "unset", "declare", "typeset", "readonly", "local"))
+_PATH_ASSIGNMENTS = ("PATH=", "PATH+=")
+# Text without any of these cannot change a meaning as `_meaning_changes` reads it.
+_MEANING_HINTS = ("PATH", "hash", "ulimit", "enable", "exec", "-")
 MAX_SCRIPT_DEPTH = 4
 
 NORMAL = "normal"
@@ -145,6 +152,8 @@ def edit_points(
         return None
     if lexer.is_unattestable(cmd):
         return None
+    if _meaning_changes(lexer.lex(cmd)):
+        return None
     plan = _Plan(rtok_bin, settings if settings is not None else load_settings())
     if not _plan_line(cmd, 0, plan, 0):
         return None
@@ -198,6 +207,33 @@ def apply_edits(cmd: str, offsets: Sequence[int], text: str,
         last = offset + length
     parts.append(cmd[last:])
     return "".join(parts)
+
+
+def _meaning_changes(lexed: lexer.Lexed) -> bool:
+    """A line in which a command rtok would wrap no longer means what it says: PATH is
+    assigned, exported or unset, `hash`/`ulimit`/`enable` change lookups or limits, `exec`
+    moves fds for the rest of the line, or an fd is closed (`cmd >&-`: the command's
+    failure on it is its own exit status, which `rtok run` must not change)."""
+    text = lexed.text
+    if not any(hint in text for hint in _MEANING_HINTS):
+        return False
+    for command in segments.simple_commands(lexed):
+        for op_start, op_end, target_start, target_end in command.redirects:
+            target = text[target_start:target_end]
+            if text[op_start:op_end].endswith("&") and target.endswith("-"):
+                return True
+        words = segments.strip_grammar(segments.word_texts(lexed, command))
+        values = [dequote(w) for w in words]
+        if any(w.startswith(_PATH_ASSIGNMENTS) or (v or "").startswith(_PATH_ASSIGNMENTS)
+               for w, v in zip(words, values, strict=True)):
+            return True
+        head = next((v for v, w in zip(values, words, strict=True)
+                     if assignment_name(w) is None), None)
+        if head in _MEANING_BUILTINS or (head in _NAMING_BUILTINS and "PATH" in values):
+            return True
+        if head == "exec" and len(values) == 1 and command.redirects:
+            return True
+    return False
 
 
 def _plan_line(cmd: str, base: int, plan: _Plan, depth: int) -> bool:
@@ -477,6 +513,7 @@ def _family_matches(family: Family, args: list[str | None]) -> bool:
         return bool(family["bare"])
     options = family.get("global_options", ())
     flags = family.get("global_flags", ())
+    pager = family.get("pager_flags", ())
     by_sub = family.get("never_with_sub", {})
     p = 0
     while p < len(args):
@@ -490,8 +527,8 @@ def _family_matches(family: Family, args: list[str | None]) -> bool:
                 delegates = family.get("delegate", ())
                 return name not in delegates or _delegated_command_known(rest)
         arg = args[p]
-        if arg is None:
-            return False
+        if arg is None or arg in pager:
+            return False  # `git -p log`: its output goes to a pager
         if arg in flags:
             p += 1
         elif arg in options:

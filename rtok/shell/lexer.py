@@ -38,6 +38,8 @@ UNREADABLE_SCRIPT = "shell script that cannot be read statically"
 TOO_DEEP = "nesting too deep to read"
 TOO_LONG = "command too long to read"
 EXPANDED_COMMAND = "command word or subcommand from an expansion"
+CARRIAGE_RETURN = "carriage return (bash reads it as part of a word)"
+SYNTAX_ERROR = "syntax error (bash would not run the line)"
 MAX_SCRIPT_DEPTH = 8
 # Parentheses, substitutions and `${…}` nested deeper than this are not read: real commands
 # stay far below it, and it keeps every answer linear in the length of the line.
@@ -361,6 +363,11 @@ def lex(cmd: str, dialect: str = "bash") -> Lexed:
     try:
         _Scanner(lexed).run()
         _check_redirects(lexed)
+        if "\r" in cmd:
+            lexed.reasons.add(CARRIAGE_RETURN)
+        if HEREDOC not in lexed.reasons and UNTERMINATED not in lexed.reasons and \
+                rejects(lexed):
+            lexed.reasons.add(SYNTAX_ERROR)
     except (_TooDeep, RecursionError):
         # Thousands of nested `$(`: read the whole line as one word nobody may attest.
         lexed = Lexed(cmd, dialect)
@@ -476,3 +483,6 @@ def _reasons(cmd: str, dialect: str, depth: int) -> set[str]:
 def is_unattestable(cmd: str) -> bool:
     """True when `cmd` holds a construct whose effect rtok cannot see from its text."""
     return bool(unattestable_reasons(cmd))
+
+
+from rtok.shell.syntax import rejects  # noqa: E402  (syntax.py names lexer types only)

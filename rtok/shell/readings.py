@@ -30,7 +30,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from rtok.rewrite.registry_types import Family, Wrapper
+    from rtok.rewrite.registry_types import Family, Runner, Wrapper
 
 _WRAPPERS = REGISTRY["wrappers"]
 _FAMILIES = REGISTRY["families"]
@@ -38,6 +38,16 @@ _INDEX = REGISTRY["command_index"]
 _RUNS = REGISTRY["runs_commands"]
 _VALUE_LETTERS = REGISTRY["value_letters"]
 _SHELLS = REGISTRY["shells"]
+_RUNNERS = REGISTRY["runners"]
+_COMMAND_VARIABLES = frozenset(REGISTRY["command_variables"])
+# Ways of giving a runner its command that the gate cannot read (rules/registry.toml
+# [runners]): a line running such a runner is opaque.
+_UNREAD_WAYS = frozenset(("stdin", "file", "code", "always"))
+# Builtins that make a name refer to another variable or evaluate text later.
+_DECLARERS = frozenset(("declare", "typeset", "local", "readonly", "export"))
+# Builtins whose arguments name variables they set, export or unset.
+_NAME_TAKERS = _DECLARERS | frozenset(("unset", "read", "mapfile", "readarray", "printf",
+                                       "getopts", "let"))
 # Builtins after which a word no longer means what it says (`shopt -s expand_aliases`).
 _REDEFINE = frozenset(("alias",))
 # Global option values that define a subcommand alias on the command line.
@@ -55,13 +65,16 @@ MAX_GUESSES = 64
 class Reading:
     """What the gate needs to know about one simple command (see module docstring)."""
 
-    __slots__ = ("attestable", "executed", "forms", "inner")
+    __slots__ = ("attestable", "executed", "forms", "inner", "opaque")
 
     def __init__(self) -> None:
         self.forms: list[str] = []
         self.executed: str | None = None
         self.inner: list[list[str]] = []
         self.attestable = True
+        # It runs a command the gate cannot read (`python3 -c …`, `bash x.sh`, `ssh h cmd`,
+        # `PAGER=… git -p log`): never auto-allowed while deny or ask rules exist.
+        self.opaque = False
 
     def add(self, form: str) -> None:
         form = form.strip()
@@ -110,6 +123,8 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
     reading.add(" ".join(words))
     reading.add(" ".join(literals))
     reading.executed = executed_form(words, dialect)
+    if _late_text(words, values):
+        reading.opaque = True
     i = 0
     while i < len(words) and assignment_name(words[i]) is not None:
         i += 1
@@ -124,6 +139,8 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
             if value is None:
                 return reading
         name = basename(value)
+        if name.startswith("=") and len(name) > 1:
+            name = name[1:]  # zsh's `=rm` is the path of `rm`
         reading.add(" ".join(words[i:]))
         reading.add(" ".join(literals[i:]))
         reading.add(" ".join([name, *literals[i + 1 :]]))
@@ -132,6 +149,9 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
             continue
         if _hides_what_runs(name, values, i):
             reading.attestable = False
+        runner = _RUNNERS.get(name)
+        if runner is not None and _runs_unread(name, runner, values, i):
+            reading.opaque = True
         table = _WRAPPERS.get(name)
         if table is not None:
             _read_wrapped(table, words, values, literals, i, reading)
@@ -148,6 +168,7 @@ def _read_wrapped(table: Wrapper, words: list[str], values: list[str | None],
                   literals: list[str], i: int, reading: Reading) -> None:
     """Read past the options of the wrapper at `i`: the wrapped command becomes an inner
     reading; an option the table does not know makes each later word a guess."""
+    wrapper = values[i]
     after = skip_options(values, i + 1, table)
     if after is None:
         # An option rtok does not know: the command may start at any later word, so deny
@@ -162,6 +183,8 @@ def _read_wrapped(table: Wrapper, words: list[str], values: list[str | None],
         reading.executed = None
     elif i < len(words):
         reading.inner.append(words[i:])  # read on its own, as the next reading
+        if wrapper is not None and basename(wrapper) == "xargs" and _feeds_a_runner(values, i):
+            reading.opaque = True  # `xargs sh -c`, `xargs -I% sh -c %`: stdin is the script
 
 
 def _add_guesses(reading: Reading, literals: list[str], start: int) -> None:
@@ -177,16 +200,226 @@ def _hides_what_runs(name: str, values: list[str | None], i: int) -> bool:
 
 
 def _reads_stdin(values: list[str | None], i: int) -> bool:
-    """A shell at `i` with neither `-c` nor a script operand: it runs what stdin holds."""
-    for value in values[i + 1 :]:
+    """A shell at `i` with neither `-c` nor a script operand: it runs what stdin holds
+    (`bash -o posix <<< …`, `bash -s`, `bash /dev/stdin`)."""
+    name = basename(values[i] or "")
+    value_options = _SHELLS[name]["value_options"] if name in _SHELLS else ()
+    k = i + 1
+    while k < len(values):
+        value = values[k]
         if value is None:
             return True
+        if value in value_options:
+            k += 2  # `-o posix`, `-O extglob`, `--rcfile f`
+            continue
         if value.startswith(("-", "+")) and value not in ("-", "--", "-s"):
             if "c" in value.lstrip("-+") and not value.startswith("--"):
                 return False  # `-c SCRIPT`: read by nested_scripts
+            k += 1
             continue
-        return value in ("-", "--", "-s")
+        return value in ("-", "--", "-s") or value.startswith("/dev/") or value.startswith(
+            "/proc/self/fd/")
     return True
+
+
+def _runs_unread(name: str, runner: Runner, values: list[str | None], i: int) -> bool:
+    """Whether the runner `name` at `i` runs something the gate cannot read here: inline
+    code, a script file, stdin, or always (see [runners] in rules/registry.toml)."""
+    how = runner["how"]
+    if "always" in how:
+        return True
+    args = values[i + 1 : i + 1 + MAX_GUESSES]
+    words = [a for a in args if a is not None]
+    if len(words) < len(args) and how != ("code",):
+        return True  # `awk "$prog"`, `python3 "$script"`: what runs is not in the text
+    reader = runner["reader"]
+    if reader:
+        return _has_option(words, runner["code_options"]) or _program_runs(reader, words)
+    if "code" in how and (_has_option(words, runner["code_options"]) or
+                          _runs_setting(words, runner["code_settings"])):
+        return True
+    if not _UNREAD_WAYS.intersection(how) or set(how) == {"code"}:
+        return False
+    if _has_option(words, runner["safe_options"]):
+        return False
+    if name in _SHELLS:
+        return _shell_reads_unseen(name, values, i)
+    if "option" in how and _has_option(words, runner["command_options"]):
+        return False
+    if "argv" in how:
+        return _no_command(name, values, i)
+    return True
+
+
+def _has_option(words: Sequence[str], options: Sequence[str]) -> bool:
+    """One of `options` is among `words`: as a word, `--opt=value`, or a short option with
+    its value attached or ending a cluster (`-qc`, `-ecmd`)."""
+    if not options:
+        return False
+    letters = "".join(o[1] for o in options if len(o) == 2 and o[0] == "-")
+    for word in words:
+        if word[:1] != "-":
+            continue
+        if word == "--":
+            return False
+        if word in options or (word.startswith("--") and word.split("=", 1)[0] in options):
+            return True
+        if letters and not word.startswith("--") and any(c in letters for c in word[1:]):
+            return True
+    return False
+
+
+def _runs_setting(words: Sequence[str], parts: Sequence[str]) -> bool:
+    """`git -c core.pager='rm x' log`: a `-c NAME=VALUE` whose NAME holds one of `parts`."""
+    if not parts:
+        return False
+    for k, word in enumerate(words):
+        if word == "-c" and k + 1 < len(words):
+            setting = words[k + 1]
+        elif word.startswith("-c") and len(word) > 2:
+            setting = word[2:]
+        else:
+            continue
+        name = setting.split("=", 1)[0].lower()
+        if any(part in name for part in parts):
+            return True
+    return False
+
+
+def _shell_reads_unseen(name: str, values: list[str | None], i: int) -> bool:
+    """A shell with a script file, or stdin, instead of a `-c` script."""
+    from rtok.shell.wrappers import shell_script
+
+    literal = [v if v is not None else "$x" for v in values]
+    return shell_script(literal, i) is None
+
+
+def _no_command(name: str, values: list[str | None], i: int) -> bool:
+    """An argv runner that reads stdin when no command follows (`chroot /`, `unshare`)."""
+    table = _WRAPPERS.get(name)
+    if table is None:
+        return True
+    after = skip_options(values, i + 1, table)
+    return after is None or after[0] >= len(values)
+
+
+def _program_runs(reader: str, words: Sequence[str]) -> bool:
+    """An awk or sed program (the first operand, or each `-e` value for sed) that runs
+    commands: awk's system(), getline and pipes; sed's `e` command and `/e` flag."""
+    programs = _programs(words, sed=reader == "sed")
+    if reader == "awk":
+        return any(("system" in p or "getline" in p or "|" in p or "@load" in p)
+                   for p in programs)
+    return any(_sed_executes(p) for p in programs)
+
+
+def _programs(words: Sequence[str], sed: bool) -> list[str]:
+    out: list[str] = []
+    k = 0
+    while k < len(words):
+        word = words[k]
+        if sed and word in ("-e", "--expression"):
+            out.append(words[k + 1] if k + 1 < len(words) else "")
+            k += 2
+            continue
+        if sed and word.startswith("--expression="):
+            out.append(word.split("=", 1)[1])
+        elif sed and word.startswith("-e") and not word.startswith("--"):
+            out.append(word[2:])
+        elif word in ("-v", "-F") and not sed:
+            k += 2
+            continue
+        elif word == "--":
+            if not out and k + 1 < len(words):
+                out.append(words[k + 1])
+            break
+        elif not word.startswith("-") and not out:
+            out.append(word)
+            break
+        k += 1
+    return out
+
+
+def _sed_executes(program: str) -> bool:
+    """A sed program with an `e` command or an `s///e` flag (read cautiously: any `e`
+    where a command or a flag may stand)."""
+    i = 0
+    n = len(program)
+    while i < n:
+        c = program[i]
+        if c in " \t\n;{}!0123456789,$~+":
+            i += 1
+        elif c in "/\\":
+            i = _skip_delimited(program, i, program[i + 1] if c == "\\" and i + 1 < n else c,
+                                1 if c == "/" else 2)
+        elif c == "s" or c == "y":
+            if i + 1 >= n:
+                return False
+            delim = program[i + 1]
+            i = _skip_delimited(program, i + 1, delim, 1)
+            i = _skip_delimited(program, i - 1, delim, 1)
+            while i < n and program[i] not in ";\n}":
+                if program[i] == "e" and c == "s":
+                    return True
+                if program[i] == "w":
+                    return True  # `w /dev/stdout` is fine, but `w file` writes: cautious
+                i += 1
+        elif c == "e":
+            return True
+        elif c in "aicrRwWbtTqQlL:#":
+            end = program.find("\n", i)
+            if c in "wW":
+                return True  # writes a file: not the gate's to judge, read cautiously
+            i = n if end < 0 else end
+        else:
+            i += 1
+    return False
+
+
+def _skip_delimited(text: str, i: int, delim: str, skip: int) -> int:
+    """Index just past the part of `text` that starts at `i + skip` and ends at `delim`."""
+    j = i + skip
+    while j < len(text):
+        if text[j] == "\\":
+            j += 2
+        elif text[j] == delim:
+            return j + 1
+        else:
+            j += 1
+    return j
+
+
+def _feeds_a_runner(values: list[str | None], i: int) -> bool:
+    """`xargs … CMD` where CMD runs its arguments as code (`xargs sh -c`, `xargs eval`) or
+    is itself a replaced argument (`xargs -I% % …`)."""
+    head = values[i]
+    if head is None:
+        return True
+    name = basename(head)
+    runner = _RUNNERS.get(name)
+    how = runner["how"] if runner is not None else ()
+    if name in _SHELLS or name == "eval" or any(
+            way in how for way in ("option", "stdin", "file", "always")):
+        return True
+    return "%" in head or "{}" in head or not name
+
+
+def _late_text(words: Sequence[str], values: list[str | None]) -> bool:
+    """A command that assigns a variable whose value some program runs later
+    (`PAGER=… git -p log`, `export BASH_ENV=f`), or makes a name refer to other text bash
+    evaluates later (`declare -n r=…`, `${x@P}`, `${!x}`)."""
+    takes_names = bool(values) and values[0] in _NAME_TAKERS
+    for word, value in zip(words, values, strict=True):
+        if takes_names and value in _COMMAND_VARIABLES:
+            return True  # `export PAGER`, `read PS4`, `unset PATH`
+        if "=" in word:
+            name = assignment_name(word)
+            if name is not None and name.rstrip("+") in _COMMAND_VARIABLES:
+                return True
+        if "$" in word and ("@P" in word or "${!" in word):
+            return True
+    return bool(words) and words[0] in _DECLARERS and any(
+        v is not None and v.startswith("-") and "n" in v for v in values[1:])
 
 
 def _inline_alias(name: str, values: list[str | None], start: int, end: int) -> bool:
@@ -242,7 +475,7 @@ def _past_global_options(family: Family, values: list[str | None], p: int) -> in
     """The index of the first word from `p` on that is not one of the family's global
     options (with its value) or flags: where the subcommand stands."""
     options = family.get("global_options", ())
-    flags = family.get("global_flags", ())
+    flags = (*family.get("global_flags", ()), *family.get("pager_flags", ()))
     while p < len(values):
         value = values[p]
         if value is None:
@@ -284,6 +517,8 @@ def _read_exec_options(
             command = ([_single_quoted(attached)] if attached else []) + words[k + 1 : end]
             if command:
                 reading.inner.append(command)
+                if "{}" in command[0]:
+                    reading.opaque = True  # `-exec {} ;`: the file names are the commands
         k += 1
 
 

@@ -11,8 +11,9 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
+from rtok.compiled.registry import REGISTRY
 from rtok.shell import lexer
-from rtok.shell.words import dequote
+from rtok.shell.words import assignment_name, basename, dequote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ GRAMMAR_WORDS = frozenset(
 # fish's own grammar words (`git fetch; and git push`).
 FISH_GRAMMAR_WORDS = GRAMMAR_WORDS | frozenset(("and", "or", "not", "begin", "end", "switch"))
 MAX_DEPTH = 16
+_RUNNERS = REGISTRY["runners"]
 
 
 class SimpleCommand:
@@ -129,20 +131,28 @@ def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
     """
     from rtok.shell import wrappers
 
+    late = any(hint in lexed.text for hint in _LATE_HINTS)
     for command in simple_commands(lexed):
         words = word_texts(lexed, command)
+        if late:
+            yield from _late_scripts(lexed, command, words)
         for index, word in enumerate(words):
             head = dequote(word, lexed.dialect)
             if head is None:
                 continue
             if head == "trap" and index + 1 < len(words):
-                # `trap 'git push' EXIT`: the first argument runs later, as a script.
+                # `trap 'git push' EXIT`, `trap -- 'git push' EXIT`: the first argument
+                # runs later, as a script.
                 action = words[index + 1]
+                if action == "--" and index + 2 < len(words):
+                    action = words[index + 2]
                 if action not in ("-p", "-l", "--", "-"):
                     yield dequote(action, lexed.dialect), "bash"
                 break
             if head == "eval":
                 parts = [dequote(w, lexed.dialect) for w in words[index + 1 :]]
+                if parts[:1] == ["--"]:
+                    parts = parts[1:]  # `eval -- 'git push'`
                 if any(p is None for p in parts):
                     yield None, "bash"
                 elif parts:
@@ -153,6 +163,86 @@ def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
                 script_index, dialect = found
                 yield dequote(words[script_index], lexed.dialect), dialect
                 break  # later words are the script's arguments, not commands
+            runner = _RUNNERS.get(head if "/" not in head else basename(head))
+            if runner is not None and runner["command_options"] and "option" in runner["how"]:
+                scripts = list(_option_scripts(words, index + 1, runner["command_options"],
+                                               lexed.dialect))
+                if scripts:
+                    yield from scripts
+                    break
+
+
+# Builtins whose arguments bash evaluates later as arithmetic, subscripts or commands
+# (`let 'a[$(cmd)]'`, `printf -v 'a[$(cmd)]'`, `read 'a[$(cmd)]'`, `test -v 'a[$(cmd)]'`,
+# `[[ -v … ]]`, `declare -n`, `unset 'a[$(cmd)]'`): an argument holding a substitution is
+# read as a script that runs.
+_LATE_BUILTINS = frozenset((
+    "let", "printf", "read", "test", "[", "[[", "declare", "typeset", "local", "readonly",
+    "export", "unset", "mapfile", "readarray", "shift", "return", "exit", "wait", "kill",
+    "getopts", "ulimit",
+))
+_CALLBACK_BUILTINS = frozenset(("mapfile", "readarray"))
+# A line without any of these holds no text `_late_scripts` would read.
+_LATE_HINTS = ("$(", "`", "<(", ">(", "-C")
+
+
+def _substitutes(text: str | None) -> bool:
+    return text is not None and ("$(" in text or "`" in text or "<(" in text or ">(" in text)
+
+
+def _late_scripts(lexed: lexer.Lexed, command: SimpleCommand,
+                  words: list[str]) -> Iterator[tuple[str | None, str]]:
+    """Text of this command that bash runs later although it is quoted: assignment values
+    (`PS4='$(cmd)'`, `x='$(cmd)'` for `${x@P}`), here-strings, the arguments of the
+    builtins above, and `mapfile -C CALLBACK`."""
+    values = [dequote(w, lexed.dialect) for w in words]
+    for word, value in zip(words, values, strict=True):
+        if "=" in word and value is not None and assignment_name(word) is not None:
+            assigned = value.split("=", 1)[1]
+            if _substitutes(assigned):
+                yield assigned, "bash"
+    for op_start, op_end, target_start, target_end in command.redirects:
+        if lexed.text[op_start:op_end].endswith("<<<"):
+            body = dequote(lexed.text[target_start:target_end], lexed.dialect)
+            if _substitutes(body):
+                yield body, "bash"
+    stripped = strip_grammar(words, lexed.dialect)
+    head = dequote(stripped[0], lexed.dialect) if stripped else None
+    if head in _LATE_BUILTINS:
+        for value in values[1:]:
+            if _substitutes(value) and "=" not in (value or ""):
+                yield value, "bash"
+    if head in _CALLBACK_BUILTINS:
+        for k, value in enumerate(values[:-1]):
+            if value == "-C" or (value or "").startswith("-C"):
+                callback = values[k + 1] if value == "-C" else (value or "")[2:]
+                yield callback, "bash"
+
+
+def _option_scripts(words: list[str], start: int, options: tuple[str, ...],
+                    dialect: str) -> Iterator[tuple[str | None, str]]:
+    """The shell command lines given to a runner's command options (`su -c 'git push'`,
+    `script -qc …`, `flock F --command=…`), read as bash scripts; every word that may be
+    such an option is read."""
+    k = start
+    while k < len(words):
+        value = dequote(words[k], dialect)
+        k += 1
+        if value is None or not value.startswith("-") or value == "--":
+            continue
+        for option in options:
+            if value == option or (len(option) == 2 and not value.startswith("--")
+                                   and value.endswith(option[1])
+                                   and option[1] in value[1:]):
+                yield (dequote(words[k], dialect) if k < len(words) else ""), "bash"
+                break
+            if option.startswith("--") and value.startswith(option + "="):
+                yield value.split("=", 1)[1], "bash"
+                break
+            if len(option) == 2 and not value.startswith("--") and value.startswith(option) \
+                    and len(value) > 2:
+                yield value[2:], "bash"
+                break
 
 
 def split_for_permissions(cmd: str) -> list[str]:
@@ -175,6 +265,33 @@ def split_for_permissions(cmd: str) -> list[str]:
             seen.add(segment)
             unique.append(segment)
     return unique
+
+
+def _bodies(cmd: str,
+            found: list[tuple[int, int, str]]) -> Iterator[tuple[str, str]]:
+    """(kind, text) of each substitution body of `cmd`, the bodies nested
+    directly in it replaced by `:`."""
+    ordered = sorted(found, key=lambda s: (s[0], -s[1]))
+    children: list[list[tuple[int, int]]] = [[] for _ in ordered]
+    open_: list[int] = []
+    for index, (start, end, _kind) in enumerate(ordered):
+        while open_ and ordered[open_[-1]][1] <= start:
+            open_.pop()
+        if open_ and end <= ordered[open_[-1]][1]:
+            children[open_[-1]].append((start, end))
+        open_.append(index)
+    for (start, end, kind), inner in zip(ordered, children, strict=True):
+        if not inner:
+            yield kind, cmd[start:end]
+            continue
+        parts = []
+        last = start
+        for child_start, child_end in inner:
+            parts.append(cmd[last:child_start])
+            parts.append(":")
+            last = child_end
+        parts.append(cmd[last:end])
+        yield kind, "".join(parts)
 
 
 class TooDeep(Exception):
@@ -213,9 +330,10 @@ def _collect(
             out.append((words, dialect, direct))
     if substitutions:
         # The lexer lists substitutions at every depth, so each body is read once, on its
-        # own, without descending again (that would read the innermost one 2^depth times).
-        for start, end, kind in lexed.substitutions:
-            body = cmd[start:end]
+        # own, without descending again (that would read the innermost one 2^depth times),
+        # and with the bodies nested in it cut to `:` (they are read on their own): every
+        # byte of the line is lexed once however deep the nesting.
+        for kind, body in _bodies(cmd, lexed.substitutions):
             if kind == "backtick":
                 _collect(_unescape_backtick(body), dialect, out, depth + 1, direct)
             else:

@@ -13,7 +13,8 @@ _DQ_ESCAPABLE = frozenset('$`"\\\n')
 
 def dequote(word: str, dialect: str = "bash") -> str | None:
     """The literal value of `word` after quote removal, or None when it expands something
-    (`$x`, `$(…)`, backticks, `$'…'`) and so has no value rtok can know from the text."""
+    (`$x`, `$(…)`, backticks, `$'…'`, `<(…)`) and so has no value rtok can know from the
+    text."""
     if (
         "'" not in word and '"' not in word and "\\" not in word and "$" not in word
         and "`" not in word and "(" not in word
@@ -39,8 +40,9 @@ def dequote(word: str, dialect: str = "bash") -> str | None:
         elif c == "$" and i + 1 == n:
             out.append(c)  # a lone trailing `$` is literal
             i += 1
-        elif c == "$" or (c == "`" and not fish) or (c == "(" and fish):
-            return None
+        elif c == "$" or (c == "`" and not fish) or (c == "(" and fish) or (
+                c in "<>" and i + 1 < n and word[i + 1] == "(" and not fish):
+            return None  # an expansion, a substitution, `<(…)` or `>(…)`
         else:
             out.append(c)
             i += 1

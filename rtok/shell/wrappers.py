@@ -126,6 +126,7 @@ def skip_options(
     numeric = table["numeric_flags"]
     resetting = table["resets_environment"]
     scripts = table["script_options"]
+    optional = table["optional_values"]
     disabled = False
     resets = False
     script: str | None = None
@@ -147,7 +148,7 @@ def skip_options(
         option = word.split("=", 1)[0] if word.startswith("--") else word[:2]
         if option in resetting or word in resetting:
             resets = True
-        if word in flags:
+        if word in flags or (optional and _optional_value(word, option, optional)):
             i += 1
             continue
         if option not in value_options:
@@ -161,9 +162,30 @@ def skip_options(
     if i + positionals > n:
         return None  # `timeout` without its duration (or an option without its value)
     i += positionals
+    if positionals:
+        i = _options_after_positionals(values, i, flags, value_options)
     if assignments:
         i, disabled, resets = _assignments(values, i, resetting, disabled, resets)
     return i, disabled, resets, script
+
+
+def _options_after_positionals(values: Sequence[str | None], i: int, flags: Collection[str],
+                               value_options: Collection[str]) -> int:
+    """`setarch x86_64 -R cmd`: options the table knows may follow the positionals too."""
+    n = len(values)
+    while i < n and values[i] is not None and values[i] != "--" and (
+            values[i] in flags or values[i] in value_options):
+        i += 2 if values[i] in value_options else 1
+    return i + 1 if i < n and values[i] == "--" else i
+
+
+def _optional_value(word: str, option: str, optional: Collection[str]) -> bool:
+    """`--default-signal`, `--default-signal=INT`, `-n4`: an option whose value is optional
+    and, when given, attached (`=SIG` for long options, the rest of the word for short
+    ones); never a separate word."""
+    if word in optional:
+        return True
+    return option in optional and (not word.startswith("--") or "=" in word)
 
 
 def _option_value(word: str, values: Sequence[str | None], i: int) -> tuple[int, str | None]:

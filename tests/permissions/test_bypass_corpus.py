@@ -1,6 +1,9 @@
-"""Spellings of denied commands (tests/permissions/data/bypass_corpus.jsonl) never slip
-through: with deny rules for `git push`, `rm` and `curl`, neither `rtok rewrite` nor any
-hook agent rewrites (exit 3 / ask with a rewrite) or allows (exit 0 / allow) them.
+"""Spellings of denied commands (tests/permissions/data/bypass_corpus.jsonl, and
+runner_corpus.jsonl: every command runner of rules/registry.toml times every way of giving
+it the command) never slip through: with deny rules for `git push`, `rm` and `curl`,
+neither `rtok rewrite` nor any hook agent rewrites (exit 3 / ask with a rewrite) or allows
+(exit 0 / allow) them. Real bash with logging stubs for git, rm and curl shows that the
+runner lines do run the denied command.
 
 Each agent reads the rules in its own host's format (derived from its descriptor's
 `permissions` source); agents whose host owns approval and has no rule file rtok reads
@@ -11,9 +14,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 from collections.abc import Iterator
-from contextlib import redirect_stdout
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import redirect_stdout, suppress
 from pathlib import Path
 
 import pytest
@@ -26,7 +31,14 @@ from rtok.rewrite.rewriter import Settings, apply_insertions, insertion_points
 from rtok_testing import rtok_entry_point
 
 CORPUS_FILE = Path(__file__).parent / "data" / "bypass_corpus.jsonl"
+RUNNER_FILE = Path(__file__).parent / "data" / "runner_corpus.jsonl"
+RUNNERS = [json.loads(line) for line in RUNNER_FILE.read_text(encoding="utf-8").splitlines()]
 CORPUS = [json.loads(line) for line in CORPUS_FILE.read_text(encoding="utf-8").splitlines()]
+CORPUS += RUNNERS
+# The hand-written runner lines are run under bash; the lines generated from every entry of
+# the [runners] table ("table …" ways) are held to the same answers without it (many
+# name programs this machine lacks or that wait for a terminal).
+HAND_WRITTEN = [e for e in RUNNERS if not e["way"].startswith("table")]
 DENIED = ("git push", "rm", "curl")
 SETUPS = {"allow git": "git", "allow everything": "*"}
 REWRITES = ("allow_rewrite", "ask_rewrite")
@@ -156,3 +168,88 @@ def test_real_hook_process_agrees_on_a_sample(setup: Path) -> None:
                                 capture_output=True, timeout=60, check=False, cwd=setup)
         assert result.returncode == 0, entry
         assert b"rtok run" not in result.stdout and b'"allow"' not in result.stdout, entry
+
+
+STUB = '#!/bin/sh\nprintf "%s\\n" "$(basename "$0") $*" >> "$RTOK_CORPUS_LOG"\n'
+
+
+def _runs_denied(entry: dict[str, str], scratch: Path) -> bool:
+    """Whether real bash, with logging stubs for git, rm and curl first on PATH, runs the
+    entry's denied base command."""
+    stubs = scratch / "stubs"
+    work = scratch / "work"
+    (work / "build").mkdir(parents=True)
+    stubs.mkdir()
+    for program in ("git", "rm", "curl"):
+        (stubs / program).write_text(STUB)
+        (stubs / program).chmod(0o755)
+    log = scratch / "log"
+    env = dict(os.environ, PATH=f"{stubs}:{os.environ['PATH']}", RTOK_CORPUS_LOG=str(log),
+               TERM="dumb")
+    with suppress(subprocess.TimeoutExpired):  # still running: what it logged so far
+        subprocess.run(["bash", "-c", entry["cmd"]], cwd=work, env=env,
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=10,
+                       check=False, start_new_session=True)
+    return log.exists() and entry["base"] in log.read_text().splitlines()
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, str]]:
+    root = tmp_path_factory.mktemp("runner-oracle")
+    with ThreadPoolExecutor(4) as pool:
+        ran = list(pool.map(lambda item: _runs_denied(item[1], root / str(item[0])),
+                            enumerate(HAND_WRITTEN)))
+    return [entry for entry, hit in zip(HAND_WRITTEN, ran, strict=True) if hit]
+
+
+def test_runner_corpus_covers_every_way_and_bash_runs_it(executed: list[dict[str, str]]) -> None:
+    assert len(CORPUS) >= 1500
+    assert len(HAND_WRITTEN) >= 1000
+    assert {e["way"] for e in RUNNERS} == {"argv", "option", "stdin", "late", "opaque",
+                                           "table option", "table stdin", "table file",
+                                           "table argv"}
+    # Most lines really run the denied command (the rest need a terminal, a lock or a
+    # service this machine lacks); every way of giving a command is among them.
+    assert len(executed) >= 0.85 * len(HAND_WRITTEN)
+    assert {e["way"] for e in executed} == {"argv", "option", "stdin", "late", "opaque"}
+
+
+def test_no_line_bash_runs_a_denied_command_in_is_rewritten_or_allowed(
+        setup: Path, executed: list[dict[str, str]]) -> None:
+    slipped = [(e["form"], e["cmd"], status) for e in executed
+               if (status := _rewrite_status(e["cmd"])) in (0, 3)]
+    assert slipped == []
+    for entry in executed[::7]:
+        kinds = {kind for _agent, source, kind in _hook_kinds(entry["cmd"], setup)
+                 if source != "none"}
+        assert not kinds & {"allow_rewrite", "ask_rewrite"}, entry
+
+
+@pytest.fixture(params=["opencode", "kilo"])
+def host_only(request: pytest.FixtureRequest, isolated_home: Path, tmp_path: Path,
+              monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Only the host's own `permission.bash` rules: everything allowed, the bases denied."""
+    rules = {"*": "allow", **{f"{d}*": "deny" for d in DENIED}}
+    config = Path(os.environ["XDG_CONFIG_HOME"]) / request.param / "opencode.json"
+    _write(config, json.dumps({"permission": {"bash": rules}}))
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    yield request.param
+
+
+def test_opencode_and_kilo_rules_let_no_runner_line_through(
+        host_only: str, executed: list[dict[str, str]]) -> None:
+    assert _rewrite_status_for(host_only, "git status") == 0  # the harness can fail
+    slipped = []
+    for entry in executed:
+        with redirect_stdout(io.StringIO()):
+            status = rewrite_main.main(["--agent", host_only, entry["cmd"]])
+        if status in (0, 3):
+            slipped.append((entry["form"], entry["cmd"], status))
+    assert slipped == []
+
+
+def _rewrite_status_for(agent: str, cmd: str) -> int:
+    with redirect_stdout(io.StringIO()):
+        return rewrite_main.main(["--agent", agent, cmd])

@@ -75,7 +75,6 @@ REWRITTEN = [
     ("cargo build >/dev/null 2>&1", "rtok run cargo build >/dev/null 2>&1"),
     # multi-line: each line, comments and blank lines kept
     ("git status\n\n# now build\nmake\n", "rtok run git status\n\n# now build\nrtok run make\n"),
-    ("git status\r\nmake", "rtok run git status\r\nrtok run make"),
     ("cargo build &&\n  cargo test", "rtok run cargo build &&\n  rtok run cargo test"),
     ("git \\\n  status", "rtok run git \\\n  status"),
     # shell -c scripts are rewritten inside
@@ -91,6 +90,21 @@ REWRITTEN = [
 ]
 
 LEFT_ALONE = [
+    # a carriage return is part of a word to bash (`git status\r` runs `status\r`)
+    "git status\r\nmake",
+    # a line bash rejects runs nothing
+    "git status &&",
+    "&& git status",
+    "git status; fi",
+    # the meaning of a command name or of an fd changes earlier in the line
+    "PATH=/tmp/x; git status",
+    "export PATH=/tmp/x; git status",
+    "unset PATH; git status",
+    "hash -p /bin/false git; git status",
+    "git status >&-",
+    "git status 2>&-",
+    "exec >&-; git status",
+    "ulimit -n 4; git status",
     # builtins and trivial commands
     "cd src", "echo hello", "export FOO=1", "pwd", "true", "mkdir -p x", "rm -rf build",
     "sed -i s/a/b/ f", "awk '{print}' f", "sort f", "python -c 'print(1)'",

@@ -59,6 +59,19 @@ BASES: list[tuple[str, bool]] = [
 REDIRECTS = ["", " 2>/dev/null", " >/dev/null", " 2>&1 >/dev/null", " 2>&1"]
 COMPOUNDS = ["{X} && echo ok", "{X} || echo failed", "echo start; {X}", "({X})",
              "{ {X}; }", "{X} | cat", "{X}; echo rc=$?", "true && {X} | grep -c ."]
+# Earlier in the line, the meaning of a command name or an fd changes: PATH assigned,
+# exported or unset, `hash`, `ulimit`, `enable`, fds moved by `exec` or closed. rtok leaves
+# these lines alone (a rewritten one would find no rtok, another program, or no fd).
+MEANING_CHANGES = [
+    "PATH=/nonexistent; {X}", "export PATH=/nonexistent; {X}", "unset PATH; {X}",
+    "declare -x PATH=/nonexistent; {X}", "PATH=\"$PATH\"; {X}", "hash -p /bin/false git; {X}",
+    "hash -r; {X}", "{X} >&-", "{X} 2>&-", "{X} 1>&- 2>/dev/null", "{X} 3>&-", "{X} <&-",
+    "exec 3>&1; {X}", "exec >&-; {X}; echo rc=$? >&2", "ulimit -n 16; {X}",
+    "ulimit -c 0; {X}", "enable -n echo; {X}",
+]
+# Look alike, change nothing rtok depends on: rewritten, and must run the same.
+MEANING_KEPT = ["unset FOO; {X}", "export FOO=1; {X}", "FOO=1; {X}", "cd . && {X}",
+                "{X} 2>&1 >/dev/null; echo rc=$?"]
 
 
 def _cases() -> list[tuple[str, bool, str, bool]]:
@@ -70,6 +83,8 @@ def _cases() -> list[tuple[str, bool, str, bool]]:
         for compound in COMPOUNDS:
             out.append((compound.replace("{X}", base), err, "", "{X} | " in compound))
         out.append((f"{base} 2>/dev/null && {base} >/dev/null", err, " 2>/dev/null", False))
+        for template in MEANING_CHANGES + MEANING_KEPT:
+            out.append((template.replace("{X}", base), err, "", False))
     return out
 
 
@@ -137,8 +152,21 @@ def _same_or_expands(raw: bytes, got: bytes, cwd: Path) -> bool:
     return False
 
 
+def test_meaning_changes_are_left_alone() -> None:
+    for base, _err in BASES:
+        for template in MEANING_CHANGES:
+            cmd = template.replace("{X}", base)
+            assert rewrite_command(cmd, rtok_bin=quote_word(RTOK), settings=Settings()) is None
+        if rewrite_command(base, rtok_bin=quote_word(RTOK), settings=Settings()) is None:
+            continue
+        kept = [t for t in MEANING_KEPT
+                if rewrite_command(t.replace("{X}", base), rtok_bin=quote_word(RTOK),
+                                   settings=Settings())]
+        assert len(kept) == len(MEANING_KEPT), base
+
+
 def test_enough_cases_and_enough_rewritten() -> None:
-    assert len(CASES) >= 300
+    assert len(CASES) >= 500
     rewritten = [c for c, _, _, _ in CASES
                  if rewrite_command(c, rtok_bin=quote_word(RTOK), settings=Settings())]
     assert len(rewritten) >= 150
