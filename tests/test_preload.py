@@ -164,3 +164,183 @@ def test_module_bodies_run_when_first_used_in_import_order() -> None:
     lines = result.stdout.decode().splitlines()
     assert lines[0] == "2 ['a start', 'b', 'a end'] module /x/probe_a.py"
     assert lines[1].startswith("missing:") and "missing" in lines[1]
+
+
+def test_a_module_whose_body_raised_is_not_left_half_made() -> None:
+    probe = """
+import marshal, sys
+sys.path.insert(0, sys.argv[1])
+from rtok import preload
+code = marshal.dumps(compile("X = 1\\nraise RuntimeError('boom')", "<probe>", "exec"))
+preload._install([("probe_bad", False, "/x/probe_bad.py", 0, 0, code)])
+import probe_bad
+try:
+    probe_bad.X
+except RuntimeError as exc:
+    print("raised:", exc)
+print("in sys.modules:", "probe_bad" in sys.modules)
+try:
+    import probe_bad
+except ImportError as exc:  # the import system looks again, as after a failed import
+    print("again:", type(exc).__name__)
+"""
+    result = subprocess.run([sys.executable, "-S", "-I", "-c", probe, str(PACKAGE.parent)],
+                            capture_output=True, timeout=60, check=True)
+    assert result.stdout.decode().splitlines() == [
+        "raised: boom", "in sys.modules: False", "again: ModuleNotFoundError"]
+
+
+def test_preloaded_modules_have_a_spec(root: Path, tmp_path: Path) -> None:
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    _start(root, launcher_path, ["rewrite", "git status"])
+    probe = ("import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv.pop(1);"
+             "import rtok.preload; rtok.preload.start();"
+             "import rtok.shell.words as w; print(type(w).__name__, w.__spec__.name,"
+             " w.__spec__.origin == w.__file__)")
+    result = subprocess.run([sys.executable, "-S", "-I", "-c", probe, str(root),
+                             str(launcher_path), "rewrite"], capture_output=True, timeout=60,
+                            check=True)
+    assert result.stdout.decode().split() == ["_LazyModule", "rtok.shell.words", "True"]
+
+
+def test_a_bundle_grows_to_the_modules_a_later_run_needs(root: Path, tmp_path: Path) -> None:
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    passthrough = PAYLOAD.replace(b'"tool_name":"Bash"', b'"tool_name":"Read"')
+    _start(root, launcher_path, ["hook", "claude"], passthrough)
+    _, loaded = _start(root, launcher_path, ["hook", "claude"], passthrough)
+    assert loaded == {"rtok", "rtok.preload"}
+    # A rewrite needs modules a passthrough never loaded: they are imported, then added.
+    first, loaded = _start(root, launcher_path, ["hook", "claude"], PAYLOAD)
+    assert "rtok.rewrite.rewriter" in loaded
+    second, loaded = _start(root, launcher_path, ["hook", "claude"], PAYLOAD)
+    assert loaded == {"rtok", "rtok.preload"}
+    assert (second.returncode, second.stdout, second.stderr) == (
+        first.returncode, first.stdout, first.stderr)
+    _, loaded = _start(root, launcher_path, ["hook", "claude"], passthrough)
+    assert loaded == {"rtok", "rtok.preload"}
+
+
+NOTED = ("import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv.pop(1);"
+         "import rtok.preload as p; p.start(); print(len(p._TO_SAVE), len(p._BUNDLED))")
+
+
+def _read_only_argv(folder: Path, argv: list[str]) -> list[str]:
+    """`argv` run with `folder` read-only: chmod for a user, a read-only bind mount in a
+    private mount namespace for root (which chmod does not stop)."""
+    if os.geteuid() != 0:
+        folder.chmod(0o500)
+        return argv
+    if shutil.which("unshare") is None:
+        pytest.fail("root without unshare: cannot make a folder read-only")
+    script = ('mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && '
+              'exec "$@"')
+    return ["unshare", "-m", "sh", "-c", script, str(folder), *argv]
+
+
+def test_a_read_only_data_dir_never_rebuilds_the_bundle(root: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    launcher_path = data / "bin" / "rtok"
+    launcher_path.parent.mkdir(parents=True)
+    argv = [sys.executable, "-S", "-I", "-c", NOTED, str(root), str(launcher_path), "hook"]
+    writable = subprocess.run(argv, capture_output=True, timeout=60, check=True)
+    assert writable.stdout.split() == [b"1", b"0"]  # a bundle is to be made at exit
+    try:
+        locked = subprocess.run(_read_only_argv(data, argv), capture_output=True, timeout=60,
+                                check=False)
+        assert locked.returncode == 0, locked.stderr
+        assert locked.stdout.split() == [b"0", b"0"]  # nothing to make: no rebuild per run
+        for _ in range(2):
+            result, loaded = _start_argv(_read_only_argv(data, _boot(root, launcher_path,
+                                                                     ["rewrite", "git status"])))
+            assert result.returncode == 3 and result.stderr == b""
+            assert "rtok.rewrite.rewriter" in loaded
+        assert not (data / "bin" / "preload").exists()
+    finally:
+        data.chmod(0o700)
+
+
+def _boot(root: Path, launcher_path: Path, args: list[str]) -> list[str]:
+    return [sys.executable, "-S", "-I", "-X", "importtime", "-c", launcher.BOOT, str(root),
+            str(launcher_path), *args]
+
+
+def _start_argv(argv: list[str]) -> tuple[subprocess.CompletedProcess[bytes], set[str]]:
+    result = subprocess.run(argv, capture_output=True, timeout=60, check=False)
+    lines = result.stderr.decode(errors="replace").splitlines(keepends=True)
+    loaded = {line.rsplit("|", 1)[1].strip() for line in lines
+              if line.startswith("import time:") and line.count("|") == 2}
+    result.stderr = "".join(line for line in lines if not line.startswith("import time:")
+                            ).encode()
+    return result, {name for name in loaded if name.startswith("rtok")}
+
+
+@pytest.mark.parametrize("foreign_owner", [False, True])
+def test_a_loose_or_foreign_bundle_is_never_run_and_is_replaced(
+        foreign_owner: bool, root: Path, tmp_path: Path) -> None:
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    _start(root, launcher_path, ["rewrite", "git status"])
+    bundle = _bundle(launcher_path, "rewrite")
+    if foreign_owner:
+        if os.geteuid() != 0:
+            pytest.fail("giving a file to another user needs root")
+        os.chown(bundle, 12345, 12345)
+    else:
+        bundle.chmod(0o666)
+    result, loaded = _start(root, launcher_path, ["rewrite", "git status"])
+    assert result.returncode == 3 and "rtok.rewrite.rewriter" in loaded
+    assert bundle.stat().st_uid == os.geteuid() and bundle.stat().st_mode & 0o777 == 0o600
+    _, loaded = _start(root, launcher_path, ["rewrite", "git status"])
+    assert loaded == {"rtok", "rtok.preload"}
+
+
+@pytest.mark.parametrize("loose", ["bin", "data", "preload"])
+def test_bundles_in_a_folder_others_can_write_are_neither_read_nor_written(
+        loose: str, root: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    launcher_path = data / "bin" / "rtok"
+    launcher_path.parent.mkdir(parents=True)
+    _start(root, launcher_path, ["rewrite", "git status"])
+    bundle = _bundle(launcher_path, "rewrite")
+    before = bundle.read_bytes()
+    folder = {"bin": data / "bin", "data": data, "preload": bundle.parent}[loose]
+    folder.chmod(0o777)
+    try:
+        result, loaded = _start(root, launcher_path, ["rewrite", "git status"])
+        assert result.returncode == 3 and "rtok.rewrite.rewriter" in loaded
+        assert [text for text, _ in preload.problems(str(launcher_path))] == [
+            f"{folder} is not yours alone (owner or mode): the preload bundles in it are "
+            "ignored"]
+        bundle.unlink()
+        _start(root, launcher_path, ["rewrite", "git status"])
+        assert not bundle.exists()  # not written there either
+    finally:
+        folder.chmod(0o700)
+    assert before
+
+
+def test_300_bit_flips_change_no_reply(root: Path, tmp_path: Path) -> None:
+    import random
+
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    args = ["hook", "claude"]
+    expected, _ = _start(root, launcher_path, args, PAYLOAD, cwd=tmp_path)
+    bundle = _bundle(launcher_path, "hook")
+    good = bundle.read_bytes()
+    assert expected.returncode == 0 and b"rtok run git status" in expected.stdout
+    rng = random.Random(19)
+    changed = []
+    for _ in range(300):
+        flipped = bytearray(good)
+        bit = rng.randrange(len(flipped) * 8)
+        flipped[bit // 8] ^= 1 << (bit % 8)
+        bundle.write_bytes(bytes(flipped))
+        bundle.chmod(0o600)
+        result, _ = _start(root, launcher_path, args, PAYLOAD, cwd=tmp_path)
+        if (result.returncode, result.stdout, result.stderr) != (
+                0, expected.stdout, expected.stderr):
+            changed.append((bit, result.returncode, result.stdout[:80], result.stderr[:200]))
+    assert changed == [] and expected.stderr == b""
