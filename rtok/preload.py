@@ -22,8 +22,11 @@ loads about 25 of them. The launcher's start (`rtok.launcher.BOOT`) calls `start
   installation, or any source changed (an upgrade, an edit), nothing is preloaded and the
   modules load the usual way; `save()` then writes a new bundle from the modules this run
   loaded (their code read from the `.pyc` the import system just used, compiled only when
-  there is none), but only when the folder is writable: a read-only data dir costs one
-  `access` call per run, never a rebuild per run. A bundled run that had to import a module
+  there is none), but only when the folder is writable. When it is not (a read-only state
+  dir, as in an agent's sandbox), the bundle lives in the user's own folder in the
+  temporary dir (`$TMPDIR/rtok-<uid>-preload`, 0700, used only when it is a real folder the
+  user owns alone); when that cannot be written either, nothing is bundled: never a
+  rebuild per run. A bundled run that had to import a module
   the bundle lacks writes the bundle again with it added, so a bundle grows to every module
   its verb needs. rtok.cli.entry calls `save()` once the output is flushed, for the verbs
   it ends with os._exit (`QUICK_EXIT_VERBS`); other verbs never get a bundle;
@@ -100,40 +103,64 @@ def start() -> None:
         return
     path = bundle_path(argv[0], argv[1])
     folder = path.rpartition("/")[0]
-    if _untrusted_folders(folder):
+    if _untrusted_folders(_folders(folder)):
         return  # never read nor written: another user could have put code there
-    entries = _read(path, sys.path[0])
-    if entries is None:
-        if _writable(folder):
-            _TO_SAVE.append(path)
+    if _use(path, folder):
         return
-    _TO_SAVE.append(path)
-    _BUNDLED.extend(entries)
-    _install(entries)
+    # No current bundle and a read-only state dir (an agent's sandbox): the user's own
+    # folder in the temporary dir holds the bundle instead.
+    spare = _spare_folder()
+    if not _untrusted_folders([spare], follow=False):
+        _use(spare + path[len(folder):], spare)
+
+
+def _use(path: str, folder: str) -> bool:
+    """Preload from the bundle at `path`, or note that it is to be written; False when
+    there is none current and `folder` cannot take one."""
+    entries = _read(path, sys.path[0])
+    if entries is not None:
+        _TO_SAVE.append(path)
+        _BUNDLED.extend(entries)
+        _install(entries)
+        return True
+    if _writable(folder):
+        _TO_SAVE.append(path)
+        return True
+    return False
+
+
+def _spare_folder() -> str:
+    import posix
+
+    tmp = posix.environ.get(b"TMPDIR", b"").decode("utf-8", "surrogateescape").rstrip("/")
+    if not tmp.startswith("/"):
+        tmp = "/tmp"
+    return f"{tmp}/rtok-{posix.geteuid()}-preload"
 
 
 def _folders(folder: str) -> list[str]:
-    """The bundle folder, the launcher's folder and the data dir holding it."""
+    """The bundle folder, the launcher's folder and the state dir holding it."""
     launcher_folder = folder.rpartition("/")[0]
     return [folder, launcher_folder, launcher_folder.rpartition("/")[0] or "/"]
 
 
-def _untrusted_folders(folder: str) -> list[str]:
-    """Those of the bundle's folders up to the data dir that another user owns or can
-    write (a missing bundle folder is fine: it is created private)."""
+def _untrusted_folders(folders: list[str], follow: bool = True) -> list[str]:
+    """Those of `folders` that another user owns or can write, or (`follow` False) that
+    are not a directory itself; the first may be missing (it is then made private)."""
     import posix
 
     uid = posix.geteuid()
     found = []
-    for index, current in enumerate(_folders(folder)):
+    for index, current in enumerate(folders):
         try:
-            stat = posix.stat(current)
+            stat = posix.stat(current) if follow else posix.lstat(current)
         except OSError:
             if index == 0:
                 continue
             found.append(current)
             continue
-        if stat.st_uid != uid or stat.st_mode & 0o022:
+        if (stat.st_uid != uid or stat.st_mode & 0o022
+                or stat.st_mode & 0o170000 != 0o040000):
             found.append(current)
     return found
 
@@ -293,7 +320,7 @@ def problems(launcher: str) -> list[tuple[str, bool]]:
 
     folder = bundle_path(launcher, "x").rpartition("/")[0]
     found = [(f"{current} is not yours alone (owner or mode): the preload bundles in it "
-              "are ignored", True) for current in _untrusted_folders(folder)]
+              "are ignored", True) for current in _untrusted_folders(_folders(folder))]
     for path in _bundles(folder):
         if _checked_bytes(path) is None:
             try:
@@ -312,7 +339,7 @@ def clear_untrusted(launcher: str) -> list[str]:
     import shutil
 
     folder = bundle_path(launcher, "x").rpartition("/")[0]
-    if _untrusted_folders(folder)[:1] == [folder]:
+    if _untrusted_folders(_folders(folder))[:1] == [folder]:
         shutil.rmtree(folder, ignore_errors=True)
         return [folder]
     removed = []

@@ -223,42 +223,88 @@ def test_a_bundle_grows_to_the_modules_a_later_run_needs(root: Path, tmp_path: P
 
 
 NOTED = ("import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv.pop(1);"
-         "import rtok.preload as p; p.start(); print(len(p._TO_SAVE), len(p._BUNDLED))")
+         "import rtok.preload as p; p.start(); print(len(p._TO_SAVE), len(p._BUNDLED),"
+         " p._TO_SAVE[0] if p._TO_SAVE else '-')")
 
 
-def _read_only_argv(folder: Path, argv: list[str]) -> list[str]:
-    """`argv` run with `folder` read-only: chmod for a user, a read-only bind mount in a
+@pytest.fixture(autouse=True)
+def private_tmpdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own temporary dir, where a read-only state dir's bundles go."""
+    folder = tmp_path / "tmpdir"
+    folder.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folder))
+    return folder
+
+
+def _read_only_argv(folders: list[Path], argv: list[str]) -> list[str]:
+    """`argv` run with `folders` read-only: chmod for a user, read-only bind mounts in a
     private mount namespace for root (which chmod does not stop)."""
     if os.geteuid() != 0:
-        folder.chmod(0o500)
+        for folder in folders:
+            folder.chmod(0o500)
         return argv
     if shutil.which("unshare") is None:
         pytest.fail("root without unshare: cannot make a folder read-only")
-    script = ('mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && '
-              'exec "$@"')
-    return ["unshare", "-m", "sh", "-c", script, str(folder), *argv]
+    mounts = " && ".join(f"mount --bind {folder} {folder} && "
+                         f"mount -o remount,bind,ro {folder}" for folder in folders)
+    return ["unshare", "-m", "sh", "-c", mounts + ' && exec "$@"', "sh", *argv]
 
 
-def test_a_read_only_data_dir_never_rebuilds_the_bundle(root: Path, tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    launcher_path = data / "bin" / "rtok"
+def test_a_read_only_state_dir_never_rebuilds_the_bundle(root: Path, tmp_path: Path,
+                                                         private_tmpdir: Path) -> None:
+    state = tmp_path / "state"
+    launcher_path = state / "bin" / "rtok"
     launcher_path.parent.mkdir(parents=True)
     argv = [sys.executable, "-S", "-I", "-c", NOTED, str(root), str(launcher_path), "hook"]
     writable = subprocess.run(argv, capture_output=True, timeout=60, check=True)
-    assert writable.stdout.split() == [b"1", b"0"]  # a bundle is to be made at exit
+    assert writable.stdout.split()[:2] == [b"1", b"0"]  # a bundle is to be made at exit
+    assert writable.stdout.split()[2].startswith(str(state).encode())
     try:
-        locked = subprocess.run(_read_only_argv(data, argv), capture_output=True, timeout=60,
-                                check=False)
-        assert locked.returncode == 0, locked.stderr
-        assert locked.stdout.split() == [b"0", b"0"]  # nothing to make: no rebuild per run
+        # The state dir read-only: the bundle goes to the user's folder in TMPDIR.
+        spare = private_tmpdir / f"rtok-{os.geteuid()}-preload"
+        noted = subprocess.run(_read_only_argv([state], argv), capture_output=True,
+                               timeout=60, check=True)
+        assert noted.stdout.split()[:2] == [b"1", b"0"]
+        assert noted.stdout.split()[2].startswith(str(spare).encode())
+        rewrite = _boot(root, launcher_path, ["rewrite", "git status"])
+        first, loaded = _start_argv(_read_only_argv([state], rewrite))
+        assert first.returncode == 3 and "rtok.rewrite.rewriter" in loaded
+        assert spare.stat().st_mode & 0o777 == 0o700
+        second, loaded = _start_argv(_read_only_argv([state], rewrite))
+        assert loaded == {"rtok", "rtok.preload"}
+        assert (second.returncode, second.stdout, second.stderr) == (
+            first.returncode, first.stdout, first.stderr)
+        # TMPDIR read-only too: nothing is bundled, and nothing is attempted at exit.
+        shutil.rmtree(spare)
+        locked = subprocess.run(_read_only_argv([state, private_tmpdir], argv),
+                                capture_output=True, timeout=60, check=True)
+        assert locked.stdout.split() == [b"0", b"0", b"-"]
         for _ in range(2):
-            result, loaded = _start_argv(_read_only_argv(data, _boot(root, launcher_path,
-                                                                     ["rewrite", "git status"])))
+            result, loaded = _start_argv(_read_only_argv([state, private_tmpdir], rewrite))
             assert result.returncode == 3 and result.stderr == b""
             assert "rtok.rewrite.rewriter" in loaded
-        assert not (data / "bin" / "preload").exists()
+        assert not (state / "bin" / "preload").exists() and not spare.exists()
     finally:
-        data.chmod(0o700)
+        state.chmod(0o700)
+        private_tmpdir.chmod(0o700)
+
+
+def test_a_spare_folder_another_user_made_is_never_used(root: Path, tmp_path: Path,
+                                                        private_tmpdir: Path) -> None:
+    state = tmp_path / "state"
+    launcher_path = state / "bin" / "rtok"
+    launcher_path.parent.mkdir(parents=True)
+    spare = private_tmpdir / f"rtok-{os.geteuid()}-preload"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    spare.symlink_to(elsewhere)  # a link planted where the folder would be
+    argv = [sys.executable, "-S", "-I", "-c", NOTED, str(root), str(launcher_path), "hook"]
+    try:
+        noted = subprocess.run(_read_only_argv([state], argv), capture_output=True,
+                               timeout=60, check=True)
+    finally:
+        state.chmod(0o700)
+    assert noted.stdout.split() == [b"0", b"0", b"-"]
 
 
 def _boot(root: Path, launcher_path: Path, args: list[str]) -> list[str]:
