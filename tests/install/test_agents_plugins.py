@@ -41,6 +41,23 @@ await hooks["tool.execute.before"]({tool: process.argv[3], sessionID: "s", callI
 console.log(JSON.stringify(output.args));
 """
 
+# OpenCode 2 takes the default export; OpenCode 1 calls every exported function with the
+# same input, which must not give two sets of hooks (two rewrites per call).
+OPENCODE_LOADERS_DRIVER = """
+const mod = await import(process.argv[2]);
+const input = {directory: "/p", worktree: "/p"};
+const first = [];
+for (const [name, fn] of Object.entries(mod)) {
+  if (typeof fn === "function") first.push(await fn(input));
+}
+const withHooks = first.filter((h) => typeof h["tool.execute.before"] === "function");
+const fresh = await mod.default({directory: "/q"});
+const output = {args: {command: process.argv[4]}};
+await fresh["tool.execute.before"]({tool: process.argv[3]}, output);
+console.log(JSON.stringify({exports: Object.keys(mod).sort(), same: mod.default === mod.RtokRewrite,
+                            instances: withHooks.length, command: output.args.command}));
+"""
+
 PI_DRIVER = """
 const mod = await import(process.argv[2]);
 let handler = null;
@@ -91,6 +108,14 @@ def test_opencode_and_kilo_plugin(tool: str, command: str, expected: str,
     args = _node(tmp_path, "opencode/rtok.ts", OPENCODE_DRIVER, _fake_rtok(tmp_path), tool,
                  command)
     assert args == {"command": expected, "description": "d"}
+
+
+@node
+def test_opencode_plugin_has_a_default_and_a_named_export(tmp_path: Path) -> None:
+    seen = _node(tmp_path, "opencode/rtok.ts", OPENCODE_LOADERS_DRIVER, _fake_rtok(tmp_path),
+                 "bash", "git status")
+    assert seen == {"exports": ["RtokRewrite", "default"], "same": True, "instances": 1,
+                    "command": "rtok run git status"}
 
 
 @node
