@@ -187,3 +187,38 @@ def test_hermes_middleware_fails_open_without_rtok(tmp_path: Path) -> None:
     _module, registered = _hermes_plugin(tmp_path, str(tmp_path / "missing" / "rtok"))
     assert registered["middleware:tool_request"](
         tool_name="terminal", args={"command": "git status"}) is None
+
+
+@pytest.mark.parametrize(("env", "config", "rewritten"), [
+    ({}, None, True),  # no setting: Hermes runs commands locally
+    ({}, {"terminal": {"backend": "local"}}, True),
+    ({}, {"terminal": {"backend": "docker"}}, False),
+    ({"TERMINAL_ENV": "ssh"}, {"terminal": {"backend": "local"}}, False),  # env wins
+    ({"TERMINAL_ENV": "local"}, {"terminal": {"backend": "modal"}}, True),
+    ({"RTOK_HERMES_BACKENDS": "local, docker"}, {"terminal": {"backend": "docker"}}, True),
+    ({"RTOK_HERMES_BACKENDS": "docker"}, {"terminal": {"backend": "local"}}, False),
+])
+def test_hermes_rewrites_only_for_the_backends_it_is_told(
+        env: dict[str, str], config: dict[str, Any] | None, rewritten: bool, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    for name in ("TERMINAL_ENV", "RTOK_HERMES_BACKENDS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    if config is not None:
+        # Hermes' own config module, as the plugin finds it inside Hermes' process.
+        package = types.ModuleType("hermes_cli")
+        module = types.ModuleType("hermes_cli.config")
+        module.load_config_readonly = lambda: config  # type: ignore[attr-defined]
+        package.config = module  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, "hermes_cli", package)
+        monkeypatch.setitem(sys.modules, "hermes_cli.config", module)
+    else:
+        monkeypatch.setitem(sys.modules, "hermes_cli", None)  # not importable
+    _module, registered = _hermes_plugin(tmp_path, _fake_rtok(tmp_path))
+    reply = registered["middleware:tool_request"](tool_name="terminal",
+                                                  args={"command": "git status"})
+    assert reply == ({"args": {"command": "rtok run git status"}} if rewritten else None)
