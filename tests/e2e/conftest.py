@@ -35,6 +35,7 @@ KINDS = {
     "test_project_scope_round_trip": "project",
     "test_host_denied_push_stays_denied": "deny",
     "test_rtok_gone_never_blocks_an_agent": "fail_open",
+    "test_plugin_rewrites_only_for_a_local_backend": "backend",
 }
 
 _selected: list[Job] = []
