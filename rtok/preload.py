@@ -23,10 +23,10 @@ loads about 25 of them. The launcher's start (`rtok.launcher.BOOT`) calls `start
   modules load the usual way; `save()` then writes a new bundle from the modules this run
   loaded (their code read from the `.pyc` the import system just used, compiled only when
   there is none), but only when the folder is writable. When it is not (a read-only state
-  dir, as in an agent's sandbox), the bundle lives in the user's own folder in the
-  temporary dir (`$TMPDIR/rtok-<uid>-preload`, 0700, used only when it is a real folder the
-  user owns alone); when that cannot be written either, nothing is bundled: never a
-  rebuild per run. A bundled run that had to import a module
+  dir, as in an agent's sandbox, or one not the user's alone), the bundle lives in the
+  user's own folder in the temporary dir (`$TMPDIR/rtok-<uid>-preload`, 0700, used only
+  when it is a real folder the user owns alone); when that cannot be written either,
+  nothing is bundled: never a rebuild per run. A bundled run that had to import a module
   the bundle lacks writes the bundle again with it added, so a bundle grows to every module
   its verb needs. rtok.cli.entry calls `save()` once the output is flushed, for the verbs
   it ends with os._exit (`QUICK_EXIT_VERBS`); other verbs never get a bundle;
@@ -103,12 +103,12 @@ def start() -> None:
         return
     path = bundle_path(argv[0], argv[1])
     folder = path.rpartition("/")[0]
-    if _untrusted_folders(_folders(folder)):
-        return  # never read nor written: another user could have put code there
-    if _use(path, folder):
+    # A folder another user owns or may write is never read nor written (someone else
+    # could have put code there).
+    if not _untrusted_folders(_folders(folder)) and _use(path, folder):
         return
-    # No current bundle and a read-only state dir (an agent's sandbox): the user's own
-    # folder in the temporary dir holds the bundle instead.
+    # No current bundle and a state dir that cannot take one (read-only, as in an agent's
+    # sandbox, or not the user's alone): the user's own folder in the temporary dir.
     spare = _spare_folder()
     if not _untrusted_folders([spare], follow=False):
         _use(spare + path[len(folder):], spare)

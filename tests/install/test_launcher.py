@@ -232,3 +232,35 @@ def test_doctor_reports_foreign_bundles_and_init_removes_them(tmp_path: Path) ->
     reply = _sh(f"{path} hook claude", payload, project)
     assert b"rtok run git status" in reply.stdout or b"run git status" in reply.stdout
     assert bundle.stat().st_mode & 0o777 == 0o600 and bundle.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_init_in_a_state_dir_another_user_made_leaves_no_open_bundle_folder(
+        tmp_path: Path) -> None:
+    """RTOK_STATE_DIR at a folder another user created, with a bin/preload anyone may
+    write: init takes the folders back to private and removes that bundle folder."""
+    if os.geteuid() != 0:
+        pytest.fail("making a folder another user's needs root")
+    state = tmp_path / "shared-state"
+    preload_dir = state / "bin" / "preload"
+    preload_dir.mkdir(parents=True)
+    (preload_dir / "hook-planted.bin").write_bytes(b"not rtok's")
+    for folder in (state, state / "bin", preload_dir):
+        os.chown(folder, 12345, 12345)
+        folder.chmod(0o777)
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    env = dict(os.environ, RTOK_STATE_DIR=str(state))
+    done = subprocess.run([sys.executable, "-m", "rtok", "init", "--agent", "claude",
+                           "--auto-patch"], cwd=project, env=env, capture_output=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert not preload_dir.exists()
+    for folder in (state, state / "bin"):
+        assert folder.stat().st_mode & 0o077 == 0, folder
+    launcher_path = state / "bin" / "rtok"
+    reply = subprocess.run(["/bin/sh", "-c", f"{launcher_path} hook claude"],
+                           input=json.dumps(dict(PAYLOAD, cwd=str(project))).encode(),
+                           capture_output=True, cwd=project, env=env, timeout=60, check=False)
+    assert reply.returncode == 0 and b"run git status" in reply.stdout
+    # Still another user's folders: the bundle is neither read from nor written there.
+    assert not preload_dir.exists()
