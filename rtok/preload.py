@@ -105,13 +105,30 @@ def start() -> None:
     folder = path.rpartition("/")[0]
     # A folder another user owns or may write is never read nor written (someone else
     # could have put code there).
-    if not _untrusted_folders(_folders(folder)) and _use(path, folder):
+    untrusted = _untrusted_folders(_folders(folder))
+    if not untrusted and _use(path, folder):
         return
+    if any(_missing(current) for current in untrusted):
+        return  # no launcher folder or state dir at all: not an installed launcher
     # No current bundle and a state dir that cannot take one (read-only, as in an agent's
-    # sandbox, or not the user's alone): the user's own folder in the temporary dir.
+    # sandbox, or not the user's alone): the user's own folder in the temporary dir, one
+    # bundle per launcher there.
+    import _imp
+
     spare = _spare_folder()
     if not _untrusted_folders([spare], follow=False):
-        _use(spare + path[len(folder):], spare)
+        tag = _imp.source_hash(_KEY, argv[0].encode("utf-8", "surrogateescape")).hex()[:12]
+        _use(f"{spare}{path[len(folder):-4]}-{tag}.bin", spare)
+
+
+def _missing(path: str) -> bool:
+    import posix
+
+    try:
+        posix.stat(path)
+    except OSError:
+        return True
+    return False
 
 
 def _use(path: str, folder: str) -> bool:

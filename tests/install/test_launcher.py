@@ -249,7 +249,8 @@ def test_init_in_a_state_dir_another_user_made_leaves_no_open_bundle_folder(
         folder.chmod(0o777)
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
-    env = dict(os.environ, RTOK_STATE_DIR=str(state))
+    (tmp_path / "tmp").mkdir()
+    env = dict(os.environ, RTOK_STATE_DIR=str(state), TMPDIR=str(tmp_path / "tmp"))
     done = subprocess.run([sys.executable, "-m", "rtok", "init", "--agent", "claude",
                            "--auto-patch"], cwd=project, env=env, capture_output=True,
                           timeout=120, check=False)
@@ -262,5 +263,7 @@ def test_init_in_a_state_dir_another_user_made_leaves_no_open_bundle_folder(
                            input=json.dumps(dict(PAYLOAD, cwd=str(project))).encode(),
                            capture_output=True, cwd=project, env=env, timeout=60, check=False)
     assert reply.returncode == 0 and b"run git status" in reply.stdout
-    # Still another user's folders: the bundle is neither read from nor written there.
+    # Still another user's folders: the bundle is neither read from nor written there,
+    # but in the user's own temporary folder.
     assert not preload_dir.exists()
+    assert list((tmp_path / "tmp" / f"rtok-{os.geteuid()}-preload").glob("hook-*.bin"))
