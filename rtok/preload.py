@@ -13,7 +13,7 @@ loads about 25 of them. The launcher's start (`rtok.launcher.BOOT`) calls `start
   import statement naming it is such an access), so modules run in the order the code
   asks for them, as with normal imports;
 * a bundle is read only from folders the user owns that no one else can write (the
-  bundle's folder, the launcher's and the data dir above it) and only when the file is the
+  bundle's folder, the launcher's and the state dir above it) and only when the file is the
   user's, not group/world-writable, and its checksum (`_imp.source_hash`, a keyed SipHash
   of everything after the header) matches: a damaged or foreign bundle is never
   unmarshalled, it is replaced. `problems()` says what `rtok doctor` reports;

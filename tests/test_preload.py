@@ -393,3 +393,19 @@ def test_300_bit_flips_change_no_reply(root: Path, tmp_path: Path) -> None:
                 0, expected.stdout, expected.stderr):
             changed.append((bit, result.returncode, result.stdout[:80], result.stderr[:200]))
     assert changed == [] and expected.stderr == b""
+
+
+def test_problems_name_a_damaged_bundle_and_clear_untrusted_removes_it(
+        root: Path, tmp_path: Path) -> None:
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    _start(root, launcher_path, ["rewrite", "git status"])
+    bundle = _bundle(launcher_path, "rewrite")
+    assert preload.problems(str(launcher_path)) == []
+    data = bytearray(bundle.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    bundle.write_bytes(bytes(data))
+    assert preload.problems(str(launcher_path)) == [
+        (f"{bundle} is damaged: ignored until it is made again", False)]
+    assert preload.clear_untrusted(str(launcher_path)) == [str(bundle)]
+    assert not bundle.exists() and preload.problems(str(launcher_path)) == []
