@@ -10,8 +10,11 @@ in a temporary venv (or `--rtk PATH`). Targets: `rtok run true` p50 <= 2.0 x the
 When valgrind is installed, each rtok case also runs once under callgrind: the instructions
 of rtok's own process (the command it starts is not traced), which stay the same however
 loaded the machine is, so two revisions compare on them when wall times are noisy.
+`--read-only` makes rtok's state dir (the launcher and its preload bundles) read-only with
+no bundle written before, as in an agent's sandbox.
 
     .venv/bin/python scripts/bench_run.py [--rounds N] [--rtk PATH | --no-rtk] [--no-valgrind]
+        [--read-only]
 """
 
 from __future__ import annotations
