@@ -2,7 +2,8 @@
 
 A pip-generated `rtok` script starts Python with `site` (every `.pth` file of the venv) and
 imports `re` before rtok's code runs; on a hook or `rtok run` that is most of the time
-spent. The launcher is a POSIX shell script in rtok's data dir (`paths.launcher()`):
+spent. The launcher is a POSIX shell script in rtok's state dir (`paths.launcher()`,
+`$XDG_STATE_HOME/rtok/bin/rtok`: not the data dir, which users wipe to clear the archive):
 
 * hot-path verbs (`hook`, `rewrite`, `run`, `filter`, `expand`) start the venv's interpreter
   with `-S -I` (no site, no user environment, no script directory on sys.path) and put
@@ -102,14 +103,20 @@ exit 127
 def ensure(path: str | None = None) -> str:
     """Write the launcher for the running installation unless it is already there;
     returns its path."""
+    from rtok import preload
+
     target = path or paths.launcher()
     text = render(interpreter(), package_root(), no_opinion_replies())
     if not problems(target):
         _tighten(target)
+        preload.clear_untrusted(target)
         return target
     directory = os.path.dirname(target)
-    paths.private_dir(paths.data_dir())
+    paths.private_dir(os.path.dirname(directory))
     paths.private_dir(directory)
+    # A bundle folder another user made, or anyone may write, is never used: remove it
+    # (and any damaged bundle) so the next runs make private ones.
+    preload.clear_untrusted(target)
     temporary = os.path.join(directory, f".rtok.{os.getpid()}.tmp")
     with open(temporary, "w", encoding="utf-8") as handle:
         handle.write(text)
@@ -122,7 +129,7 @@ def ensure(path: str | None = None) -> str:
 
 def _tighten(target: str) -> None:
     """A launcher an earlier release wrote 0755 (and its folders) become private."""
-    paths.private_dir(paths.data_dir())
+    paths.private_dir(os.path.dirname(os.path.dirname(target)))
     paths.private_dir(os.path.dirname(target))
     try:
         if os.stat(target).st_mode & 0o077:

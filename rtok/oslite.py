@@ -10,7 +10,10 @@ as a plain dict and a few pure functions with posixpath's exact results for `str
 Hot-path modules import it as `from rtok import oslite as os`, so call sites read as
 usual. Where `os` is already loaded (the installer, tests, Windows, which has no `posix`),
 every name here is the real `os` one, so both views of the environment stay the same
-object.
+object. The names the type checker sees are the ones declared under TYPE_CHECKING below,
+each of which exists in both modes (tests/test_oslite_declared.py uses every one under
+`python -S -I`), and `os.path` is typed as the lite class: a posixpath function it lacks
+fails mypy instead of raising AttributeError only under the launcher.
 """
 
 from __future__ import annotations
@@ -49,7 +52,6 @@ if TYPE_CHECKING:
     from os import mkdir as mkdir
     from os import name as name
     from os import open as open
-    from os import path as path
     from os import pathsep as pathsep
     from os import pipe as pipe
     from os import posix_spawnp as posix_spawnp
@@ -234,6 +236,13 @@ class _LitePath:
     realpath = staticmethod(lite_realpath)
     split = staticmethod(_split)
     sep = "/"
+
+
+if TYPE_CHECKING:
+    # What mypy sees as `os.path` is exactly what the lite one has: a call to any other
+    # posixpath function passes in-process tests (real `os` loaded) but fails under the
+    # launcher's `-S`, so it must fail the type check instead.
+    path: _LitePath
 
 
 def lite_makedirs(p: str, mode: int = 0o777, exist_ok: bool = False) -> None:

@@ -67,6 +67,21 @@ def cache_dir() -> str:
     return os.path.join(_xdg("XDG_CACHE_HOME", ".cache"), APP)
 
 
+def state_dir() -> str:
+    """What keeps the registered hooks running but is not the user's data: the launcher
+    and its preload bundles. `$XDG_STATE_HOME/rtok` (Linux), apart from the data dir so that
+    clearing the archive (`rm -rf ~/.local/share/rtok`) leaves every hook working.
+    `RTOK_STATE_DIR` overrides."""
+    override = os.environ.get("RTOK_STATE_DIR")
+    if override:
+        return override
+    if sys.platform == "darwin" and not os.environ.get("XDG_STATE_HOME"):
+        return os.path.join(home(), "Library", "Application Support", APP + "-state")
+    if os.name == "nt":
+        return os.path.join(os.environ.get("LOCALAPPDATA") or home(), APP, "state")
+    return os.path.join(_xdg("XDG_STATE_HOME", os.path.join(".local", "state")), APP)
+
+
 def config_file() -> str:
     return os.path.join(config_dir(), "config.toml")
 
@@ -118,8 +133,9 @@ def private_dir(path: str) -> None:
 
 def launcher() -> str:
     """The launcher the registered hook commands and rewritten commands run (see
-    rtok/launcher.py). It lives outside any virtualenv so that it outlives one."""
-    return os.path.join(data_dir(), "bin", "rtok")
+    rtok/launcher.py). It lives outside any virtualenv so that it outlives one, and outside
+    the data dir so that it outlives that too."""
+    return os.path.join(state_dir(), "bin", "rtok")
 
 
 def user_bin_dir() -> str:

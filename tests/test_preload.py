@@ -18,6 +18,9 @@ import pytest
 from rtok import launcher, preload
 
 PACKAGE = Path(preload.__file__).resolve().parent
+# The interpreter matrix (tests/test_interpreter_matrix.py) runs fewer per interpreter; read
+# at import, before the per-test environment drops RTOK_* variables.
+BIT_FLIPS = int(os.environ.get("RTOK_TEST_BIT_FLIPS", "300"))
 PAYLOAD = (b'{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash",'
            b'"tool_input":{"command":"git status"},"cwd":"/tmp"}')
 
@@ -164,3 +167,245 @@ def test_module_bodies_run_when_first_used_in_import_order() -> None:
     lines = result.stdout.decode().splitlines()
     assert lines[0] == "2 ['a start', 'b', 'a end'] module /x/probe_a.py"
     assert lines[1].startswith("missing:") and "missing" in lines[1]
+
+
+def test_a_module_whose_body_raised_is_not_left_half_made() -> None:
+    probe = """
+import marshal, sys
+sys.path.insert(0, sys.argv[1])
+from rtok import preload
+code = marshal.dumps(compile("X = 1\\nraise RuntimeError('boom')", "<probe>", "exec"))
+preload._install([("probe_bad", False, "/x/probe_bad.py", 0, 0, code)])
+import probe_bad
+try:
+    probe_bad.X
+except RuntimeError as exc:
+    print("raised:", exc)
+print("in sys.modules:", "probe_bad" in sys.modules)
+try:
+    import probe_bad
+except ImportError as exc:  # the import system looks again, as after a failed import
+    print("again:", type(exc).__name__)
+"""
+    result = subprocess.run([sys.executable, "-S", "-I", "-c", probe, str(PACKAGE.parent)],
+                            capture_output=True, timeout=60, check=True)
+    assert result.stdout.decode().splitlines() == [
+        "raised: boom", "in sys.modules: False", "again: ModuleNotFoundError"]
+
+
+def test_preloaded_modules_have_a_spec(root: Path, tmp_path: Path) -> None:
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    _start(root, launcher_path, ["rewrite", "git status"])
+    probe = ("import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv.pop(1);"
+             "import rtok.preload; rtok.preload.start();"
+             "import rtok.shell.words as w; print(type(w).__name__, w.__spec__.name,"
+             " w.__spec__.origin == w.__file__)")
+    result = subprocess.run([sys.executable, "-S", "-I", "-c", probe, str(root),
+                             str(launcher_path), "rewrite"], capture_output=True, timeout=60,
+                            check=True)
+    assert result.stdout.decode().split() == ["_LazyModule", "rtok.shell.words", "True"]
+
+
+def test_a_bundle_grows_to_the_modules_a_later_run_needs(root: Path, tmp_path: Path) -> None:
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    passthrough = PAYLOAD.replace(b'"tool_name":"Bash"', b'"tool_name":"Read"')
+    _start(root, launcher_path, ["hook", "claude"], passthrough)
+    _, loaded = _start(root, launcher_path, ["hook", "claude"], passthrough)
+    assert loaded == {"rtok", "rtok.preload"}
+    # A rewrite needs modules a passthrough never loaded: they are imported, then added.
+    first, loaded = _start(root, launcher_path, ["hook", "claude"], PAYLOAD)
+    assert "rtok.rewrite.rewriter" in loaded
+    second, loaded = _start(root, launcher_path, ["hook", "claude"], PAYLOAD)
+    assert loaded == {"rtok", "rtok.preload"}
+    assert (second.returncode, second.stdout, second.stderr) == (
+        first.returncode, first.stdout, first.stderr)
+    _, loaded = _start(root, launcher_path, ["hook", "claude"], passthrough)
+    assert loaded == {"rtok", "rtok.preload"}
+
+
+NOTED = ("import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv.pop(1);"
+         "import rtok.preload as p; p.start(); print(len(p._TO_SAVE), len(p._BUNDLED),"
+         " p._TO_SAVE[0] if p._TO_SAVE else '-')")
+
+
+@pytest.fixture(autouse=True)
+def private_tmpdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own temporary dir, where a read-only state dir's bundles go."""
+    folder = tmp_path / "tmpdir"
+    folder.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folder))
+    return folder
+
+
+def _read_only_argv(folders: list[Path], argv: list[str]) -> list[str]:
+    """`argv` run with `folders` read-only: chmod for a user, read-only bind mounts in a
+    private mount namespace for root (which chmod does not stop)."""
+    if os.geteuid() != 0:
+        for folder in folders:
+            folder.chmod(0o500)
+        return argv
+    if shutil.which("unshare") is None:
+        pytest.fail("root without unshare: cannot make a folder read-only")
+    mounts = " && ".join(f"mount --bind {folder} {folder} && "
+                         f"mount -o remount,bind,ro {folder}" for folder in folders)
+    return ["unshare", "-m", "sh", "-c", mounts + ' && exec "$@"', "sh", *argv]
+
+
+def test_a_read_only_state_dir_never_rebuilds_the_bundle(root: Path, tmp_path: Path,
+                                                         private_tmpdir: Path) -> None:
+    state = tmp_path / "state"
+    launcher_path = state / "bin" / "rtok"
+    launcher_path.parent.mkdir(parents=True)
+    argv = [sys.executable, "-S", "-I", "-c", NOTED, str(root), str(launcher_path), "hook"]
+    writable = subprocess.run(argv, capture_output=True, timeout=60, check=True)
+    assert writable.stdout.split()[:2] == [b"1", b"0"]  # a bundle is to be made at exit
+    assert writable.stdout.split()[2].startswith(str(state).encode())
+    try:
+        # The state dir read-only: the bundle goes to the user's folder in TMPDIR.
+        spare = private_tmpdir / f"rtok-{os.geteuid()}-preload"
+        noted = subprocess.run(_read_only_argv([state], argv), capture_output=True,
+                               timeout=60, check=True)
+        assert noted.stdout.split()[:2] == [b"1", b"0"]
+        assert noted.stdout.split()[2].startswith(str(spare).encode())
+        rewrite = _boot(root, launcher_path, ["rewrite", "git status"])
+        first, loaded = _start_argv(_read_only_argv([state], rewrite))
+        assert first.returncode == 3 and "rtok.rewrite.rewriter" in loaded
+        assert spare.stat().st_mode & 0o777 == 0o700
+        second, loaded = _start_argv(_read_only_argv([state], rewrite))
+        assert loaded == {"rtok", "rtok.preload"}
+        assert (second.returncode, second.stdout, second.stderr) == (
+            first.returncode, first.stdout, first.stderr)
+        # TMPDIR read-only too: nothing is bundled, and nothing is attempted at exit.
+        shutil.rmtree(spare)
+        locked = subprocess.run(_read_only_argv([state, private_tmpdir], argv),
+                                capture_output=True, timeout=60, check=True)
+        assert locked.stdout.split() == [b"0", b"0", b"-"]
+        for _ in range(2):
+            result, loaded = _start_argv(_read_only_argv([state, private_tmpdir], rewrite))
+            assert result.returncode == 3 and result.stderr == b""
+            assert "rtok.rewrite.rewriter" in loaded
+        assert not (state / "bin" / "preload").exists() and not spare.exists()
+    finally:
+        state.chmod(0o700)
+        private_tmpdir.chmod(0o700)
+
+
+def test_a_spare_folder_another_user_made_is_never_used(root: Path, tmp_path: Path,
+                                                        private_tmpdir: Path) -> None:
+    state = tmp_path / "state"
+    launcher_path = state / "bin" / "rtok"
+    launcher_path.parent.mkdir(parents=True)
+    spare = private_tmpdir / f"rtok-{os.geteuid()}-preload"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    spare.symlink_to(elsewhere)  # a link planted where the folder would be
+    argv = [sys.executable, "-S", "-I", "-c", NOTED, str(root), str(launcher_path), "hook"]
+    try:
+        noted = subprocess.run(_read_only_argv([state], argv), capture_output=True,
+                               timeout=60, check=True)
+    finally:
+        state.chmod(0o700)
+    assert noted.stdout.split() == [b"0", b"0", b"-"]
+
+
+def _boot(root: Path, launcher_path: Path, args: list[str]) -> list[str]:
+    return [sys.executable, "-S", "-I", "-X", "importtime", "-c", launcher.BOOT, str(root),
+            str(launcher_path), *args]
+
+
+def _start_argv(argv: list[str]) -> tuple[subprocess.CompletedProcess[bytes], set[str]]:
+    result = subprocess.run(argv, capture_output=True, timeout=60, check=False)
+    lines = result.stderr.decode(errors="replace").splitlines(keepends=True)
+    loaded = {line.rsplit("|", 1)[1].strip() for line in lines
+              if line.startswith("import time:") and line.count("|") == 2}
+    result.stderr = "".join(line for line in lines if not line.startswith("import time:")
+                            ).encode()
+    return result, {name for name in loaded if name.startswith("rtok")}
+
+
+@pytest.mark.parametrize("foreign_owner", [False, True])
+def test_a_loose_or_foreign_bundle_is_never_run_and_is_replaced(
+        foreign_owner: bool, root: Path, tmp_path: Path) -> None:
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    _start(root, launcher_path, ["rewrite", "git status"])
+    bundle = _bundle(launcher_path, "rewrite")
+    if foreign_owner:
+        if os.geteuid() != 0:
+            pytest.fail("giving a file to another user needs root")
+        os.chown(bundle, 12345, 12345)
+    else:
+        bundle.chmod(0o666)
+    result, loaded = _start(root, launcher_path, ["rewrite", "git status"])
+    assert result.returncode == 3 and "rtok.rewrite.rewriter" in loaded
+    assert bundle.stat().st_uid == os.geteuid() and bundle.stat().st_mode & 0o777 == 0o600
+    _, loaded = _start(root, launcher_path, ["rewrite", "git status"])
+    assert loaded == {"rtok", "rtok.preload"}
+
+
+@pytest.mark.parametrize("loose", ["bin", "data", "preload"])
+def test_bundles_in_a_folder_others_can_write_are_neither_read_nor_written(
+        loose: str, root: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    launcher_path = data / "bin" / "rtok"
+    launcher_path.parent.mkdir(parents=True)
+    _start(root, launcher_path, ["rewrite", "git status"])
+    bundle = _bundle(launcher_path, "rewrite")
+    before = bundle.read_bytes()
+    folder = {"bin": data / "bin", "data": data, "preload": bundle.parent}[loose]
+    folder.chmod(0o777)
+    try:
+        result, loaded = _start(root, launcher_path, ["rewrite", "git status"])
+        assert result.returncode == 3 and "rtok.rewrite.rewriter" in loaded
+        assert [text for text, _ in preload.problems(str(launcher_path))] == [
+            f"{folder} is not yours alone (owner or mode): the preload bundles in it are "
+            "ignored"]
+        bundle.unlink()
+        _start(root, launcher_path, ["rewrite", "git status"])
+        assert not bundle.exists()  # not written there either
+    finally:
+        folder.chmod(0o700)
+    assert before
+
+
+def test_300_bit_flips_change_no_reply(root: Path, tmp_path: Path) -> None:
+    import random
+
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    args = ["hook", "claude"]
+    expected, _ = _start(root, launcher_path, args, PAYLOAD, cwd=tmp_path)
+    bundle = _bundle(launcher_path, "hook")
+    good = bundle.read_bytes()
+    assert expected.returncode == 0 and b"rtok run git status" in expected.stdout
+    rng = random.Random(19)
+    changed = []
+    for _ in range(BIT_FLIPS):
+        flipped = bytearray(good)
+        bit = rng.randrange(len(flipped) * 8)
+        flipped[bit // 8] ^= 1 << (bit % 8)
+        bundle.write_bytes(bytes(flipped))
+        bundle.chmod(0o600)
+        result, _ = _start(root, launcher_path, args, PAYLOAD, cwd=tmp_path)
+        if (result.returncode, result.stdout, result.stderr) != (
+                0, expected.stdout, expected.stderr):
+            changed.append((bit, result.returncode, result.stdout[:80], result.stderr[:200]))
+    assert changed == [] and expected.stderr == b""
+
+
+def test_problems_name_a_damaged_bundle_and_clear_untrusted_removes_it(
+        root: Path, tmp_path: Path) -> None:
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    _start(root, launcher_path, ["rewrite", "git status"])
+    bundle = _bundle(launcher_path, "rewrite")
+    assert preload.problems(str(launcher_path)) == []
+    data = bytearray(bundle.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    bundle.write_bytes(bytes(data))
+    assert preload.problems(str(launcher_path)) == [
+        (f"{bundle} is damaged: ignored until it is made again", False)]
+    assert preload.clear_untrusted(str(launcher_path)) == [str(bundle)]
+    assert not bundle.exists() and preload.problems(str(launcher_path)) == []

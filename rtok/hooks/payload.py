@@ -19,6 +19,9 @@ _BOM = b"\xef\xbb\xbf"
 # An agent that writes its payload and never closes the pipe gets its answer once the JSON
 # document is complete; one that stops half-way is given up on after this long.
 READ_DEADLINE_S = 5.0
+# A host that opens the hook's stdin and sends nothing (a background sub-agent's spawn)
+# gets the "no opinion" reply this soon after the hook starts reading.
+FIRST_BYTE_DEADLINE_S = 1.5
 READ_BYTES = 64 * 1024
 
 
@@ -34,10 +37,11 @@ def read_payload(stream: BinaryIO | None, cap: int = STDIN_CAP) -> dict[str, Any
     return parse_payload(read_document(fd, cap), cap)
 
 
-def read_document(fd: int, cap: int = STDIN_CAP, deadline_s: float = READ_DEADLINE_S
-                  ) -> bytes:
+def read_document(fd: int, cap: int = STDIN_CAP, deadline_s: float = READ_DEADLINE_S,
+                  first_byte_s: float = FIRST_BYTE_DEADLINE_S) -> bytes:
     """Bytes from `fd` up to EOF, up to `cap + 1` bytes, or up to the end of a complete
-    JSON object (the writer need not close the pipe); b"" after `deadline_s` without one.
+    JSON object (the writer need not close the pipe); b"" when no byte came within
+    `first_byte_s`, or no complete object within `deadline_s` after the first bytes.
 
     The deadline is a SIGALRM timer rather than select/poll: `select` is an extension
     module whose loading costs the hook more than the timer (the `_signal` core is
@@ -57,7 +61,7 @@ def read_document(fd: int, cap: int = STDIN_CAP, deadline_s: float = READ_DEADLI
         if timed:
             try:
                 previous = signals.signal(signals.SIGALRM, expire)
-                signals.setitimer(signals.ITIMER_REAL, deadline_s)
+                signals.setitimer(signals.ITIMER_REAL, min(first_byte_s, deadline_s))
             except ValueError:  # not the main thread: no timer, read to EOF
                 timed = False
         while size <= cap:
@@ -75,6 +79,9 @@ def read_document(fd: int, cap: int = STDIN_CAP, deadline_s: float = READ_DEADLI
                 data = b"".join(chunks)
                 if parse_payload(data, cap) is not None:
                     return data
+            if timed and len(chunks) == 1 and deadline_s > first_byte_s:
+                # Bytes came: the rest of the document gets the longer deadline.
+                signals.setitimer(signals.ITIMER_REAL, deadline_s)
         return b"".join(chunks)
     except TimeoutError:
         return b""

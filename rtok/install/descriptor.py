@@ -120,7 +120,7 @@ STRATEGY_KEYS: dict[str, tuple[dict[str, tuple[_T, ...]], dict[str, tuple[_T, ..
 }
 _COMMON_KEYS = {
     "strategy", "path", "user_file", "description", "when_exists", "dialect", "host_files",
-    "group", "prefer_when",
+    "group", "prefer_when", "rejects_bom", "siblings",
 }
 # The dialect a strategy's files are read in when the descriptor does not say.
 DEFAULT_DIALECT = {
@@ -152,6 +152,10 @@ class FileSpec:
     host_files: tuple[str, ...] = ()  # globs of files the host writes beside this one
     group: str = ""  # entries of one group: the host reads only one of their files
     prefer_when: tuple[str, ...] = ()  # install here when this key path exists in the file
+    rejects_bom: bool = False  # the host cannot parse the file when it starts with a BOM
+    # Files the host reads together with this one (same scope, same path form): one it
+    # cannot parse, such as an empty file, makes it ignore the hooks in this one too.
+    siblings: tuple[str, ...] = ()
 
     @property
     def is_awareness(self) -> bool:
@@ -449,7 +453,9 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
     return FileSpec(strategy, path, options, user_file,
                     schema.string(table, "description", where, required=False),
                     schema.string(table, "when_exists", where, required=False),
-                    str(dialect), host_files, group, prefer_when)
+                    str(dialect), host_files, group, prefer_when,
+                    schema.boolean(table, "rejects_bom", where),
+                    tuple(schema.strings(table, "siblings", where)))
 
 
 def _check_strategy_keys(entry: Mapping[str, object], strategy: str, where: str) -> None:

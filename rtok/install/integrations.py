@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import glob
 import os
+import shlex
 import shutil
 from collections.abc import Callable
 from dataclasses import replace
@@ -215,13 +216,15 @@ def _with_host_facts(edit: FileEdit, spec: FileSpec, target: Target, action: Act
     folder = os.path.dirname(target.path)
     host_files = tuple(os.path.join(folder, pattern) for pattern in spec.host_files)
     host = target.descriptor.display_name
-    if not spec.dialect:
-        return replace(edit, host=host, host_files=host_files)
     transform = edit.transform
+    if action == "install" and spec.rejects_bom:
+        transform = _bom_guarded(transform, host, target.path)
+    if not spec.dialect:
+        return replace(edit, transform=transform, host=host, host_files=host_files)
     if action == "install":
-        transform = _guarded(edit.transform, spec.dialect, host, target.path)
+        transform = _guarded(transform, spec.dialect, host, target.path)
     else:
-        transform = _explained(edit.transform, spec.dialect, host, target.path)
+        transform = _explained(transform, spec.dialect, host, target.path)
     return replace(edit, transform=transform, dialect=spec.dialect, host=host,
                    host_files=host_files)
 
@@ -243,6 +246,30 @@ class HostCannotParse(FormatError):
         super().__init__(path, line, reason)
         self.args = (f"{path}: {dialects.host_reading(host, dialect, line, reason)}; "
                      "correct it, then run the same command again",)
+
+
+def _bom_guarded(transform: Callable[[bytes | None], bytes | None], host: str,
+                 path: str) -> Callable[[bytes | None], bytes | None]:
+    def guarded(data: bytes | None) -> bytes | None:
+        if data is not None:
+            check_no_bom(data, host, path)
+        return transform(data)
+
+    return guarded
+
+
+def check_no_bom(data: bytes, host: str, path: str) -> None:
+    """Raise FormatError when `data` starts with a UTF-8 byte-order mark that `host`'s own
+    parser refuses: the file is already unreadable to the host, and rtok does not decide
+    for the user what its first bytes should be."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise FormatError(
+            path, 1,
+            f"the file starts with a UTF-8 byte-order mark, which {host} cannot parse (it "
+            f"ignores or refuses the whole file); remove the first 3 bytes, e.g. "
+            f"`sed -i '1s/^\\xEF\\xBB\\xBF//' {shlex.quote(path)}`, then run init again "
+            f"(rtok changed nothing)",
+        )
 
 
 def check_host_dialect(data: bytes, dialect: str, host: str, path: str) -> None:

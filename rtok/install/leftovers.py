@@ -101,7 +101,8 @@ def _detail(label: str, found: Sequence[str], files: int) -> str:
                      if f != "manifest.json")
         return f"{copies} file{'' if copies == 1 else 's'} from {len(folders)} run(s)"
     if label == "launcher and preload bundles":
-        bundles = len(_listdir(os.path.join(data, "bin", "preload")))
+        bundles = sum(len(_listdir(os.path.join(top, "bin", "preload")))
+                      for top in {data, paths.state_dir()})
         return f"{bundles} bundle{'' if bundles == 1 else 's'}"
     if label == "lock files":
         return f"{files} file{'' if files == 1 else 's'}"
@@ -140,6 +141,13 @@ def inventory() -> list[Part]:
         if label == "lock files":
             found += [os.path.join(data, n) for n in present if n.endswith(".lock")]
             known.update(n for n in present if n.endswith(".lock"))
+        if label == "launcher and preload bundles":
+            # The launcher lives in the state dir (so that clearing the data dir leaves
+            # the hooks working); earlier releases kept it in the data dir.
+            state = paths.state_dir()
+            if (os.path.realpath(state) != os.path.realpath(data)
+                    and os.path.lexists(os.path.join(state, "bin"))):
+                found.append(os.path.join(state, "bin"))
         if label == "caches":
             cache = paths.cache_dir()
             if os.path.realpath(cache) != os.path.realpath(data) and _listdir(cache):
@@ -157,7 +165,7 @@ def inventory() -> list[Part]:
 def make_private() -> None:
     """Take group and other access away from everything in rtok's data and cache dirs
     (folders 0700, files 0600, executables 0700): files earlier releases wrote 0644."""
-    for top in (paths.data_dir(), paths.cache_dir()):
+    for top in (paths.data_dir(), paths.cache_dir(), paths.state_dir()):
         if not os.path.isdir(top) or not _owned_everything(top):
             continue
         for root, dirs, files in os.walk(top):
@@ -240,7 +248,7 @@ def purge(parts: Sequence[Part]) -> list[str]:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(path)
             removed.append(path)
-    for folder in (paths.cache_dir(), paths.data_dir()):
+    for folder in (paths.cache_dir(), paths.data_dir(), paths.state_dir()):
         with contextlib.suppress(OSError):
             os.rmdir(folder)  # only when nothing else is left in it
     return removed

@@ -37,12 +37,18 @@ def _equivalent(planned: bytes, origin: bytes) -> bool:
     if planned == origin:
         return True
     if not origin.strip():
-        # An empty or whitespace-only file: the removal leaves a skeleton such as `{}`.
+        # An empty or whitespace-only file: the removal leaves a skeleton such as `{}` or
+        # the `{"version": 1}` rtok started the file with (Cursor, Trae, Copilot), whose
+        # scalar keys can only be rtok's since the file is still exactly as rtok left it.
         try:
             value = jsonc.parse(planned)
         except (FormatError, ValueError):
             return False
-        return value is None or _without_empty_containers(value) == {}
+        if value is None:
+            return True
+        pruned = _without_empty_containers(value)
+        return isinstance(pruned, dict) and not any(
+            isinstance(item, (dict, list)) for item in pruned.values())
     try:
         left = jsonc.parse(planned)
         right = jsonc.parse(origin)

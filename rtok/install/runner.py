@@ -370,6 +370,8 @@ def _install_notes(agents: Sequence[str], scope: str, ctx: InstallContext, err: 
     # Rules-only agents (and rules-only scopes) always get the full awareness text.
     for note in integrations().awareness_notes(list(agents), scope, ctx):
         err.write(f"note: {note}\n")
+    for note in empty_sibling_notes(agents, scope, ctx):
+        err.write(f"note: {note}\n")
     link = _command_link_plan(ctx)
     if link is not None and link.note:
         err.write(f"note: {link.note}\n")
@@ -428,6 +430,33 @@ def _settle_command_link(action: Action, ctx: InstallContext, the_plan: planner.
     except OSError as exc:
         return [f"could not {command_link.describe(link, ctx.home)}: {exc.strerror or exc}"]
     return [command_link.describe(link, ctx.home)]
+
+
+def empty_sibling_notes(agents: Sequence[str], scope: str, ctx: InstallContext) -> list[str]:
+    """An empty file the host reads beside the one rtok's hook went into (a descriptor's
+    `siblings`): the host cannot parse it and then runs none of the scope's hooks."""
+    from rtok.install.integrations import expand_path, load_descriptors
+
+    descriptors = load_descriptors()
+    notes: list[str] = []
+    for agent in agents:
+        descriptor = descriptors.get(agent)
+        if descriptor is None:
+            continue
+        for spec in descriptor.files.get(scope, ()):
+            for sibling in spec.siblings:
+                try:
+                    path = expand_path(sibling, scope, ctx, user_file=spec.user_file)
+                    with open(path, "rb") as handle:
+                        blank = not handle.read(4096).strip()
+                except (OSError, ValueError):
+                    continue
+                if blank:
+                    notes.append(
+                        f"{path} is empty: {descriptor.display_name} cannot parse an empty "
+                        f"settings file and then runs none of its hooks, rtok's included; "
+                        f"write {{}} into it or delete it")
+    return notes
 
 
 def _report_dry_run(opts: InitOptions, the_plan: planner.Plan, action: Action, scope: str,

@@ -739,7 +739,21 @@ def check_launcher(checks: Sequence[Check]) -> list[Check]:
     with open(path, encoding="utf-8") as handle:
         python, root = launcher.configured(handle.read())
     return [Check("rtok", "global", "launcher", PASS,
-                  f"{path} starts {python} with rtok from {root}")]
+                  f"{path} starts {python} with rtok from {root}"), *check_preload(path)]
+
+
+def check_preload(launcher_path: str) -> list[Check]:
+    """The preload bundles beside the launcher (rtok/preload.py): one that is ignored
+    (foreign, loose or damaged) costs every hook its speed until it is made again."""
+    from rtok import preload
+
+    problems = preload.problems(launcher_path)
+    if not problems:
+        return []
+    level = FAIL if any(foreign for _, foreign in problems) else WARN
+    return [Check("rtok", "global", "preload", level, "; ".join(text for text, _ in problems),
+                  "rtok init (any agent, any scope) removes them; the next runs make "
+                  "private ones")]
 
 
 def _doctor_group(name: str, scope: str, root: str | None,

@@ -23,8 +23,8 @@ from e2e import gitrepo
 from e2e.agents import PROFILES
 from e2e.checks import evaluate_rewritten, find_trailer, ledger_rows, looks_raw, session_ran
 from e2e.records import AgentReport
-from e2e.session import run_session_retrying
-from e2e.settings import ARTIFACTS_DIR, DENIED_COMMAND, RESULTS_DIR
+from e2e.session import run_session, run_session_retrying
+from e2e.settings import ARTIFACTS_DIR, COMMAND, DENIED_COMMAND, RESULTS_DIR
 from e2e.workspace import Workspace, make_workspace, netns_available, rtok_executable, run_rtok
 
 
@@ -217,6 +217,73 @@ def fail_open_run(agent: str, work_root: str, template: str | None = None,
         ok, detail = looks_raw(gone.final_output, ws.raw_log)
         report.check("rtok's venv deleted: the command still ran, raw output", ok, detail)
     return finish(report, start, ws, keep)
+
+
+# Hermes' terminal settings for a backend that is not this machine: an SSH host nobody
+# listens on (the run's network is loopback only), so the tool call fails fast.
+REMOTE_TERMINAL = ("terminal:\n  backend: ssh\n  ssh_host: 127.0.0.1\n  ssh_port: 9\n"
+                   "  ssh_user: nobody\n")
+
+
+def backend_run(agent: str, work_root: str, template: str | None = None,
+                keep: bool = False) -> AgentReport:
+    """Hermes with a terminal backend that is not this machine (config.yaml's
+    terminal.backend: ssh): the plugin must leave the command alone, since rtok's path
+    does not exist there; then with the local backend it rewrites. rtok is registered
+    through a wrapper (RTOK_BIN) that logs every call, which is what shows whether the
+    plugin asked `rtok rewrite` at all."""
+    start = time.monotonic()
+    rtok = rtok_executable()
+    ws = make_workspace(agent, work_root, template)
+    report = new_report(agent, "backend", ws)
+    profile = PROFILES[agent]
+    folder = ws.ctx.run_dir
+    calls = os.path.join(folder, "rtok-calls.log")
+    wrapper = os.path.join(folder, "logged", "rtok")
+    os.makedirs(os.path.dirname(wrapper))
+    with open(wrapper, "w", encoding="utf-8") as handle:
+        handle.write(f"#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{calls}'\nexec '{rtok}' \"$@\"\n")
+    os.chmod(wrapper, 0o755)
+    env = dict(ws.env, RTOK_BIN=wrapper)
+    init = run_rtok(rtok, ["init", "--agent", agent, "--global", "--auto-patch"], env,
+                    ws.ctx.cwd, folder, "rtok-init")
+    report.commands.append(init)
+    if not report.check("rtok init (global) --auto-patch exits 0", init["returncode"] == 0,
+                        (init["stderr"] or init["stdout"])[-400:]):
+        return finish(report, start, ws, keep)
+    config = os.path.join(ws.env["HERMES_HOME"], "config.yaml")
+    with open(config, encoding="utf-8") as handle:
+        local_config = handle.read()
+    with open(config, "w", encoding="utf-8") as handle:
+        handle.write(local_config + REMOTE_TERMINAL)
+    # The tool call fails there (no SSH host), often with an empty result: not retried.
+    remote = run_session(profile, ws.ctx, ws.env, "remote-backend", COMMAND)
+    if session_ran(report, remote):
+        asked = _logged_calls(calls)
+        report.check("remote backend: the plugin never asked rtok to rewrite",
+                     not any(line.startswith("rewrite") for line in asked),
+                     f"{len(asked)} rtok calls: {asked[:3]}")
+        report.check("remote backend: no rtok trailer in the tool result",
+                     find_trailer(remote.final_output) is None, remote.final_output[:300])
+    with open(config, "w", encoding="utf-8") as handle:
+        handle.write(local_config)
+    local = run_session_retrying(report, profile, ws.ctx, ws.env, "local-backend")
+    if session_ran(report, local):
+        asked = _logged_calls(calls)
+        report.check("local backend: the plugin asked rtok to rewrite git log",
+                     any(line.startswith("rewrite") and "git log" in line for line in asked),
+                     f"{len(asked)} rtok calls: {asked[:3]}")
+        report.check("local backend: rtok trailer in the tool result",
+                     find_trailer(local.final_output) is not None, local.final_output[-300:])
+    return finish(report, start, ws, keep)
+
+
+def _logged_calls(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read().splitlines()
+    except OSError:
+        return []
 
 
 def new_work_root(keep_sessions: int = 5) -> str:

@@ -1,6 +1,7 @@
 """Run the selected e2e jobs on a small thread pool; each test waits for its own report.
 
-A job is (kind, agent) with kind "control", "global", "project", "deny" or "fail_open".
+A job is (kind, agent) with kind "control", "global", "project", "deny", "fail_open" or
+"backend".
 Every run has its own HOME, repository, network namespace and env marker, so two can run
 side by side.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from e2e.driver import control_run, deny_run, fail_open_run, round_trip
+from e2e.driver import backend_run, control_run, deny_run, fail_open_run, round_trip
 from e2e.install import InstallReport, install_problems
 from e2e.records import AgentReport
 
@@ -40,6 +41,8 @@ class Scheduler:
             from e2e.readme_loop import readme_loop
 
             return lambda: readme_loop(agent, self.work_root, kind.removeprefix("readme_"))
+        if kind == "backend":
+            return lambda: backend_run(agent, self.work_root, self.template)
         scope = "global" if kind == "global" else "project"
         return lambda: round_trip(agent, self.work_root, self.template, scope=scope)
 

@@ -37,16 +37,29 @@ function rewrite(command) {
   }
 }
 
-export const RtokRewrite = async () => ({
-  "tool.execute.before": async (input, output) => {
-    try {
-      if (!input || !SHELL_TOOLS.has(String(input.tool))) return;
-      const command = output?.args?.command;
-      if (typeof command !== "string" || command.trim() === "") return;
-      const next = rewrite(command);
-      if (next !== command) output.args.command = next;
-    } catch {
-      // Fail open: the command runs as typed.
-    }
-  },
-});
+// One set of hooks per host instance: OpenCode 1 calls every exported function (both
+// forms below name the same one), OpenCode 2 only the default export.
+const started = new WeakSet();
+
+async function plugin(input) {
+  if (input && typeof input === "object") {
+    if (started.has(input)) return {};
+    started.add(input);
+  }
+  return {
+    "tool.execute.before": async (toolInput, output) => {
+      try {
+        if (!toolInput || !SHELL_TOOLS.has(String(toolInput.tool))) return;
+        const command = output?.args?.command;
+        if (typeof command !== "string" || command.trim() === "") return;
+        const next = rewrite(command);
+        if (next !== command) output.args.command = next;
+      } catch {
+        // Fail open: the command runs as typed.
+      }
+    },
+  };
+}
+
+export const RtokRewrite = plugin;
+export default plugin;

@@ -37,6 +37,7 @@ KINDS = {
     "test_rtok_gone_never_blocks_an_agent": "fail_open",
     "test_readme_venv_install_reaches_rtok_expand": "readme_venv",
     "test_readme_pipx_install_reaches_rtok_expand": "readme_pipx",
+    "test_plugin_rewrites_only_for_a_local_backend": "backend",
 }
 
 _selected: list[Job] = []

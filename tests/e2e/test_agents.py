@@ -55,3 +55,14 @@ FAIL_OPEN_AGENTS = [a for a in ("copilot",) if a in AGENTS]
 def test_rtok_gone_never_blocks_an_agent(agent: str, e2e_runs: Scheduler) -> None:
     report = e2e_runs.report("fail_open", agent)
     assert report.passed, report.summary()
+
+
+# Hosts whose shell tool may run commands elsewhere (Hermes' terminal.backend: docker, ssh,
+# modal, ...), where rtok's path does not exist: the plugin rewrites only for the local one.
+BACKEND_AGENTS = [a for a in ("hermes",) if a in AGENTS]
+
+
+@pytest.mark.parametrize("agent", BACKEND_AGENTS)
+def test_plugin_rewrites_only_for_a_local_backend(agent: str, e2e_runs: Scheduler) -> None:
+    report = e2e_runs.report("backend", agent)
+    assert report.passed, report.summary()

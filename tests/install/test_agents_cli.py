@@ -18,7 +18,9 @@ def _mtimes(root: Path) -> dict[str, int]:
 
 
 def _user_files(root: Path) -> dict[str, bytes]:
-    return {k: v for k, v in all_files(str(root)).items() if "/.local/share/rtok/" not in k}
+    # rtok's own folders (data, and the launcher in the state dir) are not the user's files.
+    return {k: v for k, v in all_files(str(root)).items()
+            if "/.local/share/rtok/" not in k and "/.local/state/rtok/" not in k}
 
 
 def test_global_claude_and_codex_over_user_files(isolated_home: Path) -> None:

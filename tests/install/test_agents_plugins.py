@@ -41,6 +41,23 @@ await hooks["tool.execute.before"]({tool: process.argv[3], sessionID: "s", callI
 console.log(JSON.stringify(output.args));
 """
 
+# OpenCode 2 takes the default export; OpenCode 1 calls every exported function with the
+# same input, which must not give two sets of hooks (two rewrites per call).
+OPENCODE_LOADERS_DRIVER = """
+const mod = await import(process.argv[2]);
+const input = {directory: "/p", worktree: "/p"};
+const first = [];
+for (const [name, fn] of Object.entries(mod)) {
+  if (typeof fn === "function") first.push(await fn(input));
+}
+const withHooks = first.filter((h) => typeof h["tool.execute.before"] === "function");
+const fresh = await mod.default({directory: "/q"});
+const output = {args: {command: process.argv[4]}};
+await fresh["tool.execute.before"]({tool: process.argv[3]}, output);
+console.log(JSON.stringify({exports: Object.keys(mod).sort(), same: mod.default === mod.RtokRewrite,
+                            instances: withHooks.length, command: output.args.command}));
+"""
+
 PI_DRIVER = """
 const mod = await import(process.argv[2]);
 let handler = null;
@@ -91,6 +108,14 @@ def test_opencode_and_kilo_plugin(tool: str, command: str, expected: str,
     args = _node(tmp_path, "opencode/rtok.ts", OPENCODE_DRIVER, _fake_rtok(tmp_path), tool,
                  command)
     assert args == {"command": expected, "description": "d"}
+
+
+@node
+def test_opencode_plugin_has_a_default_and_a_named_export(tmp_path: Path) -> None:
+    seen = _node(tmp_path, "opencode/rtok.ts", OPENCODE_LOADERS_DRIVER, _fake_rtok(tmp_path),
+                 "bash", "git status")
+    assert seen == {"exports": ["RtokRewrite", "default"], "same": True, "instances": 1,
+                    "command": "rtok run git status"}
 
 
 @node
@@ -162,3 +187,38 @@ def test_hermes_middleware_fails_open_without_rtok(tmp_path: Path) -> None:
     _module, registered = _hermes_plugin(tmp_path, str(tmp_path / "missing" / "rtok"))
     assert registered["middleware:tool_request"](
         tool_name="terminal", args={"command": "git status"}) is None
+
+
+@pytest.mark.parametrize(("env", "config", "rewritten"), [
+    ({}, None, True),  # no setting: Hermes runs commands locally
+    ({}, {"terminal": {"backend": "local"}}, True),
+    ({}, {"terminal": {"backend": "docker"}}, False),
+    ({"TERMINAL_ENV": "ssh"}, {"terminal": {"backend": "local"}}, False),  # env wins
+    ({"TERMINAL_ENV": "local"}, {"terminal": {"backend": "modal"}}, True),
+    ({"RTOK_HERMES_BACKENDS": "local, docker"}, {"terminal": {"backend": "docker"}}, True),
+    ({"RTOK_HERMES_BACKENDS": "docker"}, {"terminal": {"backend": "local"}}, False),
+])
+def test_hermes_rewrites_only_for_the_backends_it_is_told(
+        env: dict[str, str], config: dict[str, Any] | None, rewritten: bool, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    for name in ("TERMINAL_ENV", "RTOK_HERMES_BACKENDS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    if config is not None:
+        # Hermes' own config module, as the plugin finds it inside Hermes' process.
+        package = types.ModuleType("hermes_cli")
+        module = types.ModuleType("hermes_cli.config")
+        module.load_config_readonly = lambda: config  # type: ignore[attr-defined]
+        package.config = module  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, "hermes_cli", package)
+        monkeypatch.setitem(sys.modules, "hermes_cli.config", module)
+    else:
+        monkeypatch.setitem(sys.modules, "hermes_cli", None)  # not importable
+    _module, registered = _hermes_plugin(tmp_path, _fake_rtok(tmp_path))
+    reply = registered["middleware:tool_request"](tool_name="terminal",
+                                                  args={"command": "git status"})
+    assert reply == ({"args": {"command": "rtok run git status"}} if rewritten else None)

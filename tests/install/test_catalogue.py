@@ -89,7 +89,9 @@ def test_round_trip_without_pre_existing_files(agent: str, scope: str, tmp_path:
 
 
 def _host_refuses(spec: FileSpec, folder: str, name: str) -> bool:
-    return dialects.host_problem(fixture_bytes(folder, name), spec.dialect) is not None
+    data = fixture_bytes(folder, name)
+    return (dialects.host_problem(data, spec.dialect) is not None
+            or (spec.rejects_bom and data.startswith(b"\xef\xbb\xbf")))
 
 
 def _cases(refused: bool = False) -> list[tuple[str, str, int, str]]:
@@ -138,7 +140,10 @@ def test_a_file_the_host_cannot_parse_is_refused(agent: str, scope: str, index: 
         box.apply(box.edits(agent, scope, "install"))
     assert caught.value.label == path and caught.value.line >= 1
     assert descriptor.display_name in str(caught.value)
-    assert dialects.describe(spec.dialect) in str(caught.value)
+    if spec.rejects_bom and original.startswith(b"\xef\xbb\xbf"):
+        assert "byte-order mark" in str(caught.value)
+    else:
+        assert dialects.describe(spec.dialect) in str(caught.value)
     assert all_files(str(tmp_path)) == before
 
 

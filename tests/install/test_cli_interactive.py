@@ -36,7 +36,8 @@ def _project(tmp_path: Path) -> Path:
 
 def _all_files(root: Path) -> dict[str, bytes]:
     return {str(p): p.read_bytes() for p in root.rglob("*") if p.is_file()
-            and "/.local/share/rtok/" not in str(p) and "/.cache/" not in str(p)}
+            and "/.local/share/rtok/" not in str(p) and "/.local/state/rtok/" not in str(p)
+            and "/.cache/" not in str(p)}
 
 
 def test_interactive_install_with_one_confirmation(isolated_home: Path) -> None:

@@ -152,3 +152,120 @@ def test_an_old_style_install_is_upgraded_and_uninstalled(tmp_path: Path) -> Non
                            "--project"], cwd=project, capture_output=True, timeout=120, check=False)
     assert gone.returncode == 0, gone.stderr
     assert not settings.exists()
+
+
+def test_every_registered_hook_survives_a_wiped_data_dir(tmp_path: Path) -> None:
+    """`rm -rf ~/.local/share/rtok` (to clear the archive) after init: every hook command
+    registered for every hook agent, in either scope, still exits 0, with the agent's
+    "no opinion" reply for a call that is not the shell's."""
+    from rtok_testing.samples import foreign_payload, hook_agents
+
+    project = tmp_path / "project"
+    subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
+    for scope in ("--project", "--global"):
+        done = subprocess.run([sys.executable, "-m", "rtok", "init", "--all", scope,
+                               "--auto-patch", "--hook-only"], cwd=project,
+                              capture_output=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+    texts = [path.read_text(errors="replace")
+             for root in (project, Path(os.environ["HOME"]))
+             for path in root.rglob("*") if path.is_file() and ".git" not in path.parts]
+    assert not paths.launcher().startswith(paths.data_dir())
+    shutil.rmtree(paths.data_dir())
+    checked = []
+    for agent in hook_agents():
+        descriptor = load_descriptors()[agent]
+        command = hook_command(paths.launcher(), agent, fail_closed=descriptor.fail_closed,
+                               no_opinion=descriptor.no_opinion)
+        if not any(command in text for text in texts):
+            continue  # not registered for this agent in these scopes
+        payload = json.dumps(foreign_payload(agent, str(project))).encode()
+        done = _sh(command, payload, project)
+        expected = descriptor.no_opinion + "\n" if descriptor.no_opinion else ""
+        assert (agent, done.returncode, done.stdout.decode(), done.stderr) == (
+            agent, 0, expected, b"")
+        checked.append(agent)
+    assert len(checked) >= len(hook_agents()) - 2, checked
+
+
+def test_a_stdin_that_never_sends_a_byte_gets_no_opinion_quickly(tmp_path: Path) -> None:
+    import time
+
+    path = launcher.ensure()
+    # As `(sleep 10) | rtok hook claude`: a writer that holds the pipe open, silent.
+    hook = subprocess.Popen([path, "hook", "claude"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    try:
+        start = time.monotonic()
+        out, err = hook.communicate(timeout=2.5)
+        elapsed = time.monotonic() - start
+    finally:
+        if hook.poll() is None:
+            hook.kill()
+            hook.wait(timeout=60)
+        assert hook.stdin is not None
+        hook.stdin.close()
+    assert (hook.returncode, out, err) == (0, b"", b"")
+    assert elapsed < 2.5
+
+
+def test_doctor_reports_foreign_bundles_and_init_removes_them(tmp_path: Path) -> None:
+    from rtok import preload
+
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--auto-patch"]
+    assert subprocess.run(init, cwd=project, capture_output=True, timeout=120,
+                          check=False).returncode == 0
+    path = paths.launcher()
+    payload = json.dumps(dict(PAYLOAD, cwd=str(project))).encode()
+    _sh(f"{path} hook claude", payload, project)
+    bundle = Path(preload.bundle_path(path, "hook"))
+    assert bundle.is_file()
+    bundle.parent.chmod(0o777)  # as a folder another user made would be
+    bundle.chmod(0o666)
+    doctor = subprocess.run([sys.executable, "-m", "rtok", "doctor"], cwd=project,
+                            capture_output=True, timeout=120, check=False)
+    assert doctor.returncode == 1 and b"preload" in doctor.stdout, doctor.stdout
+    assert b"rtok init" in doctor.stdout
+    assert subprocess.run(init, cwd=project, capture_output=True, timeout=120,
+                          check=False).returncode == 0
+    assert not bundle.parent.exists() and preload.problems(path) == []
+    reply = _sh(f"{path} hook claude", payload, project)
+    assert b"rtok run git status" in reply.stdout or b"run git status" in reply.stdout
+    assert bundle.stat().st_mode & 0o777 == 0o600 and bundle.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_init_in_a_state_dir_another_user_made_leaves_no_open_bundle_folder(
+        tmp_path: Path) -> None:
+    """RTOK_STATE_DIR at a folder another user created, with a bin/preload anyone may
+    write: init takes the folders back to private and removes that bundle folder."""
+    if os.geteuid() != 0:
+        pytest.fail("making a folder another user's needs root")
+    state = tmp_path / "shared-state"
+    preload_dir = state / "bin" / "preload"
+    preload_dir.mkdir(parents=True)
+    (preload_dir / "hook-planted.bin").write_bytes(b"not rtok's")
+    for folder in (state, state / "bin", preload_dir):
+        os.chown(folder, 12345, 12345)
+        folder.chmod(0o777)
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (tmp_path / "tmp").mkdir()
+    env = dict(os.environ, RTOK_STATE_DIR=str(state), TMPDIR=str(tmp_path / "tmp"))
+    done = subprocess.run([sys.executable, "-m", "rtok", "init", "--agent", "claude",
+                           "--auto-patch"], cwd=project, env=env, capture_output=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert not preload_dir.exists()
+    for folder in (state, state / "bin"):
+        assert folder.stat().st_mode & 0o077 == 0, folder
+    launcher_path = state / "bin" / "rtok"
+    reply = subprocess.run(["/bin/sh", "-c", f"{launcher_path} hook claude"],
+                           input=json.dumps(dict(PAYLOAD, cwd=str(project))).encode(),
+                           capture_output=True, cwd=project, env=env, timeout=60, check=False)
+    assert reply.returncode == 0 and b"run git status" in reply.stdout
+    # Still another user's folders: the bundle is neither read from nor written there,
+    # but in the user's own temporary folder.
+    assert not preload_dir.exists()
+    assert list((tmp_path / "tmp" / f"rtok-{os.geteuid()}-preload").glob("hook-*.bin"))
