@@ -89,8 +89,8 @@ def test_a_rules_agent_is_told_the_rtok_command_that_works_here(isolated_home: P
     text = rules.read_text()
     # No hook renames a bare rtok for a rules-only agent: the text names rtok's path,
     # and that command runs in a shell without rtok on PATH.
-    assert "`rtok " not in text and "`~/.local/share/rtok/bin/rtok expand 3f2a9c`" in text
-    ran = subprocess.run(["/bin/sh", "-c", "~/.local/share/rtok/bin/rtok expand --list"],
+    assert "`rtok " not in text and "`~/.local/state/rtok/bin/rtok expand 3f2a9c`" in text
+    ran = subprocess.run(["/bin/sh", "-c", "~/.local/state/rtok/bin/rtok expand --list"],
                          env={**os.environ, "PATH": "/usr/bin:/bin"}, capture_output=True,
                          timeout=60, check=False)
     assert ran.returncode == 0, ran.stderr
