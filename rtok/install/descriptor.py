@@ -13,6 +13,15 @@ Schema of the installer's part:
     display_name = "Claude Code"
     tier = "hook"                   # hook | plugin | rules
 
+    [proof]                         # how the integration is shown to work (required)
+    kind = "e2e"                    # e2e: the real CLI in the e2e tier (tests/e2e), its
+                                    #   version the tier's pin (scripts/e2e/pins.py,
+                                    #   compiled into rtok/compiled/e2e_pins.py);
+                                    # contract: built from the host's docs, tested against
+                                    #   payloads recorded from them only
+    docs = ["https://..."]          # the docs it was built from (required for contract)
+    note = "..."                    # optional: why not e2e (what stops the real CLI here)
+
     [install]
     relocation_env = ["CLAUDE_CONFIG_DIR"]   # env vars that move the agent's files
     awareness_target = "..."                 # one line for humans
@@ -77,7 +86,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
 from rtok import resources, schema
@@ -92,6 +101,7 @@ TIERS = ("hook", "plugin", "rules")
 SCOPES = ("global", "project")
 LEVELS = ("default", "high", "full")
 APPROVALS = ("rules", "host")
+PROOFS = ("e2e", "contract")
 
 # strategy -> (required keys with their types, optional keys with their types)
 _T = type
@@ -134,7 +144,8 @@ AWARENESS_STRATEGIES = frozenset(
 )
 
 
-__all__ = ["Descriptor", "DescriptorError", "FileSpec", "RewriteFacts", "hook_protocols",
+__all__ = ["Descriptor", "DescriptorError", "FileSpec", "Proof", "RewriteFacts", "check_proofs",
+           "hook_protocols",
            "load_all", "load_file", "parse", "rewrite_default_permissions", "rewrite_hosts"]
 
 
@@ -201,6 +212,15 @@ class RewriteFacts:
 
 
 @dataclass(frozen=True)
+class Proof:
+    """How an integration is shown to work (its `[proof]` table)."""
+
+    kind: str = "contract"  # "e2e" | "contract"
+    docs: tuple[str, ...] = ()  # the host documentation it was built from
+    note: str = ""  # e.g. what stops the real CLI from running in the e2e tier
+
+
+@dataclass(frozen=True)
 class Descriptor:
     name: str
     display_name: str
@@ -218,6 +238,7 @@ class Descriptor:
     hook: HookProtocol | None = None  # the compiled [hook] table (hook tier only)
     hook_sample: HookSample | None = None  # [hook.sample]: payloads the agent sends
     rewrite: RewriteFacts = field(default_factory=RewriteFacts)
+    proof: Proof = field(default_factory=Proof)
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -256,6 +277,18 @@ def hook_protocols() -> dict[str, HookProtocol]:
     return {name: item.hook for name, item in load_all().items() if item.hook is not None}
 
 
+def check_proofs(descriptors: Mapping[str, Descriptor], e2e_agents: Collection[str]) -> None:
+    """Every descriptor claiming `e2e` names an agent the e2e tier runs with its real CLI,
+    and every agent the tier runs says `e2e` (its proof is not left at `contract`)."""
+    for name, item in sorted(descriptors.items()):
+        if item.proof.kind == "e2e" and name not in e2e_agents:
+            raise DescriptorError(f"{item.source}: proof.kind is 'e2e', but the e2e tier "
+                                  f"(scripts/e2e/pins.py) does not run {name!r}")
+        if item.proof.kind != "e2e" and name in e2e_agents:
+            raise DescriptorError(f"{item.source}: the e2e tier runs {name!r} with its real "
+                                  "CLI: proof.kind should be 'e2e'")
+
+
 def rewrite_default_permissions(descriptors: Mapping[str, Descriptor]) -> str:
     """The permission source `rtok rewrite` reads for a caller that names no agent: that
     of the one descriptor with `[rewrite] default_rules = true`."""
@@ -291,7 +324,7 @@ def load_file(path: str) -> Descriptor:
     return parse(data, path)
 
 
-_TOP_KEYS = ("name", "display_name", "tier", "install", "hook", "doctor", "rewrite")
+_TOP_KEYS = ("name", "display_name", "tier", "proof", "install", "hook", "doctor", "rewrite")
 _INSTALL_KEYS = ("relocation_env", "awareness_target", "fail_closed", "hook_condition",
                  "detect", "global", "project")
 
@@ -332,7 +365,22 @@ def parse(data: Mapping[str, object], where: str) -> Descriptor:
         hook=hook,
         hook_sample=sample,
         rewrite=_rewrite(data.get("rewrite", {}), f"{where}: rewrite", hook),
+        proof=_proof(data.get("proof"), f"{where}: proof"),
     )
+
+
+def _proof(value: object, where: str) -> Proof:
+    """The `[proof]` table: required, so that no integration is offered without saying
+    whether the real CLI or only the host's documentation backs it."""
+    if value is None:
+        raise DescriptorError(f"{where.rstrip(':')}: missing the [proof] table "
+                              f"(kind = {' | '.join(repr(k) for k in PROOFS)})")
+    table = schema.table(value, where)
+    only(table, ("kind", "docs", "note"), where)
+    kind = schema.choice(table, "kind", PROOFS, where)
+    docs = tuple(schema.strings(table, "docs", where, required=kind == "contract"))
+    return Proof(kind=kind, docs=docs,
+                 note=schema.string(table, "note", where, required=False))
 
 
 def _rewrite(value: object, where: str, hook: HookProtocol | None) -> RewriteFacts:

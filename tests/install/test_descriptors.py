@@ -47,6 +47,7 @@ def test_hook_tier_agents_have_a_reply_protocol() -> None:
 def _valid() -> dict[str, Any]:
     return {
         "name": "demo", "display_name": "Demo", "tier": "hook",
+        "proof": {"kind": "contract", "docs": ["https://demo.example/hooks"]},
         "hook": {"permissions": "claude", "payloads": [
             {"tool": "tool_name", "tools": ["Bash"], "input": "tool_input",
              "command": ["command"], "replies": {}}],
@@ -104,6 +105,12 @@ def test_a_valid_descriptor_parses() -> None:
          "hook.sample.other is still a shell call"),
         (lambda d: d.update(tier="plugin"), "[hook] is only for the hook tier"),
         (lambda d: d.update(colour="red"), "unknown key 'colour'"),
+        # No integration without saying how it is proven.
+        (lambda d: d.pop("proof"), "missing the [proof] table"),
+        (lambda d: d["proof"].update(kind="vibes"), "proof.kind must be one of"),
+        (lambda d: d["proof"].pop("docs"), "proof.docs"),
+        (lambda d: d["proof"].update(docs="https://x"), "proof.docs must be a list"),
+        (lambda d: d["proof"].update(version="1.0"), "unknown key 'version'"),
         (lambda d: d.update(rewrite={"approval": "maybe"}), "rewrite.approval must be one of"),
         (lambda d: d.update(rewrite={"permissions": "everyone"}), "rewrite.permissions"),
         (lambda d: d.update(rewrite={"host_rules": "vim"}), "rewrite.host_rules"),
