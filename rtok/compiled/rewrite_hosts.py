@@ -11,6 +11,7 @@ HOSTS = {
     'kilo': ('claude', True, 'kilo'),
     'kilocode': ('claude', True, 'kilo'),
     'kimi': ('claude', True, ''),
+    'kiro': ('claude', True, ''),
     'omp': ('claude', True, ''),
     'opencode': ('claude', True, 'opencode'),
     'pi': ('claude', True, ''),

@@ -351,9 +351,14 @@ def test_awareness_levels(tmp_path: Path) -> None:
         if absent:
             assert absent not in text
     box.awareness_level = "default"
+    # A rules-only agent (no hook to rewrite for it) is told to run `rtok run` itself.
+    box.apply(box.edits("roo", "project", "install"))
+    rule = (read(os.path.join(box.project, ".roo", "rules", "rtok.md")) or b"").decode()
+    assert "as `rtok run" in rule
+    # Windsurf has its hook now: the default text, with Windsurf's rule frontmatter.
     box.apply(box.edits("windsurf", "project", "install"))
     rule = (read(os.path.join(box.project, ".windsurf", "rules", "rtok.md")) or b"").decode()
-    assert rule.startswith("---\ntrigger: always_on\n---\n") and "as `rtok run" in rule
+    assert rule.startswith("---\ntrigger: always_on\n---\n") and "as `rtok run" not in rule
 
 
 def test_hook_only_leaves_awareness_out(tmp_path: Path) -> None:
@@ -446,10 +451,10 @@ def test_clinerules_folder_keeps_the_users_rules(tmp_path: Path) -> None:
 
 def test_rules_only_agents_are_announced_as_full_awareness(tmp_path: Path) -> None:
     box = _box(tmp_path)
-    notes = integrations.awareness_notes(["windsurf", "claude", "cline"], "project",
+    notes = integrations.awareness_notes(["roo", "claude", "cline"], "project",
                                          box.context("project"))
     assert len(notes) == 2
-    assert notes[0].startswith("Windsurf:") and "'default' does not apply" in notes[0]
+    assert notes[0].startswith("Roo Code:") and "'default' does not apply" in notes[0]
     assert notes[1].startswith("Cline:")
     assert integrations.awareness_notes(["cline"], "global", box.context("global")) == []
 

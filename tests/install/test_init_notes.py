@@ -17,9 +17,9 @@ def _project(home: Path) -> Path:
 
 def test_rules_agent_gets_full_awareness_and_init_says_so(isolated_home: Path) -> None:
     project = _project(isolated_home)
-    done = run_rtok(["init", "--agent", "windsurf", "--dry-run"], cwd=str(project))
+    done = run_rtok(["init", "--agent", "roo", "--dry-run"], cwd=str(project))
     assert done.returncode == 0, done.stderr
-    assert b"Windsurf: awareness is 'full' here" in done.stderr
+    assert b"Roo Code: awareness is 'full' here" in done.stderr
 
 
 def test_init_notes_an_rtok_the_shell_cannot_find(isolated_home: Path) -> None:
