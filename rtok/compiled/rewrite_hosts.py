@@ -13,6 +13,7 @@ HOSTS = {
     'kimi': ('claude', True, ''),
     'kiro': ('claude', True, ''),
     'omp': ('claude', True, ''),
+    'openclaw': ('claude', True, ''),
     'opencode': ('claude', True, 'opencode'),
     'pi': ('claude', True, ''),
     'roo': ('claude', True, ''),
