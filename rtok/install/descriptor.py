@@ -190,6 +190,19 @@ class DenyRule:
 
 
 @dataclass(frozen=True)
+class Borrower:
+    """Another host that loads this agent's hook settings and runs its hook command with
+    payloads of its own (`[[doctor.borrowers]]`), for `rtok doctor`."""
+
+    name: str
+    binaries: tuple[str, ...]  # any on PATH: the host is on this machine
+    paths: tuple[str, ...]  # any existing: likewise
+    source: str  # where the borrowing is documented
+    payload: str = ""  # its shell-call payload (JSON with ${command} and ${cwd}), or
+    sample_of: str = ""  # the agent whose [hook.sample] shell payload it sends
+
+
+@dataclass(frozen=True)
 class DoctorFacts:
     """What the host itself does with a hook's reply, for `rtok doctor`."""
 
@@ -198,6 +211,7 @@ class DoctorFacts:
     hook_env: Mapping[str, str] = field(default_factory=dict)
     hook_env_default: Mapping[str, str] = field(default_factory=dict)
     deny_rule: DenyRule | None = None
+    borrowers: tuple[Borrower, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -437,15 +451,45 @@ def _files(install: Mapping[str, object], where: str) -> dict[str, tuple[FileSpe
 def _doctor_facts(value: object, where: str) -> DoctorFacts:
     table = schema.table(value, where)
     only(table, {"rewrite_input", "rewrite_requires", "hook_env", "hook_env_default",
-                 "deny_rule"}, where)
+                 "deny_rule", "borrowers"}, where)
     deny = table.get("deny_rule")
+    borrowers = table.get("borrowers", [])
+    if not isinstance(borrowers, list):
+        raise DescriptorError(f"{where}.borrowers must be an array of tables")
     return DoctorFacts(
         rewrite_input=tuple(schema.strings(table, "rewrite_input", where)),
         rewrite_requires=schema.string_map(table, "rewrite_requires", where),
         hook_env=schema.string_map(table, "hook_env", where),
         hook_env_default=schema.string_map(table, "hook_env_default", where),
         deny_rule=None if deny is None else _deny_rule(deny, f"{where}.deny_rule"),
+        borrowers=tuple(_borrower(item, f"{where}.borrowers[{index}]")
+                        for index, item in enumerate(borrowers)),
     )
+
+
+def _borrower(value: object, where: str) -> Borrower:
+    table = schema.table(value, where)
+    only(table, {"name", "binaries", "paths", "source", "payload", "sample_of"}, where)
+    payload = schema.string(table, "payload", where, required=False)
+    sample_of = schema.string(table, "sample_of", where, required=False)
+    if bool(payload) == bool(sample_of):
+        raise DescriptorError(f"{where}: needs exactly one of payload and sample_of")
+    if payload:
+        try:
+            parsed = json.loads(payload)
+        except ValueError as exc:
+            raise DescriptorError(f"{at(where, 'payload')} is not JSON: {exc}") from exc
+        if not isinstance(parsed, dict) or "${command}" not in payload:
+            raise DescriptorError(f"{at(where, 'payload')} must be a JSON object holding "
+                                  "\"${command}\"")
+    borrower = Borrower(name=schema.string(table, "name", where),
+                        binaries=tuple(schema.strings(table, "binaries", where)),
+                        paths=tuple(schema.strings(table, "paths", where)),
+                        source=schema.string(table, "source", where),
+                        payload=payload, sample_of=sample_of)
+    if not borrower.binaries and not borrower.paths:
+        raise DescriptorError(f"{where}: needs binaries or paths to find the host by")
+    return borrower
 
 
 def _deny_rule(value: object, where: str) -> DenyRule:

@@ -749,10 +749,23 @@ def _doctor_hook_agent(name: str, scope: str, root: str | None,
     for command in commands:
         checks.extend(exercise_hook(name, scope, command))
     checks.extend(host_condition_checks(name, scope, bool(commands)))
+    checks.extend(borrowed_hook_checks(name, scope, commands))
     for hooks_file in hooks_files:
         checks.extend(check_codex_trust(hooks_file, scope, name))
         checks.extend(codex_inline_hooks(hooks_file, scope, name))
     return checks
+
+
+def borrowed_hook_checks(agent: str, scope: str, commands: Sequence[str]) -> list[Check]:
+    """Hosts on this machine that load this agent's hooks themselves (rtok.integrity.borrowed)."""
+    from rtok.integrity.borrowed import borrowed_checks
+
+    descriptor = installed.descriptors().get(agent)
+    if descriptor is None or not commands:
+        return []
+    return [Check(agent, scope, "borrowed", level, message, command=commands[0])
+            for level, _host, message in borrowed_checks(descriptor, commands,
+                                                         run_hook_command)]
 
 
 def codex_inline_hooks(hooks_file: str, scope: str, agent: str) -> list[Check]:
