@@ -14,14 +14,17 @@ from rtok.cli import output
 def register(app: typer.Typer) -> None:
     @app.command(
         "agents",
-        help="List supported agents: tier, scopes, detected on this machine, installed "
-        "scopes, files. Exit status 2 when the agent descriptors cannot be loaded.",
+        help="List supported agents: tier, how the integration is proven (e2e: the real "
+        "CLI in rtok's end-to-end tier, with its version; contract: built from the host's "
+        "docs, tested against recorded payloads), scopes, detected on this machine, "
+        "installed scopes, files. Exit status 2 when the agent descriptors cannot be loaded.",
     )
     def agents(
         json: bool = typer.Option(False, "--json", help="One JSON object per agent."),
     ) -> None:
         from rtok.install import runner, show
         from rtok.install.options import EXIT_USAGE, InitOptions
+        from rtok.install.proof import proof_label
 
         opts = InitOptions(cwd=os.getcwd())
         try:
@@ -36,10 +39,12 @@ def register(app: typer.Typer) -> None:
         for row in rows:
             scopes = row["scopes"]
             installed = row["installed"]
+            proof = row["proof"]
             assert isinstance(scopes, list) and isinstance(installed, list)
+            assert isinstance(proof, dict)
             line = (
                 f"{row['name']:<12} {row['display_name']!s:<34} {row['tier']!s:<7} "
-                f"scopes: {','.join(scopes)}"
+                f"{proof_label(proof):<42} scopes: {','.join(scopes)}"
             )
             if row["detected"]:
                 line += "  " + output.style("detected", "name")

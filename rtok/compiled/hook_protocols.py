@@ -160,6 +160,17 @@ PROTOCOL_JSON = {
         't stays retrievable.\\"}}"},"tool":["tool_name"],"tools":["Bash"]}],"permission'
         's":"kimi","rtok_path":"bare"}'
     ),
+    'kiro': (
+        '{"no_opinion":"","payloads":[{"background":[],"command":["command"],"command_f'
+        'ormat":"string","event":["hook_event_name"],"events":["preToolUse"],"input":["'
+        'tool_input"],"input_format":"object","replies":{"allow_rewrite":"{\\"exit\\":2,\\'
+        '"stderr\\":\\"rtok: please run `${command}` instead. It is the same command with'
+        ' shortened output; the full output stays retrievable.\\"}","ask_rewrite":"{\\"ex'
+        'it\\":2,\\"stderr\\":\\"rtok: please run `${command}` instead. It is the same comm'
+        'and with shortened output; the full output stays retrievable.\\"}"},"tool":["to'
+        'ol_name"],"tools":["shell","execute_bash"]}],"permissions":"none","reply_via":'
+        '"exit","rtok_path":"bare"}'
+    ),
     'openhands': (
         '{"no_opinion":"","payloads":[{"background":["is_input"],"command":["command"],'
         '"command_format":"string","event":["event_type"],"events":["PreToolUse"],"inpu'
@@ -203,6 +214,17 @@ PROTOCOL_JSON = {
         ' output)\\"}","deny":"{\\"decision\\":\\"deny\\",\\"reason\\":\\"rtok: blocked by your'
         ' permission rules\\"}"},"tool":["tool_name"],"tools":["bash","file_system.bash"'
         ']}],"permissions":"vibe","rtok_path":"bare"}'
+    ),
+    'windsurf': (
+        '{"no_opinion":"","payloads":[{"background":[],"command":["command_line"],"comm'
+        'and_format":"string","event":[],"events":[],"input":["tool_info"],"input_forma'
+        't":"object","replies":{"allow_rewrite":"{\\"exit\\":2,\\"stderr\\":\\"rtok: please '
+        'run `${command}` instead. It is the same command with shortened output; the fu'
+        'll output stays retrievable.\\"}","ask_rewrite":"{\\"exit\\":2,\\"stderr\\":\\"rtok:'
+        ' please run `${command}` instead. It is the same command with shortened output'
+        '; the full output stays retrievable.\\"}"},"tool":["agent_action_name"],"tools"'
+        ':["pre_run_command"]}],"permissions":"none","reply_via":"exit","rtok_path":"ba'
+        're"}'
     ),
 }
 

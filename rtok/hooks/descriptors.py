@@ -11,6 +11,11 @@ Schema (every key is checked; an error names the file and the key):
     rtok_path = "bare"         # "bare" → `rtok run …` if PATH finds this rtok, else absolute;
                                # "absolute" → always the running entry point
     no_opinion = ""            # exact stdout when rtok has nothing to say ("" or JSON text)
+    reply_via = "stdout"       # "stdout" (default): the reply is JSON on stdout, exit 0;
+                               # "exit": hosts that read only the exit status and stderr
+                               #   (Windsurf, Kiro: exit 2 blocks, stderr reaches the
+                               #   model); every template is then { exit = N, stderr = "…" }
+                               #   and no_opinion must be "" (exit 0, nothing written)
 
     [[hook.payloads]]          # payload shapes, tried in order; the first whose `tool`
     tool = "tool_name"         #   path holds a string is used (dotted path)
@@ -72,7 +77,8 @@ RTOK_PATHS = ("bare", "absolute")
 INPUT_FORMATS = ("object", "object_or_json")
 COMMAND_FORMATS = ("string", "list")
 REPLY_KINDS = ("allow_rewrite", "ask_rewrite", "ask_rule_rewrite", "deny", "defer")
-_HOOK_KEYS = ("permissions", "rtok_path", "no_opinion", "payloads", "sample")
+_HOOK_KEYS = ("permissions", "rtok_path", "no_opinion", "reply_via", "payloads", "sample")
+REPLY_CHANNELS = ("stdout", "exit")
 SAMPLE_COMMAND = "${command}"
 SAMPLE_CWD = "${cwd}"
 _PAYLOAD_KEYS = ("tool", "tools", "event", "events", "input", "input_format", "command",
@@ -94,7 +100,7 @@ def validate_hook_table(value: object, where: str) -> HookProtocol:
     payloads = hook.get("payloads")
     if not isinstance(payloads, list) or not payloads:
         raise DescriptorError(f"{table}.payloads must be a non-empty array of tables")
-    return {
+    compiled: HookProtocol = {
         "permissions": schema.choice(hook, "permissions", PERMISSION_SOURCES, table),
         "rtok_path": cast(RtokPath, schema.choice(hook, "rtok_path", RTOK_PATHS, table,
                                                   default="bare")),
@@ -102,6 +108,27 @@ def validate_hook_table(value: object, where: str) -> HookProtocol:
         "payloads": [_payload(item, f"{table}.payloads[{index}]")
                      for index, item in enumerate(payloads)],
     }
+    if schema.choice(hook, "reply_via", REPLY_CHANNELS, table, default="stdout") == "exit":
+        _check_exit_replies(compiled, table)
+        compiled["reply_via"] = "exit"  # left out for "stdout": the hook reads a default
+    return compiled
+
+
+def _check_exit_replies(protocol: HookProtocol, where: str) -> None:
+    """With `reply_via = "exit"` the host reads an exit status and stderr only: each
+    template is `{ exit = N, stderr = "…" }` and "no opinion" writes nothing."""
+    if protocol["no_opinion"]:
+        raise DescriptorError(f"{where}.no_opinion must be empty with reply_via = \"exit\"")
+    for index, shape in enumerate(protocol["payloads"]):
+        for kind, text in shape["replies"].items():
+            template = json.loads(text)
+            code = template.get("exit")
+            if (set(template) != {"exit", "stderr"} or not isinstance(code, int)
+                    or isinstance(code, bool) or not 0 < code < 256
+                    or not isinstance(template["stderr"], str) or not template["stderr"]):
+                raise DescriptorError(
+                    f"{where}.payloads[{index}].replies.{kind}: with reply_via = \"exit\" a "
+                    "reply is { exit = 1..255, stderr = \"a message\" }")
 
 
 def validate_hook_sample(value: object, protocol: HookProtocol, where: str) -> HookSample:

@@ -4,7 +4,9 @@ Every step is driven by the agent's `[hook]` descriptor table (compiled into
 `rtok.compiled.hook_protocols`): which payload shapes it sends, which tools are shell
 calls, whose permission rules apply, and one reply template per decision. This module
 never blocks an agent: any error, unknown shape or oversized input ends with exit 0 and
-the agent's "no opinion" reply, and nothing but the reply is written to stdout.
+the agent's "no opinion" reply, and nothing but the reply is written to stdout. A host
+that reads only the exit status and stderr (`reply_via = "exit"`: Windsurf, Kiro) gets
+its reply as those: exit 2 with the suggestion on stderr blocks a call rtok would shorten.
 
 Environment: `RTOK_BIN` replaces the rtok path put into rewritten commands (tests, unusual
 installs); `RTOK_HOOK_LOG=<file>` appends one JSON line per call (agent, tool, command,
@@ -136,9 +138,30 @@ def main(args: list[str]) -> int:
     except Exception as error:  # never block the agent
         _stderr(f"rtok hook {agent}: {type(error).__name__}: {error}\n")
         outcome = Outcome(str(protocol["no_opinion"]), "error")
-    _write(outcome.reply)
+    code = 0
+    if protocol.get("reply_via") == "exit":
+        code = exit_reply(outcome.reply)
+    else:
+        _write(outcome.reply)
     _log(agent, outcome)
-    return 0
+    return code
+
+
+def exit_reply(reply: str) -> int:
+    """For a host that reads only the exit status and stderr (`reply_via = "exit"`): the
+    reply `{"exit": N, "stderr": text}` becomes text on stderr and status N; anything
+    else (no opinion, a malformed reply) is exit 0 with nothing written."""
+    if not reply:
+        return 0
+    try:
+        parsed = json.loads(reply)
+        code, text = parsed["exit"], parsed["stderr"]
+    except Exception:
+        return 0
+    if not isinstance(code, int) or not isinstance(text, str) or not 0 < code < 256:
+        return 0
+    _stderr(text + "\n")
+    return code
 
 
 def respond(protocol: HookProtocol, payload: JsonObject | None,

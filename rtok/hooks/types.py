@@ -43,3 +43,4 @@ class HookProtocol(TypedDict):
     rtok_path: RtokPath
     no_opinion: str
     payloads: list[PayloadShape]
+    reply_via: NotRequired[str]  # "exit": the reply is an exit status and stderr

@@ -13,6 +13,15 @@ Schema of the installer's part:
     display_name = "Claude Code"
     tier = "hook"                   # hook | plugin | rules
 
+    [proof]                         # how the integration is shown to work (required)
+    kind = "e2e"                    # e2e: the real CLI in the e2e tier (tests/e2e), its
+                                    #   version the tier's pin (scripts/e2e/pins.py,
+                                    #   compiled into rtok/compiled/e2e_pins.py);
+                                    # contract: built from the host's docs, tested against
+                                    #   payloads recorded from them only
+    docs = ["https://..."]          # the docs it was built from (required for contract)
+    note = "..."                    # optional: why not e2e (what stops the real CLI here)
+
     [install]
     relocation_env = ["CLAUDE_CONFIG_DIR"]   # env vars that move the agent's files
     awareness_target = "..."                 # one line for humans
@@ -77,7 +86,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
 from rtok import resources, schema
@@ -92,6 +101,7 @@ TIERS = ("hook", "plugin", "rules")
 SCOPES = ("global", "project")
 LEVELS = ("default", "high", "full")
 APPROVALS = ("rules", "host")
+PROOFS = ("e2e", "contract")
 
 # strategy -> (required keys with their types, optional keys with their types)
 _T = type
@@ -134,7 +144,8 @@ AWARENESS_STRATEGIES = frozenset(
 )
 
 
-__all__ = ["Descriptor", "DescriptorError", "FileSpec", "RewriteFacts", "hook_protocols",
+__all__ = ["Descriptor", "DescriptorError", "FileSpec", "Proof", "RewriteFacts", "check_proofs",
+           "hook_protocols",
            "load_all", "load_file", "parse", "rewrite_default_permissions", "rewrite_hosts"]
 
 
@@ -183,6 +194,19 @@ class DenyRule:
 
 
 @dataclass(frozen=True)
+class Borrower:
+    """Another host that loads this agent's hook settings and runs its hook command with
+    payloads of its own (`[[doctor.borrowers]]`), for `rtok doctor`."""
+
+    name: str
+    binaries: tuple[str, ...]  # any on PATH: the host is on this machine
+    paths: tuple[str, ...]  # any existing: likewise
+    source: str  # where the borrowing is documented
+    payload: str = ""  # its shell-call payload (JSON with ${command} and ${cwd}), or
+    sample_of: str = ""  # the agent whose [hook.sample] shell payload it sends
+
+
+@dataclass(frozen=True)
 class DoctorFacts:
     """What the host itself does with a hook's reply, for `rtok doctor`."""
 
@@ -191,6 +215,7 @@ class DoctorFacts:
     hook_env: Mapping[str, str] = field(default_factory=dict)
     hook_env_default: Mapping[str, str] = field(default_factory=dict)
     deny_rule: DenyRule | None = None
+    borrowers: tuple[Borrower, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -202,6 +227,15 @@ class RewriteFacts:
     default_rules: bool = False
     host_rules: str = ""  # the host's own permission.bash rule set ("" = none)
     names: tuple[str, ...] = ()  # other RTOK_REWRITE_HOST values meaning this agent
+
+
+@dataclass(frozen=True)
+class Proof:
+    """How an integration is shown to work (its `[proof]` table)."""
+
+    kind: str = "contract"  # "e2e" | "contract"
+    docs: tuple[str, ...] = ()  # the host documentation it was built from
+    note: str = ""  # e.g. what stops the real CLI from running in the e2e tier
 
 
 @dataclass(frozen=True)
@@ -222,6 +256,7 @@ class Descriptor:
     hook: HookProtocol | None = None  # the compiled [hook] table (hook tier only)
     hook_sample: HookSample | None = None  # [hook.sample]: payloads the agent sends
     rewrite: RewriteFacts = field(default_factory=RewriteFacts)
+    proof: Proof = field(default_factory=Proof)
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -260,6 +295,18 @@ def hook_protocols() -> dict[str, HookProtocol]:
     return {name: item.hook for name, item in load_all().items() if item.hook is not None}
 
 
+def check_proofs(descriptors: Mapping[str, Descriptor], e2e_agents: Collection[str]) -> None:
+    """Every descriptor claiming `e2e` names an agent the e2e tier runs with its real CLI,
+    and every agent the tier runs says `e2e` (its proof is not left at `contract`)."""
+    for name, item in sorted(descriptors.items()):
+        if item.proof.kind == "e2e" and name not in e2e_agents:
+            raise DescriptorError(f"{item.source}: proof.kind is 'e2e', but the e2e tier "
+                                  f"(scripts/e2e/pins.py) does not run {name!r}")
+        if item.proof.kind != "e2e" and name in e2e_agents:
+            raise DescriptorError(f"{item.source}: the e2e tier runs {name!r} with its real "
+                                  "CLI: proof.kind should be 'e2e'")
+
+
 def rewrite_default_permissions(descriptors: Mapping[str, Descriptor]) -> str:
     """The permission source `rtok rewrite` reads for a caller that names no agent: that
     of the one descriptor with `[rewrite] default_rules = true`."""
@@ -295,7 +342,7 @@ def load_file(path: str) -> Descriptor:
     return parse(data, path)
 
 
-_TOP_KEYS = ("name", "display_name", "tier", "install", "hook", "doctor", "rewrite")
+_TOP_KEYS = ("name", "display_name", "tier", "proof", "install", "hook", "doctor", "rewrite")
 _INSTALL_KEYS = ("relocation_env", "awareness_target", "fail_closed", "hook_condition",
                  "detect", "global", "project")
 
@@ -336,7 +383,22 @@ def parse(data: Mapping[str, object], where: str) -> Descriptor:
         hook=hook,
         hook_sample=sample,
         rewrite=_rewrite(data.get("rewrite", {}), f"{where}: rewrite", hook),
+        proof=_proof(data.get("proof"), f"{where}: proof"),
     )
+
+
+def _proof(value: object, where: str) -> Proof:
+    """The `[proof]` table: required, so that no integration is offered without saying
+    whether the real CLI or only the host's documentation backs it."""
+    if value is None:
+        raise DescriptorError(f"{where.rstrip(':')}: missing the [proof] table "
+                              f"(kind = {' | '.join(repr(k) for k in PROOFS)})")
+    table = schema.table(value, where)
+    only(table, ("kind", "docs", "note"), where)
+    kind = schema.choice(table, "kind", PROOFS, where)
+    docs = tuple(schema.strings(table, "docs", where, required=kind == "contract"))
+    return Proof(kind=kind, docs=docs,
+                 note=schema.string(table, "note", where, required=False))
 
 
 def _rewrite(value: object, where: str, hook: HookProtocol | None) -> RewriteFacts:
@@ -393,15 +455,45 @@ def _files(install: Mapping[str, object], where: str) -> dict[str, tuple[FileSpe
 def _doctor_facts(value: object, where: str) -> DoctorFacts:
     table = schema.table(value, where)
     only(table, {"rewrite_input", "rewrite_requires", "hook_env", "hook_env_default",
-                 "deny_rule"}, where)
+                 "deny_rule", "borrowers"}, where)
     deny = table.get("deny_rule")
+    borrowers = table.get("borrowers", [])
+    if not isinstance(borrowers, list):
+        raise DescriptorError(f"{where}.borrowers must be an array of tables")
     return DoctorFacts(
         rewrite_input=tuple(schema.strings(table, "rewrite_input", where)),
         rewrite_requires=schema.string_map(table, "rewrite_requires", where),
         hook_env=schema.string_map(table, "hook_env", where),
         hook_env_default=schema.string_map(table, "hook_env_default", where),
         deny_rule=None if deny is None else _deny_rule(deny, f"{where}.deny_rule"),
+        borrowers=tuple(_borrower(item, f"{where}.borrowers[{index}]")
+                        for index, item in enumerate(borrowers)),
     )
+
+
+def _borrower(value: object, where: str) -> Borrower:
+    table = schema.table(value, where)
+    only(table, {"name", "binaries", "paths", "source", "payload", "sample_of"}, where)
+    payload = schema.string(table, "payload", where, required=False)
+    sample_of = schema.string(table, "sample_of", where, required=False)
+    if bool(payload) == bool(sample_of):
+        raise DescriptorError(f"{where}: needs exactly one of payload and sample_of")
+    if payload:
+        try:
+            parsed = json.loads(payload)
+        except ValueError as exc:
+            raise DescriptorError(f"{at(where, 'payload')} is not JSON: {exc}") from exc
+        if not isinstance(parsed, dict) or "${command}" not in payload:
+            raise DescriptorError(f"{at(where, 'payload')} must be a JSON object holding "
+                                  "\"${command}\"")
+    borrower = Borrower(name=schema.string(table, "name", where),
+                        binaries=tuple(schema.strings(table, "binaries", where)),
+                        paths=tuple(schema.strings(table, "paths", where)),
+                        source=schema.string(table, "source", where),
+                        payload=payload, sample_of=sample_of)
+    if not borrower.binaries and not borrower.paths:
+        raise DescriptorError(f"{where}: needs binaries or paths to find the host by")
+    return borrower
 
 
 def _deny_rule(value: object, where: str) -> DenyRule:

@@ -10,6 +10,7 @@ from rtok.install import fsio
 from rtok.install.descriptor import Descriptor
 from rtok.install.model import FileEdit, InstallContext
 from rtok.install.options import InitOptions, UsageError
+from rtok.install.proof import proof_facts
 
 
 def _context(opts: InitOptions, scope: str) -> InstallContext:
@@ -53,6 +54,7 @@ def agent_rows(
             "display_name": getattr(descriptor, "display_name", name),
             "tier": getattr(descriptor, "tier", ""),
             "scopes": scopes,
+            "proof": proof_facts(descriptor),
         }
         try:
             row["detected"] = bool(mod.detect(descriptor, contexts["global"]))

@@ -244,6 +244,15 @@ def _doctor_facts(agent: str) -> DoctorFacts | None:
     return descriptor.doctor if descriptor is not None else None
 
 
+def exit_status_reply(code: int, out: str, err: str) -> tuple[int, str]:
+    """A host that reads the exit status and stderr (`reply_via = "exit"`): its reply as
+    the JSON the templates describe (`{"exit": N, "stderr": …}`), status 0; exit 0 with
+    nothing on stdout is "no opinion" (empty reply)."""
+    if code == 0:
+        return 0, out
+    return 0, json.dumps({"exit": code, "stderr": err.rstrip("\n")})
+
+
 def run_hook_command(command: str, payload: Mapping[str, JsonValue], cwd: str,
                      env: Mapping[str, str]) -> tuple[int | None, str, str]:
     """Run the registered command as the agent does: `/bin/sh -c`, payload on stdin."""
@@ -345,6 +354,8 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
     elapsed_ms = (time.monotonic() - started) * 1000
     if code is None:
         return Check(agent, scope, sample, FAIL, f"hook did not run: {err}", fix, command)
+    if protocol.get("reply_via") == "exit":
+        code, out = exit_status_reply(code, out, err)
     if code != 0:
         detail = _clip(err.strip().splitlines()[-1]) if err.strip() else "no message"
         return Check(agent, scope, sample, FAIL, f"hook exited {code}: {detail}", fix,
@@ -851,10 +862,23 @@ def _doctor_hook_agent(name: str, scope: str, root: str | None,
     for command in commands:
         checks.extend(exercise_hook(name, scope, command))
     checks.extend(host_condition_checks(name, scope, bool(commands)))
+    checks.extend(borrowed_hook_checks(name, scope, commands))
     for hooks_file in hooks_files:
         checks.extend(check_codex_trust(hooks_file, scope, name))
         checks.extend(codex_inline_hooks(hooks_file, scope, name))
     return checks
+
+
+def borrowed_hook_checks(agent: str, scope: str, commands: Sequence[str]) -> list[Check]:
+    """Hosts on this machine that load this agent's hooks themselves (rtok.integrity.borrowed)."""
+    from rtok.integrity.borrowed import borrowed_checks
+
+    descriptor = installed.descriptors().get(agent)
+    if descriptor is None or not commands:
+        return []
+    return [Check(agent, scope, "borrowed", level, message, command=commands[0])
+            for level, _host, message in borrowed_checks(descriptor, commands,
+                                                         run_hook_command)]
 
 
 def codex_inline_hooks(hooks_file: str, scope: str, agent: str) -> list[Check]:

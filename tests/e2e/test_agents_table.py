@@ -76,3 +76,44 @@ def test_a_host_condition_from_the_descriptor_is_in_the_row(tmp_path: Path) -> N
     write_result(tmp_path, "auggie", "round_trip", True, agent_version("auggie"))
     row = row_of(render_table(REPO_ROOT, str(tmp_path)), "auggie")
     assert "verified end to end with Auggie" in row and "enable_hooks" in row
+
+
+def test_every_descriptor_states_its_proof_and_e2e_only_with_an_e2e_test() -> None:
+    """`e2e` is claimed exactly by the agents this tier runs (its own profiles, which
+    tests/e2e/test_agents.py is parametrized over), and every other one says `contract`."""
+    from e2e.agents import PROFILES
+    from e2e.descriptors import load_integrations
+
+    items = load_integrations(REPO_ROOT)
+    assert items
+    for item in items:
+        proof = item.get("proof")
+        assert isinstance(proof, dict) and proof.get("kind") in ("e2e", "contract"), item["name"]
+        if proof["kind"] == "e2e":
+            assert item["name"] in PROFILES, f"{item['name']} claims e2e without an e2e test"
+        else:
+            assert item["name"] not in PROFILES, f"{item['name']} runs in the tier: say e2e"
+            assert proof.get("docs"), f"{item['name']}: a contract names its docs"
+
+
+def test_the_table_shows_each_proof(tmp_path: Path) -> None:
+    table = render_table(REPO_ROOT, str(tmp_path))
+    assert "| proof |" in table.splitlines()[3]
+    assert f"| e2e (@anthropic-ai/claude-code {agent_version('claude')}) |" in row_of(
+        table, "claude")
+    assert "| contract (host docs, recorded payloads) |" in row_of(table, "windsurf")
+
+
+def test_a_kept_row_gets_the_proof_column_and_keeps_its_status(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    old = ("# rtok\n\n## Agents\n\n" + START + "\n\n| agent | `--agent` | tier | end-to-end "
+           "status |\n|---|---|---|---|\n| Claude Code | `claude` | hook | verified end to end "
+           "with Claude Code 0.0.1 (user scope; rewritten in place) |\n" + END + "\n")
+    readme.write_text(old)
+    results = tmp_path / "results"
+    results.mkdir()
+    assert main(["--results", str(results), "--readme", str(readme), "--only", "kimi"]) == 0
+    claude = row_of(readme.read_text(), "claude")
+    assert claude.endswith("| verified end to end with Claude Code 0.0.1 (user scope; "
+                           "rewritten in place) |")
+    assert "| e2e (" in claude

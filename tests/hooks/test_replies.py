@@ -130,6 +130,11 @@ def _deny_and_suggest(kind: str, new_input: Input) -> object:
     return {"decision": "deny", "reason": REASON} if kind in REWRITES else ""
 
 
+def _exit_block(kind: str, new_input: Input) -> object:
+    """Windsurf and Kiro read an exit status: 2 blocks the call, stderr is the reason."""
+    return {"exit": 2, "stderr": REASON} if kind in REWRITES else ""
+
+
 EXPECTED: dict[str, Callable[[str, Input], object]] = {
     "claude": _claude,
     "codebuddy": _claude,
@@ -148,6 +153,8 @@ EXPECTED: dict[str, Callable[[str, Input], object]] = {
     "cline": _cline,
     "grok": _deny_and_suggest,  # grok and openhands ignore updatedInput
     "openhands": _deny_and_suggest,
+    "windsurf": _exit_block,  # Cascade's pre_run_command can only block (exit 2)
+    "kiro": _exit_block,  # Kiro CLI's preToolUse: exit 2 blocks, stderr to the model
 }
 
 
@@ -174,6 +181,8 @@ def _new_input(agent: str, payload: dict[str, Any], new: str) -> dict[str, Any]:
         return {"commands": [new]}
     if agent == "grok":
         return dict(payload["toolInput"], command=new)
+    if agent == "windsurf":
+        return dict(payload["tool_info"], command_line=new)
     return dict(payload["tool_input"], command=new)
 
 

@@ -13,6 +13,7 @@ from rtok.install.model import Action, FileEdit, InstallContext
 # A real descriptor (its files are not used: edits_for below builds the edits itself).
 TEST_DESCRIPTOR = parse({
     "name": "test", "display_name": "Test Agent", "tier": "hook",
+    "proof": {"kind": "contract", "docs": ["tests/install/install_engine_edits.py"]},
     "hook": {"permissions": "none", "payloads": [
         {"tool": "tool_name", "tools": ["Bash"], "input": "tool_input", "command": ["command"],
          "replies": {}}],

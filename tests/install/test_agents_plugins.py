@@ -147,6 +147,63 @@ def test_plugin_with_the_real_rtok(tmp_path: Path) -> None:
     assert args["command"].endswith("run git status")
 
 
+# OpenClaw's typed plugin hook as its docs and dist/ describe it: `api.on(name, handler)`;
+# `before_tool_call` gets { toolName, params } and may return { params } to rewrite.
+OPENCLAW_DRIVER = """
+const mod = await import(process.argv[2]);
+const hooks = {};
+mod.default.register({on: (name, fn) => { hooks[name] = fn; }});
+const params = {command: process.argv[4], workdir: "/repo", timeout: 30};
+const event = {toolName: process.argv[3], params, toolCallId: "call_1", runId: "r"};
+const returned = await hooks["before_tool_call"](event, {agentId: "main"});
+console.log(JSON.stringify({id: mod.default.id, hooks: Object.keys(hooks), params,
+                            returned: returned ?? null}));
+"""
+
+
+@node
+@pytest.mark.parametrize(("tool", "command", "expected"),
+                         [("exec" if tool == "bash" else tool, command, expected)
+                          for tool, command, expected in CASES])
+def test_openclaw_plugin(tool: str, command: str, expected: str, tmp_path: Path) -> None:
+    result = _node(tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, _fake_rtok(tmp_path), tool,
+                   command)
+    assert result["id"] == "rtok" and result["hooks"] == ["before_tool_call"]
+    # The event is never changed in place: OpenClaw reads the returned params.
+    assert result["params"] == {"command": command, "workdir": "/repo", "timeout": 30}
+    if expected != command:
+        assert result["returned"] == {"params": {"command": expected, "workdir": "/repo",
+                                                 "timeout": 30}}
+    else:
+        assert result["returned"] is None  # no opinion: never a block, never an approval
+
+
+@node
+def test_openclaw_plugin_fails_open_and_works_with_the_real_rtok(tmp_path: Path) -> None:
+    missing = str(tmp_path / "gone" / "rtok")
+    assert _node(tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, missing, "exec",
+                 "git status")["returned"] is None
+    assert _node(tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, _fake_rtok(tmp_path), "exec",
+                 "slow")["returned"] is None
+    real = _node(tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, rtok_entry_point(), "exec",
+                 "git status")
+    assert real["returned"]["params"]["command"].endswith("run git status")
+
+
+def test_openclaw_plugin_manifest_is_what_discovery_reads() -> None:
+    from rtok import resources
+
+    with open(resources.data_path("templates", "openclaw/openclaw.plugin.json"),
+              encoding="utf-8") as handle:
+        manifest = json.load(handle)
+    with open(resources.data_path("templates", "openclaw/package.json"),
+              encoding="utf-8") as handle:
+        package = json.load(handle)
+    assert manifest["id"] == "rtok" and manifest["configSchema"]["type"] == "object"
+    assert manifest["activation"]["onStartup"] is True
+    assert package["type"] == "module" and package["openclaw"]["extensions"] == ["./index.js"]
+
+
 def _hermes_plugin(tmp_path: Path, rtok_bin: str) -> tuple[Any, dict[str, Any]]:
     folder = tmp_path / "hermes_rtok"
     folder.mkdir()

@@ -47,6 +47,7 @@ def test_hook_tier_agents_have_a_reply_protocol() -> None:
 def _valid() -> dict[str, Any]:
     return {
         "name": "demo", "display_name": "Demo", "tier": "hook",
+        "proof": {"kind": "contract", "docs": ["https://demo.example/hooks"]},
         "hook": {"permissions": "claude", "payloads": [
             {"tool": "tool_name", "tools": ["Bash"], "input": "tool_input",
              "command": ["command"], "replies": {}}],
@@ -104,6 +105,12 @@ def test_a_valid_descriptor_parses() -> None:
          "hook.sample.other is still a shell call"),
         (lambda d: d.update(tier="plugin"), "[hook] is only for the hook tier"),
         (lambda d: d.update(colour="red"), "unknown key 'colour'"),
+        # No integration without saying how it is proven.
+        (lambda d: d.pop("proof"), "missing the [proof] table"),
+        (lambda d: d["proof"].update(kind="vibes"), "proof.kind must be one of"),
+        (lambda d: d["proof"].pop("docs"), "proof.docs"),
+        (lambda d: d["proof"].update(docs="https://x"), "proof.docs must be a list"),
+        (lambda d: d["proof"].update(version="1.0"), "unknown key 'version'"),
         (lambda d: d.update(rewrite={"approval": "maybe"}), "rewrite.approval must be one of"),
         (lambda d: d.update(rewrite={"permissions": "everyone"}), "rewrite.permissions"),
         (lambda d: d.update(rewrite={"host_rules": "vim"}), "rewrite.host_rules"),
@@ -344,9 +351,14 @@ def test_awareness_levels(tmp_path: Path) -> None:
         if absent:
             assert absent not in text
     box.awareness_level = "default"
+    # A rules-only agent (no hook to rewrite for it) is told to run `rtok run` itself.
+    box.apply(box.edits("roo", "project", "install"))
+    rule = (read(os.path.join(box.project, ".roo", "rules", "rtok.md")) or b"").decode()
+    assert "as `rtok run" in rule
+    # Windsurf has its hook now: the default text, with Windsurf's rule frontmatter.
     box.apply(box.edits("windsurf", "project", "install"))
     rule = (read(os.path.join(box.project, ".windsurf", "rules", "rtok.md")) or b"").decode()
-    assert rule.startswith("---\ntrigger: always_on\n---\n") and "as `rtok run" in rule
+    assert rule.startswith("---\ntrigger: always_on\n---\n") and "as `rtok run" not in rule
 
 
 def test_hook_only_leaves_awareness_out(tmp_path: Path) -> None:
@@ -439,10 +451,10 @@ def test_clinerules_folder_keeps_the_users_rules(tmp_path: Path) -> None:
 
 def test_rules_only_agents_are_announced_as_full_awareness(tmp_path: Path) -> None:
     box = _box(tmp_path)
-    notes = integrations.awareness_notes(["windsurf", "claude", "cline"], "project",
+    notes = integrations.awareness_notes(["roo", "claude", "cline"], "project",
                                          box.context("project"))
     assert len(notes) == 2
-    assert notes[0].startswith("Windsurf:") and "'default' does not apply" in notes[0]
+    assert notes[0].startswith("Roo Code:") and "'default' does not apply" in notes[0]
     assert notes[1].startswith("Cline:")
     assert integrations.awareness_notes(["cline"], "global", box.context("global")) == []
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from agent_harness import Sandbox, read
 
+from rtok.compiled.hook_protocols import PROTOCOLS
 from rtok.formats import jsonc
 from rtok.install import integrations
 from rtok_testing import rtok_entry_point
@@ -69,6 +70,11 @@ def test_registered_command_returns_a_rewrite(agent: str, tmp_path: Path) -> Non
     box = _box(tmp_path, rtok_entry_point())
     box.apply(box.edits(agent, "global", "install"))
     result = _run(_registered_command(agent, box), agent, box.project)
+    if PROTOCOLS[agent].get("reply_via") == "exit":
+        # Windsurf and Kiro read the exit status: 2 blocks, stderr names the rewrite.
+        assert result.returncode == 2 and result.stdout == b"", result.stderr.decode()
+        assert f"run {GIT_STATUS}" in result.stderr.decode()
+        return
     assert result.returncode == 0, result.stderr.decode()
     reply = json.loads(result.stdout)
     assert isinstance(reply, dict)
@@ -86,7 +92,8 @@ def test_a_vanished_entry_point_blocks_nothing(agent: str, tmp_path: Path) -> No
     box = _box(tmp_path, str(wrapper))
     box.apply(box.edits(agent, "global", "install"))
     argv = _registered_command(agent, box)
-    assert f"run {GIT_STATUS}" in _run(argv, agent, box.project).stdout.decode()
+    answered = _run(argv, agent, box.project)
+    assert f"run {GIT_STATUS}" in (answered.stdout + answered.stderr).decode()
     wrapper.unlink()
 
     result = _run(argv, agent, box.project)

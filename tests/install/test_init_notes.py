@@ -19,10 +19,10 @@ def _project(home: Path) -> Path:
 
 def test_rules_agent_gets_full_awareness_and_init_says_so(isolated_home: Path) -> None:
     project = _project(isolated_home)
-    done = run_rtok(["init", "--agent", "windsurf", "--project", "--dry-run"],
+    done = run_rtok(["init", "--agent", "roo", "--project", "--dry-run"],
                     cwd=str(project))
     assert done.returncode == 0, done.stderr
-    assert b"Windsurf: awareness is 'full' here" in done.stderr
+    assert b"Roo Code: awareness is 'full' here" in done.stderr
 
 
 def test_without_the_user_bin_dir_on_path_init_says_what_to_add(isolated_home: Path) -> None:

@@ -22,6 +22,10 @@ name = "testagent"
 display_name = "Test Agent"
 tier = "hook"
 
+[proof]
+kind = "contract"
+docs = ["https://testagent.example/docs/hooks"]
+
 [hook]
 permissions = "claude"
 rtok_path = "bare"
@@ -79,6 +83,8 @@ def rtok_copy(tmp_path: Path) -> Path:
         shutil.copytree(os.path.join(REPO_ROOT, folder), root / folder, ignore=ignore)
     (root / "scripts").mkdir()
     shutil.copy(os.path.join(REPO_ROOT, "scripts", "compile_data.py"), root / "scripts")
+    (root / "scripts" / "e2e").mkdir()  # the e2e tier's pins, which `[proof]` is checked by
+    shutil.copy(os.path.join(REPO_ROOT, "scripts", "e2e", "pins.py"), root / "scripts" / "e2e")
     (root / "integrations" / f"{AGENT}.toml").write_text(DESCRIPTOR, encoding="utf-8")
     done = subprocess.run([sys.executable, str(root / "scripts" / "compile_data.py")],
                           capture_output=True, text=True, timeout=120, check=False)

@@ -66,7 +66,8 @@ def _flip_inside_rtoks_bytes(path: str, data: bytes, owned: bytes, kind: str) ->
     pos = data.find(owned)
     span = owned
     if pos < 0:  # settings entries are recorded in a normalised form: use the rtok string
-        pattern = rb"sha256:[0-9a-f]+" if kind == "trust_entry" else rb'[^"\s]*rtok[^"]*'
+        # (rtok's path: an agent file of rtok's own, Kiro's, also holds the word `rtok`)
+        pattern = rb"sha256:[0-9a-f]+" if kind == "trust_entry" else rb'[^"\s]*/rtok[^"]*'
         match = re.search(pattern, data)
         assert match is not None, path
         pos, span = match.start(), match.group()
