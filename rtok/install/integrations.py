@@ -267,8 +267,7 @@ def check_no_bom(data: bytes, host: str, path: str) -> None:
             path, 1,
             f"the file starts with a UTF-8 byte-order mark, which {host} cannot parse (it "
             f"ignores or refuses the whole file); remove the first 3 bytes, e.g. "
-            f"`sed -i '1s/^\\xEF\\xBB\\xBF//' {shlex.quote(path)}`, then run init again "
-            f"(rtok changed nothing)",
+            f"`sed -i '1s/^\\xEF\\xBB\\xBF//' {shlex.quote(path)}`",
         )
 
 

@@ -384,6 +384,8 @@ def _expand_check(agent: str, scope: str, command: str, shape: PayloadShape, cwd
     """The agent's shell can run the `rtok expand` every trailer names."""
     code, out, err = run_hook_command(command, sample_payload(shape, reach.PROBE, cwd), cwd,
                                       env)
+    if code == 2 and reach.command_in_reply(err):
+        out, code = err, 0  # a host that reads only an exit status: the suggestion is there
     if code != 0:
         return Check(agent, scope, "expand", FAIL,
                      f"the hook failed for `{reach.PROBE}`: {_clip(err) or code}",

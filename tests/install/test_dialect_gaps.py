@@ -50,7 +50,8 @@ def test_a_bom_the_host_refuses_is_refused_and_nothing_is_written(
     before = {p: p.read_bytes() for p in path.parent.rglob("*") if p.is_file()}
     done = _rtok(["init", "--agent", agent, scope, "--auto-patch", "--hook-only"], project)
     assert done.returncode == 2, done.stdout + done.stderr
-    assert "byte-order mark" in done.stderr and str(path) in done.stderr
+    shown = str(path).replace(str(_home()), "~", 1)  # messages write the home dir as ~
+    assert "byte-order mark" in done.stderr and shown in done.stderr
     assert {p: p.read_bytes() for p in path.parent.rglob("*") if p.is_file()} == before
     path.write_bytes(original[len(BOM):])  # the fix the message names
     done = _rtok(["init", "--agent", agent, scope, "--auto-patch", "--hook-only"], project)
@@ -63,7 +64,8 @@ def test_a_bom_claude_settings_still_install(project: Path) -> None:
     path = project / ".claude" / "settings.local.json"
     path.parent.mkdir()
     path.write_bytes(BOM + b"{}\n")
-    done = _rtok(["init", "--agent", "claude", "--auto-patch", "--hook-only"], project)
+    done = _rtok(["init", "--agent", "claude", "--project", "--auto-patch", "--hook-only"],
+                 project)
     assert done.returncode == 0, done.stderr
     assert path.read_bytes().startswith(BOM)
 
@@ -95,9 +97,9 @@ def test_a_file_that_was_only_a_skeleton_keeps_it(project: Path) -> None:
     path = project / ".cursor" / "hooks.json"
     path.parent.mkdir()
     path.write_bytes(b'{"version": 1}\n')
-    assert _rtok(["init", "--agent", "cursor", "--auto-patch", "--hook-only"],
+    assert _rtok(["init", "--agent", "cursor", "--project", "--auto-patch", "--hook-only"],
                  project).returncode == 0
-    assert _rtok(["init", "--uninstall", "--agent", "cursor"], project).returncode == 0
+    assert _rtok(["init", "--uninstall", "--agent", "cursor", "--project"], project).returncode == 0
     assert json.loads(path.read_bytes()) == {"version": 1}
 
 
@@ -106,12 +108,12 @@ def test_a_second_agents_entry_is_not_lost_when_the_file_was_empty(project: Path
     path = project / ".cursor" / "hooks.json"
     path.parent.mkdir()
     path.write_bytes(b"")
-    assert _rtok(["init", "--agent", "cursor", "--auto-patch", "--hook-only"],
+    assert _rtok(["init", "--agent", "cursor", "--project", "--auto-patch", "--hook-only"],
                  project).returncode == 0
     data = json.loads(path.read_bytes())
     data["hooks"]["stop"] = [{"command": "echo mine"}]
     path.write_text(json.dumps(data))
-    assert _rtok(["init", "--uninstall", "--agent", "cursor"], project).returncode == 0
+    assert _rtok(["init", "--uninstall", "--agent", "cursor", "--project"], project).returncode == 0
     assert json.loads(path.read_bytes())["hooks"] == {"stop": [{"command": "echo mine"}]}
 
 
@@ -121,10 +123,12 @@ def test_init_reports_an_empty_project_settings_file_that_disables_the_hook(
     settings = project / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_bytes(content)
-    done = _rtok(["init", "--agent", "claude", "--auto-patch", "--hook-only"], project)
+    done = _rtok(["init", "--agent", "claude", "--project", "--auto-patch", "--hook-only"],
+                 project)
     assert done.returncode == 0, done.stderr
-    assert f"note: {settings} is empty: Claude Code cannot parse" in done.stderr
+    assert f"{settings} is empty: Claude Code cannot parse" in done.stderr.replace(
+        "~", str(_home()))
     assert settings.read_bytes() == content  # reported, not changed
     settings.write_bytes(b"{}\n")
-    again = _rtok(["init", "--agent", "claude", "--auto-patch", "--hook-only"], project)
+    again = _rtok(["init", "--agent", "claude", "--project", "--auto-patch", "--hook-only"], project)
     assert again.returncode == 0 and "is empty" not in again.stderr
