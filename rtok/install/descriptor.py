@@ -65,6 +65,17 @@ Schema of the installer's part:
                                              #   (rtok.permissions.opencode): opencode | kilo
     names = ["kilo"]                         # other names the agent calls itself by there
 
+    [limits]                                 # what the host itself does with a shell
+                                             #   result, for honest savings (`rtok gain`)
+    tool_result_chars = 30000                # the host cuts a shell tool result to this
+                                             #   many characters (absent: not known, counted
+                                             #   as uncapped)
+    cap_env = "BASH_MAX_OUTPUT_LENGTH"       # env var the user sets to change that cap
+    agent_env = ["CLAUDECODE"]               # env vars the host sets in its shell commands
+                                             #   (`rtok run` knows its agent by them)
+    session_env = ["CLAUDE_CODE_SESSION_ID"] # env vars holding the host's session id there
+    source = "..."                           # where these facts come from (required)
+
 Several entries of one scope may name the same `group`: the host reads only one of these
 files for that purpose (Droid reads `hooks.json` instead of the hooks in `settings.json`).
 List them in the host's order of precedence. Install uses the first one in use (its file
@@ -134,8 +145,9 @@ AWARENESS_STRATEGIES = frozenset(
 )
 
 
-__all__ = ["Descriptor", "DescriptorError", "FileSpec", "RewriteFacts", "hook_protocols",
-           "load_all", "load_file", "parse", "rewrite_default_permissions", "rewrite_hosts"]
+__all__ = ["Descriptor", "DescriptorError", "FileSpec", "HostLimits", "RewriteFacts",
+           "hook_protocols", "host_limits", "load_all", "load_file", "parse",
+           "rewrite_default_permissions", "rewrite_hosts"]
 
 
 @dataclass(frozen=True)
@@ -201,6 +213,17 @@ class RewriteFacts:
 
 
 @dataclass(frozen=True)
+class HostLimits:
+    """What the host does with a shell result (its `[limits]` table)."""
+
+    tool_result_chars: int | None = None  # None: not known (counted as uncapped)
+    cap_env: str = ""
+    agent_env: tuple[str, ...] = ()
+    session_env: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Descriptor:
     name: str
     display_name: str
@@ -218,6 +241,7 @@ class Descriptor:
     hook: HookProtocol | None = None  # the compiled [hook] table (hook tier only)
     hook_sample: HookSample | None = None  # [hook.sample]: payloads the agent sends
     rewrite: RewriteFacts = field(default_factory=RewriteFacts)
+    limits: HostLimits = field(default_factory=HostLimits)
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -291,7 +315,8 @@ def load_file(path: str) -> Descriptor:
     return parse(data, path)
 
 
-_TOP_KEYS = ("name", "display_name", "tier", "install", "hook", "doctor", "rewrite")
+_TOP_KEYS = ("name", "display_name", "tier", "install", "hook", "doctor", "rewrite",
+             "limits")
 _INSTALL_KEYS = ("relocation_env", "awareness_target", "fail_closed", "hook_condition",
                  "detect", "global", "project")
 
@@ -332,7 +357,33 @@ def parse(data: Mapping[str, object], where: str) -> Descriptor:
         hook=hook,
         hook_sample=sample,
         rewrite=_rewrite(data.get("rewrite", {}), f"{where}: rewrite", hook),
+        limits=_limits(data.get("limits", {}), f"{where}: limits"),
     )
+
+
+def _limits(value: object, where: str) -> HostLimits:
+    table = schema.table(value, where)
+    if not table:
+        return HostLimits()
+    only(table, ("tool_result_chars", "cap_env", "agent_env", "session_env", "source"), where)
+    chars = table.get("tool_result_chars")
+    if chars is not None and (isinstance(chars, bool) or not isinstance(chars, int)
+                              or chars <= 0):
+        raise DescriptorError(f"{at(where, 'tool_result_chars')} must be a positive integer")
+    return HostLimits(
+        tool_result_chars=chars,
+        cap_env=schema.string(table, "cap_env", where, required=False),
+        agent_env=tuple(schema.strings(table, "agent_env", where)),
+        session_env=tuple(schema.strings(table, "session_env", where)),
+        source=schema.string(table, "source", where),
+    )
+
+
+def host_limits() -> dict[str, HostLimits]:
+    """agent name -> its `[limits]` facts, for every descriptor that has the table (what
+    rtok/compiled/host_limits.py holds)."""
+    return {name: item.limits for name, item in load_all().items()
+            if item.limits != HostLimits()}
 
 
 def _rewrite(value: object, where: str, hook: HookProtocol | None) -> RewriteFacts:
