@@ -22,6 +22,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "rtok.cli.cmd_trust",
     "rtok.cli.cmd_config",
     "rtok.cli.cmd_gain",
+    "rtok.cli.cmd_discover",
+    "rtok.cli.cmd_session",
     "rtok.cli.cmd_mcp",
 )
 
@@ -38,6 +40,8 @@ VERB_MODULES: dict[str, str] = {
     "untrust": "rtok.cli.cmd_trust",
     "config": "rtok.cli.cmd_config",
     "gain": "rtok.cli.cmd_gain",
+    "discover": "rtok.cli.cmd_discover",
+    "session": "rtok.cli.cmd_session",
     "mcp": "rtok.cli.cmd_mcp",
 }
 

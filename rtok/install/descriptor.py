@@ -76,6 +76,10 @@ Schema of the installer's part:
     session_env = ["CLAUDE_CODE_SESSION_ID"] # env vars holding the host's session id there
     source = "..."                           # where these facts come from (required)
 
+    [transcripts]                            # where the agent keeps its session logs, for
+    glob = "${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/*.jsonl"   # `rtok discover`
+    format = "claude-jsonl"                  # the reader (rtok/store/transcripts.py)
+
 Several entries of one scope may name the same `group`: the host reads only one of these
 files for that purpose (Droid reads `hooks.json` instead of the hooks in `settings.json`).
 List them in the host's order of precedence. Install uses the first one in use (its file
@@ -242,6 +246,7 @@ class Descriptor:
     hook_sample: HookSample | None = None  # [hook.sample]: payloads the agent sends
     rewrite: RewriteFacts = field(default_factory=RewriteFacts)
     limits: HostLimits = field(default_factory=HostLimits)
+    transcripts: tuple[str, str] | None = None  # (glob, format) of its session logs
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -316,7 +321,8 @@ def load_file(path: str) -> Descriptor:
 
 
 _TOP_KEYS = ("name", "display_name", "tier", "install", "hook", "doctor", "rewrite",
-             "limits")
+             "limits", "transcripts")
+TRANSCRIPT_FORMATS = ("claude-jsonl",)
 _INSTALL_KEYS = ("relocation_env", "awareness_target", "fail_closed", "hook_condition",
                  "detect", "global", "project")
 
@@ -358,7 +364,19 @@ def parse(data: Mapping[str, object], where: str) -> Descriptor:
         hook_sample=sample,
         rewrite=_rewrite(data.get("rewrite", {}), f"{where}: rewrite", hook),
         limits=_limits(data.get("limits", {}), f"{where}: limits"),
+        transcripts=_transcripts(data.get("transcripts"), f"{where}: transcripts"),
     )
+
+
+def _transcripts(value: object, where: str) -> tuple[str, str] | None:
+    if value is None:
+        return None
+    table = schema.table(value, where)
+    only(table, ("glob", "format"), where)
+    pattern = schema.string(table, "glob", where)
+    if not pattern.startswith(("~", "${", "/")):
+        raise DescriptorError(f"{at(where, 'glob')} must start with ~, / or ${{VAR:-default}}")
+    return pattern, schema.choice(table, "format", TRANSCRIPT_FORMATS, where)
 
 
 def _limits(value: object, where: str) -> HostLimits:

@@ -1,0 +1,145 @@
+"""Reading the agents' own session transcripts: every shell call, with its output size.
+
+Not on the hot path. Where an agent keeps its transcripts and in which format is its
+descriptor's `[transcripts]` table (`glob`, `format`); one reader per format:
+
+- `claude-jsonl` (Claude Code, `~/.claude/projects/<mangled cwd>/<session>.jsonl`): one
+  JSON object per line. An `assistant` line's `message.content` holds `tool_use` blocks
+  (`id`, `name`, `input.command` for `Bash`); a later `user` line's `message.content`
+  holds the `tool_result` block with the same `tool_use_id` (`content`: a string or a list
+  of `{"type": "text", "text": ...}` blocks, `is_error`), and the line's `toolUseResult`
+  may carry `stdout` / `stderr`. Every line has `sessionId`, `timestamp` (ISO 8601, UTC)
+  and `cwd`. The command recorded is the one the model asked for: a hook's rewrite does
+  not change it, which is why the decision log is needed to tell a rewritten call apart.
+
+A line that is not JSON, or a block of another shape, is skipped: transcripts are the
+agent's files, in formats that change.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import glob
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+TRAILER = "[rtok expand "
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+
+@dataclass
+class ShellCall:
+    agent: str
+    session: str
+    call_id: str
+    time: float  # epoch seconds of the call
+    cwd: str
+    command: str
+    output_bytes: int = 0
+    shortened: bool = False  # the result carries rtok's trailer: it went through rtok
+    answered: bool = False  # a result was found
+    is_error: bool = False
+
+
+def _epoch(stamp: object) -> float:
+    if not isinstance(stamp, str) or not stamp:
+        return 0.0
+    try:
+        return dt.datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return 0.0
+
+
+def _result_text(block: dict[str, Any]) -> str:
+    content = block.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content
+                       if isinstance(part, dict) and part.get("type") == "text")
+    return ""
+
+
+def read_claude_jsonl(path: str) -> list[ShellCall]:
+    """The Bash calls of one Claude Code transcript, in the order they were made."""
+    calls: dict[str, ShellCall] = {}
+    try:
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            return []
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.readlines()
+    except OSError:
+        return []
+    for raw in lines:
+        try:
+            entry = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(entry, dict):
+            _claude_entry(entry, calls)
+    return list(calls.values())
+
+
+def _claude_entry(entry: dict[str, Any], calls: dict[str, ShellCall]) -> None:
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "tool_use" and block.get("name") == "Bash":
+            command = (block.get("input") or {}).get("command")
+            call_id = block.get("id")
+            if isinstance(command, str) and isinstance(call_id, str):
+                calls[call_id] = ShellCall("claude", str(entry.get("sessionId", "")), call_id,
+                                           _epoch(entry.get("timestamp")),
+                                           str(entry.get("cwd", "")), command)
+        elif block.get("type") == "tool_result" and block.get("tool_use_id") in calls:
+            call = calls[str(block["tool_use_id"])]
+            text = _result_text(block)
+            extra = entry.get("toolUseResult")
+            if isinstance(extra, dict) and isinstance(extra.get("stdout"), str):
+                text = str(extra.get("stdout", "")) + str(extra.get("stderr", "") or "")
+            call.output_bytes = len(text.encode("utf-8", "replace"))
+            call.shortened = TRAILER in text
+            call.answered = True
+            call.is_error = bool(block.get("is_error"))
+
+
+READERS = {"claude-jsonl": read_claude_jsonl}
+
+
+def transcript_sources() -> dict[str, tuple[str, str]]:
+    """agent -> (glob with ~ and ${VAR:-default} expanded, format), from the descriptors."""
+    from rtok import paths
+    from rtok.install.descriptor import load_all
+
+    found = {}
+    for name, item in load_all().items():
+        if item.transcripts is not None:
+            pattern, fmt = item.transcripts
+            found[name] = (paths.expand_user_path(pattern), fmt)
+    return found
+
+
+def shell_calls(since: float | None = None,
+                sources: dict[str, tuple[str, str]] | None = None) -> Iterator[ShellCall]:
+    """Every shell call of every transcript found (files not modified since `since` are
+    not read)."""
+    for _agent, (pattern, fmt) in sorted((sources or transcript_sources()).items()):
+        reader = READERS.get(fmt)
+        if reader is None:
+            continue
+        for path in sorted(glob.glob(pattern)):
+            try:
+                if since is not None and os.path.getmtime(path) < since:
+                    continue
+            except OSError:
+                continue
+            for call in reader(path):
+                if since is None or call.time >= since:
+                    yield call
