@@ -51,6 +51,7 @@ class Classified:
     family: str
     how: str = ""  # why it counts as rtok: call_id | command_time | trailer
     rerun: bool = False
+    previous: ShellCall | None = None  # a rerun: the earlier call that went through rtok
 
 
 @dataclass
@@ -101,18 +102,19 @@ def classify(calls: Iterable[ShellCall], records: Iterable[dict[str, Any]]
             key = (str(decision["session"]), _normal(str(decision.get("command", ""))))
             by_command.setdefault(key, []).append(decision)
     out: list[Classified] = []
-    through: dict[str, set[str]] = {}  # session -> commands that went through rtok
+    through: dict[str, dict[str, ShellCall]] = {}  # session -> command -> its rtok call
     for call in sorted(calls, key=lambda c: c.time):
         record: dict[str, Any] | None = by_call.get((call.agent, call.call_id))
         how = "call_id"
         if record is None:
             record, how = _by_command(by_command, call), "command_time"
         item = _one(call, record, how)
-        seen = through.setdefault(call.session, set())
+        seen = through.setdefault(call.session, {})
         if item.status == "rtok":
-            seen.add(_normal(call.command))
+            seen[_normal(call.command)] = call
         elif item.status != "denied" and _normal(call.command) in seen:
             item.rerun = True
+            item.previous = seen[_normal(call.command)]
         out.append(item)
     return out
 
@@ -301,3 +303,46 @@ def sessions(since: float | None = None, project: str | None = None,
         row.denied += verdict == "denied"
         row.raw += verdict == "no_opinion"
     return sorted(rows.values(), key=lambda r: -r.last)[:limit]
+
+
+RERUN_TABLE = ("CREATE TABLE IF NOT EXISTS reruns_booked (agent TEXT NOT NULL,"
+               " call_id TEXT NOT NULL, run_id INTEGER, PRIMARY KEY (agent, call_id))")
+# A ledger row belongs to the call that went through rtok when it was written this soon
+# after the call started.
+RUN_WINDOW_S = 600.0
+
+
+def book_reruns(conn: Any, items: list[Classified]) -> int:
+    """Subtract each raw re-run seen in the transcripts from the saving of the ledger row
+    of the call it re-ran (as a re-read, cut at the agent's cap), once per re-run; how many
+    were booked now."""
+    conn.execute(RERUN_TABLE)
+    booked = 0
+    for item in items:
+        if not item.rerun or item.previous is None or not item.call.call_id:
+            continue
+        call, first = item.call, item.previous
+        if conn.execute("SELECT 1 FROM reruns_booked WHERE agent = ? AND call_id = ?",
+                        (call.agent, call.call_id)).fetchone():
+            continue
+        row = conn.execute(
+            "SELECT id FROM runs WHERE command = ? AND time >= ? AND time <= ?"
+            " AND agent IN (?, 'unknown') ORDER BY ABS(time - ?) LIMIT 1",
+            (_normal(first.command), first.time - 5, first.time + RUN_WINDOW_S, call.agent,
+             first.time)).fetchone()
+        run_id = int(row[0]) if row else None
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if run_id is not None:
+                in_context = host.counterfactual(call.output_bytes, host.cap(call.agent))
+                conn.execute("UPDATE runs SET reread_bytes = reread_bytes + ?,"
+                             " reread_ctx_bytes = reread_ctx_bytes + ?, rereads = rereads + 1"
+                             " WHERE id = ?", (call.output_bytes, in_context, run_id))
+            conn.execute("INSERT INTO reruns_booked VALUES (?, ?, ?)",
+                         (call.agent, call.call_id, run_id))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        booked += run_id is not None
+    return booked

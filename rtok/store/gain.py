@@ -7,7 +7,8 @@ Every figure is in tokens and summed over the rows:
   its rows are counted in `uncapped_runs`);
 - shown: what rtok printed;
 - re-read: what `rtok expand` wrote back of the run's entry, each expand cut at the cap of
-  the agent that ran it (what reached the agent's context again);
+  the agent that ran it (what reached the agent's context again), and raw re-runs of the
+  same command the agents' transcripts show (booked here, once: `discover.book_reruns`);
 - net saved = counterfactual - shown - re-read (negative when rtok cost more than it saved).
 Percentages are net saved over counterfactual. Project scoping matches the project path
 itself and every path below it; `_` and `%` in paths are matched literally. Days, weeks
@@ -160,6 +161,7 @@ def build_report(filters: Filters | None = None, history_limit: int = 0,
     try:
         if found is not None:
             tokens.recount(conn, *found)
+        _book_reruns(conn)
         where, params = _where(filters)
         totals = _figures("total", conn.execute(f"SELECT {_SUMS} FROM runs {where}",
                                                 params).fetchone())
@@ -171,6 +173,20 @@ def build_report(filters: Filters | None = None, history_limit: int = 0,
         conn.close()
     return Report(scope, filters, _tokenizer_info(found, methods), totals, groups, hosts,
                   history)
+
+
+def _book_reruns(conn: Any) -> None:
+    """Raw re-runs the agents' transcripts show (rtok/store/discover.py) go against the
+    saving of the run they re-ran. A transcript that cannot be read books nothing."""
+    import time
+
+    from rtok.store import decisions, discover
+
+    try:
+        since = time.time() - decisions.MAX_AGE_DAYS * 86400
+        discover.book_reruns(conn, discover.load(since=since))
+    except (OSError, ValueError):
+        pass
 
 
 def _tokenizer_info(found: tuple[str, tokens.Counter] | None,

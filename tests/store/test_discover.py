@@ -179,3 +179,23 @@ def test_session_counts_per_session(tmp_path: Path, isolated_home: Path) -> None
     assert (logged["shell_calls"], logged["via_rtok"], logged["raw"]) == (2, 1, 1)
     text = run_rtok(["session"]).stdout.decode()
     assert SESSION[:36] in text and "codex-thread-1" in text
+
+
+def test_gain_books_a_raw_rerun_against_the_run_it_repeated(tmp_path: Path,
+                                                            isolated_home: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    # The run of toolu_A (through rtok, 50 s ago), as `rtok run` booked it.
+    row = ledger.Row("git log -n 60", "git", "run", 4_600, 300, 5, 0, str(project),
+                     now=time.time() - 49, agent="claude", session=SESSION, cap_chars=30000)
+    ledger.write(row, None)
+    _scenario(isolated_home, project)
+    rerun = len("".join(f"commit {i:040x}\nAuthor: A <a@b>\n\n    change {i}\n\n"
+                        for i in range(60)))
+    env = {"RTOK_TOKENIZER": "estimate"}
+    first = json.loads(run_rtok(["gain", "--json"], env=env).stdout)["totals"]
+    assert first["rereads"] == 1
+    assert first["reread_tokens"] == (rerun + 3) // 4
+    assert first["net_saved_tokens"] == (4_600 + 3) // 4 - 300 // 4 - (rerun + 3) // 4
+    again = json.loads(run_rtok(["gain", "--json"], env=env).stdout)["totals"]
+    assert again == first  # booked once
