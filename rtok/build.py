@@ -66,7 +66,6 @@ def compile_host_limits() -> str:
     caps = {name: (item.tool_result_chars, item.cap_env) for name, item in limits.items()}
     markers = [(env, name) for name, item in sorted(limits.items()) for env in item.agent_env]
     sessions = {name: item.session_env for name, item in limits.items() if item.session_env}
-    sources = {name: item.source for name, item in limits.items()}
     fmt = pprint.pformat
     return (
         HEADER.format(source="integrations/*.toml [limits]")
@@ -77,8 +76,7 @@ def compile_host_limits() -> str:
         + f"MARKERS = {fmt(tuple(markers), width=100)}\n"
         + "# agent -> env vars holding its session id in its shell commands\n"
         + f"SESSIONS = {fmt(sessions, width=100, sort_dicts=True)}\n"
-        + "# agent -> where these facts come from\n"
-        + f"SOURCES = {fmt(sources, width=88, sort_dicts=True)}\n"
+        + "# (Where each figure comes from is in the descriptors: `rtok gain --json` hosts.)\n"
     )
 
 

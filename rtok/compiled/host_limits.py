@@ -16,32 +16,4 @@ MARKERS = (('CLAUDECODE', 'claude'),
  ('OPENCODE', 'opencode'))
 # agent -> env vars holding its session id in its shell commands
 SESSIONS = {'claude': ('CLAUDE_CODE_SESSION_ID',)}
-# agent -> where these facts come from
-SOURCES = {'claude': 'Claude Code cuts a Bash result to BASH_MAX_OUTPUT_LENGTH characters, '
-           'default 30,000, at most 150,000, keeping its head and tail '
-           '(utils/shell/outputLimits.ts: BASH_MAX_OUTPUT_DEFAULT = 30_000; '
-           'anthropics/claude-code issue 19901). CLAUDECODE=1 is set in its shell '
-           'commands; CLAUDE_CODE_SESSION_ID in its hooks (agent-e2e.md 4.1), read '
-           'when present.',
- 'codex': 'Codex cuts what it sends the model of a command output to 10 KiB and 256 '
-          'lines, head and tail (codex-rs core tools: MODEL_FORMAT_MAX_BYTES = 10 * '
-          '1024, MODEL_FORMAT_MAX_LINES = 256); the line cap is not counted, so the '
-          'figure is an upper bound. Codex sets CODEX_SANDBOX_NETWORK_DISABLED '
-          '(network off, the default sandbox) or CODEX_SANDBOX (seatbelt) in its '
-          'commands; with the sandbox off it sets neither and the run says agent '
-          'unknown unless RTOK_AGENT=codex.',
- 'copilot': 'Not known: GitHub Copilot CLI truncates large tool results by token count '
-            '(github/copilot-sdk issue 1000) at a limit it does not document, so its '
-            'runs are counted as uncapped. No variable marking its shell commands is '
-            'known: set RTOK_AGENT=copilot.',
- 'gemini': 'Gemini CLI cuts a tool output past tools.truncateToolOutputThreshold '
-           'characters, default 40,000 since google-gemini/gemini-cli PR 18446 '
-           '(4,000,000 before); GEMINI_CLI=1 is set in its shell commands.',
- 'opencode': 'OpenCode cuts a tool output to 2,000 lines or 50 KiB '
-             '(packages/opencode/src/tool/truncate.ts: MAX_LINES = 2000, MAX_BYTES = '
-             '50 * 1024; configurable as tool_output.max_bytes since PR 23770); the '
-             'line cap is not counted. OPENCODE=1 is set for its shell commands '
-             '(anomalyco/opencode PR 3843).',
- 'qwen': 'Not known: Qwen Code (a Gemini CLI fork) documents no tool-output cap of its '
-         'own, so its runs are counted as uncapped. No variable marking its shell '
-         'commands is known: set RTOK_AGENT=qwen.'}
+# (Where each figure comes from is in the descriptors: `rtok gain --json` hosts.)

@@ -136,10 +136,10 @@ def _empty_totals() -> Figures:
 
 def hosts_known() -> dict[str, dict[str, object]]:
     """agent -> its cap and where that figure comes from (integrations/*.toml [limits])."""
-    from rtok.compiled.host_limits import CAPS, SOURCES
+    from rtok.install.descriptor import host_limits
 
-    return {name: {"cap_chars": CAPS[name][0], "cap_env": CAPS[name][1] or None,
-                   "source": SOURCES[name]} for name in sorted(CAPS)}
+    return {name: {"cap_chars": item.tool_result_chars, "cap_env": item.cap_env or None,
+                   "source": item.source} for name, item in sorted(host_limits().items())}
 
 
 def build_report(filters: Filters | None = None, history_limit: int = 0,
