@@ -56,4 +56,10 @@ def render(found: Discovery) -> str:
     if found.reruns:
         lines += ["", "re-run raw after a shortened result:"]
         lines += [f"  {r['command']}" for r in found.reruns]
+    if found.without_rtok:
+        names = ", ".join(str(item["agent"]) for item in found.without_rtok)
+        lines += ["", f"agents here without rtok: {names} (`rtok init --agent NAME`)"]
+    if found.silent_hooks:
+        names = ", ".join(str(item["agent"]) for item in found.silent_hooks)
+        lines += ["", f"hooks installed that never ran since: {names} (`rtok doctor`)"]
     return "\n".join(lines)

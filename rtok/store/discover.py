@@ -190,6 +190,8 @@ class Discovery:
     not_covered: list[Missed]
     reruns: list[dict[str, object]]
     matched_by: dict[str, int]
+    without_rtok: list[dict[str, object]] = field(default_factory=list)
+    silent_hooks: list[dict[str, object]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         return {"schema": JSON_SCHEMA, **asdict(self)}
@@ -241,11 +243,15 @@ def discover(since: float | None = None, project: str | None = None) -> Discover
     def ordered(kind: str) -> list[Missed]:
         return sorted(groups[kind].values(), key=lambda m: (-m.output_bytes, m.family))
 
+    from rtok.store.coverage import coverage
+
+    hosts = coverage(decision_log.read())
     return Discovery(since, project, {k: v[0] for k, v in sources.items()}, len(items),
                      sum(i.status == "rtok" for i in items),
                      sum(i.status == "denied" for i in items),
                      sum(i.status == "raw" for i in items), ordered("missed"),
-                     ordered("not_covered"), reruns, matched)
+                     ordered("not_covered"), reruns, matched, hosts["without_rtok"],
+                     hosts["silent_hooks"])
 
 
 @dataclass

@@ -199,3 +199,27 @@ def test_gain_books_a_raw_rerun_against_the_run_it_repeated(tmp_path: Path,
     assert first["net_saved_tokens"] == (4_600 + 3) // 4 - 300 // 4 - (rerun + 3) // 4
     again = json.loads(run_rtok(["gain", "--json"], env=env).stdout)["totals"]
     assert again == first  # booked once
+
+
+def test_discover_names_agents_without_rtok_and_hooks_that_never_ran(
+        tmp_path: Path, isolated_home: Path) -> None:
+    from rtok.integrity.records import ArtifactRecord, record_artifacts
+
+    (isolated_home / ".claude").mkdir()  # Claude Code is here; rtok is not installed for it
+    hour_ago = dt.datetime.fromtimestamp(time.time() - 3600, dt.UTC).isoformat()
+    record_artifacts([
+        ArtifactRecord(str(isolated_home / ".gemini" / "settings.json"), "gemini", "global",
+                       None, "settings_entry", "0" * 64, time=hour_ago),
+        ArtifactRecord(str(isolated_home / ".kimi" / "config.toml"), "kimi", "global", None,
+                       "settings_entry", "1" * 64, time=hour_ago)])
+    run_rtok(["hook", "kimi"], input=json.dumps(
+        {"session_id": "k", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
+         "tool_name": "Shell", "tool_input": {"command": "git status"},
+         "tool_call_id": "call_1"}))
+    data = json.loads(run_rtok(["discover", "--json"]).stdout)
+    without = [item["agent"] for item in data["without_rtok"]]
+    silent = [item["agent"] for item in data["silent_hooks"]]
+    assert "claude" in without and "gemini" not in without and "kimi" not in without
+    assert silent == ["gemini"]  # kimi's hook ran after its install
+    text = run_rtok(["discover"]).stdout.decode()
+    assert "agents here without rtok:" in text and "never ran since: gemini" in text
