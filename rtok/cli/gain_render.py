@@ -15,7 +15,7 @@ from rtok.store.gain import Figures, Report
 
 CSV_COLUMNS = ("group", "key", "runs", "raw_bytes", "raw_tokens", "counterfactual_tokens",
                "shown_tokens", "reread_tokens", "net_saved_tokens", "net_saved_pct",
-               "rereads", "uncapped_runs")
+               "rereads", "reread_raw_bytes", "uncapped_runs")
 MIN_KEY = 8
 
 # (heading, value of a row, priority: lower survives a narrow terminal longer)
@@ -124,7 +124,8 @@ def _notes(report: Report, width: int) -> list[str]:
         notes.append(f"{t.uncapped_runs} of {t.runs} runs for an agent whose own output cap"
                      " is not known: counted as uncapped")
     if t.rereads:
-        notes.append(f"{t.rereads} re-reads through `rtok expand` subtracted")
+        notes.append(f"{t.rereads} re-reads (rtok expand, raw re-runs) subtracted as the"
+                     f" agents kept them ({compact(t.reread_raw_bytes)} bytes written back)")
     return [_wrap(note, width) for note in notes]
 
 
@@ -163,4 +164,5 @@ def render_csv(report: Report) -> str:
 def _csv_row(group: str, row: Figures) -> list[object]:
     return [group, row.key, row.runs, row.raw_bytes, row.raw_tokens,
             row.counterfactual_tokens, row.shown_tokens, row.reread_tokens,
-            row.net_saved_tokens, row.net_saved_pct, row.rereads, row.uncapped_runs]
+            row.net_saved_tokens, row.net_saved_pct, row.rereads, row.reread_raw_bytes,
+            row.uncapped_runs]

@@ -37,6 +37,7 @@ _SUMS = (
     "COUNT(*), COALESCE(SUM(raw_bytes), 0), COALESCE(SUM(raw_tokens), 0),"
     " COALESCE(SUM(cf_tokens), 0), COALESCE(SUM(shown_tokens), 0),"
     f" COALESCE(SUM({_REREAD_TOKENS}), 0), COALESCE(SUM(rereads), 0),"
+    " COALESCE(SUM(reread_bytes), 0),"
     " COALESCE(SUM(cap_chars IS NULL), 0), COALESCE(AVG(exec_ms), 0)")
 
 
@@ -54,6 +55,7 @@ class Figures:
     net_saved_tokens: int
     net_saved_pct: float
     rereads: int
+    reread_raw_bytes: int  # what was written back, before the agents cut it
     uncapped_runs: int
     avg_exec_ms: float
 
@@ -94,10 +96,10 @@ def _pct(saved: int, base: int) -> float:
 
 
 def _figures(key: str, row: tuple[Any, ...]) -> Figures:
-    runs, raw_b, raw, cf, shown, reread, rereads, uncapped, avg_ms = row
+    runs, raw_b, raw, cf, shown, reread, rereads, reread_raw, uncapped, avg_ms = row
     net = int(cf) - int(shown) - int(reread)
     return Figures(key, int(runs), int(raw_b), int(raw), int(cf), int(shown), int(reread),
-                   net, _pct(net, int(cf)), int(rereads), int(uncapped),
+                   net, _pct(net, int(cf)), int(rereads), int(reread_raw), int(uncapped),
                    round(float(avg_ms), 1))
 
 
@@ -112,7 +114,8 @@ def _add(key: str, rows: list[Figures]) -> Figures:
     avg = sum(row.avg_exec_ms * row.runs for row in rows) / runs if runs else 0.0
     return Figures(key, runs, total("raw_bytes"), total("raw_tokens"), cf,
                    total("shown_tokens"), total("reread_tokens"), net, _pct(net, cf),
-                   total("rereads"), total("uncapped_runs"), round(avg, 1))
+                   total("rereads"), total("reread_raw_bytes"), total("uncapped_runs"),
+                   round(avg, 1))
 
 
 def _where(filters: Filters) -> tuple[str, list[object]]:
@@ -131,7 +134,7 @@ def _where(filters: Filters) -> tuple[str, list[object]]:
 
 
 def _empty_totals() -> Figures:
-    return Figures("total", 0, 0, 0, 0, 0, 0, 0, 0.0, 0, 0, 0.0)
+    return Figures("total", 0, 0, 0, 0, 0, 0, 0, 0.0, 0, 0, 0, 0.0)
 
 
 def hosts_known() -> dict[str, dict[str, object]]:

@@ -155,7 +155,8 @@ def test_csv_schema() -> None:
     rows = list(csv.DictReader(io.StringIO(result.stdout.decode())))
     assert list(rows[0]) == ["group", "key", "runs", "raw_bytes", "raw_tokens",
                              "counterfactual_tokens", "shown_tokens", "reread_tokens",
-                             "net_saved_tokens", "net_saved_pct", "rereads", "uncapped_runs"]
+                             "net_saved_tokens", "net_saved_pct", "rereads",
+                             "reread_raw_bytes", "uncapped_runs"]
     assert rows[0]["group"] == "total" and rows[0]["net_saved_tokens"] == "10800"
     groups = {row["group"] for row in rows}
     assert groups == {"total", "agent", "project", "family", "day", "week", "month"}

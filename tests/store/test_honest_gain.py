@@ -76,6 +76,7 @@ def test_claude_run_and_full_expand_books_no_more_than_cap_minus_shown_minus_rer
     assert 30000 - shown - 30000 < 0
     assert totals["counterfactual_tokens"] == _est(30000)
     assert totals["raw_tokens"] == _est(SEQ_BYTES)
+    assert totals["reread_raw_bytes"] == SEQ_BYTES  # written back; Claude kept 30,000
 
 
 def test_unknown_host_books_raw_minus_shown_minus_reread() -> None:
