@@ -12,6 +12,14 @@ descriptor's `[transcripts]` table (`glob`, `format`); one reader per format:
   and `cwd`. The command recorded is the one the model asked for: a hook's rewrite does
   not change it, which is why the decision log is needed to tell a rewritten call apart.
 
+- `codex-jsonl` (Codex, `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): one
+  `{"timestamp", "type", "payload"}` object per line. `session_meta` gives the session
+  `id` and `cwd`; a `response_item` whose payload is a `function_call` of a shell tool
+  (`exec_command` with `arguments` `{"cmd": ...}`, or `shell`/`shell_command` with
+  `{"command": [..., "-lc", script]}` or a string) is a call, its `call_id` tying it to the
+  `function_call_output` whose `output` is the result (a string, or older: JSON text with
+  an `output` key).
+
 A line that is not JSON, or a block of another shape, is skipped: transcripts are the
 agent's files, in formats that change.
 """
@@ -110,7 +118,82 @@ def _claude_entry(entry: dict[str, Any], calls: dict[str, ShellCall]) -> None:
             call.is_error = bool(block.get("is_error"))
 
 
-READERS = {"claude-jsonl": read_claude_jsonl}
+CODEX_SHELL_TOOLS = ("exec_command", "shell", "shell_command", "local_shell")
+
+
+def _codex_command(arguments: object) -> str | None:
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return None
+    if not isinstance(arguments, dict):
+        return None
+    command = arguments.get("cmd", arguments.get("command"))
+    if isinstance(command, list) and command and all(isinstance(w, str) for w in command):
+        if len(command) >= 3 and command[-2] in ("-lc", "-c"):
+            return str(command[-1])
+        return " ".join(command)
+    return command if isinstance(command, str) else None
+
+
+def _codex_output(output: object) -> str:
+    if isinstance(output, str):
+        if output.startswith("{"):
+            try:
+                inner = json.loads(output)
+            except ValueError:
+                return output
+            if isinstance(inner, dict) and isinstance(inner.get("output"), str):
+                return str(inner["output"])
+        return output
+    if isinstance(output, dict) and isinstance(output.get("output"), str):
+        return str(output["output"])
+    return ""
+
+
+def read_codex_jsonl(path: str) -> list[ShellCall]:
+    """The shell calls of one Codex rollout file, in the order they were made."""
+    calls: dict[str, ShellCall] = {}
+    session = cwd = ""
+    try:
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            return []
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.readlines()
+    except OSError:
+        return []
+    for raw in lines:
+        try:
+            entry = json.loads(raw)
+        except ValueError:
+            continue
+        payload = entry.get("payload") if isinstance(entry, dict) else None
+        if not isinstance(payload, dict):
+            continue
+        if entry.get("type") == "session_meta":
+            session, cwd = str(payload.get("id", "")), str(payload.get("cwd", ""))
+            continue
+        if entry.get("type") != "response_item":
+            continue
+        call_id = payload.get("call_id")
+        if not isinstance(call_id, str):
+            continue
+        if payload.get("type") == "function_call" and payload.get("name") in CODEX_SHELL_TOOLS:
+            command = _codex_command(payload.get("arguments"))
+            if command is not None:
+                calls[call_id] = ShellCall("codex", session, call_id,
+                                           _epoch(entry.get("timestamp")), cwd, command)
+        elif payload.get("type") == "function_call_output" and call_id in calls:
+            text = _codex_output(payload.get("output"))
+            call = calls[call_id]
+            call.output_bytes = len(text.encode("utf-8", "replace"))
+            call.shortened = TRAILER in text
+            call.answered = True
+    return list(calls.values())
+
+
+READERS = {"claude-jsonl": read_claude_jsonl, "codex-jsonl": read_codex_jsonl}
 
 
 def transcript_sources() -> dict[str, tuple[str, str]]:

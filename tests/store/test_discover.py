@@ -223,3 +223,55 @@ def test_discover_names_agents_without_rtok_and_hooks_that_never_ran(
     assert silent == ["gemini"]  # kimi's hook ran after its install
     text = run_rtok(["discover"]).stdout.decode()
     assert "agents here without rtok:" in text and "never ran since: gemini" in text
+
+
+def _codex_rollout(home: Path, cwd: str, session: str,
+                   calls: list[tuple[str, str, str, float, bool]]) -> None:
+    """A Codex rollout file: session_meta, then per call a `function_call` of
+    `exec_command` (new form) or `shell` (older form, argv with `-lc`) and its output."""
+    folder = home / ".codex" / "sessions" / "2026" / "12" / "02"
+    folder.mkdir(parents=True, exist_ok=True)
+    lines: list[dict[str, Any]] = [
+        {"timestamp": _stamp(time.time() - 100), "type": "session_meta",
+         "payload": {"id": session, "cwd": cwd, "cli_version": "0.65.0", "source": "exec"}},
+        {"timestamp": _stamp(time.time() - 99), "type": "response_item",
+         "payload": {"type": "message", "role": "user",
+                     "content": [{"type": "input_text", "text": "check the repo"}]}}]
+    for call_id, command, output, at, old_form in calls:
+        arguments = ({"command": ["bash", "-lc", command], "workdir": cwd} if old_form
+                     else {"cmd": command, "workdir": cwd})
+        lines.append({"timestamp": _stamp(at), "type": "response_item", "payload": {
+            "type": "function_call", "name": "shell" if old_form else "exec_command",
+            "arguments": json.dumps(arguments), "call_id": call_id}})
+        result: Any = (json.dumps({"output": output, "metadata": {"exit_code": 0}})
+                       if old_form else output)
+        lines.append({"timestamp": _stamp(at + 1), "type": "response_item", "payload": {
+            "type": "function_call_output", "call_id": call_id, "output": result}})
+    (folder / f"rollout-2026-12-02T03-00-00-{session}.jsonl").write_text(
+        "".join(json.dumps(line) + "\n" for line in lines))
+
+
+def test_codex_rollouts_are_read_and_matched_by_call_id(tmp_path: Path,
+                                                       isolated_home: Path) -> None:
+    from rtok_testing.samples import shell_payload
+
+    cwd = str(tmp_path)
+    session = "019a2d7a-41c4-78b1-b7cc-a45d62a89cd5"
+    payload = shell_payload("codex", "git log -n 60", cwd)
+    payload.update(session_id=session, tool_use_id="call_A")
+    assert run_rtok(["hook", "codex"], input=json.dumps(payload)).returncode == 0
+    now = time.time()
+    big = "".join(f"test t{i} ... ok\n" for i in range(400))
+    _codex_rollout(isolated_home, cwd, session, [
+        ("call_A", "git log -n 60", "commit abc\n" * 400, now - 60, False),  # rewritten
+        ("call_B", "cargo test", big, now - 50, True),  # raw, older argv form
+        ("call_C", "ls", "a\n", now - 40, False)])
+    data = json.loads(run_rtok(["discover", "--json"]).stdout)
+    assert "codex" in data["sources"]
+    assert data["calls"] == 3 and data["via_rtok"] == 1 and data["raw"] == 1
+    assert data["matched_by"] == {"call_id": 1}
+    assert [(m["family"], m["calls"], m["output_bytes"]) for m in data["missed"]] == [
+        ("cargo", 1, len(big))]
+    rows = json.loads(run_rtok(["session", "--json"]).stdout)["sessions"]
+    assert [(r["session"], r["agent"], r["shell_calls"], r["via_rtok"], r["missed"])
+            for r in rows] == [(session, "codex", 3, 1, 1)]

@@ -28,6 +28,8 @@ def test_every_hook_host_of_the_issue_has_its_cap_and_source() -> None:
     for name, item in limits.items():
         assert item.source, name
     assert "Not known" in limits["copilot"].source
+    assert load_all()["codex"].transcripts == (
+        "${CODEX_HOME:-~/.codex}/sessions/*/*/*/*.jsonl", "codex-jsonl")
     assert load_all()["claude"].transcripts == (
         "${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/*.jsonl", "claude-jsonl")
 
