@@ -205,11 +205,12 @@ def _in_project(call: ShellCall, project: str | None) -> bool:
 
 
 def load(since: float | None = None, project: str | None = None,
-         sources: dict[str, tuple[str, str]] | None = None) -> list[Classified]:
+         sources: dict[str, tuple[str, str]] | None = None,
+         wanted: Any = None) -> list[Classified]:
     from rtok.store.transcripts import transcript_sources
 
     sources = sources if sources is not None else transcript_sources()
-    calls = [c for c in shell_calls(since, sources) if _in_project(c, project)]
+    calls = [c for c in shell_calls(since, sources, wanted) if _in_project(c, project)]
     return classify(calls, list(decision_log.read(since=since)))
 
 
@@ -313,6 +314,27 @@ def sessions(since: float | None = None, project: str | None = None,
 
 RERUN_TABLE = ("CREATE TABLE IF NOT EXISTS reruns_booked (agent TEXT NOT NULL,"
                " call_id TEXT NOT NULL, run_id INTEGER, PRIMARY KEY (agent, call_id))")
+SEEN_TABLE = ("CREATE TABLE IF NOT EXISTS transcripts_seen (path TEXT PRIMARY KEY,"
+              " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL)")
+
+
+def changed_transcripts(conn: Any) -> Any:
+    """A `wanted` filter for `load`: only transcript files that changed since the last
+    `rtok gain` read them (a re-run and the call it repeats are in one session's file),
+    each noted as read."""
+    conn.execute(SEEN_TABLE)
+    seen = {str(path): (int(size), int(mtime)) for path, size, mtime in
+            conn.execute("SELECT path, size, mtime_ns FROM transcripts_seen")}
+
+    def wanted(path: str, info: os.stat_result) -> bool:
+        now = (int(info.st_size), int(info.st_mtime_ns))
+        if seen.get(path) == now:
+            return False
+        conn.execute("INSERT OR REPLACE INTO transcripts_seen VALUES (?, ?, ?)",
+                     (path, *now))
+        return True
+
+    return wanted
 # A ledger row belongs to the call that went through rtok when it was written this soon
 # after the call started.
 RUN_WINDOW_S = 600.0

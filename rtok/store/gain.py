@@ -187,7 +187,8 @@ def _book_reruns(conn: Any) -> None:
 
     try:
         since = time.time() - decisions.MAX_AGE_DAYS * 86400
-        discover.book_reruns(conn, discover.load(since=since))
+        wanted = discover.changed_transcripts(conn)
+        discover.book_reruns(conn, discover.load(since=since, wanted=wanted))
     except (OSError, ValueError):
         pass
 

@@ -30,7 +30,7 @@ import datetime as dt
 import glob
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -210,18 +210,23 @@ def transcript_sources() -> dict[str, tuple[str, str]]:
 
 
 def shell_calls(since: float | None = None,
-                sources: dict[str, tuple[str, str]] | None = None) -> Iterator[ShellCall]:
-    """Every shell call of every transcript found (files not modified since `since` are
-    not read)."""
+                sources: dict[str, tuple[str, str]] | None = None,
+                wanted: Callable[[str, os.stat_result], bool] | None = None
+                ) -> Iterator[ShellCall]:
+    """Every shell call of every transcript found (files not modified since `since`, or
+    that `wanted(path, stat)` turns down, are not read)."""
     for _agent, (pattern, fmt) in sorted((sources or transcript_sources()).items()):
         reader = READERS.get(fmt)
         if reader is None:
             continue
         for path in sorted(glob.glob(pattern)):
             try:
-                if since is not None and os.path.getmtime(path) < since:
-                    continue
+                info = os.stat(path)
             except OSError:
+                continue
+            if since is not None and info.st_mtime < since:
+                continue
+            if wanted is not None and not wanted(path, info):
                 continue
             for call in reader(path):
                 if since is None or call.time >= since:

@@ -199,6 +199,15 @@ def test_gain_books_a_raw_rerun_against_the_run_it_repeated(tmp_path: Path,
     assert first["net_saved_tokens"] == (4_600 + 3) // 4 - 300 // 4 - (rerun + 3) // 4
     again = json.loads(run_rtok(["gain", "--json"], env=env).stdout)["totals"]
     assert again == first  # booked once
+    # The transcript grows by one more raw re-run: that one is booked too.
+    path = next((isolated_home / ".claude" / "projects").glob(f"*/{SESSION}.jsonl"))
+    more = Transcript(isolated_home, str(project), SESSION)
+    more.lines = []
+    more.bash("toolu_I", "git log -n 60", "x" * 100, time.time() - 5)
+    with open(path, "a") as handle:
+        handle.write("".join(json.dumps(line) + "\n" for line in more.lines))
+    third = json.loads(run_rtok(["gain", "--json"], env=env).stdout)["totals"]
+    assert third["rereads"] == 2 and third["reread_raw_bytes"] == rerun + 100
 
 
 def test_discover_names_agents_without_rtok_and_hooks_that_never_ran(
