@@ -63,14 +63,16 @@ def compile_host_limits() -> str:
     from rtok.install.descriptor import host_limits
 
     limits = host_limits()
-    caps = {name: (item.tool_result_chars, item.cap_env) for name, item in limits.items()}
+    caps = {name: (item.tool_result_chars, item.cap_env, item.over_cap_chars)
+            for name, item in limits.items()}
     markers = [(env, name) for name, item in sorted(limits.items()) for env in item.agent_env]
     sessions = {name: item.session_env for name, item in limits.items() if item.session_env}
     fmt = pprint.pformat
     return (
         HEADER.format(source="integrations/*.toml [limits]")
         + "# agent -> (characters the host keeps of a shell result or None: not known,\n"
-        + "#           env var that changes it or '')\n"
+        + "#           env var that changes it or '',\n"
+        + "#           characters of the preview it keeps instead over the cap, or None: cut)\n"
         + f"CAPS = {fmt(caps, width=100, sort_dicts=True)}\n"
         + "# (env var the host sets in its shell commands, agent), in the order they are tried\n"
         + f"MARKERS = {fmt(tuple(markers), width=100)}\n"

@@ -71,6 +71,9 @@ Schema of the installer's part:
                                              #   many characters (absent: not known, counted
                                              #   as uncapped)
     cap_env = "BASH_MAX_OUTPUT_LENGTH"       # env var the user sets to change that cap
+    over_cap_chars = 2000                    # a result over the cap is not cut: the host
+                                             #   saves it to a file and keeps a preview of
+                                             #   this many characters (absent: it cuts)
     agent_env = ["CLAUDECODE"]               # env vars the host sets in its shell commands
                                              #   (`rtok run` knows its agent by them)
     session_env = ["CLAUDE_CODE_SESSION_ID"] # env vars holding the host's session id there
@@ -223,6 +226,7 @@ class HostLimits:
 
     tool_result_chars: int | None = None  # None: not known (counted as uncapped)
     cap_env: str = ""
+    over_cap_chars: int | None = None  # over the cap: a preview this long, not a cut
     agent_env: tuple[str, ...] = ()
     session_env: tuple[str, ...] = ()
     source: str = ""
@@ -380,17 +384,28 @@ def _transcripts(value: object, where: str) -> tuple[str, str] | None:
     return pattern, schema.choice(table, "format", TRANSCRIPT_FORMATS, where)
 
 
+def _positive(table: Mapping[str, object], key: str, where: str) -> int | None:
+    number = table.get(key)
+    if number is None:
+        return None
+    if isinstance(number, bool) or not isinstance(number, int) or number <= 0:
+        raise DescriptorError(f"{at(where, key)} must be a positive integer")
+    return number
+
+
 def _limits(value: object, where: str) -> HostLimits:
     table = schema.table(value, where)
     if not table:
         return HostLimits()
-    only(table, ("tool_result_chars", "cap_env", "agent_env", "session_env", "source"), where)
-    chars = table.get("tool_result_chars")
-    if chars is not None and (isinstance(chars, bool) or not isinstance(chars, int)
-                              or chars <= 0):
-        raise DescriptorError(f"{at(where, 'tool_result_chars')} must be a positive integer")
+    only(table, ("tool_result_chars", "cap_env", "over_cap_chars", "agent_env", "session_env",
+                 "source"), where)
+    chars = _positive(table, "tool_result_chars", where)
+    preview = _positive(table, "over_cap_chars", where)
+    if preview is not None and chars is None:
+        raise DescriptorError(f"{at(where, 'over_cap_chars')} needs tool_result_chars")
     return HostLimits(
         tool_result_chars=chars,
+        over_cap_chars=preview,
         cap_env=schema.string(table, "cap_env", where, required=False),
         agent_env=tuple(schema.strings(table, "agent_env", where)),
         session_env=tuple(schema.strings(table, "session_env", where)),

@@ -173,7 +173,8 @@ def _removed_share() -> dict[str, float]:
 def _estimate(call: ShellCall, share: float | None) -> int | None:
     if share is None:
         return None
-    cf = host.counterfactual(call.output_bytes, host.cap(call.agent))
+    cf = host.counterfactual(call.output_bytes, host.cap(call.agent),
+                                        host.over_cap(call.agent))
     return round((cf + 3) // 4 * max(share, 0.0))
 
 
@@ -362,7 +363,8 @@ def book_reruns(conn: Any, items: list[Classified]) -> int:
         conn.execute("BEGIN IMMEDIATE")
         try:
             if run_id is not None:
-                in_context = host.counterfactual(call.output_bytes, host.cap(call.agent))
+                in_context = host.counterfactual(call.output_bytes, host.cap(call.agent),
+                                        host.over_cap(call.agent))
                 conn.execute("UPDATE runs SET reread_bytes = reread_bytes + ?,"
                              " reread_ctx_bytes = reread_ctx_bytes + ?, rereads = rereads + 1"
                              " WHERE id = ?", (call.output_bytes, in_context, run_id))

@@ -201,7 +201,7 @@ def _book_reread(entry_id: str, written: int) -> None:
         from rtok.store import host, ledger
 
         agent = host.agent()
-        ledger.add_reread(entry_id, written, host.cap(agent))
+        ledger.add_reread(entry_id, written, host.cap(agent), host.over_cap(agent))
     except Exception:
         pass
 

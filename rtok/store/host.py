@@ -53,7 +53,7 @@ def cap(name: str, environ: dict[str, str] | None = None) -> int | None:
     """Characters the agent keeps of one shell result; None when not known."""
     from rtok.compiled.host_limits import CAPS
 
-    chars, variable = CAPS.get(name, (None, ""))
+    chars, variable, _preview = CAPS.get(name, (None, "", None))
     if variable:
         env = os.environ if environ is None else environ
         try:
@@ -65,12 +65,23 @@ def cap(name: str, environ: dict[str, str] | None = None) -> int | None:
     return chars
 
 
-def counterfactual(raw_bytes: int, cap_chars: int | None) -> int:
-    """What the host would have put in context of `raw_bytes` without rtok.
+def over_cap(name: str) -> int | None:
+    """Characters of the preview the agent keeps of a result over its cap (it saves the
+    whole result to a file instead of cutting it); None when it cuts."""
+    from rtok.compiled.host_limits import CAPS
+
+    return CAPS.get(name, (None, "", None))[2]
+
+
+def counterfactual(raw_bytes: int, cap_chars: int | None,
+                   preview_chars: int | None = None) -> int:
+    """What the host would have put in context of `raw_bytes` without rtok: all of it up
+    to the cap; over it, the cap (a host that cuts) or the preview (a host that saves the
+    result to a file and shows its start).
 
     The cap counts characters and this counts bytes as characters: for output that is not
     ASCII the host would keep more bytes than this, so the saving is understated, never
     overstated."""
-    if cap_chars is None:
+    if cap_chars is None or raw_bytes <= cap_chars:
         return raw_bytes
-    return min(raw_bytes, cap_chars)
+    return cap_chars if preview_chars is None else min(preview_chars, cap_chars)

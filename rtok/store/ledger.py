@@ -119,7 +119,8 @@ class Row:
     @property
     def cf_bytes(self) -> int:
         cap = self.cap_chars
-        return host.counterfactual(self.raw_bytes, cap if isinstance(cap, int) else None)
+        return host.counterfactual(self.raw_bytes, cap if isinstance(cap, int) else None,
+                                   host.over_cap(self.agent))
 
 
 def insert(conn: sqlite3.Connection, schema: str, row: Row, archive_id: str | None) -> None:
@@ -252,11 +253,13 @@ def record(command: str, family: str, source: str, raw_bytes: int, shown_bytes: 
               now), archive_id)
 
 
-def add_reread(archive_id: str, written: int, cap_chars: int | None) -> bool:
+def add_reread(archive_id: str, written: int, cap_chars: int | None,
+               preview_chars: int | None = None) -> bool:
     """Book `written` bytes that `rtok expand` wrote back from entry `archive_id` against
-    the latest run that archived it (the agent got at most `cap_chars` of them); False when
-    no run of the ledger archived it."""
-    in_context = host.counterfactual(written, cap_chars)
+    the latest run that archived it (the agent got at most `cap_chars` of them, or the
+    `preview_chars` it keeps of a result over the cap); False when no run of the ledger
+    archived it."""
+    in_context = host.counterfactual(written, cap_chars, preview_chars)
     conn = open_ledger()
     try:
         cursor = conn.execute(

@@ -73,10 +73,13 @@ def pieces(text: str) -> list[str]:
     return out
 
 
-def cut_like_host(text: str, cap_chars: int | None) -> str:
-    """`text` as a host that keeps `cap_chars` characters keeps it (head and tail)."""
+def cut_like_host(text: str, cap_chars: int | None, preview_chars: int | None = None) -> str:
+    """`text` as a host that keeps `cap_chars` characters keeps it: head and tail, or the
+    first `preview_chars` when the host shows a preview of a result over its cap."""
     if cap_chars is None or len(text) <= cap_chars:
         return text
+    if preview_chars is not None:
+        return text[:min(preview_chars, cap_chars)]
     head = cap_chars // 2
     return text[:head] + text[len(text) - (cap_chars - head):]
 
@@ -93,10 +96,10 @@ def recount(ledger_conn: Any, name: str, count: Counter) -> int:
     whole; the number of rows recounted. Counting happens outside any transaction; the
     results are written in one short one (a run waiting for the ledger waits for that)."""
     from rtok import paths
-    from rtok.store import archive
+    from rtok.store import archive, host
 
     rows = ledger_conn.execute(
-        "SELECT id, archive_id, raw_bytes, shown_bytes, cap_chars FROM runs"
+        "SELECT id, archive_id, raw_bytes, shown_bytes, cap_chars, agent FROM runs"
         " WHERE tokenizer = ? AND archive_id IS NOT NULL ORDER BY id DESC LIMIT ?",
         (ESTIMATE, RECOUNT_ROWS)).fetchall()
     if not rows or not os.path.exists(paths.archive_db()):
@@ -105,7 +108,7 @@ def recount(ledger_conn: Any, name: str, count: Counter) -> int:
     budget = 0
     updates: list[tuple[int, int, int, str, int]] = []
     try:
-        for row_id, archive_id, raw_bytes, shown_bytes, cap_chars in rows:
+        for row_id, archive_id, raw_bytes, shown_bytes, cap_chars, agent in rows:
             entries = archive.find_entries(store, str(archive_id))
             if not entries or not entries[0].complete or entries[0].raw_bytes != raw_bytes:
                 continue
@@ -116,7 +119,7 @@ def recount(ledger_conn: Any, name: str, count: Counter) -> int:
             text = data.decode("utf-8", "replace")
             try:
                 raw_tokens = count(text)
-                cf_tokens = count(cut_like_host(text, cap_chars))
+                cf_tokens = count(cut_like_host(text, cap_chars, host.over_cap(str(agent))))
             except Exception:  # the row keeps its estimate
                 continue
             updates.append((raw_tokens, cf_tokens,

@@ -44,8 +44,8 @@ def _book(day: str, agent: str, family: str, project: str, raw: int, shown: int,
 def _sample() -> None:
     today = dt.date.today()
     days = [(today - dt.timedelta(days=n)).isoformat() for n in (40, 9, 8, 1, 0)]
-    _book(days[0], "claude", "git", "/w/a", 400_000, 4_000, 30_000)       # 7500-1000
-    _book(days[1], "claude", "cargo", "/w/a", 80_000, 8_000, 30_000, 30_000)  # 7500-2000-7500
+    _book(days[0], "opencode", "git", "/w/a", 400_000, 4_000, 30_000)       # 7500-1000
+    _book(days[1], "opencode", "cargo", "/w/a", 80_000, 8_000, 30_000, 30_000)  # 7500-2000-7500
     _book(days[2], "gemini", "pytest", "/w/b", 20_000, 2_000, 40_000)     # 5000-500
     _book(days[3], "unknown", "git", "/w/b/sub", 8_000, 800, None)        # 2000-200
     _book(days[4], "codex", "ls", "/w/c", 400, 400, 10_240)               # 100-100
@@ -74,7 +74,7 @@ def test_totals_and_every_group_carry_net_saved() -> None:
     assert totals["counterfactual_tokens"] == 7500 + 7500 + 5000 + 2000 + 100
     assert totals["net_saved_tokens"] == 6500 - 2000 + 4500 + 1800 + 0
     assert totals["uncapped_runs"] == 1 and totals["rereads"] == 1
-    assert _keyed(data, "agent") == {"claude": 4500, "gemini": 4500, "unknown": 1800,
+    assert _keyed(data, "agent") == {"opencode": 4500, "gemini": 4500, "unknown": 1800,
                                      "codex": 0}
     assert _keyed(data, "family") == {"git": 8300, "pytest": 4500, "cargo": -2000, "ls": 0}
     assert _keyed(data, "project") == {"/w/a": 4500, "/w/b": 4500, "/w/b/sub": 1800,

@@ -63,20 +63,35 @@ def test_claude_run_and_full_expand_books_no_more_than_cap_minus_shown_minus_rer
     _run_and_expand(env, ["--full"])
     (row,) = _rows()
     assert row["agent"] == "claude" and row["cap_chars"] == 30000
-    assert row["raw_bytes"] == SEQ_BYTES and row["cf_bytes"] == 30000
+    # Over its 30,000-character cap Claude Code keeps a 2,000-character preview (and the
+    # path of a file holding the rest): that is what it would have kept without rtok.
+    assert row["raw_bytes"] == SEQ_BYTES and row["cf_bytes"] == 2000
     assert row["reread_bytes"] == SEQ_BYTES  # what expand wrote
-    assert row["reread_ctx_bytes"] == 30000  # what reached Claude: it cuts that too
+    assert row["reread_ctx_bytes"] == 2000  # what reached Claude: its preview again
     shown = int(str(row["shown_bytes"]))
     totals = _gain_json()["totals"]
     assert isinstance(totals, dict)
-    # The bound of the issue, in tokens and in bytes: cap - shown - re-read.
-    bound = _est(30000) - _est(shown) - _est(30000)
-    assert totals["net_saved_tokens"] == bound
+    # The bound of the issue, in tokens and in bytes: cap - shown - re-read; Claude's
+    # preview is below the cap, so the booked saving is below the bound.
+    booked = _est(2000) - _est(shown) - _est(2000)
+    assert totals["net_saved_tokens"] == booked
+    assert booked <= _est(30000) - _est(shown) - _est(int(str(row["reread_ctx_bytes"])))
     assert totals["net_saved_tokens"] < 0  # the full expand cost more than rtok saved
-    assert 30000 - shown - 30000 < 0
-    assert totals["counterfactual_tokens"] == _est(30000)
+    assert totals["counterfactual_tokens"] == _est(2000)
     assert totals["raw_tokens"] == _est(SEQ_BYTES)
-    assert totals["reread_raw_bytes"] == SEQ_BYTES  # written back; Claude kept 30,000
+    assert totals["reread_raw_bytes"] == SEQ_BYTES  # written back; Claude kept 2,000
+
+
+def test_a_host_that_cuts_books_cap_minus_shown_minus_reread() -> None:
+    env = {"RTOK_AGENT": "codex", **ESTIMATE}
+    _run_and_expand(env, ["--full"])
+    (row,) = _rows()
+    assert row["agent"] == "codex" and row["cf_bytes"] == 10240
+    assert row["reread_ctx_bytes"] == 10240  # Codex cuts the expand to its cap too
+    shown = int(str(row["shown_bytes"]))
+    totals = _gain_json()["totals"]
+    assert isinstance(totals, dict)
+    assert totals["net_saved_tokens"] == _est(10240) - _est(shown) - _est(10240) < 0
 
 
 def test_unknown_host_books_raw_minus_shown_minus_reread() -> None:
@@ -99,7 +114,7 @@ def test_without_expand_the_saving_is_the_cap_minus_shown() -> None:
     (row,) = _rows()
     totals = _gain_json()["totals"]
     assert isinstance(totals, dict)
-    assert totals["net_saved_tokens"] == _est(30000) - _est(int(str(row["shown_bytes"])))
+    assert totals["net_saved_tokens"] == _est(2000) - _est(int(str(row["shown_bytes"])))
     assert totals["reread_tokens"] == 0
 
 
@@ -108,7 +123,7 @@ def test_partial_expands_add_up_and_cap_env_and_rtok_agent_choose_the_cap() -> N
     entry_id = _run_and_expand(env, ["--lines", "10"])
     assert run_rtok(["expand", entry_id, "--grep", "^29999.$"], env=env).returncode == 0
     (row,) = _rows()
-    assert row["cap_chars"] == 50000 and row["cf_bytes"] == 50000
+    assert row["cap_chars"] == 50000 and row["cf_bytes"] == 2000  # over it: the preview
     first_ten = len("".join(f"{i}\n" for i in range(1, 11)))
     grep = len("".join(f"{n}:{n}\n" for n in range(299990, 300000)))
     assert row["reread_bytes"] == first_ten + grep and row["rereads"] == 2
@@ -238,7 +253,7 @@ def test_locked_ledger_never_blocks_a_run() -> None:
     ledger.write(None)
     rows = _rows()
     assert [r["archive_id"] for r in rows] == [None, entry_id]
-    assert rows[-1]["agent"] == "claude" and rows[-1]["cf_bytes"] == 30000
+    assert rows[-1]["agent"] == "claude" and rows[-1]["cf_bytes"] == 2000
 
 
 def test_row_cap_holds_under_100k_runs() -> None:

@@ -40,6 +40,9 @@ def test_every_hook_host_of_the_issue_has_its_cap_and_source() -> None:
     ({"limits": {"tool_result_chars": True, "source": "s"}}, "positive integer"),
     ({"limits": {"source": "s", "cap": 1}}, "cap"),
     ({"limits": {"source": "s", "agent_env": "X"}}, "agent_env"),
+    ({"limits": {"source": "s", "over_cap_chars": 2000}}, "needs tool_result_chars"),
+    ({"limits": {"source": "s", "tool_result_chars": 9, "over_cap_chars": 0}},
+     "over_cap_chars must be a positive integer"),
     ({"transcripts": {"glob": "projects/*.jsonl", "format": "claude-jsonl"}}, "must start"),
     ({"transcripts": {"glob": "~/x/*.jsonl", "format": "yaml"}}, "format"),
 ])
@@ -66,3 +69,19 @@ def test_agent_session_and_cap_from_the_environment() -> None:
     assert host.counterfactual(100_000, 30000) == 30000
     assert host.counterfactual(100, 30000) == 100
     assert host.counterfactual(100_000, None) == 100_000
+
+
+def test_a_host_that_keeps_a_preview_over_its_cap() -> None:
+    from rtok.store.tokens import cut_like_host
+
+    assert host_limits()["claude"].over_cap_chars == 2000
+    assert host.over_cap("claude") == 2000
+    assert host.over_cap("codex") is None and host.over_cap("nobody") is None
+    assert host.counterfactual(30000, 30000, 2000) == 30000  # up to the cap: whole
+    assert host.counterfactual(30001, 30000, 2000) == 2000  # over it: the preview only
+    assert host.counterfactual(30001, 30000) == 30000  # a host that cuts
+    text = "".join(f"{n}\n" for n in range(20000))
+    assert cut_like_host(text, 30000, 2000) == text[:2000]
+    cut = cut_like_host(text, 30000)
+    assert len(cut) == 30000 and cut.startswith(text[:15000]) and cut.endswith(text[-15000:])
+    assert cut_like_host(text[:100], 30000, 2000) == text[:100]
