@@ -88,7 +88,12 @@ def _would_rewrite(command: str) -> bool:
 
 
 def _normal(command: str) -> str:
-    return " ".join(command.split())
+    """The command with its spacing normalised and a leading `RTOK_DISABLED=...`
+    assignment dropped (that is the same command, run raw on purpose)."""
+    words = command.split()
+    while words and words[0].startswith("RTOK_DISABLED="):
+        words = words[1:]
+    return " ".join(words)
 
 
 def classify(calls: Iterable[ShellCall], records: Iterable[dict[str, Any]]
@@ -142,7 +147,8 @@ def _one(call: ShellCall, record: dict[str, Any] | None, how: str) -> Classified
         return Classified(call, "rtok", family, "trailer")
     if verdict == "denied":
         return Classified(call, "denied", family, how)
-    if call.output_bytes < MISSED_MIN_BYTES:
+    if call.output_bytes < MISSED_MIN_BYTES or _normal(call.command) != " ".join(
+            call.command.split()):  # short, or run raw on purpose (RTOK_DISABLED=1)
         return Classified(call, "raw", family)
     if _would_rewrite(call.command):
         return Classified(call, "missed", family)

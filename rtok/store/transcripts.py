@@ -9,8 +9,10 @@ descriptor's `[transcripts]` table (`glob`, `format`); one reader per format:
   holds the `tool_result` block with the same `tool_use_id` (`content`: a string or a list
   of `{"type": "text", "text": ...}` blocks, `is_error`), and the line's `toolUseResult`
   may carry `stdout` / `stderr`. Every line has `sessionId`, `timestamp` (ISO 8601, UTC)
-  and `cwd`. The command recorded is the one the model asked for: a hook's rewrite does
-  not change it, which is why the decision log is needed to tell a rewritten call apart.
+  and `cwd`; only `assistant` and `user` lines are read (Claude Code 2.1 also logs each
+  API request as `api-request-blob` lines repeating the history). The command recorded is
+  the one the model asked for: a hook's rewrite does not change it, which is why the
+  decision log is needed to tell a rewritten call apart.
 
 - `codex-jsonl` (Codex, `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): one
   `{"timestamp", "type", "payload"}` object per line. `session_meta` gives the session
@@ -92,6 +94,10 @@ def read_claude_jsonl(path: str) -> list[ShellCall]:
 
 
 def _claude_entry(entry: dict[str, Any], calls: dict[str, ShellCall]) -> None:
+    # Only the conversation's own turns: newer releases also log each API request
+    # (`api-request-blob`: the history again, without time or cwd).
+    if entry.get("type") not in ("assistant", "user"):
+        return
     message = entry.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, list):
@@ -102,7 +108,7 @@ def _claude_entry(entry: dict[str, Any], calls: dict[str, ShellCall]) -> None:
         if block.get("type") == "tool_use" and block.get("name") == "Bash":
             command = (block.get("input") or {}).get("command")
             call_id = block.get("id")
-            if isinstance(command, str) and isinstance(call_id, str):
+            if isinstance(command, str) and isinstance(call_id, str) and call_id not in calls:
                 calls[call_id] = ShellCall("claude", str(entry.get("sessionId", "")), call_id,
                                            _epoch(entry.get("timestamp")),
                                            str(entry.get("cwd", "")), command)
