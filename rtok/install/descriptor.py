@@ -82,7 +82,8 @@ Schema of the installer's part:
     [transcripts]                            # where the agent keeps its session logs, for
     glob = "${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/*.jsonl"   # `rtok discover`
     format = "claude-jsonl"                  # the reader (rtok/store/transcripts.py):
-                                             #   claude-jsonl | codex-jsonl
+                                             #   claude-jsonl | codex-jsonl |
+                                             #   gemini-jsonl
 
 Several entries of one scope may name the same `group`: the host reads only one of these
 files for that purpose (Droid reads `hooks.json` instead of the hooks in `settings.json`).
@@ -327,7 +328,7 @@ def load_file(path: str) -> Descriptor:
 
 _TOP_KEYS = ("name", "display_name", "tier", "install", "hook", "doctor", "rewrite",
              "limits", "transcripts")
-TRANSCRIPT_FORMATS = ("claude-jsonl", "codex-jsonl")
+TRANSCRIPT_FORMATS = ("claude-jsonl", "codex-jsonl", "gemini-jsonl")
 _INSTALL_KEYS = ("relocation_env", "awareness_target", "fail_closed", "hook_condition",
                  "detect", "global", "project")
 

@@ -88,11 +88,14 @@ def _would_rewrite(command: str) -> bool:
 
 
 def _normal(command: str) -> str:
-    """The command with its spacing normalised and a leading `RTOK_DISABLED=...`
-    assignment dropped (that is the same command, run raw on purpose)."""
+    """The command with its spacing normalised, a leading `RTOK_DISABLED=...` assignment
+    dropped (that is the same command, run raw on purpose) and a leading `rtok run` too
+    (an agent that records the rewritten command, as Gemini CLI does)."""
     words = command.split()
     while words and words[0].startswith("RTOK_DISABLED="):
         words = words[1:]
+    if len(words) > 2 and os.path.basename(words[0]) == "rtok" and words[1] == "run":
+        words = words[2:]
     return " ".join(words)
 
 
@@ -147,8 +150,8 @@ def _one(call: ShellCall, record: dict[str, Any] | None, how: str) -> Classified
         return Classified(call, "rtok", family, "trailer")
     if verdict == "denied":
         return Classified(call, "denied", family, how)
-    if call.output_bytes < MISSED_MIN_BYTES or _normal(call.command) != " ".join(
-            call.command.split()):  # short, or run raw on purpose (RTOK_DISABLED=1)
+    if call.output_bytes < MISSED_MIN_BYTES or call.command.lstrip().startswith(
+            "RTOK_DISABLED="):  # short, or run raw on purpose
         return Classified(call, "raw", family)
     if _would_rewrite(call.command):
         return Classified(call, "missed", family)

@@ -14,6 +14,14 @@ descriptor's `[transcripts]` table (`glob`, `format`); one reader per format:
   the one the model asked for: a hook's rewrite does not change it, which is why the
   decision log is needed to tell a rewritten call apart.
 
+- `gemini-jsonl` (Gemini CLI 0.61, `~/.gemini/tmp/<project>/chats/session-*.jsonl`): a
+  first line with `sessionId` and `projectHash`, then one message per line (`$set` lines
+  update the header and are skipped). A `gemini` message's `toolCalls` hold each call's
+  `id`, `name` (`run_shell_command`), `args.command` and `result` (`functionResponse`
+  parts whose `response` has `output` or `error`); a message is written again as its calls
+  get their results, and the last copy holds. The command recorded is the one that ran: a
+  hook's rewrite shows (`rtok run ...`). The project's root is in `../.project_root`.
+
 - `codex-jsonl` (Codex, `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): one
   `{"timestamp", "type", "payload"}` object per line. `session_meta` gives the session
   `id` and `cwd`; a `response_item` whose payload is a `function_call` of a shell tool
@@ -199,7 +207,71 @@ def read_codex_jsonl(path: str) -> list[ShellCall]:
     return list(calls.values())
 
 
-READERS = {"claude-jsonl": read_claude_jsonl, "codex-jsonl": read_codex_jsonl}
+GEMINI_SHELL_TOOLS = ("run_shell_command",)
+
+
+def _gemini_output(call: dict[str, Any]) -> tuple[str, bool]:
+    """The text of a Gemini tool call's result, and whether it is an error."""
+    texts, error = [], call.get("status") == "error"
+    results = call.get("result")
+    for part in results if isinstance(results, list) else []:
+        response = (part.get("functionResponse") or {}).get("response") \
+            if isinstance(part, dict) else None
+        if isinstance(response, dict):
+            for key in ("output", "error"):
+                if isinstance(response.get(key), str):
+                    texts.append(str(response[key]))
+                    error = error or key == "error"
+    return "".join(texts), error
+
+
+def read_gemini_jsonl(path: str) -> list[ShellCall]:
+    """The shell calls of one Gemini CLI chat file, in the order they were made."""
+    calls: dict[str, ShellCall] = {}
+    try:
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            return []
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.readlines()
+    except OSError:
+        return []
+    try:  # the project's folder names its root in `.project_root`
+        with open(os.path.join(os.path.dirname(os.path.dirname(path)), ".project_root"),
+                  encoding="utf-8", errors="replace") as handle:
+            cwd = handle.read().strip()
+    except OSError:
+        cwd = ""
+    session = ""
+    for raw in lines:
+        try:
+            entry = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict):
+            continue
+        if "sessionId" in entry and "projectHash" in entry:
+            session = str(entry["sessionId"])
+        tool_calls = entry.get("toolCalls") if entry.get("type") == "gemini" else None
+        for item in tool_calls if isinstance(tool_calls, list) else []:
+            if not isinstance(item, dict) or item.get("name") not in GEMINI_SHELL_TOOLS:
+                continue
+            command = (item.get("args") or {}).get("command")
+            call_id = item.get("id")
+            if not isinstance(command, str) or not isinstance(call_id, str):
+                continue
+            # A message is written again as it gains its calls' results: the last one holds.
+            call = ShellCall("gemini", session, call_id, _epoch(entry.get("timestamp")), cwd,
+                             command)
+            text, call.is_error = _gemini_output(item)
+            call.output_bytes = len(text.encode("utf-8", "replace"))
+            call.shortened = TRAILER in text
+            call.answered = bool(item.get("result"))
+            calls[call_id] = call
+    return list(calls.values())
+
+
+READERS = {"claude-jsonl": read_claude_jsonl, "codex-jsonl": read_codex_jsonl,
+           "gemini-jsonl": read_gemini_jsonl}
 
 
 def transcript_sources() -> dict[str, tuple[str, str]]:

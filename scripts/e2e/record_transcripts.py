@@ -38,7 +38,8 @@ FIXTURES = os.path.join(REPO_ROOT, "tests", "store", "fixtures", "transcripts")
 # Where each agent keeps its transcripts under the run's HOME, and the flag that turns
 # their storage off in the e2e tier.
 TRANSCRIPTS = {"claude": (".claude/projects/*/*.jsonl", "--no-session-persistence"),
-               "codex": (".codex/sessions/*/*/*/*.jsonl", "--ephemeral")}
+               "codex": (".codex/sessions/*/*/*/*.jsonl", "--ephemeral"),
+               "gemini": (".gemini/tmp/*/chats/*.jsonl", "")}
 
 
 def deny_push(agent: str, ctx: RunContext) -> None:
@@ -48,6 +49,13 @@ def deny_push(agent: str, ctx: RunContext) -> None:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8") as handle:
             json.dump({"permissions": {"deny": ["Bash(git push:*)"]}}, handle)
+    elif agent == "gemini":
+        path = os.path.join(ctx.home, ".gemini", "settings.json")
+        with open(path, encoding="utf-8") as handle:
+            settings = json.load(handle)
+        settings.setdefault("tools", {})["exclude"] = ["run_shell_command(git push)"]
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(settings, handle, indent=1)
     elif agent == "codex":
         path = os.path.join(ctx.home, ".codex", "rules", "default.rules")
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -89,6 +97,8 @@ def record(agent: str, work_root: str) -> str:
     pattern, _flag = TRANSCRIPTS[agent]
     data = os.path.join(ws.env["XDG_DATA_HOME"], "rtok", "hook-decisions.jsonl")
     files = [*glob.glob(os.path.join(ws.ctx.home, pattern)), data]
+    if agent == "gemini":  # the project's root, which its chats do not name
+        files += glob.glob(os.path.join(ws.ctx.home, ".gemini", "tmp", "*", ".project_root"))
     if len(files) < 2:
         raise SystemExit(f"{agent}: no transcript under {ws.ctx.home}/{pattern}")
     for path in files:

@@ -30,6 +30,8 @@ def test_every_hook_host_of_the_issue_has_its_cap_and_source() -> None:
     assert "Not known" in limits["copilot"].source
     assert load_all()["codex"].transcripts == (
         "${CODEX_HOME:-~/.codex}/sessions/*/*/*/*.jsonl", "codex-jsonl")
+    assert load_all()["gemini"].transcripts == (
+        "${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats/*.jsonl", "gemini-jsonl")
     assert load_all()["claude"].transcripts == (
         "${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/*.jsonl", "claude-jsonl")
 

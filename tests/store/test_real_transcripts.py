@@ -1,5 +1,5 @@
 """`rtok discover` and `rtok session` over transcripts the real agent CLIs wrote (Claude
-Code and Codex).
+Code, Codex and Gemini CLI).
 
 tests/store/fixtures/transcripts/<agent>/home/ is what scripts/e2e/record_transcripts.py
 copied out of a real session of that agent (pinned version of the e2e tier, fake model,
@@ -70,8 +70,18 @@ def _json(args: list[str], cwd: Path) -> dict[str, Any]:
     return doc
 
 
-AGENTS = {"claude": ("toolu_rtok_", ".claude/projects/*/*.jsonl", "2.1.332"),
-          "codex": ("call_rtok_", ".codex/sessions/*/*/*/*.jsonl", "0.171.0")}
+# agent -> (prefix of its call ids, its transcript under HOME, a mark of the real CLI's
+# own writing, how rtok's decisions are matched to its calls)
+AGENTS = {
+    "claude": ("toolu_rtok_", ".claude/projects/*/*.jsonl", '"version":"2.1.332"',
+               {"call_id": 2}),
+    "codex": ("call_rtok_", ".codex/sessions/*/*/*/*.jsonl", '"cli_version":"0.171.0"',
+              {"call_id": 2}),
+    # Gemini CLI's hook payload has no call id, and its chat file keeps the rewritten
+    # command (`rtok run git log`): matched by session, command and time.
+    "gemini": ("run_shell_command__call_rtok_", ".gemini/tmp/*/chats/*.jsonl",
+               '"projectHash":"', {"command_time": 2}),
+}
 
 
 @pytest.fixture(params=sorted(AGENTS))
@@ -88,7 +98,7 @@ def test_fixture_is_a_real_transcript_of_the_pinned_cli(agent: str) -> None:
     [path] = (FIXTURES / agent / "home").glob(AGENTS[agent][1])
     text = path.read_text()
     assert path.stat().st_size < 600_000
-    assert f'"{AGENTS[agent][2]}"' in text  # the CLI's own version, as it wrote it
+    assert AGENTS[agent][2] in text  # written by the CLI itself
     assert "sk-ant-dummy" not in text and "sk-dummy" not in text  # no keys
 
 
@@ -96,7 +106,7 @@ def test_discover_reports_each_call_of_a_real_session(recorded: tuple[str, Path]
     agent, repo = recorded
     found = _json(["discover"], repo)
     assert found["calls"] == 5
-    assert found["via_rtok"] == 2 and found["matched_by"] == {"call_id": 2}
+    assert found["via_rtok"] == 2 and found["matched_by"] == AGENTS[agent][3]
     assert found["denied"] == 1
     assert found["missed"] == []  # no rewritten call is ever reported as missed
     assert [(m["family"], m["calls"]) for m in found["not_covered"]] == [("seq", 1)]
