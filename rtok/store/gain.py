@@ -142,7 +142,8 @@ def hosts_known() -> dict[str, dict[str, object]]:
     from rtok.install.descriptor import host_limits
 
     return {name: {"cap_chars": item.tool_result_chars, "cap_env": item.cap_env or None,
-                   "source": item.source} for name, item in sorted(host_limits().items())}
+                   "over_cap_chars": item.over_cap_chars, "source": item.source}
+            for name, item in sorted(host_limits().items())}
 
 
 def build_report(filters: Filters | None = None, history_limit: int = 0,

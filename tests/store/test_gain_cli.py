@@ -92,6 +92,7 @@ def test_totals_and_every_group_carry_net_saved() -> None:
     hosts = data["hosts"]
     assert isinstance(hosts, dict)
     assert hosts["claude"]["cap_chars"] == 30000 and hosts["copilot"]["cap_chars"] is None
+    assert hosts["claude"]["over_cap_chars"] == 2000 and hosts["codex"]["over_cap_chars"] is None
     assert "30,000" in hosts["claude"]["source"]
 
 
