@@ -62,6 +62,29 @@ def compile_rewrite_hosts() -> str:
     )
 
 
+def compile_host_limits() -> str:
+    from rtok.install.descriptor import host_limits
+
+    limits = host_limits()
+    caps = {name: (item.tool_result_chars, item.cap_env, item.over_cap_chars)
+            for name, item in limits.items()}
+    markers = [(env, name) for name, item in sorted(limits.items()) for env in item.agent_env]
+    sessions = {name: item.session_env for name, item in limits.items() if item.session_env}
+    fmt = pprint.pformat
+    return (
+        HEADER.format(source="integrations/*.toml [limits]")
+        + "# agent -> (characters the host keeps of a shell result or None: not known,\n"
+        + "#           env var that changes it or '',\n"
+        + "#           characters of the preview it keeps instead over the cap, or None: cut)\n"
+        + f"CAPS = {fmt(caps, width=100, sort_dicts=True)}\n"
+        + "# (env var the host sets in its shell commands, agent), in the order they are tried\n"
+        + f"MARKERS = {fmt(tuple(markers), width=100)}\n"
+        + "# agent -> env vars holding its session id in its shell commands\n"
+        + f"SESSIONS = {fmt(sessions, width=100, sort_dicts=True)}\n"
+        + "# (Where each figure comes from is in the descriptors: `rtok gain --json` hosts.)\n"
+    )
+
+
 def compile_registry() -> str:
     from rtok.rewrite.registry_source import render_registry_module
 
@@ -120,6 +143,7 @@ GENERATORS["hook_protocols"] = compile_hook_protocols
 GENERATORS["protect_hints"] = compile_protect_hints
 GENERATORS["rewrite_hosts"] = compile_rewrite_hosts
 GENERATORS["runs_commands"] = compile_runs_commands
+GENERATORS["host_limits"] = compile_host_limits
 
 
 def compile_all() -> dict[str, str]:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from os import O_APPEND as O_APPEND
     from os import O_CLOEXEC as O_CLOEXEC
     from os import O_CREAT as O_CREAT
+    from os import O_NONBLOCK as O_NONBLOCK
     from os import O_RDONLY as O_RDONLY
     from os import O_TRUNC as O_TRUNC
     from os import O_WRONLY as O_WRONLY

@@ -24,6 +24,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "rtok.cli.cmd_trust",
     "rtok.cli.cmd_config",
     "rtok.cli.cmd_gain",
+    "rtok.cli.cmd_discover",
+    "rtok.cli.cmd_session",
     "rtok.cli.cmd_mcp",
     "rtok.cli.cmd_help",
     "rtok.cli.cmd_completion",
@@ -47,6 +49,8 @@ VERB_MODULES: dict[str, str] = {
     "untrust": "rtok.cli.cmd_trust",
     "config": "rtok.cli.cmd_config",
     "gain": "rtok.cli.cmd_gain",
+    "discover": "rtok.cli.cmd_discover",
+    "session": "rtok.cli.cmd_session",
     "mcp": "rtok.cli.cmd_mcp",
     "completion": "rtok.cli.cmd_completion",
 }

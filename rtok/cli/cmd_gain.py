@@ -1,33 +1,106 @@
-"""`rtok gain [--history] [--project] [--json]`: what rtok saved, from the ledger."""
+"""`rtok gain`: what rtok saved, net of what the agents would have cut anyway and of what
+was read back (rtok/store/gain.py says how each figure is counted; docs/gain.md)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
+import shutil
+import sqlite3
+import sys
 import time
 
 import typer
 
-from rtok.store.gain import Report, build_report
+from rtok import paths
+from rtok.cli.gain_render import render_csv, render_text
+from rtok.store.gain import Filters, build_report, reset
 
 HISTORY_ROWS = 30
+BUCKETS = ("day", "week", "month")
+_UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400}
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="gain", help="Tokens saved by `rtok run` (estimated as bytes / 4).")(gain)
+    app.command(name="gain", help="Tokens saved by rtok, net of the agents' own output caps"
+                " and of re-reads (docs/gain.md).")(gain)
 
 
 def gain(
     history: bool = typer.Option(False, "--history", help=f"List the last {HISTORY_ROWS} runs."),
     project: bool = typer.Option(False, "--project", help="Only runs in this project."),
-    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    since: str = typer.Option("", "--since", help="From this time: YYYY-MM-DD[THH:MM] or"
+                              " 24h, 7d, 2w ago."),
+    until: str = typer.Option("", "--until", help="Before this time (a date: up to its end)."),
+    by: str = typer.Option("day", "--by", help="Chart buckets: day, week or month."),
+    top: int = typer.Option(10, "--top", min=1, help="Rows of the agent, family and project"
+                            " tables."),
+    as_json: bool = typer.Option(False, "--json", help="The report as JSON (docs/gain.md)."),
+    as_csv: bool = typer.Option(False, "--csv", help="The report as CSV (docs/gain.md)."),
+    do_reset: bool = typer.Option(False, "--reset", help="Delete every ledger row (asks)."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="With --reset: do not ask."),
 ) -> None:
-    scope = _project_path() if project else None
-    report = build_report(scope, HISTORY_ROWS if history else 0)
+    if do_reset:
+        _reset(yes)
+        return
+    if by not in BUCKETS:
+        _fail(f"--by must be one of {', '.join(BUCKETS)}, not {by!r}")
+    if as_json and as_csv:
+        _fail("--json and --csv cannot be combined")
+    filters = Filters(_project_path() if project else None,
+                      _when(since, "--since", end=False), _when(until, "--until", end=True))
+    if filters.since is not None and filters.until is not None and filters.since >= filters.until:
+        _fail("--since must be before --until")
+    try:
+        report = build_report(filters, HISTORY_ROWS if history else 0, top)
+    except sqlite3.DatabaseError as exc:
+        _fail(f"the ledger {paths.ledger_db()} cannot be read ({exc}); `rtok gain --reset`"
+              " starts a new one")
+        return
     if as_json:
         typer.echo(json.dumps(report.as_dict(), indent=2))
-        return
-    typer.echo(render_text(report, history))
+    elif as_csv:
+        typer.echo(render_csv(report), nl=False)
+    else:
+        typer.echo(render_text(report, _width(), by, history))
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"rtok gain: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _width() -> int:
+    return max(shutil.get_terminal_size((100, 24)).columns, 20)
+
+
+def _when(text: str, option: str, end: bool) -> float | None:
+    """Epoch seconds for a --since/--until value ("" -> None)."""
+    text = text.strip()
+    if not text:
+        return None
+    if text[:-1].isdigit() and text[-1:] in _UNITS:
+        return time.time() - int(text[:-1]) * _UNITS[text[-1]]
+    try:
+        moment = dt.datetime.fromisoformat(text)
+    except ValueError:
+        _fail(f"{option} takes YYYY-MM-DD, YYYY-MM-DDTHH:MM or a span like 7d, not {text!r}")
+        raise  # unreachable: _fail exits
+    if end and len(text) == 10:  # a date alone: up to the end of that day
+        moment += dt.timedelta(days=1)
+    return moment.timestamp()
+
+
+def _reset(yes: bool) -> None:
+    if not yes:
+        if not sys.stdin.isatty():
+            _fail("--reset deletes every ledger row; add --yes to do it without a terminal")
+        if not typer.confirm("Delete every row of rtok's savings ledger?", default=False):
+            typer.echo("Nothing deleted.")
+            return
+    removed = reset()
+    typer.echo(f"Deleted {removed} ledger rows.")
 
 
 def _project_path() -> str:
@@ -38,30 +111,3 @@ def _project_path() -> str:
         return cwd
     root = project_root(cwd)
     return os.path.realpath(root) if root else cwd
-
-
-def render_text(report: Report, history: bool) -> str:
-    t = report.totals
-    lines = [f"rtok gain ({report.scope})"]
-    if not t.runs:
-        lines.append("No runs recorded yet.")
-        return "\n".join(lines)
-    lines += [
-        f"runs          {t.runs}",
-        f"raw tokens    {t.raw_tokens}",
-        f"shown tokens  {t.shown_tokens}",
-        f"saved tokens  {t.saved_tokens} ({t.saved_pct:.1f}%)",
-        f"avg run time  {t.avg_exec_ms:.0f} ms",
-        "",
-        f"{'family':<16} {'runs':>6} {'raw':>10} {'shown':>10} {'saved':>7}",
-    ]
-    for f in report.families:
-        lines.append(f"{f.family:<16} {f.runs:>6} {f.raw_tokens:>10} {f.shown_tokens:>10}"
-                     f" {f.saved_pct:>6.1f}%")
-    if history:
-        lines += ["", f"{'time':<16} {'raw':>8} {'shown':>8} {'saved':>7}  command"]
-        for h in report.history:
-            stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(h.time))
-            lines.append(f"{stamp:<16} {h.raw_tokens:>8} {h.shown_tokens:>8}"
-                         f" {h.saved_pct:>6.1f}%  {h.command}")
-    return "\n".join(lines)

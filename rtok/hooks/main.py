@@ -11,7 +11,9 @@ its reply as those: exit 2 with the suggestion on stderr blocks a call rtok woul
 Environment: `RTOK_BIN` replaces the rtok path put into rewritten commands (tests, unusual
 installs); `RTOK_HOOK_LOG=<file>` appends one JSON line per call (agent, tool, command,
 decision, rewritten command) so an end-to-end test can prove the hook ran;
-`RTOK_DISABLED=1` in the agent's environment turns the hook into a no-op.
+`RTOK_DISABLED=1` in the agent's environment turns the hook into a no-op. Every call's
+decision also goes into rtok's own decision log after the reply is written
+(rtok/store/decisions.py; `RTOK_DECISION_LOG=0` turns it off).
 
 Hot path: stdlib only (see docs/DEVELOPING.md).
 """
@@ -88,15 +90,18 @@ def _substitute(text: str, values: dict[str, str]) -> str:
 class Outcome:
     """What the hook decided for one call: the reply text plus what to log."""
 
-    __slots__ = ("command", "kind", "reply", "rewritten", "tool")
+    __slots__ = ("command", "cwd", "kind", "reply", "rewritten", "tool", "why")
 
     def __init__(self, reply: str, kind: str = "none", tool: str = "",
-                 command: str = "", rewritten: str = "") -> None:
+                 command: str = "", rewritten: str = "", why: str = "",
+                 cwd: str = "") -> None:
         self.reply = reply
         self.kind = kind
         self.tool = tool
         self.command = command
         self.rewritten = rewritten
+        self.why = why  # the verdicts behind `kind`, comma-separated
+        self.cwd = cwd
 
 
 HELP = """usage: rtok hook AGENT  (the agent's hook JSON on stdin)
@@ -129,7 +134,9 @@ def main(args: list[str]) -> int:
     if os.environ.get("RTOK_DISABLED", "") not in ("", "0"):
         # The user switched rtok off for this agent session: say nothing, change nothing.
         _write(str(protocol["no_opinion"]))
+        _record(agent, None, Outcome("", "disabled"))
         return 0
+    payload = None
     try:
         from rtok.hooks.payload import read_payload
 
@@ -144,6 +151,7 @@ def main(args: list[str]) -> int:
     else:
         _write(outcome.reply)
     _log(agent, outcome)
+    _record(agent, payload, outcome)
     return code
 
 
@@ -162,6 +170,18 @@ def exit_reply(reply: str) -> int:
         return 0
     _stderr(text + "\n")
     return code
+
+
+def _record(agent: str, payload: JsonObject | None, outcome: Outcome) -> None:
+    """The decision into rtok's decision log (after the reply: never delays it)."""
+    try:
+        from rtok.store import decisions
+
+        decisions.append(decisions.line_for(agent, payload, outcome.cwd, outcome.tool,
+                                            outcome.command, outcome.kind, outcome.why,
+                                            outcome.rewritten))
+    except Exception:
+        pass
 
 
 def respond(protocol: HookProtocol, payload: JsonObject | None,
@@ -185,7 +205,9 @@ def respond(protocol: HookProtocol, payload: JsonObject | None,
     if call is None:
         return Outcome(no_opinion, "passthrough", _tool_name(payload, shape["tool"]))
     where = cwd if cwd is not None else _payload_cwd(payload)
-    return _decide_call(call, protocol, where, verdict)
+    outcome = _decide_call(call, protocol, where, verdict)
+    outcome.cwd = where
+    return outcome
 
 
 def _decide_call(call: ToolCall, protocol: HookProtocol, cwd: str,
@@ -217,13 +239,14 @@ def _decide_call(call: ToolCall, protocol: HookProtocol, cwd: str,
     # an explicit ask, since their rule no longer matches the rewritten text.
     template = replies.get("ask_rule_rewrite") if kind == "ask_rewrite" and ask_rule else None
     template = template or replies.get(kind)
+    why = ",".join(sorted(set(verdicts)))
     if template is None:
-        return Outcome(protocol["no_opinion"], kind, call.tool, original, "")
+        return Outcome(protocol["no_opinion"], kind, call.tool, original, "", why)
     if kind in ("allow_rewrite", "ask_rewrite"):
         reply = render(template, call.input_with(new_commands), shown, original)
-        return Outcome(reply, kind, call.tool, original, shown)
+        return Outcome(reply, kind, call.tool, original, shown, why)
     return Outcome(render(template, call.tool_input, original, original), kind, call.tool,
-                   original, "")
+                   original, "", why)
 
 
 def _decide_command(command: str, source: str, cwd: str, rtok_bin: str, forced: str | None,

@@ -74,6 +74,26 @@ Schema of the installer's part:
                                              #   (rtok.permissions.opencode): opencode | kilo
     names = ["kilo"]                         # other names the agent calls itself by there
 
+    [limits]                                 # what the host itself does with a shell
+                                             #   result, for honest savings (`rtok gain`)
+    tool_result_chars = 30000                # the host cuts a shell tool result to this
+                                             #   many characters (absent: not known, counted
+                                             #   as uncapped)
+    cap_env = "BASH_MAX_OUTPUT_LENGTH"       # env var the user sets to change that cap
+    over_cap_chars = 2000                    # a result over the cap is not cut: the host
+                                             #   saves it to a file and keeps a preview of
+                                             #   this many characters (absent: it cuts)
+    agent_env = ["CLAUDECODE"]               # env vars the host sets in its shell commands
+                                             #   (`rtok run` knows its agent by them)
+    session_env = ["CLAUDE_CODE_SESSION_ID"] # env vars holding the host's session id there
+    source = "..."                           # where these facts come from (required)
+
+    [transcripts]                            # where the agent keeps its session logs, for
+    glob = "${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/*.jsonl"   # `rtok discover`
+    format = "claude-jsonl"                  # the reader (rtok/store/transcripts.py):
+                                             #   claude-jsonl | codex-jsonl |
+                                             #   gemini-jsonl
+
 Several entries of one scope may name the same `group`: the host reads only one of these
 files for that purpose (Droid reads `hooks.json` instead of the hooks in `settings.json`).
 List them in the host's order of precedence. Install uses the first one in use (its file
@@ -144,9 +164,9 @@ AWARENESS_STRATEGIES = frozenset(
 )
 
 
-__all__ = ["Descriptor", "DescriptorError", "FileSpec", "Proof", "RewriteFacts", "check_proofs",
-           "hook_protocols",
-           "load_all", "load_file", "parse", "rewrite_default_permissions", "rewrite_hosts"]
+__all__ = ["Descriptor", "DescriptorError", "FileSpec", "HostLimits", "Proof", "RewriteFacts",
+           "check_proofs", "hook_protocols", "host_limits", "load_all", "load_file", "parse",
+           "rewrite_default_permissions", "rewrite_hosts"]
 
 
 @dataclass(frozen=True)
@@ -239,6 +259,18 @@ class Proof:
 
 
 @dataclass(frozen=True)
+class HostLimits:
+    """What the host does with a shell result (its `[limits]` table)."""
+
+    tool_result_chars: int | None = None  # None: not known (counted as uncapped)
+    cap_env: str = ""
+    over_cap_chars: int | None = None  # over the cap: a preview this long, not a cut
+    agent_env: tuple[str, ...] = ()
+    session_env: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Descriptor:
     name: str
     display_name: str
@@ -257,6 +289,8 @@ class Descriptor:
     hook_sample: HookSample | None = None  # [hook.sample]: payloads the agent sends
     rewrite: RewriteFacts = field(default_factory=RewriteFacts)
     proof: Proof = field(default_factory=Proof)
+    limits: HostLimits = field(default_factory=HostLimits)
+    transcripts: tuple[str, str] | None = None  # (glob, format) of its session logs
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -342,7 +376,9 @@ def load_file(path: str) -> Descriptor:
     return parse(data, path)
 
 
-_TOP_KEYS = ("name", "display_name", "tier", "proof", "install", "hook", "doctor", "rewrite")
+_TOP_KEYS = ("name", "display_name", "tier", "proof", "install", "hook", "doctor", "rewrite",
+             "limits", "transcripts")
+TRANSCRIPT_FORMATS = ("claude-jsonl", "codex-jsonl", "gemini-jsonl")
 _INSTALL_KEYS = ("relocation_env", "awareness_target", "fail_closed", "hook_condition",
                  "detect", "global", "project")
 
@@ -384,6 +420,8 @@ def parse(data: Mapping[str, object], where: str) -> Descriptor:
         hook_sample=sample,
         rewrite=_rewrite(data.get("rewrite", {}), f"{where}: rewrite", hook),
         proof=_proof(data.get("proof"), f"{where}: proof"),
+        limits=_limits(data.get("limits", {}), f"{where}: limits"),
+        transcripts=_transcripts(data.get("transcripts"), f"{where}: transcripts"),
     )
 
 
@@ -399,6 +437,53 @@ def _proof(value: object, where: str) -> Proof:
     docs = tuple(schema.strings(table, "docs", where, required=kind == "contract"))
     return Proof(kind=kind, docs=docs,
                  note=schema.string(table, "note", where, required=False))
+
+
+def _transcripts(value: object, where: str) -> tuple[str, str] | None:
+    if value is None:
+        return None
+    table = schema.table(value, where)
+    only(table, ("glob", "format"), where)
+    pattern = schema.string(table, "glob", where)
+    if not pattern.startswith(("~", "${", "/")):
+        raise DescriptorError(f"{at(where, 'glob')} must start with ~, / or ${{VAR:-default}}")
+    return pattern, schema.choice(table, "format", TRANSCRIPT_FORMATS, where)
+
+
+def _positive(table: Mapping[str, object], key: str, where: str) -> int | None:
+    number = table.get(key)
+    if number is None:
+        return None
+    if isinstance(number, bool) or not isinstance(number, int) or number <= 0:
+        raise DescriptorError(f"{at(where, key)} must be a positive integer")
+    return number
+
+
+def _limits(value: object, where: str) -> HostLimits:
+    table = schema.table(value, where)
+    if not table:
+        return HostLimits()
+    only(table, ("tool_result_chars", "cap_env", "over_cap_chars", "agent_env", "session_env",
+                 "source"), where)
+    chars = _positive(table, "tool_result_chars", where)
+    preview = _positive(table, "over_cap_chars", where)
+    if preview is not None and chars is None:
+        raise DescriptorError(f"{at(where, 'over_cap_chars')} needs tool_result_chars")
+    return HostLimits(
+        tool_result_chars=chars,
+        over_cap_chars=preview,
+        cap_env=schema.string(table, "cap_env", where, required=False),
+        agent_env=tuple(schema.strings(table, "agent_env", where)),
+        session_env=tuple(schema.strings(table, "session_env", where)),
+        source=schema.string(table, "source", where),
+    )
+
+
+def host_limits() -> dict[str, HostLimits]:
+    """agent name -> its `[limits]` facts, for every descriptor that has the table (what
+    rtok/compiled/host_limits.py holds)."""
+    return {name: item.limits for name, item in load_all().items()
+            if item.limits != HostLimits()}
 
 
 def _rewrite(value: object, where: str, hook: HookProtocol | None) -> RewriteFacts:

@@ -268,8 +268,10 @@ def run_hook_command(command: str, payload: Mapping[str, JsonValue], cwd: str,
 
 
 def agent_env(agent: str, cwd: str, base: Mapping[str, str]) -> dict[str, str]:
-    """The environment the agent gives its hooks (its descriptor's `[doctor]` hook_env)."""
+    """The environment the agent gives its hooks (its descriptor's `[doctor]` hook_env).
+    The sample calls are made up: the hook keeps them out of its decision log."""
     env = dict(base)
+    env["RTOK_DECISION_LOG"] = "0"
     facts = _doctor_facts(agent)
     if facts is None:
         return env

@@ -66,7 +66,8 @@ def open_archive() -> sqlite3.Connection:
 class ArchiveWriter:
     """Streams one output into the archive; `finish` names it by its content hash."""
 
-    __slots__ = ("_command", "_conn", "_family", "_key", "_seq", "_streams", "cap", "stored")
+    __slots__ = ("_command", "_conn", "_family", "_key", "_ledger", "_seq", "_streams", "cap",
+                 "stored")
 
     def __init__(self, command: str, family: str, cap: int) -> None:
         self._command = command
@@ -76,19 +77,30 @@ class ArchiveWriter:
         self._conn: sqlite3.Connection | None = None
         self._key = 0
         self._seq = 0
+        self._ledger = False  # the ledger file is attached to the connection
         # stream -> [compressor, pending compressed bytes]
         self._streams: dict[int, list[Any]] = {}
 
-    def _open(self) -> sqlite3.Connection:
+    def _connect(self) -> sqlite3.Connection:
+        """The archive's connection, with the ledger attached when it can be: a corrupt,
+        unreadable or locked ledger never keeps an output from being archived."""
         if self._conn is None:
             conn = open_archive()
             try:
                 attach(conn, paths.ledger_db(), "ledger", ledger.SCHEMA,
-                       ledger.SCHEMA_VERSION)
-            except BaseException:
-                conn.close()
-                raise
+                       ledger.SCHEMA_VERSION, ledger.UPGRADES)
+                self._ledger = True
+            except Exception:
+                try:  # noqa: SIM105 (contextlib costs start-up time)
+                    conn.execute("DETACH DATABASE ledger")
+                except Exception:
+                    pass
             self._conn = conn
+        return self._conn
+
+    def _open(self) -> sqlite3.Connection:
+        self._connect()
+        assert self._conn is not None
         if not self._key:
             # A pending entry (no id yet): its pieces can be stored before it is named.
             cursor = self._conn.execute(
@@ -126,12 +138,8 @@ class ArchiveWriter:
         """Name the entry, replace an older entry of the same content, apply the caps and
         record `ledger_row` (see `ledger.row`): one transaction."""
         entry_id = content_id(sha256_hex)
-        if self._conn is None:
-            self._conn = open_archive()
-            attach(self._conn, paths.ledger_db(), "ledger", ledger.SCHEMA,
-                   ledger.SCHEMA_VERSION)
-        conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
+        conn = self._connect()
+        self._begin(conn)
         try:
             conn = self._open()
             for stream, state in sorted(self._streams.items()):
@@ -144,16 +152,58 @@ class ArchiveWriter:
                 (entry_id, time.time(), exit_code, raw_bytes, self.stored, lines, self._key),
             )
             prune(conn, max_entries, max_age_days)
-            claimed = None
-            if ledger_row is not None:
-                claimed = ledger.fold_pending(conn, "ledger")
-                ledger.insert(conn, "ledger", ledger_row, entry_id)
+            claimed = booked = None
+            if ledger_row is not None and self._ledger:
+                claimed, booked = self._book(conn, ledger_row, entry_id)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         ledger.done_with(claimed)
+        if ledger_row is not None and not booked:
+            self._queue(ledger_row, entry_id)
         return entry_id
+
+    def _begin(self, conn: sqlite3.Connection) -> None:
+        """BEGIN IMMEDIATE, which locks every attached file: when it times out with the
+        ledger attached, the ledger is let go and the entry is written without it."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except Exception:
+            if not self._ledger:
+                raise
+            conn.execute("DETACH DATABASE ledger")
+            self._ledger = False
+            conn.execute("BEGIN IMMEDIATE")
+
+    def _book(self, conn: sqlite3.Connection, row: ledger.Row, entry_id: str
+              ) -> tuple[str | None, bool]:
+        """Insert the ledger row in the entry's transaction, inside a savepoint: a ledger
+        that is locked or broken is rolled back alone. (claimed pending file, booked)."""
+        conn.execute("SAVEPOINT ledger_row")
+        try:
+            claimed = ledger.fold_pending(conn, "ledger")
+        except Exception:
+            conn.execute("ROLLBACK TO ledger_row")
+            conn.execute("RELEASE ledger_row")
+            return None, False
+        try:
+            ledger.insert(conn, "ledger", row, entry_id)
+        except Exception:
+            conn.execute("ROLLBACK TO ledger_row")
+            conn.execute("RELEASE ledger_row")
+            ledger.restore_claimed(claimed)
+            return None, False
+        conn.execute("RELEASE ledger_row")
+        return claimed, True
+
+    @staticmethod
+    def _queue(row: ledger.Row, entry_id: str) -> None:
+        """The row goes to the pending file when the ledger could not take it."""
+        try:  # noqa: SIM105 (contextlib costs start-up time)
+            ledger.append_pending(row, entry_id)
+        except Exception:
+            pass
 
     def abandon(self) -> None:
         if self._conn is not None and self._key:

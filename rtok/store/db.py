@@ -148,6 +148,7 @@ def _run(conn: sqlite3.Connection, name: str, script: str) -> None:
             continue
         if name != "main":  # qualify the tables and indexes created in an attached file
             statement = statement.replace("IF NOT EXISTS ", f"IF NOT EXISTS {name}.", 1)
-            if statement.startswith("ALTER TABLE "):
-                statement = "ALTER TABLE " + name + "." + statement[len("ALTER TABLE "):]
+            for verb in ("ALTER TABLE ", "UPDATE "):
+                if statement.startswith(verb):
+                    statement = verb + name + "." + statement[len(verb):]
         conn.execute(statement)

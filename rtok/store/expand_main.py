@@ -150,10 +150,13 @@ def main(args: list[str]) -> int:
         entry = _one_entry(conn, parsed.entry_id)
         if isinstance(entry, int):
             return entry
+        counter = _Counter()
         try:
-            status = _write_entry(conn, entry, parsed)
+            status = _write_entry(conn, entry, parsed, counter)
         except BrokenPipeError:
+            _book_reread(entry.id, counter.bytes)
             return 0  # the reader has seen enough
+        _book_reread(entry.id, counter.bytes)
         if status == 0 and not entry.complete:
             sys.stderr.write(
                 f"rtok expand: only the first {entry.stored_bytes} of {entry.raw_bytes} bytes"
@@ -180,25 +183,50 @@ def _one_entry(conn: sqlite3.Connection, entry_id: str) -> Entry | int:
     return entries[0]
 
 
-def _write_entry(conn: sqlite3.Connection, entry: Entry, options: Options) -> int:
+class _Counter:
+    """Bytes written back, for the ledger (what the agent reads again)."""
+
+    __slots__ = ("bytes",)
+
+    def __init__(self) -> None:
+        self.bytes = 0
+
+
+def _book_reread(entry_id: str, written: int) -> None:
+    """Subtract what was written back from the saving of the run that archived it. Never
+    fails the expand: the ledger is bookkeeping."""
+    if written <= 0:
+        return
+    try:
+        from rtok.store import host, ledger
+
+        agent = host.agent()
+        ledger.add_reread(entry_id, written, host.cap(agent), host.over_cap(agent))
+    except Exception:
+        pass
+
+
+def _write_entry(conn: sqlite3.Connection, entry: Entry, options: Options,
+                 counter: _Counter) -> int:
     """Write the entry's bytes the way `options` ask; the exit status."""
     from rtok.store import archive
 
     out = sys.stdout.buffer
     if _slicing(options):
-        status = _write_lines(out, archive.iter_raw(conn, entry.key), options)
+        status = _write_lines(out, archive.iter_raw(conn, entry.key), options, counter)
         if status:
             return status
     elif options.merged:
         for chunk in archive.iter_raw(conn, entry.key):
+            counter.bytes += len(chunk)
             out.write(chunk)
     else:
-        _write_streams(conn, entry.key)
+        _write_streams(conn, entry.key, counter)
     out.flush()
     return 0
 
 
-def _write_streams(conn: sqlite3.Connection, key: int) -> None:
+def _write_streams(conn: sqlite3.Connection, key: int, counter: _Counter) -> None:
     """Each archived stream to its own fd (stderr's to fd 2)."""
     from rtok.store import archive
 
@@ -206,6 +234,7 @@ def _write_streams(conn: sqlite3.Connection, key: int) -> None:
         target = sys.stderr.buffer if stream == archive.STDERR else sys.stdout.buffer
         sys.stdout.flush()
         for chunk in archive.iter_raw(conn, key, stream):
+            counter.bytes += len(chunk)
             target.write(chunk)
         target.flush()
 
@@ -223,7 +252,8 @@ def _lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
         yield pending
 
 
-def _write_lines(out: BinaryIO, chunks: Iterable[bytes], options: Options) -> int:
+def _write_lines(out: BinaryIO, chunks: Iterable[bytes], options: Options,
+                 counter: _Counter) -> int:
     pattern = None
     if options.grep is not None:
         import re
@@ -241,9 +271,9 @@ def _write_lines(out: BinaryIO, chunks: Iterable[bytes], options: Options) -> in
         if pattern is not None:
             if pattern.search(line) is None:
                 continue
-            write(str(number).encode() + b":" + line)
-        else:
-            write(line)
+            line = str(number).encode() + b":" + line
+        counter.bytes += len(line)
+        write(line)
         shown += 1
         if options.count is not None and shown >= options.count:
             break

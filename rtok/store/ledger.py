@@ -1,7 +1,18 @@
 """The savings ledger: one row per shortened (or passed-through) output.
 
-Stdlib only (hot path). Estimated tokens are ceil(bytes / 4). Rows older than 90 days are
-deleted on every write, so the file maintains itself.
+Stdlib only (hot path). Each row books, in bytes and estimated tokens (ceil(bytes / 4);
+`rtok gain` recounts with a real tokenizer where one is installed, see rtok/store/tokens.py):
+the raw output, what was shown, and the counterfactual: what the agent the run was for
+would have put in its context without rtok, the raw output cut at that agent's own
+tool-result cap (rtok/store/host.py; an agent whose cap is not known counts as uncapped).
+`rtok expand` adds what it wrote back to the row of the entry it read (`add_reread`): in
+bytes, and in bytes as they reached the agent (each expand cut at the same cap). The net
+saving of a row is counterfactual - shown - re-read in context, and may be negative.
+
+Rows older than 90 days are deleted on every write and at most `MAX_ROWS` are kept (the
+oldest go first), so the file maintains itself. Schema version 2 added the agent, session,
+cap, counterfactual and re-read columns; a version 1 file is upgraded in place when it is
+next opened (its rows: agent `unknown`, uncapped, counterfactual = raw).
 
 A run whose output was shortened writes its row in the archive's transaction. A run left
 uncut never loads SQLite (the extension alone costs more than the rest of such a run): its
@@ -17,6 +28,7 @@ import time
 
 from rtok import oslite as os
 from rtok import paths
+from rtok.store import host
 from rtok.store.db import FILE_MODE, connect, release
 
 TYPE_CHECKING = False
@@ -24,7 +36,8 @@ if TYPE_CHECKING:
     import sqlite3
 
 RETENTION_DAYS = 90
-SCHEMA_VERSION = 1
+MAX_ROWS = 50_000
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
@@ -39,11 +52,34 @@ CREATE TABLE IF NOT EXISTS runs (
     exec_ms INTEGER NOT NULL,
     exit_code INTEGER,
     project TEXT NOT NULL,
-    archive_id TEXT
+    archive_id TEXT,
+    agent TEXT NOT NULL DEFAULT 'unknown',
+    session TEXT NOT NULL DEFAULT '',
+    cap_chars INTEGER,
+    cf_bytes INTEGER NOT NULL DEFAULT 0,
+    cf_tokens INTEGER NOT NULL DEFAULT 0,
+    reread_bytes INTEGER NOT NULL DEFAULT 0,
+    reread_ctx_bytes INTEGER NOT NULL DEFAULT 0,
+    rereads INTEGER NOT NULL DEFAULT 0,
+    tokenizer TEXT NOT NULL DEFAULT 'estimate'
 );
 CREATE INDEX IF NOT EXISTS runs_time ON runs (time);
-CREATE INDEX IF NOT EXISTS runs_project ON runs (project)
+CREATE INDEX IF NOT EXISTS runs_project ON runs (project);
+CREATE INDEX IF NOT EXISTS runs_archive ON runs (archive_id)
 """
+UPGRADES = {2: """
+ALTER TABLE runs ADD COLUMN agent TEXT NOT NULL DEFAULT 'unknown';
+ALTER TABLE runs ADD COLUMN session TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN cap_chars INTEGER;
+ALTER TABLE runs ADD COLUMN cf_bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN cf_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN reread_bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN reread_ctx_bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN rereads INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN tokenizer TEXT NOT NULL DEFAULT 'estimate';
+UPDATE runs SET cf_bytes = raw_bytes, cf_tokens = raw_tokens;
+CREATE INDEX IF NOT EXISTS runs_archive ON runs (archive_id)
+"""}
 COMMAND_CHARS = 300
 
 
@@ -52,18 +88,21 @@ def estimate_tokens(size: int) -> int:
 
 
 def open_ledger() -> sqlite3.Connection:
-    return connect(paths.ledger_db(), SCHEMA, SCHEMA_VERSION)
+    return connect(paths.ledger_db(), SCHEMA, SCHEMA_VERSION, UPGRADES)
 
 
 class Row:
     """One ledger row before it is written (the archive id is added at write time)."""
 
-    __slots__ = ("command", "exec_ms", "exit_code", "family", "project", "raw_bytes",
-                 "shown_bytes", "source", "time")
+    __slots__ = ("agent", "cap_chars", "command", "exec_ms", "exit_code", "family", "project",
+                 "raw_bytes", "session", "shown_bytes", "source", "time")
 
     def __init__(self, command: str, family: str, source: str, raw_bytes: int,
                  shown_bytes: int, exec_ms: int, exit_code: int | None, project: str,
-                 now: float | None = None) -> None:
+                 now: float | None = None, agent: str | None = None,
+                 session: str | None = None, cap_chars: int | str | None = "env") -> None:
+        """`agent`, `session` and `cap_chars` default to what the environment says
+        (rtok.store.host); `cap_chars=None` means not known (uncapped)."""
         self.command = command[:COMMAND_CHARS]
         self.family = family
         self.source = source
@@ -73,20 +112,33 @@ class Row:
         self.exit_code = exit_code
         self.project = project
         self.time = time.time() if now is None else now
+        self.agent = host.agent() if agent is None else agent
+        self.session = host.session(self.agent) if session is None else session
+        self.cap_chars = host.cap(self.agent) if cap_chars == "env" else cap_chars
+
+    @property
+    def cf_bytes(self) -> int:
+        cap = self.cap_chars
+        return host.counterfactual(self.raw_bytes, cap if isinstance(cap, int) else None,
+                                   host.over_cap(self.agent))
 
 
 def insert(conn: sqlite3.Connection, schema: str, row: Row, archive_id: str | None) -> None:
-    """Add `row` and drop rows past the retention, inside the caller's transaction."""
-    conn.execute(
+    """Add `row` and drop rows past the retention and the row cap, inside the caller's
+    transaction."""
+    cf_bytes = row.cf_bytes
+    cursor = conn.execute(
         f"INSERT INTO {schema}.runs (time, command, family, source, raw_bytes, shown_bytes,"
-        " raw_tokens, shown_tokens, exec_ms, exit_code, project, archive_id)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " raw_tokens, shown_tokens, exec_ms, exit_code, project, archive_id, agent, session,"
+        " cap_chars, cf_bytes, cf_tokens)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (row.time, row.command, row.family, row.source, row.raw_bytes, row.shown_bytes,
          estimate_tokens(row.raw_bytes), estimate_tokens(row.shown_bytes), row.exec_ms,
-         row.exit_code, row.project, archive_id),
+         row.exit_code, row.project, archive_id, row.agent, row.session, row.cap_chars,
+         cf_bytes, estimate_tokens(cf_bytes)),
     )
-    conn.execute(f"DELETE FROM {schema}.runs WHERE time < ?",
-                 (row.time - RETENTION_DAYS * 86400,))
+    conn.execute(f"DELETE FROM {schema}.runs WHERE time < ? OR id <= ?",
+                 (row.time - RETENTION_DAYS * 86400, int(cursor.lastrowid or 0) - MAX_ROWS))
 
 
 def write(row: Row | None, archive_id: str | None = None) -> None:
@@ -107,20 +159,44 @@ def write(row: Row | None, archive_id: str | None = None) -> None:
         release(conn)
 
 
-def append_pending(row: Row) -> None:
+# The pending file stops growing here (a ledger that stays broken is not emptied into it).
+MAX_PENDING_BYTES = 8 * 1024 * 1024
+
+
+def append_pending(row: Row, archive_id: str | None = None) -> None:
     """Queue `row` for the database without opening it (one write of one line)."""
     from rtok import fastjson
 
     line = fastjson.dumps([row.time, row.command, row.family, row.source, row.raw_bytes,
-                           row.shown_bytes, row.exec_ms, row.exit_code, row.project],
+                           row.shown_bytes, row.exec_ms, row.exit_code, row.project,
+                           row.agent, row.session, row.cap_chars, archive_id],
                           separators=(",", ":")) + "\n"
     path = paths.ledger_pending()
     paths.private_dir(os.path.dirname(path))
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
     try:
-        os.write(fd, line.encode("utf-8", "surrogateescape"))
+        if os.fstat(fd).st_size < MAX_PENDING_BYTES:
+            os.write(fd, line.encode("utf-8", "surrogateescape"))
     finally:
         os.close(fd)
+
+
+def restore_claimed(claimed: str | None) -> None:
+    """Put a claimed pending file back (its rows could not be inserted after all)."""
+    if claimed is None:
+        return
+    try:
+        with open(claimed, "rb") as handle:
+            data = handle.read()
+        path = paths.ledger_pending()
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        os.unlink(claimed)
+    except OSError:
+        pass
 
 
 def fold_pending(conn: sqlite3.Connection, schema: str) -> str | None:
@@ -132,22 +208,34 @@ def fold_pending(conn: sqlite3.Connection, schema: str) -> str | None:
         os.rename(path, claimed)
     except OSError:
         return None
-    from rtok import fastjson
 
     with open(claimed, "rb") as handle:
         lines = handle.read().split(b"\n")
     for raw in lines:
-        try:
-            (stamp, command, family, source, raw_bytes, shown_bytes, exec_ms, exit_code,
-             project) = fastjson.loads(raw.decode("utf-8", "surrogateescape"))
-            row = Row(str(command), str(family), str(source), int(raw_bytes),
-                      int(shown_bytes), int(exec_ms),
-                      None if exit_code is None else int(exit_code), str(project),
-                      float(stamp))
-        except (ValueError, TypeError):
-            continue  # an empty or torn line
-        insert(conn, schema, row, None)
+        parsed = _pending_row(raw)
+        if parsed is not None:
+            insert(conn, schema, parsed[0], parsed[1])
     return claimed
+
+
+def _pending_row(raw: bytes) -> tuple[Row, str | None] | None:
+    """The row of one pending line and its archive id (a line written before schema 2 has
+    9 fields: its agent is unknown), or None for an empty or torn line."""
+    from rtok import fastjson
+
+    try:
+        fields = fastjson.loads(raw.decode("utf-8", "surrogateescape"))
+        (stamp, command, family, source, raw_bytes, shown_bytes, exec_ms, exit_code,
+         project) = fields[:9]
+        agent, session, cap = (fields[9:12] if len(fields) >= 12
+                               else (host.UNKNOWN, "", None))
+        archive_id = fields[12] if len(fields) >= 13 and fields[12] else None
+        row = Row(str(command), str(family), str(source), int(raw_bytes), int(shown_bytes),
+                  int(exec_ms), None if exit_code is None else int(exit_code), str(project),
+                  float(stamp), str(agent), str(session), None if cap is None else int(cap))
+        return row, None if archive_id is None else str(archive_id)
+    except (ValueError, TypeError):
+        return None
 
 
 def done_with(claimed: str | None) -> None:
@@ -163,3 +251,22 @@ def record(command: str, family: str, source: str, raw_bytes: int, shown_bytes: 
            now: float | None = None) -> None:
     write(Row(command, family, source, raw_bytes, shown_bytes, exec_ms, exit_code, project,
               now), archive_id)
+
+
+def add_reread(archive_id: str, written: int, cap_chars: int | None,
+               preview_chars: int | None = None) -> bool:
+    """Book `written` bytes that `rtok expand` wrote back from entry `archive_id` against
+    the latest run that archived it (the agent got at most `cap_chars` of them, or the
+    `preview_chars` it keeps of a result over the cap); False when no run of the ledger
+    archived it."""
+    in_context = host.counterfactual(written, cap_chars, preview_chars)
+    conn = open_ledger()
+    try:
+        cursor = conn.execute(
+            "UPDATE runs SET reread_bytes = reread_bytes + ?,"
+            " reread_ctx_bytes = reread_ctx_bytes + ?, rereads = rereads + 1"
+            " WHERE id = (SELECT id FROM runs WHERE archive_id = ?"
+            " ORDER BY time DESC, id DESC LIMIT 1)", (written, in_context, archive_id))
+        return bool(cursor.rowcount)
+    finally:
+        release(conn)

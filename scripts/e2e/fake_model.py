@@ -7,11 +7,14 @@ Responses (`…/responses`), Anthropic Messages (`…/messages`) and the Gemini 
 
 The script is stateless and decided per request:
 * a request offering the shell tool and carrying no result for our call yet gets one call of
-  that tool with the scripted command;
+  that tool with the scripted command (`command`, or the first of `commands`);
 * a request carrying the result of our call gets a short final text, unless the result
   suggests a different back-quoted command (deny-and-suggest) or, with `follow_expand`,
   ends in rtok's trailer (the model then runs the `rtok expand ID` it names), and the call
-  budget allows one more call;
+  budget allows one more call, or the script has `commands` left: they are sent one after
+  another, one call per answer. In a command, `{last_id}` stands for the archive id of the
+  latest rtok trailer (`[rtok expand ID · N lines]`) in the results so far; without one
+  that command is left out (a run without rtok has nothing to expand);
 * anything else (title requests, summaries, classifiers) gets a short text, or the smallest
   JSON value that fits a demanded schema.
 
@@ -49,6 +52,8 @@ FILLER_TEXT = "Run the requested shell command"
 SUGGESTION = re.compile(r"`([^`\n]+)`")
 # rtok's trailer, also as agents that JSON-escape a result leave it.
 EXPAND_TRAILER = re.compile(r"\[rtok expand ([0-9A-Za-z_.:-]+) (?:·|\\u00b7) ")
+LAST_ID = "{last_id}"
+TRAILER_ID = re.compile(r"\[(?:\S*/)?rtok expand ([0-9A-Za-z_.:-]+) · \d+ lines")
 
 Json = dict[str, Any]
 
@@ -58,12 +63,14 @@ class Script:
 
     def __init__(self, spec: Json, log_path: str) -> None:
         self.tool_names: list[str] = list(spec.get("tool_names") or [])
-        self.command: str = spec["command"]
+        self.commands: list[str] = [str(c) for c in spec.get("commands") or [spec["command"]]]
+        self.command: str = self.commands[0]
         self.final_text: str = spec.get("final_text") or "Done."
         self.follow_suggestions: bool = bool(spec.get("follow_suggestions", True))
         # After a result ending in rtok's trailer, ask for `rtok expand ID` as it says.
         self.follow_expand: bool = bool(spec.get("follow_expand", False))
-        self.max_calls: int = int(spec.get("max_calls", 3))
+        # Calls in all: the scripted commands, plus suggestions followed while it allows.
+        self.max_calls: int = int(spec.get("max_calls", 3)) + len(self.commands) - 1
         self.backend: str = str(spec.get("backend") or "")
         self.log_path = log_path
         self._lock = threading.Lock()
@@ -293,6 +300,43 @@ def _command_of(args: Json) -> str:
     return ""
 
 
+def _latest_id(results: list[tuple[str, str]]) -> str:
+    for _call_id, text in reversed(results):
+        found = TRAILER_ID.findall(text.replace("\\u00b7", "·"))
+        if found:
+            return str(found[-1])
+    return ""
+
+
+def _fits(scripted: str, command: str) -> bool:
+    if LAST_ID not in scripted:
+        return scripted.strip() == command
+    head, tail = scripted.strip().split(LAST_ID, 1)
+    return command.startswith(head) and command.endswith(tail) and len(command) > len(head)
+
+
+def next_scripted(script: Script, turn: Turn, results: list[tuple[str, str]]) -> str:
+    """The next of the script's commands to send ("" when all were sent): the calls in the
+    history are matched in order against the script; calls that fit none (suggestions
+    followed) are passed over. An agent that echoes no calls counts one result per command."""
+    sent = [_command_of(args).strip() for args in turn.calls.values()]
+    done = 0 if sent else len(results)
+    latest = _latest_id(results)
+    for command in sent:
+        while done < len(script.commands) and LAST_ID in script.commands[done] and not latest:
+            done += 1  # nothing to expand: this command is left out
+        if done < len(script.commands) and _fits(script.commands[done], command):
+            done += 1
+    while done < len(script.commands):
+        command = script.commands[done].strip()
+        if LAST_ID not in command:
+            return command
+        if latest:
+            return command.replace(LAST_ID, latest)
+        done += 1
+    return ""
+
+
 def decide(script: Script, turn: Turn, call_prefix: str) -> tuple[Answer, list[tuple[str, str]]]:
     """The answer to one request and the results of our calls it carries (id, text)."""
     # Every call in the history was made by this fake model, so every result is ours, in
@@ -308,8 +352,11 @@ def decide(script: Script, turn: Turn, call_prefix: str) -> tuple[Answer, list[t
         if turn.calls:
             # Our call is in the history but its result is not: stop rather than loop.
             return Answer(text=script.final_text), results
+        first = next_scripted(script, turn, results)
+        if not first:
+            return Answer(text=script.final_text), results
         return Answer(tool=name, call_id=f"{call_prefix}1",
-                      args=tool_arguments(schema, script.command)), results
+                      args=tool_arguments(schema, first)), results
     _last_id, last_text = results[-1]
     count = len(results)
     if script.follow_expand and count < script.max_calls:
@@ -322,11 +369,15 @@ def decide(script: Script, turn: Turn, call_prefix: str) -> tuple[Answer, list[t
     if script.follow_suggestions and count < script.max_calls:
         # Never suggest back a command already sent: that is how a loop would start.
         sent = {_command_of(args).strip() for args in turn.calls.values()}
-        sent.add(script.command.strip())
+        sent.update(command.strip() for command in script.commands)
         for suggestion in SUGGESTION.findall(last_text):
             if suggestion.strip() and suggestion.strip() not in sent:
                 return Answer(tool=name, call_id=f"{call_prefix}{count + 1}",
                               args=tool_arguments(schema, suggestion.strip())), results
+    following = next_scripted(script, turn, results)
+    if following:
+        return Answer(tool=name, call_id=f"{call_prefix}{count + 1}",
+                      args=tool_arguments(schema, following)), results
     return Answer(text=script.final_text), results
 
 

@@ -18,8 +18,10 @@ from e2e.workspace import netns_available, netns_prefix
 
 
 def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
-                scenario: str, command: str = COMMAND, follow_expand: bool = False) -> Session:
-    """Serve the fake model and run the agent (and its set-up steps) in a sandbox."""
+                scenario: str, command: str = COMMAND, follow_expand: bool = False,
+                commands: list[str] | None = None) -> Session:
+    """Serve the fake model and run the agent (and its set-up steps) in a sandbox.
+    With `commands`, the fake model sends them one after another (fake_model.py)."""
     folder = os.path.join(ctx.run_dir, scenario)
     os.makedirs(folder, exist_ok=True)
     hook_log = os.path.join(folder, "hook.jsonl")
@@ -27,7 +29,7 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
     env = {**env, "RTOK_HOOK_LOG": hook_log}
     exe = agent_executable(profile.name)
     steps = [*profile.pre_steps(ctx, exe)]
-    argv = profile.command(ctx, exe, prompt_for(command))
+    argv = profile.command(ctx, exe, prompt_for(commands[0] if commands else command))
     marker = env[MARKER_NAME]
     step_specs: list[dict[str, Any]] = []
     for step in steps:
@@ -49,7 +51,8 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
                             "final_text": FINAL_TEXT,
                             "follow_suggestions": profile.follow_suggestions, "max_calls": 3,
                             "follow_expand": follow_expand,
-                            "backend": profile.backend},
+                            "backend": profile.backend,
+                            **({"commands": commands} if commands else {})},
                    "port": ctx.port, "log": log_path, "lifetime": budget,
                    "ready": os.path.join(folder, "server.ready")},
         "steps": step_specs,

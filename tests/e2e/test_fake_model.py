@@ -301,3 +301,51 @@ def test_augment_backend_enables_hooks_and_calls_launch_process(augment: Fake) -
     assert streamed[-1]["tool_results"] == [{"call_id": use["tool_use_id"],
                                             "text": "commit abc"}]
     assert streamed[0]["answer"]["args"]["wait"] is True
+
+
+def _anthropic_turns(fake: Fake, results: list[str]) -> list[str]:
+    """Drive the fake as an agent would: run each call it makes, answer with the next of
+    `results`; the commands it sent, in order."""
+    messages: list[Json] = [{"role": "user", "content": "run them"}]
+    sent: list[str] = []
+    for turn in range(len(results) + 1):
+        body: Json = {"model": "m", "stream": True, "max_tokens": 100,
+                      "tools": [{"name": "Bash", "input_schema": BASH}], "messages": messages}
+        _, _, payload = fake.post("/v1/messages", body)
+        events = sse_data(payload)
+        start = next(e for e in events if e["type"] == "content_block_start")
+        if start["content_block"]["type"] != "tool_use":
+            return sent
+        delta = next(e for e in events if e["type"] == "content_block_delta")
+        command = json.loads(delta["delta"]["partial_json"])["command"]
+        sent.append(command)
+        call_id = start["content_block"]["id"]
+        result = results[min(turn, len(results) - 1)]
+        messages = [*messages,
+                    {"role": "assistant", "content": [{"type": "tool_use", "id": call_id,
+                                                       "name": "Bash",
+                                                       "input": {"command": command}}]},
+                    {"role": "user", "content": [{"type": "tool_result",
+                                                  "tool_use_id": call_id,
+                                                  "content": result}]}]
+    return sent
+
+
+@pytest.fixture
+def listed(tmp_path: Path) -> Iterator[Fake]:
+    yield from start(tmp_path, tool_names=["Bash"], follow_suggestions=False,
+                     commands=["git log", "seq 1 5000", "rtok expand {last_id}", "git log"])
+
+
+def test_a_list_of_commands_is_sent_one_after_another(listed: Fake) -> None:
+    trailer = "short\n[rtok expand a1b2c3 · 64 lines · cut]"
+    sent = _anthropic_turns(listed, [trailer, "1\n2\n3", "raw", "again"])
+    assert sent == ["git log", "seq 1 5000", "rtok expand a1b2c3", "git log"]
+    calls = [r["answer"].get("call_id") for r in listed.records() if "call_id" in r["answer"]]
+    assert len(set(calls)) == 4
+
+
+def test_the_expand_is_left_out_when_no_result_has_a_trailer(listed: Fake) -> None:
+    sent = _anthropic_turns(listed, ["raw git log", "1\n2\n3", "raw again"])
+    assert sent == ["git log", "seq 1 5000", "git log"]
+    assert listed.records()[-1]["answer"] == {"text": "Done."}

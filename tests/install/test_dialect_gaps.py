@@ -130,5 +130,6 @@ def test_init_reports_an_empty_project_settings_file_that_disables_the_hook(
         "~", str(_home()))
     assert settings.read_bytes() == content  # reported, not changed
     settings.write_bytes(b"{}\n")
-    again = _rtok(["init", "--agent", "claude", "--project", "--auto-patch", "--hook-only"], project)
+    again = _rtok(["init", "--agent", "claude", "--project", "--auto-patch", "--hook-only"],
+                  project)
     assert again.returncode == 0 and "is empty" not in again.stderr

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -298,3 +299,21 @@ def test_doctor_checks_every_agent_named(isolated_home: Path) -> None:
     agents = [str(c["agent"]) for c in checks]
     assert {"claude", "gemini"} <= set(agents) and "codex" not in agents
     assert agents.count("rtok") == 1  # the launcher, shared by both, checked once
+
+
+def test_doctor_keeps_its_sample_calls_out_of_the_decision_log(isolated_home: Path) -> None:
+    _init("--agent", "claude", "--agent", "codex", "-g")
+    code, checks = _doctor("--agent", "claude", "--agent", "codex", cwd=isolated_home)
+    assert code == 0, [c["message"] for c in checks if c["level"] == "FAIL"]
+    assert {c["sample"] for c in checks} >= {"rewrite", "passthrough"}
+    data = Path(os.environ["XDG_DATA_HOME"]) / "rtok"
+    assert not (data / "hook-decisions.jsonl").exists()
+    # The hook the doctor ran does log a real call: the file is absent only for its samples.
+    [hook] = [c["command"] for c in checks if c["sample"] == "rewrite" and c["agent"] == "claude"]
+    payload = {"session_id": "s1", "tool_use_id": "t1", "tool_name": "Bash",
+               "hook_event_name": "PreToolUse", "cwd": str(isolated_home),
+               "tool_input": {"command": "git status"}}
+    subprocess.run(["/bin/sh", "-c", str(hook)], input=json.dumps(payload), text=True,
+                   capture_output=True, cwd=str(isolated_home), check=True, timeout=30)
+    lines = (data / "hook-decisions.jsonl").read_text().splitlines()
+    assert [json.loads(line)["command"] for line in lines] == ["git status"]

@@ -85,7 +85,7 @@ def test_proxied_session_matches_direct_except_cut_text_blocks() -> None:
     expanded = run_rtok(["expand", entry_id])
     assert expanded.stdout.decode() == raw_text
     gain = json.loads(run_rtok(["gain", "--json"]).stdout)
-    assert [f["family"] for f in gain["families"]] == ["mcp"]
+    assert [f["key"] for f in gain["groups"]["family"]] == ["mcp"]
 
 
 def test_server_exit_status_propagates() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rtok import paths
 from rtok.store import ledger
-from rtok.store.gain import build_report, like_prefix
+from rtok.store.gain import Filters, build_report, like_prefix
 from rtok_testing import run_rtok
 
 
@@ -37,8 +37,10 @@ def test_totals_are_token_weighted() -> None:
     _row("/p", "ls", 40, 40)  # 10 -> 10 tokens
     report = build_report()
     assert report.totals.raw_tokens == 1010 and report.totals.shown_tokens == 110
-    assert report.totals.saved_pct == round(100 * 900 / 1010, 1)
-    assert [f.family for f in report.families] == ["git", "ls"]
+    # No agent is known here: uncapped, so the counterfactual is the raw output.
+    assert report.totals.counterfactual_tokens == 1010
+    assert report.totals.net_saved_pct == round(100 * 900 / 1010, 1)
+    assert [f.key for f in report.groups["family"]] == ["git", "ls"]
 
 
 def test_project_scope_treats_underscore_and_percent_literally() -> None:
@@ -48,8 +50,8 @@ def test_project_scope_treats_underscore_and_percent_literally() -> None:
     _row("/work/my_app2", "git", 400, 100)  # a sibling, not below
     _row("/work/100%", "git", 400, 100)
     _row("/work/100%x/y", "git", 400, 100)
-    assert build_report("/work/my_app").totals.runs == 2
-    assert build_report("/work/100%").totals.runs == 1
+    assert build_report(Filters(project="/work/my_app")).totals.runs == 2
+    assert build_report(Filters(project="/work/100%")).totals.runs == 1
     assert like_prefix("/a_b%c\\d") == "/a\\_b\\%c\\\\d/%"
 
 
@@ -71,7 +73,7 @@ def test_gain_cli_json_history_and_project(tmp_path: Path) -> None:
     assert scoped["totals"]["runs"] == 1
     assert len(scoped["history"]) == 1 and scoped["history"][0]["archive_id"]
     text = run_rtok(["gain", "--history"]).stdout.decode()
-    assert "saved tokens" in text and "python" in text
+    assert "net saved" in text and "python" in text
 
 
 def test_gain_with_no_ledger() -> None:
