@@ -366,7 +366,6 @@ def test_xo_rows_get_the_file_of_their_header() -> None:
         "xo: 1 error, 1 warning in 1 file",
         "lib/a.js:1:9: error object-curly-spacing: There should be no space after {.",
         "lib/a.js:7:3: warning max-params: Too many parameters (5).",
-        "  1 warning", "  1 error",
     ]
 
 

@@ -94,7 +94,9 @@ _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "go": ("go", ("colon",), r"^go: downloading "),
     "tsc": ("tsc", ("paren", "dash"), r"^\s*$"),
     "eslint": ("eslint", ("stylish", "colon"), r"^\s*$"),
-    "xo": ("xo", ("xo", "stylish"), r"^\s*$"),
+    "xo": ("xo", ("xo", "stylish"), r"^\s*$|^\s+\d+ (?:errors?|warnings?)$"),
+    # tsd prints its type errors as xo does (eslint-formatter-pretty)
+    "tsd": ("tsd", ("xo",), r"^\s*$|^\s+\d+ (?:errors?|warnings?)$"),
     "ruff": ("ruff", ("ruff", "colon"), r"^\s*$"),
     "mypy": ("mypy", ("colon",), r"^\s*$"),
     "pyright": ("pyright", ("pyright",), r"^No configuration file found|^Searching for source|"
@@ -360,8 +362,11 @@ def _summarise(text: str, tool: str) -> list[str] | None:
     for line in reader.other:
         if _GENERATED.match(line):
             out.cover(line)
+    kept = set(other)
     for line in _cut(other):
-        out.add(line)
+        out.show(line, line if line in kept else None)
+    for line in other:
+        out.pass_over(line)  # shown above, or counted by the cut
     return out.finish(lines)
 
 

@@ -165,6 +165,8 @@ class _Reader:
                 self.out.add(line)
         elif not self.session_line(line):
             self.out.add(line)
+        else:
+            self.out.cover(line)
 
     def failure_line(self, line: str) -> None:
         named = _BLOCK.match(line)
@@ -176,6 +178,7 @@ class _Reader:
             return
         if _SUBSECTION.match(line):
             self.in_captured = True
+            self.out.cover(line)
             return
         if self.in_captured:
             # what the test printed: its error lines stay
@@ -188,6 +191,7 @@ class _Reader:
 
     def warning_line(self, line: str) -> None:
         if line.startswith("-- Docs:") or (_WARNING_IDS.match(line) and "Warning" not in line):
+            self.out.cover(line)
             return
         if line.startswith("  ") and not line.startswith("    "):
             self.block.append(line.strip())

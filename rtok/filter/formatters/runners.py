@@ -100,7 +100,8 @@ _RUNNERS: dict[str, dict[str, str]] = {
                    r"tests? todo|uncaught exceptions?|unhandled rejections?)",
         "failed": r"^\s+\d+ (?:tests? failed|uncaught|unhandled)",
         "passing": r"^\s*[✔√] ",
-        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        # the rule drawn under the tests' lines
+        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME + r"|^\s*─$",
     },
     "tap": {
         "summary": r"^#\s*(?:tests|suites|pass|fail|cancelled|skipped|skip|todo|duration_ms|"
