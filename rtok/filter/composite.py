@@ -36,6 +36,8 @@ _MAKE_OWN = regex.compile(r"^g?make(?:\[\d+\])?: ")
 # families whose recipe lines are echoed as they run
 _ECHOING = frozenset({"make", "gmake", "just"})
 COMPOSITE = frozenset({"make", "gmake", "just", "tox", "nox"})
+# A line that reads as a pass (a runner's counts, `ok  pkg`, `All checks passed!`).
+_PASS = regex.compile(r"(?i)\b(?:pass(?:ed|es|ing)?|ok|succeeded|success(?:ful)?)\b")
 # How many times unclaimed lines are read again by another reader.
 _DEPTH = 4
 
@@ -237,7 +239,7 @@ def account_for(summary: list[str], text: str, exit_code: int, rule: Rule,
                 fail_tail_lines: int) -> list[str]:
     """A failed run's summary with the lines its reader did not claim: read by another
     reader when one knows them, else through the generic layer; and, when nothing shown
-    reports a failure, a line that says the run failed."""
+    reports a failure while a line reads as a pass, a line that says the run failed."""
     unclaimed = unclaimed_of(summary)
     shown = list(summary)
     if unclaimed:
@@ -250,7 +252,8 @@ def account_for(summary: list[str], text: str, exit_code: int, rule: Rule,
             present = set(shown)
             lines = [raw[i] for i in rest if raw[i] not in present]
             shown.extend(fail_tail(lines, rule, fail_tail_lines))
-    if not any(is_protected(line) for line in shown):
+    if not any(is_protected(line) for line in shown) \
+            and (not shown or any(_PASS.search(line) for line in shown)):
         shown.append(f"exit status {exit_code}: the run failed, though no part of its output"
                      " above says so")
     return shown

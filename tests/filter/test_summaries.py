@@ -1156,3 +1156,12 @@ def test_jest_in_colour_reads_as_without() -> None:
     assert out is not None
     assert not any("PASS" in line for line in out), out
     assert any("FAIL" in line and "a.test.js" in line for line in out), out
+
+
+def test_a_tool_count_that_differs_from_the_rows_read_is_the_one_shown() -> None:
+    rows = ("\n  lib/a.js:1:9\n"
+            "  ✖   1:9    There should be no space after {.    object-curly-spacing\n"
+            "  ✖   2:9    There should be no space after {.    object-curly-spacing\n\n")
+    assert DIAGNOSTICS["xo"](rows + "  2 errors\n")[0] == "xo: 2 errors in 1 file"
+    assert DIAGNOSTICS["xo"](rows + "  3 errors\n")[0] == \
+        "xo: 3 errors (its own count; 2 errors read below) in 1 file"
