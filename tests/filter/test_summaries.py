@@ -420,12 +420,12 @@ FAIL
 """
 
 
-def test_go_verbose_failure_dedupes_reasons_across_tests() -> None:
+def test_go_verbose_failures_with_the_same_reason_share_it() -> None:
     assert gotest.go_test(GO_VERBOSE_FAIL) == [
         "--- FAIL: TestB",
         "--- FAIL: TestB/one",
-        "    b_test.go:9: want 2, got 3 (×2)",
         "--- FAIL: TestB/two",
+        "    b_test.go:9: want 2, got 3",
         "FAIL\texample.com/b\t0.01s",
         "go test: 1 package ok; 1 failed; 1 without tests; tests: 1 passed, 3 failed; 0.03s",
     ]
@@ -439,8 +439,8 @@ def test_go_passing_test_error_lines_are_kept_once_with_their_count() -> None:
     assert gotest.go_test(text) == [
         "--- FAIL: TestB (1.50s)",
         "    b_test.go:3: want 1",
-        "    retry_test.go:9: error: dial refused, retrying (×3)",
         "FAIL\texample.com/net\t1.510s",
+        "    retry_test.go:9: error: dial refused, retrying (×3)",
         "go test: 0 packages ok; 1 failed; tests: 3 passed, 1 failed; 1.51s",
     ]
 
@@ -468,7 +468,7 @@ def test_go_testify_report_drops_what_the_test_line_already_says() -> None:
         "    Error: Not equal:",
         "    expected: 1",
         "FAIL\texample.com/objx\t0.010s",
-        "go test: 0 packages ok; 1 failed; tests: 0 passed, 1 failed; 0.01s",
+        "go test: 0 packages ok; 1 failed; tests: 1 failed; 0.01s",
     ]
 
 
@@ -483,13 +483,14 @@ def test_go_testify_location_is_kept_under_every_test_that_logged_it() -> None:
     assert gotest.go_test(text) == [
         "--- FAIL: TestDiff/empty",
         "    lists_test.go:919:",
-        "    Error: Not equal: (×2)",
+        "    Error: Not equal:",
         "    Messages: extra A for []",
         "--- FAIL: TestDiff/same",
         "    lists_test.go:919:",
+        "    Error: Not equal:",
         "    Messages: extra A for [x]",
         "FAIL\texample.com/lists\t0.010s",
-        "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed; 0.01s",
+        "go test: 0 packages ok; 1 failed; tests: 2 failed; 0.01s",
     ]
 
 
@@ -503,11 +504,11 @@ def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -
             + "FAIL\nFAIL\texample.com/m\t0.010s\n")
     assert gotest.go_test(text) == [
         "--- FAIL: TestA",
-        "    Panic stack:\tgoroutine [running]: (×2)",
-        "    example.com/m.(*Mock).fail(…) (×2)",
-        "    /src/m/mock.go:322 (×2)",
-        "    expected: pkg.Value(0x1) (×2)",
         "--- FAIL: TestB",
+        "    Panic stack:\tgoroutine [running]:",
+        "    example.com/m.(*Mock).fail(…)",
+        "    /src/m/mock.go:322",
+        "    expected: pkg.Value(0x1)",
         "FAIL\texample.com/m\t0.010s",
         "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed; 0.01s",
     ]
@@ -1165,3 +1166,34 @@ def test_a_tool_count_that_differs_from_the_rows_read_is_the_one_shown() -> None
     assert DIAGNOSTICS["xo"](rows + "  2 errors\n")[0] == "xo: 2 errors in 1 file"
     assert DIAGNOSTICS["xo"](rows + "  3 errors\n")[0] == \
         "xo: 3 errors (its own count; 2 errors read below) in 1 file"
+
+
+def test_go_without_v_counts_only_what_it_names_and_keeps_packages_apart() -> None:
+    """Without -v go names only failed tests: no pass count is made up; the same test name
+    failing in two packages is two blocks, each under its package's result line, each with
+    its own reason."""
+    text = ("--- FAIL: TestEncode (0.00s)\n    a_test.go:5: got x\n    a_test.go:5: got x\n"
+            "FAIL\nFAIL\texample.com/a\t0.010s\n"
+            "--- FAIL: TestEncode (0.00s)\n    b_test.go:9: got y\n"
+            "--- FAIL: TestDecode (0.00s)\n    b_test.go:20: got x\n"
+            "FAIL\nFAIL\texample.com/b\t0.020s\nok  \texample.com/c\t0.030s\n")
+    assert gotest.go_test(text) == [
+        "--- FAIL: TestEncode",
+        "    a_test.go:5: got x (×2)",
+        "FAIL\texample.com/a\t0.010s",
+        "--- FAIL: TestEncode",
+        "    b_test.go:9: got y",
+        "--- FAIL: TestDecode",
+        "    b_test.go:20: got x",
+        "FAIL\texample.com/b\t0.020s",
+        "go test: 1 package ok; 2 failed; tests: 3 failed; 0.06s",
+    ]
+
+
+def test_go_example_output_keeps_its_order() -> None:
+    text = ("--- FAIL: ExampleEncode (0.00s)\ngot:\n-----BEGIN-----\ndGVzdA=>\n-----END-----\n"
+            "want:\n-----BEGIN-----\ndGVzdA==\n-----END-----\nFAIL\nFAIL\texample.com/pem\t0.01s\n")
+    assert gotest.go_test(text)[:10] == [
+        "--- FAIL: ExampleEncode", "    got:", "    -----BEGIN-----", "    dGVzdA=>",
+        "    -----END-----", "    want:", "    -----BEGIN-----", "    dGVzdA==",
+        "    -----END-----", "FAIL\texample.com/pem\t0.01s"]
