@@ -283,11 +283,24 @@ def _test_or_build_formatter(family: str, words: list[str]) -> Formatter | None:
         from rtok.filter.formatters.surefire import maven_output
 
         return maven_output
+    if family == "ruff" and sub == "format":
+        return _ruff_format(words)
     if family == "dotnet" and sub not in ("build", "msbuild", "publish", "pack", "run"):
         return None
     from rtok.filter.formatters.diagnostics import diagnostics_for
 
     return diagnostics_for(_DIAGNOSTICS_OF[family])
+
+
+def _ruff_format(words: list[str]) -> Formatter:
+    """`ruff format --diff` prints a unified diff; `--check` (and a plain run) its files."""
+    if "--diff" in words:
+        from rtok.filter.formatters.git import unified_diff
+
+        return unified_diff
+    from rtok.filter.formatters.ruff_format import ruff_format
+
+    return ruff_format
 
 
 def _script_formatter(family: str, words: list[str], sub: str) -> Formatter | None:
