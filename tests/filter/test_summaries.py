@@ -1197,3 +1197,21 @@ def test_go_example_output_keeps_its_order() -> None:
         "--- FAIL: ExampleEncode", "    got:", "    -----BEGIN-----", "    dGVzdA=>",
         "    -----END-----", "    want:", "    -----BEGIN-----", "    dGVzdA==",
         "    -----END-----", "FAIL\texample.com/pem\t0.01s"]
+
+
+def test_pytest_keeps_the_where_that_gives_a_bare_false_its_values() -> None:
+    block = ["    def test_x():", ">       assert isinstance(result.exception, CustomError)",
+             "E       AssertionError: assert False",
+             "E        +  where False = isinstance(None, <class 'CustomError'>)",
+             "E        +    where None = <Result okay>.exception",
+             "E        +  and   3 = len(x)", "", "tests/test_t.py:17: AssertionError"]
+    text = ("=================================== FAILURES ===================================\n"
+            "____________________________________ test_x ____________________________________\n"
+            + "\n".join(block) + "\n"
+            "=========================== short test summary info ============================\n"
+            "FAILED tests/test_t.py::test_x - AssertionError: assert False\n"
+            "============================== 1 failed in 0.10s ===============================\n")
+    shown = pytest_fmt.pytest_output(text)
+    assert shown is not None
+    assert "E        +  where False = isinstance(None, <class 'CustomError'>)" in shown
+    assert "E        +    where None = <Result okay>.exception" in shown

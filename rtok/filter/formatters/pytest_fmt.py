@@ -42,6 +42,9 @@ _LIBRARY_FRAME = regex.compile(r"^\S*(?:/site-packages/|/dist-packages/|/lib/pyt
 # pytest's explanation of a failed assertion names where each value came from; a line whose
 # value the assertion above already shows only repeats it
 _RAISE = regex.compile(r"^>\s+raise\b")
+# A value that an `E` line shows without saying what it is (`assert False`): the `+ where`
+# that gives it (`False = isinstance(None, Foo)`) is the assertion's actual values.
+_SAYS_NOTHING = frozenset({"True", "False", "None"})
 _WHERE = regex.compile(r"^E\s+\+(?P<depth>\s+)(?:where|and)\s+(?P<value>.+?) = ")
 
 
@@ -55,7 +58,8 @@ def _final(lines: list[str]) -> int:
 
 def reason_lines(block: list[str], out: Summary) -> list[str]:
     """A failure's kept lines without what another of them already says: a `+ where` whose
-    value an earlier `E` line shows, frames of installed packages but the innermost (where
+    value an earlier `E` line shows (but True, False, None, which an `E` line shows without
+    saying what they are), frames of installed packages but the innermost (where
     it was raised), and the `+ where` lines that explain a dropped one (each dropped line is
     covered: what it said is still shown). The `>` line stays, the statement that failed as
     written (the `E` lines give it with its values filled in), but for a `raise`, whose
@@ -68,7 +72,8 @@ def reason_lines(block: list[str], out: Summary) -> list[str]:
     for index, line in enumerate(block):
         where = _WHERE.match(line)
         depth = len(where.group("depth")) if where is not None else 0
-        if where is not None and (where.group("value") in shown_e
+        if where is not None and ((where.group("value") in shown_e
+                                   and where.group("value") not in _SAYS_NOTHING)
                                   or 0 < dropped_depth < depth):
             dropped_depth = dropped_depth if 0 < dropped_depth < depth else depth
             out.cover(line)
