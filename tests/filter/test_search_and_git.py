@@ -164,15 +164,38 @@ def test_find_names_every_folder_and_a_file_name_is_not_a_message() -> None:
     assert not any(line == "src/auth/password_reset.py" for line in out)
 
 
-def test_ls_long_names_every_folder_and_counts_cut_files() -> None:
+def test_ls_long_names_every_folder_and_every_file() -> None:
     from rtok.filter.formatters import listing
 
     rows = [f"-rw-r--r--  1 root root  {100 + i} Apr  7  2025 passwd_{i}" for i in range(60)]
     rows += [f"drwxr-xr-x  2 root root  4096 Apr  7  2025 dir_{i}" for i in range(5)]
     out = shorten("total 12\n" + "\n".join(rows) + "\n", listing.ls_long)
     assert [line for line in out if line.endswith("/")] == [f"dir_{i}/" for i in range(5)]
-    assert out[-1] == "… 20 more files"
-    assert len(out) == 46
+    assert out[5].startswith("60 files: passwd_0 100B, passwd_1 101B, ")
+    shown = "\n".join(out)
+    assert all(f"passwd_{i} {100 + i}B" in shown for i in range(60))
+    assert all(len(line) <= listing.LINE_WIDTH for line in out)
+
+
+def test_ls_long_past_the_cap_counts_the_files_it_leaves_out() -> None:
+    from rtok.filter.formatters import listing
+
+    rows = [f"-rw-r--r--  1 root root  10 Apr  7  2025 f_{i}" for i in range(listing.ALL_PATHS + 5)]
+    out = listing.ls_long("\n".join(rows) + "\n")
+    assert out is not None
+    assert out[-1] == f"… {listing.ALL_PATHS + 5 - listing.LS_FILES} more files"
+
+
+def test_find_names_every_path_up_to_the_cap() -> None:
+    from rtok.filter.formatters import listing
+
+    paths = [f"src/mod{f}/file_{n}.py" for f in range(30) for n in range(40)]
+    out = listing.paths_by_folder("\n".join(paths) + "\n")
+    assert out is not None and out[0] == "1200 paths in 30 folders"
+    shown = "\n".join(out)
+    assert all(f"file_{n}.py" in shown for n in range(40))
+    assert sum(line.count("file_") for line in out) == 1200
+    assert all(len(line) <= listing.LINE_WIDTH for line in out)
 
 
 def test_no_rule_removes_a_catalogue_line() -> None:
