@@ -1215,3 +1215,17 @@ def test_pytest_keeps_the_where_that_gives_a_bare_false_its_values() -> None:
     assert shown is not None
     assert "E        +  where False = isinstance(None, <class 'CustomError'>)" in shown
     assert "E        +    where None = <Result okay>.exception" in shown
+
+
+def test_runs_of_frames_in_installed_packages_are_one_count_line() -> None:
+    text = (" FAIL  test/a.test.js > parses\nTypeError: bad input\n"
+            " ❯ parse node_modules/yaml/dist/parse.js:10:5\n"
+            " ❯ compose node_modules/yaml/dist/compose.js:20:7\n"
+            " ❯ node:internal/process/task_queues:95:5\n"
+            " ❯ test/a.test.js:7:12\n\n"
+            " Test Files  1 failed (1)\n      Tests  1 failed (1)\n")
+    shown = runners.FORMATTERS["vitest"](text)
+    assert shown is not None
+    assert " … 3 frames in installed packages or node" in shown
+    assert not any("node_modules" in line for line in shown)
+    assert " ❯ test/a.test.js:7:12" in shown
