@@ -1229,3 +1229,16 @@ def test_runs_of_frames_in_installed_packages_are_one_count_line() -> None:
     assert " … 3 frames in installed packages or node" in shown
     assert not any("node_modules" in line for line in shown)
     assert " ❯ test/a.test.js:7:12" in shown
+
+
+def test_pytest_skip_reason_given_at_several_places_is_said_once() -> None:
+    text = ("=========================== short test summary info ============================\n"
+            "SKIPPED [16] tests/test_termui.py:329: Tests user-input using the msvcrt module.\n"
+            "SKIPPED [3] tests/test_termui.py:339: Tests special character inputs.\n"
+            "SKIPPED [2] tests/test_termui.py:354: Tests user-input using the msvcrt module.\n"
+            "================= 582 passed, 21 skipped in 4.71s =================\n")
+    assert pytest_fmt.pytest_output(text) == [
+        "SKIPPED [18] Tests user-input using the msvcrt module. (tests/test_termui.py:329,"
+        " tests/test_termui.py:354)",
+        "SKIPPED [3] Tests special character inputs. (tests/test_termui.py:339)",
+        "pytest: 582 passed, 21 skipped in 4.71s"]

@@ -11,6 +11,10 @@ from rtok.filter import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, counted, summariser
 from rtok.filter.protect import is_protected
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Match
+
 _COUNTS = (r"(?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|"
            r"rerun)|no tests ran)")
 _FINAL = regex.compile(
@@ -127,7 +131,7 @@ class _Reader:
     """One pass over the lines before the closing counts, section by section."""
 
     __slots__ = ("block", "block_name", "failures", "has_short", "in_captured", "out",
-                 "section")
+                 "section", "skips")
 
     def __init__(self, lines: list[str], out: Summary) -> None:
         self.out = out
@@ -140,6 +144,8 @@ class _Reader:
         self.block: list[str] = []
         self.block_name = ""
         self.in_captured = False
+        # skip reason -> (count, locations): a reason given at several places is said once
+        self.skips: dict[str, tuple[int, list[str]]] = {}
 
     def close_block(self) -> None:
         self.failures.close(self.block_name, self.block, self.out)
@@ -166,7 +172,10 @@ class _Reader:
         elif "warnings summary" in self.section:
             self.warning_line(line)
         elif "short test summary" in self.section:
-            if line not in self.failures.used:
+            skipped = _SKIPPED.match(line)
+            if skipped is not None:
+                self.skip(line, skipped)
+            elif line not in self.failures.used:
                 self.out.add(line)
         elif not self.session_line(line):
             self.out.add(line)
@@ -216,9 +225,17 @@ class _Reader:
                 self.out.add(line)
         return True
 
+    def skip(self, line: str, found: Match[str]) -> None:
+        count, places = self.skips.get(found.group("reason"), (0, []))
+        places.append(found.group("where"))
+        self.skips[found.group("reason")] = (count + int(found.group("n")), places)
+        self.out.cover(line)
+
     def end(self) -> None:
         self.close_block()
         self.failures.emit(self.out)
+        for reason, (count, places) in self.skips.items():
+            self.out.add(f"SKIPPED [{count}] {reason} ({', '.join(places)})")
 
 
 @summariser
@@ -241,6 +258,8 @@ def pytest_output(text: str) -> list[str] | None:
     return out.finish(lines, _not_an_error)
 
 
+# `SKIPPED [16] tests/test_termui.py:329: reason` (pytest -rs)
+_SKIPPED = regex.compile(r"^SKIPPED \[(?P<n>\d+)\] (?P<where>\S+?:\d+): (?P<reason>.+)$")
 _SUMMARY_ID = regex.compile(r"^(?P<word>FAILED|ERROR) (?P<id>.+?)(?: - .*)?$")
 
 
