@@ -149,19 +149,35 @@ def read_chain(raw: list[str], indices: list[int], readers: list[Reader]
     limit = len(indices)
     parts: list[tuple[int, list[str]]] = []
     claimed_all: set[int] = set()
-    for reader in reversed(readers):
+    for position in range(len(readers) - 1, -1, -1):
         part = [i for i in indices[:limit] if i not in claimed_all]
         if not part:
             break
-        said, claimed = _read(raw, part, reader)
+        said, claimed = _read(raw, part, readers[position])
         if said is None or not claimed:
             continue
+        said = _earliest(raw, part, readers[:position], claimed) or said
         first = min(claimed)
         parts.append((first, said))
         claimed_all |= claimed
         limit = indices.index(first)
     shown = [line for _, said in sorted(parts, key=lambda part: part[0]) for line in said]
     return shown, [i for i in indices if i not in claimed_all and raw[i].strip()]
+
+
+def _earliest(raw: list[str], part: list[int], before: list[Reader], claimed: set[int]
+              ) -> list[str] | None:
+    """What an earlier program's reader says of the lines a later one claimed, when it
+    claims the same lines and no program between them printed anything it reads: in
+    `xo && ava && tsd` a report in the form both xo and tsd print is xo's when ava printed
+    nothing (xo failed, so ava and tsd never ran)."""
+    for index, reader in enumerate(before):
+        said, mine = _read(raw, part, reader)
+        if said is None or mine != claimed:
+            continue
+        if all(_read(raw, part, between)[0] is None for between in before[index + 1:]):
+            return said
+    return None
 
 
 def _read(raw: list[str], indices: list[int], reader: Reader

@@ -125,3 +125,9 @@ def test_interleaved_pass_and_failure_keep_the_failure(picks: list[bool], comman
 def test_interleaved_pytest_pass_and_ruff_failure(picks: list[bool], command: str) -> None:
     text = "\n".join(interleave(PYTEST_PASS, RUFF_FAIL, picks)) + "\n"
     assert_failure_shown(shown(command, text, 2), ruff_locations())
+
+
+def test_a_report_both_xo_and_tsd_could_print_is_xos_when_nothing_ran_between() -> None:
+    lines = shown("npm test", "\n".join(raw_lines("npm-test-xo-fail")) + "\n", 1)
+    assert lines[0] == "xo: 1 error in 1 file"
+    assert "index.js:5:1: error no-var: Unexpected var, use let or const instead." in lines
