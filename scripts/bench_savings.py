@@ -6,10 +6,10 @@
 
 Every case of tests/golden/signal/ is shown to `rtok filter --stdin --cmd CMD --exit-code N`
 (trailer included); tokens are ceil(bytes / 4); E and K are kept as tests/golden/test_signal.py
-counts them. "E floor" is the fewest tokens an output that keeps every E entry can have:
-the entries alone, each once, a file named once before all of its locations (no trailer,
-nothing else); where it is above RTK's figure, RTK's size cannot be reached without losing
-E lines. RTK gets the same raw bytes through its own stdin form for that family:
+counts them. "E floor" is the raw lines that carry an E entry, each once, verbatim (no
+trailer, nothing else): what an output that shows every error line as the tool wrote it
+costs (an output that groups them, as rtok's readers do, can be below it). RTK gets the
+same raw bytes through its own stdin form for that family:
 
 - `rtk pipe -f NAME` for the filters `rtk pipe` lists (grep, rg, find, git-diff, git-log,
   git-status, pytest, cargo-test, go-test, go-build, tsc, vitest, mypy, ruff-check, ctest,
@@ -87,23 +87,46 @@ def kept(name: str, key: str, text: str) -> tuple[int, int]:
 
 
 def e_floor(name: str) -> int:
-    """Tokens of the E entries alone: each string once, each list once under its first part
-    (the file), its other parts joined by a space; one byte between entries."""
+    """Tokens of the raw lines that carry an E entry, each line once and verbatim (a list
+    entry's lines run from the line of its first part to the line of its last), one newline
+    after each."""
     from golden.test_signal import entries
 
-    strings: set[str] = set()
-    files: dict[str, set[str]] = {}
+    text = raw_of(name).decode("utf-8", "replace")
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    lines = text.split("\n")
+    carrying: set[int] = set()
     for entry in entries(name, "E"):
-        if isinstance(entry, str):
-            strings.add(entry)
-        elif len(entry) == 1:
-            strings.add(entry[0])
+        parts = [entry] if isinstance(entry, str) else entry
+        carrying.update(_line_of(starts, at) for at in _tightest(text, parts))
+    return tokens(sum(len(lines[i].encode()) + 1 for i in carrying))
+
+
+def _tightest(text: str, parts: list[str]) -> list[int]:
+    """Where each part of an entry is, in the occurrence whose parts lie closest together
+    (a file named far above the line that gives its location is not that line's)."""
+    at = text.find(parts[-1])
+    while at >= 0:
+        found = [at]
+        end = at
+        for part in reversed(parts[:-1]):
+            end = text.rfind(part, 0, end)
+            if end < 0:
+                break
+            found.append(end)
         else:
-            files.setdefault(entry[0], set()).add(" ".join(entry[1:]))
-    size = sum(len(text.encode()) + 1 for text in strings)
-    size += sum(len(file.encode()) + 1 + sum(len(rest.encode()) + 1 for rest in rests)
-                for file, rests in files.items())
-    return tokens(size)
+            return found
+        at = text.find(parts[-1], at + 1)
+    return []
+
+
+def _line_of(starts: list[int], offset: int) -> int:
+    """Index of the line holding `offset` (`starts` are the lines' first offsets)."""
+    from bisect import bisect_right
+
+    return bisect_right(starts, offset) - 1
 
 
 def sandbox_env(home: str) -> dict[str, str]:
@@ -367,9 +390,9 @@ def build_table(rows: dict[str, dict[str, object]]) -> str:
         "`scripts/bench_savings.py`). Tokens are bytes / 4, rounded up; E = error and warning",
         "lines kept, K = context kept (files with hits, changed files, commits, folders).",
         "RTK columns cover the cases RTK could be given (\"RTK cases\"); \"rtok there\" is",
-        "rtok's tokens on those same cases, and \"E floor there\" the fewest tokens any output",
-        "keeping every E entry of those cases can have (the entries alone, each file named",
-        "once). Regenerate with `python scripts/bench_savings.py`.",
+        "rtok's tokens on those same cases, and \"E floor there\" the tokens of the raw lines",
+        "carrying an E entry of those cases, each once and verbatim (the error lines as the",
+        "tools wrote them, nothing else). Regenerate with `python scripts/bench_savings.py`.",
         "",
         "| family | cases | raw tokens | rtok tokens | rtok saved | rtok E | rtok K "
         "| RTK cases | rtok there | E floor there | RTK tokens | RTK saved | RTK E | RTK K "
