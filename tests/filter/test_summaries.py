@@ -1242,3 +1242,12 @@ def test_pytest_skip_reason_given_at_several_places_is_said_once() -> None:
         " tests/test_termui.py:354)",
         "SKIPPED [3] Tests special character inputs. (tests/test_termui.py:339)",
         "pytest: 582 passed, 21 skipped in 4.71s"]
+
+
+def test_pytest_9_counts_of_subtests_are_read() -> None:
+    text = ("test_support.py::TestSupport::test_HOST PASSED                           [  6%]\n"
+            "test_support.py::TestSupport::test_args_from_interpreter_flags \n"
+            "test_support.py::TestSupport::test_args_from_interpreter_flags PASSED    [  8%]\n"
+            "======== 18 passed, 27 deselected, 24 subtests passed in 3.10s ========\n")
+    assert pytest_fmt.pytest_output(text) == [
+        "pytest: 18 passed, 27 deselected, 24 subtests passed in 3.10s"]

@@ -15,8 +15,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from re import Match
 
-_COUNTS = (r"(?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|"
-           r"rerun)|no tests ran)")
+# pytest 9 counts subtests (its own, and unittest's subTest) apart: `24 subtests passed`
+_COUNTS = (r"(?:\d+ (?:(?:subtests? )?(?:passed|failed|skipped|xfailed|xpassed)|errors?|"
+           r"warnings?|deselected|rerun)|no tests ran)")
 _FINAL = regex.compile(
     rf"^=*\s*(?P<body>{_COUNTS}(?:, {_COUNTS})* in [\d.]+s(?: \([^)]*\))?)\s*=*$")
 _SECTION = regex.compile(r"^={3,} (?P<name>.+?) ={3,}$")
@@ -25,7 +26,7 @@ _SUBSECTION = regex.compile(r"^-{3,} (?P<name>.+?) -{3,}$")
 _PROGRESS = regex.compile(r"^(?:\S+\.py ?)?[.sxXfFE]+\s*(?:\[\s*\d+%\])?$")
 _STATUS = regex.compile(r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:(?P<pre>PASSED|SKIPPED|XFAIL|XPASS|"
                         r"FAILED|ERROR) \S+::\S.*|\S+::\S.*? (?P<post>PASSED|SKIPPED|XFAIL|XPASS|"
-                        r"FAILED|ERROR)(?: \(.*\))?(?: +\[\s*\d+%\])?)$")
+                        r"SUBPASS|SUBSKIP|FAILED|ERROR)(?: \(.*\))?(?: +\[\s*\d+%\])?)$")
 # xdist -v names each test when it starts, its status comes on a later line
 _BARE_ID = regex.compile(r"^\S+\.py::.+$")
 _HEADER = regex.compile(r"^(?:platform |cachedir:|rootdir:|configfile:|testpaths:|plugins:|"
