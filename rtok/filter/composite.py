@@ -197,14 +197,26 @@ def _read(raw: list[str], indices: list[int], reader: Reader
     return said, {i for i in indices if i not in left and raw[i].strip()}
 
 
-def composite_reader(family: str, fallback: Reader | None) -> Reader:
-    """A summary reader for an output of several tools (see the module docstring)."""
+def chain_reader(script: str) -> Reader | None:
+    """The reader of a script's output: its lines before any header are the output of the
+    programs it chains, read in the order they ran. None when no program has a reader."""
+    if not _readers_of(script):
+        return None
+    return composite_reader("script", None, script)
+
+
+def composite_reader(family: str, fallback: Reader | None, command: str = "") -> Reader:
+    """A summary reader for an output of several tools (see the module docstring);
+    `command` is what printed the lines before the first header."""
     echoing = family in _ECHOING
 
     @summariser
     def read(text: str) -> list[str] | None:
         raw = clean_lines(text)
         parts = sections(raw, echoing)
+        lead = parts[0] if command and parts and not parts[0].command else None
+        if lead is not None:
+            lead.command = command  # the lines before any header: no header line of theirs
         shown: list[str] = []
         unclaimed: list[int] = []
         read_any = False
@@ -218,7 +230,8 @@ def composite_reader(family: str, fallback: Reader | None) -> Reader:
                     body = section.lines
                 unclaimed.extend(i for i in body if raw[i].strip())
                 continue
-            said, rest = read_chain(raw, section.lines[1:], readers)
+            body = section.lines if section is lead else section.lines[1:]
+            said, rest = read_chain(raw, body, readers)
             if not said:
                 unclaimed.extend(i for i in section.lines if raw[i].strip())
                 continue

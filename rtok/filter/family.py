@@ -116,7 +116,8 @@ def script_family(script: str) -> tuple[str, list[str]]:
     if len(distinct) == 1:
         words = programs[-1]
         return program_name(words[0]), words
-    return "script", []
+    # the script itself, read by `formatter_for` as a chain of tools
+    return "script", ["sh", "-c", script]
 
 
 def chain(script: str) -> list[list[str]]:
@@ -168,6 +169,8 @@ def _subcommand(words: list[str]) -> str:
 
 
 def formatter_for(family: str, words: list[str]) -> Formatter | None:
+    if family == "script":
+        return _chain(words[2]) if len(words) == 3 else None
     if family == "git" and _subcommand(words) != "ls-files":
         sub = _subcommand(words)
         from rtok.filter.formatters import git
@@ -301,6 +304,14 @@ def _ruff_format(words: list[str]) -> Formatter:
     from rtok.filter.formatters.ruff_format import ruff_format
 
     return ruff_format
+
+
+def _chain(script: str) -> Formatter | None:
+    """A script chaining tools (`ruff check . && pytest -q`): each tool's part read by its
+    own reader (`rtok.filter.composite`), when one of them has a reader."""
+    from rtok.filter.composite import chain_reader
+
+    return chain_reader(script)
 
 
 def _script_formatter(family: str, words: list[str], sub: str) -> Formatter | None:

@@ -131,3 +131,13 @@ def test_a_report_both_xo_and_tsd_could_print_is_xos_when_nothing_ran_between() 
     lines = shown("npm test", "\n".join(raw_lines("npm-test-xo-fail")) + "\n", 1)
     assert lines[0] == "xo: 1 error in 1 file"
     assert "index.js:5:1: error no-var: Unexpected var, use let or const instead." in lines
+
+
+def test_a_chain_typed_as_one_command_is_read_by_its_programs_readers() -> None:
+    text = "\n".join([*AVA_PASS, *TSD_FAIL]) + "\n"
+    for command in ("xo && ava && tsd", "sh -c 'xo && ava && tsd'"):
+        lines = shown(command, text, 1)
+        assert lines[:2] == ["ava: 20 tests passed", "tsd: 9 errors in 1 file"], command
+        assert_failure_shown(lines, tsd_locations())
+    family, words = family_of_command("git status; ls -la")
+    assert (family, formatter_for(family, words)) == ("script", None)
