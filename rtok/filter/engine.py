@@ -146,6 +146,12 @@ def shorten(
             # A reader that trips on an odd output must not cost the command its output.
             summary = None
         if summary is not None:
+            if exit_code != 0:
+                # The reader owns only the lines it understood: the rest of a failed run
+                # (another tool's part of a `&&` chain or recipe) is shown too.
+                from rtok.filter.composite import account_for
+
+                summary = account_for(summary, text, exit_code, rule, fail_tail_lines)
             return [clip_line(line) for line in summary]
     if exit_code != 0:
         # A failure's tail is its payload: those lines are shown exactly as written.

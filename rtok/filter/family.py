@@ -116,7 +116,14 @@ def script_family(script: str) -> tuple[str, list[str]]:
     if len(distinct) == 1:
         words = programs[-1]
         return program_name(words[0]), words
-    return "script", []
+    # the script itself, read by `formatter_for` as a chain of tools
+    return "script", ["sh", "-c", script]
+
+
+def chain(script: str) -> list[list[str]]:
+    """The argv of each command a script chains (`a && b; c`), the first stage of a
+    pipeline standing for it."""
+    return [unit[0] for unit in _units(script)]
 
 
 def _units(script: str) -> list[list[list[str]]]:
@@ -162,6 +169,8 @@ def _subcommand(words: list[str]) -> str:
 
 
 def formatter_for(family: str, words: list[str]) -> Formatter | None:
+    if family == "script":
+        return _chain(words[2]) if len(words) == 3 else None
     if family == "git" and _subcommand(words) != "ls-files":
         sub = _subcommand(words)
         from rtok.filter.formatters import git
@@ -203,6 +212,7 @@ _RUNNER_OF = {"jest": "jest", "vitest": "vitest", "mocha": "mocha", "ava": "ava"
               "tape": "tap", "playwright": "playwright", "rspec": "rspec", "phpunit": "phpunit",
               "ctest": "ctest", "unittest": "unittest"}
 _DIAGNOSTICS_OF = {"rustc": "rustc", "tsc": "tsc", "vue-tsc": "tsc", "eslint": "eslint", "xo": "xo",
+                   "tsd": "tsd",
                    "ruff": "ruff", "mypy": "mypy", "dmypy": "mypy", "pyright": "pyright",
                    "basedpyright": "pyright", "flake8": "flake8", "pylint": "pylint",
                    "gcc": "gcc", "g++": "gcc", "cc": "gcc", "c++": "gcc", "clang": "gcc",
@@ -211,7 +221,21 @@ _DIAGNOSTICS_OF = {"rustc": "rustc", "tsc": "tsc", "vue-tsc": "tsc", "eslint": "
                    "gradlew": "gradle", "dotnet": "dotnet", "msbuild": "dotnet"}
 _PACKAGE_SCRIPTS = {"npm", "pnpm", "yarn", "bun"}
 _TEST_BUILD_FAMILIES = frozenset({"pytest", "cargo", "go", "node", *_RUNNER_OF, *_DIAGNOSTICS_OF,
-                                  *_PACKAGE_SCRIPTS})
+                                  *_PACKAGE_SCRIPTS, "just", "tox", "nox"})
+# families whose output is other tools' output in sections
+_RECIPES = frozenset({"make", "gmake", "ninja", "just", "tox", "nox"})
+_COMPOSITE_READERS: dict[str, Formatter] = {}
+
+
+def _composite(family: str, fallback: Formatter | None) -> Formatter:
+    """The reader of an output of several tools' sections (`rtok.filter.composite`), made
+    once per family."""
+    reader = _COMPOSITE_READERS.get(family)
+    if reader is None:
+        from rtok.filter.composite import composite_reader
+
+        reader = _COMPOSITE_READERS[family] = composite_reader(family, fallback)
+    return reader
 
 
 def _is_test_script(name: str) -> bool:
@@ -251,13 +275,8 @@ def _test_or_build_formatter(family: str, words: list[str]) -> Formatter | None:
         from rtok.filter.formatters.runners import FORMATTERS
 
         return FORMATTERS["tap"]
-    if family in _PACKAGE_SCRIPTS:
-        if sub not in ("t", "tst") and not _is_test_script(sub) \
-                and not (sub in ("run", "run-script") and any(map(_is_test_script, words[2:4]))):
-            return None
-        from rtok.filter.formatters.runners import detect_runner
-
-        return detect_runner
+    if family in _PACKAGE_SCRIPTS or family in _RECIPES:
+        return _script_formatter(family, words, sub)
     runner = _RUNNER_OF.get(family)
     if runner is not None:
         from rtok.filter.formatters.runners import FORMATTERS
@@ -267,8 +286,45 @@ def _test_or_build_formatter(family: str, words: list[str]) -> Formatter | None:
         from rtok.filter.formatters.surefire import maven_output
 
         return maven_output
+    if family == "ruff" and sub == "format":
+        return _ruff_format(words)
     if family == "dotnet" and sub not in ("build", "msbuild", "publish", "pack", "run"):
         return None
     from rtok.filter.formatters.diagnostics import diagnostics_for
 
     return diagnostics_for(_DIAGNOSTICS_OF[family])
+
+
+def _ruff_format(words: list[str]) -> Formatter:
+    """`ruff format --diff` prints a unified diff; `--check` (and a plain run) its files."""
+    if "--diff" in words:
+        from rtok.filter.formatters.git import unified_diff
+
+        return unified_diff
+    from rtok.filter.formatters.ruff_format import ruff_format
+
+    return ruff_format
+
+
+def _chain(script: str) -> Formatter | None:
+    """A script chaining tools (`ruff check . && pytest -q`): each tool's part read by its
+    own reader (`rtok.filter.composite`), when one of them has a reader."""
+    from rtok.filter.composite import chain_reader
+
+    return chain_reader(script)
+
+
+def _script_formatter(family: str, words: list[str], sub: str) -> Formatter | None:
+    """A package's test script, a make or just recipe, a tox or nox session: the tools'
+    sections, each read by its own reader."""
+    if family in _PACKAGE_SCRIPTS:
+        if sub not in ("t", "tst") and not _is_test_script(sub) \
+                and not (sub in ("run", "run-script") and any(map(_is_test_script, words[2:4]))):
+            return None
+        from rtok.filter.formatters.runners import detect_runner
+
+        return _composite(family, detect_runner)
+    from rtok.filter.formatters.diagnostics import diagnostics_for
+
+    return _composite(family, diagnostics_for("make") if family in ("make", "gmake", "ninja")
+                      else None)

@@ -37,7 +37,8 @@ def test_a_kept_row_sits_under_its_own_file_and_never_twice() -> None:
         if not line.startswith("  "):
             current = line.split(" (")[0]
             continue
-        _, _, text = line.strip().partition(": ")
+        _, _, text = line.strip().partition(":")
+        text = text.strip()
         f = current.rsplit("_", 1)[1].split(".")[0]
         assert text.startswith(f"value = compute_{f}_"), (current, line)
         assert line not in seen
@@ -49,7 +50,7 @@ def test_a_hit_carrying_a_secret_is_always_shown_and_tool_messages_kept() -> Non
     text += "src/pkg/conf.py:7:DATABASE_URL = 'postgres://app:pw@db/app'\n"
     text += "grep: src/locked: Permission denied\n"
     out = shorten(text, grep.grep_grouped)
-    assert "src/pkg/conf.py:7: DATABASE_URL = 'postgres://app:pw@db/app'" in out
+    assert "src/pkg/conf.py:7:DATABASE_URL = 'postgres://app:pw@db/app'" in out
     assert out[-1] == "grep: src/locked: Permission denied"
     assert sum(1 for line in out if "postgres://" in line) == 1
 
@@ -62,7 +63,7 @@ def test_paths_holding_colons_and_dashes_keep_their_rows() -> None:
     assert out[0] == "120 hits in 3 files, 18 shown"
     assert [line for line in out[1:] if not line.startswith("  ")] == [
         "./a:b.txt (40)", "./sub/12:34.py (40)", "./dash-1-2.txt (40)"]
-    assert "  1: line 1 foo" in out and "  1: x foo 1" in out and "  1: foo-1" in out
+    assert "  1:line 1 foo" in out and "  1:x foo 1" in out and "  1:foo-1" in out
 
 
 def test_context_rows_whose_text_holds_a_colon_number_stay_under_their_file() -> None:
@@ -74,9 +75,9 @@ def test_context_rows_whose_text_holds_a_colon_number_stay_under_their_file() ->
             "src/dash-1-b.py:10:total = 1\n")
     out = grep.grep_grouped(text)
     assert out == [
-        "src/slice.py (1)", "  4- part = data[1:2:3]", "  5: total = sum(part)",
-        "  6- return total",
-        "src/dash-1-b.py (1)", "  9- import x", "  10: total = 1",
+        "src/slice.py (1)", "  4-    part = data[1:2:3]", "  5:    total = sum(part)",
+        "  6-    return total",
+        "src/dash-1-b.py (1)", "  9-import x", "  10:total = 1",
     ]
 
 
@@ -163,15 +164,38 @@ def test_find_names_every_folder_and_a_file_name_is_not_a_message() -> None:
     assert not any(line == "src/auth/password_reset.py" for line in out)
 
 
-def test_ls_long_names_every_folder_and_counts_cut_files() -> None:
+def test_ls_long_names_every_folder_and_every_file() -> None:
     from rtok.filter.formatters import listing
 
     rows = [f"-rw-r--r--  1 root root  {100 + i} Apr  7  2025 passwd_{i}" for i in range(60)]
     rows += [f"drwxr-xr-x  2 root root  4096 Apr  7  2025 dir_{i}" for i in range(5)]
     out = shorten("total 12\n" + "\n".join(rows) + "\n", listing.ls_long)
     assert [line for line in out if line.endswith("/")] == [f"dir_{i}/" for i in range(5)]
-    assert out[-1] == "… 20 more files"
-    assert len(out) == 46
+    assert out[5].startswith("60 files: passwd_0 100B, passwd_1 101B, ")
+    shown = "\n".join(out)
+    assert all(f"passwd_{i} {100 + i}B" in shown for i in range(60))
+    assert all(len(line) <= listing.LINE_WIDTH for line in out)
+
+
+def test_ls_long_past_the_cap_counts_the_files_it_leaves_out() -> None:
+    from rtok.filter.formatters import listing
+
+    rows = [f"-rw-r--r--  1 root root  10 Apr  7  2025 f_{i}" for i in range(listing.ALL_PATHS + 5)]
+    out = listing.ls_long("\n".join(rows) + "\n")
+    assert out is not None
+    assert out[-1] == f"… {listing.ALL_PATHS + 5 - listing.LS_FILES} more files"
+
+
+def test_find_names_every_path_up_to_the_cap() -> None:
+    from rtok.filter.formatters import listing
+
+    paths = [f"src/mod{f}/file_{n}.py" for f in range(30) for n in range(40)]
+    out = listing.paths_by_folder("\n".join(paths) + "\n")
+    assert out is not None and out[0] == "1200 paths in 30 folders"
+    shown = "\n".join(out)
+    assert all(f"file_{n}.py" in shown for n in range(40))
+    assert sum(line.count("file_") for line in out) == 1200
+    assert all(len(line) <= listing.LINE_WIDTH for line in out)
 
 
 def test_no_rule_removes_a_catalogue_line() -> None:
@@ -212,7 +236,7 @@ def test_rg_heading_groups_are_read_with_their_paths() -> None:
     assert out[0] == "55 hits in 5 files, 30 shown"
     assert [line for line in out[1:] if not line.startswith("  ")] == [
         f"src/m{f}.py (11)" for f in range(5)]
-    assert "  1: row_0_1" in out
+    assert "  1:    row_0_1" in out
 
 
 def test_grep_n_on_one_file_is_not_read_as_headed_groups() -> None:
@@ -264,7 +288,7 @@ def test_a_file_named_like_another_files_context_row_keeps_its_hit(tmp_path: Pat
                              capture_output=True, text=True, check=True).stdout
         out = grep.grep_grouped(raw)
         assert out is not None, raw
-        assert sorted(headers(out)) == ["./notes (2)", "./notes-1-old:1: TODO in the old notes"
+        assert sorted(headers(out)) == ["./notes (2)", "./notes-1-old:1:TODO in the old notes"
                                         ], (flags, raw, out)
 
 
@@ -280,10 +304,10 @@ def test_null_separated_paths_are_read_whole(tmp_path: Path) -> None:
         assert out is not None, raw
         numbered, context = "n" in flags, "-C1" in flags
         assert sorted(headers(out)) == sorted([
-            "./a (1)" if context else "./a:1: TODO first" if numbered else "./a:TODO first",
+            "./a (1)" if context else "./a:1:TODO first" if numbered else "./a:TODO first",
             "./a:1:b (2)",
-            "./x-2-y:1: TODO fourth" if numbered else "./x-2-y:TODO fourth"]), (flags, raw, out)
-        assert ("  1- before" in out) == context, out
+            "./x-2-y:1:TODO fourth" if numbered else "./x-2-y:TODO fourth"]), (flags, raw, out)
+        assert ("  1-before" in out) == context, out
 
 
 @pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep is not installed")
@@ -297,9 +321,9 @@ def test_rg_heading_with_one_hit_per_file_is_grouped(tmp_path: Path) -> None:
                          cwd=tmp_path, capture_output=True, text=True, check=True).stdout
     out = grep.grep_grouped(raw)
     assert out is not None, raw
-    assert "./--:1: TODO in dashes" in out, out
+    assert "./--:1:TODO in dashes" in out, out
     for n in range(12):
-        assert f"./mod_{n}.py:2: TODO item {n}" in out, out
+        assert f"./mod_{n}.py:2:TODO item {n}" in out, out
 
 
 # What ripgrep 13.0.0 printed for the tree of the test above, so that the reading is
@@ -311,6 +335,6 @@ RG_HEADING_ONE_HIT_EACH = "./--\n1:TODO in dashes\n\n" + "".join(
 def test_rg_heading_capture_with_one_hit_per_file_is_grouped() -> None:
     out = grep.grep_grouped(RG_HEADING_ONE_HIT_EACH)
     assert out is not None
-    assert "./--:1: TODO in dashes" in out, out
+    assert "./--:1:TODO in dashes" in out, out
     for n in range(12):
-        assert f"./mod_{n}.py:2: TODO item {n}" in out, out
+        assert f"./mod_{n}.py:2:TODO item {n}" in out, out

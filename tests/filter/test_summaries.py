@@ -366,7 +366,6 @@ def test_xo_rows_get_the_file_of_their_header() -> None:
         "xo: 1 error, 1 warning in 1 file",
         "lib/a.js:1:9: error object-curly-spacing: There should be no space after {.",
         "lib/a.js:7:3: warning max-params: Too many parameters (5).",
-        "  1 warning", "  1 error",
     ]
 
 
@@ -421,12 +420,12 @@ FAIL
 """
 
 
-def test_go_verbose_failure_dedupes_reasons_across_tests() -> None:
+def test_go_verbose_failures_with_the_same_reason_share_it() -> None:
     assert gotest.go_test(GO_VERBOSE_FAIL) == [
         "--- FAIL: TestB",
         "--- FAIL: TestB/one",
-        "    b_test.go:9: want 2, got 3 (×2)",
         "--- FAIL: TestB/two",
+        "    b_test.go:9: want 2, got 3",
         "FAIL\texample.com/b\t0.01s",
         "go test: 1 package ok; 1 failed; 1 without tests; tests: 1 passed, 3 failed; 0.03s",
     ]
@@ -440,8 +439,8 @@ def test_go_passing_test_error_lines_are_kept_once_with_their_count() -> None:
     assert gotest.go_test(text) == [
         "--- FAIL: TestB (1.50s)",
         "    b_test.go:3: want 1",
-        "    retry_test.go:9: error: dial refused, retrying (×3)",
         "FAIL\texample.com/net\t1.510s",
+        "    retry_test.go:9: error: dial refused, retrying (×3)",
         "go test: 0 packages ok; 1 failed; tests: 3 passed, 1 failed; 1.51s",
     ]
 
@@ -469,7 +468,7 @@ def test_go_testify_report_drops_what_the_test_line_already_says() -> None:
         "    Error: Not equal:",
         "    expected: 1",
         "FAIL\texample.com/objx\t0.010s",
-        "go test: 0 packages ok; 1 failed; tests: 0 passed, 1 failed; 0.01s",
+        "go test: 0 packages ok; 1 failed; tests: 1 failed; 0.01s",
     ]
 
 
@@ -484,13 +483,14 @@ def test_go_testify_location_is_kept_under_every_test_that_logged_it() -> None:
     assert gotest.go_test(text) == [
         "--- FAIL: TestDiff/empty",
         "    lists_test.go:919:",
-        "    Error: Not equal: (×2)",
+        "    Error: Not equal:",
         "    Messages: extra A for []",
         "--- FAIL: TestDiff/same",
         "    lists_test.go:919:",
+        "    Error: Not equal:",
         "    Messages: extra A for [x]",
         "FAIL\texample.com/lists\t0.010s",
-        "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed; 0.01s",
+        "go test: 0 packages ok; 1 failed; tests: 2 failed; 0.01s",
     ]
 
 
@@ -504,11 +504,11 @@ def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -
             + "FAIL\nFAIL\texample.com/m\t0.010s\n")
     assert gotest.go_test(text) == [
         "--- FAIL: TestA",
-        "    Panic stack:\tgoroutine [running]: (×2)",
-        "    example.com/m.(*Mock).fail(…) (×2)",
-        "    /src/m/mock.go:322 (×2)",
-        "    expected: pkg.Value(0x1) (×2)",
         "--- FAIL: TestB",
+        "    Panic stack:\tgoroutine [running]:",
+        "    example.com/m.(*Mock).fail(…)",
+        "    /src/m/mock.go:322",
+        "    expected: pkg.Value(0x1)",
         "FAIL\texample.com/m\t0.010s",
         "go test: 0 packages ok; 1 failed; tests: 0 passed, 2 failed; 0.01s",
     ]
@@ -1157,3 +1157,97 @@ def test_jest_in_colour_reads_as_without() -> None:
     assert out is not None
     assert not any("PASS" in line for line in out), out
     assert any("FAIL" in line and "a.test.js" in line for line in out), out
+
+
+def test_a_tool_count_that_differs_from_the_rows_read_is_the_one_shown() -> None:
+    rows = ("\n  lib/a.js:1:9\n"
+            "  ✖   1:9    There should be no space after {.    object-curly-spacing\n"
+            "  ✖   2:9    There should be no space after {.    object-curly-spacing\n\n")
+    assert DIAGNOSTICS["xo"](rows + "  2 errors\n")[0] == "xo: 2 errors in 1 file"
+    assert DIAGNOSTICS["xo"](rows + "  3 errors\n")[0] == \
+        "xo: 3 errors (its own count; 2 errors read below) in 1 file"
+
+
+def test_go_without_v_counts_only_what_it_names_and_keeps_packages_apart() -> None:
+    """Without -v go names only failed tests: no pass count is made up; the same test name
+    failing in two packages is two blocks, each under its package's result line, each with
+    its own reason."""
+    text = ("--- FAIL: TestEncode (0.00s)\n    a_test.go:5: got x\n    a_test.go:5: got x\n"
+            "FAIL\nFAIL\texample.com/a\t0.010s\n"
+            "--- FAIL: TestEncode (0.00s)\n    b_test.go:9: got y\n"
+            "--- FAIL: TestDecode (0.00s)\n    b_test.go:20: got x\n"
+            "FAIL\nFAIL\texample.com/b\t0.020s\nok  \texample.com/c\t0.030s\n")
+    assert gotest.go_test(text) == [
+        "--- FAIL: TestEncode",
+        "    a_test.go:5: got x (×2)",
+        "FAIL\texample.com/a\t0.010s",
+        "--- FAIL: TestEncode",
+        "    b_test.go:9: got y",
+        "--- FAIL: TestDecode",
+        "    b_test.go:20: got x",
+        "FAIL\texample.com/b\t0.020s",
+        "go test: 1 package ok; 2 failed; tests: 3 failed; 0.06s",
+    ]
+
+
+def test_go_example_output_keeps_its_order() -> None:
+    text = ("--- FAIL: ExampleEncode (0.00s)\ngot:\n-----BEGIN-----\ndGVzdA=>\n-----END-----\n"
+            "want:\n-----BEGIN-----\ndGVzdA==\n-----END-----\nFAIL\nFAIL\texample.com/pem\t0.01s\n")
+    assert gotest.go_test(text)[:10] == [
+        "--- FAIL: ExampleEncode", "    got:", "    -----BEGIN-----", "    dGVzdA=>",
+        "    -----END-----", "    want:", "    -----BEGIN-----", "    dGVzdA==",
+        "    -----END-----", "FAIL\texample.com/pem\t0.01s"]
+
+
+def test_pytest_keeps_the_where_that_gives_a_bare_false_its_values() -> None:
+    block = ["    def test_x():", ">       assert isinstance(result.exception, CustomError)",
+             "E       AssertionError: assert False",
+             "E        +  where False = isinstance(None, <class 'CustomError'>)",
+             "E        +    where None = <Result okay>.exception",
+             "E        +  and   3 = len(x)", "", "tests/test_t.py:17: AssertionError"]
+    text = ("=================================== FAILURES ===================================\n"
+            "____________________________________ test_x ____________________________________\n"
+            + "\n".join(block) + "\n"
+            "=========================== short test summary info ============================\n"
+            "FAILED tests/test_t.py::test_x - AssertionError: assert False\n"
+            "============================== 1 failed in 0.10s ===============================\n")
+    shown = pytest_fmt.pytest_output(text)
+    assert shown is not None
+    assert "E        +  where False = isinstance(None, <class 'CustomError'>)" in shown
+    assert "E        +    where None = <Result okay>.exception" in shown
+
+
+def test_runs_of_frames_in_installed_packages_are_one_count_line() -> None:
+    text = (" FAIL  test/a.test.js > parses\nTypeError: bad input\n"
+            " ❯ parse node_modules/yaml/dist/parse.js:10:5\n"
+            " ❯ compose node_modules/yaml/dist/compose.js:20:7\n"
+            " ❯ node:internal/process/task_queues:95:5\n"
+            " ❯ test/a.test.js:7:12\n\n"
+            " Test Files  1 failed (1)\n      Tests  1 failed (1)\n")
+    shown = runners.FORMATTERS["vitest"](text)
+    assert shown is not None
+    assert " … 3 frames in installed packages or node" in shown
+    assert not any("node_modules" in line for line in shown)
+    assert " ❯ test/a.test.js:7:12" in shown
+
+
+def test_pytest_skip_reason_given_at_several_places_is_said_once() -> None:
+    text = ("=========================== short test summary info ============================\n"
+            "SKIPPED [16] tests/test_termui.py:329: Tests user-input using the msvcrt module.\n"
+            "SKIPPED [3] tests/test_termui.py:339: Tests special character inputs.\n"
+            "SKIPPED [2] tests/test_termui.py:354: Tests user-input using the msvcrt module.\n"
+            "================= 582 passed, 21 skipped in 4.71s =================\n")
+    assert pytest_fmt.pytest_output(text) == [
+        "SKIPPED [18] Tests user-input using the msvcrt module. (tests/test_termui.py:329,"
+        " tests/test_termui.py:354)",
+        "SKIPPED [3] Tests special character inputs. (tests/test_termui.py:339)",
+        "pytest: 582 passed, 21 skipped in 4.71s"]
+
+
+def test_pytest_9_counts_of_subtests_are_read() -> None:
+    text = ("test_support.py::TestSupport::test_HOST PASSED                           [  6%]\n"
+            "test_support.py::TestSupport::test_args_from_interpreter_flags \n"
+            "test_support.py::TestSupport::test_args_from_interpreter_flags PASSED    [  8%]\n"
+            "======== 18 passed, 27 deselected, 24 subtests passed in 3.10s ========\n")
+    assert pytest_fmt.pytest_output(text) == [
+        "pytest: 18 passed, 27 deselected, 24 subtests passed in 3.10s"]

@@ -94,7 +94,9 @@ _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "go": ("go", ("colon",), r"^go: downloading "),
     "tsc": ("tsc", ("paren", "dash"), r"^\s*$"),
     "eslint": ("eslint", ("stylish", "colon"), r"^\s*$"),
-    "xo": ("xo", ("xo", "stylish"), r"^\s*$"),
+    "xo": ("xo", ("xo", "stylish"), r"^\s*$|^\s+\d+ (?:errors?|warnings?)$"),
+    # tsd prints its type errors as xo does (eslint-formatter-pretty)
+    "tsd": ("tsd", ("xo",), r"^\s*$|^\s+\d+ (?:errors?|warnings?)$"),
     "ruff": ("ruff", ("ruff", "colon"), r"^\s*$"),
     "mypy": ("mypy", ("colon",), r"^\s*$"),
     "pyright": ("pyright", ("pyright",), r"^No configuration file found|^Searching for source|"
@@ -171,7 +173,8 @@ class _Reader:
     """One pass over the lines: diagnostics into groups, other lines kept in order."""
 
     __slots__ = ("by_message", "current_file", "excerpt", "excerpt_next", "groups", "in_block",
-                 "kinds", "last", "last_new", "other", "out", "pending", "progress", "shapes")
+                 "kinds", "last", "last_new", "other", "other_counts", "out", "pending",
+                 "progress", "shapes")
 
     def __init__(self, shapes: tuple[str, ...], progress: str, excerpt: bool) -> None:
         self.excerpt = excerpt
@@ -182,6 +185,7 @@ class _Reader:
         self.groups: dict[tuple[str, str], _Group] = {}
         self.by_message: dict[tuple[str, str], _Group] = {}
         self.other: list[str] = []
+        self.other_counts: list[str] = []  # the tool's own count lines
         self.out = Summary()
         self.current_file = ""
         self.pending: _Pending | None = None
@@ -340,15 +344,54 @@ def _add_groups(reader: _Reader, label: str) -> None:
         counts[sev] = counts.get(sev, 0) + len(group.locations)
         files.update(group.files)
     tally = ", ".join(plural(n, sev) for sev, n in counts.items())
-    out.add(f"{label}: {tally} in {plural(len(files), 'file')}")
+    told = _told(reader.other_counts)
+    if told and _disagree(told, counts):
+        # the tool's own count wins; what was read is said beside it
+        mine = tally
+        tally = ", ".join(plural(n, sev) for sev, n in told.items())
+        out.add(f"{label}: {tally} (its own count; {mine} read below) in"
+                f" {plural(len(files), 'file')}")
+    else:
+        out.add(f"{label}: {tally} in {plural(len(files), 'file')}")
     for group in groups:
         for line in _group_lines(group):
             out.add(line)
 
 
+# A tool's own count of what it reported: `  9 errors` (xo, tsd), `Found 12 errors in 3
+# files.` (tsc, mypy, ruff), `✖ 760 problems (700 errors, 60 warnings)` (eslint).
+_TOLD = regex.compile(r"^(?:\s+(?P<n>\d+) (?P<sev>error|warning)s?$|Found (?P<found>\d+) errors?\b|"
+                      r"✖ \d+ problems? \((?P<e>\d+) errors?, (?P<w>\d+) warnings?\))")
+
+
+def _disagree(told: dict[str, int], counts: dict[str, int]) -> bool:
+    """Whether the tool's own counts differ from what was read (a tool that gives no
+    severity, `problem`, is compared on the total)."""
+    if set(counts) == {"problem"}:
+        return sum(told.values()) != counts["problem"]
+    return any(counts.get(sev, 0) != n for sev, n in told.items())
+
+
+def _told(lines: list[str]) -> dict[str, int]:
+    told: dict[str, int] = {}
+    for line in lines:
+        found = _TOLD.match(line)
+        if found is None:
+            continue
+        if found.group("n"):
+            told.setdefault(found.group("sev"), int(found.group("n")))
+        elif found.group("found"):
+            told.setdefault("error", int(found.group("found")))
+        else:
+            told.setdefault("error", int(found.group("e")))
+            told.setdefault("warning", int(found.group("w")))
+    return told
+
+
 def _summarise(text: str, tool: str) -> list[str] | None:
     lines = clean_lines(text)
     reader = _read(lines, tool)
+    reader.other_counts = [line for line in lines if _TOLD.match(line)]
     if not reader.groups:
         return None
     _add_groups(reader, _TOOLS[tool][0])
@@ -360,8 +403,11 @@ def _summarise(text: str, tool: str) -> list[str] | None:
     for line in reader.other:
         if _GENERATED.match(line):
             out.cover(line)
+    kept = set(other)
     for line in _cut(other):
-        out.add(line)
+        out.show(line, line if line in kept else None)
+    for line in other:
+        out.pass_over(line)  # shown above, or counted by the cut
     return out.finish(lines)
 
 

@@ -1,8 +1,13 @@
-"""go test (plain, -v and -json): a pass is its counts; a failure is each failed test with the
-lines it logged (the same reason once, with how often it came), then the package results.
+"""go test (plain, -v and -json): a pass is its counts; a failure is each failed package's
+failed tests, each with its own lines (the same line within a test once, with how often it
+came; tests of one package whose lines read the same share them), then the package's result
+line, then the counts. Without -v go names only the tests that failed, so no pass count is
+given.
 
 Stdlib only (hot path). Lines a test logs belong to the test named by the last `=== RUN`,
-`=== CONT` or `=== NAME` (-v), or follow its `--- FAIL` line (plain). In a failed run a
+`=== CONT` or `=== NAME` (-v), or follow its `--- FAIL` line (plain; a failed example's
+got/want lines and a panic's are not indented). Tests are scoped by package: a name met
+again after a package's result line is another package's test. In a failed run a
 passing test's lines are dropped unless they carry an error word; a run whose packages are
 all ok is its counts and time only (a `--- FAIL` there comes from a test that runs tests of
 its own). What a failure repeats is left out: testify's `Error Trace:` at the location
@@ -95,33 +100,39 @@ def without_runtime_frames(lines: list[str]) -> list[str]:
 
 
 class _Test:
-    __slots__ = ("failed", "lines", "name", "time")
+    __slots__ = ("failed", "lines", "name", "package", "time")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.lines: list[str] = []
         self.failed = False
         self.time = ""
+        self.package = ""  # the package result line that closed its scope
 
 
 class _Run:
-    """What one pass over the output found: tests in order, lines outside any test, counts."""
+    """What one pass over the output found: tests in order, lines outside any test, counts.
+    Tests are scoped by package: go prints a package's tests, then its result line, so a
+    name met again after a result line is another package's test."""
 
-    __slots__ = ("current", "loose", "order", "passed", "skipped", "tests")
+    __slots__ = ("current", "loose", "order", "passed", "scope", "skipped", "tests", "verbose")
 
     def __init__(self) -> None:
         self.tests: dict[str, _Test] = {}
         self.order: list[_Test] = []
+        self.scope: list[_Test] = []  # tests since the last package result line
         self.current: _Test | None = None
         self.loose: list[str] = []
         self.passed = 0
         self.skipped = 0
+        self.verbose = False  # -v: every test's result is printed, so passes can be counted
 
     def test(self, name: str) -> _Test:
         test = self.tests.get(name)
         if test is None:
             test = self.tests[name] = _Test(name)
             self.order.append(test)
+            self.scope.append(test)
         return test
 
     def end(self, kind: str, name: str, time: str) -> None:
@@ -131,16 +142,24 @@ class _Run:
             test.failed = True
             self.current = test  # plain mode: its reasons follow this line
             return
+        self.verbose = True  # go prints passing and skipped tests only with -v
         if kind == "PASS":
             self.passed += 1
         else:
             self.skipped += 1
         self.current = None
 
+    def close_package(self, line: str) -> None:
+        for test in self.scope:
+            test.package = line
+        self.scope = []
+        self.tests = {}
+
     def read(self, line: str, out: Summary) -> None:
         event = _EVENT.match(line)
         if event is not None:
             out.cover(line)
+            self.verbose = True
             self.current = self.test(event.group("name"))
             return
         end = _END.match(line)
@@ -148,14 +167,21 @@ class _Run:
             out.cover(line)
             self.end(end.group("kind"), end.group("name"), end.group("time") or "")
             return
-        if _PACKAGE.match(line) or _BARE.match(line):
+        package = _PACKAGE.match(line)
+        if package is not None or _BARE.match(line):
             out.cover(line)
             self.current = None
+            if package is not None:
+                self.close_package(line)
             return
         if not line.strip():
             return
-        if self.current is not None and line[:1].isspace():
-            self.current.lines.append(line)
+        current = self.current
+        # a failed example prints its got/want lines unindented; a test that panics, its
+        # goroutines
+        if current is not None and (line[:1].isspace()
+                                    or (current.failed and not _EXIT.match(line))):
+            current.lines.append(line)
             return
         self.current = None
         self.loose.append(line)
@@ -236,27 +262,67 @@ def _loose_lines(loose: list[str], out: Summary) -> None:
         out.add(shortened(line) + (f" (×{count})" if count > 1 else ""), line)
 
 
-def _failures(failed: list[_Test], out: Summary) -> None:
-    """Each failed test with its lines. A line logged by several tests is shown once, with
-    how often it came, except a bare `file.go:N:` (testify's location, its report on the
-    lines below), which every test that logged it keeps, counted within that test."""
-    seen = _counts_by_text([line for test in failed for line in test.lines])
-    shown: set[str] = set()
+def _failures(failed: list[_Test], out: Summary) -> set[str]:
+    """Each failed test with its own lines (the same line within a test once, with how
+    often it came; a bare `file.go:N:`, testify's location, every time it came). Tests of
+    one package whose lines read the same share them: their names, then the lines once.
+    Each package's failures are followed by its result line (those shown are returned)."""
+    blocks: dict[tuple[str, tuple[str, ...]], list[_Test]] = {}
     for test in failed:
-        # a time is left out when it says nothing (0.00s)
-        time = f" ({test.time})" if test.time and test.time.strip("0.s") else ""
-        out.add(f"--- FAIL: {test.name}{time}")
-        places = _counts_by_text([line for line in test.lines if _BARE_PLACE.match(line)])
-        for line in test.lines:
-            key = line.strip()
-            if key in places:
-                count = places.pop(key)
-            elif key in shown:
-                continue
-            else:
-                count = seen[key]
-            shown.add(key)
-            out.add(f"    {shortened(key)}" + (f" (×{count})" if count > 1 else ""), line)
+        key = tuple(line.strip() for line in test.lines)
+        blocks.setdefault((test.package, key), []).append(test)
+    packages: dict[str, list[tuple[tuple[str, ...], list[_Test]]]] = {}
+    for (package, key), tests in blocks.items():
+        packages.setdefault(package, []).append((key, tests))
+    for package, groups in packages.items():
+        for _, tests in groups:
+            for test in tests:
+                # a time is left out when it says nothing (0.00s)
+                time = f" ({test.time})" if test.time and test.time.strip("0.s") else ""
+                out.add(f"--- FAIL: {test.name}{time}")
+            _test_lines(tests[0], out)
+            for test in tests[1:]:
+                for line in test.lines:
+                    out.cover(line)
+        if package:
+            out.add(package)
+    return set(packages)
+
+
+def _test_lines(test: _Test, out: Summary) -> None:
+    """A test's lines, each once with how often it came (a test run with -count=N logs
+    them N times; a bare `file.go:N:`, testify's location, is counted where it comes). A
+    failed example's got and want lines are its output, in order: only a run of the same
+    line is said once."""
+    if test.name.startswith("Example"):
+        for line, count in _runs(test.lines, out):
+            out.add(f"    {shortened(line.strip())}" + (f" (×{count})" if count > 1 else ""),
+                    line)
+        return
+    places = _counts_by_text([line for line in test.lines if _BARE_PLACE.match(line)])
+    seen = _counts_by_text(test.lines)
+    shown: set[str] = set()
+    for line in test.lines:
+        key = line.strip()
+        if key in places:
+            count = places.pop(key)
+        elif key in shown:
+            continue
+        else:
+            count = seen[key]
+        shown.add(key)
+        out.add(f"    {shortened(key)}" + (f" (×{count})" if count > 1 else ""), line)
+
+
+def _runs(lines: list[str], out: Summary) -> list[tuple[str, int]]:
+    runs: list[tuple[str, int]] = []
+    for line in lines:
+        if runs and runs[-1][0].strip() == line.strip():
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+            out.cover(line)
+        else:
+            runs.append((line, 1))
+    return runs
 
 
 def _counts_by_text(lines: list[str]) -> dict[str, int]:
@@ -279,20 +345,25 @@ def _passing_errors(passing: list[_Test], out: Summary, run_failed: bool) -> Non
         out.add(line + (f" (×{count})" if count > 1 else ""), line)
 
 
-def _counts(packages: list[Match[str]], run: _Run, failed: int, out: Summary) -> None:
+def _counts(packages: list[Match[str]], run: _Run, failed: int, out: Summary,
+            shown: set[str]) -> None:
     ok = [p for p in packages if p.group("kind") == "ok"]
     bad = [p for p in packages if p.group("kind") == "FAIL"]
     none = [p for p in packages if p.group("kind") == "?"]
     for package in bad:
-        out.add(package.group(0))
+        if package.group(0) not in shown:  # a build failure, or a failed package's own error
+            out.add(package.group(0))
     parts = [plural(len(ok), "package") + " ok"]
     if bad:
         parts.append(f"{len(bad)} failed")
     if none:
         parts.append(f"{len(none)} without tests")
-    if run.passed or failed:
-        parts.append(f"tests: {run.passed} passed" + (f", {failed} failed" if failed else "")
-                     + (f", {run.skipped} skipped" if run.skipped else ""))
+    # without -v go names only the tests that failed: how many passed is not known
+    tests = ([f"{run.passed} passed"] if run.verbose else []) \
+        + ([f"{failed} failed"] if failed else []) \
+        + ([f"{run.skipped} skipped"] if run.skipped else [])
+    if tests:
+        parts.append("tests: " + ", ".join(tests))
     seconds = [float(found.group(1)) for found in
                (_SECONDS.search(p.group("rest")) for p in ok + bad) if found is not None]
     if seconds:
@@ -327,7 +398,7 @@ def go_test(text: str) -> list[str] | None:
             out.cover(line)
         loose = [line for line in loose if is_protected(line)]
     _loose_lines(loose, out)
-    _failures(failed, out)
+    shown = _failures(failed, out)
     _passing_errors([test for test in run.order if test not in failed], out, run_failed)
-    _counts(packages, run, len(failed), out)
+    _counts(packages, run, len(failed), out, shown)
     return out.finish(lines, _EXIT.match)

@@ -56,10 +56,13 @@ def _must_show(text: str) -> bool:
 
 
 def _clip(text: str) -> str:
-    text = text.strip()
-    if len(text) <= ROW_CHARS or carries_secret(text) or is_protected(text):
+    """A row's text as the file has it, indentation included (it says where the line sits
+    in its block); a long row is cut after ROW_CHARS characters past its indentation."""
+    text = text.rstrip()
+    indent = len(text) - len(text.lstrip())
+    if len(text) - indent <= ROW_CHARS or carries_secret(text) or is_protected(text):
         return text
-    return text[:ROW_CHARS] + "…"
+    return text[:indent + ROW_CHARS] + "…"
 
 
 _HEADED = regex.compile(r"^(\d+)([:-])(.*)$")
@@ -227,7 +230,8 @@ def _quota(files: list[_File]) -> dict[str, int]:
 
 
 def _row(number: int, text: str, sep: str) -> str:
-    return f"{number}{sep} {_clip(text)}" if number else _clip(text)
+    """`12:    text`, as grep -n prints it (the text's indentation kept)."""
+    return f"{number}{sep}{_clip(text)}" if number else _clip(text)
 
 
 def grep_grouped(text: str) -> list[str] | None:

@@ -13,12 +13,17 @@ _LONG = regex.compile(r"^([-dlcbps])[-rwxsStT@+.]{9}[@+.]?\s+\d+\s+\S+\s+\S+\s+"
 
 # File rows shown by ls_long; folders are always all named.
 LS_FILES = 40
+# Up to this many paths (or files of one `ls -l`) every one is named; past it names are cut.
+ALL_PATHS = 2000
+# A line of names is wrapped past this width (a longer line would be clipped).
+LINE_WIDTH = 200
 
 
 def ls_long(text: str) -> list[str] | None:
     """`ls -l` rows as `name/` for folders, `name  size` for files; None for plain `ls`.
 
-    Every folder is named; files past the first LS_FILES are counted on one line. Lines
+    Every folder is named; up to LS_FILES files are a row each, up to ALL_PATHS all of them
+    several to a line, past that the first LS_FILES and a count. Lines
     that are not rows (`ls: cannot access ...`, `dir:` headers of -R) stay as they are.
     """
     lines = text.splitlines()
@@ -26,28 +31,43 @@ def ls_long(text: str) -> list[str] | None:
     matched = [_LONG.match(line) for line in rows]
     if not rows or sum(m is not None for m in matched) < len(rows) * 0.8:
         return None
-    out = []
-    files = 0
-    cut = 0
+    out: list[str] = []
+    files: list[str] = []
+    in_order: list[str] = []
     for line, found in zip(rows, matched, strict=True):
         if found is None:
             out.append(line)
+            in_order.append(line)
             continue
         kind, size, name = found.group(1), found.group(2), found.group(4)
         if name in (".", ".."):
             continue
         if kind == "d":
             out.append(name + "/")
-            continue
-        files += 1
-        if files > LS_FILES:
-            cut += 1
-        elif kind == "l":
-            out.append(name)
+            in_order.append(name + "/")
         else:
-            out.append(f"{name}  {_human(size)}")
-    if cut:
-        out.append(f"… {cut} more files")
+            files.append(name if kind == "l" else f"{name} {_human(size)}")
+            in_order.append(name if kind == "l" else f"{name}  {_human(size)}")
+    if len(files) <= LS_FILES:
+        return in_order
+    if len(files) > ALL_PATHS:
+        return out + files[:LS_FILES] + [f"… {len(files) - LS_FILES} more files"]
+    # every file, several to a line
+    return out + wrapped(f"{len(files)} files: ", files)
+
+
+def wrapped(lead: str, items: list[str]) -> list[str]:
+    """`lead` and the items joined by commas, wrapped before LINE_WIDTH (a longer line
+    would be clipped); continuation lines are indented."""
+    out: list[str] = []
+    line = lead
+    for i, item in enumerate(items):
+        piece = item + (", " if i + 1 < len(items) else "")
+        if len(line) + len(piece) > LINE_WIDTH and line.strip():
+            out.append(line.rstrip())
+            line = "  "
+        line += piece
+    out.append(line.rstrip())
     return out
 
 
@@ -100,9 +120,10 @@ _TOOL_MESSAGE = ("find:", "fd:", "fdfind:", "git:", "warning:", "error:", "fatal
 def paths_by_folder(text: str) -> list[str] | None:
     """One path per line (find, fd, git ls-files): one line per folder listing its entries.
 
-    Every folder is named with its count; names are cut to a fair share of NAMES (the rest
-    counted as `+N`). The tool's own messages (`find: ...: Permission denied`) follow as
-    they are.
+    Every folder is named with its count. Up to ALL_PATHS paths every name is listed;
+    past that names are cut to a fair share of NAMES
+    (the rest counted as `+N`). The tool's own messages (`find: ...: Permission denied`)
+    follow as they are.
     """
     lines = text.splitlines()
     paths = [line for line in lines if not line.startswith(_TOOL_MESSAGE)]
@@ -117,6 +138,8 @@ def paths_by_folder(text: str) -> list[str] | None:
         folders.setdefault(folder, []).append(name + ("/" if line.endswith("/") else ""))
     if len(folders) * 2 > len(paths):
         return None
+    if len(paths) <= ALL_PATHS:
+        return _every_path(folders, len(paths)) + messages
     share = dict.fromkeys(folders, 0)
     left = NAMES
     while left > 0:
@@ -137,9 +160,20 @@ def paths_by_folder(text: str) -> list[str] | None:
         more = f", +{len(names) - len(shown)}" if len(shown) < len(names) else ""
         listed = f": {', '.join(shown)}{more}" if shown else ""
         out.append(f"{folder} ({len(names)}){listed}")
-    if len(paths) > NAMES:
-        out.insert(0, f"{len(paths)} paths in {len(folders)} folders")
+    out.insert(0, f"{len(paths)} paths in {len(folders)} folders (names past {NAMES} cut)")
     return out + messages
+
+
+def _every_path(folders: dict[str, list[str]], count: int) -> list[str]:
+    """Every path, losslessly shorter: each folder once with all its names (wrapped before a
+    line could be clipped)."""
+    out = [f"{count} paths in {len(folders)} folders"]
+    for folder, names in folders.items():
+        if len(names) == 1:
+            out.append(folder + names[0])
+            continue
+        out.extend(wrapped(f"{folder} ({len(names)}): ", names))
+    return out
 
 
 def _path_is_not_a_message(line: str) -> bool:

@@ -11,8 +11,13 @@ from rtok.filter import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, counted, summariser
 from rtok.filter.protect import is_protected
 
-_COUNTS = (r"(?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|"
-           r"rerun)|no tests ran)")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Match
+
+# pytest 9 counts subtests (its own, and unittest's subTest) apart: `24 subtests passed`
+_COUNTS = (r"(?:\d+ (?:(?:subtests? )?(?:passed|failed|skipped|xfailed|xpassed)|errors?|"
+           r"warnings?|deselected|rerun)|no tests ran)")
 _FINAL = regex.compile(
     rf"^=*\s*(?P<body>{_COUNTS}(?:, {_COUNTS})* in [\d.]+s(?: \([^)]*\))?)\s*=*$")
 _SECTION = regex.compile(r"^={3,} (?P<name>.+?) ={3,}$")
@@ -21,7 +26,7 @@ _SUBSECTION = regex.compile(r"^-{3,} (?P<name>.+?) -{3,}$")
 _PROGRESS = regex.compile(r"^(?:\S+\.py ?)?[.sxXfFE]+\s*(?:\[\s*\d+%\])?$")
 _STATUS = regex.compile(r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:(?P<pre>PASSED|SKIPPED|XFAIL|XPASS|"
                         r"FAILED|ERROR) \S+::\S.*|\S+::\S.*? (?P<post>PASSED|SKIPPED|XFAIL|XPASS|"
-                        r"FAILED|ERROR)(?: \(.*\))?(?: +\[\s*\d+%\])?)$")
+                        r"SUBPASS|SUBSKIP|FAILED|ERROR)(?: \(.*\))?(?: +\[\s*\d+%\])?)$")
 # xdist -v names each test when it starts, its status comes on a later line
 _BARE_ID = regex.compile(r"^\S+\.py::.+$")
 _HEADER = regex.compile(r"^(?:platform |cachedir:|rootdir:|configfile:|testpaths:|plugins:|"
@@ -42,6 +47,9 @@ _LIBRARY_FRAME = regex.compile(r"^\S*(?:/site-packages/|/dist-packages/|/lib/pyt
 # pytest's explanation of a failed assertion names where each value came from; a line whose
 # value the assertion above already shows only repeats it
 _RAISE = regex.compile(r"^>\s+raise\b")
+# A value that an `E` line shows without saying what it is (`assert False`): the `+ where`
+# that gives it (`False = isinstance(None, Foo)`) is the assertion's actual values.
+_SAYS_NOTHING = frozenset({"True", "False", "None"})
 _WHERE = regex.compile(r"^E\s+\+(?P<depth>\s+)(?:where|and)\s+(?P<value>.+?) = ")
 
 
@@ -55,7 +63,8 @@ def _final(lines: list[str]) -> int:
 
 def reason_lines(block: list[str], out: Summary) -> list[str]:
     """A failure's kept lines without what another of them already says: a `+ where` whose
-    value an earlier `E` line shows, frames of installed packages but the innermost (where
+    value an earlier `E` line shows (but True, False, None, which an `E` line shows without
+    saying what they are), frames of installed packages but the innermost (where
     it was raised), and the `+ where` lines that explain a dropped one (each dropped line is
     covered: what it said is still shown). The `>` line stays, the statement that failed as
     written (the `E` lines give it with its values filled in), but for a `raise`, whose
@@ -68,7 +77,8 @@ def reason_lines(block: list[str], out: Summary) -> list[str]:
     for index, line in enumerate(block):
         where = _WHERE.match(line)
         depth = len(where.group("depth")) if where is not None else 0
-        if where is not None and (where.group("value") in shown_e
+        if where is not None and ((where.group("value") in shown_e
+                                   and where.group("value") not in _SAYS_NOTHING)
                                   or 0 < dropped_depth < depth):
             dropped_depth = dropped_depth if 0 < dropped_depth < depth else depth
             out.cover(line)
@@ -122,7 +132,7 @@ class _Reader:
     """One pass over the lines before the closing counts, section by section."""
 
     __slots__ = ("block", "block_name", "failures", "has_short", "in_captured", "out",
-                 "section")
+                 "section", "skips")
 
     def __init__(self, lines: list[str], out: Summary) -> None:
         self.out = out
@@ -135,6 +145,8 @@ class _Reader:
         self.block: list[str] = []
         self.block_name = ""
         self.in_captured = False
+        # skip reason -> (count, locations): a reason given at several places is said once
+        self.skips: dict[str, tuple[int, list[str]]] = {}
 
     def close_block(self) -> None:
         self.failures.close(self.block_name, self.block, self.out)
@@ -161,10 +173,15 @@ class _Reader:
         elif "warnings summary" in self.section:
             self.warning_line(line)
         elif "short test summary" in self.section:
-            if line not in self.failures.used:
+            skipped = _SKIPPED.match(line)
+            if skipped is not None:
+                self.skip(line, skipped)
+            elif line not in self.failures.used:
                 self.out.add(line)
         elif not self.session_line(line):
             self.out.add(line)
+        else:
+            self.out.cover(line)
 
     def failure_line(self, line: str) -> None:
         named = _BLOCK.match(line)
@@ -176,6 +193,7 @@ class _Reader:
             return
         if _SUBSECTION.match(line):
             self.in_captured = True
+            self.out.cover(line)
             return
         if self.in_captured:
             # what the test printed: its error lines stay
@@ -188,6 +206,7 @@ class _Reader:
 
     def warning_line(self, line: str) -> None:
         if line.startswith("-- Docs:") or (_WARNING_IDS.match(line) and "Warning" not in line):
+            self.out.cover(line)
             return
         if line.startswith("  ") and not line.startswith("    "):
             self.block.append(line.strip())
@@ -207,9 +226,17 @@ class _Reader:
                 self.out.add(line)
         return True
 
+    def skip(self, line: str, found: Match[str]) -> None:
+        count, places = self.skips.get(found.group("reason"), (0, []))
+        places.append(found.group("where"))
+        self.skips[found.group("reason")] = (count + int(found.group("n")), places)
+        self.out.cover(line)
+
     def end(self) -> None:
         self.close_block()
         self.failures.emit(self.out)
+        for reason, (count, places) in self.skips.items():
+            self.out.add(f"SKIPPED [{count}] {reason} ({', '.join(places)})")
 
 
 @summariser
@@ -232,6 +259,8 @@ def pytest_output(text: str) -> list[str] | None:
     return out.finish(lines, _not_an_error)
 
 
+# `SKIPPED [16] tests/test_termui.py:329: reason` (pytest -rs)
+_SKIPPED = regex.compile(r"^SKIPPED \[(?P<n>\d+)\] (?P<where>\S+?:\d+): (?P<reason>.+)$")
 _SUMMARY_ID = regex.compile(r"^(?P<word>FAILED|ERROR) (?P<id>.+?)(?: - .*)?$")
 
 

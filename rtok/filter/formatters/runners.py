@@ -100,7 +100,8 @@ _RUNNERS: dict[str, dict[str, str]] = {
                    r"tests? todo|uncaught exceptions?|unhandled rejections?)",
         "failed": r"^\s+\d+ (?:tests? failed|uncaught|unhandled)",
         "passing": r"^\s*[✔√] ",
-        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        # the rule drawn under the tests' lines
+        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME + r"|^\s*─$",
     },
     "tap": {
         "summary": r"^#\s*(?:tests|suites|pass|fail|cancelled|skipped|skip|todo|duration_ms|"
@@ -231,10 +232,34 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
     return out.finish(lines)
 
 
+# A JavaScript stack frame outside the project: in an installed package or in node itself
+# (`at fn (node_modules/x/y.js:1:2)`, vitest's ` ❯ fn node_modules/x/y.js:1:2`,
+# `at node:internal/…`).
+_THIRD_PARTY = regex.compile(r"^\s*(?:at |❯ )(?:\S.* \(?|\()?(?:\S*node_modules/|node:)\S*"
+                             r":\d+(?::\d+)?\)?$")
+
+
+def _third_party_runs(lines: list[str]) -> dict[int, int]:
+    """Where each run of frames outside the project starts -> how many lines it holds."""
+    runs: dict[int, int] = {}
+    start = -1
+    for i, line in enumerate(lines):
+        if _THIRD_PARTY.match(line):
+            if start < 0:
+                start = i
+            runs[start] = runs.get(start, 0) + 1
+        elif line.strip():
+            start = -1
+    return runs
+
+
 def _failure_lines(lines: list[str], summary: set[int], table: _Table,
                    out: Summary) -> list[str]:
     """A failed run's lines but the summary, passing tests, noise and logging blocks; inside
-    the runner's list of all tests only the failed ones."""
+    the runner's list of all tests only the failed ones. A run of stack frames in installed
+    packages or node itself is one line saying how many."""
+    runs = _third_party_runs(lines) if table.frame is not None or table.label == "vitest" \
+        else {}
     # a list without its end (cut output) is not a list: everything in it is kept
     has_tree = table.tree_end is not None and any(table.tree_end.search(line) for line in lines)
     in_tree = False
@@ -246,6 +271,12 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table,
         if in_tree and _matches(table.tree_end, line):
             in_tree = False
         if i in summary:
+            continue
+        if runs.get(i, 0) > 1:  # one such frame is left out as the runner's noise
+            indent = line[:len(line) - len(line.lstrip())]
+            kept.append(f"{indent}… {plural(runs[i], 'frame')} in installed packages or node")
+        if _THIRD_PARTY.match(line):
+            out.cover(line)
             continue
         if _matches(table.item_start, line):
             out.cover(line)

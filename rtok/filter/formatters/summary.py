@@ -74,14 +74,49 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
+class Summarised(list[str]):
+    """A summary's lines, and what it did not account for: `unclaimed`, the indices of the
+    raw lines it neither shows, stands for, nor knows to be its tool's own (passing tests,
+    progress, noise); `foreign`, those of the lines it shows as they are without reading
+    them (a linter's other lines). `own` is the summary without those. On a failed run the
+    unclaimed lines are another tool's output (a `&&` chain, a make recipe) and are read
+    again (`rtok.filter.composite`)."""
+
+    __slots__ = ("foreign", "own", "unclaimed")
+
+    def __init__(self, lines: list[str], unclaimed: list[int], foreign: list[int] | None = None,
+                 own: list[str] | None = None) -> None:
+        super().__init__(lines)
+        self.unclaimed = unclaimed
+        self.foreign = foreign or []
+        self.own = lines if own is None else own
+
+
+def unclaimed_of(lines: list[str] | None) -> list[int]:
+    return lines.unclaimed if isinstance(lines, Summarised) else []
+
+
 class Summary:
     """The lines being built, and the raw lines they already stand for."""
 
-    __slots__ = ("covered", "lines")
+    __slots__ = ("covered", "foreign", "foreign_at", "lines")
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.covered: set[str] = set()
+        self.foreign: set[str] = set()  # raw lines shown (or cut) as they are, not read
+        self.foreign_at: set[int] = set()  # where in `lines` they are
+
+    def show(self, line: str, raw: str | None = None) -> None:
+        """A line shown as it is (or a cut's marker, `raw` None), not read as the tool's."""
+        self.foreign_at.add(len(self.lines))
+        self.lines.append(line)
+        if raw is not None:
+            self.foreign.add(raw.strip())
+
+    def pass_over(self, raw: str) -> None:
+        """A raw line left out by a cut of the lines shown as they are."""
+        self.foreign.add(raw.strip())
 
     def add(self, line: str, *stands_for: str) -> None:
         self.lines.append(line)
@@ -97,12 +132,21 @@ class Summary:
         """The lines, plus every protected raw line they neither show nor stand for."""
         covered = self.covered
         missing: list[str] = []
-        for raw in raw_lines:
+        unclaimed: list[int] = []
+        foreign: list[int] = []
+        for index, raw in enumerate(raw_lines):
             key = raw.strip()
-            if not key or key in covered or not is_protected(raw):
+            if not key or key in covered:
+                continue
+            if key in self.foreign:
+                foreign.append(index)
                 continue
             if not_an_error is not None and not_an_error(raw):
                 continue
+            if not is_protected(raw):
+                unclaimed.append(index)
+                continue
             covered.add(key)
             missing.append(raw)
-        return self.lines + missing
+        own = [line for at, line in enumerate(self.lines) if at not in self.foreign_at]
+        return Summarised(self.lines + missing, unclaimed, foreign, own + missing)
