@@ -308,7 +308,12 @@ def _latest_id(results: list[tuple[str, str]]) -> str:
     return ""
 
 
+# A call as an agent whose plugin rewrites the call in place records it (`rtok run CMD`).
+RTOK_RUN_PREFIX = re.compile(r"""^(?:'[^']*rtok'|"[^"]*rtok"|(?:\S*/)?rtok) run """)
+
+
 def _fits(scripted: str, command: str) -> bool:
+    command = RTOK_RUN_PREFIX.sub("", command, count=1)
     if LAST_ID not in scripted:
         return scripted.strip() == command
     head, tail = scripted.strip().split(LAST_ID, 1)
@@ -321,6 +326,8 @@ def next_scripted(script: Script, turn: Turn, results: list[tuple[str, str]]) ->
     followed) are passed over. An agent that echoes no calls counts one result per command."""
     sent = [_command_of(args).strip() for args in turn.calls.values()]
     done = 0 if sent else len(results)
+    if len(script.commands) == 1 and results:
+        done = 1  # one command, and a result for it: never sent again
     latest = _latest_id(results)
     for command in sent:
         while done < len(script.commands) and LAST_ID in script.commands[done] and not latest:

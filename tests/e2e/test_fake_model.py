@@ -6,6 +6,7 @@ Fast (no agent CLI), so these run even with --skip-e2e.
 from __future__ import annotations
 
 import gzip
+import os
 import json
 import re
 import threading
@@ -349,3 +350,23 @@ def test_the_expand_is_left_out_when_no_result_has_a_trailer(listed: Fake) -> No
     sent = _anthropic_turns(listed, ["raw git log", "1\n2\n3", "raw again"])
     assert sent == ["git log", "seq 1 5000", "git log"]
     assert listed.records()[-1]["answer"] == {"text": "Done."}
+
+
+@pytest.mark.parametrize("recorded", [
+    "git log",
+    "/home/u/.local/state/rtok/bin/rtok run git log",
+    "'/home/my dir/rtok' run git log",
+])
+def test_a_call_a_plugin_rewrote_in_place_is_not_sent_again(recorded: str) -> None:
+    # OpenCode, Oh My Pi and Copilot keep the rewritten command in their history: the
+    # scripted `git log` was sent, and its result ends the session.
+    from e2e.fake_model import Script, Turn, decide
+
+    script = Script({"command": "git log", "tool_names": ["bash"]}, os.devnull)
+    turn = Turn()
+    turn.tools = [("bash", {"type": "object", "properties": {"command": {"type": "string"}},
+                            "required": ["command"]})]
+    turn.calls = {"call_rtok_1": {"command": recorded}}
+    turn.results = {"call_rtok_1": "commit 1\n[rtok expand 0123abcd · 9 lines]"}
+    answer, _ = decide(script, turn, "call_rtok_")
+    assert not answer.is_call and answer.text == "Done."
