@@ -6,8 +6,8 @@ Fast (no agent CLI), so these run even with --skip-e2e.
 from __future__ import annotations
 
 import gzip
-import os
 import json
+import os
 import re
 import threading
 import urllib.error
