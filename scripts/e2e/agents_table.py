@@ -57,7 +57,7 @@ def _passed(results: dict[tuple[str, str], dict[str, Any]], agent: str, kind: st
 def status_for(agent: str, results: dict[tuple[str, str], dict[str, Any]]) -> str:
     profile = PROFILES.get(agent)
     if profile is None:
-        return "not covered by the end-to-end tier (no pinned headless CLI)"
+        return "not in the end-to-end tier: built from the host's docs, tested on recorded payloads"
     trip = results.get((agent, "round_trip"))
     control = results.get((agent, "control"))
     if _passed(results, agent, "round_trip", profile.version):
