@@ -76,8 +76,8 @@ work = sys.argv[3]
 used = {}
 def use(name, value):
     used[name] = repr(value)[:40]
-for name in ("O_APPEND", "O_CLOEXEC", "O_CREAT", "O_RDONLY", "O_TRUNC", "O_WRONLY",
-             "POSIX_SPAWN_DUP2", "WNOHANG", "X_OK"):
+for name in ("O_APPEND", "O_CLOEXEC", "O_CREAT", "O_NONBLOCK", "O_RDONLY", "O_TRUNC",
+             "O_WRONLY", "POSIX_SPAWN_DUP2", "WNOHANG", "X_OK"):
     assert isinstance(getattr(os, name), int)
     use(name, getattr(os, name))
 use("name", os.name); use("sep", os.sep); use("pathsep", os.pathsep)

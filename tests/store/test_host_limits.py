@@ -13,6 +13,7 @@ from rtok.store import host
 
 def _minimal(**extra: Any) -> dict[str, Any]:
     return {"name": "x", "display_name": "X", "tier": "rules",
+            "proof": {"kind": "contract", "docs": ["x's own docs"]},
             "install": {"global": [{"strategy": "awareness_file", "path": "~/.x/RTOK.md"}]},
             **extra}
 

@@ -65,7 +65,7 @@ def test_every_file_rtok_writes_is_private(isolated_home: Path) -> None:
     _populate(isolated_home)
     launcher = paths.launcher()
     seen: dict[str, int] = {}
-    for top in (paths.data_dir(), paths.cache_dir(), paths.config_dir()):
+    for top in (paths.data_dir(), paths.cache_dir(), paths.config_dir(), paths.state_dir()):
         assert _mode(top) == 0o700, top
         for root, dirs, files in os.walk(top):
             for name in dirs:
