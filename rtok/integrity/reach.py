@@ -16,6 +16,8 @@ import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rtok.integrity.verify import json_strings
+
 PROBE = "rtok expand --list"
 _TIMEOUT_S = 30.0
 # A command ending in ` expand --list` inside a reply: a quoted or plain program word.
@@ -30,21 +32,11 @@ class Reach:
     detail: str = ""  # why it failed
 
 
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []
-
-
 def command_in_reply(reply: str) -> str | None:
     """The `… expand --list` command a hook's reply hands the agent (rewritten in place or
     suggested in a denial's reason), or None when the reply names none."""
     try:
-        texts = _strings(json.loads(reply)) if reply.strip() else []
+        texts = json_strings(json.loads(reply)) if reply.strip() else []
     except ValueError:
         texts = [reply]
     for text in texts:

@@ -356,13 +356,13 @@ def _holds_rtok_bytes(edit: FileEdit, data: bytes) -> bool:
 
 # ------------------------------------------------------------------------ hook commands
 
-def _json_strings(value: object) -> list[str]:
+def json_strings(value: object) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
-        return [s for v in value.values() for s in _json_strings(v)]
+        return [s for v in value.values() for s in json_strings(v)]
     if isinstance(value, list):
-        return [s for v in value for s in _json_strings(v)]
+        return [s for v in value for s in json_strings(v)]
     return []
 
 
@@ -370,7 +370,7 @@ def candidate_strings(text: str) -> list[str]:
     """The strings of a JSON document (rtok's entry as recorded) read by a JSON parser;
     for any other text (a plugin file), `text` itself, then every string literal in it."""
     try:
-        return _json_strings(json.loads(text))
+        return json_strings(json.loads(text))
     except ValueError:
         pass
     found = [text]

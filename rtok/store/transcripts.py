@@ -81,9 +81,9 @@ def _result_text(block: dict[str, Any]) -> str:
     return ""
 
 
-def read_claude_jsonl(path: str) -> list[ShellCall]:
-    """The Bash calls of one Claude Code transcript, in the order they were made."""
-    calls: dict[str, ShellCall] = {}
+def json_lines(path: str) -> list[dict[str, Any]]:
+    """The JSON objects of a JSON-lines file, one a line; a line that is not one is passed
+    over, and a file that cannot be read or is over MAX_FILE_BYTES gives none."""
     try:
         if os.path.getsize(path) > MAX_FILE_BYTES:
             return []
@@ -91,13 +91,23 @@ def read_claude_jsonl(path: str) -> list[ShellCall]:
             lines = handle.readlines()
     except OSError:
         return []
+    entries = []
     for raw in lines:
         try:
             entry = json.loads(raw)
         except ValueError:
             continue
         if isinstance(entry, dict):
-            _claude_entry(entry, calls)
+            entries.append(entry)
+    return entries
+
+
+def read_claude_jsonl(path: str) -> list[ShellCall]:
+    """The Bash calls of one Claude Code transcript, in the order they were made."""
+    calls: dict[str, ShellCall] = {}
+    entries = json_lines(path)
+    for entry in entries:
+        _claude_entry(entry, calls)
     return list(calls.values())
 
 
@@ -170,19 +180,9 @@ def read_codex_jsonl(path: str) -> list[ShellCall]:
     """The shell calls of one Codex rollout file, in the order they were made."""
     calls: dict[str, ShellCall] = {}
     session = cwd = ""
-    try:
-        if os.path.getsize(path) > MAX_FILE_BYTES:
-            return []
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.readlines()
-    except OSError:
-        return []
-    for raw in lines:
-        try:
-            entry = json.loads(raw)
-        except ValueError:
-            continue
-        payload = entry.get("payload") if isinstance(entry, dict) else None
+    entries = json_lines(path)
+    for entry in entries:
+        payload = entry.get("payload")
         if not isinstance(payload, dict):
             continue
         if entry.get("type") == "session_meta":
@@ -228,13 +228,7 @@ def _gemini_output(call: dict[str, Any]) -> tuple[str, bool]:
 def read_gemini_jsonl(path: str) -> list[ShellCall]:
     """The shell calls of one Gemini CLI chat file, in the order they were made."""
     calls: dict[str, ShellCall] = {}
-    try:
-        if os.path.getsize(path) > MAX_FILE_BYTES:
-            return []
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.readlines()
-    except OSError:
-        return []
+    entries = json_lines(path)
     try:  # the project's folder names its root in `.project_root`
         with open(os.path.join(os.path.dirname(os.path.dirname(path)), ".project_root"),
                   encoding="utf-8", errors="replace") as handle:
@@ -242,13 +236,7 @@ def read_gemini_jsonl(path: str) -> list[ShellCall]:
     except OSError:
         cwd = ""
     session = ""
-    for raw in lines:
-        try:
-            entry = json.loads(raw)
-        except ValueError:
-            continue
-        if not isinstance(entry, dict):
-            continue
+    for entry in entries:
         if "sessionId" in entry and "projectHash" in entry:
             session = str(entry["sessionId"])
         tool_calls = entry.get("toolCalls") if entry.get("type") == "gemini" else None

@@ -51,21 +51,12 @@ def answer(fd: int, prompt: bytes, keys: bytes, seen: bytearray) -> None:
 
 def wait(pid: int, fd: int, seen: bytearray, timeout: float = 60) -> int:
     """The exit status, reading the terminal meanwhile; the fd is closed."""
-    deadline = time.monotonic() + timeout
     try:
-        while time.monotonic() < deadline:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                with contextlib.suppress(OSError):
-                    while chunk := os.read(fd, 65536):
-                        seen.extend(chunk)
-                return os.waitstatus_to_exitcode(status)
-            ready, _, _ = select.select([fd], [], [], 0.2)
-            if ready:
-                with contextlib.suppress(OSError):
-                    seen.extend(os.read(fd, 65536))
-        os.kill(pid, signal.SIGKILL)
-        raise AssertionError(f"rtok did not exit; got {bytes(seen)[-2000:]!r}")
+        code = wait_exit(pid, fd, seen, timeout)
+        with contextlib.suppress(OSError):
+            while chunk := os.read(fd, 65536):
+                seen.extend(chunk)
+        return code
     finally:
         os.close(fd)
 
@@ -90,4 +81,4 @@ def wait_exit(pid: int, fd: int, seen: bytearray, timeout: float = 60) -> int:
             with contextlib.suppress(OSError):
                 seen.extend(os.read(fd, 65536))
     os.kill(pid, signal.SIGKILL)
-    raise AssertionError("rtok did not exit")
+    raise AssertionError(f"rtok did not exit; got {bytes(seen)[-2000:]!r}")
