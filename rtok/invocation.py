@@ -16,15 +16,21 @@ from collections.abc import Mapping
 from rtok import paths
 
 
-def _running_rtok() -> str:
-    launcher = paths.launcher()
-    if os.name != "nt" and os.access(launcher, os.X_OK):
-        return launcher
+def console_script() -> str | None:
+    """The running `rtok` console script: the program this process was started as, else
+    the one beside its interpreter (None when there is neither)."""
     argv0 = sys.argv[0] if sys.argv else ""
     if os.path.basename(argv0) in ("rtok", "rtok.exe") and os.path.isfile(argv0):
         return os.path.abspath(argv0)
     beside = os.path.join(os.path.dirname(sys.executable), "rtok")
-    return beside if os.path.isfile(beside) else f"{sys.executable} -m rtok"
+    return beside if os.path.isfile(beside) else None
+
+
+def _running_rtok() -> str:
+    launcher = paths.launcher()
+    if os.name != "nt" and os.access(launcher, os.X_OK):
+        return launcher
+    return console_script() or f"{sys.executable} -m rtok"
 
 
 def shell_word(path: str, home: str | None = None) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from rtok import paths
 from rtok.install import state
+from rtok.install.diff import shown_path
 
 
 @dataclass(frozen=True)
@@ -53,14 +54,14 @@ def plan_install(target: str, env: Mapping[str, str], home: str) -> LinkPlan:
     found = found_on_path(env)
     if found is not None:
         return LinkPlan("", link, target)
-    shown = display(link, home)
+    shown = shown_path(link, home)
     if not _on_path(os.path.dirname(link), env):
         return LinkPlan("", link, target, note=(
             f"your shell finds no `rtok` command: agents reach rtok through their hooks "
-            f"anyway, but to run it yourself add {display(os.path.dirname(link), home)} to "
+            f"anyway, but to run it yourself add {shown_path(os.path.dirname(link), home)} to "
             f'PATH (e.g. `export PATH="$HOME/{_relative_to_home(os.path.dirname(link), home)}'
             f':$PATH"` in ~/.profile), then run `rtok init` again to put the link there; '
-            f"until then it is {display(target, home)}"))
+            f"until then it is {shown_path(target, home)}"))
     if os.path.islink(link) and not os.path.exists(link) and state.load().created(link):
         return LinkPlan("replace", link, target)
     if os.path.lexists(link):
@@ -99,7 +100,7 @@ def apply(plan: LinkPlan) -> None:
 
 def describe(plan: LinkPlan, home: str) -> str:
     """One line for the plan's preview and the result."""
-    link, target = display(plan.link, home), display(plan.target, home)
+    link, target = shown_path(plan.link, home), shown_path(plan.target, home)
     return {
         "create": f"link {link} -> {target} (the `rtok` command on your PATH)",
         "replace": f"relink {link} -> {target} (its old target is gone)",
@@ -110,11 +111,3 @@ def describe(plan: LinkPlan, home: str) -> str:
 def _relative_to_home(path: str, home: str) -> str:
     rel = os.path.relpath(path, home)
     return path if rel.startswith("..") else rel
-
-
-def display(path: str, home: str) -> str:
-    """`path` with the home directory written as `~`."""
-    real_home = home.rstrip(os.sep)
-    if real_home and (path == real_home or path.startswith(real_home + os.sep)):
-        return "~" + path[len(real_home):]
-    return path

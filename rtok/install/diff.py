@@ -30,9 +30,10 @@ def _visible(line: str) -> str:
     return body + "\n"
 
 
-def shown_path(path: str) -> str:
-    """`path` as messages show it: `~/…` below the home directory (JSON keeps it whole)."""
-    home = paths.home().rstrip("/")
+def shown_path(path: str, home: str | None = None) -> str:
+    """`path` as messages show it: `~/…` below the home directory (JSON keeps it whole);
+    `home` is the one the run resolves `~` against (default: this process's)."""
+    home = (paths.home() if home is None else home).rstrip("/")
     if home and (path == home or path.startswith(home + "/")):
         return "~" + path[len(home):]
     return path

@@ -62,14 +62,11 @@ def resolve_rtok_bin() -> str:
 
 def entry_point_bin() -> str:
     """Absolute path of the running `rtok` console script."""
-    argv0 = sys.argv[0] if sys.argv else ""
-    if os.path.basename(argv0) in ("rtok", "rtok.exe") and os.path.isfile(argv0):
-        return os.path.abspath(argv0)
-    beside = os.path.join(os.path.dirname(sys.executable), "rtok")
-    if os.path.isfile(beside):
-        return beside
-    found = shutil.which("rtok")
-    return os.path.abspath(found) if found else beside
+    from rtok.invocation import console_script
+
+    found = console_script() or shutil.which("rtok")
+    return os.path.abspath(found) if found else os.path.join(
+        os.path.dirname(sys.executable), "rtok")
 
 
 def find_project_root(cwd: str) -> str:
@@ -381,9 +378,8 @@ def _other_scope_note(opts: InitOptions, agents: Sequence[str],
                       descriptors: dict[str, Descriptor], scope: str, err: TextIO) -> None:
     """An uninstall with nothing to remove here: say where rtok is installed instead."""
     other = "global" if scope == "project" else "project"
-    if other == "project" and first_run.project_problem(
-            find_project_root(opts.cwd), build_context(opts, "global", consent=False,
-                                                       awareness="default").home):
+    if other == "project" and first_run.project_problem(find_project_root(opts.cwd),
+                                                        paths.home()):
         return
     ctx = build_context(opts, other, consent=False, awareness="default")
     found = [a for a in agents if other in integrations().installed_scopes(descriptors[a], ctx)]
