@@ -82,7 +82,7 @@ def _run_process(verb: str, module_name: str, func_name: str, rest: list[str]) -
     try:
         status: int = getattr(module, func_name)(rest)
     except BrokenPipeError:  # the reader has seen enough: no traceback, no message
-        _reader_gone()
+        stdout_to_devnull()
         status = 0
     if verb in QUICK_EXIT_VERBS:
         _quick_exit(status)
@@ -105,12 +105,12 @@ def _flush_stdout() -> None:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        _reader_gone()
+        stdout_to_devnull()
     except (OSError, ValueError, AttributeError):
         pass
 
 
-def _reader_gone() -> None:
+def stdout_to_devnull() -> None:
     """stdout's reader closed: point fd 1 at /dev/null so no later flush fails."""
     from rtok import oslite as os
 

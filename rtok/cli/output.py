@@ -132,13 +132,10 @@ class _QuietWhenClosed(io.FileIO):
 
 def reader_gone() -> None:
     """Point stdout at /dev/null: nothing more is said to a reader that left."""
+    from rtok.cli.entry import stdout_to_devnull
+
     _reader_gone[0] = True
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.close(devnull)
-    except OSError:
-        pass
+    stdout_to_devnull()
 
 
 def was_reader_gone() -> bool:
