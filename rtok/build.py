@@ -50,15 +50,19 @@ def compile_rewrite_hosts() -> str:
 
     default, hosts = rewrite_hosts()
     # An agent answered exactly as an unnamed caller is left out.
-    lines = [f"    {name!r}: {row(f.permissions, f.host_approves, f.host_rules)},"
-             for name, f in sorted(hosts.items())
-             if (f.permissions, f.host_approves, f.host_rules) != (default, False, "")]
+    lines = [
+        f"    {name!r}: {row(f.permissions, f.host_approves, f.host_rules)},"
+        for name, f in sorted(hosts.items())
+        if (f.permissions, f.host_approves, f.host_rules) != (default, False, "")
+    ]
     return (
         HEADER.format(source="integrations/*.toml [rewrite]")
         + "# How `rtok rewrite` answers the agent that calls it (RTOK_REWRITE_HOST, --agent):\n"
         + "# name -> (permission source, the host owns approval, the host's own rule set).\n"
         + f"DEFAULT = {row(default, False, '')}\n"
-        + "HOSTS = {\n" + "\n".join(lines) + "\n}\n"
+        + "HOSTS = {\n"
+        + "\n".join(lines)
+        + "\n}\n"
     )
 
 
@@ -66,8 +70,10 @@ def compile_host_limits() -> str:
     from rtok.install.descriptor import host_limits
 
     limits = host_limits()
-    caps = {name: (item.tool_result_chars, item.cap_env, item.over_cap_chars)
-            for name, item in limits.items()}
+    caps = {
+        name: (item.tool_result_chars, item.cap_env, item.over_cap_chars)
+        for name, item in limits.items()
+    }
     markers = [(env, name) for name, item in sorted(limits.items()) for env in item.agent_env]
     sessions = {name: item.session_env for name, item in limits.items() if item.session_env}
     fmt = pprint.pformat
@@ -107,8 +113,9 @@ def compile_runs_commands() -> str:
     )
 
 
-E2E_PINS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                        "scripts", "e2e", "pins.py")
+E2E_PINS = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "e2e", "pins.py"
+)
 
 
 def e2e_pins(path: str = E2E_PINS) -> dict[str, tuple[str, str]]:
@@ -123,8 +130,9 @@ def e2e_pins(path: str = E2E_PINS) -> dict[str, tuple[str, str]]:
         spec.loader.exec_module(module)
     finally:
         del sys.modules[spec.name]
-    return {agent: (module.agent_package(agent), module.agent_version(agent))
-            for agent in module.AGENTS}
+    return {
+        agent: (module.agent_package(agent), module.agent_version(agent)) for agent in module.AGENTS
+    }
 
 
 def compile_e2e_pins() -> str:

@@ -22,8 +22,15 @@ _CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float
 class _Context:
     """The attributes `_json.make_scanner` reads from a decoder."""
 
-    __slots__ = ("memo", "object_hook", "object_pairs_hook", "parse_constant", "parse_float",
-                 "parse_int", "strict")
+    __slots__ = (
+        "memo",
+        "object_hook",
+        "object_pairs_hook",
+        "parse_constant",
+        "parse_float",
+        "parse_int",
+        "strict",
+    )
 
     def __init__(self) -> None:
         self.strict = True
@@ -73,21 +80,29 @@ def _raise_type(value: object) -> None:
 _ENCODERS: dict[tuple[str, str, bool, bool], Any] = {}
 
 
-def dumps(value: object, *, separators: tuple[str, str] | None = None,
-          ensure_ascii: bool = True, sort_keys: bool = False, **other: Any) -> str:
+def dumps(
+    value: object,
+    *,
+    separators: tuple[str, str] | None = None,
+    ensure_ascii: bool = True,
+    sort_keys: bool = False,
+    **other: Any,
+) -> str:
     """`json.dumps(value, ...)` for the compact forms; other options go to `json`."""
     if other:
         import json
 
-        return json.dumps(value, separators=separators, ensure_ascii=ensure_ascii,
-                          sort_keys=sort_keys, **other)
+        return json.dumps(
+            value, separators=separators, ensure_ascii=ensure_ascii, sort_keys=sort_keys, **other
+        )
     item_sep, key_sep = separators if separators is not None else (", ", ": ")
     key = (item_sep, key_sep, ensure_ascii, sort_keys)
     encoder = _ENCODERS.get(key)
     if encoder is None:
         quote = _json.encode_basestring_ascii if ensure_ascii else _json.encode_basestring
-        encoder = _json.make_encoder({}, _raise_type, quote, None, key_sep, item_sep,
-                                     sort_keys, False, True)
+        encoder = _json.make_encoder(
+            {}, _raise_type, quote, None, key_sep, item_sep, sort_keys, False, True
+        )
         _ENCODERS[key] = encoder
     if isinstance(value, str):
         quote = _json.encode_basestring_ascii if ensure_ascii else _json.encode_basestring

@@ -37,7 +37,7 @@ def shell_word(path: str, home: str | None = None) -> str:
     """`path` as a shell word, the home directory as an unquoted `~/`."""
     base = (home if home is not None else paths.home()).rstrip(os.sep)
     if base and path.startswith(base + os.sep):
-        return "~/" + shlex.quote(path[len(base) + 1:])
+        return "~/" + shlex.quote(path[len(base) + 1 :])
     return shlex.quote(path)
 
 

@@ -30,9 +30,11 @@ MARK = "# rtok launcher"
 HOT_VERBS = ("hook", "rewrite", "run", "filter", "expand")
 # sys.argv arrives as [-c, package dir, launcher path, args...]; rtok.preload loads the
 # verb's modules from one file when it can (see rtok/preload.py).
-BOOT = ("import sys;sys.path.insert(0,sys.argv.pop(1));sys.argv[0]=sys.argv.pop(1);"
-        "import rtok.preload;rtok.preload.start();"
-        "from rtok.cli.entry import main;sys.exit(main())")
+BOOT = (
+    "import sys;sys.path.insert(0,sys.argv.pop(1));sys.argv[0]=sys.argv.pop(1);"
+    "import rtok.preload;rtok.preload.start();"
+    "from rtok.cli.entry import main;sys.exit(main())"
+)
 
 
 def supported() -> bool:
@@ -67,8 +69,10 @@ def render(python: str, root: str, replies: dict[str, str], version: str = __ver
     by_reply: dict[str, list[str]] = {}
     for agent, text in replies.items():
         by_reply.setdefault(text, []).append(agent)
-    cases = "".join(f"    {'|'.join(agents)}) printf '%s\\n' {shlex.quote(text)} ;;\n"
-                    for text, agents in by_reply.items())
+    cases = "".join(
+        f"    {'|'.join(agents)}) printf '%s\\n' {shlex.quote(text)} ;;\n"
+        for text, agents in by_reply.items()
+    )
     verbs = "|".join(HOT_VERBS)
     return f"""#!/bin/sh
 {MARK} (rtok {version}). Written by `rtok init`, checked by `rtok doctor`; edits are lost.

@@ -96,7 +96,7 @@ def lite_dirname(p: str) -> str:
 
 
 def lite_basename(p: str) -> str:
-    return p[p.rfind("/") + 1:]
+    return p[p.rfind("/") + 1 :]
 
 
 def lite_isabs(p: str) -> bool:
@@ -262,8 +262,9 @@ def lite_makedirs(p: str, mode: int = 0o777, exist_ok: bool = False) -> None:
             raise
 
 
-def _lite_fdopen(fd: int, mode: str = "r", buffering: int = -1,
-                 encoding: str | None = None) -> object:
+def _lite_fdopen(
+    fd: int, mode: str = "r", buffering: int = -1, encoding: str | None = None
+) -> object:
     import builtins  # `open` in this module is posix's
 
     return builtins.open(fd, mode, buffering, encoding)
@@ -271,13 +272,18 @@ def _lite_fdopen(fd: int, mode: str = "r", buffering: int = -1,
 
 def _decoded_environ() -> dict[str, str]:
     encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
-    return {key.decode(encoding, errors): value.decode(encoding, errors)
-            for key, value in _posix.environ.items()}
+    return {
+        key.decode(encoding, errors): value.decode(encoding, errors)
+        for key, value in _posix.environ.items()
+    }
 
 
 def _public(module: object) -> dict[str, object]:
-    return {key: value for key, value in vars(module).items()
-            if not key.startswith("_") or key == "_exit"}
+    return {
+        key: value
+        for key, value in vars(module).items()
+        if not key.startswith("_") or key == "_exit"
+    }
 
 
 _real = sys.modules.get("os")
@@ -288,6 +294,13 @@ if _real is not None:
     globals().update(_public(_real))
 else:
     globals().update(_public(_posix))
-    globals().update(environ=_decoded_environ(), path=_LitePath(), name="posix",
-                     pathsep=":", sep="/", devnull="/dev/null", makedirs=lite_makedirs,
-                     fdopen=_lite_fdopen)
+    globals().update(
+        environ=_decoded_environ(),
+        path=_LitePath(),
+        name="posix",
+        pathsep=":",
+        sep="/",
+        devnull="/dev/null",
+        makedirs=lite_makedirs,
+        fdopen=_lite_fdopen,
+    )

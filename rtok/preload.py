@@ -118,7 +118,7 @@ def start() -> None:
     spare = _spare_folder()
     if not _untrusted_folders([spare], follow=False):
         tag = _imp.source_hash(_KEY, argv[0].encode("utf-8", "surrogateescape")).hex()[:12]
-        _use(f"{spare}{path[len(folder):-4]}-{tag}.bin", spare)
+        _use(f"{spare}{path[len(folder) : -4]}-{tag}.bin", spare)
 
 
 def _missing(path: str) -> bool:
@@ -176,8 +176,7 @@ def _untrusted_folders(folders: list[str], follow: bool = True) -> list[str]:
                 continue
             found.append(current)
             continue
-        if (stat.st_uid != uid or stat.st_mode & 0o022
-                or stat.st_mode & 0o170000 != 0o040000):
+        if stat.st_uid != uid or stat.st_mode & 0o022 or stat.st_mode & 0o170000 != 0o040000:
             found.append(current)
     return found
 
@@ -208,10 +207,10 @@ def _checked_bytes(path: str) -> memoryview | None:
         if stat.st_uid != posix.geteuid() or stat.st_mode & 0o022:
             return None
         data = handle.read()
-    if len(data) <= _HEADER or data[:len(_MAGIC)] != _MAGIC:
+    if len(data) <= _HEADER or data[: len(_MAGIC)] != _MAGIC:
         return None
     payload = memoryview(data)[_HEADER:]
-    if _imp.source_hash(_KEY, payload) != data[len(_MAGIC):_HEADER]:
+    if _imp.source_hash(_KEY, payload) != data[len(_MAGIC) : _HEADER]:
         return None
     return payload
 
@@ -285,8 +284,16 @@ def _entries(skip: set[str]) -> list[Entry]:
         if not isinstance(source, str) or not source.endswith(".py"):
             continue
         stat = posix.stat(source)
-        entries.append((name, "__path__" in module.__dict__, source, stat.st_mtime_ns,
-                        stat.st_size, _code(module, source, stat)))
+        entries.append(
+            (
+                name,
+                "__path__" in module.__dict__,
+                source,
+                stat.st_mtime_ns,
+                stat.st_size,
+                _code(module, source, stat),
+            )
+        )
     return entries
 
 
@@ -299,10 +306,12 @@ def _code(module: _Module, source: str, stat: stat_result) -> bytes:
         try:
             with open(cached, "rb") as handle:
                 data = handle.read()
-            if (data[:4] == _MAGIC and data[4:8] == b"\0\0\0\0"
-                    and int.from_bytes(data[8:12], "little")
-                    == int(stat.st_mtime) & 0xFFFFFFFF
-                    and int.from_bytes(data[12:16], "little") == stat.st_size & 0xFFFFFFFF):
+            if (
+                data[:4] == _MAGIC
+                and data[4:8] == b"\0\0\0\0"
+                and int.from_bytes(data[8:12], "little") == int(stat.st_mtime) & 0xFFFFFFFF
+                and int.from_bytes(data[12:16], "little") == stat.st_size & 0xFFFFFFFF
+            ):
                 return data[16:]
         except OSError:
             pass
@@ -322,8 +331,9 @@ def _write(path: str, entries: list[Entry]) -> None:
         pass
     payload = marshal.dumps((sys.path[0], entries))
     temporary = f"{path}.{posix.getpid()}.tmp"
-    fd = posix.open(temporary, posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC | posix.O_CLOEXEC,
-                    0o600)
+    fd = posix.open(
+        temporary, posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC | posix.O_CLOEXEC, 0o600
+    )
     with open(fd, "wb") as handle:
         handle.write(_MAGIC + _imp.source_hash(_KEY, payload) + payload)
     posix.replace(temporary, path)
@@ -336,8 +346,13 @@ def problems(launcher: str) -> list[tuple[str, bool]]:
     import posix
 
     folder = bundle_path(launcher, "x").rpartition("/")[0]
-    found = [(f"{current} is not yours alone (owner or mode): the preload bundles in it "
-              "are ignored", True) for current in _untrusted_folders(_folders(folder))]
+    found = [
+        (
+            f"{current} is not yours alone (owner or mode): the preload bundles in it are ignored",
+            True,
+        )
+        for current in _untrusted_folders(_folders(folder))
+    ]
     for path in _bundles(folder):
         if _checked_bytes(path) is None:
             try:

@@ -39,8 +39,7 @@ def only(data: Mapping[str, object], allowed: Collection[str], where: str) -> No
         raise DescriptorError(f"{where.rstrip(':')}: unknown key{plural} {names}")
 
 
-def string(data: Mapping[str, object], key: str, where: str, *,
-           required: bool = True) -> str:
+def string(data: Mapping[str, object], key: str, where: str, *, required: bool = True) -> str:
     """A non-empty string when `required`, else a string that defaults to ""."""
     value = data.get(key, None if required else "")
     if not isinstance(value, str) or (required and not value):
@@ -49,8 +48,9 @@ def string(data: Mapping[str, object], key: str, where: str, *,
     return value
 
 
-def strings(data: Mapping[str, object], key: str, where: str, *,
-            required: bool = False) -> list[str]:
+def strings(
+    data: Mapping[str, object], key: str, where: str, *, required: bool = False
+) -> list[str]:
     """A list of non-empty strings (empty by default; `required`: at least one)."""
     value = data.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
@@ -60,8 +60,13 @@ def strings(data: Mapping[str, object], key: str, where: str, *,
     return [str(v) for v in value]
 
 
-def choice(data: Mapping[str, object], key: str, choices: Collection[str], where: str,
-           default: str | None = None) -> str:
+def choice(
+    data: Mapping[str, object],
+    key: str,
+    choices: Collection[str],
+    where: str,
+    default: str | None = None,
+) -> str:
     """One of `choices` (`default` when the key is absent and a default exists)."""
     value = data.get(key, default)
     if not isinstance(value, str) or value not in choices:

@@ -103,8 +103,10 @@ def load_entries() -> dict[str, dict[str, str]]:
         with open(store, "rb") as handle:
             entries = _parse_store(handle.read())
     except (OSError, ValueError) as exc:
-        _warn_once("corrupt", f"trust store {store} is unreadable ({exc}); "
-                              "treating every rule file as untrusted")
+        _warn_once(
+            "corrupt",
+            f"trust store {store} is unreadable ({exc}); treating every rule file as untrusted",
+        )
         entries = {}
     _cache[0] = (store, stamp)
     _cache[1] = entries
@@ -140,8 +142,11 @@ def env_override_active() -> bool:
     if os.environ.get(ENV_OVERRIDE, "") != "1":
         return False
     if not any(os.environ.get(name) for name in CI_VARIABLES):
-        _warn_once("env", f"{ENV_OVERRIDE}=1 ignored: no CI environment detected "
-                          f"({', '.join(CI_VARIABLES)} unset)")
+        _warn_once(
+            "env",
+            f"{ENV_OVERRIDE}=1 ignored: no CI environment detected "
+            f"({', '.join(CI_VARIABLES)} unset)",
+        )
         return False
     if _stdio_is_terminal():
         _warn_once("env", f"{ENV_OVERRIDE}=1 ignored: a terminal is attached")
@@ -196,7 +201,8 @@ def project_root(cwd: str) -> str | None:
     the top level of a git work tree (`.git` directory or file), whichever comes first."""
     for current in paths.ancestors(cwd):
         if os.path.isdir(os.path.join(current, PROJECT_DIR)) or os.path.exists(
-                os.path.join(current, ".git")):
+            os.path.join(current, ".git")
+        ):
             return current
     return None
 

@@ -39,11 +39,15 @@ def synthetic_block(seed: int) -> bytes:
         if i % 2000 == 1999:
             line = f"{stamp} ERROR db timeout after {n % 5000}ms query=select-{n % 83}\n"
         elif i % 500 == 499:
-            line = (f"{stamp} WARN  slow request id={n:x} path=/api/v1/items/{n % 9973}"
-                    f" took {n % 900}ms\n")
+            line = (
+                f"{stamp} WARN  slow request id={n:x} path=/api/v1/items/{n % 9973}"
+                f" took {n % 900}ms\n"
+            )
         else:
-            line = (f"{stamp} INFO  request id={n:x} path=/api/v1/items/{n % 9973}"
-                    f" status=200 bytes={n % 65536}\n")
+            line = (
+                f"{stamp} INFO  request id={n:x} path=/api/v1/items/{n % 9973}"
+                f" status=200 bytes={n % 65536}\n"
+            )
         lines.append(line)
         size += len(line)
         i += 1
@@ -52,8 +56,12 @@ def synthetic_block(seed: int) -> bytes:
 
 def bench_throughput(rtok: str, env: dict[str, str], megabytes: int) -> None:
     blocks = [synthetic_block(seed) for seed in range(8)]
-    child = subprocess.Popen([rtok, "filter", "--stdin", "--cmd", "app --serve"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    child = subprocess.Popen(
+        [rtok, "filter", "--stdin", "--cmd", "app --serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+    )
     assert child.stdin is not None and child.stdout is not None
     started = time.perf_counter()
     sent = 0
@@ -69,8 +77,10 @@ def bench_throughput(rtok: str, env: dict[str, str], megabytes: int) -> None:
     child.returncode = os.waitstatus_to_exitcode(status)
     rss_mib = usage.ru_maxrss / 1024  # Linux reports KiB
     cpu = usage.ru_utime + usage.ru_stime
-    print(f"rtok filter: {sent / 1e6:.0f} MB in {elapsed:.2f} s = {sent / 1e6 / elapsed:.1f} MB/s,"
-          f" peak RSS {rss_mib:.1f} MiB, shown {len(shown)} bytes, exit {child.returncode}")
+    print(
+        f"rtok filter: {sent / 1e6:.0f} MB in {elapsed:.2f} s = {sent / 1e6 / elapsed:.1f} MB/s,"
+        f" peak RSS {rss_mib:.1f} MiB, shown {len(shown)} bytes, exit {child.returncode}"
+    )
     print(f"  rtok CPU time {cpu:.2f} s ({sent / 1e6 / cpu:.0f} MB per CPU second)")
     print("  last lines shown:")
     for line in shown.decode("utf-8", "replace").splitlines()[-3:]:
@@ -85,8 +95,10 @@ def _percentile(samples: list[float], fraction: float) -> float:
 def bench_startup(python: str, rtok: str, env: dict[str, str], rounds: int) -> None:
     cases = [
         ("python -c pass", [python, "-c", "pass"]),
-        ('python -c "import json, sqlite3, subprocess, zlib"',
-         [python, "-c", "import json, sqlite3, subprocess, zlib"]),
+        (
+            'python -c "import json, sqlite3, subprocess, zlib"',
+            [python, "-c", "import json, sqlite3, subprocess, zlib"],
+        ),
         ("rtok run true", [rtok, "run", "true"]),
         ("rtok run echo hello", [rtok, "run", "echo", "hello"]),
     ]
@@ -102,8 +114,10 @@ def bench_startup(python: str, rtok: str, env: dict[str, str], rounds: int) -> N
     floor = statistics.median(samples[cases[1][0]])
     for name, _ in cases:
         p50 = statistics.median(samples[name])
-        print(f"{name:55s} p50 {p50:7.1f} ms  p95 {_percentile(samples[name], 0.95):7.1f} ms"
-              f"  {p50 / floor:5.2f}x floor")
+        print(
+            f"{name:55s} p50 {p50:7.1f} ms  p95 {_percentile(samples[name], 0.95):7.1f} ms"
+            f"  {p50 / floor:5.2f}x floor"
+        )
 
 
 def main() -> int:
@@ -119,14 +133,18 @@ def main() -> int:
         return 1
     compile_env = dict(os.environ)
     compile_env.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run([python, "-m", "compileall", "-q", os.path.join(ROOT, "rtok")],
-                   env=compile_env, check=False)
+    subprocess.run(
+        [python, "-m", "compileall", "-q", os.path.join(ROOT, "rtok")], env=compile_env, check=False
+    )
     with tempfile.TemporaryDirectory(prefix="rtok-bench-") as tmp:
         env = {k: v for k, v in os.environ.items() if not k.startswith("RTOK_")}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env.update(HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "config"),
-                   XDG_DATA_HOME=os.path.join(tmp, "data"),
-                   XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+        env.update(
+            HOME=tmp,
+            XDG_CONFIG_HOME=os.path.join(tmp, "config"),
+            XDG_DATA_HOME=os.path.join(tmp, "data"),
+            XDG_CACHE_HOME=os.path.join(tmp, "cache"),
+        )
         if not args.skip_throughput:
             bench_throughput(rtok, env, args.megabytes)
         bench_startup(python, rtok, env, args.rounds)

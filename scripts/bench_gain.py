@@ -42,9 +42,18 @@ EXPAND = "rtok expand {last_id}"
 # At least ten long commands; `cat numbers.txt` (seq 1 300000, 2 MB) is far above every
 # host's cap and is the one expanded in full.
 COMMANDS = [
-    "git log", "git log --stat", "git log -p", "find . -type f", "ls -laR src",
-    "cat numbers.txt", EXPAND, "grep -rn value src", "du -a src", "git show --stat HEAD~3",
-    "find src -name '*.py'", "cat src/pkg03/mod07.py",
+    "git log",
+    "git log --stat",
+    "git log -p",
+    "find . -type f",
+    "ls -laR src",
+    "cat numbers.txt",
+    EXPAND,
+    "grep -rn value src",
+    "du -a src",
+    "git show --stat HEAD~3",
+    "find src -name '*.py'",
+    "cat src/pkg03/mod07.py",
 ]
 
 
@@ -57,8 +66,10 @@ def fill_tree(repo: str) -> None:
         os.makedirs(folder)
         for mod in range(25):
             lines = [f"# module {pkg}.{mod}\n"]
-            lines += [f"value_{i} = {pkg * 1000 + mod * 10 + i}  # value {i} of {mod}\n"
-                      for i in range(12)]
+            lines += [
+                f"value_{i} = {pkg * 1000 + mod * 10 + i}  # value {i} of {mod}\n"
+                for i in range(12)
+            ]
             with open(os.path.join(folder, f"mod{mod:02d}.py"), "w", encoding="utf-8") as out:
                 out.writelines(lines)
 
@@ -77,8 +88,10 @@ def tool_results(log: str) -> list[dict[str, Any]]:
     for record in records:
         for result in record.get("tool_results") or []:
             seen.setdefault(str(result["call_id"]), str(result["text"]))
-    return [{"call_id": cid, "command": commands.get(cid, "?"), "text": text}
-            for cid, text in seen.items()]
+    return [
+        {"call_id": cid, "command": commands.get(cid, "?"), "text": text}
+        for cid, text in seen.items()
+    ]
 
 
 def count_tokens(text: str) -> int:
@@ -88,31 +101,50 @@ def count_tokens(text: str) -> int:
     return found[1](text)
 
 
-def run(agent: str, template: str, root: str,
-        with_rtok: bool) -> tuple[Workspace, str, dict[str, Any]]:
+def run(
+    agent: str, template: str, root: str, with_rtok: bool
+) -> tuple[Workspace, str, dict[str, Any]]:
     ws = make_workspace(agent, root, template)
     fill_tree(ws.ctx.cwd)
     profile = dataclasses.replace(PROFILES[agent], timeout=600.0)
     commands = COMMANDS if with_rtok else [c for c in COMMANDS if c != EXPAND]
     init: dict[str, Any] = {}
     if with_rtok:
-        init = run_rtok(rtok_executable(), ["init", "--agent", agent, "--auto-patch"], ws.env,
-                        ws.ctx.cwd, ws.ctx.run_dir, "rtok-init")
+        init = run_rtok(
+            rtok_executable(),
+            ["init", "--agent", agent, "--auto-patch"],
+            ws.env,
+            ws.ctx.cwd,
+            ws.ctx.run_dir,
+            "rtok-init",
+        )
         if init["returncode"] != 0:
             raise SystemExit(f"rtok init failed: {init['stderr'] or init['stdout']}")
-    session = run_session(profile, ws.ctx, ws.env, "with-rtok" if with_rtok else "without",
-                          commands=commands)
+    session = run_session(
+        profile, ws.ctx, ws.env, "with-rtok" if with_rtok else "without", commands=commands
+    )
     if session.timed_out or session.returncode != 0:
-        raise SystemExit(f"{agent} session failed (exit {session.returncode}, timed out "
-                         f"{session.timed_out}); see {session.folder}")
+        raise SystemExit(
+            f"{agent} session failed (exit {session.returncode}, timed out "
+            f"{session.timed_out}); see {session.folder}"
+        )
     return ws, os.path.join(session.folder, "requests.jsonl"), init
 
 
 def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
-    rows = [{"command": r["command"], "bytes": len(r["text"].encode()),
-             "tokens": count_tokens(r["text"])} for r in results]
-    return {"calls": rows, "bytes": sum(r["bytes"] for r in rows),
-            "tokens": sum(r["tokens"] for r in rows)}
+    rows = [
+        {
+            "command": r["command"],
+            "bytes": len(r["text"].encode()),
+            "tokens": count_tokens(r["text"]),
+        }
+        for r in results
+    ]
+    return {
+        "calls": rows,
+        "bytes": sum(r["bytes"] for r in rows),
+        "tokens": sum(r["tokens"] for r in rows),
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -128,17 +160,25 @@ def main(argv: list[str]) -> int:
         _ws_raw, raw_log, _ = run(ns.agent, template, root, with_rtok=False)
         ws, rtok_log, _ = run(ns.agent, template, root, with_rtok=True)
         without, with_ = summarise(tool_results(raw_log)), summarise(tool_results(rtok_log))
-        gain = run_rtok(rtok_executable(), ["gain", "--json"], ws.env, ws.ctx.cwd,
-                        ws.ctx.run_dir, "rtok-gain")
+        gain = run_rtok(
+            rtok_executable(), ["gain", "--json"], ws.env, ws.ctx.cwd, ws.ctx.run_dir, "rtok-gain"
+        )
         doc = json.loads(gain["stdout"])
         booked = int(doc["totals"]["net_saved_tokens"])
         measured = without["tokens"] - with_["tokens"]
         ratio = booked / measured if measured else float("inf")
-        report = {"agent": ns.agent, "tokenizer": doc["tokenizer"], "without_rtok": without,
-                  "with_rtok": with_, "measured_saved_tokens": measured,
-                  "measured_saved_bytes": without["bytes"] - with_["bytes"],
-                  "gain_net_saved_tokens": booked, "gain_totals": doc["totals"],
-                  "ratio": round(ratio, 4), "run_dirs": root if ns.keep else None}
+        report = {
+            "agent": ns.agent,
+            "tokenizer": doc["tokenizer"],
+            "without_rtok": without,
+            "with_rtok": with_,
+            "measured_saved_tokens": measured,
+            "measured_saved_bytes": without["bytes"] - with_["bytes"],
+            "gain_net_saved_tokens": booked,
+            "gain_totals": doc["totals"],
+            "ratio": round(ratio, 4),
+            "run_dirs": root if ns.keep else None,
+        }
         if ns.json:
             print(json.dumps(report, indent=1))
         else:
@@ -151,22 +191,32 @@ def main(argv: list[str]) -> int:
 
 def print_report(report: dict[str, Any]) -> None:
     print(f"agent {report['agent']}; tokens: {report['tokenizer']['installed'] or 'estimate'}")
-    print(f"{'command':<28} {'bytes without':>14} {'bytes with':>11} {'tokens without':>15}"
-          f" {'tokens with':>12}")
+    print(
+        f"{'command':<28} {'bytes without':>14} {'bytes with':>11} {'tokens without':>15}"
+        f" {'tokens with':>12}"
+    )
     before = {r["command"]: r for r in report["without_rtok"]["calls"]}
     for row in report["with_rtok"]["calls"]:
         raw = before.get(row["command"], {"bytes": 0, "tokens": 0})
-        print(f"{row['command'][:28]:<28} {raw['bytes']:>14,} {row['bytes']:>11,}"
-              f" {raw['tokens']:>15,} {row['tokens']:>12,}")
-    print(f"{'total':<28} {report['without_rtok']['bytes']:>14,} "
-          f"{report['with_rtok']['bytes']:>11,} {report['without_rtok']['tokens']:>15,} "
-          f"{report['with_rtok']['tokens']:>12,}")
+        print(
+            f"{row['command'][:28]:<28} {raw['bytes']:>14,} {row['bytes']:>11,}"
+            f" {raw['tokens']:>15,} {row['tokens']:>12,}"
+        )
+    print(
+        f"{'total':<28} {report['without_rtok']['bytes']:>14,} "
+        f"{report['with_rtok']['bytes']:>11,} {report['without_rtok']['tokens']:>15,} "
+        f"{report['with_rtok']['tokens']:>12,}"
+    )
     totals = report["gain_totals"]
-    print(f"measured saving: {report['measured_saved_tokens']:,} tokens "
-          f"({report['measured_saved_bytes']:,} bytes)")
-    print(f"rtok gain net saved: {report['gain_net_saved_tokens']:,} tokens (counterfactual "
-          f"{totals['counterfactual_tokens']:,}, shown {totals['shown_tokens']:,}, re-read "
-          f"{totals['reread_tokens']:,}, {totals['runs']} runs)")
+    print(
+        f"measured saving: {report['measured_saved_tokens']:,} tokens "
+        f"({report['measured_saved_bytes']:,} bytes)"
+    )
+    print(
+        f"rtok gain net saved: {report['gain_net_saved_tokens']:,} tokens (counterfactual "
+        f"{totals['counterfactual_tokens']:,}, shown {totals['shown_tokens']:,}, re-read "
+        f"{totals['reread_tokens']:,}, {totals['runs']} runs)"
+    )
     print(f"ratio gain / measured: {report['ratio']:.3f} (tolerance ±{TOLERANCE:.0%})")
 
 

@@ -41,11 +41,22 @@ from benchlib import (
     writable_again,
 )
 
-REWRITE = {"session_id": "s", "cwd": "", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-           "tool_input": {"command": "git status", "description": "Show status"},
-           "tool_use_id": "t", "permission_mode": "default"}
-PASSTHROUGH = {"session_id": "s", "cwd": "", "hook_event_name": "PreToolUse",
-               "tool_name": "Read", "tool_input": {"file_path": "/etc/hosts"}}
+REWRITE = {
+    "session_id": "s",
+    "cwd": "",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "git status", "description": "Show status"},
+    "tool_use_id": "t",
+    "permission_mode": "default",
+}
+PASSTHROUGH = {
+    "session_id": "s",
+    "cwd": "",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Read",
+    "tool_input": {"file_path": "/etc/hosts"},
+}
 FLOOR = "python -S -c pass"
 
 
@@ -61,13 +72,16 @@ def _cases(python: str, rtok: str, script: str, rtk: str | None, cwd: str) -> li
         ("pip script: rtok hook claude (rewrite)", [script, "hook", "claude"], rewrite),
     ]
     if rtk:
-        cases += [("rtk hook claude (rewrite)", [rtk, "hook", "claude"], rewrite),
-                  ("rtk rewrite 'git status'", [rtk, "rewrite", "git status"], b"")]
+        cases += [
+            ("rtk hook claude (rewrite)", [rtk, "hook", "claude"], rewrite),
+            ("rtk rewrite 'git status'", [rtk, "rewrite", "git status"], b""),
+        ]
     return cases
 
 
-def _print_importtime(python: str, rtok: str, payload: bytes, env: dict[str, str],
-                      cwd: str) -> None:
+def _print_importtime(
+    python: str, rtok: str, payload: bytes, env: dict[str, str], cwd: str
+) -> None:
     """Median self time (us) of each module the launcher's hook process imports."""
     samples: dict[str, list[int]] = {}
     with open(rtok, encoding="utf-8") as handle:
@@ -75,9 +89,14 @@ def _print_importtime(python: str, rtok: str, payload: bytes, env: dict[str, str
     boot = text.split("boot=", 1)[1].split("\n", 1)[0].strip("'")
     lib = text.split("lib=", 1)[1].split("\n", 1)[0].strip("'")
     for _ in range(9):
-        result = subprocess.run([python, "-S", "-I", "-X", "importtime", "-c", boot, lib, rtok,
-                                 "hook", "claude"], input=payload, capture_output=True,
-                                env=env, cwd=cwd, check=False)
+        result = subprocess.run(
+            [python, "-S", "-I", "-X", "importtime", "-c", boot, lib, rtok, "hook", "claude"],
+            input=payload,
+            capture_output=True,
+            env=env,
+            cwd=cwd,
+            check=False,
+        )
         for line in result.stderr.decode(errors="replace").splitlines():
             parts = line.removeprefix("import time:").split("|")
             if len(parts) == 3 and parts[0].strip().isdigit():
@@ -92,10 +111,12 @@ def _print_importtime(python: str, rtok: str, payload: bytes, env: dict[str, str
 
 def main() -> int:
     parser = parser_with_rounds_and_rtk((__doc__ or "").splitlines()[0])
-    parser.add_argument("--importtime", action="store_true",
-                        help="also list the modules `rtok hook claude` imports, by self time")
-    parser.add_argument("--no-valgrind", action="store_true",
-                        help="skip the instruction counts")
+    parser.add_argument(
+        "--importtime",
+        action="store_true",
+        help="also list the modules `rtok hook claude` imports, by self time",
+    )
+    parser.add_argument("--no-valgrind", action="store_true", help="skip the instruction counts")
     args = parser.parse_args()
     if args.read_only:
         enter_read_only_namespace()
@@ -111,9 +132,16 @@ def main() -> int:
         os.makedirs(claude)
         # A realistic user: a few rules, so the permission readers do real work.
         with open(os.path.join(claude, "settings.json"), "w") as handle:
-            json.dump({"permissions": {"allow": ["Bash(git status:*)", "Bash(ls:*)"],
-                                       "deny": ["Bash(rm -rf:*)"], "ask": ["Bash(git push:*)"]}},
-                      handle)
+            json.dump(
+                {
+                    "permissions": {
+                        "allow": ["Bash(git status:*)", "Bash(ls:*)"],
+                        "deny": ["Bash(rm -rf:*)"],
+                        "ask": ["Bash(git push:*)"],
+                    }
+                },
+                handle,
+            )
         rtk = find_rtk(args.rtk, tmp, args.no_rtk)
         cases = _cases(python, rtok, script, rtk, project)
         state = os.path.dirname(os.path.dirname(rtok))
@@ -135,8 +163,11 @@ def main() -> int:
     verdict("rtok hook claude (rewrite) / floor", p50["rtok hook claude (rewrite)"] / floor, 1.6)
     verdict("rtok rewrite 'git status' / floor", p50["rtok rewrite 'git status'"] / floor, 1.6)
     if rtk:
-        verdict("rtok hook claude / rtk hook claude",
-                p50["rtok hook claude (rewrite)"] / p50["rtk hook claude (rewrite)"], 0.5)
+        verdict(
+            "rtok hook claude / rtk hook claude",
+            p50["rtok hook claude (rewrite)"] / p50["rtk hook claude (rewrite)"],
+            0.5,
+        )
     return 0
 
 

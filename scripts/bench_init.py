@@ -58,9 +58,12 @@ def main() -> int:
         os.makedirs(home)
         os.makedirs(os.path.join(project, ".git"))
         env = {k: v for k, v in os.environ.items() if not k.startswith("RTOK_")}
-        env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
-                   XDG_DATA_HOME=os.path.join(home, ".local", "share"),
-                   XDG_CACHE_HOME=os.path.join(home, ".cache"))
+        env.update(
+            HOME=home,
+            XDG_CONFIG_HOME=os.path.join(home, ".config"),
+            XDG_DATA_HOME=os.path.join(home, ".local", "share"),
+            XDG_CACHE_HOME=os.path.join(home, ".cache"),
+        )
         cases = {
             "global (init --all -g --dry-run)": ["init", "--all", "-g", "--dry-run"],
             "project (init --all --project --dry-run)": ["init", "--all", "--project", "--dry-run"],
@@ -70,9 +73,11 @@ def main() -> int:
             samples, cpu = _time(args, env, project, options.runs)
             median = statistics.median(samples)
             worst = max(worst, median)
-            print(f"{label:<36} median {median:.3f} s  min {min(samples):.3f}  "
-                  f"max {max(samples):.3f}  cpu median {statistics.median(cpu):.3f} s  "
-                  f"({options.runs} runs)")
+            print(
+                f"{label:<36} median {median:.3f} s  min {min(samples):.3f}  "
+                f"max {max(samples):.3f}  cpu median {statistics.median(cpu):.3f} s  "
+                f"({options.runs} runs)"
+            )
         print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cpus")
         verdict = "within" if worst <= TARGET_SECONDS else "OVER"
         print(f"target {TARGET_SECONDS:.1f} s: {verdict}")

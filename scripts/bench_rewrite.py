@@ -55,14 +55,18 @@ def _nested(opener: str, depth: int = 46, total: int = 16_000) -> str:
     return "".join("cat " + "a " * pad + opener for _ in range(depth)) + "x" + ")" * depth
 
 
-HOSTILE.update({
-    "16 KiB of nested <( 46 deep (worst case)": _nested("<("),
-    "16 KiB of nested >( 46 deep": _nested(">("),
-    "16 KiB of nested $( 46 deep": _nested("$("),
-    "16 KiB of nested <( 8 deep": _nested("<(", 8),
-})
-CORPUS_FILES = ("tests/permissions/data/bypass_corpus.jsonl",
-                "tests/permissions/data/runner_corpus.jsonl")
+HOSTILE.update(
+    {
+        "16 KiB of nested <( 46 deep (worst case)": _nested("<("),
+        "16 KiB of nested >( 46 deep": _nested(">("),
+        "16 KiB of nested $( 46 deep": _nested("$("),
+        "16 KiB of nested <( 8 deep": _nested("<(", 8),
+    }
+)
+CORPUS_FILES = (
+    "tests/permissions/data/bypass_corpus.jsonl",
+    "tests/permissions/data/runner_corpus.jsonl",
+)
 DENY = ["git push:*", "rm:*", "curl:*"]
 
 
@@ -82,7 +86,10 @@ def _import_time_us(rounds: int) -> list[float]:
     for _ in range(rounds):
         result = subprocess.run(
             [sys.executable, "-X", "importtime", "-c", "import rtok.rewrite.decision"],
-            capture_output=True, text=True, cwd=ROOT, check=False,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=False,
         )
         for line in result.stderr.splitlines():
             if line.rstrip().endswith("| rtok.rewrite.decision"):
@@ -99,14 +106,19 @@ def _bench_settings_files(rounds: int) -> None:
     from rtok.permissions import verdict
 
     print(f"\n{'claude settings.json size':55s} {'p50 ms':>8s} {'max ms':>8s}  verdict")
-    for label, size in (("2 KB", 2_000), ("900 KB (parsed once, cached)", 900_000),
-                        ("86 MB (over the cap)", 86_000_000)):
+    for label, size in (
+        ("2 KB", 2_000),
+        ("900 KB (parsed once, cached)", 900_000),
+        ("86 MB (over the cap)", 86_000_000),
+    ):
         with tempfile.TemporaryDirectory() as home:
             os.environ["HOME"] = home
             os.environ["XDG_CACHE_HOME"] = os.path.join(home, ".cache")
             os.makedirs(os.path.join(home, ".claude"))
-            body = {"permissions": {"deny": ["Bash(git push:*)"], "allow": ["Bash(*)"]},
-                    "padding": "x" * size}
+            body = {
+                "permissions": {"deny": ["Bash(git push:*)"], "allow": ["Bash(*)"]},
+                "padding": "x" * size,
+            }
             with open(os.path.join(home, ".claude", "settings.json"), "w") as handle:
                 json.dump(body, handle)
             samples = []
@@ -115,8 +127,7 @@ def _bench_settings_files(rounds: int) -> None:
                 start = time.perf_counter()
                 result = verdict.rule_verdict("git status", "claude", home)
                 samples.append((time.perf_counter() - start) * 1e3)
-            print(f"{label:55s} {statistics.median(samples):8.1f} {max(samples):8.1f}  "
-                  f"{result}")
+            print(f"{label:55s} {statistics.median(samples):8.1f} {max(samples):8.1f}  {result}")
 
 
 def _bench_corpus(settings: Settings) -> None:
@@ -137,8 +148,10 @@ def _bench_corpus(settings: Settings) -> None:
             samples.append((time.perf_counter() - start) * 1e3)
     samples.sort()
     p99 = samples[int(0.99 * (len(samples) - 1))]
-    print(f"\n{'bypass corpora, ' + str(len(samples)) + ' lines (gate + decide)':55s} "
-          f"p50 {statistics.median(samples):.2f} ms  p99 {p99:.2f} ms  max {samples[-1]:.2f} ms")
+    print(
+        f"\n{'bypass corpora, ' + str(len(samples)) + ' lines (gate + decide)':55s} "
+        f"p50 {statistics.median(samples):.2f} ms  p99 {p99:.2f} ms  max {samples[-1]:.2f} ms"
+    )
 
 
 def main() -> int:
@@ -148,16 +161,21 @@ def main() -> int:
     settings = Settings()
     print(f"{'command':55s} {'decide p50 us':>14s} {'p95 us':>8s} {'gate p50 us':>12s}")
     for cmd in CORPUS:
-        decided = sorted(_time_calls(lambda c: decide(c, "default", settings=settings), cmd,
-                                     args.rounds))
+        decided = sorted(
+            _time_calls(lambda c: decide(c, "default", settings=settings), cmd, args.rounds)
+        )
         gate = sorted(_time_calls(split_for_permissions, cmd, args.rounds))
         p95 = decided[int(0.95 * (len(decided) - 1))]
-        print(f"{cmd[:55]:55s} {statistics.median(decided):14.0f} {p95:8.0f} "
-              f"{statistics.median(gate):12.0f}")
+        print(
+            f"{cmd[:55]:55s} {statistics.median(decided):14.0f} {p95:8.0f} "
+            f"{statistics.median(gate):12.0f}"
+        )
     from rtok.permissions.verdict import verdict_with_rules
 
-    print(f"\n{'hostile input (gate + decide, deny rules set)':55s} {'p50 ms':>8s} "
-          f"{'max ms':>8s}  decision")
+    print(
+        f"\n{'hostile input (gate + decide, deny rules set)':55s} {'p50 ms':>8s} "
+        f"{'max ms':>8s}  decision"
+    )
     for label, cmd in HOSTILE.items():
         samples = []
         kind = ""
@@ -172,8 +190,10 @@ def main() -> int:
     _bench_corpus(settings)
     _bench_settings_files(max(3, args.rounds // 30))
     imports = _import_time_us(max(5, args.rounds // 30))
-    print(f"\nimport rtok.rewrite.decision (cumulative, fresh interpreter): "
-          f"p50 {statistics.median(imports):.0f} us over {len(imports)} runs")
+    print(
+        f"\nimport rtok.rewrite.decision (cumulative, fresh interpreter): "
+        f"p50 {statistics.median(imports):.0f} us over {len(imports)} runs"
+    )
     return 0
 
 

@@ -42,8 +42,12 @@ from benchlib import (
 
 FLOOR = "python -S -c pass"
 # (rtok case, bare command case): what `rtok run` adds is the difference of their p50s.
-PAIRS = [("rtok run git status", "git status"), ("rtok run git log -n 20", "git log -n 20"),
-         ("rtok run ls -la", "ls -la"), ("rtok run seq 1 5000 (cut, archived)", "seq 1 5000")]
+PAIRS = [
+    ("rtok run git status", "git status"),
+    ("rtok run git log -n 20", "git log -n 20"),
+    ("rtok run ls -la", "ls -la"),
+    ("rtok run seq 1 5000 (cut, archived)", "seq 1 5000"),
+]
 
 
 def _cases(python: str, rtok: str, rtk: str | None) -> list[Case]:
@@ -62,8 +66,10 @@ def _cases(python: str, rtok: str, rtk: str | None) -> list[Case]:
         ("rtok run seq 1 5000 (cut, archived)", [rtok, "run", "seq", "1", "5000"], b""),
     ]
     if rtk:
-        cases += [("rtk run true", [rtk, "run", "true"], b""),
-                  ("rtk git status", [rtk, "git", "status"], b"")]
+        cases += [
+            ("rtk run true", [rtk, "run", "true"], b""),
+            ("rtk git status", [rtk, "git", "status"], b""),
+        ]
     return cases
 
 
@@ -74,15 +80,28 @@ def add_history(project: str, env: dict[str, str], commits: int = 25) -> None:
         with open(path, "a") as handle:
             handle.write(f"change {index}\n")
         subprocess.run(["git", "-C", project, "add", "history.txt"], check=True, env=env)
-        subprocess.run(["git", "-C", project, "-c", "user.name=Bench", "-c",
-                        "user.email=bench@example.invalid", "commit", "-q", "-m",
-                        f"Change {index}: one more line of history"], check=True, env=env)
+        subprocess.run(
+            [
+                "git",
+                "-C",
+                project,
+                "-c",
+                "user.name=Bench",
+                "-c",
+                "user.email=bench@example.invalid",
+                "commit",
+                "-q",
+                "-m",
+                f"Change {index}: one more line of history",
+            ],
+            check=True,
+            env=env,
+        )
 
 
 def main() -> int:
     parser = parser_with_rounds_and_rtk((__doc__ or "").splitlines()[0])
-    parser.add_argument("--no-valgrind", action="store_true",
-                        help="skip the instruction counts")
+    parser.add_argument("--no-valgrind", action="store_true", help="skip the instruction counts")
     args = parser.parse_args()
     if args.read_only:
         enter_read_only_namespace()
@@ -108,12 +127,16 @@ def main() -> int:
     print("targets:")
     verdict("rtok run true / floor", p50["rtok run true"] / floor, 2.0)
     for with_rtok, bare in PAIRS:
-        print(f"  {with_rtok} - {bare}: {p50[with_rtok] - p50[bare]:.2f} ms"
-              + (" (target <= 20.00)" if bare == "git status" else ""))
+        print(
+            f"  {with_rtok} - {bare}: {p50[with_rtok] - p50[bare]:.2f} ms"
+            + (" (target <= 20.00)" if bare == "git status" else "")
+        )
     if rtk:
-        print(f"  rtok run true / rtk run true: {p50['rtok run true'] / p50['rtk run true']:.2f}"
-              f" ({p50['rtok run true'] - p50['rtk run true']:.2f} ms more: an interpreter"
-              " start against a native binary's)")
+        print(
+            f"  rtok run true / rtk run true: {p50['rtok run true'] / p50['rtk run true']:.2f}"
+            f" ({p50['rtok run true'] - p50['rtk run true']:.2f} ms more: an interpreter"
+            " start against a native binary's)"
+        )
     return 0
 
 

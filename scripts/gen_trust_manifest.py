@@ -22,8 +22,9 @@ from rtok.integrity import manifest  # noqa: E402
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true", help="only report whether it is stale")
-    parser.add_argument("--version", default=__version__,
-                        help="the rtok version the current files belong to")
+    parser.add_argument(
+        "--version", default=__version__, help="the rtok version the current files belong to"
+    )
     args = parser.parse_args(argv)
     target = manifest.manifest_path()
     try:

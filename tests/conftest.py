@@ -13,7 +13,9 @@ from rtok_testing.isolation import SCRUBBED, SCRUBBED_PREFIXES
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--skip-e2e", action="store_true", default=False,
+        "--skip-e2e",
+        action="store_true",
+        default=False,
         help="skip the real-agent end-to-end tier (tests marked e2e)",
     )
 

@@ -34,7 +34,8 @@ def test_running_a_verb_does_not_import_other_verbs() -> None:
     import subprocess
     import sys
 
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            timeout=60, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
     last = result.stdout.strip().splitlines()[-1]
     assert last == "['rtok.cli.cmd_agents']", result.stdout + result.stderr

@@ -14,8 +14,7 @@ from rtok import fastjson
 from rtok_testing import REPO_ROOT
 
 VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
-    | st.text(),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
     max_leaves=20,
 )
@@ -23,18 +22,36 @@ VALUES = st.recursive(
 
 @settings(max_examples=300, deadline=None)
 @given(value=VALUES, ascii_only=st.booleans(), compact=st.booleans(), sort=st.booleans())
-def test_same_text_and_values_as_json(value: object, ascii_only: bool, compact: bool,
-                                      sort: bool) -> None:
+def test_same_text_and_values_as_json(
+    value: object, ascii_only: bool, compact: bool, sort: bool
+) -> None:
     separators = (",", ":") if compact else None
     text = json.dumps(value, separators=separators, ensure_ascii=ascii_only, sort_keys=sort)
-    assert fastjson.dumps(value, separators=separators, ensure_ascii=ascii_only,
-                          sort_keys=sort) == text
+    assert (
+        fastjson.dumps(value, separators=separators, ensure_ascii=ascii_only, sort_keys=sort)
+        == text
+    )
     assert fastjson.loads(text) == json.loads(text)
     assert fastjson.loads("  \n" + text + "\n ") == json.loads(text)
 
 
-@pytest.mark.parametrize("text", ["", " ", "{", "{ not json", '{"a" 1}', "[1 2]", "[1,]",
-                                  '"open', "tru", "{} x", "[] []", '{"a":}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "{",
+        "{ not json",
+        '{"a" 1}',
+        "[1 2]",
+        "[1,]",
+        '"open',
+        "tru",
+        "{} x",
+        "[] []",
+        '{"a":}',
+    ],
+)
 def test_what_json_rejects_is_a_value_error(text: str) -> None:
     with pytest.raises(ValueError):
         json.loads(text)
@@ -47,8 +64,16 @@ def test_indent_goes_to_json() -> None:
 
 
 def test_importing_it_loads_no_re() -> None:
-    code = ("import sys; import rtok.fastjson as f; f.loads('{\"a\": [1]}');"
-            " f.dumps({'a': 1}); print('re' in sys.modules, 'json' in sys.modules)")
-    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
-                          timeout=60, check=True, cwd=REPO_ROOT)
+    code = (
+        "import sys; import rtok.fastjson as f; f.loads('{\"a\": [1]}');"
+        " f.dumps({'a': 1}); print('re' in sys.modules, 'json' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        cwd=REPO_ROOT,
+    )
     assert done.stdout.split() == ["False", "False"]

@@ -17,14 +17,31 @@ import pytest
 
 # Libraries too slow to import on every shell call of an agent.
 FORBIDDEN = (
-    "typer", "rich", "click", "questionary", "prompt_toolkit", "tomlkit", "ruamel",
-    "json5", "filelock", "tomllib", "typing", "dataclasses", "inspect", "packaging",
+    "typer",
+    "rich",
+    "click",
+    "questionary",
+    "prompt_toolkit",
+    "tomlkit",
+    "ruamel",
+    "json5",
+    "filelock",
+    "tomllib",
+    "typing",
+    "dataclasses",
+    "inspect",
+    "packaging",
 )
 
-CLAUDE_REWRITE_PAYLOAD = json.dumps({
-    "session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-    "tool_input": {"command": "git status"}, "cwd": "/tmp",
-})
+CLAUDE_REWRITE_PAYLOAD = json.dumps(
+    {
+        "session_id": "s",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "git status"},
+        "cwd": "/tmp",
+    }
+)
 
 # (id, argv after `rtok`, stdin)
 HOT_PATH_CASES = [
@@ -44,7 +61,11 @@ HOT_PATH_CASES = [
 def imported_modules(args: list[str], stdin: bytes, cwd: str) -> tuple[set[str], int]:
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "rtok", *args],
-        input=stdin, capture_output=True, cwd=cwd, env=dict(os.environ), timeout=60,
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        env=dict(os.environ),
+        timeout=60,
         check=False,
     )
     names = set()
@@ -79,34 +100,85 @@ def test_the_check_sees_a_forbidden_import(tmp_path: Path) -> None:
 # `sqlite3` have cheaper builtin cores that rtok uses instead; `os` (with
 # `_collections_abc`) is rtok.oslite's `posix` (see rtok/oslite.py).
 LEAN_CASES = [
-    ("hook-claude", ["hook", "claude"], CLAUDE_REWRITE_PAYLOAD.encode(),
-     ("re", "json", "subprocess", "sqlite3", "hashlib", "typing", "os", "_collections_abc")),
-    ("rewrite", ["rewrite", "git status"], b"",
-     ("re", "json", "subprocess", "typing", "os", "_collections_abc")),
-    ("run-true", ["run", "true"], b"",
-     ("re", "json", "subprocess", "signal", "hashlib", "sqlite3", "selectors", "typing", "os",
-      "_collections_abc")),
+    (
+        "hook-claude",
+        ["hook", "claude"],
+        CLAUDE_REWRITE_PAYLOAD.encode(),
+        ("re", "json", "subprocess", "sqlite3", "hashlib", "typing", "os", "_collections_abc"),
+    ),
+    (
+        "rewrite",
+        ["rewrite", "git status"],
+        b"",
+        ("re", "json", "subprocess", "typing", "os", "_collections_abc"),
+    ),
+    (
+        "run-true",
+        ["run", "true"],
+        b"",
+        (
+            "re",
+            "json",
+            "subprocess",
+            "signal",
+            "hashlib",
+            "sqlite3",
+            "selectors",
+            "typing",
+            "os",
+            "_collections_abc",
+        ),
+    ),
     # a text output is read for being data without a codec of its own, and a command that
     # runs none without the exec-option reader
-    ("filter-text", ["filter", "--stdin", "--cmd", "git log"],
-     "".join(f"commit {n:040x}\nAuthor: A <a@example.org>\n\n    change {n}\n\n"
-             for n in range(300)).encode(),
-     ("encodings.utf_16_le", "encodings.utf_16_be", "encodings.utf_32_le", "encodings.latin_1",
-      "rtok.shell.exec_options", "subprocess", "typing")),
+    (
+        "filter-text",
+        ["filter", "--stdin", "--cmd", "git log"],
+        "".join(
+            f"commit {n:040x}\nAuthor: A <a@example.org>\n\n    change {n}\n\n" for n in range(300)
+        ).encode(),
+        (
+            "encodings.utf_16_le",
+            "encodings.utf_16_be",
+            "encodings.utf_32_le",
+            "encodings.latin_1",
+            "rtok.shell.exec_options",
+            "subprocess",
+            "typing",
+        ),
+    ),
 ]
 
 
-@pytest.mark.parametrize(("args", "stdin", "banned"), [c[1:] for c in LEAN_CASES],
-                         ids=[c[0] for c in LEAN_CASES])
-def test_launcher_start_loads_none_of_the_costly_modules(args: list[str], stdin: bytes,
-                                                         banned: tuple[str, ...],
-                                                         tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("args", "stdin", "banned"), [c[1:] for c in LEAN_CASES], ids=[c[0] for c in LEAN_CASES]
+)
+def test_launcher_start_loads_none_of_the_costly_modules(
+    args: list[str], stdin: bytes, banned: tuple[str, ...], tmp_path: Path
+) -> None:
     from rtok import launcher
 
-    argv = [sys.executable, "-S", "-I", "-X", "importtime", "-c", launcher.BOOT,
-            launcher.package_root(), "/nonexistent/rtok", *args]
-    result = subprocess.run(argv, input=stdin, capture_output=True, cwd=tmp_path,
-                            env=dict(os.environ), timeout=60, check=False)
+    argv = [
+        sys.executable,
+        "-S",
+        "-I",
+        "-X",
+        "importtime",
+        "-c",
+        launcher.BOOT,
+        launcher.package_root(),
+        "/nonexistent/rtok",
+        *args,
+    ]
+    result = subprocess.run(
+        argv,
+        input=stdin,
+        capture_output=True,
+        cwd=tmp_path,
+        env=dict(os.environ),
+        timeout=60,
+        check=False,
+    )
     names = set()
     for line in result.stderr.decode(errors="replace").splitlines():
         if line.startswith("import time:") and line.count("|") == 2:

@@ -28,9 +28,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 MINORS = range(11, 16)
 # The start-up layer's tests (docs/DEVELOPING.md "Hot path rules" and "The launcher").
-FILES = ["tests/test_hot_path_imports.py", "tests/test_preload.py", "tests/test_oslite.py",
-         "tests/test_oslite_declared.py", "tests/test_fastjson.py",
-         "tests/install/test_launcher.py", "tests/hooks/test_stdin_left_open.py"]
+FILES = [
+    "tests/test_hot_path_imports.py",
+    "tests/test_preload.py",
+    "tests/test_oslite.py",
+    "tests/test_oslite_declared.py",
+    "tests/test_fastjson.py",
+    "tests/install/test_launcher.py",
+    "tests/hooks/test_stdin_left_open.py",
+]
 
 
 def _real_home() -> str:
@@ -60,9 +66,18 @@ def _candidates(minor: int) -> list[str]:
 def _version(python: str) -> str | None:
     """'3.12.1' for a CPython, None for anything else (or one that does not start)."""
     try:
-        done = subprocess.run([python, "-c", "import sys; print(sys.implementation.name, "
-                               "'.'.join(map(str, sys.version_info[:3])))"],
-                              capture_output=True, text=True, timeout=60, check=False)
+        done = subprocess.run(
+            [
+                python,
+                "-c",
+                "import sys; print(sys.implementation.name, "
+                "'.'.join(map(str, sys.version_info[:3])))",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
     except OSError:
         return None
     words = done.stdout.split()
@@ -92,11 +107,14 @@ def _venv(python: str, version: str) -> Path:
         return venv
     shutil.rmtree(venv, ignore_errors=True)
     venv.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([python, "-m", "venv", str(venv)], check=True, capture_output=True,
-                   timeout=300)
-    done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-e",
-                           f"{ROOT}[test]"], capture_output=True, text=True, timeout=1200,
-                          check=False)
+    subprocess.run([python, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-e", f"{ROOT}[test]"],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        check=False,
+    )
     assert done.returncode == 0, f"installing rtok for {version}: {done.stderr[-2000:]}"
     ready.write_text(version + "\n")
     return venv
@@ -104,19 +122,35 @@ def _venv(python: str, version: str) -> Path:
 
 def test_start_up_layer_on_every_installed_cpython(capsys: pytest.CaptureFixture[str]) -> None:
     current = ".".join(map(str, sys.version_info[:3]))
-    found = {version: python for version, python in interpreters().items()
-             if version != current}
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("PYTEST_", "PYTHON", "VIRTUAL_ENV"))}
+    found = {version: python for version, python in interpreters().items() if version != current}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PYTEST_", "PYTHON", "VIRTUAL_ENV"))
+    }
     env["RTOK_TEST_BIT_FLIPS"] = "40"  # the full 300 run on this interpreter
     runs = {}
     for version, python in sorted(found.items()):
         venv = _venv(python, version)
         # Side by side: each run is mostly subprocesses waiting on one core each.
         runs[version] = subprocess.Popen(
-            [str(venv / "bin" / "python"), "-m", "pytest", "-q", "-x", "-p",
-             "no:cacheprovider", "--skip-e2e", *FILES], cwd=ROOT, env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [
+                str(venv / "bin" / "python"),
+                "-m",
+                "pytest",
+                "-q",
+                "-x",
+                "-p",
+                "no:cacheprovider",
+                "--skip-e2e",
+                *FILES,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
     ran: list[str] = [f"{current} (this run)"]
     failures: list[str] = []
     for version, proc in runs.items():
@@ -125,9 +159,14 @@ def test_start_up_layer_on_every_installed_cpython(capsys: pytest.CaptureFixture
         ran.append(f"{version} ({found[version]}): {tail[0]}")
         if proc.returncode != 0:
             failures.append(f"{version}:\n{output[-4000:]}")
-    absent = [f"3.{minor}" for minor in MINORS
-              if not any(v.startswith(f"3.{minor}.") for v in [current, *found])]
+    absent = [
+        f"3.{minor}"
+        for minor in MINORS
+        if not any(v.startswith(f"3.{minor}.") for v in [current, *found])
+    ]
     with capsys.disabled():
-        print(f"\ninterpreter matrix: ran on {'; '.join(ran)}; "
-              f"not installed: {', '.join(absent) or 'none'}")
+        print(
+            f"\ninterpreter matrix: ran on {'; '.join(ran)}; "
+            f"not installed: {', '.join(absent) or 'none'}"
+        )
     assert failures == [], "\n".join(failures)

@@ -25,15 +25,23 @@ def _descriptor_variables() -> dict[str, set[str]]:
         for specs in descriptor.files.values():
             for spec in specs:
                 names.update(_VARIABLE.findall(spec.path))
-                names.update(_VARIABLE.findall(" ".join(
-                    str(value) for value in spec.options.values() if isinstance(value, str))))
+                names.update(
+                    _VARIABLE.findall(
+                        " ".join(
+                            str(value) for value in spec.options.values() if isinstance(value, str)
+                        )
+                    )
+                )
         found[name] = names
     return found
 
 
 def test_every_descriptor_variable_is_scrubbed() -> None:
-    missed = {agent: sorted(names - isolation.SCRUBBED)
-              for agent, names in _descriptor_variables().items() if names - isolation.SCRUBBED}
+    missed = {
+        agent: sorted(names - isolation.SCRUBBED)
+        for agent, names in _descriptor_variables().items()
+        if names - isolation.SCRUBBED
+    }
     assert not missed, f"variables the test session does not scrub: {missed}"
 
 
@@ -41,7 +49,8 @@ def test_the_scrub_reads_new_descriptors(tmp_path: Path) -> None:
     (tmp_path / "newagent.toml").write_text(
         'name = "newagent"\n[install]\nrelocation_env = ["NEWAGENT_HOME"]\n'
         '[[install.global]]\npath = "${NEWAGENT_DATA:-~/.newagent}/hooks.json"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     assert isolation.descriptor_env_overrides(tmp_path) == {"NEWAGENT_HOME", "NEWAGENT_DATA"}
 
 
@@ -57,15 +66,35 @@ def test_a_session_started_with_every_variable_set_sees_none_of_them(tmp_path: P
         "    kept = [name for name in NAMES if os.environ.get(name, '').startswith(real)]\n"
         "    assert not kept, kept\n"
         f"    assert os.environ['HOME'] != {str(tmp_path / 'real-home')!r}\n",
-        encoding="utf-8")
-    env = dict(os.environ, HOME=str(tmp_path / "real-home"),
-               PYTHONPATH=os.pathsep.join([str(TESTS),
-                                           os.environ.get("PYTHONPATH", "")]))
+        encoding="utf-8",
+    )
+    env = dict(
+        os.environ,
+        HOME=str(tmp_path / "real-home"),
+        PYTHONPATH=os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
+    )
     env.update({name: str(tmp_path / "real" / name) for name in names})
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "conftest", "--rootdir", str(tmp_path),
-         "-o", "addopts=", str(probe)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "conftest",
+            "--rootdir",
+            str(tmp_path),
+            "-o",
+            "addopts=",
+            str(probe),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "1 passed" in proc.stdout
     assert not (tmp_path / "real").exists()

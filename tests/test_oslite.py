@@ -44,7 +44,8 @@ def test_expanduser_matches_posixpath(path: str) -> None:
 
 
 def test_expanduser_without_home_asks_the_password_database(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.delenv("HOME")
     for path in ("~", "~/x", "~root/y", "~no-such-user-here/z"):
         assert oslite.lite_expanduser(path) == posixpath.expanduser(path)
@@ -65,15 +66,29 @@ def _tree(tmp_path: Path) -> Path:
 
 
 REALPATH_CASES = [
-    "to_real", "to_real/file", "to_real/up/to_real/deep/..", "abs/../file", "loop1",
-    "loop1/x", "self/y", "dangling", "dangling/more", "chain", "chain/../up", "missing/../x",
-    ".", "..", "real/./deep//", "to_real/file/not-a-dir",
+    "to_real",
+    "to_real/file",
+    "to_real/up/to_real/deep/..",
+    "abs/../file",
+    "loop1",
+    "loop1/x",
+    "self/y",
+    "dangling",
+    "dangling/more",
+    "chain",
+    "chain/../up",
+    "missing/../x",
+    ".",
+    "..",
+    "real/./deep//",
+    "to_real/file/not-a-dir",
 ]
 
 
 @pytest.mark.parametrize("relative", REALPATH_CASES)
-def test_realpath_matches_posixpath(relative: str, tmp_path: Path,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_realpath_matches_posixpath(
+    relative: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = _tree(tmp_path)
     monkeypatch.chdir(root)
     for path in (relative, str(root / relative)):
@@ -122,13 +137,22 @@ print(json.dumps({"environ": oslite.environ, "cwd": oslite.getcwd(),
 
 
 def test_hot_path_start_gets_the_lite_module(tmp_path: Path) -> None:
-    env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", ""), "RTOK_X": "é ü",
-           "LC_ALL": "C.UTF-8"}
+    env = {
+        "HOME": str(tmp_path),
+        "PATH": os.environ.get("PATH", ""),
+        "RTOK_X": "é ü",
+        "LC_ALL": "C.UTF-8",
+    }
     env_bytes = {k.encode(): v.encode() for k, v in env.items()}
     env_bytes[b"RTOK_RAW"] = b"\xff\xfe"
-    result = subprocess.run([sys.executable, "-S", "-I", "-c", LITE_PROBE, ROOT],
-                            capture_output=True, cwd=tmp_path, env=env_bytes, timeout=60,
-                            check=True)
+    result = subprocess.run(
+        [sys.executable, "-S", "-I", "-c", LITE_PROBE, ROOT],
+        capture_output=True,
+        cwd=tmp_path,
+        env=env_bytes,
+        timeout=60,
+        check=True,
+    )
     import json
 
     seen = json.loads(result.stdout)

@@ -46,13 +46,27 @@ def _declared() -> tuple[set[str], set[str]]:
 
 def _mypy(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
     probe = tmp_path / "probe_module.py"
-    probe.write_text("from __future__ import annotations\n\n"
-                     "from rtok import oslite as os\n\n\n" + body)
+    probe.write_text(
+        "from __future__ import annotations\n\nfrom rtok import oslite as os\n\n\n" + body
+    )
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
-         "--config-file", str(ROOT / "pyproject.toml"), str(probe)],
-        capture_output=True, text=True, cwd=ROOT, timeout=600, check=False,
-        env=dict(os.environ, MYPYPATH=str(ROOT)))
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-error-summary",
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            str(probe),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+        check=False,
+        env=dict(os.environ, MYPYPATH=str(ROOT)),
+    )
 
 
 def test_mypy_rejects_a_call_to_a_name_oslite_lacks(tmp_path: Path) -> None:
@@ -128,33 +142,74 @@ os._exit(7)
 
 def _hot_modules(tmp_path: Path) -> list[str]:
     """The rtok modules the hot verbs load when started as the launcher starts them."""
-    cases = [(["hook", "claude"], json.dumps({
-        "session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-        "tool_input": {"command": "git status"}, "cwd": str(tmp_path)}).encode()),
-        (["rewrite", "git status"], b""), (["run", "true"], b""),
+    cases = [
+        (
+            ["hook", "claude"],
+            json.dumps(
+                {
+                    "session_id": "s",
+                    "hook_event_name": "PreToolUse",
+                    "tool_name": "Bash",
+                    "tool_input": {"command": "git status"},
+                    "cwd": str(tmp_path),
+                }
+            ).encode(),
+        ),
+        (["rewrite", "git status"], b""),
+        (["run", "true"], b""),
         (["filter", "--stdin", "--cmd", "git status"], b"On branch main\n" * 200),
-        (["expand", "missing"], b"")]
+        (["expand", "missing"], b""),
+    ]
     names: set[str] = set()
     for args, stdin in cases:
         result = subprocess.run(
-            [sys.executable, "-S", "-I", "-X", "importtime", "-c", launcher.BOOT, str(ROOT),
-             str(tmp_path / "bin" / "rtok"), *args], input=stdin, capture_output=True,
-            cwd=tmp_path, env=dict(os.environ), timeout=60, check=False)
-        names.update(line.rsplit("|", 1)[1].strip()
-                     for line in result.stderr.decode(errors="replace").splitlines()
-                     if line.startswith("import time:") and line.count("|") == 2)
+            [
+                sys.executable,
+                "-S",
+                "-I",
+                "-X",
+                "importtime",
+                "-c",
+                launcher.BOOT,
+                str(ROOT),
+                str(tmp_path / "bin" / "rtok"),
+                *args,
+            ],
+            input=stdin,
+            capture_output=True,
+            cwd=tmp_path,
+            env=dict(os.environ),
+            timeout=60,
+            check=False,
+        )
+        names.update(
+            line.rsplit("|", 1)[1].strip()
+            for line in result.stderr.decode(errors="replace").splitlines()
+            if line.startswith("import time:") and line.count("|") == 2
+        )
     return sorted(name for name in names if name.startswith("rtok."))
 
 
 def test_every_declared_name_runs_under_the_launcher_flags(tmp_path: Path) -> None:
     modules = _hot_modules(tmp_path)
-    assert {"rtok.hooks.main", "rtok.rewrite.rewriter", "rtok.filter.run_main",
-            "rtok.store.expand_main", "rtok.oslite", "rtok.paths"} <= set(modules)
+    assert {
+        "rtok.hooks.main",
+        "rtok.rewrite.rewriter",
+        "rtok.filter.run_main",
+        "rtok.store.expand_main",
+        "rtok.oslite",
+        "rtok.paths",
+    } <= set(modules)
     work = tmp_path / "work"
     work.mkdir()
-    result = subprocess.run([sys.executable, "-S", "-I", "-c", EXERCISE, str(ROOT),
-                             json.dumps(modules), str(work)], capture_output=True,
-                            cwd=tmp_path, env=dict(os.environ), timeout=60, check=False)
+    result = subprocess.run(
+        [sys.executable, "-S", "-I", "-c", EXERCISE, str(ROOT), json.dumps(modules), str(work)],
+        capture_output=True,
+        cwd=tmp_path,
+        env=dict(os.environ),
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 7, result.stderr.decode()[-2000:]
     seen = json.loads(result.stdout)
     names, path_names = _declared()
@@ -164,7 +219,13 @@ def test_every_declared_name_runs_under_the_launcher_flags(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("name", sorted(_declared()[0]))
 def test_each_declared_name_exists_in_the_lite_module(name: str) -> None:
-    probe = ("import sys; sys.path.insert(0, sys.argv[1]); from rtok import oslite;"
-             "assert 'os' not in sys.modules; getattr(oslite, sys.argv[2])")
-    subprocess.run([sys.executable, "-S", "-I", "-c", probe, str(ROOT), name],
-                   capture_output=True, timeout=60, check=True)
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from rtok import oslite;"
+        "assert 'os' not in sys.modules; getattr(oslite, sys.argv[2])"
+    )
+    subprocess.run(
+        [sys.executable, "-S", "-I", "-c", probe, str(ROOT), name],
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )

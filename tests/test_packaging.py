@@ -15,9 +15,21 @@ from rtok_testing import REPO_ROOT
 
 def _build_wheel(out: Path) -> Path:
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-         "-q", "-w", str(out), REPO_ROOT],
-        check=True, capture_output=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            REPO_ROOT,
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
     wheels = list(out.glob("rtok-*.whl"))
     assert len(wheels) == 1, wheels
@@ -35,7 +47,9 @@ def test_wheel_installs_data_folders(tmp_path: Path) -> None:
     python = env_dir / "bin" / "python"
     subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
-        check=True, capture_output=True, timeout=300,
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
     probe = (
         "import os, rtok.resources as r\n"
@@ -47,8 +61,12 @@ def test_wheel_installs_data_folders(tmp_path: Path) -> None:
     )
     # Run from a directory outside the checkout so the source tree cannot be imported.
     result = subprocess.run(
-        [str(python), "-c", probe], capture_output=True, text=True, cwd=tmp_path,
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, timeout=60,
+        [str(python), "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     assert {line.split()[0] for line in result.stdout.splitlines()} == set(DATA_FOLDERS)
@@ -80,13 +98,14 @@ def test_wheel_metadata_names_license_urls_classifiers_and_runtime_deps(
     assert "License-File: LICENSE" in headers
     assert any(h.startswith("Project-URL: Homepage, https://") for h in headers), headers
     assert any(h.startswith("Classifier: Programming Language :: Python :: 3") for h in headers)
-    runtime = {h.split(":", 1)[1].split(">")[0].split("<")[0].strip().lower()
-               for h in headers if h.startswith("Requires-Dist:") and "extra ==" not in h}
-    assert runtime == {"typer", "questionary", "tomlkit", "ruamel-yaml", "filelock",
-                       "packaging"}
+    runtime = {
+        h.split(":", 1)[1].split(">")[0].split("<")[0].strip().lower()
+        for h in headers
+        if h.startswith("Requires-Dist:") and "extra ==" not in h
+    }
+    assert runtime == {"typer", "questionary", "tomlkit", "ruamel-yaml", "filelock", "packaging"}
     test_extra = [h for h in headers if h.startswith("Requires-Dist: json5")]
-    assert test_extra and all("extra == 'test'" in h or 'extra == "test"' in h
-                              for h in test_extra)
+    assert test_extra and all("extra == 'test'" in h or 'extra == "test"' in h for h in test_extra)
 
 
 def test_sdist_carries_the_license(tmp_path: Path) -> None:
@@ -94,9 +113,16 @@ def test_sdist_carries_the_license(tmp_path: Path) -> None:
 
     out = tmp_path / "sdist"
     subprocess.run(
-        [sys.executable, "-c",
-         "import sys, hatchling.build as b; print(b.build_sdist(sys.argv[1]))", str(out)],
-        check=True, capture_output=True, timeout=300, cwd=REPO_ROOT,
+        [
+            sys.executable,
+            "-c",
+            "import sys, hatchling.build as b; print(b.build_sdist(sys.argv[1]))",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+        cwd=REPO_ROOT,
     )
     sdists = list(out.glob("rtok-*.tar.gz"))
     assert len(sdists) == 1, sdists
@@ -132,17 +158,36 @@ def test_every_rtok_module_imports_without_test_only_dependencies(tmp_path: Path
     python = env_dir / "bin" / "python"
     subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
-        check=True, capture_output=True, timeout=300,
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
     site = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     import importlib.util
 
-    runtime = ["typer", "click", "rich", "questionary", "prompt_toolkit", "wcwidth",
-               "tomlkit", "ruamel", "filelock", "packaging", "pygments", "markdown_it",
-               "mdurl", "shellingham", "typing_extensions", "annotated_doc"]
+    runtime = [
+        "typer",
+        "click",
+        "rich",
+        "questionary",
+        "prompt_toolkit",
+        "wcwidth",
+        "tomlkit",
+        "ruamel",
+        "filelock",
+        "packaging",
+        "pygments",
+        "markdown_it",
+        "mdurl",
+        "shellingham",
+        "typing_extensions",
+        "annotated_doc",
+    ]
     # Only these packages are linked into a folder the probe venv reads (a .pth line).
     linked = tmp_path / "runtime-deps"
     linked.mkdir()
@@ -170,8 +215,11 @@ def test_every_rtok_module_imports_without_test_only_dependencies(tmp_path: Path
         "sys.exit(1 if failed else 0)\n"
     )
     result = subprocess.run(
-        [str(python), "-c", probe, *_runtime_modules()], capture_output=True, text=True,
-        cwd=tmp_path, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        [str(python), "-c", probe, *_runtime_modules()],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
         timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr

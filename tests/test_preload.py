@@ -21,8 +21,10 @@ PACKAGE = Path(preload.__file__).resolve().parent
 # The interpreter matrix (tests/test_interpreter_matrix.py) runs fewer per interpreter; read
 # at import, before the per-test environment drops RTOK_* variables.
 BIT_FLIPS = int(os.environ.get("RTOK_TEST_BIT_FLIPS", "300"))
-PAYLOAD = (b'{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash",'
-           b'"tool_input":{"command":"git status"},"cwd":"/tmp"}')
+PAYLOAD = (
+    b'{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash",'
+    b'"tool_input":{"command":"git status"},"cwd":"/tmp"}'
+)
 
 
 @pytest.fixture(scope="module")
@@ -32,13 +34,29 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy
 
 
-def _start(root: Path, launcher_path: Path, args: list[str], stdin: bytes = b"",
-           cwd: Path | None = None) -> tuple[subprocess.CompletedProcess[bytes], set[str]]:
+def _start(
+    root: Path, launcher_path: Path, args: list[str], stdin: bytes = b"", cwd: Path | None = None
+) -> tuple[subprocess.CompletedProcess[bytes], set[str]]:
     result = subprocess.run(
-        [sys.executable, "-S", "-I", "-X", "importtime", "-c", launcher.BOOT, str(root),
-         str(launcher_path), *args],
-        input=stdin, capture_output=True, env=dict(os.environ), cwd=cwd or launcher_path.parent,
-        timeout=60, check=False)
+        [
+            sys.executable,
+            "-S",
+            "-I",
+            "-X",
+            "importtime",
+            "-c",
+            launcher.BOOT,
+            str(root),
+            str(launcher_path),
+            *args,
+        ],
+        input=stdin,
+        capture_output=True,
+        env=dict(os.environ),
+        cwd=cwd or launcher_path.parent,
+        timeout=60,
+        check=False,
+    )
     loaded = set()
     kept = []
     for line in result.stderr.decode(errors="replace").splitlines(keepends=True):
@@ -65,8 +83,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("verb", "args", "stdin"), CASES)
-def test_a_bundled_run_answers_as_a_normal_one(verb: str, args: list[str], stdin: bytes,
-                                               root: Path, tmp_path: Path) -> None:
+def test_a_bundled_run_answers_as_a_normal_one(
+    verb: str, args: list[str], stdin: bytes, root: Path, tmp_path: Path
+) -> None:
     launcher_path = tmp_path / "bin" / "rtok"
     launcher_path.parent.mkdir()
     first, first_loaded = _start(root, launcher_path, args, stdin)
@@ -77,7 +96,10 @@ def test_a_bundled_run_answers_as_a_normal_one(verb: str, args: list[str], stdin
     # Only the package and the preloader go through the import system now.
     assert second_loaded == {"rtok", "rtok.preload"}
     assert (second.returncode, second.stdout, second.stderr) == (
-        first.returncode, first.stdout, first.stderr)
+        first.returncode,
+        first.stdout,
+        first.stderr,
+    )
 
 
 def test_a_changed_source_is_never_run_from_a_stale_bundle(root: Path, tmp_path: Path) -> None:
@@ -161,9 +183,12 @@ except AttributeError as exc:
 
 
 def test_module_bodies_run_when_first_used_in_import_order() -> None:
-    result = subprocess.run([sys.executable, "-S", "-I", "-c", LAZY_PROBE,
-                             str(PACKAGE.parent)], capture_output=True, timeout=60,
-                            check=True)
+    result = subprocess.run(
+        [sys.executable, "-S", "-I", "-c", LAZY_PROBE, str(PACKAGE.parent)],
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
     lines = result.stdout.decode().splitlines()
     assert lines[0] == "2 ['a start', 'b', 'a end'] module /x/probe_a.py"
     assert lines[1].startswith("missing:") and "missing" in lines[1]
@@ -187,23 +212,35 @@ try:
 except ImportError as exc:  # the import system looks again, as after a failed import
     print("again:", type(exc).__name__)
 """
-    result = subprocess.run([sys.executable, "-S", "-I", "-c", probe, str(PACKAGE.parent)],
-                            capture_output=True, timeout=60, check=True)
+    result = subprocess.run(
+        [sys.executable, "-S", "-I", "-c", probe, str(PACKAGE.parent)],
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
     assert result.stdout.decode().splitlines() == [
-        "raised: boom", "in sys.modules: False", "again: ModuleNotFoundError"]
+        "raised: boom",
+        "in sys.modules: False",
+        "again: ModuleNotFoundError",
+    ]
 
 
 def test_preloaded_modules_have_a_spec(root: Path, tmp_path: Path) -> None:
     launcher_path = tmp_path / "bin" / "rtok"
     launcher_path.parent.mkdir()
     _start(root, launcher_path, ["rewrite", "git status"])
-    probe = ("import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv.pop(1);"
-             "import rtok.preload; rtok.preload.start();"
-             "import rtok.shell.words as w; print(type(w).__name__, w.__spec__.name,"
-             " w.__spec__.origin == w.__file__)")
-    result = subprocess.run([sys.executable, "-S", "-I", "-c", probe, str(root),
-                             str(launcher_path), "rewrite"], capture_output=True, timeout=60,
-                            check=True)
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv.pop(1);"
+        "import rtok.preload; rtok.preload.start();"
+        "import rtok.shell.words as w; print(type(w).__name__, w.__spec__.name,"
+        " w.__spec__.origin == w.__file__)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-S", "-I", "-c", probe, str(root), str(launcher_path), "rewrite"],
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
     assert result.stdout.decode().split() == ["_LazyModule", "rtok.shell.words", "True"]
 
 
@@ -220,14 +257,19 @@ def test_a_bundle_grows_to_the_modules_a_later_run_needs(root: Path, tmp_path: P
     second, loaded = _start(root, launcher_path, ["hook", "claude"], PAYLOAD)
     assert loaded == {"rtok", "rtok.preload"}
     assert (second.returncode, second.stdout, second.stderr) == (
-        first.returncode, first.stdout, first.stderr)
+        first.returncode,
+        first.stdout,
+        first.stderr,
+    )
     _, loaded = _start(root, launcher_path, ["hook", "claude"], passthrough)
     assert loaded == {"rtok", "rtok.preload"}
 
 
-NOTED = ("import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv.pop(1);"
-         "import rtok.preload as p; p.start(); print(len(p._TO_SAVE), len(p._BUNDLED),"
-         " p._TO_SAVE[0] if p._TO_SAVE else '-')")
+NOTED = (
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv.pop(1);"
+    "import rtok.preload as p; p.start(); print(len(p._TO_SAVE), len(p._BUNDLED),"
+    " p._TO_SAVE[0] if p._TO_SAVE else '-')"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -248,13 +290,15 @@ def _read_only_argv(folders: list[Path], argv: list[str]) -> list[str]:
         return argv
     if shutil.which("unshare") is None:
         pytest.fail("root without unshare: cannot make a folder read-only")
-    mounts = " && ".join(f"mount --bind {folder} {folder} && "
-                         f"mount -o remount,bind,ro {folder}" for folder in folders)
+    mounts = " && ".join(
+        f"mount --bind {folder} {folder} && mount -o remount,bind,ro {folder}" for folder in folders
+    )
     return ["unshare", "-m", "sh", "-c", mounts + ' && exec "$@"', "sh", *argv]
 
 
-def test_a_read_only_state_dir_never_rebuilds_the_bundle(root: Path, tmp_path: Path,
-                                                         private_tmpdir: Path) -> None:
+def test_a_read_only_state_dir_never_rebuilds_the_bundle(
+    root: Path, tmp_path: Path, private_tmpdir: Path
+) -> None:
     state = tmp_path / "state"
     launcher_path = state / "bin" / "rtok"
     launcher_path.parent.mkdir(parents=True)
@@ -265,8 +309,9 @@ def test_a_read_only_state_dir_never_rebuilds_the_bundle(root: Path, tmp_path: P
     try:
         # The state dir read-only: the bundle goes to the user's folder in TMPDIR.
         spare = private_tmpdir / f"rtok-{os.geteuid()}-preload"
-        noted = subprocess.run(_read_only_argv([state], argv), capture_output=True,
-                               timeout=60, check=True)
+        noted = subprocess.run(
+            _read_only_argv([state], argv), capture_output=True, timeout=60, check=True
+        )
         assert noted.stdout.split()[:2] == [b"1", b"0"]
         assert noted.stdout.split()[2].startswith(str(spare).encode())
         rewrite = _boot(root, launcher_path, ["rewrite", "git status"])
@@ -276,11 +321,18 @@ def test_a_read_only_state_dir_never_rebuilds_the_bundle(root: Path, tmp_path: P
         second, loaded = _start_argv(_read_only_argv([state], rewrite))
         assert loaded == {"rtok", "rtok.preload"}
         assert (second.returncode, second.stdout, second.stderr) == (
-            first.returncode, first.stdout, first.stderr)
+            first.returncode,
+            first.stdout,
+            first.stderr,
+        )
         # TMPDIR read-only too: nothing is bundled, and nothing is attempted at exit.
         shutil.rmtree(spare)
-        locked = subprocess.run(_read_only_argv([state, private_tmpdir], argv),
-                                capture_output=True, timeout=60, check=True)
+        locked = subprocess.run(
+            _read_only_argv([state, private_tmpdir], argv),
+            capture_output=True,
+            timeout=60,
+            check=True,
+        )
         assert locked.stdout.split() == [b"0", b"0", b"-"]
         for _ in range(2):
             result, loaded = _start_argv(_read_only_argv([state, private_tmpdir], rewrite))
@@ -292,8 +344,9 @@ def test_a_read_only_state_dir_never_rebuilds_the_bundle(root: Path, tmp_path: P
         private_tmpdir.chmod(0o700)
 
 
-def test_a_spare_folder_another_user_made_is_never_used(root: Path, tmp_path: Path,
-                                                        private_tmpdir: Path) -> None:
+def test_a_spare_folder_another_user_made_is_never_used(
+    root: Path, tmp_path: Path, private_tmpdir: Path
+) -> None:
     state = tmp_path / "state"
     launcher_path = state / "bin" / "rtok"
     launcher_path.parent.mkdir(parents=True)
@@ -303,31 +356,45 @@ def test_a_spare_folder_another_user_made_is_never_used(root: Path, tmp_path: Pa
     spare.symlink_to(elsewhere)  # a link planted where the folder would be
     argv = [sys.executable, "-S", "-I", "-c", NOTED, str(root), str(launcher_path), "hook"]
     try:
-        noted = subprocess.run(_read_only_argv([state], argv), capture_output=True,
-                               timeout=60, check=True)
+        noted = subprocess.run(
+            _read_only_argv([state], argv), capture_output=True, timeout=60, check=True
+        )
     finally:
         state.chmod(0o700)
     assert noted.stdout.split() == [b"0", b"0", b"-"]
 
 
 def _boot(root: Path, launcher_path: Path, args: list[str]) -> list[str]:
-    return [sys.executable, "-S", "-I", "-X", "importtime", "-c", launcher.BOOT, str(root),
-            str(launcher_path), *args]
+    return [
+        sys.executable,
+        "-S",
+        "-I",
+        "-X",
+        "importtime",
+        "-c",
+        launcher.BOOT,
+        str(root),
+        str(launcher_path),
+        *args,
+    ]
 
 
 def _start_argv(argv: list[str]) -> tuple[subprocess.CompletedProcess[bytes], set[str]]:
     result = subprocess.run(argv, capture_output=True, timeout=60, check=False)
     lines = result.stderr.decode(errors="replace").splitlines(keepends=True)
-    loaded = {line.rsplit("|", 1)[1].strip() for line in lines
-              if line.startswith("import time:") and line.count("|") == 2}
-    result.stderr = "".join(line for line in lines if not line.startswith("import time:")
-                            ).encode()
+    loaded = {
+        line.rsplit("|", 1)[1].strip()
+        for line in lines
+        if line.startswith("import time:") and line.count("|") == 2
+    }
+    result.stderr = "".join(line for line in lines if not line.startswith("import time:")).encode()
     return result, {name for name in loaded if name.startswith("rtok")}
 
 
 @pytest.mark.parametrize("foreign_owner", [False, True])
 def test_a_loose_or_foreign_bundle_is_never_run_and_is_replaced(
-        foreign_owner: bool, root: Path, tmp_path: Path) -> None:
+    foreign_owner: bool, root: Path, tmp_path: Path
+) -> None:
     launcher_path = tmp_path / "bin" / "rtok"
     launcher_path.parent.mkdir()
     _start(root, launcher_path, ["rewrite", "git status"])
@@ -347,7 +414,8 @@ def test_a_loose_or_foreign_bundle_is_never_run_and_is_replaced(
 
 @pytest.mark.parametrize("loose", ["bin", "data", "preload"])
 def test_bundles_in_a_folder_others_can_write_are_neither_read_nor_written(
-        loose: str, root: Path, tmp_path: Path) -> None:
+    loose: str, root: Path, tmp_path: Path
+) -> None:
     data = tmp_path / "data"
     launcher_path = data / "bin" / "rtok"
     launcher_path.parent.mkdir(parents=True)
@@ -360,8 +428,8 @@ def test_bundles_in_a_folder_others_can_write_are_neither_read_nor_written(
         result, loaded = _start(root, launcher_path, ["rewrite", "git status"])
         assert result.returncode == 3 and "rtok.rewrite.rewriter" in loaded
         assert [text for text, _ in preload.problems(str(launcher_path))] == [
-            f"{folder} is not yours alone (owner or mode): the preload bundles in it are "
-            "ignored"]
+            f"{folder} is not yours alone (owner or mode): the preload bundles in it are ignored"
+        ]
         bundle.unlink()
         _start(root, launcher_path, ["rewrite", "git status"])
         assert not bundle.exists()  # not written there either
@@ -390,13 +458,17 @@ def test_300_bit_flips_change_no_reply(root: Path, tmp_path: Path) -> None:
         bundle.chmod(0o600)
         result, _ = _start(root, launcher_path, args, PAYLOAD, cwd=tmp_path)
         if (result.returncode, result.stdout, result.stderr) != (
-                0, expected.stdout, expected.stderr):
+            0,
+            expected.stdout,
+            expected.stderr,
+        ):
             changed.append((bit, result.returncode, result.stdout[:80], result.stderr[:200]))
     assert changed == [] and expected.stderr == b""
 
 
 def test_problems_name_a_damaged_bundle_and_clear_untrusted_removes_it(
-        root: Path, tmp_path: Path) -> None:
+    root: Path, tmp_path: Path
+) -> None:
     launcher_path = tmp_path / "bin" / "rtok"
     launcher_path.parent.mkdir()
     _start(root, launcher_path, ["rewrite", "git status"])
@@ -406,6 +478,7 @@ def test_problems_name_a_damaged_bundle_and_clear_untrusted_removes_it(
     data[len(data) // 2] ^= 0x10
     bundle.write_bytes(bytes(data))
     assert preload.problems(str(launcher_path)) == [
-        (f"{bundle} is damaged: ignored until it is made again", False)]
+        (f"{bundle} is damaged: ignored until it is made again", False)
+    ]
     assert preload.clear_untrusted(str(launcher_path)) == [str(bundle)]
     assert not bundle.exists() and preload.problems(str(launcher_path)) == []

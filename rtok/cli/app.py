@@ -85,11 +85,18 @@ def build_app(verb: str | None = None) -> typer.Typer:
     @app.callback()
     def _root(
         version: bool = typer.Option(
-            False, "--version", "-V", callback=_version_callback, is_eager=True,
+            False,
+            "--version",
+            "-V",
+            callback=_version_callback,
+            is_eager=True,
             help="Print the version and exit.",
         ),
         no_color: bool = typer.Option(
-            False, NO_COLOR_OPTION, callback=_no_color_callback, is_eager=True,
+            False,
+            NO_COLOR_OPTION,
+            callback=_no_color_callback,
+            is_eager=True,
             help="No colour (also: the NO_COLOR environment variable). Colour is only "
             "ever used on a terminal.",
         ),

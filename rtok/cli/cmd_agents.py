@@ -52,6 +52,9 @@ def register(app: typer.Typer) -> None:
             assert isinstance(partial, list)
             if installed:
                 line += "  installed: " + ",".join(
-                    output.style(f"{scope} (partial)", "warn") if scope in partial
-                    else output.style(scope, "pass") for scope in installed)
+                    output.style(f"{scope} (partial)", "warn")
+                    if scope in partial
+                    else output.style(scope, "pass")
+                    for scope in installed
+                )
             sys.stdout.write(line + "\n")

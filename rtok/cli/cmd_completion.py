@@ -31,8 +31,9 @@ class Shell(StrEnum):
 def register(app: typer.Typer) -> None:
     @app.command(name="completion", help=HELP)
     def completion_command(
-        shell: Annotated[Shell, typer.Argument(metavar="SHELL", help="bash, zsh or fish.",
-                                               show_default=False)],
+        shell: Annotated[
+            Shell, typer.Argument(metavar="SHELL", help="bash, zsh or fish.", show_default=False)
+        ],
     ) -> None:
         typer.echo(script(shell.value))
 

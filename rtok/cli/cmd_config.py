@@ -26,8 +26,9 @@ KNOWN_KEYS: dict[str, tuple[type, object, str]] = {
 }
 CHOICES: dict[str, tuple[str, ...]] = {"awareness.level": ("default", "high", "full")}
 
-config_app = typer.Typer(help="Show, locate, check and edit rtok's settings and rule files.",
-                         no_args_is_help=True)
+config_app = typer.Typer(
+    help="Show, locate, check and edit rtok's settings and rule files.", no_args_is_help=True
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -49,8 +50,12 @@ def path_command() -> None:
     root = project_root(os.getcwd())
     if root is not None:
         rows.append(("project rules", os.path.join(root, ".rtok")))
-    rows += [("archive", paths.archive_db()), ("ledger", paths.ledger_db()),
-             ("trust store", paths.trust_store()), ("cache", paths.cache_dir())]
+    rows += [
+        ("archive", paths.archive_db()),
+        ("ledger", paths.ledger_db()),
+        ("trust store", paths.trust_store()),
+        ("cache", paths.cache_dir()),
+    ]
     for name, value in rows:
         typer.echo(f"{name:<14} {value}")
 
@@ -65,10 +70,14 @@ def show_command() -> None:
     try:
         document = _read_config_document()
     except ValueError as exc:
-        _fail(f"{paths.config_file()}: {exc}; rtok ignores the file until it is fixed "
-              "(`rtok config validate` checks it)")
-    typer.echo(f"# {paths.config_file()}"
-               + ("" if os.path.exists(paths.config_file()) else " (not created yet)"))
+        _fail(
+            f"{paths.config_file()}: {exc}; rtok ignores the file until it is fixed "
+            "(`rtok config validate` checks it)"
+        )
+    typer.echo(
+        f"# {paths.config_file()}"
+        + ("" if os.path.exists(paths.config_file()) else " (not created yet)")
+    )
     for key, (_kind, default, help_text) in KNOWN_KEYS.items():
         value = _lookup(document, key)
         shown = value if value is not None else default
@@ -145,7 +154,7 @@ def _validate_config_file() -> int:
 @config_app.command("set")
 def set_command(
     key: str = typer.Argument(..., help="Dotted key, e.g. plugins.cmd.fail_tail_lines."),
-    value: str = typer.Argument(..., help="A TOML value (80, true, \"text\") or plain text."),
+    value: str = typer.Argument(..., help='A TOML value (80, true, "text") or plain text.'),
 ) -> None:
     """Set one key in config.toml, keeping its comments and layout."""
     import tomlkit

@@ -13,13 +13,17 @@ from rtok.store.discover import Discovery, discover
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="discover", help="Shell calls your agents ran without rtok that it"
-                " would have shortened (from their transcripts and the hook's log).")(run)
+    app.command(
+        name="discover",
+        help="Shell calls your agents ran without rtok that it"
+        " would have shortened (from their transcripts and the hook's log).",
+    )(run)
 
 
 def run(
-    since: str = typer.Option("", "--since", help="From this time: YYYY-MM-DD[THH:MM] or"
-                              " 24h, 7d, 2w ago."),
+    since: str = typer.Option(
+        "", "--since", help="From this time: YYYY-MM-DD[THH:MM] or 24h, 7d, 2w ago."
+    ),
     project: bool = typer.Option(False, "--project", help="Only calls in this project."),
     as_json: bool = typer.Option(False, "--json", help="The report as JSON."),
 ) -> None:
@@ -36,23 +40,33 @@ def render(found: Discovery) -> str:
         lines.append("No agent transcripts are known to rtok.")
     for agent, pattern in sorted(found.sources.items()):
         lines.append(f"  read {agent}: {pattern}")
-    lines.append(f"{found.calls} shell calls: {found.via_rtok} through rtok, {found.denied}"
-                 f" denied, {found.raw} raw with short output")
+    lines.append(
+        f"{found.calls} shell calls: {found.via_rtok} through rtok, {found.denied}"
+        f" denied, {found.raw} raw with short output"
+    )
     if found.missed:
-        lines += ["", "ran raw, rtok would have shortened them:",
-                  f"  {'family':<14} {'calls':>5} {'output':>9} {'est. saved':>10}"]
+        lines += [
+            "",
+            "ran raw, rtok would have shortened them:",
+            f"  {'family':<14} {'calls':>5} {'output':>9} {'est. saved':>10}",
+        ]
         for item in found.missed:
-            saved = ("?" if item.estimated_saved_tokens is None
-                     else compact(item.estimated_saved_tokens))
-            lines.append(f"  {item.family:<14} {item.calls:>5} {compact(item.output_bytes):>9}"
-                         f" {saved:>10}  e.g. {item.examples[0]}")
+            saved = (
+                "?" if item.estimated_saved_tokens is None else compact(item.estimated_saved_tokens)
+            )
+            lines.append(
+                f"  {item.family:<14} {item.calls:>5} {compact(item.output_bytes):>9}"
+                f" {saved:>10}  e.g. {item.examples[0]}"
+            )
     else:
         lines.append("No raw call that rtok would have shortened.")
     if found.not_covered:
         lines += ["", "long raw output rtok does not cover yet:"]
         for item in found.not_covered:
-            lines.append(f"  {item.family:<14} {item.calls:>5} {compact(item.output_bytes):>9}"
-                         f" bytes  e.g. {item.examples[0]}")
+            lines.append(
+                f"  {item.family:<14} {item.calls:>5} {compact(item.output_bytes):>9}"
+                f" bytes  e.g. {item.examples[0]}"
+            )
     if found.reruns:
         lines += ["", "re-run raw after a shortened result:"]
         lines += [f"  {r['command']}" for r in found.reruns]

@@ -31,9 +31,16 @@ def register(app: typer.Typer) -> None:
 
 
 def doctor_command(
-    agents: Annotated[list[str] | None, typer.Option(
-        "--agent", "-a", metavar="NAME", autocompletion=complete_agent,
-        help="Only this agent (repeat the option for several).")] = None,
+    agents: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent",
+            "-a",
+            metavar="NAME",
+            autocompletion=complete_agent,
+            help="Only this agent (repeat the option for several).",
+        ),
+    ] = None,
     as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON."),
 ) -> None:
     for name in agents or ():
@@ -41,15 +48,29 @@ def doctor_command(
     checks = _checks(agents or [], os.getcwd())
     code = diagnosis.exit_code(checks)
     if as_json:
-        typer.echo(json.dumps({"schema": 1, "ok": code == 0, "exit_code": code,
-                               "checks": [c.to_json() for c in checks]}, indent=2))
+        typer.echo(
+            json.dumps(
+                {
+                    "schema": 1,
+                    "ok": code == 0,
+                    "exit_code": code,
+                    "checks": [c.to_json() for c in checks],
+                },
+                indent=2,
+            )
+        )
         raise typer.Exit(code)
     if not checks:
-        typer.echo("No hook or plugin installed by rtok"
-                   + (f" for {', '.join(agents)}" if agents else "") + ": nothing to run.")
+        typer.echo(
+            "No hook or plugin installed by rtok"
+            + (f" for {', '.join(agents)}" if agents else "")
+            + ": nothing to run."
+        )
     for check in checks:
-        line = (f"{output.level(check.level)}  {check.agent} ({check.scope}) {check.sample}: "
-                f"{check.message}")
+        line = (
+            f"{output.level(check.level)}  {check.agent} ({check.scope}) {check.sample}: "
+            f"{check.message}"
+        )
         if check.fix and check.level in (diagnosis.FAIL, diagnosis.WARN):
             line += f"  (fix: {check.fix})"
         typer.echo(line)

@@ -23,19 +23,24 @@ _UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400}
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="gain", help="Tokens saved by rtok, net of the agents' own output caps"
-                " and of re-reads (docs/gain.md).")(gain)
+    app.command(
+        name="gain",
+        help="Tokens saved by rtok, net of the agents' own output caps"
+        " and of re-reads (docs/gain.md).",
+    )(gain)
 
 
 def gain(
     history: bool = typer.Option(False, "--history", help=f"List the last {HISTORY_ROWS} runs."),
     project: bool = typer.Option(False, "--project", help="Only runs in this project."),
-    since: str = typer.Option("", "--since", help="From this time: YYYY-MM-DD[THH:MM] or"
-                              " 24h, 7d, 2w ago."),
+    since: str = typer.Option(
+        "", "--since", help="From this time: YYYY-MM-DD[THH:MM] or 24h, 7d, 2w ago."
+    ),
     until: str = typer.Option("", "--until", help="Before this time (a date: up to its end)."),
     by: str = typer.Option("day", "--by", help="Chart buckets: day, week or month."),
-    top: int = typer.Option(10, "--top", min=1, help="Rows of the agent, family and project"
-                            " tables."),
+    top: int = typer.Option(
+        10, "--top", min=1, help="Rows of the agent, family and project tables."
+    ),
     as_json: bool = typer.Option(False, "--json", help="The report as JSON (docs/gain.md)."),
     as_csv: bool = typer.Option(False, "--csv", help="The report as CSV (docs/gain.md)."),
     do_reset: bool = typer.Option(False, "--reset", help="Delete every ledger row (asks)."),
@@ -48,15 +53,20 @@ def gain(
         _fail(f"--by must be one of {', '.join(BUCKETS)}, not {by!r}")
     if as_json and as_csv:
         _fail("--json and --csv cannot be combined")
-    filters = Filters(_project_path() if project else None,
-                      _when(since, "--since", end=False), _when(until, "--until", end=True))
+    filters = Filters(
+        _project_path() if project else None,
+        _when(since, "--since", end=False),
+        _when(until, "--until", end=True),
+    )
     if filters.since is not None and filters.until is not None and filters.since >= filters.until:
         _fail("--since must be before --until")
     try:
         report = build_report(filters, HISTORY_ROWS if history else 0, top)
     except sqlite3.DatabaseError as exc:
-        _fail(f"the ledger {paths.ledger_db()} cannot be read ({exc}); `rtok gain --reset`"
-              " starts a new one")
+        _fail(
+            f"the ledger {paths.ledger_db()} cannot be read ({exc}); `rtok gain --reset`"
+            " starts a new one"
+        )
         return
     if as_json:
         typer.echo(json.dumps(report.as_dict(), indent=2))

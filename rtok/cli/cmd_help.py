@@ -13,13 +13,20 @@ from rtok.cli.entry import HOT_PATH_VERBS
 
 
 def register(app: typer.Typer) -> None:
-    @app.command(name="help", help="Show the help of rtok, or of COMMAND "
-                 "(the same as `rtok COMMAND --help`).")
+    @app.command(
+        name="help",
+        help="Show the help of rtok, or of COMMAND (the same as `rtok COMMAND --help`).",
+    )
     def help_command(
         ctx: typer.Context,
-        words: Annotated[list[str] | None, typer.Argument(
-            metavar="[COMMAND]...", help="A command, e.g. `init` or `config show`.",
-            show_default=False)] = None,
+        words: Annotated[
+            list[str] | None,
+            typer.Argument(
+                metavar="[COMMAND]...",
+                help="A command, e.g. `init` or `config show`.",
+                show_default=False,
+            ),
+        ] = None,
     ) -> None:
         typer.echo(help_for(ctx, list(words or [])), nl=False)
 
@@ -49,6 +56,7 @@ def help_for(ctx: typer.Context, words: list[str]) -> str:
 def _unknown(words: list[str], known: list[str]) -> NoReturn:
     near = difflib.get_close_matches(words[-1], known, n=2, cutoff=0.6)
     hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
-    typer.echo(f"rtok help: unknown command {' '.join(words)!r}{hint} "
-               "(see `rtok --help`)", err=True)
+    typer.echo(
+        f"rtok help: unknown command {' '.join(words)!r}{hint} (see `rtok --help`)", err=True
+    )
     raise typer.Exit(2)

@@ -50,8 +50,11 @@ def _add(app: typer.Typer, verb: str) -> None:
 def help_text(verb: str, parent: Any = None) -> str:
     """`rtok VERB --help` of a hot-path verb, in click's form (`parent`: the root
     command's context, of the click typer carries)."""
-    helper = typer.Typer(add_completion=False, rich_markup_mode=None,
-                         context_settings={"help_option_names": ["-h", "--help"]})
+    helper = typer.Typer(
+        add_completion=False,
+        rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
     helper.command(name=verb, help=_keep_layout(_description(verb)))(_SIGNATURES[verb])
     command = typer.main.get_command(helper)
     ctx = command.make_context(verb, [], parent=parent, resilient_parsing=True)
@@ -82,78 +85,129 @@ def _description(verb: str) -> str:
         from rtok.filter.run_main import HELP as run_help
         from rtok.filter.run_main import USAGE as run_usage
 
-        return run_help[len(run_usage):].strip()
+        return run_help[len(run_usage) :].strip()
     if verb == "filter":
         from rtok.filter.filter_main import HELP as filter_help
         from rtok.filter.filter_main import USAGE as filter_usage
 
-        return filter_help[len(filter_usage):].strip()
+        return filter_help[len(filter_usage) :].strip()
     from rtok.store.expand_main import HELP as expand_help
 
     return expand_help.strip().split("\n\n", 1)[0]
 
 
 # The parameters of each verb, as its own parser reads them (only ever shown, never run).
-def _hook(agent: Annotated[str, typer.Argument(
-        metavar="AGENT", help="The agent whose hook payload comes on stdin (see `rtok agents`).",
-        show_default=False)]) -> None:
+def _hook(
+    agent: Annotated[
+        str,
+        typer.Argument(
+            metavar="AGENT",
+            help="The agent whose hook payload comes on stdin (see `rtok agents`).",
+            show_default=False,
+        ),
+    ],
+) -> None:
     """Shown by `rtok hook --help`."""
 
 
 def _rewrite(
-    command: Annotated[list[str], typer.Argument(
-        metavar="[--] COMMAND...", help="The shell command (one word or several).",
-        show_default=False)],
-    rtok_bin: Annotated[str | None, typer.Option(
-        "--rtok-bin", metavar="PATH",
-        help="The rtok to name in the rewritten command (default: RTOK_REWRITE_BIN, else "
-        "`rtok`).")
+    command: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="[--] COMMAND...",
+            help="The shell command (one word or several).",
+            show_default=False,
+        ),
+    ],
+    rtok_bin: Annotated[
+        str | None,
+        typer.Option(
+            "--rtok-bin",
+            metavar="PATH",
+            help="The rtok to name in the rewritten command (default: RTOK_REWRITE_BIN, else "
+            "`rtok`).",
+        ),
     ] = None,
-    agent: Annotated[str | None, typer.Option(
-        "--agent", metavar="NAME",
-        help="The calling agent: whose permission rules apply.")] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent", metavar="NAME", help="The calling agent: whose permission rules apply."
+        ),
+    ] = None,
 ) -> None:
     """Shown by `rtok rewrite --help`."""
 
 
-def _run(command: Annotated[list[str], typer.Argument(
-        metavar="[--] COMMAND [ARGS]...", help="The command to run, with its arguments.",
-        show_default=False)]) -> None:
+def _run(
+    command: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="[--] COMMAND [ARGS]...",
+            help="The command to run, with its arguments.",
+            show_default=False,
+        ),
+    ],
+) -> None:
     """Shown by `rtok run --help`."""
 
 
 def _filter(
     stdin: Annotated[bool, typer.Option("--stdin", help="Read the output from stdin.")] = False,
-    cmd: Annotated[str | None, typer.Option(
-        "--cmd", metavar="COMMAND", help="The command that printed it (picks the rules).")
+    cmd: Annotated[
+        str | None,
+        typer.Option(
+            "--cmd", metavar="COMMAND", help="The command that printed it (picks the rules)."
+        ),
     ] = None,
-    exit_code: Annotated[int, typer.Option(
-        "--exit-code", metavar="N", help="Its exit status (non-zero keeps the tail).")] = 0,
+    exit_code: Annotated[
+        int,
+        typer.Option("--exit-code", metavar="N", help="Its exit status (non-zero keeps the tail)."),
+    ] = 0,
 ) -> None:
     """Shown by `rtok filter --help`."""
 
 
 def _expand(
-    entry_id: Annotated[str | None, typer.Argument(
-        metavar="[ID]", help="The id from the `[rtok expand ID ...]` line (a prefix of 4 or "
-        "more characters will do).", show_default=False)] = None,
-    full: Annotated[bool, typer.Option(
-        "--full", help="Everything, exactly as archived (the default).")] = False,
-    merged: Annotated[bool, typer.Option(
-        "--merged", help="stdout's bytes, then stderr's, all on stdout.")] = False,
-    first: Annotated[int | None, typer.Option(
-        "--from", metavar="N",
-        help="Start at line N (1-based); stdout and stderr read as one text.")] = None,
-    count: Annotated[int | None, typer.Option(
-        "--lines", metavar="N", help="Stop after N lines.")] = None,
-    grep: Annotated[str | None, typer.Option(
-        "--grep", metavar="RE", help="Only lines matching RE, as N:line.")] = None,
-    listing: Annotated[bool, typer.Option(
-        "--list", help="The archived entries, newest first.")] = False,
+    entry_id: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[ID]",
+            help="The id from the `[rtok expand ID ...]` line (a prefix of 4 or "
+            "more characters will do).",
+            show_default=False,
+        ),
+    ] = None,
+    full: Annotated[
+        bool, typer.Option("--full", help="Everything, exactly as archived (the default).")
+    ] = False,
+    merged: Annotated[
+        bool, typer.Option("--merged", help="stdout's bytes, then stderr's, all on stdout.")
+    ] = False,
+    first: Annotated[
+        int | None,
+        typer.Option(
+            "--from",
+            metavar="N",
+            help="Start at line N (1-based); stdout and stderr read as one text.",
+        ),
+    ] = None,
+    count: Annotated[
+        int | None, typer.Option("--lines", metavar="N", help="Stop after N lines.")
+    ] = None,
+    grep: Annotated[
+        str | None, typer.Option("--grep", metavar="RE", help="Only lines matching RE, as N:line.")
+    ] = None,
+    listing: Annotated[
+        bool, typer.Option("--list", help="The archived entries, newest first.")
+    ] = False,
 ) -> None:
     """Shown by `rtok expand --help`."""
 
 
 _SIGNATURES: dict[str, Callable[..., None]] = {
-    "hook": _hook, "rewrite": _rewrite, "run": _run, "filter": _filter, "expand": _expand,
+    "hook": _hook,
+    "rewrite": _rewrite,
+    "run": _run,
+    "filter": _filter,
+    "expand": _expand,
 }

@@ -21,23 +21,45 @@ if TYPE_CHECKING:
 # The options `rtok init` and `rtok uninstall` share, declared once. The ones whose
 # meaning differs between the two (--all, --auto-patch/--no-patch, --hook-only) are
 # declared with each command.
-_AgentOption = Annotated[list[str] | None, typer.Option(
-    "--agent", "-a", metavar="NAME", autocompletion=complete_agent,
-        help="Agent to act on (repeatable; see `rtok agents`).")]
-_GlobalOption = Annotated[bool, typer.Option(
-    "--global", "-g", help="Your user account: the default, also without this option.")]
-_ProjectOption = Annotated[bool, typer.Option(
-    "--project", help="The current project instead of your user account (refused in your "
-    "home directory, above it and in rtok's own checkout).")]
-_DryRunOption = Annotated[bool, typer.Option(
-    "--dry-run", help="Print the changes as unified diffs; write nothing.")]
-_CheckOption = Annotated[bool, typer.Option(
-    "--check", help="Write nothing; exit 1 when changes are pending.")]
+_AgentOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--agent",
+        "-a",
+        metavar="NAME",
+        autocompletion=complete_agent,
+        help="Agent to act on (repeatable; see `rtok agents`).",
+    ),
+]
+_GlobalOption = Annotated[
+    bool,
+    typer.Option(
+        "--global", "-g", help="Your user account: the default, also without this option."
+    ),
+]
+_ProjectOption = Annotated[
+    bool,
+    typer.Option(
+        "--project",
+        help="The current project instead of your user account (refused in your "
+        "home directory, above it and in rtok's own checkout).",
+    ),
+]
+_DryRunOption = Annotated[
+    bool, typer.Option("--dry-run", help="Print the changes as unified diffs; write nothing.")
+]
+_CheckOption = Annotated[
+    bool, typer.Option("--check", help="Write nothing; exit 1 when changes are pending.")
+]
 _ShowOption = Annotated[bool, typer.Option("--show", help="Print what is installed where.")]
 _VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Say more.")]
 _JsonOption = Annotated[bool, typer.Option("--json", help="Print the plan and result as JSON.")]
-_QuietOption = Annotated[bool, typer.Option(
-    "--quiet", "-q", help="Print only the one-line result (errors still go to stderr).")]
+_QuietOption = Annotated[
+    bool,
+    typer.Option(
+        "--quiet", "-q", help="Print only the one-line result (errors still go to stderr)."
+    ),
+]
 
 
 def _is_terminal() -> bool:
@@ -74,15 +96,18 @@ def _choose(opts: InitOptions, descriptors: dict[str, Descriptor]) -> tuple[list
         sys.stderr.write("rtok is not installed in any agent (globally or in this project).\n")
         return [], True
     verb = "Remove rtok from" if opts.uninstall else "Install rtok into"
-    picked = list(questionary.checkbox(f"{verb} which agents?", choices=choices).unsafe_ask()
-                  or [])
+    picked = list(questionary.checkbox(f"{verb} which agents?", choices=choices).unsafe_ask() or [])
     if not picked or opts.global_scope or opts.project_scope:
         return picked, not opts.project_scope
     return picked, _chose_global(opts, descriptors, picked, installed, ctx.home)
 
 
-def _agent_choices(opts: InitOptions, descriptors: dict[str, Descriptor],
-                   installed: dict[str, list[str]], ctx: InstallContext) -> list[Choice]:
+def _agent_choices(
+    opts: InitOptions,
+    descriptors: dict[str, Descriptor],
+    installed: dict[str, list[str]],
+    ctx: InstallContext,
+) -> list[Choice]:
     """One checkbox per agent, checked when detected (for an uninstall: only the agents
     rtok is installed in, all checked)."""
     import questionary
@@ -92,8 +117,7 @@ def _agent_choices(opts: InitOptions, descriptors: dict[str, Descriptor],
     mod = runner.integrations()
     choices = []
     for name, descriptor in sorted(descriptors.items()):
-        checked = bool(installed.get(name)) if opts.uninstall else bool(
-            mod.detect(descriptor, ctx))
+        checked = bool(installed.get(name)) if opts.uninstall else bool(mod.detect(descriptor, ctx))
         if opts.uninstall and not checked:
             continue  # nothing of rtok's to remove there
         title = f"{descriptor.display_name} ({name})"
@@ -101,8 +125,13 @@ def _agent_choices(opts: InitOptions, descriptors: dict[str, Descriptor],
     return choices
 
 
-def _chose_global(opts: InitOptions, descriptors: dict[str, Descriptor], picked: list[str],
-                  installed: dict[str, list[str]], home: str) -> bool:
+def _chose_global(
+    opts: InitOptions,
+    descriptors: dict[str, Descriptor],
+    picked: list[str],
+    installed: dict[str, list[str]],
+    home: str,
+) -> bool:
     """Whether the scope is the user's account: asked only when more than one scope is
     possible for the picked agents."""
     import questionary
@@ -110,17 +139,21 @@ def _chose_global(opts: InitOptions, descriptors: dict[str, Descriptor], picked:
     from rtok.install import first_run, runner
 
     root = runner.find_project_root(opts.cwd)
-    offer = (first_run.offer_for_uninstall({a: installed.get(a, []) for a in picked})
-             if opts.uninstall else
-             first_run.offer_for_install(picked, descriptors, root, home))
+    offer = (
+        first_run.offer_for_uninstall({a: installed.get(a, []) for a in picked})
+        if opts.uninstall
+        else first_run.offer_for_install(picked, descriptors, root, home)
+    )
     for note in offer.notes:
         sys.stderr.write(f"note: {note}\n")
     if len(offer.scopes) <= 1:
         return (offer.scopes or ("global",))[0] == "global"
     scope = questionary.select(
         "Scope?",
-        choices=[questionary.Choice(first_run.SCOPE_TITLES[s].format(root=root), value=s)
-                 for s in offer.scopes],
+        choices=[
+            questionary.Choice(first_run.SCOPE_TITLES[s].format(root=root), value=s)
+            for s in offer.scopes
+        ],
         default=offer.scopes[0],
     ).unsafe_ask()
     return bool(scope == "global")
@@ -137,8 +170,9 @@ def _run(opts: InitOptions) -> None:
     from rtok.install.options import EXIT_CANCELLED
 
     try:
-        code = runner.run(opts, output.coloured_diffs(sys.stdout), sys.stderr, choose=_choose,
-                          confirm=_confirm)
+        code = runner.run(
+            opts, output.coloured_diffs(sys.stdout), sys.stderr, choose=_choose, confirm=_confirm
+        )
     except KeyboardInterrupt:
         sys.stderr.write("\nCancelled; nothing written.\n")
         code = EXIT_CANCELLED
@@ -201,75 +235,115 @@ def register(app: typer.Typer) -> None:
     def init(
         agent: _AgentOption = None,
         all_agents: bool = typer.Option(
-            False, "--all", help="Every agent that supports the scope (uninstall: every "
-            "agent rtok is installed in)."),
+            False,
+            "--all",
+            help="Every agent that supports the scope (uninstall: every "
+            "agent rtok is installed in).",
+        ),
         global_scope: _GlobalOption = False,
         project_scope: _ProjectOption = False,
         dry_run: _DryRunOption = False,
         check: _CheckOption = False,
         uninstall: bool = typer.Option(False, "--uninstall", help="Remove rtok instead."),
         patch: bool | None = typer.Option(
-            None, "--auto-patch/--no-patch",
+            None,
+            "--auto-patch/--no-patch",
             help="Consent to edit shared settings files without asking (--auto-patch), or "
             "print what to add by hand and leave them alone (--no-patch). Default: on a "
             "terminal the one confirmation after the diff is the consent; otherwise such "
-            "changes are declined (exit status 1)."),
+            "changes are declined (exit status 1).",
+        ),
         hook_only: bool = typer.Option(
-            False, "--hook-only", help="Only the hook or plugin: no awareness files."),
+            False, "--hook-only", help="Only the hook or plugin: no awareness files."
+        ),
         show: _ShowOption = False,
         awareness: str | None = typer.Option(
-            None, "--awareness", metavar="LEVEL", help="Awareness level: default, high or full."),
+            None, "--awareness", metavar="LEVEL", help="Awareness level: default, high or full."
+        ),
         trust_filters: bool | None = typer.Option(
-            None, "--trust-filters/--no-trust-filters",
+            None,
+            "--trust-filters/--no-trust-filters",
             help="Trust the project's and your rule files after installing (default: ask "
-            "on a terminal, otherwise do not)."),
+            "on a terminal, otherwise do not).",
+        ),
         verbose: _VerboseOption = False,
         quiet: _QuietOption = False,
         json: _JsonOption = False,
     ) -> None:
-        _run(_options(
-            agent=agent, all_agents=all_agents, global_scope=global_scope,
-            project_scope=project_scope, dry_run=dry_run, check=check, uninstall=uninstall,
-            patch=patch, hook_only=hook_only, show=show,
-            awareness=awareness, trust_filters=trust_filters, verbose=verbose, json=json,
-            quiet=quiet,
-        ))
+        _run(
+            _options(
+                agent=agent,
+                all_agents=all_agents,
+                global_scope=global_scope,
+                project_scope=project_scope,
+                dry_run=dry_run,
+                check=check,
+                uninstall=uninstall,
+                patch=patch,
+                hook_only=hook_only,
+                show=show,
+                awareness=awareness,
+                trust_filters=trust_filters,
+                verbose=verbose,
+                json=json,
+                quiet=quiet,
+            )
+        )
 
     @app.command(
         "uninstall",
         help="Remove rtok from coding agents (same options as `rtok init --uninstall`). "
-        "Gives every file back as it was, or deletes it when rtok created it. "
-        + EXIT_CODES_HELP,
+        "Gives every file back as it was, or deletes it when rtok created it. " + EXIT_CODES_HELP,
     )
     def uninstall_cmd(
         agent: _AgentOption = None,
         all_agents: bool = typer.Option(
-            False, "--all", help="Every agent rtok is installed in (for the scope)."),
+            False, "--all", help="Every agent rtok is installed in (for the scope)."
+        ),
         global_scope: _GlobalOption = False,
         project_scope: _ProjectOption = False,
         dry_run: _DryRunOption = False,
         check: _CheckOption = False,
         patch: bool | None = typer.Option(
-            None, "--auto-patch/--no-patch",
-            help="Consent to edit shared settings files, or print manual steps instead."),
+            None,
+            "--auto-patch/--no-patch",
+            help="Consent to edit shared settings files, or print manual steps instead.",
+        ),
         hook_only: bool = typer.Option(
-            False, "--hook-only", help="Only the hook or plugin: keep awareness files."),
+            False, "--hook-only", help="Only the hook or plugin: keep awareness files."
+        ),
         show: _ShowOption = False,
         purge: bool = typer.Option(
-            False, "--purge", help="Remove rtok's own data (archive, ledger, settings "
+            False,
+            "--purge",
+            help="Remove rtok's own data (archive, ledger, settings "
             "backups, launcher, locks, trust store, records) and caches once no agent has "
             "rtok; your config dir is kept. With --agent/--all, after uninstalling those. "
-            "Asks once on a terminal; otherwise needs --yes."),
-        yes: bool = typer.Option(
-            False, "--yes", "-y", help="Consent to --purge without asking."),
+            "Asks once on a terminal; otherwise needs --yes.",
+        ),
+        yes: bool = typer.Option(False, "--yes", "-y", help="Consent to --purge without asking."),
         verbose: _VerboseOption = False,
         quiet: _QuietOption = False,
         json: _JsonOption = False,
     ) -> None:
-        _run(_options(
-            agent=agent, all_agents=all_agents, global_scope=global_scope,
-            project_scope=project_scope, dry_run=dry_run, check=check, uninstall=True,
-            patch=patch, hook_only=hook_only, show=show,
-            awareness=None, trust_filters=None, verbose=verbose, json=json,
-            quiet=quiet, purge=purge, yes=yes,
-        ))
+        _run(
+            _options(
+                agent=agent,
+                all_agents=all_agents,
+                global_scope=global_scope,
+                project_scope=project_scope,
+                dry_run=dry_run,
+                check=check,
+                uninstall=True,
+                patch=patch,
+                hook_only=hook_only,
+                show=show,
+                awareness=None,
+                trust_filters=None,
+                verbose=verbose,
+                json=json,
+                quiet=quiet,
+                purge=purge,
+                yes=yes,
+            )
+        )

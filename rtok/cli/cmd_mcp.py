@@ -9,7 +9,7 @@ def register(app: typer.Typer) -> None:
     @app.command(
         name="mcp",
         help="Wrap a stdio MCP server (rtok mcp -- SERVER ARGS...) and shorten the long text"
-             " of its tools/call results; the raw text stays in the archive.",
+        " of its tools/call results; the raw text stays in the archive.",
         context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
     )
     def mcp_command(ctx: typer.Context) -> None:

@@ -14,22 +14,26 @@ from rtok.store.discover import SESSION_SCHEMA, SessionRow, sessions
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="session", help="Per recent agent session: shell calls through rtok"
-                " and raw.")(run)
+    app.command(name="session", help="Per recent agent session: shell calls through rtok and raw.")(
+        run
+    )
 
 
 def run(
-    since: str = typer.Option("", "--since", help="From this time: YYYY-MM-DD[THH:MM] or"
-                              " 24h, 7d, 2w ago."),
+    since: str = typer.Option(
+        "", "--since", help="From this time: YYYY-MM-DD[THH:MM] or 24h, 7d, 2w ago."
+    ),
     project: bool = typer.Option(False, "--project", help="Only sessions in this project."),
     limit: int = typer.Option(20, "--limit", min=1, help="How many sessions."),
     as_json: bool = typer.Option(False, "--json", help="The report as JSON."),
 ) -> None:
-    rows = sessions(_when(since, "--since", end=False), _project_path() if project else None,
-                    limit)
+    rows = sessions(_when(since, "--since", end=False), _project_path() if project else None, limit)
     if as_json:
-        typer.echo(json.dumps({"schema": SESSION_SCHEMA,
-                               "sessions": [asdict(row) for row in rows]}, indent=2))
+        typer.echo(
+            json.dumps(
+                {"schema": SESSION_SCHEMA, "sessions": [asdict(row) for row in rows]}, indent=2
+            )
+        )
         return
     typer.echo(render(rows))
 
@@ -37,11 +41,15 @@ def run(
 def render(rows: list[SessionRow]) -> str:
     if not rows:
         return "No agent sessions found."
-    lines = [f"{'last call':<16} {'agent':<8} {'calls':>5} {'rtok':>5} {'raw':>5}"
-             f" {'missed':>6} {'denied':>6}  session"]
+    lines = [
+        f"{'last call':<16} {'agent':<8} {'calls':>5} {'rtok':>5} {'raw':>5}"
+        f" {'missed':>6} {'denied':>6}  session"
+    ]
     for row in rows:
         stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.last))
-        lines.append(f"{stamp:<16} {row.agent:<8} {row.shell_calls:>5} {row.via_rtok:>5}"
-                     f" {row.raw + row.missed:>5} {row.missed:>6} {row.denied:>6}"
-                     f"  {row.session[:36]}")
+        lines.append(
+            f"{stamp:<16} {row.agent:<8} {row.shell_calls:>5} {row.via_rtok:>5}"
+            f" {row.raw + row.missed:>5} {row.missed:>6} {row.denied:>6}"
+            f"  {row.session[:36]}"
+        )
     return "\n".join(lines)

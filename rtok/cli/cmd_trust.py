@@ -40,8 +40,11 @@ def _list() -> int:
     cwd = os.getcwd()
     problem = trust.store_problem()
     if problem:
-        typer.echo(f"rtok trust: {problem}; every rule file counts as untrusted. Move it "
-                   "aside to start afresh.", err=True)
+        typer.echo(
+            f"rtok trust: {problem}; every rule file counts as untrusted. Move it "
+            "aside to start afresh.",
+            err=True,
+        )
     files = trust.gated_rule_files(cwd)
     entries = trust.load_entries()
     if files:
@@ -61,8 +64,10 @@ def _list() -> int:
     for key, entry in sorted(entries.items()):
         state = trust.trust_state(key)
         when = entry.get("trusted_at", "?")[:10]
-        typer.echo(f"  {state:<9} {key} ({entry.get('scope', '?')}, trusted {when}, "
-                   f"sha256:{entry.get('sha256', '')[:16]})")
+        typer.echo(
+            f"  {state:<9} {key} ({entry.get('scope', '?')}, trusted {when}, "
+            f"sha256:{entry.get('sha256', '')[:16]})"
+        )
     return 0
 
 
@@ -84,8 +89,10 @@ def trust_command(
         files = [os.path.abspath(path)]
         applying = {trust.canonical_path(p) for p in trust.gated_rule_files(cwd)}
         if trust.canonical_path(path) not in applying:
-            typer.echo(f"note: {path} is not one of the rule files rtok reads in this "
-                       "directory; trusting it only matters where it is read.")
+            typer.echo(
+                f"note: {path} is not one of the rule files rtok reads in this "
+                "directory; trusting it only matters where it is read."
+            )
     else:
         files = trust.untrusted_rule_files(cwd)
         if not files:
@@ -99,15 +106,21 @@ def trust_command(
         confirm = rule_review.questionary_confirm
     try:
         outcome = rule_review.offer_trust(
-            files, decision=True if yes else None, echo=_echo, confirm=confirm,
+            files,
+            decision=True if yes else None,
+            echo=_echo,
+            confirm=confirm,
             earlier_of=rule_review.earlier_layers(cwd),
         )
     except trust.TrustStoreError as exc:
         typer.echo(f"rtok trust: {exc}", err=True)
         raise typer.Exit(1) from exc
     if outcome.declined and confirm is None and not yes:
-        typer.echo("No terminal to ask on: nothing was trusted. Rerun with --yes to trust "
-                   "the bytes shown above.", err=True)
+        typer.echo(
+            "No terminal to ask on: nothing was trusted. Rerun with --yes to trust "
+            "the bytes shown above.",
+            err=True,
+        )
     raise typer.Exit(1 if (outcome.declined or outcome.unreadable) else 0)
 
 
@@ -118,11 +131,15 @@ def untrust_command(
         targets = [path]
     else:
         # Without PATH only this project's files: user rules are revoked by naming them.
-        targets = [p for p in trust.project_rule_files(os.getcwd())
-                   if trust.canonical_path(p) in trust.load_entries()]
+        targets = [
+            p
+            for p in trust.project_rule_files(os.getcwd())
+            if trust.canonical_path(p) in trust.load_entries()
+        ]
         if not targets:
-            typer.echo("No trusted project rule files here (name a user rule file to "
-                       "revoke its trust).")
+            typer.echo(
+                "No trusted project rule files here (name a user rule file to revoke its trust)."
+            )
             raise typer.Exit(0)
     try:
         for target in targets:

@@ -35,12 +35,20 @@ def register(app: typer.Typer) -> None:
 
 
 def verify_command(
-    agents: Annotated[list[str] | None, typer.Option(
-        "--agent", "-a", metavar="NAME", autocompletion=complete_agent,
-        help="Only this agent's artifacts (repeat the option for several).")] = None,
+    agents: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent",
+            "-a",
+            metavar="NAME",
+            autocompletion=complete_agent,
+            help="Only this agent's artifacts (repeat the option for several).",
+        ),
+    ] = None,
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
-    prune: bool = typer.Option(False, "--prune",
-                               help="Forget orphaned records (their agent or project is gone)."),
+    prune: bool = typer.Option(
+        False, "--prune", help="Forget orphaned records (their agent or project is gone)."
+    ),
 ) -> None:
     named = list(dict.fromkeys(agents or ()))
     for name in named:
@@ -62,8 +70,9 @@ def verify_command(
             line += f"  (fix: {finding.fix})"
         typer.echo(line)
     if findings:
-        counts = {level: sum(1 for f in findings if f.level == level)
-                  for level in (checks.PASS, checks.FAIL, checks.WARN)}
-        typer.echo(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['WARN']} "
-                   "warnings")
+        counts = {
+            level: sum(1 for f in findings if f.level == level)
+            for level in (checks.PASS, checks.FAIL, checks.WARN)
+        }
+        typer.echo(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['WARN']} warnings")
     raise typer.Exit(checks.exit_code(findings))

@@ -13,9 +13,21 @@ from collections.abc import Callable, Sequence
 
 from rtok.store.gain import Figures, Report
 
-CSV_COLUMNS = ("group", "key", "runs", "raw_bytes", "raw_tokens", "counterfactual_tokens",
-               "shown_tokens", "reread_tokens", "net_saved_tokens", "net_saved_pct",
-               "rereads", "reread_raw_bytes", "uncapped_runs")
+CSV_COLUMNS = (
+    "group",
+    "key",
+    "runs",
+    "raw_bytes",
+    "raw_tokens",
+    "counterfactual_tokens",
+    "shown_tokens",
+    "reread_tokens",
+    "net_saved_tokens",
+    "net_saved_pct",
+    "rereads",
+    "reread_raw_bytes",
+    "uncapped_runs",
+)
 MIN_KEY = 8
 
 # (heading, value of a row, priority: lower survives a narrow terminal longer)
@@ -48,8 +60,10 @@ def table(title: str, rows: Sequence[Figures], width: int) -> list[str]:
     key_width = max([len(title), *(len(row.key) for row in rows)])
     while True:
         cells = [[value(row) for _, value, _ in columns] for row in rows]
-        widths = [max([len(head), *(len(line[i]) for line in cells)])
-                  for i, (head, _, _) in enumerate(columns)]
+        widths = [
+            max([len(head), *(len(line[i]) for line in cells)])
+            for i, (head, _, _) in enumerate(columns)
+        ]
         rest = sum(w + 1 for w in widths)
         if min(key_width, 40) + rest <= width or len(columns) <= 2:
             break
@@ -63,9 +77,10 @@ def table(title: str, rows: Sequence[Figures], width: int) -> list[str]:
 
 def _cells(key: str, values: list[str], key_width: int, widths: list[int]) -> str:
     if len(key) > key_width:
-        key = "…" + key[len(key) - key_width + 1:]
-    return f"{key:<{key_width}}" + "".join(f" {v:>{w}}" for v, w in zip(values, widths,
-                                                                          strict=True))
+        key = "…" + key[len(key) - key_width + 1 :]
+    return f"{key:<{key_width}}" + "".join(
+        f" {v:>{w}}" for v, w in zip(values, widths, strict=True)
+    )
 
 
 def bar_chart(title: str, rows: Sequence[Figures], width: int, last: int = 14) -> list[str]:
@@ -117,15 +132,20 @@ def _notes(report: Report, width: int) -> list[str]:
         how += f", {estimated} estimated as bytes / 4" if estimated else ""
     else:
         installed = report.tokenizer["installed"]
-        how = ("estimated as bytes / 4"
-               + ("" if installed else " (no tokenizer installed: pip install 'rtok[tokens]')"))
+        how = "estimated as bytes / 4" + (
+            "" if installed else " (no tokenizer installed: pip install 'rtok[tokens]')"
+        )
     notes = [f"tokens: {how}"]
     if t.uncapped_runs:
-        notes.append(f"{t.uncapped_runs} of {t.runs} runs for an agent whose own output cap"
-                     " is not known: counted as uncapped")
+        notes.append(
+            f"{t.uncapped_runs} of {t.runs} runs for an agent whose own output cap"
+            " is not known: counted as uncapped"
+        )
     if t.rereads:
-        notes.append(f"{t.rereads} re-reads (rtok expand, raw re-runs) subtracted as the"
-                     f" agents kept them ({compact(t.reread_raw_bytes)} bytes written back)")
+        notes.append(
+            f"{t.rereads} re-reads (rtok expand, raw re-runs) subtracted as the"
+            f" agents kept them ({compact(t.reread_raw_bytes)} bytes written back)"
+        )
     return [_wrap(note, width) for note in notes]
 
 
@@ -162,7 +182,18 @@ def render_csv(report: Report) -> str:
 
 
 def _csv_row(group: str, row: Figures) -> list[object]:
-    return [group, row.key, row.runs, row.raw_bytes, row.raw_tokens,
-            row.counterfactual_tokens, row.shown_tokens, row.reread_tokens,
-            row.net_saved_tokens, row.net_saved_pct, row.rereads, row.reread_raw_bytes,
-            row.uncapped_runs]
+    return [
+        group,
+        row.key,
+        row.runs,
+        row.raw_bytes,
+        row.raw_tokens,
+        row.counterfactual_tokens,
+        row.shown_tokens,
+        row.reread_tokens,
+        row.net_saved_tokens,
+        row.net_saved_pct,
+        row.rereads,
+        row.reread_raw_bytes,
+        row.uncapped_runs,
+    ]

@@ -67,14 +67,14 @@ def level(word: str, width: int = 4, stream: TextIO | None = None) -> str:
     role = LEVEL_ROLES.get(word)
     if role is None:
         return padded
-    return style(word, role, stream) + padded[len(word):]
+    return style(word, role, stream) + padded[len(word) :]
 
 
 def diff_line(line: str, stream: TextIO | None = None) -> str:
     """One line of a unified diff in the colour of its kind (its end of line kept
     outside the colour)."""
     body = line.rstrip("\r\n")
-    end = line[len(body):]
+    end = line[len(body) :]
     if body.startswith(("+++ ", "--- ")):
         role = "header"
     elif body.startswith("@@"):
@@ -96,8 +96,9 @@ class _DiffColours(io.TextIOBase):
         self._stream = stream
 
     def write(self, text: str) -> int:
-        self._stream.write("".join(diff_line(line, self._stream)
-                                   for line in text.splitlines(keepends=True)))
+        self._stream.write(
+            "".join(diff_line(line, self._stream) for line in text.splitlines(keepends=True))
+        )
         return len(text)
 
     def flush(self) -> None:
@@ -154,8 +155,11 @@ def guard_stdout() -> None:
         return
     raw = _QuietWhenClosed(1, "w", closefd=False)
     sys.stdout = io.TextIOWrapper(
-        io.BufferedWriter(raw), encoding=current.encoding, errors=current.errors,
-        line_buffering=bool(current.line_buffering))
+        io.BufferedWriter(raw),
+        encoding=current.encoding,
+        errors=current.errors,
+        line_buffering=bool(current.line_buffering),
+    )
 
 
 def finish_stdout() -> None:

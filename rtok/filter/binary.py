@@ -44,8 +44,11 @@ _MAGIC = (
     (b"\x95\x04\x12\xde", "a gettext message catalog"),
 )
 # marks holding a control byte or a byte no UTF-8 text starts with: no text begins so
-_SURE_MAGIC = tuple((magic, kind) for magic, kind in _MAGIC
-                    if not magic.isascii() or magic.translate(None, _CONTROL) != magic)
+_SURE_MAGIC = tuple(
+    (magic, kind)
+    for magic, kind in _MAGIC
+    if not magic.isascii() or magic.translate(None, _CONTROL) != magic
+)
 _UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 
 
@@ -122,16 +125,15 @@ def text_end(data: bytes) -> int:
     if len(data) <= SAMPLE_BYTES or binary_kind(data[-SAMPLE_BYTES:]) is None:
         return len(data)
     start = SAMPLE_BYTES
-    while start < len(data) and binary_kind(data[start:start + SAMPLE_BYTES]) is None:
+    while start < len(data) and binary_kind(data[start : start + SAMPLE_BYTES]) is None:
         start += SAMPLE_BYTES
-    first = _first_control(data[start:start + SAMPLE_BYTES], 0)
+    first = _first_control(data[start : start + SAMPLE_BYTES], 0)
     return data.rfind(b"\n", 0, start + first) + 1
 
 
 def _first_control(chunk: bytes, default: int) -> int:
     """Index of the first control byte (not a text one) in `chunk`, or `default`."""
-    return min((i for i in (chunk.find(bytes((b,))) for b in _CONTROL) if i >= 0),
-               default=default)
+    return min((i for i in (chunk.find(bytes((b,))) for b in _CONTROL) if i >= 0), default=default)
 
 
 def _is_utf16(sample: bytes) -> bool:

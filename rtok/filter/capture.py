@@ -44,10 +44,26 @@ def sha256() -> Any:
 class Capture:
     """Everything `rtok run` needs to know about an output after it ends."""
 
-    __slots__ = ("_carry", "_carry_line", "_chunks", "_hasher", "_tail", "_tail_size",
-                 "archive", "archive_error", "head", "last_byte", "newlines", "protected",
-                 "protected_more", "scanned_bytes", "stream", "streaming", "total",
-                 "writer_factory")
+    __slots__ = (
+        "_carry",
+        "_carry_line",
+        "_chunks",
+        "_hasher",
+        "_tail",
+        "_tail_size",
+        "archive",
+        "archive_error",
+        "head",
+        "last_byte",
+        "newlines",
+        "protected",
+        "protected_more",
+        "scanned_bytes",
+        "stream",
+        "streaming",
+        "total",
+        "writer_factory",
+    )
 
     def __init__(self, writer_factory: object, stream: int = 0) -> None:
         self.stream = stream
@@ -124,7 +140,7 @@ class Capture:
         data = self._carry + chunk if self._carry else chunk
         start_line = self._carry_line if self._carry else line_before
         cut = data.rfind(b"\n")
-        complete, rest = (data[: cut + 1], data[cut + 1:]) if cut >= 0 else (b"", data)
+        complete, rest = (data[: cut + 1], data[cut + 1 :]) if cut >= 0 else (b"", data)
         self._carry = rest[-CARRY_LIMIT:]
         self._carry_line = start_line + complete.count(b"\n")
         self.scanned_bytes += len(chunk)

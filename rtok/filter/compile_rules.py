@@ -24,6 +24,8 @@ def compile_protect_hints() -> str:
     from rtok.filter.protect import hint_tables
 
     hints, checks = hint_tables()
-    return (HEADER.format(source="rtok/filter/protect.py (CATALOGUE)")
-            + f"HINTS = {pprint.pformat(hints, width=100)}\n"
-            + f"HINT_CHECKS = {pprint.pformat(checks, width=100)}\n")
+    return (
+        HEADER.format(source="rtok/filter/protect.py (CATALOGUE)")
+        + f"HINTS = {pprint.pformat(hints, width=100)}\n"
+        + f"HINT_CHECKS = {pprint.pformat(checks, width=100)}\n"
+    )

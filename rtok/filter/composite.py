@@ -29,8 +29,10 @@ if TYPE_CHECKING:
 # `py311: commands[0]> pytest`; tox 3: `py311 run-test: commands[0] | pytest`; nox:
 # `nox > pytest` (its own `nox > Running session …` lines name no program it reads).
 _PACKAGE_LINE = regex.compile(r"^> \S+@\S* \S+")
-_HEADER = regex.compile(r"^(?:> |\$ |\S+: commands\[\d+\]> |\S+ run-test: commands\[\d+\] \| "
-                        r"|nox > )(?P<cmd>\S.*)$")
+_HEADER = regex.compile(
+    r"^(?:> |\$ |\S+: commands\[\d+\]> |\S+ run-test: commands\[\d+\] \| "
+    r"|nox > )(?P<cmd>\S.*)$"
+)
 # make's own lines (`make[1]: Entering directory …`, `make: *** [Makefile:3: test] Error 1`)
 _MAKE_OWN = regex.compile(r"^g?make(?:\[\d+\])?: ")
 # families whose recipe lines are echoed as they run
@@ -122,8 +124,9 @@ def _fallback_readers() -> list[Reader]:
     return readers
 
 
-def read_lines(raw: list[str], indices: list[int], readers: list[Reader],
-               depth: int = 0) -> tuple[list[str], list[int]]:
+def read_lines(
+    raw: list[str], indices: list[int], readers: list[Reader], depth: int = 0
+) -> tuple[list[str], list[int]]:
     """(what the first reader that knows them said of the lines at `indices`, read again
     by the readers after it where it left some, the indices none claimed)."""
     for position, reader in enumerate(readers):
@@ -133,14 +136,15 @@ def read_lines(raw: list[str], indices: list[int], readers: list[Reader],
         rest = [i for i in indices if i not in claimed and raw[i].strip()]
         shown = list(said)
         if rest and depth < _DEPTH:
-            more, rest = read_lines(raw, rest, readers[position + 1:], depth + 1)
+            more, rest = read_lines(raw, rest, readers[position + 1 :], depth + 1)
             shown.extend(more)
         return shown, rest
     return [], [i for i in indices if raw[i].strip()]
 
 
-def read_chain(raw: list[str], indices: list[int], readers: list[Reader]
-               ) -> tuple[list[str], list[int]]:
+def read_chain(
+    raw: list[str], indices: list[int], readers: list[Reader]
+) -> tuple[list[str], list[int]]:
     """The lines of `a && b && c`: c printed last, so each reader, from the last program's
     back to the first's, reads the lines above those a later one claimed. (What a linter's
     and a type checker's reports share, `✖ 4:19 message`, is the later tool's when a test
@@ -165,8 +169,9 @@ def read_chain(raw: list[str], indices: list[int], readers: list[Reader]
     return shown, [i for i in indices if i not in claimed_all and raw[i].strip()]
 
 
-def _earliest(raw: list[str], part: list[int], before: list[Reader], claimed: set[int]
-              ) -> list[str] | None:
+def _earliest(
+    raw: list[str], part: list[int], before: list[Reader], claimed: set[int]
+) -> list[str] | None:
     """What an earlier program's reader says of the lines a later one claimed, when it
     claims the same lines and no program between them printed anything it reads: in
     `xo && ava && tsd` a report in the form both xo and tsd print is xo's when ava printed
@@ -175,13 +180,12 @@ def _earliest(raw: list[str], part: list[int], before: list[Reader], claimed: se
         said, mine = _read(raw, part, reader)
         if said is None or mine != claimed:
             continue
-        if all(_read(raw, part, between)[0] is None for between in before[index + 1:]):
+        if all(_read(raw, part, between)[0] is None for between in before[index + 1 :]):
             return said
     return None
 
 
-def _read(raw: list[str], indices: list[int], reader: Reader
-          ) -> tuple[list[str] | None, set[int]]:
+def _read(raw: list[str], indices: list[int], reader: Reader) -> tuple[list[str] | None, set[int]]:
     """What `reader` says of the lines at `indices`, and which of them it claimed."""
     text = "\n".join(raw[i] for i in indices) + "\n"
     try:
@@ -264,8 +268,9 @@ def _with_protected(shown: list[str], raw: list[str], unclaimed: list[int]) -> S
     return Summarised(shown, rest)
 
 
-def account_for(summary: list[str], text: str, exit_code: int, rule: Rule,
-                fail_tail_lines: int) -> list[str]:
+def account_for(
+    summary: list[str], text: str, exit_code: int, rule: Rule, fail_tail_lines: int
+) -> list[str]:
     """A failed run's summary with the lines its reader did not claim: read by another
     reader when one knows them, else through the generic layer; and, when nothing shown
     reports a failure while a line reads as a pass, a line that says the run failed."""
@@ -281,8 +286,10 @@ def account_for(summary: list[str], text: str, exit_code: int, rule: Rule,
             present = set(shown)
             lines = [raw[i] for i in rest if raw[i] not in present]
             shown.extend(fail_tail(lines, rule, fail_tail_lines))
-    if not any(is_protected(line) for line in shown) \
-            and (not shown or any(_PASS.search(line) for line in shown)):
-        shown.append(f"exit status {exit_code}: the run failed, though no part of its output"
-                     " above says so")
+    if not any(is_protected(line) for line in shown) and (
+        not shown or any(_PASS.search(line) for line in shown)
+    ):
+        shown.append(
+            f"exit status {exit_code}: the run failed, though no part of its output above says so"
+        )
     return shown

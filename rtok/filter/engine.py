@@ -106,8 +106,9 @@ def fail_tail(lines: list[str], rule: Rule, tail_lines: int) -> list[str]:
     return cut_lines(lines, rule, 0, tail_lines, tail_lines)
 
 
-def restore_protected(raw_lines: list[str], out: list[str],
-                      protects: Callable[[str], bool] = is_protected) -> list[str]:
+def restore_protected(
+    raw_lines: list[str], out: list[str], protects: Callable[[str], bool] = is_protected
+) -> list[str]:
     """Append any protected raw line that a transformation left out of `out`.
 
     `protects` is a formatter's own reading of which raw lines are protected: one that

@@ -17,8 +17,17 @@ if TYPE_CHECKING:
     Formatter = Callable[[str], "list[str] | None"]
 
 _RUNNERS = {"npx", "bunx", "pnpx"}
-_RUN_SUB = {"uv": "run", "poetry": "run", "pipenv": "run", "pnpm": "exec", "yarn": "exec",
-            "hatch": "run", "pdm": "run", "rye": "run", "bundle": "exec"}
+_RUN_SUB = {
+    "uv": "run",
+    "poetry": "run",
+    "pipenv": "run",
+    "pnpm": "exec",
+    "yarn": "exec",
+    "hatch": "run",
+    "pdm": "run",
+    "rye": "run",
+    "bundle": "exec",
+}
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh"}
 _SETUP = {"cd", "export", "set", "source", ".", "pushd", "popd", "true", "unset", "shopt"}
 _VERSIONED = ("python", "pip", "pytest", "node", "ruby", "perl", "php")
@@ -33,7 +42,7 @@ def program_name(word: str) -> str:
     name = os.path.basename(word)
     for base in _VERSIONED:
         if name.startswith(base) and name != base:
-            rest = name[len(base):]
+            rest = name[len(base) :]
             if all(c in "0123456789." for c in rest):
                 return base
     if name == "py.test":
@@ -47,7 +56,7 @@ def peel(argv: list[str]) -> list[str]:
 
     words = list(argv)
     for _ in range(16):
-        words = words[peel_argv(words):]
+        words = words[peel_argv(words) :]
         if not words:
             return words
         name = program_name(words[0])
@@ -93,7 +102,7 @@ def _executed(name: str, words: list[str]) -> list[str]:
     for i, word in enumerate(words):
         attached = command_start(options, letters, word)
         if attached is not None:
-            run = words[i + 1:command_end(words, i + 1)]
+            run = words[i + 1 : command_end(words, i + 1)]
             return ([attached] if attached else []) + [arg for arg in run if arg != "{}"]
     return []
 
@@ -136,8 +145,9 @@ def _units(script: str) -> list[list[list[str]]]:
     units: list[list[list[str]]] = [[]]
     for command in segments.simple_commands(lexed):
         raw = segments.strip_grammar(segments.word_texts(lexed, command))
-        words = [value if value is not None else word
-                 for word, value in ((w, dequote(w)) for w in raw)]
+        words = [
+            value if value is not None else word for word, value in ((w, dequote(w)) for w in raw)
+        ]
         if words:
             units[-1].append(words)
         if command.after not in ("|", "|&") and units[-1]:
@@ -175,8 +185,12 @@ def formatter_for(family: str, words: list[str]) -> Formatter | None:
         sub = _subcommand(words)
         from rtok.filter.formatters import git
 
-        return {"status": git.git_status, "log": git.git_log, "diff": git.git_diff,
-                "show": git.git_show}.get(sub)
+        return {
+            "status": git.git_status,
+            "log": git.git_log,
+            "diff": git.git_diff,
+            "show": git.git_show,
+        }.get(sub)
     if family == "diff":
         from rtok.filter.formatters.git import unified_diff
 
@@ -208,20 +222,65 @@ def formatter_for(family: str, words: list[str]) -> Formatter | None:
 
 # Test runners, builds and linters: family -> the table its formatter reads
 # (`formatters/runners.py` or `formatters/diagnostics.py`); pytest, cargo and go have their own.
-_RUNNER_OF = {"jest": "jest", "vitest": "vitest", "mocha": "mocha", "ava": "ava", "tap": "tap",
-              "tape": "tap", "playwright": "playwright", "rspec": "rspec", "phpunit": "phpunit",
-              "ctest": "ctest", "unittest": "unittest"}
-_DIAGNOSTICS_OF = {"rustc": "rustc", "tsc": "tsc", "vue-tsc": "tsc", "eslint": "eslint", "xo": "xo",
-                   "tsd": "tsd",
-                   "ruff": "ruff", "mypy": "mypy", "dmypy": "mypy", "pyright": "pyright",
-                   "basedpyright": "pyright", "flake8": "flake8", "pylint": "pylint",
-                   "gcc": "gcc", "g++": "gcc", "cc": "gcc", "c++": "gcc", "clang": "gcc",
-                   "clang++": "gcc", "make": "make", "gmake": "make", "ninja": "make",
-                   "javac": "javac", "mvn": "mvn", "mvnw": "mvn", "gradle": "gradle",
-                   "gradlew": "gradle", "dotnet": "dotnet", "msbuild": "dotnet"}
+_RUNNER_OF = {
+    "jest": "jest",
+    "vitest": "vitest",
+    "mocha": "mocha",
+    "ava": "ava",
+    "tap": "tap",
+    "tape": "tap",
+    "playwright": "playwright",
+    "rspec": "rspec",
+    "phpunit": "phpunit",
+    "ctest": "ctest",
+    "unittest": "unittest",
+}
+_DIAGNOSTICS_OF = {
+    "rustc": "rustc",
+    "tsc": "tsc",
+    "vue-tsc": "tsc",
+    "eslint": "eslint",
+    "xo": "xo",
+    "tsd": "tsd",
+    "ruff": "ruff",
+    "mypy": "mypy",
+    "dmypy": "mypy",
+    "pyright": "pyright",
+    "basedpyright": "pyright",
+    "flake8": "flake8",
+    "pylint": "pylint",
+    "gcc": "gcc",
+    "g++": "gcc",
+    "cc": "gcc",
+    "c++": "gcc",
+    "clang": "gcc",
+    "clang++": "gcc",
+    "make": "make",
+    "gmake": "make",
+    "ninja": "make",
+    "javac": "javac",
+    "mvn": "mvn",
+    "mvnw": "mvn",
+    "gradle": "gradle",
+    "gradlew": "gradle",
+    "dotnet": "dotnet",
+    "msbuild": "dotnet",
+}
 _PACKAGE_SCRIPTS = {"npm", "pnpm", "yarn", "bun"}
-_TEST_BUILD_FAMILIES = frozenset({"pytest", "cargo", "go", "node", *_RUNNER_OF, *_DIAGNOSTICS_OF,
-                                  *_PACKAGE_SCRIPTS, "just", "tox", "nox"})
+_TEST_BUILD_FAMILIES = frozenset(
+    {
+        "pytest",
+        "cargo",
+        "go",
+        "node",
+        *_RUNNER_OF,
+        *_DIAGNOSTICS_OF,
+        *_PACKAGE_SCRIPTS,
+        "just",
+        "tox",
+        "nox",
+    }
+)
 # families whose output is other tools' output in sections
 _RECIPES = frozenset({"make", "gmake", "ninja", "just", "tox", "nox"})
 _COMPOSITE_READERS: dict[str, Formatter] = {}
@@ -241,8 +300,11 @@ def _composite(family: str, fallback: Formatter | None) -> Formatter:
 def _is_test_script(name: str) -> bool:
     """`test`, and the names projects give a script that runs one kind of tests
     (`test:e2e`, `test-unit`, `e2e`, `playwright:e2e`)."""
-    return name in ("test", "e2e") or name.startswith(("test:", "test-", "e2e:")) \
+    return (
+        name in ("test", "e2e")
+        or name.startswith(("test:", "test-", "e2e:"))
         or name.endswith((":test", ":e2e"))
+    )
 
 
 def _test_or_build_formatter(family: str, words: list[str]) -> Formatter | None:
@@ -318,13 +380,17 @@ def _script_formatter(family: str, words: list[str], sub: str) -> Formatter | No
     """A package's test script, a make or just recipe, a tox or nox session: the tools'
     sections, each read by its own reader."""
     if family in _PACKAGE_SCRIPTS:
-        if sub not in ("t", "tst") and not _is_test_script(sub) \
-                and not (sub in ("run", "run-script") and any(map(_is_test_script, words[2:4]))):
+        if (
+            sub not in ("t", "tst")
+            and not _is_test_script(sub)
+            and not (sub in ("run", "run-script") and any(map(_is_test_script, words[2:4])))
+        ):
             return None
         from rtok.filter.formatters.runners import detect_runner
 
         return _composite(family, detect_runner)
     from rtok.filter.formatters.diagnostics import diagnostics_for
 
-    return _composite(family, diagnostics_for("make") if family in ("make", "gmake", "ninja")
-                      else None)
+    return _composite(
+        family, diagnostics_for("make") if family in ("make", "gmake", "ninja") else None
+    )

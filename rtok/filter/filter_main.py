@@ -12,13 +12,16 @@ from rtok.argv import option_value
 from rtok.filter.pipeline import finish, new_capture, pump
 
 USAGE = "usage: rtok filter --stdin --cmd COMMAND [--exit-code N]\n"
-HELP = USAGE + """
+HELP = (
+    USAGE
+    + """
 Shorten output piped in on stdin with the rules of `rtok run`, as if COMMAND had printed it
 and exited with N (default 0: a failed command keeps its tail verbatim). The raw input is
 archived first, so `rtok expand ID` gives it back byte for byte.
 
   some-tool | rtok filter --stdin --cmd "some-tool --all"
 """
+)
 
 
 def parse_args(args: list[str]) -> tuple[str, int] | str:

@@ -39,8 +39,7 @@ def _is_empty(value: object) -> bool:
 
 def _shrink(value: object, max_items: int, max_string: int) -> object:
     if isinstance(value, dict):
-        return {k: _shrink(v, max_items, max_string) for k, v in value.items()
-                if not _is_empty(v)}
+        return {k: _shrink(v, max_items, max_string) for k, v in value.items() if not _is_empty(v)}
     if isinstance(value, list):
         items: list[object] = [_shrink(v, max_items, max_string) for v in value[:max_items]]
         if len(value) > max_items:

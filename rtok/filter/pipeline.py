@@ -26,8 +26,9 @@ STDERR_STREAM = 2
 NOT_A_FAILURE = {"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "diff": 1, "cmp": 1}
 
 
-def new_captures(command: str, family: str, settings: Settings, streams: tuple[int, ...]
-                 ) -> list[Capture]:
+def new_captures(
+    command: str, family: str, settings: Settings, streams: tuple[int, ...]
+) -> list[Capture]:
     """One capture per archive stream; they share one archive writer, made when needed."""
     shared: list[object] = []
 
@@ -59,8 +60,16 @@ def pump(fd: int, capture: Capture) -> None:
         feed(chunk)
 
 
-def finish(captures: Capture | list[Capture], command: str, family: str, words: list[str],
-           exit_code: int, exec_ms: int, source: str, settings: Settings) -> None:
+def finish(
+    captures: Capture | list[Capture],
+    command: str,
+    family: str,
+    words: list[str],
+    exit_code: int,
+    exec_ms: int,
+    source: str,
+    settings: Settings,
+) -> None:
     """Shorten, archive, record and print one run's captured output (stdout and stderr
     apart, or one merged stream printed on stdout)."""
     if not isinstance(captures, list):
@@ -83,8 +92,9 @@ def finish(captures: Capture | list[Capture], command: str, family: str, words: 
     write_stderr(shown.err)
     if notices:
         extra = f" (+{len(notices) - 1} more)" if len(notices) > 1 else ""
-        _stderr(f"rtok: skipped malformed rule file {notices[0]}{extra};"
-                " see `rtok config validate`")
+        _stderr(
+            f"rtok: skipped malformed rule file {notices[0]}{extra}; see `rtok config validate`"
+        )
     if shown.archive_id is None:  # else the row went into the archive's transaction
         row.shown_bytes = len(shown.out) + len(shown.err)
         _record(row)
@@ -100,8 +110,16 @@ def _record(row: Row) -> None:
         pass
 
 
-def _shorten(captures: list[Capture], family: str, words: list[str], exit_code: int,
-             settings: Settings, cwd: str, notices: list[str], row: Row) -> Shown:
+def _shorten(
+    captures: list[Capture],
+    family: str,
+    words: list[str],
+    exit_code: int,
+    settings: Settings,
+    cwd: str,
+    notices: list[str],
+    row: Row,
+) -> Shown:
     from rtok.filter.family import formatter_for
     from rtok.filter.layers import resolve_rule
     from rtok.filter.render import render
@@ -114,8 +132,9 @@ def _shorten(captures: list[Capture], family: str, words: list[str], exit_code: 
         notices.append(f"rules unavailable ({exc})")
         rule = default_rule(family)
     shown_as = 0 if NOT_A_FAILURE.get(family) == exit_code else exit_code
-    return render(captures, rule, formatter_for(family, words), shown_as, settings,
-                  row.command, family, row)
+    return render(
+        captures, rule, formatter_for(family, words), shown_as, settings, row.command, family, row
+    )
 
 
 def write_stdout(data: bytes) -> None:
@@ -131,7 +150,7 @@ def write_fd(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         try:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         except InterruptedError:
             continue
         except BrokenPipeError:

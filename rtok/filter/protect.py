@@ -22,8 +22,15 @@ class Entry:
 
     __slots__ = ("example", "hints", "kind", "name", "near_miss", "pattern")
 
-    def __init__(self, kind: str, name: str, pattern: str, hints: tuple[str, ...],
-                 example: str, near_miss: str) -> None:
+    def __init__(
+        self,
+        kind: str,
+        name: str,
+        pattern: str,
+        hints: tuple[str, ...],
+        example: str,
+        near_miss: str,
+    ) -> None:
         self.kind = kind  # "error" | "warning" | "secret"
         self.name = name
         self.pattern = pattern
@@ -34,109 +41,290 @@ class Entry:
 
 CATALOGUE: tuple[Entry, ...] = (
     # ------------------------------------------------------------------------ errors
-    Entry("error", "error word",
-          r"(?i:\b(?:errors?|err!?|fatal|panic(?:ked|s)?|exceptions?|traceback"
-          r"|fail(?:ed|ure|ures|ing|s)?|critical|denied|abort(?:ed)?)\b)",
-          ("err", "fatal", "panic", "exception", "traceback", "fail", "critical", "denied",
-           "abort"),
-          "npm ERR! code ELIFECYCLE", "stderr redirected to errand.log"),
-    Entry("error", "error class name", r"[A-Za-z](?:Error|Exception)\b",
-          ("error", "exception"),
-          "java.io.IOException: Broken pipe", "test_parse_Error PASSED"),
-    Entry("error", "pytest failure line", r"^E\s", (),
-          "E       assert 2 == 3", "Ending the run"),
-    Entry("error", "assertion", r"^\s*(?:>\s+)?assert\s+\S.*(?:==|!=|<=|>=|<|>| is | in )",
-          ("assert",),
-          "    assert x == 1", "asserting the flag set"),
-    Entry("error", "segmentation fault", r"(?i:segmentation fault)", ("segmentation",),
-          "Segmentation fault (core dumped)", "segment faults table"),
-    Entry("error", "disk full", r"(?i:no space left on device)", ("no space left",),
-          "OSError: [Errno 28] No space left on device", "no space left in the title"),
-    Entry("error", "missing file", r"(?i:no such file or directory)", ("no such file",),
-          "cat: notes.txt: No such file or directory", "no such filing cabinet"),
-    Entry("error", "not found", r"(?i:\bnot found\b)", ("not found",),
-          "127.0.0.1 - - [01/Dec/2026 09:57:02] code 404, message File not found",
-          "found nothing, not founding"),
-    Entry("error", "could not", r"(?i:\b(?:could not|couldn't|unable to)\b)",
-          ("could not", "couldn't", "unable to"),
-          "invoke-rc.d: could not determine current runlevel", "he could note it"),
-    Entry("error", "refused", r"(?i:\brefused\b)", ("refused",),
-          "dial tcp 127.0.0.1:8080: connect: connection refused", "refuse collection"),
-    Entry("error", "missing command", r"(?i:command not found)", ("command not found",),
-          "bash: line 1: jqq: command not found", "the command was found"),
-    Entry("error", "killed", r"\bKilled\b", ("killed",),
-          "bash: line 1:  4242 Killed                  ./build.sh", "a skilled reviewer"),
-    Entry("error", "out of memory", r"(?i:\bout of memory\b|\boom-kill)", ("out of memory",
-                                                                          "oom-kill"),
-          "Out of memory: Killed process 812 (java)", "out of memo paper"),
-    Entry("error", "link error", r"(?i:undefined reference to)", ("undefined reference",),
-          "main.c:(.text+0x1b): undefined reference to `sqrt'", "an undefined referee"),
-    Entry("error", "HTTP 4xx/5xx status", r"HTTP/[0-9.]+\"?\s+[45]\d\d\b", ("http/",),
-          '127.0.0.1 - - [01/Dec/2026:09:00:00 +0000] "GET /api HTTP/1.1" 503 97',
-          '127.0.0.1 - - [01/Dec/2026:09:00:00 +0000] "GET /api HTTP/1.1" 200 97'),
+    Entry(
+        "error",
+        "error word",
+        r"(?i:\b(?:errors?|err!?|fatal|panic(?:ked|s)?|exceptions?|traceback"
+        r"|fail(?:ed|ure|ures|ing|s)?|critical|denied|abort(?:ed)?)\b)",
+        ("err", "fatal", "panic", "exception", "traceback", "fail", "critical", "denied", "abort"),
+        "npm ERR! code ELIFECYCLE",
+        "stderr redirected to errand.log",
+    ),
+    Entry(
+        "error",
+        "error class name",
+        r"[A-Za-z](?:Error|Exception)\b",
+        ("error", "exception"),
+        "java.io.IOException: Broken pipe",
+        "test_parse_Error PASSED",
+    ),
+    Entry("error", "pytest failure line", r"^E\s", (), "E       assert 2 == 3", "Ending the run"),
+    Entry(
+        "error",
+        "assertion",
+        r"^\s*(?:>\s+)?assert\s+\S.*(?:==|!=|<=|>=|<|>| is | in )",
+        ("assert",),
+        "    assert x == 1",
+        "asserting the flag set",
+    ),
+    Entry(
+        "error",
+        "segmentation fault",
+        r"(?i:segmentation fault)",
+        ("segmentation",),
+        "Segmentation fault (core dumped)",
+        "segment faults table",
+    ),
+    Entry(
+        "error",
+        "disk full",
+        r"(?i:no space left on device)",
+        ("no space left",),
+        "OSError: [Errno 28] No space left on device",
+        "no space left in the title",
+    ),
+    Entry(
+        "error",
+        "missing file",
+        r"(?i:no such file or directory)",
+        ("no such file",),
+        "cat: notes.txt: No such file or directory",
+        "no such filing cabinet",
+    ),
+    Entry(
+        "error",
+        "not found",
+        r"(?i:\bnot found\b)",
+        ("not found",),
+        "127.0.0.1 - - [01/Dec/2026 09:57:02] code 404, message File not found",
+        "found nothing, not founding",
+    ),
+    Entry(
+        "error",
+        "could not",
+        r"(?i:\b(?:could not|couldn't|unable to)\b)",
+        ("could not", "couldn't", "unable to"),
+        "invoke-rc.d: could not determine current runlevel",
+        "he could note it",
+    ),
+    Entry(
+        "error",
+        "refused",
+        r"(?i:\brefused\b)",
+        ("refused",),
+        "dial tcp 127.0.0.1:8080: connect: connection refused",
+        "refuse collection",
+    ),
+    Entry(
+        "error",
+        "missing command",
+        r"(?i:command not found)",
+        ("command not found",),
+        "bash: line 1: jqq: command not found",
+        "the command was found",
+    ),
+    Entry(
+        "error",
+        "killed",
+        r"\bKilled\b",
+        ("killed",),
+        "bash: line 1:  4242 Killed                  ./build.sh",
+        "a skilled reviewer",
+    ),
+    Entry(
+        "error",
+        "out of memory",
+        r"(?i:\bout of memory\b|\boom-kill)",
+        ("out of memory", "oom-kill"),
+        "Out of memory: Killed process 812 (java)",
+        "out of memo paper",
+    ),
+    Entry(
+        "error",
+        "link error",
+        r"(?i:undefined reference to)",
+        ("undefined reference",),
+        "main.c:(.text+0x1b): undefined reference to `sqrt'",
+        "an undefined referee",
+    ),
+    Entry(
+        "error",
+        "HTTP 4xx/5xx status",
+        r"HTTP/[0-9.]+\"?\s+[45]\d\d\b",
+        ("http/",),
+        '127.0.0.1 - - [01/Dec/2026:09:00:00 +0000] "GET /api HTTP/1.1" 503 97',
+        '127.0.0.1 - - [01/Dec/2026:09:00:00 +0000] "GET /api HTTP/1.1" 200 97',
+    ),
     # ---------------------------------------------------------------------- warnings
-    Entry("warning", "warning word", r"(?i:\bwarn(?:ing|ings|s)?\b)", ("warn",),
-          "warning: unused variable `x`", "a warm day"),
-    Entry("warning", "warning class name", r"[A-Za-z]Warning\b", ("warning",),
-          "DeprecationWarning: pkg_resources is deprecated", "forewarnings"),
+    Entry(
+        "warning",
+        "warning word",
+        r"(?i:\bwarn(?:ing|ings|s)?\b)",
+        ("warn",),
+        "warning: unused variable `x`",
+        "a warm day",
+    ),
+    Entry(
+        "warning",
+        "warning class name",
+        r"[A-Za-z]Warning\b",
+        ("warning",),
+        "DeprecationWarning: pkg_resources is deprecated",
+        "forewarnings",
+    ),
     # ----------------------------------------------------------------------- secrets
-    Entry("secret", "secret word",
-          r"(?i:api[_-]?key|secret|passw(?:or)?d|\bbearer\s|private key|credential)",
-          ("apikey", "api_key", "api-key", "private key", "secret", "passw", "bearer",
-           "credential"),
-          "export API_KEY=abc123", "keyboard layout"),
+    Entry(
+        "secret",
+        "secret word",
+        r"(?i:api[_-]?key|secret|passw(?:or)?d|\bbearer\s|private key|credential)",
+        ("apikey", "api_key", "api-key", "private key", "secret", "passw", "bearer", "credential"),
+        "export API_KEY=abc123",
+        "keyboard layout",
+    ),
     # "token" alone is prose ("token in ~/.netrc"); a value given to it is a secret
-    Entry("secret", "token assignment", r"(?i:\b(?:\w+_)?token[\"']?\s*[:=])", ("token",),
-          'GITHUB_TOKEN=abc123 "token": "abc"', "reads the token in ~/.netrc"),
-    Entry("secret", "AWS access key", r"AKIA[0-9A-Z]{16}", ("akia",),
-          "aws_access_key_id = AKIA" + "ABCDEFGHIJKLMNOP", "AKIA is a prefix"),
-    Entry("secret", "GitHub token", r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,}",
-          ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-          "remote: github_pat_" + "11ABCDEFG0123456789_abcdefghij", "github_pat_ is the prefix"),
-    Entry("secret", "OpenAI-style key", r"sk-[A-Za-z0-9_-]{20,}", ("sk-",),
-          "OPENAI=sk-" + "a1b2c3d4e5f6g7h8i9j0k1", "desk-lamp"),
-    Entry("secret", "Stripe live key", r"\b[rs]k_live_[A-Za-z0-9]{10,}", ("k_live_",),
-          "stripe.api = 'sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc'", "sk_live_ (prefix only)"),
+    Entry(
+        "secret",
+        "token assignment",
+        r"(?i:\b(?:\w+_)?token[\"']?\s*[:=])",
+        ("token",),
+        'GITHUB_TOKEN=abc123 "token": "abc"',
+        "reads the token in ~/.netrc",
+    ),
+    Entry(
+        "secret",
+        "AWS access key",
+        r"AKIA[0-9A-Z]{16}",
+        ("akia",),
+        "aws_access_key_id = AKIA" + "ABCDEFGHIJKLMNOP",
+        "AKIA is a prefix",
+    ),
+    Entry(
+        "secret",
+        "GitHub token",
+        r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,}",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+        "remote: github_pat_" + "11ABCDEFG0123456789_abcdefghij",
+        "github_pat_ is the prefix",
+    ),
+    Entry(
+        "secret",
+        "OpenAI-style key",
+        r"sk-[A-Za-z0-9_-]{20,}",
+        ("sk-",),
+        "OPENAI=sk-" + "a1b2c3d4e5f6g7h8i9j0k1",
+        "desk-lamp",
+    ),
+    Entry(
+        "secret",
+        "Stripe live key",
+        r"\b[rs]k_live_[A-Za-z0-9]{10,}",
+        ("k_live_",),
+        "stripe.api = 'sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc'",
+        "sk_live_ (prefix only)",
+    ),
     Entry("secret", "Slack token", r"xox[abprs]-", ("xox",), "SLACK=xoxb-123-456", "xoxo"),
-    Entry("secret", "Google API key", r"AIza[0-9A-Za-z_-]{35}", ("aiza",),
-          "key=AIza" + "SyA1234567890abcdefghijklmnopqrstuvw", "AIzawl"),
-    Entry("secret", "GitLab token", r"glpat-[A-Za-z0-9_-]{20}", ("glpat-",),
-          "CI_TOKEN=glpat-" + "abcdefghij0123456789", "glpat-short"),
-    Entry("secret", "npm token", r"\bnpm_[A-Za-z0-9]{36}\b", ("npm_",),
-          "//registry/:_authToken=npm_" + "a" * 36, "npm_config_cache=/tmp/npm"),
-    Entry("secret", "Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}", ("hf_",),
-          "HF=hf_" + "abcdefghijklmnopqrstuvwxyz0123", "shelf_life"),
-    Entry("secret", "URL with a password", r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@",
-          ("://",),
-          "DATABASE_URL=postgres://app:s3cr3tpw@db:5432/app", "see https://example.org/a:b"),
-    Entry("secret", "Authorization header",
-          r"(?i:authorization:\s*(?:basic|bearer|token|digest|negotiate)\s)",
-          ("authorization",),
-          "> Authorization: Basic dXNlcjpwYXNz", "authorization flow explained"),
-    Entry("secret", "JSON web token", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.",
-          ("eyj",),
-          "cookie: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abc", "eyJ alone"),
-    Entry("secret", "PEM block", r"-----(?:BEGIN|END) [A-Z0-9 ]+-----|^[A-Za-z0-9+/]{60,76}={0,2}$",
-          ("-----",),
-          "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKB",
-          "MIIEvQIBADANBgkqhkiG9w0BAQEF short line"),
+    Entry(
+        "secret",
+        "Google API key",
+        r"AIza[0-9A-Za-z_-]{35}",
+        ("aiza",),
+        "key=AIza" + "SyA1234567890abcdefghijklmnopqrstuvw",
+        "AIzawl",
+    ),
+    Entry(
+        "secret",
+        "GitLab token",
+        r"glpat-[A-Za-z0-9_-]{20}",
+        ("glpat-",),
+        "CI_TOKEN=glpat-" + "abcdefghij0123456789",
+        "glpat-short",
+    ),
+    Entry(
+        "secret",
+        "npm token",
+        r"\bnpm_[A-Za-z0-9]{36}\b",
+        ("npm_",),
+        "//registry/:_authToken=npm_" + "a" * 36,
+        "npm_config_cache=/tmp/npm",
+    ),
+    Entry(
+        "secret",
+        "Hugging Face token",
+        r"\bhf_[A-Za-z0-9]{30,}",
+        ("hf_",),
+        "HF=hf_" + "abcdefghijklmnopqrstuvwxyz0123",
+        "shelf_life",
+    ),
+    Entry(
+        "secret",
+        "URL with a password",
+        r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@",
+        ("://",),
+        "DATABASE_URL=postgres://app:s3cr3tpw@db:5432/app",
+        "see https://example.org/a:b",
+    ),
+    Entry(
+        "secret",
+        "Authorization header",
+        r"(?i:authorization:\s*(?:basic|bearer|token|digest|negotiate)\s)",
+        ("authorization",),
+        "> Authorization: Basic dXNlcjpwYXNz",
+        "authorization flow explained",
+    ),
+    Entry(
+        "secret",
+        "JSON web token",
+        r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.",
+        ("eyj",),
+        "cookie: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abc",
+        "eyJ alone",
+    ),
+    Entry(
+        "secret",
+        "PEM block",
+        r"-----(?:BEGIN|END) [A-Z0-9 ]+-----|^[A-Za-z0-9+/]{60,76}={0,2}$",
+        ("-----",),
+        "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKB",
+        "MIIEvQIBADANBgkqhkiG9w0BAQEF short line",
+    ),
 )
 
 # Lines that match an error entry only through a test's name: the test passed, so the line
 # is not an error (`tests/x.py::test_ValueError PASSED`). A secret on one is still protected.
 PASSING: tuple[Entry, ...] = (
-    Entry("pass", "pytest passed",
-          r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:PASSED \S+::\S+|\S+::\S+ PASSED"
-          r"(?: +\[\s*\d+%\])?)$", ("passed",),
-          "tests/test_io.py::test_IOError PASSED  [ 40%]",
-          "tests/test_io.py::test_IOError FAILED  [ 40%]"),
-    Entry("pass", "go test passed", r"^\s*--- PASS: \S+(?: \([\d.]+s\))?$", ("--- pass",),
-          "    --- PASS: TestParseError (0.00s)", "    --- FAIL: TestParseError (0.00s)"),
-    Entry("pass", "go package ok",
-          r"^ok\s+\S+(?:\s+(?:[\d.]+s|\(cached\)))?(?:\s+coverage: [^\n]*)?$", ("ok",),
-          "ok  \tgithub.com/pkg/errors\t0.012s", "FAIL\tgithub.com/pkg/errors\t0.012s"),
-    Entry("pass", "cargo test ok", r"^test \S+ \.\.\. ok$", ("ok",),
-          "test error::tests::display ... ok", "test error::tests::display ... FAILED"),
+    Entry(
+        "pass",
+        "pytest passed",
+        r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:PASSED \S+::\S+|\S+::\S+ PASSED"
+        r"(?: +\[\s*\d+%\])?)$",
+        ("passed",),
+        "tests/test_io.py::test_IOError PASSED  [ 40%]",
+        "tests/test_io.py::test_IOError FAILED  [ 40%]",
+    ),
+    Entry(
+        "pass",
+        "go test passed",
+        r"^\s*--- PASS: \S+(?: \([\d.]+s\))?$",
+        ("--- pass",),
+        "    --- PASS: TestParseError (0.00s)",
+        "    --- FAIL: TestParseError (0.00s)",
+    ),
+    Entry(
+        "pass",
+        "go package ok",
+        r"^ok\s+\S+(?:\s+(?:[\d.]+s|\(cached\)))?(?:\s+coverage: [^\n]*)?$",
+        ("ok",),
+        "ok  \tgithub.com/pkg/errors\t0.012s",
+        "FAIL\tgithub.com/pkg/errors\t0.012s",
+    ),
+    Entry(
+        "pass",
+        "cargo test ok",
+        r"^test \S+ \.\.\. ok$",
+        ("ok",),
+        "test error::tests::display ... ok",
+        "test error::tests::display ... FAILED",
+    ),
 )
 PASSING_SOURCE = "|".join(f"(?:{entry.pattern})" for entry in PASSING)
 _PASSING: list[Pattern[str]] = []
@@ -170,13 +358,25 @@ def hint_tables() -> tuple[tuple[bytes, ...], tuple[tuple[str, tuple[tuple[str, 
     engine tries each at every position).
     """
     all_hints = {hint.encode() for entry in CATALOGUE for hint in entry.hints}
-    hints = tuple(sorted({hint for hint in all_hints
-                          if not any(other != hint and other in hint for other in all_hints)}
-                         | {b"\ne ", b"\ne\t"}))
+    hints = tuple(
+        sorted(
+            {
+                hint
+                for hint in all_hints
+                if not any(other != hint and other in hint for other in all_hints)
+            }
+            | {b"\ne ", b"\ne\t"}
+        )
+    )
     by_hint: dict[str, list[tuple[str, bool]]] = {}
     for entry in CATALOGUE:
-        for hint in sorted({hint.decode() for hint in hints if hint[:1] != b"\n"
-                            and any(hint.decode() in full for full in entry.hints)}):
+        for hint in sorted(
+            {
+                hint.decode()
+                for hint in hints
+                if hint[:1] != b"\n" and any(hint.decode() in full for full in entry.hints)
+            }
+        ):
             by_hint.setdefault(hint, []).append((entry.pattern, entry.kind == "secret"))
     return hints, tuple((hint, tuple(patterns)) for hint, patterns in by_hint.items())
 
@@ -258,7 +458,7 @@ def protected_lines(block: bytes) -> list[tuple[int, str]]:
         end = block.find(b"\n", begin)
         line_no += block.count(b"\n", counted, begin)
         counted = begin
-        text_line = block[begin: end if end != -1 else len(block)].decode("utf-8", "replace")
+        text_line = block[begin : end if end != -1 else len(block)].decode("utf-8", "replace")
         if is_protected(text_line):
             found_lines.append((line_no, text_line))
     return found_lines

@@ -84,8 +84,9 @@ def _key(source: str | bytes, flags: int) -> str:
 def _build(source: str | bytes, args: list[Any]) -> Pattern[Any]:
     _sre = _engine()
     final_flags, code, groups, groupindex, indexgroup = args
-    pattern: Pattern[Any] = _sre.compile(source, final_flags, code, groups, groupindex,
-                                         tuple(indexgroup))
+    pattern: Pattern[Any] = _sre.compile(
+        source, final_flags, code, groups, groupindex, tuple(indexgroup)
+    )
     return pattern
 
 
@@ -147,8 +148,11 @@ def _load(group: str) -> dict[str, list[Any]]:
     if isinstance(loaded, dict) and loaded.get("tag") == _tag:
         patterns = loaded.get("patterns")
         if isinstance(patterns, dict):
-            entries.update((key, value) for key, value in patterns.items()
-                           if isinstance(value, list) and len(value) == 5)
+            entries.update(
+                (key, value)
+                for key, value in patterns.items()
+                if isinstance(value, list) and len(value) == 5
+            )
     return entries
 
 

@@ -87,9 +87,16 @@ def raw_of(captures: list[Capture]) -> Shown:
     return Shown(out, err, None)
 
 
-def render(captures: Capture | list[Capture], rule: Rule, formatter: Formatter | None,
-           exit_code: int, settings: Settings, command: str, family: str,
-           row: Row | None = None) -> Shown:
+def render(
+    captures: Capture | list[Capture],
+    rule: Rule,
+    formatter: Formatter | None,
+    exit_code: int,
+    settings: Settings,
+    command: str,
+    family: str,
+    row: Row | None = None,
+) -> Shown:
     """Shorten each stream, archive the entry (with the ledger `row`, one transaction) and
     return what to print. `row` is written here when an entry is archived."""
     from rtok.store.entry_id import content_id, entry_digest
@@ -120,8 +127,9 @@ def render(captures: Capture | list[Capture], rule: Rule, formatter: Formatter |
             shown[index] = data  # else this stream stays as it is
     if not shown:
         return raw_of(captures)
-    stored_id = _archive(captures, digest, total_lines, exit_code, settings, command, family,
-                         row, shown)
+    stored_id = _archive(
+        captures, digest, total_lines, exit_code, settings, command, family, row, shown
+    )
     if stored_id is None:
         if any(c.streaming for c in captures):
             # Only what is shown remains of a large output: print it without a trailer.
@@ -129,15 +137,22 @@ def render(captures: Capture | list[Capture], rule: Rule, formatter: Formatter |
                 shown[index] = bodies[index].encode("utf-8", "replace")
         else:
             return raw_of(captures)
-    out = b"".join(shown.get(i, c.data() if not c.streaming else b"")
-                   for i, c in enumerate(captures) if c.stream != STDERR_STREAM)
-    err = b"".join(shown.get(i, c.data() if not c.streaming else b"")
-                   for i, c in enumerate(captures) if c.stream == STDERR_STREAM)
+    out = b"".join(
+        shown.get(i, c.data() if not c.streaming else b"")
+        for i, c in enumerate(captures)
+        if c.stream != STDERR_STREAM
+    )
+    err = b"".join(
+        shown.get(i, c.data() if not c.streaming else b"")
+        for i, c in enumerate(captures)
+        if c.stream == STDERR_STREAM
+    )
     return Shown(out, err, stored_id)
 
 
-def _shortened_text(capture: Capture, rule: Rule, formatter: Formatter | None, exit_code: int,
-                    settings: Settings) -> str | None:
+def _shortened_text(
+    capture: Capture, rule: Rule, formatter: Formatter | None, exit_code: int, settings: Settings
+) -> str | None:
     """The shortened text of an output kept in memory, or None when nothing would change."""
     raw = capture.data()
     kind = binary_kind(raw)
@@ -162,16 +177,26 @@ def _shortened_text(capture: Capture, rule: Rule, formatter: Formatter | None, e
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def _archive(captures: list[Capture], digest: str, total_lines: int, exit_code: int,
-             settings: Settings, command: str, family: str, row: Row | None,
-             shown: dict[int, bytes]) -> str | None:
+def _archive(
+    captures: list[Capture],
+    digest: str,
+    total_lines: int,
+    exit_code: int,
+    settings: Settings,
+    command: str,
+    family: str,
+    row: Row | None,
+    shown: dict[int, bytes],
+) -> str | None:
     """Store every stream of the run in one entry (and the ledger row); its id, or None
     (with a notice) when the store is unavailable or busy."""
     writer = next((c.archive for c in captures if c.archive is not None), None)
     failed = next((c.archive_error for c in captures if c.streaming and c.archive is None), "")
     if failed:
-        _notice(f"archive unavailable ({failed}); only the lines shown here remain of"
-                f" {sum(c.total for c in captures)} bytes of output")
+        _notice(
+            f"archive unavailable ({failed}); only the lines shown here remain of"
+            f" {sum(c.total for c in captures)} bytes of output"
+        )
         if writer is not None:
             writer.abandon()
         return None
@@ -185,13 +210,24 @@ def _archive(captures: list[Capture], digest: str, total_lines: int, exit_code: 
                 writer.write(capture.data(), capture.stream)
         if row is not None:
             row.shown_bytes = sum(len(data) for data in shown.values()) + sum(
-                c.total for i, c in enumerate(captures) if i not in shown and not c.streaming)
-        return writer.finish(digest, sum(c.total for c in captures), total_lines, exit_code,
-                             settings.max_entries, settings.max_age_days, row)
+                c.total for i, c in enumerate(captures) if i not in shown and not c.streaming
+            )
+        return writer.finish(
+            digest,
+            sum(c.total for c in captures),
+            total_lines,
+            exit_code,
+            settings.max_entries,
+            settings.max_age_days,
+            row,
+        )
     except Exception as exc:
         streamed = any(c.streaming for c in captures)
-        what = ("only the lines shown here remain of the output" if streamed
-                else "not archived; showing the full output")
+        what = (
+            "only the lines shown here remain of the output"
+            if streamed
+            else "not archived; showing the full output"
+        )
         _notice(f"archive unavailable ({_reason(exc)}); {what}")
         if writer is not None:
             writer.abandon()
@@ -213,8 +249,9 @@ def _partial_note(captures: list[Capture], settings: Settings) -> str:
     return f"first {mib(min(settings.max_entry_bytes, total))} of {mib(total)} archived"
 
 
-def _streamed_text(capture: Capture, rule: Rule, exit_code: int, settings: Settings,
-                   entry_id: str) -> str:
+def _streamed_text(
+    capture: Capture, rule: Rule, exit_code: int, settings: Settings, entry_id: str
+) -> str:
     """A large output: head, collected protected lines, tail (the archive holds the rest)."""
     capture.finish()
     kind = binary_kind(capture.head)
@@ -223,8 +260,7 @@ def _streamed_text(capture: Capture, rule: Rule, exit_code: int, settings: Setti
         out = [_clip(line) for line in capture.head[:lead].decode("utf-8").split("\n")[:-1]]
         out.append(described(kind, capture.total - lead))
         if capture.total > settings.max_entry_bytes:
-            out.append(f"… bytes past the first {mib(settings.max_entry_bytes)} were not"
-                       " archived")
+            out.append(f"… bytes past the first {mib(settings.max_entry_bytes)} were not archived")
         return "\n".join(out) + "\n"
     failed = exit_code != 0
     head_count = 0 if failed else rule.head
@@ -234,14 +270,14 @@ def _streamed_text(capture: Capture, rule: Rule, exit_code: int, settings: Setti
     tail_data = capture.tail_bytes()
     ending = _data_at_end(tail_data)
     if ending is not None:
-        tail_data = tail_data[:ending[0]]
+        tail_data = tail_data[: ending[0]]
     tail_text = tail_data.decode("utf-8", "replace")
     tail_all = tail_text.split("\n")
     if tail_all and tail_all[-1] == "":
         tail_all.pop()
     tail_all = tail_all[1:] if len(tail_all) > 1 else tail_all  # first may be partial
     tail_first_line = total_lines - len(tail_all)
-    tail = tail_all[len(tail_all) - tail_count:] if tail_count else []
+    tail = tail_all[len(tail_all) - tail_count :] if tail_count else []
     tail_start = total_lines - len(tail)
     protected = dict(capture.protected)
     for offset, line in enumerate(tail_all[: len(tail_all) - len(tail)]):
@@ -258,16 +294,20 @@ def _streamed_text(capture: Capture, rule: Rule, exit_code: int, settings: Setti
     if tail_start > position:
         out.append(omitted(tail_start - position))
     if capture.protected_more:
-        out.append(f"… {capture.protected_more} more error/warning lines in the archive"
-                   f" (rtok expand {entry_id} --grep ...)")
+        out.append(
+            f"… {capture.protected_more} more error/warning lines in the archive"
+            f" (rtok expand {entry_id} --grep ...)"
+        )
     if tail:
         # A failure's tail is shown as written; a success's is tidied like any output.
         out.extend(_clip(line) for line in (tail if failed else normalise("\n".join(tail))))
     if ending is not None:
         out.append(f"[binary output not shown: the output ends in {ending[1]}]")
     if capture.total > settings.max_entry_bytes:
-        out.append(f"… bytes past the first {mib(settings.max_entry_bytes)} were counted,"
-                   " not archived nor scanned for errors")
+        out.append(
+            f"… bytes past the first {mib(settings.max_entry_bytes)} were counted,"
+            " not archived nor scanned for errors"
+        )
     return "\n".join(out) + "\n"
 
 

@@ -87,16 +87,33 @@ def check_value(kind: str, value: object) -> str | None:
 
 
 def _type_name(value: object) -> str:
-    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string",
-             list: "an array", dict: "a table"}
+    names = {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a float",
+        str: "a string",
+        list: "an array",
+        dict: "a table",
+    }
     return names.get(type(value), type(value).__name__)
 
 
 class Rule:
     """One family's rule, with its patterns compiled."""
 
-    __slots__ = ("dedupe", "drop", "family", "group", "head", "json_items", "json_string",
-                 "keep", "max_lines", "source", "tail")
+    __slots__ = (
+        "dedupe",
+        "drop",
+        "family",
+        "group",
+        "head",
+        "json_items",
+        "json_string",
+        "keep",
+        "max_lines",
+        "source",
+        "tail",
+    )
 
     family: str
     source: str

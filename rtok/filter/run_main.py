@@ -27,7 +27,9 @@ if TYPE_CHECKING:
     from rtok.filter.capture import Capture
 
 USAGE = "usage: rtok run [--] COMMAND [ARGS...]\n"
-HELP = USAGE + """
+HELP = (
+    USAGE
+    + """
 Run COMMAND, archive its raw output, and print a shortened form of it (the output rules of
 `rtok config show` decide how). The exit status is COMMAND's own; stdout and stderr stay on
 their own streams. A shortened result ends with the line to see everything again
@@ -36,6 +38,7 @@ their own streams. A shortened result ends with the line to see everything again
 Coding agents call this through the hook `rtok init` installs; run it yourself to see what
 an agent would read. Put `--` before a COMMAND that starts with a dash.
 """
+)
 FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGWINCH")
 # Python ignores SIGPIPE (and SIGXFSZ); a command must start with the defaults, as from a
 # shell.
@@ -101,8 +104,7 @@ def spawn(args: list[str], merged: bool) -> tuple[int, list[int]] | int:
     actions = [(os.POSIX_SPAWN_DUP2, writes[0], 1), (os.POSIX_SPAWN_DUP2, writes[1], 2)]
     defaults = [getattr(_signal, name) for name in RESET_SIGNALS if hasattr(_signal, name)]
     try:
-        pid = os.posix_spawnp(args[0], args, os.environ, file_actions=actions,
-                              setsigdef=defaults)
+        pid = os.posix_spawnp(args[0], args, os.environ, file_actions=actions, setsigdef=defaults)
     except OSError as exc:
         for read_end, write_end in pipes:
             os.close(read_end)
@@ -196,8 +198,9 @@ def _forward_signals(pid: int) -> dict[int, object]:
             pass
 
     # Signals a terminal sends to its whole foreground group (no SIGQUIT on Windows).
-    terminal = tuple(getattr(_signal, name) for name in ("SIGINT", "SIGQUIT")
-                     if hasattr(_signal, name))
+    terminal = tuple(
+        getattr(_signal, name) for name in ("SIGINT", "SIGQUIT") if hasattr(_signal, name)
+    )
     for name in FORWARDED:
         signum = getattr(_signal, name, None)
         if signum is None:

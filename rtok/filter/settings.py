@@ -20,8 +20,14 @@ from rtok import paths
 
 
 class Settings:
-    __slots__ = ("fail_tail_lines", "max_age_days", "max_entries", "max_entry_bytes",
-                 "rules_dir", "rules_file")
+    __slots__ = (
+        "fail_tail_lines",
+        "max_age_days",
+        "max_entries",
+        "max_entry_bytes",
+        "rules_dir",
+        "rules_file",
+    )
 
     def __init__(self) -> None:
         self.rules_file = paths.user_rules_file()

@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 _ANSI = regex.compile(
-    r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])")
+    r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z])"
+)
 
 
 def terminal_line(line: str) -> str:

@@ -34,8 +34,9 @@ def check_rule_file(path: str, scope: str, gated: bool = True) -> FileReport:
     rules = parsed.get("rules")
     families = tuple(sorted(rules)) if isinstance(rules, dict) else ()
     if gated and not is_trusted(path):
-        return FileReport(path, scope, "untrusted",
-                          "skipped until you run `rtok trust " + path + "`", families)
+        return FileReport(
+            path, scope, "untrusted", "skipped until you run `rtok trust " + path + "`", families
+        )
     return FileReport(path, scope, "ok", "", families)
 
 

@@ -76,8 +76,14 @@ def _extensions(text: str) -> tuple[list[tuple[int, str, int, int]], int]:
             i += 1
         elif ch in "]}":
             if last_comma is not None:
-                found.append((last_comma[1], f"a trailing comma before '{ch}'",
-                              last_comma[0], last_comma[0] + 1))
+                found.append(
+                    (
+                        last_comma[1],
+                        f"a trailing comma before '{ch}'",
+                        last_comma[0],
+                        last_comma[0] + 1,
+                    )
+                )
             last_comma = None
             i += 1
         elif ch in " \t\r":
@@ -147,5 +153,7 @@ def host_reading(host: str, dialect: str, line: int, reason: str) -> str:
     all say it so): "Claude Code cannot parse it (line 3: …; it reads strict JSON …), so it
     ignores the whole file"."""
     at = f"line {line}: " if line else ""
-    return (f"{host} cannot parse it ({at}{reason}; it reads {describe(dialect)}), so it "
-            "ignores the whole file")
+    return (
+        f"{host} cannot parse it ({at}{reason}; it reads {describe(dialect)}), so it "
+        "ignores the whole file"
+    )

@@ -35,8 +35,9 @@ def parse(data: bytes, *, label: str = DEFAULT_LABEL) -> object:
     return _value(data, label)
 
 
-def get(data: bytes | None, path: JsonPath, default: object = None, *,
-        label: str = DEFAULT_LABEL) -> object:
+def get(
+    data: bytes | None, path: JsonPath, default: object = None, *, label: str = DEFAULT_LABEL
+) -> object:
     """The value at ``path``, or ``default`` when any step of the path is missing."""
     if data is None:
         return default
@@ -93,8 +94,9 @@ def _value(data: bytes, label: str) -> object:
 # Editing
 
 
-def append_to_array(data: bytes | None, path: JsonPath, item: object, *,
-                    label: str = DEFAULT_LABEL) -> bytes:
+def append_to_array(
+    data: bytes | None, path: JsonPath, item: object, *, label: str = DEFAULT_LABEL
+) -> bytes:
     """Append ``item`` at the end of the array at ``path``.
 
     Missing objects along the path, and the array itself, are created (appended at the end of
@@ -112,8 +114,14 @@ def append_to_array(data: bytes | None, path: JsonPath, item: object, *,
     return encode(decoded, _insert_last(decoded.text, node, style, None, item))
 
 
-def remove_array_items(data: bytes, path: JsonPath, predicate: Callable[[object], bool], *,
-                       prune: int = 0, label: str = DEFAULT_LABEL) -> bytes:
+def remove_array_items(
+    data: bytes,
+    path: JsonPath,
+    predicate: Callable[[object], bool],
+    *,
+    prune: int = 0,
+    label: str = DEFAULT_LABEL,
+) -> bytes:
     """Remove every element of the array at ``path`` for which ``predicate`` is true.
 
     Exactly the element's text goes, with its separating comma and line. When the array is
@@ -131,8 +139,9 @@ def remove_array_items(data: bytes, path: JsonPath, predicate: Callable[[object]
     return _without_slots(decoded, path, node, doomed, prune, label)
 
 
-def set_key(data: bytes | None, path: JsonPath, value: object, *,
-            label: str = DEFAULT_LABEL) -> bytes:
+def set_key(
+    data: bytes | None, path: JsonPath, value: object, *, label: str = DEFAULT_LABEL
+) -> bytes:
     """Set the object member at ``path`` (last step a key) to ``value``.
 
     A new member is appended at the end of its object, creating missing objects on the way;
@@ -158,8 +167,7 @@ def set_key(data: bytes | None, path: JsonPath, value: object, *,
     return encode(decoded, text[: slot.node.start] + rendered + text[slot.node.end :])
 
 
-def remove_key(data: bytes, path: JsonPath, *, prune: int = 0,
-               label: str = DEFAULT_LABEL) -> bytes:
+def remove_key(data: bytes, path: JsonPath, *, prune: int = 0, label: str = DEFAULT_LABEL) -> bytes:
     """Remove the object member at ``path``; absent means unchanged bytes.
 
     ``prune`` removes up to that many parent containers left empty by the removal.
@@ -176,8 +184,9 @@ def remove_key(data: bytes, path: JsonPath, *, prune: int = 0,
     return _without_slots(decoded, path[:-1], parent, indexes, prune, label)
 
 
-def remove_array_item_at(data: bytes, path: JsonPath, *, prune: int = 0,
-                         label: str = DEFAULT_LABEL) -> bytes:
+def remove_array_item_at(
+    data: bytes, path: JsonPath, *, prune: int = 0, label: str = DEFAULT_LABEL
+) -> bytes:
     """Remove the single array element at ``path`` (last step an int index)."""
     if not path or not isinstance(path[-1], int):
         raise ValueError("remove_array_item_at needs a path ending in an index")
@@ -200,8 +209,9 @@ def _load(data: bytes, label: str) -> tuple[Decoded, Node | None]:
     return decoded, parse_tree(decoded.text, label)
 
 
-def _without_slots(decoded: Decoded, path: JsonPath, node: Node, indexes: list[int],
-                   prune: int, label: str) -> bytes:
+def _without_slots(
+    decoded: Decoded, path: JsonPath, node: Node, indexes: list[int], prune: int, label: str
+) -> bytes:
     """The document without the slots ``indexes`` (ascending) of the container ``node`` at
     ``path``, then without up to ``prune`` containers the removal left empty."""
     text = decoded.text
@@ -212,8 +222,9 @@ def _without_slots(decoded: Decoded, path: JsonPath, node: Node, indexes: list[i
     return encode(decoded, _prune(text, path, prune, label))
 
 
-def _reach(data: bytes | None, path: JsonPath, leaf: object,
-           label: str) -> bytes | tuple[Decoded, _Style, Node]:
+def _reach(
+    data: bytes | None, path: JsonPath, leaf: object, label: str
+) -> bytes | tuple[Decoded, _Style, Node]:
     """Walk to the node at ``path``: the decoded document, its style and the node; or, when
     part of the path is missing, the new document's bytes with the missing objects created
     (appended at the end of their parent) and ``leaf`` at the end of the path."""
@@ -234,8 +245,7 @@ def _reach(data: bytes | None, path: JsonPath, leaf: object,
     return decoded, style, node
 
 
-def _container(data: bytes, path: JsonPath, kind: str,
-               label: str) -> tuple[Decoded, Node] | None:
+def _container(data: bytes, path: JsonPath, kind: str, label: str) -> tuple[Decoded, Node] | None:
     """The decoded document and its `kind` ("object" or "array") container at ``path``;
     None for an empty document or when no such container is there."""
     decoded, root = _load(data, label)
@@ -247,8 +257,9 @@ def _container(data: bytes, path: JsonPath, kind: str,
     return decoded, node
 
 
-def _child(node: Node, step: str | int, *, label: str = DEFAULT_LABEL, text: str = "",
-           path: JsonPath = ()) -> Slot | None:
+def _child(
+    node: Node, step: str | int, *, label: str = DEFAULT_LABEL, text: str = "", path: JsonPath = ()
+) -> Slot | None:
     """The slot ``step`` names in ``node``; None when absent.
 
     With ``text`` given, a step that cannot apply to the node's kind raises FormatError
@@ -264,8 +275,9 @@ def _child(node: Node, step: str | int, *, label: str = DEFAULT_LABEL, text: str
         if -len(node.slots) <= step < len(node.slots):
             return node.slots[step]
         if text:
-            raise FormatError(label, line_at(text, node.start),
-                              f"{_show(path)} has no element {step}")
+            raise FormatError(
+                label, line_at(text, node.start), f"{_show(path)} has no element {step}"
+            )
         return None
     if text:
         wanted = "an object" if isinstance(step, str) else "an array"
@@ -295,8 +307,9 @@ def _refind(text: str, path: JsonPath, label: str) -> Node:
 
 def _shape_error(label: str, text: str, node: Node, path: JsonPath, wanted: str) -> FormatError:
     found = {"object": "an object", "array": "an array"}.get(node.kind, "a plain value")
-    return FormatError(label, line_at(text, node.start),
-                       f"{_show(path)} is {found}, expected {wanted}")
+    return FormatError(
+        label, line_at(text, node.start), f"{_show(path)} is {found}, expected {wanted}"
+    )
 
 
 def _show(path: JsonPath) -> str:
@@ -384,8 +397,15 @@ def _style(text: str, root: Node, newline: str) -> _Style:
     return _Style(newline, unit, key_sep, item_sep, multiline)
 
 
-def _count_habits(text: str, node: Node, slot: Slot, open_indent: str, units: Counter[str],
-                  key_seps: Counter[str], item_seps: Counter[str]) -> None:
+def _count_habits(
+    text: str,
+    node: Node,
+    slot: Slot,
+    open_indent: str,
+    units: Counter[str],
+    key_seps: Counter[str],
+    item_seps: Counter[str],
+) -> None:
     """Count what one slot shows: the text between its key and value, the space after its
     comma, and the indentation unit when it stands on its own line."""
     if slot.key is not None:
@@ -405,8 +425,10 @@ def _count_habits(text: str, node: Node, slot: Slot, open_indent: str, units: Co
 def _render(value: object, indent: str | None, style: _Style) -> str:
     """JSON text for ``value``; ``indent`` None renders on one line."""
     if isinstance(value, dict) and value:
-        pairs = [(json.dumps(key, ensure_ascii=False) + style.key_sep, inner)
-                 for key, inner in value.items()]
+        pairs = [
+            (json.dumps(key, ensure_ascii=False) + style.key_sep, inner)
+            for key, inner in value.items()
+        ]
         return _render_items("{", "}", pairs, indent, style)
     if isinstance(value, list | tuple) and value:
         return _render_items("[", "]", [("", inner) for inner in value], indent, style)
@@ -417,17 +439,23 @@ def _render(value: object, indent: str | None, style: _Style) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _render_items(opener: str, closer: str, items: list[tuple[str, object]],
-                  indent: str | None, style: _Style) -> str:
+def _render_items(
+    opener: str, closer: str, items: list[tuple[str, object]], indent: str | None, style: _Style
+) -> str:
     if indent is None:
-        body = ("," + style.item_sep).join(prefix + _render(inner, None, style)
-                                           for prefix, inner in items)
+        body = ("," + style.item_sep).join(
+            prefix + _render(inner, None, style) for prefix, inner in items
+        )
         return opener + body + closer
     inner_indent = indent + style.unit
-    lines = [inner_indent + prefix + _render(inner, inner_indent, style)
-             for prefix, inner in items]
-    return opener + style.newline + ("," + style.newline).join(lines) + style.newline + (
-        indent + closer)
+    lines = [inner_indent + prefix + _render(inner, inner_indent, style) for prefix, inner in items]
+    return (
+        opener
+        + style.newline
+        + ("," + style.newline).join(lines)
+        + style.newline
+        + (indent + closer)
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -476,13 +504,15 @@ def _slot_text(key: str | None, value: object, indent: str | None, style: _Style
     return prefix + _render(value, indent, style)
 
 
-def _insert_last(text: str, container: Node, style: _Style, key: str | None,
-                 value: object) -> str:
+def _insert_last(text: str, container: Node, style: _Style, key: str | None, value: object) -> str:
     """``text`` with a new last slot (member ``key`` or element) in ``container``."""
     opener, closer = container.start, container.close
     if not container.slots:
-        return text[: opener + 1] + _empty_piece(text, container, style, key, value) + text[
-            opener + 1 :]
+        return (
+            text[: opener + 1]
+            + _empty_piece(text, container, style, key, value)
+            + text[opener + 1 :]
+        )
     last = container.slots[-1]
     after_last = last.node.end if last.comma is None else last.comma + 1
     line_end = _line_end_after(text, after_last, closer)
@@ -509,8 +539,7 @@ def _insert_last(text: str, container: Node, style: _Style, key: str | None,
     return text[: last.node.end] + "," + lead + text[last.node.end :]
 
 
-def _empty_piece(text: str, container: Node, style: _Style, key: str | None,
-                 value: object) -> str:
+def _empty_piece(text: str, container: Node, style: _Style, key: str | None, value: object) -> str:
     """Text to put right after the opening bracket of an empty container."""
     opener, closer = container.start, container.close
     outer = line_indent(text, opener)
@@ -521,8 +550,7 @@ def _empty_piece(text: str, container: Node, style: _Style, key: str | None,
             return _slot_text(key, value, None, style)
         # "[]" in a multi-line document: the canonical pretty layout (removal collapses the
         # emptied "[\n<indent>]" back to "[]").
-        return (style.newline + inner + _slot_text(key, value, inner, style)
-                + style.newline + outer)
+        return style.newline + inner + _slot_text(key, value, inner, style) + style.newline + outer
     first_break = "\r\n" if gap.startswith("\r\n") else "\n" if gap.startswith("\n") else ""
     if first_break and gap != first_break + outer:
         # Blank lines or comment lines between the brackets: the new slot gets its own line
@@ -549,8 +577,7 @@ def _remove_slot(text: str, container: Node, index: int) -> str:
         start = line_start(text, slot.start)
         if previous is not None and slot.comma is None and previous.comma is not None:
             # It was last without a comma: the previous slot's comma was added with it.
-            return (text[: previous.comma] + text[previous.comma + 1 : start]
-                    + text[line_end:])
+            return text[: previous.comma] + text[previous.comma + 1 : start] + text[line_end:]
         if len(slots) == 1:
             opener = container.start
             above = text[opener + 1 : start]

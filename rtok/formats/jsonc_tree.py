@@ -112,8 +112,12 @@ class _Parser:
         found = _STRING.match(text, pos)
         if found is None:
             end = text.find("\n", pos)
-            raise self.fail(pos, "a string runs past the end of its line" if end >= 0
-                            else "a string is never closed")
+            raise self.fail(
+                pos,
+                "a string runs past the end of its line"
+                if end >= 0
+                else "a string is never closed",
+            )
         token = found.group()
         if "\\" not in token:
             return found.end(), token[1:-1]

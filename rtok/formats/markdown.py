@@ -52,8 +52,12 @@ def _scan(text: str) -> tuple[list[tuple[int, str]], int | None]:
         stripped = line.lstrip(" ")
         opener = _FENCE.match(stripped) if len(line) - len(stripped) < 4 else None
         if fence:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(
-                    fence) and not stripped[len(opener.group(1)) :].strip():
+            if (
+                opener
+                and opener.group(1)[0] == fence[0]
+                and len(opener.group(1)) >= len(fence)
+                and not stripped[len(opener.group(1)) :].strip()
+            ):
                 fence = ""
         elif opener:
             fence, fence_at = opener.group(1), offset
@@ -67,8 +71,11 @@ def _refuse_open_fence(text: str, label: str) -> None:
     """Text appended after an unclosed fence would be code, not instructions."""
     open_at = _scan(text)[1]
     if open_at is not None:
-        raise FormatError(label, line_at(text, open_at),
-                          "a code fence opened here is never closed; close it first")
+        raise FormatError(
+            label,
+            line_at(text, open_at),
+            "a code fence opened here is never closed; close it first",
+        )
 
 
 def _find_block(text: str, begin: str, end: str, label: str) -> _Block | None:
@@ -79,19 +86,26 @@ def _find_block(text: str, begin: str, end: str, label: str) -> _Block | None:
         stripped = line.strip()
         if stripped == begin:
             if open_at is not None or found is not None:
-                raise FormatError(label, line_at(text, offset),
-                                  f"a second {begin} marker; remove the duplicate block by hand")
+                raise FormatError(
+                    label,
+                    line_at(text, offset),
+                    f"a second {begin} marker; remove the duplicate block by hand",
+                )
             open_at = offset
             body_start = line_end(text, offset)
         elif stripped == end:
             if open_at is None:
-                raise FormatError(label, line_at(text, offset),
-                                  f"{end} without a {begin} before it")
+                raise FormatError(
+                    label, line_at(text, offset), f"{end} without a {begin} before it"
+                )
             found = _Block(open_at, body_start, offset, line_end(text, offset))
             open_at = None
     if open_at is not None:
-        raise FormatError(label, line_at(text, open_at),
-                          f"{begin} is never closed by {end}; remove the partial block by hand")
+        raise FormatError(
+            label,
+            line_at(text, open_at),
+            f"{begin} is never closed by {end}; remove the partial block by hand",
+        )
     return found
 
 
@@ -100,8 +114,9 @@ def _body_text(body: str, newline: str) -> str:
     return "".join(line + newline for line in lines)
 
 
-def get_block(data: bytes | None, *, begin: str = BEGIN, end: str = END,
-              label: str = DEFAULT_LABEL) -> str | None:
+def get_block(
+    data: bytes | None, *, begin: str = BEGIN, end: str = END, label: str = DEFAULT_LABEL
+) -> str | None:
     """The text between the markers (``\\n`` line breaks), or None without a block."""
     if data is None:
         return None
@@ -113,8 +128,9 @@ def get_block(data: bytes | None, *, begin: str = BEGIN, end: str = END,
     return "".join(line.rstrip("\r\n") + "\n" for line in split_lines(body))
 
 
-def upsert_block(data: bytes | None, body: str, *, begin: str = BEGIN, end: str = END,
-                 label: str = DEFAULT_LABEL) -> bytes:
+def upsert_block(
+    data: bytes | None, body: str, *, begin: str = BEGIN, end: str = END, label: str = DEFAULT_LABEL
+) -> bytes:
     """Put ``body`` between the markers: replaced in place when a block exists (bytes
     unchanged when equal), else appended at the end as a new block."""
     decoded = decode(data or b"", label)
@@ -133,8 +149,9 @@ def upsert_block(data: bytes | None, body: str, *, begin: str = BEGIN, end: str 
     return encode(decoded, append_block(text, new_block, newline))
 
 
-def remove_block(data: bytes, *, begin: str = BEGIN, end: str = END,
-                 label: str = DEFAULT_LABEL) -> bytes:
+def remove_block(
+    data: bytes, *, begin: str = BEGIN, end: str = END, label: str = DEFAULT_LABEL
+) -> bytes:
     """The document without the marked block (and the line break rtok added before it)."""
     decoded = decode(data, label)
     block = _find_block(decoded.text, begin, end, label)
@@ -163,8 +180,9 @@ def add_reference(data: bytes | None, ref: str, *, label: str = DEFAULT_LABEL) -
     return encode(decoded, append_block(decoded.text, ref + decoded.newline, decoded.newline))
 
 
-def remove_reference(data: bytes, refs: str | tuple[str, ...], *,
-                     label: str = DEFAULT_LABEL) -> bytes:
+def remove_reference(
+    data: bytes, refs: str | tuple[str, ...], *, label: str = DEFAULT_LABEL
+) -> bytes:
     """Remove every line that reads exactly one of ``refs``."""
     wanted = tuple(ref.strip() for ref in ((refs,) if isinstance(refs, str) else refs))
     decoded = decode(data, label)

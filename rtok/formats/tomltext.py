@@ -40,8 +40,9 @@ def parse(data: bytes, *, label: str = DEFAULT_LABEL) -> dict[str, object]:
     return _parse_text(decode(data, label).text, label)
 
 
-def get(data: bytes | None, path: TomlPath, default: object = None, *,
-        label: str = DEFAULT_LABEL) -> object:
+def get(
+    data: bytes | None, path: TomlPath, default: object = None, *, label: str = DEFAULT_LABEL
+) -> object:
     """The value at ``path`` (keys), or ``default`` when absent."""
     if data is None:
         return default
@@ -106,8 +107,11 @@ def render_value(value: object) -> str:
     if isinstance(value, Mapping):
         if not value:
             return "{}"
-        return "{ " + ", ".join(f"{render_key(str(k))} = {render_value(v)}"
-                                for k, v in value.items()) + " }"
+        return (
+            "{ "
+            + ", ".join(f"{render_key(str(k))} = {render_value(v)}" for k, v in value.items())
+            + " }"
+        )
     raise TypeError(f"TOML cannot hold a {type(value).__name__}")
 
 
@@ -122,8 +126,9 @@ def _float_text(value: float) -> str:
     return text if any(c in text for c in ".eE") else text + ".0"
 
 
-def render_table(path: TomlPath, values: Mapping[str, object], *, array: bool = False,
-                 newline: str = "\n") -> str:
+def render_table(
+    path: TomlPath, values: Mapping[str, object], *, array: bool = False, newline: str = "\n"
+) -> str:
     """``[a.b]`` (or ``[[a.b]]``) and one ``key = value`` line per entry."""
     if not path:
         raise ValueError("a table needs a non-empty path")
@@ -137,8 +142,14 @@ def render_table(path: TomlPath, values: Mapping[str, object], *, array: bool = 
 # Editing
 
 
-def add_table(data: bytes | None, path: TomlPath, values: Mapping[str, object], *,
-              array: bool = False, label: str = DEFAULT_LABEL) -> bytes:
+def add_table(
+    data: bytes | None,
+    path: TomlPath,
+    values: Mapping[str, object],
+    *,
+    array: bool = False,
+    label: str = DEFAULT_LABEL,
+) -> bytes:
     """Append the table ``[path]`` holding ``values`` (``[[path]]`` with ``array=True``).
 
     A plain table already present keeps its place and its other keys: only the keys given
@@ -153,8 +164,9 @@ def add_table(data: bytes | None, path: TomlPath, values: Mapping[str, object], 
     current = _lookup(before, path)
     if not array and current is not None:
         if not isinstance(current, dict):
-            raise FormatError(label, _line_defining(text, path),
-                              f"{'.'.join(path)} is a value, not a table")
+            raise FormatError(
+                label, _line_defining(text, path), f"{'.'.join(path)} is a value, not a table"
+            )
         if all(key in current and current[key] == value for key, value in values.items()):
             return data or b""
         current.update(values)  # ``before`` is only used as the expected result from here
@@ -167,9 +179,14 @@ def add_table(data: bytes | None, path: TomlPath, values: Mapping[str, object], 
     return _checked(decoded, new_text, expected, label, "add", path)
 
 
-def remove_tables(data: bytes, path: TomlPath,
-                  predicate: Callable[[dict[str, object]], bool] | None = None, *,
-                  array: bool = False, label: str = DEFAULT_LABEL) -> bytes:
+def remove_tables(
+    data: bytes,
+    path: TomlPath,
+    predicate: Callable[[dict[str, object]], bool] | None = None,
+    *,
+    array: bool = False,
+    label: str = DEFAULT_LABEL,
+) -> bytes:
     """Remove the table ``[path]`` (or each ``[[path]]`` entry) whose values satisfy
     ``predicate`` (all of them without one). Absent means unchanged bytes."""
     decoded = decode(data, label)
@@ -193,36 +210,53 @@ def _lookup(doc: dict[str, object], path: TomlPath) -> object:
     return value
 
 
-def _place(doc: dict[str, object], path: TomlPath, values: dict[str, object], *,
-           array: bool, label: str, text: str) -> None:
+def _place(
+    doc: dict[str, object],
+    path: TomlPath,
+    values: dict[str, object],
+    *,
+    array: bool,
+    label: str,
+    text: str,
+) -> None:
     node: dict[str, object] = doc
     for depth, key in enumerate(path[:-1]):
         inner = node.setdefault(key, {})
         if not isinstance(inner, dict):
             # Includes an array of tables: the new header would land in its last entry.
-            raise FormatError(label, _line_defining(text, path[: depth + 1]),
-                              f"{'.'.join(path[: depth + 1])} is not a plain table, so "
-                              f"[{'.'.join(path)}] cannot be added")
+            raise FormatError(
+                label,
+                _line_defining(text, path[: depth + 1]),
+                f"{'.'.join(path[: depth + 1])} is not a plain table, so "
+                f"[{'.'.join(path)}] cannot be added",
+            )
         node = inner
     if array:
         entries = node.setdefault(path[-1], [])
         if not isinstance(entries, list):
-            raise FormatError(label, _line_defining(text, path),
-                              f"{'.'.join(path)} is not an array of tables")
+            raise FormatError(
+                label, _line_defining(text, path), f"{'.'.join(path)} is not an array of tables"
+            )
         entries.append(values)
     else:
         node[path[-1]] = values
 
 
-def _set_key_in_section(text: str, path: TomlPath, key: str, value: object, newline: str,
-                        label: str) -> str:
+def _set_key_in_section(
+    text: str, path: TomlPath, key: str, value: object, newline: str, label: str
+) -> str:
     """``text`` with ``key = value`` set inside the one ``[path]`` section."""
-    found = [(start, end) for start, end, section_path, array in _sections(text)
-             if section_path == path and not array]
+    found = [
+        (start, end)
+        for start, end, section_path, array in _sections(text)
+        if section_path == path and not array
+    ]
     if len(found) != 1:
-        raise FormatError(label, _line_defining(text, path),
-                          f"[{'.'.join(path)}] is not written as one table header; "
-                          "edit it by hand")
+        raise FormatError(
+            label,
+            _line_defining(text, path),
+            f"[{'.'.join(path)}] is not written as one table header; edit it by hand",
+        )
     start, end = found[0]
     rendered = render_value(value)
     offset = line_end(text, start)
@@ -233,8 +267,9 @@ def _set_key_in_section(text: str, path: TomlPath, key: str, value: object, newl
         if match and _key_token(match.group("key")) == key:
             rest = match.group("rest")
             comment = _comment_start(rest)
-            value_text = rest[:comment].rstrip() if comment is not None else rest.rstrip(
-                "\r\n").rstrip()
+            value_text = (
+                rest[:comment].rstrip() if comment is not None else rest.rstrip("\r\n").rstrip()
+            )
             value_start = offset + match.start("rest")
             return text[:value_start] + rendered + text[value_start + len(value_text) :]
         offset = stop
@@ -246,7 +281,8 @@ def _set_key_in_section(text: str, path: TomlPath, key: str, value: object, newl
 
 _KEY_VALUE = re.compile(
     r"""[ \t]*(?P<key>[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')[ \t]*=[ \t]*(?P<rest>.*)""",
-    re.DOTALL)
+    re.DOTALL,
+)
 
 
 def _key_token(token: str) -> str | None:
@@ -292,15 +328,25 @@ def _line_defining(text: str, path: TomlPath) -> int:
     return 0
 
 
-def _checked(decoded: Decoded, new_text: str, expected: dict[str, object], label: str,
-             action: str, path: TomlPath) -> bytes:
+def _checked(
+    decoded: Decoded,
+    new_text: str,
+    expected: dict[str, object],
+    label: str,
+    action: str,
+    path: TomlPath,
+) -> bytes:
     try:
         after = tomllib.loads(new_text)
     except tomllib.TOMLDecodeError:
         after = None
     if after != expected:
-        raise FormatError(label, 0, f"cannot {action} [{'.'.join(path)}] without rewriting the "
-                          "user's tables (a key or table of that name is defined another way)")
+        raise FormatError(
+            label,
+            0,
+            f"cannot {action} [{'.'.join(path)}] without rewriting the "
+            "user's tables (a key or table of that name is defined another way)",
+        )
     return encode(decoded, new_text)
 
 
@@ -392,8 +438,15 @@ def _sections(text: str) -> list[tuple[int, int, TomlPath, bool]]:
     return result
 
 
-def _remove_matching(text: str, path: TomlPath, before: dict[str, object], label: str,
-                     test: Callable[[dict[str, object]], bool], *, array: bool) -> str:
+def _remove_matching(
+    text: str,
+    path: TomlPath,
+    before: dict[str, object],
+    label: str,
+    test: Callable[[dict[str, object]], bool],
+    *,
+    array: bool,
+) -> str:
     """``text`` without the sections for ``path`` whose values pass ``test``; each removal
     is confirmed by parsing, so a header-looking line inside a string is never cut."""
     for start, end, found_path, found_array in reversed(_sections(text)):
@@ -428,8 +481,7 @@ def _parse_section(section: str, path: TomlPath, array: bool) -> dict[str, objec
     return None
 
 
-def _drop(doc: dict[str, object], path: TomlPath, value: dict[str, object], *,
-          array: bool) -> bool:
+def _drop(doc: dict[str, object], path: TomlPath, value: dict[str, object], *, array: bool) -> bool:
     """Remove ``value`` at ``path`` from the parsed ``doc``; False when it is not there."""
     parent = _lookup(doc, path[:-1]) if len(path) > 1 else doc
     if not isinstance(parent, dict) or path[-1] not in parent:

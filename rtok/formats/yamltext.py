@@ -38,7 +38,8 @@ DEFAULT_LABEL = "<yaml>"
 _KEY_LINE = re.compile(
     r"""(?P<indent>[ ]*)(?P<key>"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'"""
     r"""|[^\s#'"\[\]{},:&*!|>%@`-][^#:]*?|-[^\s#:][^#:]*?)"""
-    r"""[ ]*:(?:[ ]+(?P<rest>.*?))?[ ]*$""")
+    r"""[ ]*:(?:[ ]+(?P<rest>.*?))?[ ]*$"""
+)
 _PLAIN_SAFE = re.compile(r"[A-Za-z_./][A-Za-z0-9_./@+-]*")
 _RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
 
@@ -64,8 +65,9 @@ def parse(data: bytes, *, label: str = DEFAULT_LABEL) -> object:
     return _load_text(decode(data, label).text, label)
 
 
-def get(data: bytes | None, path: YamlPath, default: object = None, *,
-        label: str = DEFAULT_LABEL) -> object:
+def get(
+    data: bytes | None, path: YamlPath, default: object = None, *, label: str = DEFAULT_LABEL
+) -> object:
     if data is None:
         return default
     value = parse(data, label=label)
@@ -95,10 +97,14 @@ def _lines(text: str) -> list[_Line]:
     for raw in split_lines(text):
         body = raw.rstrip("\r\n")
         stripped = body.lstrip(" ")
-        is_content = bool(stripped) and not stripped.startswith("#") and not (
-            body.startswith(("---", "...")) and body[3:4] in ("", " ", "\t"))
-        result.append(_Line(offset, offset + len(raw), len(body) - len(stripped), stripped,
-                            is_content))
+        is_content = (
+            bool(stripped)
+            and not stripped.startswith("#")
+            and not (body.startswith(("---", "...")) and body[3:4] in ("", " ", "\t"))
+        )
+        result.append(
+            _Line(offset, offset + len(raw), len(body) - len(stripped), stripped, is_content)
+        )
         offset += len(raw)
     return result
 
@@ -154,8 +160,9 @@ def _child_range(lines: list[_Line], key_line: int) -> tuple[int, int]:
         line = lines[index]
         if not line.is_content:
             continue
-        if line.indent > parent or (line.indent == parent and (
-                line.content == "-" or line.content.startswith("- "))):
+        if line.indent > parent or (
+            line.indent == parent and (line.content == "-" or line.content.startswith("- "))
+        ):
             last = index + 1
         else:
             break
@@ -183,8 +190,13 @@ def _render_scalar(item: object) -> str:
 # Editing
 
 
-def append_to_list(data: bytes | None, path: YamlPath, item: str | int | float | bool, *,
-                   label: str = DEFAULT_LABEL) -> bytes:
+def append_to_list(
+    data: bytes | None,
+    path: YamlPath,
+    item: str | int | float | bool,
+    *,
+    label: str = DEFAULT_LABEL,
+) -> bytes:
     """Append ``item`` to the list at ``path``, creating missing keys (at the end of their
     mapping) and turning an empty value into a block list."""
     if not path:
@@ -199,8 +211,11 @@ def append_to_list(data: bytes | None, path: YamlPath, item: str | int | float |
     unit = _unit(lines)
     first, last, indent = 0, len(lines), 0
     for depth, key in enumerate(path):
-        found = _find_key(lines, first, last, key) if any(
-            lines[i].is_content for i in range(first, last)) else None
+        found = (
+            _find_key(lines, first, last, key)
+            if any(lines[i].is_content for i in range(first, last))
+            else None
+        )
         remaining = path[depth:]
         if found is None:
             block = _new_keys(remaining, rendered, indent, unit, newline)
@@ -213,27 +228,42 @@ def append_to_list(data: bytes | None, path: YamlPath, item: str | int | float |
         child_first, child_last = _child_range(lines, found.line)
         if depth < len(path) - 1:
             if found.rest:
-                raise FormatError(label, line_at(text, key_line.start),
-                                  f"{'.'.join(path[: depth + 1])} is not a block mapping")
+                raise FormatError(
+                    label,
+                    line_at(text, key_line.start),
+                    f"{'.'.join(path[: depth + 1])} is not a block mapping",
+                )
             if child_first == child_last:
-                block = _new_keys(path[depth + 1 :], rendered, key_line.indent + unit, unit,
-                                  newline)
+                block = _new_keys(
+                    path[depth + 1 :], rendered, key_line.indent + unit, unit, newline
+                )
                 new_text = _insert_after(text, lines, found.line, block, newline)
                 return _checked(decoded, new_text, expected, label, path)
             # New keys line up with the existing children, whatever their indentation.
-            indent = next(lines[i].indent for i in range(child_first, child_last)
-                          if lines[i].is_content)
+            indent = next(
+                lines[i].indent for i in range(child_first, child_last) if lines[i].is_content
+            )
             first, last = child_first, child_last
             continue
-        new_text = _append_item(text, lines, found, child_first, child_last, rendered, unit,
-                                newline, label, path)
+        new_text = _append_item(
+            text, lines, found, child_first, child_last, rendered, unit, newline, label, path
+        )
         return _checked(decoded, new_text, expected, label, path)
     raise AssertionError("unreachable")
 
 
-def _append_item(text: str, lines: list[_Line], found: _Key, child_first: int,
-                 child_last: int, rendered: str, unit: int, newline: str, label: str,
-                 path: YamlPath) -> str:
+def _append_item(
+    text: str,
+    lines: list[_Line],
+    found: _Key,
+    child_first: int,
+    child_last: int,
+    rendered: str,
+    unit: int,
+    newline: str,
+    label: str,
+    path: YamlPath,
+) -> str:
     key_line = lines[found.line]
     where = line_at(text, key_line.start)
     if found.rest.startswith("[") and found.rest.endswith("]"):
@@ -292,13 +322,15 @@ def _remove_span(text: str, start: int, end: int) -> str:
     return text[:start] + text[end:]
 
 
-def _remove_block_items(text: str, lines: list[_Line], key_line: int,
-                        predicate: Callable[[object], bool], label: str) -> str:
+def _remove_block_items(
+    text: str, lines: list[_Line], key_line: int, predicate: Callable[[object], bool], label: str
+) -> str:
     """``text`` without the `- item` lines of the block list under ``key_line`` whose plain
     value ``predicate`` accepts (nested lists and mappings are left alone)."""
     child_first, child_last = _child_range(lines, key_line)
-    item_indent = next((lines[i].indent for i in range(child_first, child_last)
-                        if lines[i].is_content), 0)
+    item_indent = next(
+        (lines[i].indent for i in range(child_first, child_last) if lines[i].is_content), 0
+    )
     for index in reversed(range(child_first, child_last)):
         line = lines[index]
         if not line.is_content or line.indent != item_indent:
@@ -316,8 +348,14 @@ def _remove_block_items(text: str, lines: list[_Line], key_line: int,
     return text
 
 
-def remove_from_list(data: bytes, path: YamlPath, predicate: Callable[[object], bool], *,
-                     prune: int = 0, label: str = DEFAULT_LABEL) -> bytes:
+def remove_from_list(
+    data: bytes,
+    path: YamlPath,
+    predicate: Callable[[object], bool],
+    *,
+    prune: int = 0,
+    label: str = DEFAULT_LABEL,
+) -> bytes:
     """Remove the list items at ``path`` for which ``predicate`` is true; then remove up to
     ``prune`` keys left without a value, going up from the list's own key."""
     decoded = decode(data, label)
@@ -338,8 +376,9 @@ def remove_from_list(data: bytes, path: YamlPath, predicate: Callable[[object], 
     if found.rest.startswith("[") and found.rest.endswith("]"):
         new_text = _remove_flow_items(text, key_line, found.rest, predicate, label)
     elif found.rest:
-        raise FormatError(label, line_at(text, key_line.start),
-                          f"{'.'.join(path)} is not a list rtok can edit")
+        raise FormatError(
+            label, line_at(text, key_line.start), f"{'.'.join(path)} is not a list rtok can edit"
+        )
     else:
         new_text = _remove_block_items(text, lines, found.line, predicate, label)
         if not target:
@@ -350,8 +389,9 @@ def remove_from_list(data: bytes, path: YamlPath, predicate: Callable[[object], 
     return _checked(decoded, new_text, expected, label, path)
 
 
-def _remove_flow_items(text: str, key_line: _Line, flow: str,
-                       predicate: Callable[[object], bool], label: str) -> str:
+def _remove_flow_items(
+    text: str, key_line: _Line, flow: str, predicate: Callable[[object], bool], label: str
+) -> str:
     line_text = text[key_line.start : key_line.end]
     open_at = key_line.start + line_text.index(flow, key_line.indent + 1)
     inner_start, inner_end = open_at + 1, open_at + len(flow) - 1
@@ -359,8 +399,9 @@ def _remove_flow_items(text: str, key_line: _Line, flow: str,
     cursor = inner_start
     parts = _split_flow(text[inner_start:inner_end])
     if parts is None:
-        raise FormatError(label, line_at(text, key_line.start),
-                          "a flow list with nested items; edit it by hand")
+        raise FormatError(
+            label, line_at(text, key_line.start), "a flow list with nested items; edit it by hand"
+        )
     for part in parts:
         lead = len(part) - len(part.lstrip())
         pieces.append((cursor + lead, cursor + len(part.rstrip())))
@@ -433,8 +474,7 @@ def _prune(text: str, path: YamlPath, levels: int, expected: object, label: str)
         if found is None or first != last or found.rest not in ("", "[]"):
             break
         key_line = lines[found.line]
-        if key_line.indent == 0 and not any(
-                line.is_content for line in lines[found.line + 1 :]):
+        if key_line.indent == 0 and not any(line.is_content for line in lines[found.line + 1 :]):
             text = remove_lines(text, key_line.start, key_line.end)
         else:
             text = _remove_span(text, key_line.start, key_line.end)
@@ -471,8 +511,11 @@ def _appended(before: object, path: YamlPath, item: object, label: str, text: st
         if inner is None:
             inner = node[key] = {}
         if not isinstance(inner, dict):
-            raise FormatError(label, _line_of(text, path[: depth + 1]),
-                              f"{'.'.join(path[: depth + 1])} is not a mapping")
+            raise FormatError(
+                label,
+                _line_of(text, path[: depth + 1]),
+                f"{'.'.join(path[: depth + 1])} is not a mapping",
+            )
         node = inner
     current = node.get(path[-1])
     if current is None:
@@ -484,15 +527,20 @@ def _appended(before: object, path: YamlPath, item: object, label: str, text: st
     return doc
 
 
-def _checked(decoded: Decoded, new_text: str, expected: object, label: str,
-             path: YamlPath) -> bytes:
+def _checked(
+    decoded: Decoded, new_text: str, expected: object, label: str, path: YamlPath
+) -> bytes:
     try:
         after = _load_text(new_text, label)
     except FormatError:
         after = object()
     if after != expected and not (after is None and expected == {}):
-        raise FormatError(label, 0, f"cannot edit {'.'.join(path)} in this YAML layout "
-                          "without rewriting the user's text; edit it by hand")
+        raise FormatError(
+            label,
+            0,
+            f"cannot edit {'.'.join(path)} in this YAML layout "
+            "without rewriting the user's text; edit it by hand",
+        )
     return encode(decoded, new_text)
 
 

@@ -81,8 +81,20 @@ _HOOK_KEYS = ("permissions", "rtok_path", "no_opinion", "reply_via", "payloads",
 REPLY_CHANNELS = ("stdout", "exit")
 SAMPLE_COMMAND = "${command}"
 SAMPLE_CWD = "${cwd}"
-_PAYLOAD_KEYS = ("tool", "tools", "event", "events", "input", "input_format", "command",
-                 "command_format", "background", "foreground", "incomplete", "replies")
+_PAYLOAD_KEYS = (
+    "tool",
+    "tools",
+    "event",
+    "events",
+    "input",
+    "input_format",
+    "command",
+    "command_format",
+    "background",
+    "foreground",
+    "incomplete",
+    "replies",
+)
 
 
 def validate_hook_table(value: object, where: str) -> HookProtocol:
@@ -102,11 +114,13 @@ def validate_hook_table(value: object, where: str) -> HookProtocol:
         raise DescriptorError(f"{table}.payloads must be a non-empty array of tables")
     compiled: HookProtocol = {
         "permissions": schema.choice(hook, "permissions", PERMISSION_SOURCES, table),
-        "rtok_path": cast(RtokPath, schema.choice(hook, "rtok_path", RTOK_PATHS, table,
-                                                  default="bare")),
+        "rtok_path": cast(
+            RtokPath, schema.choice(hook, "rtok_path", RTOK_PATHS, table, default="bare")
+        ),
         "no_opinion": no_opinion,
-        "payloads": [_payload(item, f"{table}.payloads[{index}]")
-                     for index, item in enumerate(payloads)],
+        "payloads": [
+            _payload(item, f"{table}.payloads[{index}]") for index, item in enumerate(payloads)
+        ],
     }
     if schema.choice(hook, "reply_via", REPLY_CHANNELS, table, default="stdout") == "exit":
         _check_exit_replies(compiled, table)
@@ -118,17 +132,23 @@ def _check_exit_replies(protocol: HookProtocol, where: str) -> None:
     """With `reply_via = "exit"` the host reads an exit status and stderr only: each
     template is `{ exit = N, stderr = "…" }` and "no opinion" writes nothing."""
     if protocol["no_opinion"]:
-        raise DescriptorError(f"{where}.no_opinion must be empty with reply_via = \"exit\"")
+        raise DescriptorError(f'{where}.no_opinion must be empty with reply_via = "exit"')
     for index, shape in enumerate(protocol["payloads"]):
         for kind, text in shape["replies"].items():
             template = json.loads(text)
             code = template.get("exit")
-            if (set(template) != {"exit", "stderr"} or not isinstance(code, int)
-                    or isinstance(code, bool) or not 0 < code < 256
-                    or not isinstance(template["stderr"], str) or not template["stderr"]):
+            if (
+                set(template) != {"exit", "stderr"}
+                or not isinstance(code, int)
+                or isinstance(code, bool)
+                or not 0 < code < 256
+                or not isinstance(template["stderr"], str)
+                or not template["stderr"]
+            ):
                 raise DescriptorError(
-                    f"{where}.payloads[{index}].replies.{kind}: with reply_via = \"exit\" a "
-                    "reply is { exit = 1..255, stderr = \"a message\" }")
+                    f'{where}.payloads[{index}].replies.{kind}: with reply_via = "exit" a '
+                    'reply is { exit = 1..255, stderr = "a message" }'
+                )
 
 
 def validate_hook_sample(value: object, protocol: HookProtocol, where: str) -> HookSample:
@@ -151,8 +171,9 @@ def validate_hook_sample(value: object, protocol: HookProtocol, where: str) -> H
     probe = "git status --short"
     call = _shell_call(protocol, fill_sample(result, probe, "/"))
     if call is None or probe not in call.commands:
-        raise DescriptorError(f"{table}.shell is not a shell call of `${{command}}` under "
-                              "the agent's payload shapes")
+        raise DescriptorError(
+            f"{table}.shell is not a shell call of `${{command}}` under the agent's payload shapes"
+        )
     if _shell_call(protocol, fill_sample(result, probe, "/", other=True)) is not None:
         raise DescriptorError(f"{table}.other is still a shell call")
     return result
@@ -165,8 +186,7 @@ class HookSample(NamedTuple):
     other: JsonObject  # top-level keys replacing the shell sample's
 
 
-def fill_sample(sample: HookSample, command: str, cwd: str, *,
-                other: bool = False) -> JsonObject:
+def fill_sample(sample: HookSample, command: str, cwd: str, *, other: bool = False) -> JsonObject:
     """The agent's payload before running `command` in `cwd` (`other`: a call of another
     tool instead), as the agent would send it."""
     payload = dict(sample.shell)
@@ -212,14 +232,20 @@ def _payload(item: object, where: str) -> PayloadShape:
         "event": schema.key_path(table, "event", where) if has_event else [],
         "events": events,
         "input": schema.key_path(table, "input", where),
-        "input_format": cast(InputFormat, schema.choice(table, "input_format", INPUT_FORMATS,
-                                                        where, default="object")),
+        "input_format": cast(
+            InputFormat,
+            schema.choice(table, "input_format", INPUT_FORMATS, where, default="object"),
+        ),
         "command": schema.strings(table, "command", where, required=True),
-        "command_format": cast(CommandFormat, schema.choice(
-            table, "command_format", COMMAND_FORMATS, where, default="string")),
+        "command_format": cast(
+            CommandFormat,
+            schema.choice(table, "command_format", COMMAND_FORMATS, where, default="string"),
+        ),
         "background": schema.strings(table, "background", where),
-        "replies": {kind: _template(value, f"{where}.replies.{kind}")
-                    for kind, value in sorted(replies.items())},
+        "replies": {
+            kind: _template(value, f"{where}.replies.{kind}")
+            for kind, value in sorted(replies.items())
+        },
     }
     foreground = schema.strings(table, "foreground", where)
     if foreground:  # rare; left out otherwise, as the hook reads it with a default
@@ -249,8 +275,9 @@ def python_literal(value: object, indent: int = 0) -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        items = [f"{pad}{key!r}: {python_literal(value[key], indent + 4)}," for key in
-                 sorted(value)]
+        items = [
+            f"{pad}{key!r}: {python_literal(value[key], indent + 4)}," for key in sorted(value)
+        ]
         return "{\n" + "\n".join(items) + "\n" + " " * indent + "}"
     if isinstance(value, list):
         if not value:
@@ -300,6 +327,8 @@ def __getattr__(name: str) -> dict[str, HookProtocol]:
 
 def protocols_module_body(protocols: dict[str, HookProtocol]) -> str:
     """The body of rtok/compiled/hook_protocols.py for these compiled tables."""
-    texts = {agent: json.dumps(table, sort_keys=True, separators=(",", ":"))
-             for agent, table in protocols.items()}
+    texts = {
+        agent: json.dumps(table, sort_keys=True, separators=(",", ":"))
+        for agent, table in protocols.items()
+    }
     return MODULE_BODY.format(literal=python_literal(texts))

@@ -92,9 +92,16 @@ class Outcome:
 
     __slots__ = ("command", "cwd", "kind", "reply", "rewritten", "tool", "why")
 
-    def __init__(self, reply: str, kind: str = "none", tool: str = "",
-                 command: str = "", rewritten: str = "", why: str = "",
-                 cwd: str = "") -> None:
+    def __init__(
+        self,
+        reply: str,
+        kind: str = "none",
+        tool: str = "",
+        command: str = "",
+        rewritten: str = "",
+        why: str = "",
+        cwd: str = "",
+    ) -> None:
         self.reply = reply
         self.kind = kind
         self.tool = tool
@@ -177,15 +184,28 @@ def _record(agent: str, payload: JsonObject | None, outcome: Outcome) -> None:
     try:
         from rtok.store import decisions
 
-        decisions.append(decisions.line_for(agent, payload, outcome.cwd, outcome.tool,
-                                            outcome.command, outcome.kind, outcome.why,
-                                            outcome.rewritten))
+        decisions.append(
+            decisions.line_for(
+                agent,
+                payload,
+                outcome.cwd,
+                outcome.tool,
+                outcome.command,
+                outcome.kind,
+                outcome.why,
+                outcome.rewritten,
+            )
+        )
     except Exception:
         pass
 
 
-def respond(protocol: HookProtocol, payload: JsonObject | None,
-            cwd: str | None = None, verdict: str | None = None) -> Outcome:
+def respond(
+    protocol: HookProtocol,
+    payload: JsonObject | None,
+    cwd: str | None = None,
+    verdict: str | None = None,
+) -> Outcome:
     """The reply for one parsed payload (None: unreadable input).
 
     `cwd` defaults to the payload's `cwd`; `verdict` replaces the one read from the host's
@@ -210,8 +230,7 @@ def respond(protocol: HookProtocol, payload: JsonObject | None,
     return outcome
 
 
-def _decide_call(call: ToolCall, protocol: HookProtocol, cwd: str,
-                 forced: str | None) -> Outcome:
+def _decide_call(call: ToolCall, protocol: HookProtocol, cwd: str, forced: str | None) -> Outcome:
     rtok_bin = rtok_path(protocol["rtok_path"])
     # Rules are read only when they can change the reply: a command with no rewrite can
     # only turn from Defer into Deny, and where Deny renders as "no opinion" too (and no
@@ -222,8 +241,9 @@ def _decide_call(call: ToolCall, protocol: HookProtocol, cwd: str,
     verdicts = []
     ask_rule = False
     for command in call.commands:
-        kind, rewritten, verdict = _decide_command(command, protocol["permissions"], cwd,
-                                                   rtok_bin, forced, may_skip_rules)
+        kind, rewritten, verdict = _decide_command(
+            command, protocol["permissions"], cwd, rtok_bin, forced, may_skip_rules
+        )
         kinds.append(kind)
         verdicts.append(verdict)
         new_commands.append(rewritten if rewritten else command)
@@ -245,12 +265,14 @@ def _decide_call(call: ToolCall, protocol: HookProtocol, cwd: str,
     if kind in ("allow_rewrite", "ask_rewrite"):
         reply = render(template, call.input_with(new_commands), shown, original)
         return Outcome(reply, kind, call.tool, original, shown, why)
-    return Outcome(render(template, call.tool_input, original, original), kind, call.tool,
-                   original, "", why)
+    return Outcome(
+        render(template, call.tool_input, original, original), kind, call.tool, original, "", why
+    )
 
 
-def _decide_command(command: str, source: str, cwd: str, rtok_bin: str, forced: str | None,
-                    may_skip_rules: bool) -> tuple[str, str | None, str]:
+def _decide_command(
+    command: str, source: str, cwd: str, rtok_bin: str, forced: str | None, may_skip_rules: bool
+) -> tuple[str, str | None, str]:
     """(decision kind, rewritten command, verdict) for one command, through `decide()`."""
     if len(command) > MAX_COMMAND_CHARS:
         return "defer", None, "too_long"
@@ -291,8 +313,10 @@ def rtok_path(mode: str) -> str:
         # The launcher and its venv's console script are the same rtok; hosts that gate
         # paths outside the project (Copilot CLI) accept the bare name, not the launcher's.
         on_path = _first_on_path("rtok")
-        same = {os.path.realpath(running),
-                os.path.realpath(os.path.join(os.path.dirname(sys.executable), "rtok"))}
+        same = {
+            os.path.realpath(running),
+            os.path.realpath(os.path.join(os.path.dirname(sys.executable), "rtok")),
+        }
         if not running or on_path in same:
             return "rtok"
         return _shell_quote(running)
@@ -372,9 +396,14 @@ def _log(agent: str, outcome: Outcome) -> None:
         return
     import time
 
-    record = {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "agent": agent, "tool": outcome.tool,
-              "command": outcome.command, "decision": outcome.kind,
-              "rewritten": outcome.rewritten}
+    record = {
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "agent": agent,
+        "tool": outcome.tool,
+        "command": outcome.command,
+        "decision": outcome.kind,
+        "rewritten": outcome.rewritten,
+    }
     try:
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")

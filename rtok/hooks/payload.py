@@ -37,8 +37,12 @@ def read_payload(stream: BinaryIO | None, cap: int = STDIN_CAP) -> dict[str, Any
     return parse_payload(read_document(fd, cap), cap)
 
 
-def read_document(fd: int, cap: int = STDIN_CAP, deadline_s: float = READ_DEADLINE_S,
-                  first_byte_s: float = FIRST_BYTE_DEADLINE_S) -> bytes:
+def read_document(
+    fd: int,
+    cap: int = STDIN_CAP,
+    deadline_s: float = READ_DEADLINE_S,
+    first_byte_s: float = FIRST_BYTE_DEADLINE_S,
+) -> bytes:
     """Bytes from `fd` up to EOF, up to `cap + 1` bytes, or up to the end of a complete
     JSON object (the writer need not close the pipe); b"" when no byte came within
     `first_byte_s`, or no complete object within `deadline_s` after the first bytes.
@@ -122,8 +126,13 @@ class ToolCall:
     __slots__ = ("commands", "is_list", "key", "shape", "tool", "tool_input")
 
     def __init__(
-        self, shape: dict[str, Any], tool: str, tool_input: dict[str, Any], key: str,
-        commands: list[str], is_list: bool,
+        self,
+        shape: dict[str, Any],
+        tool: str,
+        tool_input: dict[str, Any],
+        key: str,
+        commands: list[str],
+        is_list: bool,
     ) -> None:
         self.shape = shape
         self.tool = tool

@@ -56,18 +56,30 @@ def plan_install(target: str, env: Mapping[str, str], home: str) -> LinkPlan:
         return LinkPlan("", link, target)
     shown = shown_path(link, home)
     if not _on_path(os.path.dirname(link), env):
-        return LinkPlan("", link, target, note=(
-            f"your shell finds no `rtok` command: agents reach rtok through their hooks "
-            f"anyway, but to run it yourself add {shown_path(os.path.dirname(link), home)} to "
-            f'PATH (e.g. `export PATH="$HOME/{_relative_to_home(os.path.dirname(link), home)}'
-            f':$PATH"` in ~/.profile), then run `rtok init` again to put the link there; '
-            f"until then it is {shown_path(target, home)}"))
+        return LinkPlan(
+            "",
+            link,
+            target,
+            note=(
+                f"your shell finds no `rtok` command: agents reach rtok through their hooks "
+                f"anyway, but to run it yourself add {shown_path(os.path.dirname(link), home)} to "
+                f'PATH (e.g. `export PATH="$HOME/{_relative_to_home(os.path.dirname(link), home)}'
+                f':$PATH"` in ~/.profile), then run `rtok init` again to put the link there; '
+                f"until then it is {shown_path(target, home)}"
+            ),
+        )
     if os.path.islink(link) and not os.path.exists(link) and state.load().created(link):
         return LinkPlan("replace", link, target)
     if os.path.lexists(link):
-        return LinkPlan("", link, target, note=(
-            f"{shown} exists but does not run (not executable, or a broken link rtok did "
-            f"not make); rtok left it alone: remove or fix it, then run `rtok init` again"))
+        return LinkPlan(
+            "",
+            link,
+            target,
+            note=(
+                f"{shown} exists but does not run (not executable, or a broken link rtok did "
+                f"not make); rtok left it alone: remove or fix it, then run `rtok init` again"
+            ),
+        )
     return LinkPlan("create", link, target)
 
 

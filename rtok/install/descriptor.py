@@ -149,13 +149,26 @@ STRATEGY_KEYS: dict[str, tuple[dict[str, tuple[_T, ...]], dict[str, tuple[_T, ..
     "rules_dir_or_file": ({"file_in_dir": (str,)}, {"level": (str,)}),
 }
 _COMMON_KEYS = {
-    "strategy", "path", "user_file", "description", "when_exists", "dialect", "host_files",
-    "group", "prefer_when", "rejects_bom", "siblings",
+    "strategy",
+    "path",
+    "user_file",
+    "description",
+    "when_exists",
+    "dialect",
+    "host_files",
+    "group",
+    "prefer_when",
+    "rejects_bom",
+    "siblings",
 }
 # The dialect a strategy's files are read in when the descriptor does not say.
 DEFAULT_DIALECT = {
-    "json_hook_group": "jsonc", "json_hook_flat": "jsonc", "json_named_hooks": "jsonc",
-    "toml_hook_table": "toml", "toml_hook_group": "toml", "codex_trust": "toml",
+    "json_hook_group": "jsonc",
+    "json_hook_flat": "jsonc",
+    "json_named_hooks": "jsonc",
+    "toml_hook_table": "toml",
+    "toml_hook_group": "toml",
+    "codex_trust": "toml",
     "yaml_list_item": "yaml",
 }
 # Strategies whose files exist only to tell the agent about rtok (skipped by --hook-only).
@@ -164,9 +177,22 @@ AWARENESS_STRATEGIES = frozenset(
 )
 
 
-__all__ = ["Descriptor", "DescriptorError", "FileSpec", "HostLimits", "Proof", "RewriteFacts",
-           "check_proofs", "hook_protocols", "host_limits", "load_all", "load_file", "parse",
-           "rewrite_default_permissions", "rewrite_hosts"]
+__all__ = [
+    "Descriptor",
+    "DescriptorError",
+    "FileSpec",
+    "HostLimits",
+    "Proof",
+    "RewriteFacts",
+    "check_proofs",
+    "hook_protocols",
+    "host_limits",
+    "load_all",
+    "load_file",
+    "parse",
+    "rewrite_default_permissions",
+    "rewrite_hosts",
+]
 
 
 @dataclass(frozen=True)
@@ -334,11 +360,15 @@ def check_proofs(descriptors: Mapping[str, Descriptor], e2e_agents: Collection[s
     and every agent the tier runs says `e2e` (its proof is not left at `contract`)."""
     for name, item in sorted(descriptors.items()):
         if item.proof.kind == "e2e" and name not in e2e_agents:
-            raise DescriptorError(f"{item.source}: proof.kind is 'e2e', but the e2e tier "
-                                  f"(scripts/e2e/pins.py) does not run {name!r}")
+            raise DescriptorError(
+                f"{item.source}: proof.kind is 'e2e', but the e2e tier "
+                f"(scripts/e2e/pins.py) does not run {name!r}"
+            )
         if item.proof.kind != "e2e" and name in e2e_agents:
-            raise DescriptorError(f"{item.source}: the e2e tier runs {name!r} with its real "
-                                  "CLI: proof.kind should be 'e2e'")
+            raise DescriptorError(
+                f"{item.source}: the e2e tier runs {name!r} with its real "
+                "CLI: proof.kind should be 'e2e'"
+            )
 
 
 def rewrite_default_permissions(descriptors: Mapping[str, Descriptor]) -> str:
@@ -346,8 +376,10 @@ def rewrite_default_permissions(descriptors: Mapping[str, Descriptor]) -> str:
     of the one descriptor with `[rewrite] default_rules = true`."""
     marked = sorted(name for name, item in descriptors.items() if item.rewrite.default_rules)
     if len(marked) != 1:
-        raise DescriptorError(f"integrations/: exactly one descriptor needs [rewrite] "
-                              f"default_rules = true, not {len(marked)} ({', '.join(marked)})")
+        raise DescriptorError(
+            f"integrations/: exactly one descriptor needs [rewrite] "
+            f"default_rules = true, not {len(marked)} ({', '.join(marked)})"
+        )
     return descriptors[marked[0]].permission_source
 
 
@@ -376,11 +408,28 @@ def load_file(path: str) -> Descriptor:
     return parse(data, path)
 
 
-_TOP_KEYS = ("name", "display_name", "tier", "proof", "install", "hook", "doctor", "rewrite",
-             "limits", "transcripts")
+_TOP_KEYS = (
+    "name",
+    "display_name",
+    "tier",
+    "proof",
+    "install",
+    "hook",
+    "doctor",
+    "rewrite",
+    "limits",
+    "transcripts",
+)
 TRANSCRIPT_FORMATS = ("claude-jsonl", "codex-jsonl", "gemini-jsonl")
-_INSTALL_KEYS = ("relocation_env", "awareness_target", "fail_closed", "hook_condition",
-                 "detect", "global", "project")
+_INSTALL_KEYS = (
+    "relocation_env",
+    "awareness_target",
+    "fail_closed",
+    "hook_condition",
+    "detect",
+    "global",
+    "project",
+)
 
 
 def parse(data: Mapping[str, object], where: str) -> Descriptor:
@@ -429,14 +478,15 @@ def _proof(value: object, where: str) -> Proof:
     """The `[proof]` table: required, so that no integration is offered without saying
     whether the real CLI or only the host's documentation backs it."""
     if value is None:
-        raise DescriptorError(f"{where.rstrip(':')}: missing the [proof] table "
-                              f"(kind = {' | '.join(repr(k) for k in PROOFS)})")
+        raise DescriptorError(
+            f"{where.rstrip(':')}: missing the [proof] table "
+            f"(kind = {' | '.join(repr(k) for k in PROOFS)})"
+        )
     table = schema.table(value, where)
     only(table, ("kind", "docs", "note"), where)
     kind = schema.choice(table, "kind", PROOFS, where)
     docs = tuple(schema.strings(table, "docs", where, required=kind == "contract"))
-    return Proof(kind=kind, docs=docs,
-                 note=schema.string(table, "note", where, required=False))
+    return Proof(kind=kind, docs=docs, note=schema.string(table, "note", where, required=False))
 
 
 def _transcripts(value: object, where: str) -> tuple[str, str] | None:
@@ -463,8 +513,11 @@ def _limits(value: object, where: str) -> HostLimits:
     table = schema.table(value, where)
     if not table:
         return HostLimits()
-    only(table, ("tool_result_chars", "cap_env", "over_cap_chars", "agent_env", "session_env",
-                 "source"), where)
+    only(
+        table,
+        ("tool_result_chars", "cap_env", "over_cap_chars", "agent_env", "session_env", "source"),
+        where,
+    )
     chars = _positive(table, "tool_result_chars", where)
     preview = _positive(table, "over_cap_chars", where)
     if preview is not None and chars is None:
@@ -482,15 +535,16 @@ def _limits(value: object, where: str) -> HostLimits:
 def host_limits() -> dict[str, HostLimits]:
     """agent name -> its `[limits]` facts, for every descriptor that has the table (what
     rtok/compiled/host_limits.py holds)."""
-    return {name: item.limits for name, item in load_all().items()
-            if item.limits != HostLimits()}
+    return {name: item.limits for name, item in load_all().items() if item.limits != HostLimits()}
 
 
 def _rewrite(value: object, where: str, hook: HookProtocol | None) -> RewriteFacts:
     table = schema.table(value, where)
     if table.get("default_rules") and (hook is None or hook["permissions"] == "none"):
-        raise DescriptorError(f"{where}.default_rules needs a permission source ([hook] "
-                              "permissions) whose rules could be read")
+        raise DescriptorError(
+            f"{where}.default_rules needs a permission source ([hook] "
+            "permissions) whose rules could be read"
+        )
     only(table, ("approval", "permissions", "host_rules", "names", "default_rules"), where)
     host_rules = permissions = ""
     if "host_rules" in table:
@@ -498,8 +552,7 @@ def _rewrite(value: object, where: str, hook: HookProtocol | None) -> RewriteFac
     if "permissions" in table:
         permissions = schema.choice(table, "permissions", PERMISSION_SOURCES, where)
     return RewriteFacts(
-        host_approves=schema.choice(table, "approval", APPROVALS, where,
-                                    default="rules") == "host",
+        host_approves=schema.choice(table, "approval", APPROVALS, where, default="rules") == "host",
         permissions=permissions,
         default_rules=schema.boolean(table, "default_rules", where),
         host_rules=host_rules,
@@ -539,8 +592,18 @@ def _files(install: Mapping[str, object], where: str) -> dict[str, tuple[FileSpe
 
 def _doctor_facts(value: object, where: str) -> DoctorFacts:
     table = schema.table(value, where)
-    only(table, {"rewrite_input", "rewrite_requires", "hook_env", "hook_env_default",
-                 "deny_rule", "borrowers"}, where)
+    only(
+        table,
+        {
+            "rewrite_input",
+            "rewrite_requires",
+            "hook_env",
+            "hook_env_default",
+            "deny_rule",
+            "borrowers",
+        },
+        where,
+    )
     deny = table.get("deny_rule")
     borrowers = table.get("borrowers", [])
     if not isinstance(borrowers, list):
@@ -551,8 +614,9 @@ def _doctor_facts(value: object, where: str) -> DoctorFacts:
         hook_env=schema.string_map(table, "hook_env", where),
         hook_env_default=schema.string_map(table, "hook_env_default", where),
         deny_rule=None if deny is None else _deny_rule(deny, f"{where}.deny_rule"),
-        borrowers=tuple(_borrower(item, f"{where}.borrowers[{index}]")
-                        for index, item in enumerate(borrowers)),
+        borrowers=tuple(
+            _borrower(item, f"{where}.borrowers[{index}]") for index, item in enumerate(borrowers)
+        ),
     )
 
 
@@ -569,13 +633,17 @@ def _borrower(value: object, where: str) -> Borrower:
         except ValueError as exc:
             raise DescriptorError(f"{at(where, 'payload')} is not JSON: {exc}") from exc
         if not isinstance(parsed, dict) or "${command}" not in payload:
-            raise DescriptorError(f"{at(where, 'payload')} must be a JSON object holding "
-                                  "\"${command}\"")
-    borrower = Borrower(name=schema.string(table, "name", where),
-                        binaries=tuple(schema.strings(table, "binaries", where)),
-                        paths=tuple(schema.strings(table, "paths", where)),
-                        source=schema.string(table, "source", where),
-                        payload=payload, sample_of=sample_of)
+            raise DescriptorError(
+                f'{at(where, "payload")} must be a JSON object holding "${{command}}"'
+            )
+    borrower = Borrower(
+        name=schema.string(table, "name", where),
+        binaries=tuple(schema.strings(table, "binaries", where)),
+        paths=tuple(schema.strings(table, "paths", where)),
+        source=schema.string(table, "source", where),
+        payload=payload,
+        sample_of=sample_of,
+    )
     if not borrower.binaries and not borrower.paths:
         raise DescriptorError(f"{where}: needs binaries or paths to find the host by")
     return borrower
@@ -600,8 +668,10 @@ def _deny_rule(value: object, where: str) -> DenyRule:
 def _detection(value: object, where: str) -> Detection:
     table = schema.table(value, where)
     only(table, {"binaries", "paths"}, where)
-    return Detection(binaries=tuple(schema.strings(table, "binaries", where)),
-                     paths=tuple(schema.strings(table, "paths", where)))
+    return Detection(
+        binaries=tuple(schema.strings(table, "binaries", where)),
+        paths=tuple(schema.strings(table, "paths", where)),
+    )
 
 
 def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
@@ -627,12 +697,20 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
     if prefer_when and not group:
         raise DescriptorError(f"{where}: prefer_when needs a group")
     options = {k: v for k, v in table.items() if k not in _COMMON_KEYS}
-    return FileSpec(strategy, path, options, user_file,
-                    schema.string(table, "description", where, required=False),
-                    schema.string(table, "when_exists", where, required=False),
-                    str(dialect), host_files, group, prefer_when,
-                    schema.boolean(table, "rejects_bom", where),
-                    tuple(schema.strings(table, "siblings", where)))
+    return FileSpec(
+        strategy,
+        path,
+        options,
+        user_file,
+        schema.string(table, "description", where, required=False),
+        schema.string(table, "when_exists", where, required=False),
+        str(dialect),
+        host_files,
+        group,
+        prefer_when,
+        schema.boolean(table, "rejects_bom", where),
+        tuple(schema.strings(table, "siblings", where)),
+    )
 
 
 def _check_strategy_keys(entry: Mapping[str, object], strategy: str, where: str) -> None:

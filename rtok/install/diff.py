@@ -35,7 +35,7 @@ def shown_path(path: str, home: str | None = None) -> str:
     `home` is the one the run resolves `~` against (default: this process's)."""
     home = (paths.home() if home is None else home).rstrip("/")
     if home and (path == home or path.startswith(home + "/")):
-        return "~" + path[len(home):]
+        return "~" + path[len(home) :]
     return path
 
 

@@ -33,8 +33,10 @@ def is_rtok_checkout(root: str) -> bool:
     package_parent = os.path.dirname(os.path.dirname(os.path.realpath(rtok.__file__)))
     if real == package_parent:
         return True
-    return all(os.path.isfile(os.path.join(real, *parts)) for parts in (
-        ("rtok", "__init__.py"), ("integrations", "claude.toml"), ("pyproject.toml",)))
+    return all(
+        os.path.isfile(os.path.join(real, *parts))
+        for parts in (("rtok", "__init__.py"), ("integrations", "claude.toml"), ("pyproject.toml",))
+    )
 
 
 def project_problem(root: str, home: str) -> str | None:
@@ -53,8 +55,9 @@ class ScopeOffer:
     notes: tuple[str, ...] = ()  # why a scope is not offered
 
 
-def offer_for_install(agents: Sequence[str], descriptors: Mapping[str, Descriptor], root: str,
-                      home: str) -> ScopeOffer:
+def offer_for_install(
+    agents: Sequence[str], descriptors: Mapping[str, Descriptor], root: str, home: str
+) -> ScopeOffer:
     """Global first (the default); project when `root` is a project and one of the
     agents has a project install."""
     scopes = ["global"] if any("global" in descriptors[a].scopes for a in agents) else []
@@ -75,8 +78,9 @@ def offer_for_uninstall(installed: dict[str, list[str]]) -> ScopeOffer:
     return ScopeOffer(tuple(scopes))
 
 
-def split_by_scope(agents: Sequence[str], descriptors: Mapping[str, Descriptor], scope: str
-                   ) -> tuple[list[str], list[str]]:
+def split_by_scope(
+    agents: Sequence[str], descriptors: Mapping[str, Descriptor], scope: str
+) -> tuple[list[str], list[str]]:
     """(agents that have an install in `scope`, the others: listed and skipped)."""
     supported = [a for a in agents if scope in descriptors[a].scopes]
     return supported, [a for a in agents if a not in supported]
@@ -87,8 +91,12 @@ def skipped_note(skipped: Sequence[str], descriptors: Mapping[str, Descriptor], 
     return f"skipped, no {scope} install: {names}"
 
 
-def next_steps(agents: Sequence[str], descriptors: Mapping[str, Descriptor], action: Action,
-               rtok_command: str = "rtok") -> str:
+def next_steps(
+    agents: Sequence[str],
+    descriptors: Mapping[str, Descriptor],
+    action: Action,
+    rtok_command: str = "rtok",
+) -> str:
     """What to do after applying: the agents read their settings when they start.
     `rtok_command` is how this user's shell runs rtok (a path where PATH has none)."""
     known = [descriptors[a] for a in agents if a in descriptors]
@@ -101,10 +109,14 @@ def next_steps(agents: Sequence[str], descriptors: Mapping[str, Descriptor], act
     lines = []
     if hooked:
         they = "they load" if len(hooked) > 1 else "it loads"
-        lines.append(f"Next: restart {', '.join(hooked)} so {they} rtok, then run "
-                     f"`{rtok_command} doctor` to check that each hook answers as its agent "
-                     "expects.")
+        lines.append(
+            f"Next: restart {', '.join(hooked)} so {they} rtok, then run "
+            f"`{rtok_command} doctor` to check that each hook answers as its agent "
+            "expects."
+        )
     if readers:
-        lines.append(f"{'Also' if hooked else 'Next'}: rtok's rules apply in {readers} from "
-                     "the next new session (no hook there: nothing for doctor to run).")
+        lines.append(
+            f"{'Also' if hooked else 'Next'}: rtok's rules apply in {readers} from "
+            "the next new session (no hook there: nothing for doctor to run)."
+        )
     return "\n".join(lines)

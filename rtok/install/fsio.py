@@ -87,8 +87,9 @@ def temp_name_for(target: str) -> str:
     )
 
 
-def atomic_write(target: str, data: bytes, mode: int, *,
-                 expect: bytes | object | None = _UNCHECKED) -> None:
+def atomic_write(
+    target: str, data: bytes, mode: int, *, expect: bytes | object | None = _UNCHECKED
+) -> None:
     """Replace `target` with `data` (mode `mode`, the old owner kept when possible) through
     a fsynced temp file + rename. With `expect`, the target is re-read right before the
     rename (after the temp file is durable) and TargetChanged is raised, nothing written,
@@ -104,9 +105,7 @@ def atomic_write(target: str, data: bytes, mode: int, *,
         try:
             write_all(fd, data)
             os.fchmod(fd, mode)
-            if owner is not None and (owner.st_uid, owner.st_gid) != (
-                os.geteuid(), os.getegid()
-            ):
+            if owner is not None and (owner.st_uid, owner.st_gid) != (os.geteuid(), os.getegid()):
                 # A file of another user edited with privileges keeps its owner.
                 with contextlib.suppress(OSError):
                     os.fchown(fd, owner.st_uid, owner.st_gid)

@@ -113,8 +113,10 @@ def detect(descriptor: Descriptor, ctx: InstallContext) -> bool:
 
 def _target(descriptor: Descriptor, scope: str, spec: FileSpec, ctx: InstallContext) -> Target:
     command = hook_command(
-        ctx.rtok_bin, descriptor.name,
-        fail_closed=descriptor.fail_closed, no_opinion=descriptor.no_opinion,
+        ctx.rtok_bin,
+        descriptor.name,
+        fail_closed=descriptor.fail_closed,
+        no_opinion=descriptor.no_opinion,
     )
     return Target(
         descriptor=descriptor,
@@ -152,27 +154,38 @@ def edits_for(agent: str, scope: str, action: Action, ctx: InstallContext) -> li
             continue
         if index in skipped:
             continue
-        if action == "install" and spec.when_exists and not os.path.exists(
-            expand_path(spec.when_exists, scope, ctx, user_file=spec.user_file)
+        if (
+            action == "install"
+            and spec.when_exists
+            and not os.path.exists(
+                expand_path(spec.when_exists, scope, ctx, user_file=spec.user_file)
+            )
         ):
             continue
         target = targets[index]
         if spec.strategy == "reference_line":
-            awareness_path = _named(specs, targets, str(spec.options["target"]),
-                                    AWARENESS_FILE_STRATEGIES).path
+            awareness_path = _named(
+                specs, targets, str(spec.options["target"]), AWARENESS_FILE_STRATEGIES
+            ).path
             edits.append(markdown.reference_line(target, action, awareness_path))
         elif spec.strategy == "codex_trust":
             for hooks_target in _trusted_hook_targets(spec, specs, targets, skipped):
-                hooks_edit = _SIMPLE_BUILDERS[hooks_target.spec.strategy](hooks_target,
-                                                                          "install")
+                hooks_edit = _SIMPLE_BUILDERS[hooks_target.spec.strategy](hooks_target, "install")
                 container = hooks_target.spec.option_strings("container")
-                edits.append(toml_hooks.codex_trust(
-                    target, action, hooks_target.path, container, hooks_edit.transform,
-                    json_hooks.desired_group(hooks_target),
-                ))
+                edits.append(
+                    toml_hooks.codex_trust(
+                        target,
+                        action,
+                        hooks_target.path,
+                        container,
+                        hooks_edit.transform,
+                        json_hooks.desired_group(hooks_target),
+                    )
+                )
                 if spec.description and action == "install":
-                    edits[-1] = replace(edits[-1], description=f"{edits[-1].description}; "
-                                        f"{spec.description}")
+                    edits[-1] = replace(
+                        edits[-1], description=f"{edits[-1].description}; {spec.description}"
+                    )
                 edits[-1] = _with_host_facts(edits[-1], spec, target, action)
             continue
         else:
@@ -180,8 +193,9 @@ def edits_for(agent: str, scope: str, action: Action, ctx: InstallContext) -> li
             if action == "uninstall" and spec.strategy == "template_file":
                 edits[-1] = _keep_if_shared(edits[-1])
         if spec.description and action == "install":
-            edits[-1] = replace(edits[-1], description=f"{edits[-1].description}; "
-                                f"{spec.description}")
+            edits[-1] = replace(
+                edits[-1], description=f"{edits[-1].description}; {spec.description}"
+            )
         edits[-1] = _with_host_facts(edits[-1], spec, target, action)
     return edits
 
@@ -190,8 +204,9 @@ AWARENESS_FILE_STRATEGIES = frozenset({"awareness_file", "rules_dir_or_file"})
 HOOK_FILE_STRATEGIES = frozenset({"json_hook_group", "toml_hook_group"})
 
 
-def _named(specs: tuple[FileSpec, ...], targets: list[Target], path: str,
-           strategies: frozenset[str]) -> Target:
+def _named(
+    specs: tuple[FileSpec, ...], targets: list[Target], path: str, strategies: frozenset[str]
+) -> Target:
     """The target of the entry with this descriptor path and one of these strategies."""
     for spec, target in zip(specs, targets, strict=True):
         if spec.path == path and spec.strategy in strategies:
@@ -199,15 +214,23 @@ def _named(specs: tuple[FileSpec, ...], targets: list[Target], path: str,
     return next(t for s, t in zip(specs, targets, strict=True) if s.path == path)
 
 
-def _trusted_hook_targets(spec: FileSpec, specs: tuple[FileSpec, ...],
-                          targets: list[Target], skipped: set[int]) -> list[Target]:
+def _trusted_hook_targets(
+    spec: FileSpec, specs: tuple[FileSpec, ...], targets: list[Target], skipped: set[int]
+) -> list[Target]:
     """The hook files a trust entry is for: the named one, or the member of its group the
     install chose instead; every member for an uninstall."""
     named = _named(specs, targets, str(spec.options["hooks_file"]), HOOK_FILE_STRATEGIES)
     group = named.spec.group
-    return [t for i, t in enumerate(targets) if i not in skipped and (
-        t is named if not group else (t.spec.group == group
-                                      and t.spec.strategy in HOOK_FILE_STRATEGIES))]
+    return [
+        t
+        for i, t in enumerate(targets)
+        if i not in skipped
+        and (
+            t is named
+            if not group
+            else (t.spec.group == group and t.spec.strategy in HOOK_FILE_STRATEGIES)
+        )
+    ]
 
 
 def _with_host_facts(edit: FileEdit, spec: FileSpec, target: Target, action: Action) -> FileEdit:
@@ -225,12 +248,14 @@ def _with_host_facts(edit: FileEdit, spec: FileSpec, target: Target, action: Act
         transform = _guarded(transform, spec.dialect, host, target.path)
     else:
         transform = _explained(transform, spec.dialect, host, target.path)
-    return replace(edit, transform=transform, dialect=spec.dialect, host=host,
-                   host_files=host_files)
+    return replace(
+        edit, transform=transform, dialect=spec.dialect, host=host, host_files=host_files
+    )
 
 
-def _guarded(transform: Callable[[bytes | None], bytes | None], dialect: str, host: str,
-             path: str) -> Callable[[bytes | None], bytes | None]:
+def _guarded(
+    transform: Callable[[bytes | None], bytes | None], dialect: str, host: str, path: str
+) -> Callable[[bytes | None], bytes | None]:
     def guarded(data: bytes | None) -> bytes | None:
         if data is not None:
             check_host_dialect(data, dialect, host, path)
@@ -244,12 +269,15 @@ class HostCannotParse(FormatError):
 
     def __init__(self, path: str, line: int, reason: str, host: str, dialect: str) -> None:
         super().__init__(path, line, reason)
-        self.args = (f"{path}: {dialects.host_reading(host, dialect, line, reason)}; "
-                     "correct it, then run the same command again",)
+        self.args = (
+            f"{path}: {dialects.host_reading(host, dialect, line, reason)}; "
+            "correct it, then run the same command again",
+        )
 
 
-def _bom_guarded(transform: Callable[[bytes | None], bytes | None], host: str,
-                 path: str) -> Callable[[bytes | None], bytes | None]:
+def _bom_guarded(
+    transform: Callable[[bytes | None], bytes | None], host: str, path: str
+) -> Callable[[bytes | None], bytes | None]:
     def guarded(data: bytes | None) -> bytes | None:
         if data is not None:
             check_no_bom(data, host, path)
@@ -264,7 +292,8 @@ def check_no_bom(data: bytes, host: str, path: str) -> None:
     for the user what its first bytes should be."""
     if data.startswith(b"\xef\xbb\xbf"):
         raise FormatError(
-            path, 1,
+            path,
+            1,
             f"the file starts with a UTF-8 byte-order mark, which {host} cannot parse (it "
             f"ignores or refuses the whole file); remove the first 3 bytes, e.g. "
             f"`sed -i '1s/^\\xEF\\xBB\\xBF//' {shlex.quote(path)}`",
@@ -281,10 +310,12 @@ def check_host_dialect(data: bytes, dialect: str, host: str, path: str) -> None:
     raise HostCannotParse(path, line, reason, host, dialect)
 
 
-def _explained(transform: Callable[[bytes | None], bytes | None], dialect: str, host: str,
-               path: str) -> Callable[[bytes | None], bytes | None]:
+def _explained(
+    transform: Callable[[bytes | None], bytes | None], dialect: str, host: str, path: str
+) -> Callable[[bytes | None], bytes | None]:
     """An uninstall takes rtok's entry out of whatever rtok's own reader accepts; a file it
     cannot read is then reported in the same words as an install's refusal."""
+
     def explained(data: bytes | None) -> bytes | None:
         try:
             return transform(data)
@@ -306,8 +337,7 @@ def _unchosen_in_groups(specs: tuple[FileSpec, ...], targets: list[Target]) -> s
             groups.setdefault(spec.group, []).append(index)
     skipped: set[int] = set()
     for members in groups.values():
-        chosen = next((i for i in members
-                       if _in_use(targets[i].path, specs[i].prefer_when)), None)
+        chosen = next((i for i in members if _in_use(targets[i].path, specs[i].prefer_when)), None)
         if chosen is None:
             chosen = next((i for i in members if not specs[i].prefer_when), members[0])
         skipped.update(i for i in members if i != chosen)
@@ -337,10 +367,13 @@ def _other_owners(path: str, kind: str, agent: str) -> list[str]:
     except Exception:  # unreadable records: nothing is known about sharing
         return []
     target = os.path.abspath(path)
-    return sorted({
-        r.agent for r in records
-        if r.agent != agent and r.kind == kind and os.path.abspath(r.path) == target
-    })
+    return sorted(
+        {
+            r.agent
+            for r in records
+            if r.agent != agent and r.kind == kind and os.path.abspath(r.path) == target
+        }
+    )
 
 
 def _keep_if_shared(edit: FileEdit) -> FileEdit:
@@ -411,7 +444,8 @@ def awareness_notes(agents: list[str], scope: str, ctx: InstallContext) -> list[
     for agent in agents:
         descriptor = get_descriptor(agent)
         forced = [
-            spec for spec in descriptor.files.get(scope, ())
+            spec
+            for spec in descriptor.files.get(scope, ())
             if spec.is_awareness and (descriptor.tier == "rules" or spec.options.get("level"))
         ]
         if forced and ctx.awareness_level != "full" and not ctx.hook_only:

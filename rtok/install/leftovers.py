@@ -29,10 +29,25 @@ if TYPE_CHECKING:
 
 # Top-level names in the data dir -> the part they belong to (listed in this order).
 _DATA_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("archive", ("archive.sqlite3", "archive.sqlite3-wal", "archive.sqlite3-shm",
-                 "archive.sqlite3-journal")),
-    ("ledger", ("ledger.sqlite3", "ledger.sqlite3-wal", "ledger.sqlite3-shm",
-                "ledger.sqlite3-journal", "ledger.pending")),
+    (
+        "archive",
+        (
+            "archive.sqlite3",
+            "archive.sqlite3-wal",
+            "archive.sqlite3-shm",
+            "archive.sqlite3-journal",
+        ),
+    ),
+    (
+        "ledger",
+        (
+            "ledger.sqlite3",
+            "ledger.sqlite3-wal",
+            "ledger.sqlite3-shm",
+            "ledger.sqlite3-journal",
+            "ledger.pending",
+        ),
+    ),
     ("settings backups", ("backups",)),
     ("launcher and preload bundles", ("bin",)),
     ("lock files", ("locks",)),
@@ -97,12 +112,14 @@ def _detail(label: str, found: Sequence[str], files: int) -> str:
     if label == "settings backups":
         backups = os.path.join(data, "backups")
         folders = [d for d in _listdir(backups) if os.path.isdir(os.path.join(backups, d))]
-        copies = sum(1 for d in folders for f in _listdir(os.path.join(backups, d))
-                     if f != "manifest.json")
+        copies = sum(
+            1 for d in folders for f in _listdir(os.path.join(backups, d)) if f != "manifest.json"
+        )
         return f"{copies} file{'' if copies == 1 else 's'} from {len(folders)} run(s)"
     if label == "launcher and preload bundles":
-        bundles = sum(len(_listdir(os.path.join(top, "bin", "preload")))
-                      for top in {data, paths.state_dir()})
+        bundles = sum(
+            len(_listdir(os.path.join(top, "bin", "preload"))) for top in {data, paths.state_dir()}
+        )
         return f"{bundles} bundle{'' if bundles == 1 else 's'}"
     if label == "lock files":
         return f"{files} file{'' if files == 1 else 's'}"
@@ -145,14 +162,18 @@ def inventory() -> list[Part]:
             # The launcher lives in the state dir (so that clearing the data dir leaves
             # the hooks working); earlier releases kept it in the data dir.
             state = paths.state_dir()
-            if (os.path.realpath(state) != os.path.realpath(data)
-                    and os.path.lexists(os.path.join(state, "bin"))):
+            if os.path.realpath(state) != os.path.realpath(data) and os.path.lexists(
+                os.path.join(state, "bin")
+            ):
                 found.append(os.path.join(state, "bin"))
         if label == "caches":
             cache = paths.cache_dir()
             if os.path.realpath(cache) != os.path.realpath(data) and _listdir(cache):
-                found += [os.path.join(cache, n) for n in _listdir(cache)
-                          if _owned_everything(cache) or n in ("parsed", "regex")]
+                found += [
+                    os.path.join(cache, n)
+                    for n in _listdir(cache)
+                    if _owned_everything(cache) or n in ("parsed", "regex")
+                ]
         if found:
             parts.append(_part(label, found))
     if _owned_everything(data):
@@ -217,8 +238,9 @@ class Install:
     def describe_short(self) -> str:
         from rtok.install.report import shown_path
 
-        where = "global" if self.project_root is None else (
-            f"project {shown_path(self.project_root)}")
+        where = (
+            "global" if self.project_root is None else (f"project {shown_path(self.project_root)}")
+        )
         return f"{self.agent} ({where})"
 
 
@@ -273,8 +295,9 @@ def installed_now() -> list[Install]:
     return sorted(found.values(), key=lambda i: (i.agent, i.scope, i.project_root or ""))
 
 
-def run_purge(opts: InitOptions, out: TextIO, err: TextIO,
-              confirm: Callable[[str], bool] | None) -> int:
+def run_purge(
+    opts: InitOptions, out: TextIO, err: TextIO, confirm: Callable[[str], bool] | None
+) -> int:
     """`rtok uninstall --purge`: refuse while an agent still uses rtok, show what goes,
     ask once on a terminal (default no) or take --yes, then remove it."""
     from rtok.install import report
@@ -303,8 +326,9 @@ def run_purge(opts: InitOptions, out: TextIO, err: TextIO,
         return EXIT_OK
     if not opts.yes and not opts.json:
         if not (opts.interactive and confirm is not None):
-            err.write("rtok: removing rtok's data needs consent: rerun with --yes "
-                      "(nothing removed)\n")
+            err.write(
+                "rtok: removing rtok's data needs consent: rerun with --yes (nothing removed)\n"
+            )
             return EXIT_PENDING
         out.flush()
         if not confirm(f"Remove these ({human_size(total_size(parts))})?"):

@@ -22,6 +22,7 @@ EXIT_CODES_HELP = (
     "failed and every file was restored."
 )
 
+
 class UsageError(Exception):
     """Options that cannot be acted on; nothing was written."""
 

@@ -48,7 +48,8 @@ def _equivalent(planned: bytes, origin: bytes) -> bool:
             return True
         pruned = _without_empty_containers(value)
         return isinstance(pruned, dict) and not any(
-            isinstance(item, (dict, list)) for item in pruned.values())
+            isinstance(item, (dict, list)) for item in pruned.values()
+        )
     try:
         left = jsonc.parse(planned)
         right = jsonc.parse(origin)

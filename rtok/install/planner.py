@@ -79,9 +79,7 @@ class Plan:
         return bool(self.changes)
 
 
-def _apply(
-    transforms: Sequence[FileEdit], current: bytes | None
-) -> bytes | None:
+def _apply(transforms: Sequence[FileEdit], current: bytes | None) -> bytes | None:
     data = current
     for edit in transforms:
         data = edit.transform(data)
@@ -228,18 +226,29 @@ class _Parts:
     problems: list[str] = field(default_factory=list)
 
 
-def _plan_groups(groups: dict[str, list[FileEdit]], ctx: InstallContext, allowed: bool,
-                 action: Action, origin_table: state.OriginTable,
-                 held: frozenset[str]) -> _Parts:
+def _plan_groups(
+    groups: dict[str, list[FileEdit]],
+    ctx: InstallContext,
+    allowed: bool,
+    action: Action,
+    origin_table: state.OriginTable,
+    held: frozenset[str],
+) -> _Parts:
     parts = _Parts()
     for group in groups.values():
         _plan_group(group, ctx, allowed, action, origin_table, held, parts)
     return parts
 
 
-def _plan_group(group: list[FileEdit], ctx: InstallContext, allowed: bool, action: Action,
-                origin_table: state.OriginTable, held: frozenset[str],
-                parts: _Parts) -> None:
+def _plan_group(
+    group: list[FileEdit],
+    ctx: InstallContext,
+    allowed: bool,
+    action: Action,
+    origin_table: state.OriginTable,
+    held: frozenset[str],
+    parts: _Parts,
+) -> None:
     """Plan one file's edits into `parts`. An edit is refused when it needs consent that
     was not given, or when its agent is held (another of its files was refused)."""
     path = os.path.abspath(group[0].path)
@@ -248,8 +257,7 @@ def _plan_group(group: list[FileEdit], ctx: InstallContext, allowed: bool, actio
         parts.problems.append(found)
         return
     real, current, old_mode = found
-    accepted = [e for e in group
-                if e.agent not in held and (allowed or not e.needs_consent)]
+    accepted = [e for e in group if e.agent not in held and (allowed or not e.needs_consent)]
     refused = [e for e in group if e not in accepted]
     try:
         new = _apply(accepted, current)
@@ -271,22 +279,41 @@ def _plan_group(group: list[FileEdit], ctx: InstallContext, allowed: bool, actio
             parts.problems.append(writable)
             return
         parts.changes.append(
-            Change(path=path, real_path=real, old=current, new=new, mode=mode,
-                   edit=accepted[0], edits=tuple(accepted), old_mode=old_mode,
-                   new_dirs=tuple(missing), effective=_effective(accepted, current))
+            Change(
+                path=path,
+                real_path=real,
+                old=current,
+                new=new,
+                mode=mode,
+                edit=accepted[0],
+                edits=tuple(accepted),
+                old_mode=old_mode,
+                new_dirs=tuple(missing),
+                effective=_effective(accepted, current),
+            )
         )
     if refused and with_refused != new:
         parts.declined.append(
-            Change(path=path, real_path=real, old=current, new=with_refused, mode=mode,
-                   edit=refused[0], edits=tuple(refused), old_mode=old_mode,
-                   new_dirs=tuple(missing), effective=_effective(refused, new))
+            Change(
+                path=path,
+                real_path=real,
+                old=current,
+                new=with_refused,
+                mode=mode,
+                edit=refused[0],
+                edits=tuple(refused),
+                old_mode=old_mode,
+                new_dirs=tuple(missing),
+                effective=_effective(refused, new),
+            )
         )
     elif refused:
         parts.unchanged.extend(refused)
 
 
-def _read_target(path: str, group: Sequence[FileEdit], ctx: InstallContext
-                 ) -> tuple[str, bytes | None, int | None] | str:
+def _read_target(
+    path: str, group: Sequence[FileEdit], ctx: InstallContext
+) -> tuple[str, bytes | None, int | None] | str:
     """(real path, current bytes, mode) of the file `group` edits, or why it cannot be."""
     real, problem = _resolve(path, group, ctx)
     if problem:
@@ -301,8 +328,13 @@ def _read_target(path: str, group: Sequence[FileEdit], ctx: InstallContext
     return real, current, old_mode
 
 
-def _collect_notes(group: Sequence[FileEdit], current: bytes | None, accepted: bool,
-                   kept: list[tuple[FileEdit, str]], notes: list[tuple[FileEdit, str]]) -> None:
+def _collect_notes(
+    group: Sequence[FileEdit],
+    current: bytes | None,
+    accepted: bool,
+    kept: list[tuple[FileEdit, str]],
+    notes: list[tuple[FileEdit, str]],
+) -> None:
     for edit in group:
         note = _kept_note(edit, current)
         if note:
@@ -312,12 +344,15 @@ def _collect_notes(group: Sequence[FileEdit], current: bytes | None, accepted: b
             notes.append((edit, said))
 
 
-def _write_problem(real: str, old_mode: int | None, existing: str, missing: list[str],
-                   ctx: InstallContext) -> str | None:
+def _write_problem(
+    real: str, old_mode: int | None, existing: str, missing: list[str], ctx: InstallContext
+) -> str | None:
     writable = _writability_problem(real, existing, missing)
     if (
-        writable is None and old_mode is not None
-        and not _file_writable(real, old_mode) and not ctx.created_by_rtok(real)
+        writable is None
+        and old_mode is not None
+        and not _file_writable(real, old_mode)
+        and not ctx.created_by_rtok(real)
     ):
         writable = (
             f"{real}: is read-only; rtok does not replace a file you protected "

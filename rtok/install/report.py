@@ -43,15 +43,20 @@ def change_line(change: Change, *, prefix: str = "") -> str:
     return text + (f": {shown_text(what)}" if what else "")
 
 
-_SUMMARY_VERBS = {"create": "create", "modify": "update", "delete": "delete",
-                  "chmod": "update (mode)"}
+_SUMMARY_VERBS = {
+    "create": "create",
+    "modify": "update",
+    "delete": "delete",
+    "chmod": "update (mode)",
+}
 
 
 def summary_text(plan: Plan) -> str:
     """Every file the plan changes, one line each, for right above the confirmation."""
     lines = [f"{len(plan.changes)} file(s) to change:"]
-    lines.extend(f"  {_SUMMARY_VERBS[c.action]:<7} {shown_path(c.path)} [{_who(c)}]"
-                 for c in plan.changes)
+    lines.extend(
+        f"  {_SUMMARY_VERBS[c.action]:<7} {shown_path(c.path)} [{_who(c)}]" for c in plan.changes
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -84,12 +89,16 @@ def plan_text(plan: Plan, *, action: Action, show_diff: bool, verbose: bool) -> 
         lines.append(shown_text(f"note: {edit.path} [{edit.agent}]: {note}"))
     if verbose:
         for edit in plan.unchanged:
-            lines.append(f"already in place: {shown_path(edit.path)} [{edit.agent}] "
-                         f"{shown_text(edit.description)}")
+            lines.append(
+                f"already in place: {shown_path(edit.path)} [{edit.agent}] "
+                f"{shown_text(edit.description)}"
+            )
     existing = sum(1 for c in plan.changes if c.old is not None and c.new != c.old)
     if existing:
-        lines.append(f"{existing} existing file(s) will be backed up first, into a new "
-                     f"directory under {shown_path(paths.backups_dir())}")
+        lines.append(
+            f"{existing} existing file(s) will be backed up first, into a new "
+            f"directory under {shown_path(paths.backups_dir())}"
+        )
     return "\n".join(line for line in lines if line) + "\n"
 
 
@@ -104,8 +113,7 @@ def manual_instructions(declined: Sequence[Change]) -> str:
     """What to change by hand, for --no-patch (or a declined consent)."""
     out: list[str] = []
     for change in declined:
-        out.append(f"To finish by hand, edit {shown_path(change.path)} [{_who(change)}] "
-                   "like this:")
+        out.append(f"To finish by hand, edit {shown_path(change.path)} [{_who(change)}] like this:")
         out.append(diff.unified_diff(change, short_paths=True).rstrip("\n"))
     return "\n".join(out) + ("\n" if out else "")
 
@@ -172,9 +180,9 @@ def plan_json(
         "kept": [{"path": e.path, "agent": e.agent, "reason": n} for e, n in plan.kept],
         "notes": [{"path": e.path, "agent": e.agent, "note": n} for e, n in plan.notes],
         "applied": applied is not None,
-        "backups": [] if applied is None else [
-            {"path": p, "backup": b} for p, b in applied.backups
-        ],
+        "backups": []
+        if applied is None
+        else [{"path": p, "backup": b} for p, b in applied.backups],
         "messages": list(messages),
         "exit_code": exit_code,
     }
@@ -185,9 +193,10 @@ def plan_json(
 
 
 def error_json(message: str, problems: Sequence[str], exit_code: int) -> str:
-    return json.dumps(
-        {"error": message, "problems": list(problems), "exit_code": exit_code}, indent=2
-    ) + "\n"
+    return (
+        json.dumps({"error": message, "problems": list(problems), "exit_code": exit_code}, indent=2)
+        + "\n"
+    )
 
 
 def shell_path(path: str) -> str:
@@ -202,8 +211,11 @@ def shell_path(path: str) -> str:
 
 def _part_line(part: Part) -> str:
     what = ", ".join(x for x in (human_size(part.size), part.detail) if x)
-    note = " (raw command output: it can hold secrets a command printed)" if (
-        part.label == "archive") else ""
+    note = (
+        " (raw command output: it can hold secrets a command printed)"
+        if (part.label == "archive")
+        else ""
+    )
     return f"  {part.label}: {what}{note}"
 
 
@@ -220,8 +232,10 @@ def leftovers_text(parts: Sequence[Part], kept: Sequence[str], *, command: str) 
     lines = [f"Left in {_folders(parts)} ({human_size(total_size(parts))}):"]
     lines.extend(_part_line(part) for part in parts)
     if kept:
-        lines.append(f"  kept by --purge too: {shown_path(paths.config_dir())} (your settings "
-                     "and rule files)")
+        lines.append(
+            f"  kept by --purge too: {shown_path(paths.config_dir())} (your settings "
+            "and rule files)"
+        )
     lines.append(f"Remove them with: {command}")
     return "\n".join(lines) + "\n"
 
@@ -232,8 +246,10 @@ def purge_text(parts: Sequence[Part], kept: Sequence[str]) -> str:
         lines.append(_part_line(part))
         lines.extend(f"    {shown_path(p)}" for p in part.paths)
     if kept:
-        lines.append(f"kept: {shown_path(paths.config_dir())} (your settings and rule files; "
-                     "remove it yourself if you want)")
+        lines.append(
+            f"kept: {shown_path(paths.config_dir())} (your settings and rule files; "
+            "remove it yourself if you want)"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -253,31 +269,57 @@ def uninstall_commands(installs: Sequence[Install]) -> list[str]:
     roots = dict.fromkeys(i.project_root for i in installs if i.project_root is not None)
     for root in roots:
         agents = [i.agent for i in installs if i.project_root == root]
-        commands.append(f"cd {shell_path(root or '')} && rtok uninstall "
-                        + " ".join(f"-a {a}" for a in agents) + " --project")
+        commands.append(
+            f"cd {shell_path(root or '')} && rtok uninstall "
+            + " ".join(f"-a {a}" for a in agents)
+            + " --project"
+        )
     return commands
 
 
 def purge_refused(installs: Sequence[Install]) -> str:
     names = ", ".join(i.describe_short() for i in installs)
-    lines = [f"rtok: rtok is still installed in {names}; nothing removed.",
-             "Uninstall it first, then run `rtok uninstall --purge` again:"]
+    lines = [
+        f"rtok: rtok is still installed in {names}; nothing removed.",
+        "Uninstall it first, then run `rtok uninstall --purge` again:",
+    ]
     lines.extend(f"  {command}" for command in uninstall_commands(installs))
     return "\n".join(lines) + "\n"
 
 
-def purge_json(parts: Sequence[Part], kept: Sequence[str], installs: Sequence[Install],
-               removed: Sequence[str] | None, exit_code: int) -> str:
-    return json.dumps({
-        "action": "purge",
-        "installed": [{"agent": i.agent, "scope": i.scope, "project_root": i.project_root}
-                      for i in installs],
-        "parts": [{"label": p.label, "paths": list(p.paths), "files": p.files,
-                   "bytes": p.size, "detail": p.detail} for p in parts],
-        "kept": list(kept),
-        "removed": None if removed is None else list(removed),
-        "exit_code": exit_code,
-    }, indent=2) + "\n"
+def purge_json(
+    parts: Sequence[Part],
+    kept: Sequence[str],
+    installs: Sequence[Install],
+    removed: Sequence[str] | None,
+    exit_code: int,
+) -> str:
+    return (
+        json.dumps(
+            {
+                "action": "purge",
+                "installed": [
+                    {"agent": i.agent, "scope": i.scope, "project_root": i.project_root}
+                    for i in installs
+                ],
+                "parts": [
+                    {
+                        "label": p.label,
+                        "paths": list(p.paths),
+                        "files": p.files,
+                        "bytes": p.size,
+                        "detail": p.detail,
+                    }
+                    for p in parts
+                ],
+                "kept": list(kept),
+                "removed": None if removed is None else list(removed),
+                "exit_code": exit_code,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
 
 
 class QuietOut(io.StringIO):
@@ -310,8 +352,10 @@ TEST_COMMAND = "run ls -la /usr/bin"
 
 def test_with_line(rtok_command: str) -> str:
     """The last line of a successful install: a command that shows rtok at work here."""
-    return (f"Test with: {rtok_command} {TEST_COMMAND}   (a long listing, shortened; then ask "
-            "your agent to run `git log` in a project)\n")
+    return (
+        f"Test with: {rtok_command} {TEST_COMMAND}   (a long listing, shortened; then ask "
+        "your agent to run `git log` in a project)\n"
+    )
 
 
 def write_result(out: TextIO, line: str) -> None:
@@ -326,9 +370,17 @@ def _agent_list(agents: Sequence[str]) -> str:
     return ", ".join(agents)
 
 
-def result_line(action: Action, scope: str, agents: Sequence[str], *,
-                changed: Sequence[str], declined: int = 0, kept: int = 0,
-                dry_run: bool = False, held: Sequence[str] = ()) -> str:
+def result_line(
+    action: Action,
+    scope: str,
+    agents: Sequence[str],
+    *,
+    changed: Sequence[str],
+    declined: int = 0,
+    kept: int = 0,
+    dry_run: bool = False,
+    held: Sequence[str] = (),
+) -> str:
     """One line that says what init/uninstall did, e.g. "rtok installed for 3 agents
     (global): claude, codex, gemini", or "Nothing to do: …"."""
     count = len(changed)
@@ -352,8 +404,7 @@ def result_line(action: Action, scope: str, agents: Sequence[str], *,
         what = "installed for" if action == "install" else "removed from"
         text += f"; not {what} {_agent_list(held)}: waits for consent (--auto-patch)"
     elif declined:
-        text += (f"; {declined} change(s) to shared settings wait for consent "
-                 "(--auto-patch)")
+        text += f"; {declined} change(s) to shared settings wait for consent (--auto-patch)"
     if kept:
         text += f"; {kept} file(s) you changed were kept"
     if dry_run:

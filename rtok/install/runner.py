@@ -65,8 +65,9 @@ def entry_point_bin() -> str:
     from rtok.invocation import console_script
 
     found = console_script() or shutil.which("rtok")
-    return os.path.abspath(found) if found else os.path.join(
-        os.path.dirname(sys.executable), "rtok")
+    return (
+        os.path.abspath(found) if found else os.path.join(os.path.dirname(sys.executable), "rtok")
+    )
 
 
 def find_project_root(cwd: str) -> str:
@@ -199,12 +200,14 @@ def run(
         return _fail(opts, out, err, str(exc), [], EXIT_FAILED)
     except OSError as exc:  # rtok's own data dir (locks, state) cannot be used
         where = f"{exc.filename}: " if exc.filename else ""
-        return _fail(opts, out, err, f"{where}{exc.strerror or exc}; nothing was written",
-                     [], EXIT_FAILED)
+        return _fail(
+            opts, out, err, f"{where}{exc.strerror or exc}; nothing was written", [], EXIT_FAILED
+        )
 
 
-def _after_uninstall(opts: InitOptions, code: int, out: TextIO, err: TextIO,
-                     confirm: Confirm | None) -> int:
+def _after_uninstall(
+    opts: InitOptions, code: int, out: TextIO, err: TextIO, confirm: Confirm | None
+) -> int:
     """Once no agent has rtok any more: --purge removes rtok's own folders; otherwise the
     last lines say what stays there and the command that removes it."""
     if code not in (EXIT_OK, EXIT_KEPT) or opts.json or opts.dry_run or opts.show:
@@ -245,7 +248,9 @@ def _run(
     if opts.global_scope and opts.project_scope:
         raise UsageError("-g/--global and --project exclude each other")
     prompting = (
-        opts.interactive and not opts.agents and not opts.all_agents
+        opts.interactive
+        and not opts.agents
+        and not opts.all_agents
         and not (opts.json or opts.check or opts.show)
     )
     if prompting and not _prompt_for_agents(opts, descriptors, choose, err):
@@ -257,7 +262,8 @@ def _run(
     # On a terminal, without --auto-patch/--no-patch, the one confirmation after the full
     # diff is the consent to edit shared settings files too.
     confirming = prompting or (
-        opts.interactive and opts.patch is None
+        opts.interactive
+        and opts.patch is None
         and not (opts.json or opts.check or opts.dry_run or opts.show)
     )
     consent = bool(opts.patch) or confirming
@@ -278,8 +284,9 @@ def _run(
     edits = collect_edits(agents, scope, action, ctx)
     # --no-patch asks for the rest to be written and the shared settings change printed
     # as steps to do by hand; otherwise an agent is installed whole or not at all.
-    the_plan = planner.plan(edits, ctx, consent=consent, action=action,
-                            whole=opts.patch is not False)
+    the_plan = planner.plan(
+        edits, ctx, consent=consent, action=action, whole=opts.patch is not False
+    )
     if action == "install":
         _install_notes(agents, scope, ctx, err)
     if action == "uninstall" and not the_plan.changes and not the_plan.declined:
@@ -293,8 +300,11 @@ def _run(
         if not _confirm_plan(opts, the_plan, action, confirm, out, err, messages):
             return EXIT_PENDING
         trust_asked = action == "install"
-    if action == "install" and ctx.rtok_bin == paths.launcher() and set(agents) - set(
-            the_plan.held):
+    if (
+        action == "install"
+        and ctx.rtok_bin == paths.launcher()
+        and set(agents) - set(the_plan.held)
+    ):
         # Before the hooks that name it: a re-run repairs a launcher that went stale.
         launcher.ensure()
         leftovers.make_private()  # what an earlier release left readable to others
@@ -306,17 +316,33 @@ def _run(
     if action == "install" and not trust_asked:
         messages.extend(_trust_filters(opts, err))
     if opts.json:
-        out.write(report.plan_json(the_plan, action=action, scope=scope, applied=result,
-                                   exit_code=code, messages=messages))
+        out.write(
+            report.plan_json(
+                the_plan,
+                action=action,
+                scope=scope,
+                applied=result,
+                exit_code=code,
+                messages=messages,
+            )
+        )
         return code
     _report_applied(opts, the_plan, result, action, messages, out, err)
     _report_next(agents, descriptors, scope, action, the_plan, result, code, ctx, out)
     return code
 
 
-def _report_next(agents: Sequence[str], descriptors: dict[str, Descriptor], scope: str,
-                 action: Action, the_plan: planner.Plan, result: transaction.ApplyResult,
-                 code: int, ctx: InstallContext, out: TextIO) -> None:
+def _report_next(
+    agents: Sequence[str],
+    descriptors: dict[str, Descriptor],
+    scope: str,
+    action: Action,
+    the_plan: planner.Plan,
+    result: transaction.ApplyResult,
+    code: int,
+    ctx: InstallContext,
+    out: TextIO,
+) -> None:
     """What to do next (only for agents that were installed), the one-line result, and
     after a successful install a command to see rtok at work."""
     done = [a for a in agents if a not in the_plan.held]
@@ -345,8 +371,9 @@ def _load_descriptors() -> dict[str, Descriptor]:
         raise UsageError(f"the agent descriptors are invalid: {exc}") from exc
 
 
-def _prompt_for_agents(opts: InitOptions, descriptors: dict[str, Descriptor],
-                       choose: Choose | None, err: TextIO) -> bool:
+def _prompt_for_agents(
+    opts: InitOptions, descriptors: dict[str, Descriptor], choose: Choose | None, err: TextIO
+) -> bool:
     """Ask for agents and scope (into `opts`); False when none was chosen."""
     if choose is None:
         raise UsageError("no agent given: use --agent NAME (see `rtok agents`) or --all")
@@ -374,19 +401,25 @@ def _install_notes(agents: Sequence[str], scope: str, ctx: InstallContext, err: 
         err.write(f"note: {link.note}\n")
 
 
-def _other_scope_note(opts: InitOptions, agents: Sequence[str],
-                      descriptors: dict[str, Descriptor], scope: str, err: TextIO) -> None:
+def _other_scope_note(
+    opts: InitOptions,
+    agents: Sequence[str],
+    descriptors: dict[str, Descriptor],
+    scope: str,
+    err: TextIO,
+) -> None:
     """An uninstall with nothing to remove here: say where rtok is installed instead."""
     other = "global" if scope == "project" else "project"
-    if other == "project" and first_run.project_problem(find_project_root(opts.cwd),
-                                                        paths.home()):
+    if other == "project" and first_run.project_problem(find_project_root(opts.cwd), paths.home()):
         return
     ctx = build_context(opts, other, consent=False, awareness="default")
     found = [a for a in agents if other in integrations().installed_scopes(descriptors[a], ctx)]
     if found:
         how = "with --project" if other == "project" else "without --project"
-        err.write(f"note: rtok is installed for {', '.join(found)} in the {other} scope: "
-                  f"run the same command {how} to remove it there\n")
+        err.write(
+            f"note: rtok is installed for {', '.join(found)} in the {other} scope: "
+            f"run the same command {how} to remove it there\n"
+        )
 
 
 def _rtok_command(ctx: InstallContext) -> str:
@@ -403,8 +436,7 @@ def _command_link_plan(ctx: InstallContext) -> command_link.LinkPlan | None:
     return command_link.plan_install(ctx.rtok_bin, ctx.env, ctx.home)
 
 
-def _settle_command_link(action: Action, ctx: InstallContext, the_plan: planner.Plan
-                         ) -> list[str]:
+def _settle_command_link(action: Action, ctx: InstallContext, the_plan: planner.Plan) -> list[str]:
     """Make the `rtok` link after an install that leaves an agent installed; remove it
     with the last agent. What was done, as lines for the user."""
     from rtok.integrity import records
@@ -451,43 +483,71 @@ def empty_sibling_notes(agents: Sequence[str], scope: str, ctx: InstallContext) 
                     notes.append(
                         f"{path} is empty: {descriptor.display_name} cannot parse an empty "
                         f"settings file and then runs none of its hooks, rtok's included; "
-                        f"write {{}} into it or delete it")
+                        f"write {{}} into it or delete it"
+                    )
     return notes
 
 
-def _report_dry_run(opts: InitOptions, the_plan: planner.Plan, action: Action, scope: str,
-                    out: TextIO, ctx: InstallContext) -> int:
+def _report_dry_run(
+    opts: InitOptions,
+    the_plan: planner.Plan,
+    action: Action,
+    scope: str,
+    out: TextIO,
+    ctx: InstallContext,
+) -> int:
     # A change that waits for consent is still pending for --check.
     pending = the_plan.pending or bool(the_plan.declined)
     code = EXIT_PENDING if (opts.check and pending) else EXIT_OK
     if opts.json:
-        out.write(report.plan_json(the_plan, action=action, scope=scope, applied=None,
-                                   exit_code=code))
+        out.write(
+            report.plan_json(the_plan, action=action, scope=scope, applied=None, exit_code=code)
+        )
         return code
     out.write(report.plan_text(the_plan, action=action, show_diff=True, verbose=opts.verbose))
     link = _command_link_plan(ctx) if action == "install" else None
     if link is not None and link.action:
         out.write(f"would {command_link.describe(link, ctx.home)}\n")
     if opts.check:
-        report.write_result(out, "Check: changes pending; nothing written." if pending
-                            else "Check: nothing to change.")
+        report.write_result(
+            out,
+            "Check: changes pending; nothing written." if pending else "Check: nothing to change.",
+        )
     else:
         report.write_result(out, _result_line(the_plan.agents, scope, action, the_plan, None))
     return code
 
 
-def _result_line(agents: Sequence[str], scope: str, action: Action, the_plan: planner.Plan,
-                 result: transaction.ApplyResult | None) -> str:
+def _result_line(
+    agents: Sequence[str],
+    scope: str,
+    action: Action,
+    the_plan: planner.Plan,
+    result: transaction.ApplyResult | None,
+) -> str:
     changes = the_plan.changes if result is None else result.applied
     changed = sorted({e.agent for change in changes for e in change.edits})
-    return report.result_line(action, scope, list(agents), changed=changed,
-                              declined=len(the_plan.declined), kept=len(the_plan.kept),
-                              dry_run=result is None, held=the_plan.held)
+    return report.result_line(
+        action,
+        scope,
+        list(agents),
+        changed=changed,
+        declined=len(the_plan.declined),
+        kept=len(the_plan.kept),
+        dry_run=result is None,
+        held=the_plan.held,
+    )
 
 
-def _confirm_plan(opts: InitOptions, the_plan: planner.Plan, action: Action,
-                  confirm: Confirm | None, out: TextIO, err: TextIO,
-                  messages: list[str]) -> bool:
+def _confirm_plan(
+    opts: InitOptions,
+    the_plan: planner.Plan,
+    action: Action,
+    confirm: Confirm | None,
+    out: TextIO,
+    err: TextIO,
+    messages: list[str],
+) -> bool:
     """Show the full diff and ask once; an install asks about rule files first."""
     if confirm is None:
         raise UsageError("cannot ask for confirmation here: use --auto-patch or --no-patch")
@@ -524,7 +584,8 @@ def _outcome(opts: InitOptions, the_plan: planner.Plan, messages: list[str]) -> 
 def _held_message(opts: InitOptions, the_plan: planner.Plan) -> str:
     """Which agents were left as they were for want of consent, and how to give it."""
     names = ", ".join(the_plan.held) or ", ".join(
-        dict.fromkeys(e.agent for c in the_plan.declined for e in c.edits))
+        dict.fromkeys(e.agent for c in the_plan.declined for e in c.edits)
+    )
     verb = "removed from" if opts.uninstall else "installed into"
     return (
         f"rtok was not {verb} {names}: that changes a settings file the agent shares with "
@@ -534,11 +595,20 @@ def _held_message(opts: InitOptions, the_plan: planner.Plan) -> str:
     )
 
 
-def _report_applied(opts: InitOptions, the_plan: planner.Plan,
-                    result: transaction.ApplyResult, action: Action, messages: list[str],
-                    out: TextIO, err: TextIO) -> None:
-    out.write(report.result_text(result, action=action, verbose=opts.verbose,
-                                 declined=bool(the_plan.declined)))
+def _report_applied(
+    opts: InitOptions,
+    the_plan: planner.Plan,
+    result: transaction.ApplyResult,
+    action: Action,
+    messages: list[str],
+    out: TextIO,
+    err: TextIO,
+) -> None:
+    out.write(
+        report.result_text(
+            result, action=action, verbose=opts.verbose, declined=bool(the_plan.declined)
+        )
+    )
     for edit, note in the_plan.kept:
         out.write(report.shown_text(f"kept {edit.path} [{edit.agent}]: {note}") + "\n")
     for edit, note in the_plan.notes:

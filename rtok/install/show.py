@@ -16,12 +16,13 @@ from rtok.install.proof import proof_facts
 def _context(opts: InitOptions, scope: str) -> InstallContext:
     from rtok.install import runner
 
-    return runner.build_context(opts, scope, consent=True,
-                                awareness=opts.awareness or runner.configured_awareness())
+    return runner.build_context(
+        opts, scope, consent=True, awareness=opts.awareness or runner.configured_awareness()
+    )
 
 
 def _status(edit: FileEdit) -> str:
-    """"installed" when the install edit would change nothing, else "missing"."""
+    """ "installed" when the install edit would change nothing, else "missing"."""
     try:
         current = fsio.read_or_none(os.path.realpath(edit.path))
         return "installed" if edit.transform(current) == current else "missing"
@@ -30,7 +31,10 @@ def _status(edit: FileEdit) -> str:
 
 
 def agent_rows(
-    descriptors: Mapping[str, Descriptor], names: Sequence[str], opts: InitOptions, *,
+    descriptors: Mapping[str, Descriptor],
+    names: Sequence[str],
+    opts: InitOptions,
+    *,
     with_status: bool,
 ) -> list[dict[str, object]]:
     from rtok.install import runner
@@ -83,8 +87,9 @@ def agent_rows(
             seen: dict[str, object] = {}
             for edit in edits:
                 if with_status:
-                    seen.setdefault(edit.path, {"path": edit.path, "kind": edit.kind,
-                                                "status": _status(edit)})
+                    seen.setdefault(
+                        edit.path, {"path": edit.path, "kind": edit.kind, "status": _status(edit)}
+                    )
                 else:
                     seen.setdefault(edit.path, edit.path)
             files[scope] = list(seen.values())
@@ -106,8 +111,11 @@ def _broken(row: Mapping[str, object], scope: str) -> list[str]:
     """The files of `scope` rtok cannot read or edit now (their status says why)."""
     files = row.get("files")
     entries = files.get(scope, []) if isinstance(files, dict) else []
-    return [str(e["path"]) for e in entries
-            if isinstance(e, dict) and str(e.get("status", "")).startswith("unreadable")]
+    return [
+        str(e["path"])
+        for e in entries
+        if isinstance(e, dict) and str(e.get("status", "")).startswith("unreadable")
+    ]
 
 
 def _strings(value: object) -> list[str]:
@@ -131,8 +139,10 @@ def status_line(row: Mapping[str, object], project_root: str | None) -> str:
         if broken:
             worst = "broken"
             parts.append(f"{scope} (cannot read {', '.join(shown_path(p) for p in broken)})")
-            fixes.append(f"correct {', '.join(shown_path(p) for p in broken)}, then "
-                         + fix_command(name, scope, project_root))
+            fixes.append(
+                f"correct {', '.join(shown_path(p) for p in broken)}, then "
+                + fix_command(name, scope, project_root)
+            )
         elif scope in partial:
             worst = "partial" if worst == "installed" else worst
             parts.append(f"{scope} (hook not in place)")
@@ -143,8 +153,9 @@ def status_line(row: Mapping[str, object], project_root: str | None) -> str:
     return line + (f"  fix: {'; '.join(fixes)}" if fixes else "")
 
 
-def render(descriptors: Mapping[str, Descriptor], names: Sequence[str], opts: InitOptions, *,
-           json: bool) -> str:
+def render(
+    descriptors: Mapping[str, Descriptor], names: Sequence[str], opts: InitOptions, *, json: bool
+) -> str:
     rows = agent_rows(descriptors, names, opts, with_status=True)
     if json:
         return jsonlib.dumps(rows, indent=2) + "\n"
@@ -162,13 +173,19 @@ def render(descriptors: Mapping[str, Descriptor], names: Sequence[str], opts: In
         installed = row["installed"]
         for scope in installed if isinstance(installed, list) else []:
             for entry in files.get(scope, []):
-                lines.append(f"  {scope}: {shown_path(entry['path'])} ({entry['kind']}): "
-                             f"{shown_text(str(entry['status']))}")
+                lines.append(
+                    f"  {scope}: {shown_path(entry['path'])} ({entry['kind']}): "
+                    f"{shown_text(str(entry['status']))}"
+                )
         if row.get("error"):
             lines.append(f"  error: {shown_text(str(row['error']))}")
-    counts = {word: sum(1 for line in lines if line[13:].startswith(word))
-              for word in ("installed", "partial", "broken")}
+    counts = {
+        word: sum(1 for line in lines if line[13:].startswith(word))
+        for word in ("installed", "partial", "broken")
+    }
     done = ", ".join(f"{n} {word}" for word, n in counts.items() if n)
-    lines.append(f"rtok: {done or 'not installed in any agent'} "
-                 f"(of {len(rows)} agent{'' if len(rows) == 1 else 's'}).")
+    lines.append(
+        f"rtok: {done or 'not installed in any agent'} "
+        f"(of {len(rows)} agent{'' if len(rows) == 1 else 's'})."
+    )
     return "\n".join(lines) + "\n"

@@ -120,7 +120,8 @@ def load_origins() -> OriginTable:
             path: (entry["sha_after"], entry["origin"])
             for path, entry in table.items()
             if isinstance(entry, dict)
-            and isinstance(entry.get("sha_after"), str) and isinstance(entry.get("origin"), str)
+            and isinstance(entry.get("sha_after"), str)
+            and isinstance(entry.get("origin"), str)
         }
     except (ValueError, TypeError, AttributeError):
         return {}
@@ -147,7 +148,9 @@ def update_origins(*, keep: dict[str, tuple[str, bytes]], drop: Iterable[str]) -
         raw = fsio.read_or_none(state_file())
         if raw is None:
             document: dict[str, object] = {
-                "version": STATE_VERSION, "created_files": {}, "created_dirs": {},
+                "version": STATE_VERSION,
+                "created_files": {},
+                "created_dirs": {},
             }
         else:
             load()  # validates, raising StateError on a corrupt file

@@ -97,8 +97,9 @@ def _recheck(
     return _replan(change, current, origin_table)
 
 
-def _replan(change: Change, current: bytes | None,
-            origin_table: state.OriginTable | None) -> Change | None:
+def _replan(
+    change: Change, current: bytes | None, origin_table: state.OriginTable | None
+) -> Change | None:
     """`change` planned again on the bytes its file holds now (None: nothing to do)."""
     new: bytes | None = current
     for edit in change.edits:
@@ -124,7 +125,9 @@ def _group_in_place(plan: Plan) -> dict[str, list[FileEdit]]:
 
 
 def _recheck_in_place(
-    real_path: str, edits: list[FileEdit], strict: bool,
+    real_path: str,
+    edits: list[FileEdit],
+    strict: bool,
     origin_table: state.OriginTable | None = None,
 ) -> Change | None:
     """A file that needed no change at planning; another run may have changed it since."""
@@ -144,13 +147,22 @@ def _recheck_in_place(
             f"{path}: changed after the preview was shown; nothing was written, run the "
             "command again to see the new changes"
         )
-    return Change(path=path, real_path=real_path, old=current, new=new, mode=mode,
-                  edit=edits[0], edits=tuple(edits), old_mode=old_mode,
-                  new_dirs=tuple(_missing_dirs(os.path.dirname(real_path))))
+    return Change(
+        path=path,
+        real_path=real_path,
+        old=current,
+        new=new,
+        mode=mode,
+        edit=edits[0],
+        edits=tuple(edits),
+        old_mode=old_mode,
+        new_dirs=tuple(_missing_dirs(os.path.dirname(real_path))),
+    )
 
 
 def _missing_dirs(directory: str) -> list[str]:
     return missing_dirs(directory)[0]
+
 
 class _Journal:
     """What this run has done so far, to undo it if a later step fails."""
@@ -197,8 +209,9 @@ def _is_blank(data: bytes | None) -> bool:
     return data is not None and not data.strip()
 
 
-def _settled_replan(change: Change, current: bytes | None,
-                    origin_table: state.OriginTable | None) -> Change | None:
+def _settled_replan(
+    change: Change, current: bytes | None, origin_table: state.OriginTable | None
+) -> Change | None:
     """Plan `change` again on what its file holds now, waiting for a file that looks
     half-written (blank or unparseable where it was not) to settle."""
     problem: Exception | None = None
@@ -220,9 +233,15 @@ def _settled_replan(change: Change, current: bytes | None,
     )
 
 
-def _write_current(change: Change, journal: _Journal, delay: float, strict: bool,
-                   origin_table: state.OriginTable | None, backups: BackupRun,
-                   result: ApplyResult) -> Change | None:
+def _write_current(
+    change: Change,
+    journal: _Journal,
+    delay: float,
+    strict: bool,
+    origin_table: state.OriginTable | None,
+    backups: BackupRun,
+    result: ApplyResult,
+) -> Change | None:
     """Write `change`, re-planning it when the file changed right before the rename."""
     for attempt in range(MAX_WRITE_ATTEMPTS):
         if attempt:
@@ -279,15 +298,13 @@ def _write(change: Change, journal: _Journal, delay: float) -> None:
         journal.done.append((change, None))
 
 
-def _remove_host_files(edits: Sequence[FileEdit], current_state: state.InstallState
-                       ) -> list[str]:
+def _remove_host_files(edits: Sequence[FileEdit], current_state: state.InstallState) -> list[str]:
     """Files the host wrote beside a file of rtok's that is gone now (a plugin's bytecode),
     inside a directory rtok created; then the host's directories they leave empty."""
     removed: list[str] = []
     for edit in edits:
         folder = os.path.dirname(os.path.realpath(edit.path))
-        if not edit.host_files or os.path.lexists(edit.path) or not current_state.created(
-                folder):
+        if not edit.host_files or os.path.lexists(edit.path) or not current_state.created(folder):
             continue
         for pattern in edit.host_files:
             for found in sorted(glob.glob(pattern)):
@@ -303,8 +320,7 @@ def _remove_host_files(edits: Sequence[FileEdit], current_state: state.InstallSt
     return removed
 
 
-def _prune_created_dirs(deleted: Sequence[Change],
-                        absent: Sequence[FileEdit] = ()) -> list[str]:
+def _prune_created_dirs(deleted: Sequence[Change], absent: Sequence[FileEdit] = ()) -> list[str]:
     """Remove directories rtok created that the deletions left empty (innermost first).
     `absent`: edits of files already gone (an uninstall killed after deleting them)."""
     current_state = state.load()
@@ -312,8 +328,9 @@ def _prune_created_dirs(deleted: Sequence[Change],
     removed: list[str] = []
     candidates = {os.path.dirname(c.real_path) for c in deleted}
     candidates |= {os.path.dirname(c.path) for c in deleted}
-    candidates |= {os.path.dirname(os.path.abspath(e.path)) for e in absent
-                   if not os.path.lexists(e.path)}
+    candidates |= {
+        os.path.dirname(os.path.abspath(e.path)) for e in absent if not os.path.lexists(e.path)
+    }
     for start in sorted(candidates, key=len, reverse=True):
         directory = start
         while current_state.created(directory) and os.path.isdir(directory):
@@ -365,8 +382,7 @@ def apply(
             _pause(delay)
             written: list[Change] = []
             for change in final:
-                done = _write_current(change, journal, delay, strict, origin_table, backups,
-                                      result)
+                done = _write_current(change, journal, delay, strict, origin_table, backups, result)
                 if done is not None:
                     written.append(done)
                 _pause(delay)
@@ -390,8 +406,13 @@ def apply(
     return result
 
 
-def _recheck_all(plan: Plan, settled: dict[str, list[FileEdit]], strict: bool,
-                 origin_table: state.OriginTable | None, result: ApplyResult) -> list[Change]:
+def _recheck_all(
+    plan: Plan,
+    settled: dict[str, list[FileEdit]],
+    strict: bool,
+    origin_table: state.OriginTable | None,
+    result: ApplyResult,
+) -> list[Change]:
     """Every change as it must be applied now that the files are locked."""
     final: list[Change] = []
     for change in plan.changes:
@@ -417,8 +438,9 @@ def _back_up(final: Sequence[Change], result: ApplyResult, delay: float) -> Back
     return backups
 
 
-def _failure(exc: Exception, journal: _Journal, failures: Sequence[str],
-             result: ApplyResult) -> TransactionError:
+def _failure(
+    exc: Exception, journal: _Journal, failures: Sequence[str], result: ApplyResult
+) -> TransactionError:
     message = f"could not apply the changes: {_describe(exc)}"
     if journal.done:
         message += "; the files already written were restored"
@@ -434,8 +456,9 @@ def _finish_removal(plan: Plan, deleted: Sequence[Change], result: ApplyResult) 
     """Forget deleted files and remove the directories rtok created that are left empty,
     also those of files an earlier, killed uninstall already deleted."""
     absent = [e for e in plan.unchanged if not os.path.lexists(e.path)]
-    state.update(remove_files=[c.real_path for c in deleted]
-                 + [os.path.realpath(e.path) for e in absent])
+    state.update(
+        remove_files=[c.real_path for c in deleted] + [os.path.realpath(e.path) for e in absent]
+    )
     result.removed_dirs = _prune_created_dirs(deleted, absent)
     state.update(remove_dirs=result.removed_dirs)
 
@@ -472,10 +495,11 @@ def _sync_integrity(
         outcomes.extend(
             (edit, fsio.read_or_none(os.path.realpath(edit.path))) for edit in plan.unchanged
         )
-        known = {
-            (os.path.abspath(r.path), r.kind, r.agent, r.sha256)
-            for r in load_records()
-        } if plan.unchanged else set()
+        known = (
+            {(os.path.abspath(r.path), r.kind, r.agent, r.sha256) for r in load_records()}
+            if plan.unchanged
+            else set()
+        )
         records: list[ArtifactRecord] = []
         for edit, data in outcomes:
             owned = edit.owned_bytes(data) if edit.owned_bytes else data
@@ -486,9 +510,14 @@ def _sync_integrity(
                 continue
             records.append(
                 ArtifactRecord(
-                    path=edit.path, agent=edit.agent, scope=edit.scope,
-                    project_root=project_root, kind=edit.kind, sha256=digest,
-                    rtok_version=__version__, time=stamp,
+                    path=edit.path,
+                    agent=edit.agent,
+                    scope=edit.scope,
+                    project_root=project_root,
+                    kind=edit.kind,
+                    sha256=digest,
+                    rtok_version=__version__,
+                    time=stamp,
                 )
             )
         if records:

@@ -21,8 +21,9 @@ from rtok.integrity import installed
 
 SAMPLE_COMMAND = "git status"
 # (command, payload, cwd, env) -> (exit status or None, stdout, stderr)
-RunHook = Callable[[str, Mapping[str, JsonValue], str, Mapping[str, str]],
-                   tuple[int | None, str, str]]
+RunHook = Callable[
+    [str, Mapping[str, JsonValue], str, Mapping[str, str]], tuple[int | None, str, str]
+]
 
 
 def found_by(borrower: Borrower) -> str:
@@ -45,7 +46,8 @@ def borrower_payload(borrower: Borrower, cwd: str) -> JsonObject | None:
             return None
         return fill_sample(lender.hook_sample, SAMPLE_COMMAND, cwd)
     text = borrower.payload.replace("${command}", SAMPLE_COMMAND).replace(
-        "${cwd}", json.dumps(cwd)[1:-1])
+        "${cwd}", json.dumps(cwd)[1:-1]
+    )
     payload: JsonObject = json.loads(text)
     return payload
 
@@ -68,8 +70,9 @@ def reply_problem(descriptor: Descriptor, code: int | None, out: str, err: str) 
     return None
 
 
-def borrowed_checks(descriptor: Descriptor, commands: Sequence[str],
-                    run: RunHook) -> list[tuple[str, str, str]]:
+def borrowed_checks(
+    descriptor: Descriptor, commands: Sequence[str], run: RunHook
+) -> list[tuple[str, str, str]]:
     """(level, host name, message) for each borrowing host found here, running each
     registered command with the host's payload through `run(command, payload, cwd, env)`
     (rtok.integrity.doctor.run_hook_command)."""
@@ -82,18 +85,31 @@ def borrowed_checks(descriptor: Descriptor, commands: Sequence[str],
             cwd = os.path.realpath(tmp)
             payload = borrower_payload(borrower, cwd)
             if payload is None:
-                results.append(("WARN", borrower.name, f"found ({where}), but no sample "
-                                f"payload of {borrower.sample_of} is known"))
+                results.append(
+                    (
+                        "WARN",
+                        borrower.name,
+                        f"found ({where}), but no sample payload of {borrower.sample_of} is known",
+                    )
+                )
                 continue
             for command in commands:
                 code, out, err = run(command, payload, cwd, dict(os.environ))
                 problem = reply_problem(descriptor, code, out, err)
-                head = (f"{borrower.name} ({where}) loads {descriptor.display_name}'s "
-                        f"hooks and runs `{command}` with its own payload")
+                head = (
+                    f"{borrower.name} ({where}) loads {descriptor.display_name}'s "
+                    f"hooks and runs `{command}` with its own payload"
+                )
                 if problem:
                     results.append(("FAIL", borrower.name, f"{head}: {problem}"))
                 else:
                     answer = "a reply" if out.strip() else "no opinion"
-                    results.append(("PASS", borrower.name, f"{head}; it answers with "
-                                    f"{answer} (exit 0) [{borrower.source.split(' ')[0]}]"))
+                    results.append(
+                        (
+                            "PASS",
+                            borrower.name,
+                            f"{head}; it answers with "
+                            f"{answer} (exit 0) [{borrower.source.split(' ')[0]}]",
+                        )
+                    )
     return results

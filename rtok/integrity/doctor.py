@@ -90,8 +90,11 @@ def _runs_rtok_hook(command: str, agent: str) -> bool:
     for words, _dialect, _direct in found:
         values = [dequote(word) for word in words]
         for i, value in enumerate(values):
-            if value is not None and os.path.basename(value) in ("rtok", "rtok.exe") and \
-                    values[i + 1:i + 3] == ["hook", agent]:
+            if (
+                value is not None
+                and os.path.basename(value) in ("rtok", "rtok.exe")
+                and values[i + 1 : i + 3] == ["hook", agent]
+            ):
                 return True
     return False
 
@@ -125,8 +128,9 @@ def sample_payload(shape: PayloadShape, command: str | None, cwd: str) -> JsonOb
     return payload
 
 
-def expected_outcome(protocol: HookProtocol, payload: JsonObject, cwd: str,
-                     env: Mapping[str, str]) -> tuple[str, str]:
+def expected_outcome(
+    protocol: HookProtocol, payload: JsonObject, cwd: str, env: Mapping[str, str]
+) -> tuple[str, str]:
     """(decision kind, reply text) rtok's own decision core gives this payload here."""
     from rtok.hooks.main import respond
 
@@ -149,8 +153,7 @@ def _environment(env: Mapping[str, str]) -> Iterator[None]:
         os.environ.update(saved)
 
 
-def check_reply(shape: PayloadShape, protocol: HookProtocol, kind: str,
-                stdout: str) -> str | None:
+def check_reply(shape: PayloadShape, protocol: HookProtocol, kind: str, stdout: str) -> str | None:
     """Why `stdout` is not the agent's reply for `kind` (None: it is)."""
     template_text = shape["replies"].get(kind)
     if template_text is None:
@@ -196,9 +199,13 @@ def _clip(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def host_contract_problem(agent: str, sample: str, stdout: str,
-                          sample_input: Mapping[str, JsonValue] | None,
-                          command_key: str = "command") -> str | None:
+def host_contract_problem(
+    agent: str,
+    sample: str,
+    stdout: str,
+    sample_input: Mapping[str, JsonValue] | None,
+    command_key: str = "command",
+) -> str | None:
     """What the host itself would reject in this reply, or None. Every host takes one
     JSON object or nothing; a rewrite must return the complete tool input with only the
     command changed; Codex applies updatedInput only with permissionDecision "allow"."""
@@ -228,8 +235,9 @@ def host_contract_problem(agent: str, sample: str, stdout: str,
     for dotted, wanted in facts.rewrite_requires.items():
         found = _at(reply, tuple(dotted.split(".")))
         if found != wanted:
-            return (f"{agent} ignores the rewritten input without {dotted} {wanted!r} "
-                    f"(got {found!r})")
+            return (
+                f"{agent} ignores the rewritten input without {dotted} {wanted!r} (got {found!r})"
+            )
     return None
 
 
@@ -253,13 +261,21 @@ def exit_status_reply(code: int, out: str, err: str) -> tuple[int, str]:
     return 0, json.dumps({"exit": code, "stderr": err.rstrip("\n")})
 
 
-def run_hook_command(command: str, payload: Mapping[str, JsonValue], cwd: str,
-                     env: Mapping[str, str]) -> tuple[int | None, str, str]:
+def run_hook_command(
+    command: str, payload: Mapping[str, JsonValue], cwd: str, env: Mapping[str, str]
+) -> tuple[int | None, str, str]:
     """Run the registered command as the agent does: `/bin/sh -c`, payload on stdin."""
     try:
-        done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload),
-                              capture_output=True, text=True, cwd=cwd, env=dict(env),
-                              timeout=HOOK_TIMEOUT_S, check=False)
+        done = subprocess.run(
+            ["/bin/sh", "-c", command],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=dict(env),
+            timeout=HOOK_TIMEOUT_S,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         return None, "", f"no answer within {HOOK_TIMEOUT_S:.0f}s"
     except OSError as exc:
@@ -312,45 +328,101 @@ def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
 
     protocol: HookProtocol | None = PROTOCOLS.get(agent)
     if protocol is None:
-        return [Check(agent, scope, "hook", WARN, "no hook protocol known for this agent",
-                      command=command)]
+        return [
+            Check(
+                agent, scope, "hook", WARN, "no hook protocol known for this agent", command=command
+            )
+        ]
     shape = protocol["payloads"][0]
     checks: list[Check] = []
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
         cwd = os.path.realpath(tmp)
         for sample, cmd in (("rewrite", REWRITE_SAMPLE), ("passthrough", None)):
             env = agent_env(agent, cwd, os.environ)
-            checks.append(_one_sample(agent, scope, sample, command, protocol, shape,
-                                      sample_payload(shape, cmd, cwd), cwd, env))
-        checks.append(_expand_check(agent, scope, command, shape, cwd,
-                                    agent_env(agent, cwd, os.environ)))
+            checks.append(
+                _one_sample(
+                    agent,
+                    scope,
+                    sample,
+                    command,
+                    protocol,
+                    shape,
+                    sample_payload(shape, cmd, cwd),
+                    cwd,
+                    env,
+                )
+            )
+        checks.append(
+            _expand_check(agent, scope, command, shape, cwd, agent_env(agent, cwd, os.environ))
+        )
     with deny_sandbox(str(protocol["permissions"])) as sandbox:
         if sandbox is None:
-            checks.append(Check(agent, scope, "deny", SKIP,
-                                "the agent's own approval decides; rtok reads no rules of it",
-                                command=command))
+            checks.append(
+                Check(
+                    agent,
+                    scope,
+                    "deny",
+                    SKIP,
+                    "the agent's own approval decides; rtok reads no rules of it",
+                    command=command,
+                )
+            )
         else:
             cwd, base = sandbox
             env = agent_env(agent, cwd, base)
-            checks.append(_one_sample(agent, scope, "deny", command, protocol, shape,
-                                      sample_payload(shape, DENY_SAMPLE, cwd), cwd, env))
+            checks.append(
+                _one_sample(
+                    agent,
+                    scope,
+                    "deny",
+                    command,
+                    protocol,
+                    shape,
+                    sample_payload(shape, DENY_SAMPLE, cwd),
+                    cwd,
+                    env,
+                )
+            )
     return checks
 
 
-def _one_sample(agent: str, scope: str, sample: str, command: str,
-                protocol: HookProtocol, shape: PayloadShape,
-                payload: JsonObject, cwd: str, env: Mapping[str, str]) -> Check:
+def _one_sample(
+    agent: str,
+    scope: str,
+    sample: str,
+    command: str,
+    protocol: HookProtocol,
+    shape: PayloadShape,
+    payload: JsonObject,
+    cwd: str,
+    env: Mapping[str, str],
+) -> Check:
     fix = init_fix(agent, scope, None)
     try:
         kind, _expected = expected_outcome(protocol, payload, cwd, env)
     except Exception as exc:
-        return Check(agent, scope, sample, WARN,
-                     f"rtok's own decision for the sample failed: {exc}", command=command)
-    wanted = {"rewrite": ("allow_rewrite", "ask_rewrite"), "passthrough": ("passthrough",),
-              "deny": ("deny",)}[sample]
+        return Check(
+            agent,
+            scope,
+            sample,
+            WARN,
+            f"rtok's own decision for the sample failed: {exc}",
+            command=command,
+        )
+    wanted = {
+        "rewrite": ("allow_rewrite", "ask_rewrite"),
+        "passthrough": ("passthrough",),
+        "deny": ("deny",),
+    }[sample]
     if kind not in wanted:
-        return Check(agent, scope, sample, WARN,
-                     f"sample not usable here: rtok decides {kind!r} for it", command=command)
+        return Check(
+            agent,
+            scope,
+            sample,
+            WARN,
+            f"sample not usable here: rtok decides {kind!r} for it",
+            command=command,
+        )
     started = time.monotonic()
     code, out, err = run_hook_command(command, payload, cwd, env)
     elapsed_ms = (time.monotonic() - started) * 1000
@@ -360,51 +432,81 @@ def _one_sample(agent: str, scope: str, sample: str, command: str,
         code, out = exit_status_reply(code, out, err)
     if code != 0:
         detail = _clip(err.strip().splitlines()[-1]) if err.strip() else "no message"
-        return Check(agent, scope, sample, FAIL, f"hook exited {code}: {detail}", fix,
-                     command, out)
+        return Check(agent, scope, sample, FAIL, f"hook exited {code}: {detail}", fix, command, out)
     problem = check_reply(shape, protocol, kind if kind != "passthrough" else "defer", out)
     if problem is None:
         from rtok.hooks.payload import lookup
 
         sample_input = lookup(payload, shape["input"])
         problem = host_contract_problem(
-            agent, sample, out, sample_input if isinstance(sample_input, dict) else None,
-            shape["command"][0])
+            agent,
+            sample,
+            out,
+            sample_input if isinstance(sample_input, dict) else None,
+            shape["command"][0],
+        )
     if problem is None and sample == "rewrite" and REWRITE_SAMPLE not in out:
         problem = f"reply does not carry the command: {_clip(out)!r}"
     if problem is not None:
         return Check(agent, scope, sample, FAIL, problem, fix, command, out)
-    what = {"rewrite": f"rewrites `{REWRITE_SAMPLE}`", "passthrough": "leaves other tools alone",
-            "deny": "leaves a denied command to the agent's rule"}[sample]
-    return Check(agent, scope, sample, PASS,
-                 f"{what}; reply parses as the agent expects ({elapsed_ms:.0f} ms)",
-                 command=command, reply=_clip(out) or None)
+    what = {
+        "rewrite": f"rewrites `{REWRITE_SAMPLE}`",
+        "passthrough": "leaves other tools alone",
+        "deny": "leaves a denied command to the agent's rule",
+    }[sample]
+    return Check(
+        agent,
+        scope,
+        sample,
+        PASS,
+        f"{what}; reply parses as the agent expects ({elapsed_ms:.0f} ms)",
+        command=command,
+        reply=_clip(out) or None,
+    )
 
 
-def _expand_check(agent: str, scope: str, command: str, shape: PayloadShape, cwd: str,
-                  env: Mapping[str, str]) -> Check:
+def _expand_check(
+    agent: str, scope: str, command: str, shape: PayloadShape, cwd: str, env: Mapping[str, str]
+) -> Check:
     """The agent's shell can run the `rtok expand` every trailer names."""
-    code, out, err = run_hook_command(command, sample_payload(shape, reach.PROBE, cwd), cwd,
-                                      env)
+    code, out, err = run_hook_command(command, sample_payload(shape, reach.PROBE, cwd), cwd, env)
     if code == 2 and reach.command_in_reply(err):
         out, code = err, 0  # a host that reads only an exit status: the suggestion is there
     if code != 0:
-        return Check(agent, scope, "expand", FAIL,
-                     f"the hook failed for `{reach.PROBE}`: {_clip(err) or code}",
-                     init_fix(agent, scope, None), command)
+        return Check(
+            agent,
+            scope,
+            "expand",
+            FAIL,
+            f"the hook failed for `{reach.PROBE}`: {_clip(err) or code}",
+            init_fix(agent, scope, None),
+            command,
+        )
     return _reach_check(agent, scope, command, reach.through_reply(out, cwd, env))
 
 
 def _reach_check(agent: str, scope: str, command: str, found: reach.Reach) -> Check:
     if found.ok:
-        return Check(agent, scope, "expand", PASS,
-                     f"the agent's shell runs `rtok expand` ({found.how}: `{found.command}`)",
-                     command=command)
-    return Check(agent, scope, "expand", FAIL,
-                 f"the agent's shell cannot run `{found.command}` ({found.detail}), so the "
-                 "model cannot read the full output of a shortened command; `rtok init` "
-                 f"again repairs the hook and links `rtok` into {paths.user_bin_dir()} when "
-                 "that is on PATH", init_fix(agent, scope, None), command)
+        return Check(
+            agent,
+            scope,
+            "expand",
+            PASS,
+            f"the agent's shell runs `rtok expand` ({found.how}: `{found.command}`)",
+            command=command,
+        )
+    return Check(
+        agent,
+        scope,
+        "expand",
+        FAIL,
+        f"the agent's shell cannot run `{found.command}` ({found.detail}), so the "
+        "model cannot read the full output of a shortened command; `rtok init` "
+        f"again repairs the hook and links `rtok` into {paths.user_bin_dir()} when "
+        "that is on PATH",
+        init_fix(agent, scope, None),
+        command,
+    )
 
 
 # ------------------------------------------------------------------------------ plugins
@@ -414,22 +516,34 @@ def _reach_check(agent: str, scope: str, command: str, found: reach.Reach) -> Ch
 REWRITE_PERMISSION_SOURCE = REWRITE_DEFAULT[0]
 
 
-def check_stock_file(agent: str, scope: str, record: ArtifactRecord, data: bytes,
-                     what: str = "plugin") -> Check:
+def check_stock_file(
+    agent: str, scope: str, record: ArtifactRecord, data: bytes, what: str = "plugin"
+) -> Check:
     if is_stock_artifact("whole_file", data):
         return Check(agent, scope, "plugin_file", PASS, f"{record.path} is a stock rtok {what}")
     if sha256_hex(data) == record.sha256:
-        return Check(agent, scope, "plugin_file", WARN,
-                     f"{record.path} is as rtok wrote it, but from a build whose {what} is "
-                     "not in this rtok's manifest: reinstall to update it",
-                     init_fix(agent, scope, record.project_root))
-    return Check(agent, scope, "plugin_file", FAIL,
-                 f"{record.path} differs from every {what} rtok shipped (modified)",
-                 init_fix(agent, scope, record.project_root))
+        return Check(
+            agent,
+            scope,
+            "plugin_file",
+            WARN,
+            f"{record.path} is as rtok wrote it, but from a build whose {what} is "
+            "not in this rtok's manifest: reinstall to update it",
+            init_fix(agent, scope, record.project_root),
+        )
+    return Check(
+        agent,
+        scope,
+        "plugin_file",
+        FAIL,
+        f"{record.path} differs from every {what} rtok shipped (modified)",
+        init_fix(agent, scope, record.project_root),
+    )
 
 
-def exercise_plugin(agent: str, scope: str, files: Sequence[tuple[ArtifactRecord, bytes]]
-                    ) -> list[Check]:
+def exercise_plugin(
+    agent: str, scope: str, files: Sequence[tuple[ArtifactRecord, bytes]]
+) -> list[Check]:
     """Stock check of every plugin file, then `rtok rewrite` through each rtok path the
     plugin's files name (a plugin may be several files; one of them holds the path)."""
     checks = [check_stock_file(agent, scope, record, data) for record, data in files]
@@ -439,21 +553,29 @@ def exercise_plugin(agent: str, scope: str, files: Sequence[tuple[ArtifactRecord
     root = files[0][0].project_root if files else None
     fix = init_fix(agent, scope, root)
     if not bins:
-        checks.append(Check(agent, scope, "rewrite", FAIL,
-                            "the plugin names no absolute rtok path", fix))
+        checks.append(
+            Check(agent, scope, "rewrite", FAIL, "the plugin names no absolute rtok path", fix)
+        )
         return checks
     for binary in bins:
         checks.extend(_plugin_rewrites(agent, scope, binary, fix))
     return checks
 
 
-def _run_rewrite(binary: str, command: str, cwd: str, env: Mapping[str, str],
-                 options: Sequence[str] = ()) -> tuple[int | None, str, str]:
+def _run_rewrite(
+    binary: str, command: str, cwd: str, env: Mapping[str, str], options: Sequence[str] = ()
+) -> tuple[int | None, str, str]:
     try:
-        done = subprocess.run([binary, "rewrite", *options, "--", command],
-                              capture_output=True, text=True,
-                              cwd=cwd, env=dict(env), timeout=HOOK_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL, check=False)
+        done = subprocess.run(
+            [binary, "rewrite", *options, "--", command],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=dict(env),
+            timeout=HOOK_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         return None, "", f"no answer within {HOOK_TIMEOUT_S:.0f}s"
     except OSError as exc:
@@ -467,48 +589,109 @@ def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Chec
         cwd = os.path.realpath(tmp)
         code, out, err = _run_rewrite(binary, REWRITE_SAMPLE, cwd, os.environ)
         if code in (0, 3) and REWRITE_SAMPLE in out and "rtok" in out:
-            checks.append(Check(agent, scope, "rewrite", PASS,
-                                f"`{binary} rewrite` rewrites `{REWRITE_SAMPLE}` (exit {code})",
-                                command=binary, reply=_clip(out)))
+            checks.append(
+                Check(
+                    agent,
+                    scope,
+                    "rewrite",
+                    PASS,
+                    f"`{binary} rewrite` rewrites `{REWRITE_SAMPLE}` (exit {code})",
+                    command=binary,
+                    reply=_clip(out),
+                )
+            )
         else:
-            checks.append(Check(agent, scope, "rewrite", FAIL,
-                                f"`{binary} rewrite {REWRITE_SAMPLE}` gave exit {code}: "
-                                f"{_clip(err or out) or 'no output'}", fix, binary, out))
+            checks.append(
+                Check(
+                    agent,
+                    scope,
+                    "rewrite",
+                    FAIL,
+                    f"`{binary} rewrite {REWRITE_SAMPLE}` gave exit {code}: "
+                    f"{_clip(err or out) or 'no output'}",
+                    fix,
+                    binary,
+                    out,
+                )
+            )
         # As the plugins call it: they name the rtok to put into the command.
-        code, out, err = _run_rewrite(binary, reach.PROBE, cwd, os.environ,
-                                      ("--rtok-bin", binary))
-        checks.append(_reach_check(agent, scope, binary, reach.through_reply(
-            out if code in (0, 3) else "", cwd, os.environ)))
+        code, out, err = _run_rewrite(binary, reach.PROBE, cwd, os.environ, ("--rtok-bin", binary))
+        checks.append(
+            _reach_check(
+                agent,
+                scope,
+                binary,
+                reach.through_reply(out if code in (0, 3) else "", cwd, os.environ),
+            )
+        )
         code, out, err = _run_rewrite(binary, PLUGIN_PASSTHROUGH, cwd, os.environ)
         if code == 1 and not out.strip():
-            checks.append(Check(agent, scope, "passthrough", PASS,
-                                f"`{PLUGIN_PASSTHROUGH}` is left alone (exit 1)", command=binary))
+            checks.append(
+                Check(
+                    agent,
+                    scope,
+                    "passthrough",
+                    PASS,
+                    f"`{PLUGIN_PASSTHROUGH}` is left alone (exit 1)",
+                    command=binary,
+                )
+            )
         else:
-            checks.append(Check(agent, scope, "passthrough", FAIL,
-                                f"`{PLUGIN_PASSTHROUGH}` gave exit {code}, {_clip(out)!r}",
-                                fix, binary, out))
+            checks.append(
+                Check(
+                    agent,
+                    scope,
+                    "passthrough",
+                    FAIL,
+                    f"`{PLUGIN_PASSTHROUGH}` gave exit {code}, {_clip(out)!r}",
+                    fix,
+                    binary,
+                    out,
+                )
+            )
     with deny_sandbox(REWRITE_PERMISSION_SOURCE) as sandbox:
         assert sandbox is not None
         cwd, env = sandbox
         code, out, err = _run_rewrite(binary, DENY_SAMPLE, cwd, env)
         if code == 2 and not out.strip():
-            owner = next((d.display_name for d in installed.descriptors().values()
-                          if d.rewrite.default_rules), REWRITE_PERMISSION_SOURCE)
-            checks.append(Check(agent, scope, "deny", PASS,
-                                f"a command your {owner} rules deny is left alone (exit 2)",
-                                command=binary))
+            owner = next(
+                (
+                    d.display_name
+                    for d in installed.descriptors().values()
+                    if d.rewrite.default_rules
+                ),
+                REWRITE_PERMISSION_SOURCE,
+            )
+            checks.append(
+                Check(
+                    agent,
+                    scope,
+                    "deny",
+                    PASS,
+                    f"a command your {owner} rules deny is left alone (exit 2)",
+                    command=binary,
+                )
+            )
         else:
-            checks.append(Check(agent, scope, "deny", FAIL,
-                                f"a denied command gave exit {code}, {_clip(out)!r}", fix,
-                                binary, out))
+            checks.append(
+                Check(
+                    agent,
+                    scope,
+                    "deny",
+                    FAIL,
+                    f"a denied command gave exit {code}, {_clip(out)!r}",
+                    fix,
+                    binary,
+                    out,
+                )
+            )
     return checks
 
 
 # -------------------------------------------------------------------------------- codex
 
 
-def codex_hook_hash(command: str, timeout: object, matcher: str,
-                    is_async: bool = False) -> str:
+def codex_hook_hash(command: str, timeout: object, matcher: str, is_async: bool = False) -> str:
     """The hash Codex keeps for a trusted PreToolUse command hook (`sha256:<hex>`)."""
     # One hash function for the installer and doctor: the one Codex computes.
     handler: dict[str, object] = {"async": is_async, "command": command, "type": "command"}
@@ -545,8 +728,17 @@ def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
         document = tomllib.loads(text) if hooks_file.endswith(".toml") else json.loads(text)
         groups = document.get("hooks", {}).get("PreToolUse", [])
     except (ValueError, AttributeError, UnicodeDecodeError) as exc:
-        return [Check(agent, scope, "codex_trust", FAIL, f"{hooks_file} does not parse: {exc}",
-                      fix, path=hooks_file)]
+        return [
+            Check(
+                agent,
+                scope,
+                "codex_trust",
+                FAIL,
+                f"{hooks_file} does not parse: {exc}",
+                fix,
+                path=hooks_file,
+            )
+        ]
     config_path = installed.trust_config(agent, scope)
     try:
         with open(config_path, "rb") as handle:
@@ -556,12 +748,29 @@ def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
     except tomllib.TOMLDecodeError:
         # Said as verify and init say it (rtok's own TOML reader); re-installing would
         # refuse the file too, so the fix is correcting it.
-        return [Check(agent, scope, "codex_trust", FAIL,
-                      f"the file does not parse: {_toml_problem(config_path)}",
-                      f"correct {config_path}, then run rtok doctor", path=config_path)]
+        return [
+            Check(
+                agent,
+                scope,
+                "codex_trust",
+                FAIL,
+                f"the file does not parse: {_toml_problem(config_path)}",
+                f"correct {config_path}, then run rtok doctor",
+                path=config_path,
+            )
+        ]
     except OSError as exc:
-        return [Check(agent, scope, "codex_trust", FAIL,
-                      f"{config_path} cannot be read: {exc}", fix, path=config_path)]
+        return [
+            Check(
+                agent,
+                scope,
+                "codex_trust",
+                FAIL,
+                f"{config_path} cannot be read: {exc}",
+                fix,
+                path=config_path,
+            )
+        ]
     state = config.get("hooks", {}).get("state", {}) if isinstance(config, dict) else {}
     checks: list[Check] = []
     absolute = os.path.abspath(hooks_file)
@@ -573,41 +782,72 @@ def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
             if not isinstance(command, str) or not _runs_rtok_hook(command, agent):
                 continue
             key = f"{absolute}:pre_tool_use:{gi}:{hi}"
-            wanted = codex_hook_hash(command, handler.get("timeout"),
-                                     str(group.get("matcher", "")),
-                                     bool(handler.get("async", False)))
+            wanted = codex_hook_hash(
+                command,
+                handler.get("timeout"),
+                str(group.get("matcher", "")),
+                bool(handler.get("async", False)),
+            )
             entry = state.get(key) if isinstance(state, dict) else None
             found = entry.get("trusted_hash") if isinstance(entry, dict) else None
             if found == wanted:
-                checks.append(Check(agent, scope, "codex_trust", PASS,
-                                    f"hook {key} is trusted in {config_path}", command=command))
+                checks.append(
+                    Check(
+                        agent,
+                        scope,
+                        "codex_trust",
+                        PASS,
+                        f"hook {key} is trusted in {config_path}",
+                        command=command,
+                    )
+                )
             elif found is None:
-                checks.append(Check(agent, scope, "codex_trust", FAIL,
-                                    f"hook {key} is not trusted in {config_path}: Codex skips "
-                                    "it silently", fix, command))
+                checks.append(
+                    Check(
+                        agent,
+                        scope,
+                        "codex_trust",
+                        FAIL,
+                        f"hook {key} is not trusted in {config_path}: Codex skips it silently",
+                        fix,
+                        command,
+                    )
+                )
             else:
-                checks.append(Check(agent, scope, "codex_trust", FAIL,
-                                    f"hook {key} changed since it was trusted ({found} != "
-                                    f"{wanted}): Codex skips it", fix, command))
+                checks.append(
+                    Check(
+                        agent,
+                        scope,
+                        "codex_trust",
+                        FAIL,
+                        f"hook {key} changed since it was trusted ({found} != "
+                        f"{wanted}): Codex skips it",
+                        fix,
+                        command,
+                    )
+                )
     if not checks:
-        checks.append(Check(agent, scope, "codex_trust", FAIL,
-                            f"no rtok hook in {hooks_file}", fix))
+        checks.append(
+            Check(agent, scope, "codex_trust", FAIL, f"no rtok hook in {hooks_file}", fix)
+        )
     return checks
 
 
 # ------------------------------------------------------------------------------- driver
 
 
-def _groups(records: Sequence[ArtifactRecord]
-            ) -> dict[tuple[str, str, str | None], list[ArtifactRecord]]:
+def _groups(
+    records: Sequence[ArtifactRecord],
+) -> dict[tuple[str, str, str | None], list[ArtifactRecord]]:
     groups: dict[tuple[str, str, str | None], list[ArtifactRecord]] = {}
     for record in records:
         groups.setdefault((record.agent, record.scope, record.project_root), []).append(record)
     return groups
 
 
-def unrecorded_installs(records: Sequence[ArtifactRecord], agent: str | None,
-                        cwd: str) -> list[ArtifactRecord]:
+def unrecorded_installs(
+    records: Sequence[ArtifactRecord], agent: str | None, cwd: str
+) -> list[ArtifactRecord]:
     """Records standing in for rtok artifacts found on disk without one (records lost or
     written by another rtok), so their hooks are exercised too."""
     from rtok.integrity.verify import find_unrecorded
@@ -615,10 +855,16 @@ def unrecorded_installs(records: Sequence[ArtifactRecord], agent: str | None,
     found: list[ArtifactRecord] = []
     for finding in find_unrecorded(records, agent, cwd):
         if finding.agent and finding.path and finding.kind and finding.scope:
-            found.append(ArtifactRecord(
-                path=finding.path, agent=finding.agent, scope=finding.scope,
-                project_root=finding.project_root, kind=finding.kind,
-                sha256=finding.actual_sha256 or "0" * 64))
+            found.append(
+                ArtifactRecord(
+                    path=finding.path,
+                    agent=finding.agent,
+                    scope=finding.scope,
+                    project_root=finding.project_root,
+                    kind=finding.kind,
+                    sha256=finding.actual_sha256 or "0" * 64,
+                )
+            )
     return found
 
 
@@ -630,15 +876,17 @@ def _hook_group_spec(agent: str, scope: str, root: str | None, path: str) -> Fil
     for spec in descriptor.files.get(scope, ()):
         if spec.strategy != "json_hook_group":
             continue
-        candidate = (paths.expand_user_path(spec.path) if scope == "global" or spec.user_file
-                     else os.path.join(root or "", spec.path))
+        candidate = (
+            paths.expand_user_path(spec.path)
+            if scope == "global" or spec.user_file
+            else os.path.join(root or "", spec.path)
+        )
         if installed.same_path(candidate, path):
             return spec
     return None
 
 
-def competing_hooks(agent: str, scope: str, root: str | None, path: str,
-                    data: bytes) -> list[str]:
+def competing_hooks(agent: str, scope: str, root: str | None, path: str, data: bytes) -> list[str]:
     """Commands of other hooks that run for the same tool call as rtok's. When several
     hooks answer one call the host picks a rewrite in no fixed order, so rtok's may be
     dropped (reported against Claude Code and Codex)."""
@@ -686,21 +934,28 @@ def doctor(agent: str | None = None, cwd: str | None = None) -> list[Check]:
     installed.descriptors()  # load once, before the workers share it
     # rtok's own decisions for the samples read the host's permission files; the hot
     # path's one-line warning about an unreadable one would report it a second time.
-    with contextlib.redirect_stderr(io.StringIO()), ThreadPoolExecutor(
-            max_workers=min(DOCTOR_WORKERS, len(groups))) as pool:
-        results = list(pool.map(
-            lambda item: _doctor_group(item[0][0], item[0][1], item[0][2], item[1]), groups))
+    with (
+        contextlib.redirect_stderr(io.StringIO()),
+        ThreadPoolExecutor(max_workers=min(DOCTOR_WORKERS, len(groups))) as pool,
+    ):
+        results = list(
+            pool.map(
+                lambda item: _doctor_group(item[0][0], item[0][1], item[0][2], item[1]), groups
+            )
+        )
     from rtok.integrity.verify import permission_file_problems
 
     agents = sorted({name for (name, _scope, _root), _group in groups})
     checks = one_report_per_broken_file(
         [check for result in results for check in result],
-        permission_file_problems(agents, cwd or os.getcwd()))
+        permission_file_problems(agents, cwd or os.getcwd()),
+    )
     return check_launcher(checks) + checks
 
 
-def one_report_per_broken_file(checks: list[Check],
-                               unreadable: list[tuple[str, str, str]]) -> list[Check]:
+def one_report_per_broken_file(
+    checks: list[Check], unreadable: list[tuple[str, str, str]]
+) -> list[Check]:
     """A file its host cannot parse is reported once (host_parse, in the host's terms):
     the hook entry and hook trust checks that fail only because of it, a second record in
     the same file, and the permission reader's report of it are folded into that one."""
@@ -712,8 +967,11 @@ def one_report_per_broken_file(checks: list[Check],
     out: list[Check] = []
     reported: set[str] = set()
     for check in checks:
-        if check.agent in blind and check.level == WARN and "rtok decides 'defer'" in (
-                check.message):
+        if (
+            check.agent in blind
+            and check.level == WARN
+            and "rtok decides 'defer'" in (check.message)
+        ):
             continue  # the sample is deferred because of the unreadable file said once
         if check.path in broken:
             if check.sample != "host_parse":
@@ -727,11 +985,18 @@ def one_report_per_broken_file(checks: list[Check],
                 check = replace(check, message=merged[check.path])
         out.append(check)
     out.extend(
-        Check(agent, "-", "permission_file", FAIL,
-              f"cannot read the permission rules in {path} ({why}); rtok rewrites nothing "
-              f"for {agent} until this is fixed", fix=f"correct or remove {shlex.quote(path)}",
-              path=path)
-        for agent, path, why in rest)
+        Check(
+            agent,
+            "-",
+            "permission_file",
+            FAIL,
+            f"cannot read the permission rules in {path} ({why}); rtok rewrites nothing "
+            f"for {agent} until this is fixed",
+            fix=f"correct or remove {shlex.quote(path)}",
+            path=path,
+        )
+        for agent, path, why in rest
+    )
     return out
 
 
@@ -747,14 +1012,27 @@ def check_launcher(checks: Sequence[Check]) -> list[Check]:
 
         agent = next((c.agent for c in checks if c.agent != "rtok"), "claude")
         scope = next((c.scope for c in checks if c.agent == agent), "global")
-        again = init_fix(agent, scope, None) if scope == "global" else (
-            f"{rtok_command()} init --agent {agent} --auto-patch")
-        return [Check("rtok", "global", "launcher", FAIL,
-                      "; ".join(problems) + " (any `rtok init` writes it again)", again)]
+        again = (
+            init_fix(agent, scope, None)
+            if scope == "global"
+            else (f"{rtok_command()} init --agent {agent} --auto-patch")
+        )
+        return [
+            Check(
+                "rtok",
+                "global",
+                "launcher",
+                FAIL,
+                "; ".join(problems) + " (any `rtok init` writes it again)",
+                again,
+            )
+        ]
     with open(path, encoding="utf-8") as handle:
         python, root = launcher.configured(handle.read())
-    return [Check("rtok", "global", "launcher", PASS,
-                  f"{path} starts {python} with rtok from {root}"), *check_preload(path)]
+    return [
+        Check("rtok", "global", "launcher", PASS, f"{path} starts {python} with rtok from {root}"),
+        *check_preload(path),
+    ]
 
 
 def check_preload(launcher_path: str) -> list[Check]:
@@ -766,13 +1044,21 @@ def check_preload(launcher_path: str) -> list[Check]:
     if not problems:
         return []
     level = FAIL if any(foreign for _, foreign in problems) else WARN
-    return [Check("rtok", "global", "preload", level, "; ".join(text for text, _ in problems),
-                  "rtok init (any agent, any scope) removes them; the next runs make "
-                  "private ones")]
+    return [
+        Check(
+            "rtok",
+            "global",
+            "preload",
+            level,
+            "; ".join(text for text, _ in problems),
+            "rtok init (any agent, any scope) removes them; the next runs make private ones",
+        )
+    ]
 
 
-def _doctor_group(name: str, scope: str, root: str | None,
-                  group: Sequence[ArtifactRecord]) -> list[Check]:
+def _doctor_group(
+    name: str, scope: str, root: str | None, group: Sequence[ArtifactRecord]
+) -> list[Check]:
     checks = _partial_checks(name, group) + _host_parse_checks(name, scope, group)
     tier = installed.tier_of(name)
     if tier == "hook":
@@ -785,8 +1071,16 @@ def _doctor_group(name: str, scope: str, root: str | None,
             continue
         data = installed.read_or_none(record.path)
         if data is None:
-            checks.append(Check(name, scope, "plugin_file", FAIL, f"{record.path} is missing",
-                                init_fix(name, scope, root)))
+            checks.append(
+                Check(
+                    name,
+                    scope,
+                    "plugin_file",
+                    FAIL,
+                    f"{record.path} is missing",
+                    init_fix(name, scope, root),
+                )
+            )
             continue
         files.append((record, data))
     if files:
@@ -799,10 +1093,17 @@ def _partial_checks(name: str, group: Sequence[ArtifactRecord]) -> list[Check]:
     from rtok.integrity.verify import check_partial
 
     return [
-        Check(name, finding.scope or "", "partial", FAIL,
-              f"{finding.message}. Finish it with `{finding.fix}` (or add it by hand: "
-              f"`{finding.fix.replace('--auto-patch', '--no-patch')}` prints how)"
-              if finding.fix else finding.message, finding.fix)
+        Check(
+            name,
+            finding.scope or "",
+            "partial",
+            FAIL,
+            f"{finding.message}. Finish it with `{finding.fix}` (or add it by hand: "
+            f"`{finding.fix.replace('--auto-patch', '--no-patch')}` prints how)"
+            if finding.fix
+            else finding.message,
+            finding.fix,
+        )
         for finding in check_partial(list(group))
     ]
 
@@ -815,14 +1116,23 @@ def _host_parse_checks(name: str, scope: str, group: Sequence[ArtifactRecord]) -
         data = installed.read_or_none(record.path)
         problem = host_parse_problem(record, data) if data is not None else None
         if problem:
-            checks.append(Check(name, scope, "host_parse", FAIL, f"{record.path}: {problem}",
-                                f"correct {record.path}, then run rtok doctor",
-                                path=record.path))
+            checks.append(
+                Check(
+                    name,
+                    scope,
+                    "host_parse",
+                    FAIL,
+                    f"{record.path}: {problem}",
+                    f"correct {record.path}, then run rtok doctor",
+                    path=record.path,
+                )
+            )
     return checks
 
 
-def _doctor_hook_agent(name: str, scope: str, root: str | None,
-                       group: Sequence[ArtifactRecord]) -> list[Check]:
+def _doctor_hook_agent(
+    name: str, scope: str, root: str | None, group: Sequence[ArtifactRecord]
+) -> list[Check]:
     fix = init_fix(name, scope, root)
     checks: list[Check] = []
     commands: list[str] = []
@@ -834,32 +1144,48 @@ def _doctor_hook_agent(name: str, scope: str, root: str | None,
             commands.append(shlex.quote(record.path))  # a hook file the agent executes
             continue
         if record.kind == "whole_file" and data is None:
-            checks.append(Check(name, scope, "hook_entry", FAIL, f"{record.path} is missing",
-                                fix))
+            checks.append(Check(name, scope, "hook_entry", FAIL, f"{record.path} is missing", fix))
             continue
         if record.kind != "settings_entry":
             continue
         if data is None:
-            checks.append(Check(name, scope, "hook_entry", FAIL,
-                                f"{record.path} is missing", fix))
+            checks.append(Check(name, scope, "hook_entry", FAIL, f"{record.path} is missing", fix))
             continue
         owned, reason = owned_now(record, data)
         found = hook_commands_in(owned.decode("utf-8", "replace"), name) if owned else []
         if not found:
             why = reason or "rtok's hook entry is gone or now runs another command"
-            checks.append(Check(name, scope, "hook_entry", FAIL, f"{record.path}: {why}", fix,
-                                path=record.path))
+            checks.append(
+                Check(
+                    name, scope, "hook_entry", FAIL, f"{record.path}: {why}", fix, path=record.path
+                )
+            )
             continue
-        checks.append(Check(name, scope, "hook_entry", PASS,
-                            f"{record.path} registers {found[0]}", command=found[0],
-                            path=record.path))
+        checks.append(
+            Check(
+                name,
+                scope,
+                "hook_entry",
+                PASS,
+                f"{record.path} registers {found[0]}",
+                command=found[0],
+                path=record.path,
+            )
+        )
         others = competing_hooks(name, scope, root, record.path, data)
         if others:
-            checks.append(Check(
-                name, scope, "hook_order", WARN,
-                f"{len(others)} other hook(s) in {record.path} run for the same calls "
-                f"({_clip(others[0], 60)}); when several hooks answer, the agent may drop "
-                "rtok's rewrite", command=found[0]))
+            checks.append(
+                Check(
+                    name,
+                    scope,
+                    "hook_order",
+                    WARN,
+                    f"{len(others)} other hook(s) in {record.path} run for the same calls "
+                    f"({_clip(others[0], 60)}); when several hooks answer, the agent may drop "
+                    "rtok's rewrite",
+                    command=found[0],
+                )
+            )
         commands.extend(c for c in found if c not in commands)
         if installed.trusts_hooks(name, scope):
             hooks_files.append(record.path)
@@ -880,9 +1206,10 @@ def borrowed_hook_checks(agent: str, scope: str, commands: Sequence[str]) -> lis
     descriptor = installed.descriptors().get(agent)
     if descriptor is None or not commands:
         return []
-    return [Check(agent, scope, "borrowed", level, message, command=commands[0])
-            for level, _host, message in borrowed_checks(descriptor, commands,
-                                                         run_hook_command)]
+    return [
+        Check(agent, scope, "borrowed", level, message, command=commands[0])
+        for level, _host, message in borrowed_checks(descriptor, commands, run_hook_command)
+    ]
 
 
 def codex_inline_hooks(hooks_file: str, scope: str, agent: str) -> list[Check]:
@@ -900,13 +1227,21 @@ def codex_inline_hooks(hooks_file: str, scope: str, agent: str) -> list[Check]:
         hooks = tomllib.loads(data.decode("utf-8")).get("hooks", {})
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError):
         return []
-    events = sorted(k for k, v in hooks.items() if k != "state" and v) if isinstance(
-        hooks, dict) else []
+    events = (
+        sorted(k for k, v in hooks.items() if k != "state" and v) if isinstance(hooks, dict) else []
+    )
     if not events:
         return []
-    return [Check(agent, scope, "hook_layer", WARN,
-                  f"{config} also defines hooks ({', '.join(events)}): Codex runs them and "
-                  f"rtok's from {hooks_file} alike, and warns that one layer has both forms")]
+    return [
+        Check(
+            agent,
+            scope,
+            "hook_layer",
+            WARN,
+            f"{config} also defines hooks ({', '.join(events)}): Codex runs them and "
+            f"rtok's from {hooks_file} alike, and warns that one layer has both forms",
+        )
+    ]
 
 
 def host_condition_checks(agent: str, scope: str, registered: bool) -> list[Check]:
@@ -916,9 +1251,15 @@ def host_condition_checks(agent: str, scope: str, registered: bool) -> list[Chec
     condition = descriptor.hook_condition if descriptor is not None else ""
     if not condition or not registered:
         return []
-    return [Check(agent, scope, "host_condition", WARN,
-                  f"{condition}; rtok cannot check this, so a hook that never runs can "
-                  "look healthy here")]
+    return [
+        Check(
+            agent,
+            scope,
+            "host_condition",
+            WARN,
+            f"{condition}; rtok cannot check this, so a hook that never runs can look healthy here",
+        )
+    ]
 
 
 def exit_code(checks: Sequence[Check]) -> int:

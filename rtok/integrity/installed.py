@@ -59,9 +59,13 @@ def context(scope: str, project_root: str | None) -> InstallContext:
 
     home = os.environ.get("HOME") or os.path.expanduser("~")
     return InstallContext(
-        home=home, env=dict(os.environ),
+        home=home,
+        env=dict(os.environ),
         project_root=project_root if scope == "project" else None,
-        rtok_bin=rtok_bin(), awareness_level="default", hook_only=False, auto_patch=True,
+        rtok_bin=rtok_bin(),
+        awareness_level="default",
+        hook_only=False,
+        auto_patch=True,
         created_by_rtok=created,
     )
 
@@ -69,15 +73,16 @@ def context(scope: str, project_root: str | None) -> InstallContext:
 def install_edits(agent: str, scope: str, project_root: str | None) -> list[FileEdit]:
     """The edits `rtok init` would plan for this agent and scope (never applied here)."""
     edits: list[FileEdit] = integrations.edits_for(
-        agent, scope, "install", context(scope, project_root))
+        agent, scope, "install", context(scope, project_root)
+    )
     return edits
 
 
-def missing_parts(descriptor: Descriptor, scope: str, project_root: str | None
-                  ) -> list[FileEdit]:
+def missing_parts(descriptor: Descriptor, scope: str, project_root: str | None) -> list[FileEdit]:
     """Hook, plugin and trust edits of this install that are not in place."""
     parts: list[FileEdit] = integrations.missing_parts(
-        descriptor, scope, context(scope, project_root))
+        descriptor, scope, context(scope, project_root)
+    )
     return parts
 
 

@@ -61,8 +61,9 @@ def shipped_files() -> dict[str, bytes]:
     return files
 
 
-def build_manifest(existing: Mapping[str, object] | None, version: str,
-                   files: Mapping[str, bytes]) -> Manifest:
+def build_manifest(
+    existing: Mapping[str, object] | None, version: str, files: Mapping[str, bytes]
+) -> Manifest:
     """The manifest with `version`'s entries replaced by `files` and every earlier
     version's entries kept. Pure: the script and the sync test both call it."""
     old = existing.get("artifacts", {}) if existing else {}
@@ -84,14 +85,18 @@ def build_manifest(existing: Mapping[str, object] | None, version: str,
                 entry["versions"] = _sorted_versions([*_strs(entry["versions"]), version])
                 break
         else:
-            entries.append({
-                "sha256": digest,
-                "size": len(data),
-                "slots": [[offset, name] for offset, name in placeholder_slots(data)],
-                "versions": [version],
-            })
-    ordered = {k: sorted(v, key=lambda e: _version_key(_strs(e["versions"])[0]))
-               for k, v in sorted(artifacts.items())}
+            entries.append(
+                {
+                    "sha256": digest,
+                    "size": len(data),
+                    "slots": [[offset, name] for offset, name in placeholder_slots(data)],
+                    "versions": [version],
+                }
+            )
+    ordered = {
+        k: sorted(v, key=lambda e: _version_key(_strs(e["versions"])[0]))
+        for k, v in sorted(artifacts.items())
+    }
     return {"version": MANIFEST_VERSION, "artifacts": ordered}
 
 
@@ -152,8 +157,7 @@ def _matches_entry(entry: ManifestEntry, data: bytes) -> bool:
     if not raw_slots or not isinstance(size, int) or not isinstance(raw_slots, list):
         return False
     slots = [(int(offset), str(name)) for offset, name in raw_slots]
-    return any(sha256_hex(candidate) == digest
-               for candidate in _reconstructions(data, size, slots))
+    return any(sha256_hex(candidate) == digest for candidate in _reconstructions(data, size, slots))
 
 
 def _reconstructions(data: bytes, size: int, slots: list[tuple[int, str]]) -> Iterable[bytes]:
@@ -187,17 +191,18 @@ def _reconstructions(data: bytes, size: int, slots: list[tuple[int, str]]) -> It
                 yield candidate
 
 
-def _put_back(data: bytes, slots: list[tuple[int, str]],
-              lengths: Mapping[str, int]) -> bytes | None:
+def _put_back(
+    data: bytes, slots: list[tuple[int, str]], lengths: Mapping[str, int]
+) -> bytes | None:
     out = bytearray()
     cursor = 0  # position in data
     template_cursor = 0  # position in the template
     values: dict[str, bytes] = {}
     for offset, name in slots:
         literal = offset - template_cursor
-        out += data[cursor:cursor + literal]
+        out += data[cursor : cursor + literal]
         cursor += literal
-        value = data[cursor:cursor + lengths[name]]
+        value = data[cursor : cursor + lengths[name]]
         # Every occurrence of one placeholder got the same value.
         if values.setdefault(name, value) != value:
             return None
@@ -208,8 +213,9 @@ def _put_back(data: bytes, slots: list[tuple[int, str]],
     return bytes(out)
 
 
-def known_versions_of(relpath_or_kind: str, data: bytes,
-                      manifest: Manifest | None = None) -> list[str]:
+def known_versions_of(
+    relpath_or_kind: str, data: bytes, manifest: Manifest | None = None
+) -> list[str]:
     """The rtok versions that shipped `data` as this artifact (empty: not stock)."""
     doc = load_manifest() if manifest is None else manifest
     versions: list[str] = []
@@ -219,8 +225,7 @@ def known_versions_of(relpath_or_kind: str, data: bytes,
     return _sorted_versions(versions)
 
 
-def is_stock_artifact(relpath_or_kind: str, data: bytes,
-                      manifest: Manifest | None = None) -> bool:
+def is_stock_artifact(relpath_or_kind: str, data: bytes, manifest: Manifest | None = None) -> bool:
     """Is `data` a file some rtok release shipped as `relpath_or_kind` (a path such as
     `templates/opencode/rtok.ts` or `opencode/rtok.ts`, or an artifact kind such as
     `awareness_file`), with any values in its placeholders?"""

@@ -49,9 +49,16 @@ def command_in_reply(reply: str) -> str | None:
 def shell_runs(command: str, cwd: str, env: Mapping[str, str]) -> tuple[bool, str]:
     """Does `/bin/sh -c command` exit 0 here? (ok, what it said when not)."""
     try:
-        done = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True,
-                              cwd=cwd, env=dict(env), timeout=_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL, check=False)
+        done = subprocess.run(
+            ["/bin/sh", "-c", command],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=dict(env),
+            timeout=_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, str(exc)
     if done.returncode == 0:

@@ -118,7 +118,8 @@ def _write(records: Sequence[ArtifactRecord]) -> None:
     ordered = sorted(records, key=lambda r: (r.agent, r.scope, r.path, r.kind, r.locator))
     text = json.dumps(
         {"version": RECORDS_VERSION, "artifacts": [r.to_json() for r in ordered]},
-        indent=2, sort_keys=True,
+        indent=2,
+        sort_keys=True,
     )
     fsio.atomic_write(target, (text + "\n").encode("utf-8"), 0o600)
 

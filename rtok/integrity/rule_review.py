@@ -27,7 +27,7 @@ ERROR_SAMPLES: tuple[str, ...] = (
     "npm ERR! code ELIFECYCLE",
     "panic: runtime error: index out of range",
     "E   assert 1 == 2",
-    "Exception in thread \"main\" java.lang.NullPointerException",
+    'Exception in thread "main" java.lang.NullPointerException',
 )
 # Ordinary output lines; a pattern matching all of them (and the error lines) is a catch-all.
 PLAIN_SAMPLES: tuple[str, ...] = ("", "ok", "src/app.py", "  42 files changed", "}")
@@ -99,19 +99,20 @@ def table_risks(family: str, table: dict[str, object]) -> list[str]:
             continue
         hit = next((line for line in ERROR_SAMPLES if _matches(pattern, line)), None)
         if hit is not None:
-            risks.append(f"[{family}] drop pattern {pattern!r} matches error lines "
-                         f"such as {hit!r}")
+            risks.append(f"[{family}] drop pattern {pattern!r} matches error lines such as {hit!r}")
     for pattern in _patterns(table, "keep"):
         if _is_catch_all(pattern):
-            risks.append(f"[{family}] keep pattern {pattern!r} matches every line "
-                         "(nothing is shortened)")
+            risks.append(
+                f"[{family}] keep pattern {pattern!r} matches every line (nothing is shortened)"
+            )
     max_lines = _int_field(table, "max_lines")
     if "max_lines" in table and max_lines < SMALL_CAP:
         risks.append(f"[{family}] max_lines = {max_lines} shows fewer than {SMALL_CAP} lines")
     kept = _int_field(table, "head") + _int_field(table, "tail")
     if ("head" in table or "tail" in table) and kept < SMALL_CAP:
-        risks.append(f"[{family}] head + tail = {kept}: a long output is cut to fewer than "
-                     f"{SMALL_CAP} lines")
+        risks.append(
+            f"[{family}] head + tail = {kept}: a long output is cut to fewer than {SMALL_CAP} lines"
+        )
     return risks
 
 
@@ -141,14 +142,24 @@ def review_bytes(path: str, data: bytes, earlier: Sequence[str] = ()) -> Review:
         risks.append(f"[{family}] shadows the rule in " + ", ".join(others))
     added = [f for f in families if f not in builtins and f not in ("script", "mcp")]
     if added:
-        notes.append("adds rules for " + ", ".join(f"[{f}]" for f in added)
-                     + " (these commands become rewritable)")
+        notes.append(
+            "adds rules for "
+            + ", ".join(f"[{f}]" for f in added)
+            + " (these commands become rewritable)"
+        )
     for family in families:
         table = tables[family]
         if isinstance(table, dict):
             risks.extend(table_risks(family, table))
-    return Review(path=path, canonical=trust.canonical_path(path), data=data,
-                  families=families, risks=tuple(risks), parse_error=error, notes=tuple(notes))
+    return Review(
+        path=path,
+        canonical=trust.canonical_path(path),
+        data=data,
+        families=families,
+        risks=tuple(risks),
+        parse_error=error,
+        notes=tuple(notes),
+    )
 
 
 MAX_REVIEW_BYTES = 1 << 20  # a rule file nobody can read through is not reviewed
@@ -172,9 +183,14 @@ def render_review(review: Review) -> str:
     if review.canonical != os.path.abspath(review.path):
         shown += f" -> {review.canonical}"
     rule = "=" * min(72, max(24, len(shown) + 8))
-    lines = [f"=== {shown} ===", review.text.rstrip("\n"), rule, "",
-             f"Risk summary ({trust.scope_of(review.path)} rules, "
-             f"{len(review.families)} families, sha256:{trust.sha256_hex(review.data)[:16]}):"]
+    lines = [
+        f"=== {shown} ===",
+        review.text.rstrip("\n"),
+        rule,
+        "",
+        f"Risk summary ({trust.scope_of(review.path)} rules, "
+        f"{len(review.families)} families, sha256:{trust.sha256_hex(review.data)[:16]}):",
+    ]
     if review.risks:
         lines.extend(f"  [!] {risk}" for risk in review.risks)
     else:
@@ -276,8 +292,9 @@ def offer_trust_for_project(
                 echo(f"untrusted rule file (skipped until trusted): {path}")
             echo("review and trust them with: rtok trust")
             return TrustOutcome(declined=list(files))
-    return offer_trust(files, decision=decision, echo=echo, confirm=confirm,
-                       earlier_of=earlier_layers(cwd))
+    return offer_trust(
+        files, decision=decision, echo=echo, confirm=confirm, earlier_of=earlier_layers(cwd)
+    )
 
 
 def questionary_confirm(question: str) -> bool:

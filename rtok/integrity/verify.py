@@ -73,8 +73,10 @@ def _reinstall_fix(agent: str, scope: str | None, project_root: str | None) -> s
     rtok = rtok_command()
     flag = "" if scope == "global" else " --project"
     prefix = "" if scope == "global" else f"cd {shlex.quote(project_root or '.')} && "
-    return (f"{prefix}{rtok} uninstall --agent {agent}{flag} --auto-patch && "
-            f"{rtok} init --agent {agent}{flag} --auto-patch")
+    return (
+        f"{prefix}{rtok} uninstall --agent {agent}{flag} --auto-patch && "
+        f"{rtok} init --agent {agent}{flag} --auto-patch"
+    )
 
 
 # --------------------------------------------------------------------------- artifacts
@@ -93,8 +95,11 @@ def edits_for(record: ArtifactRecord) -> tuple[list[FileEdit], str | None]:
             candidates = installed.install_edits(record.agent, scope, root)
         except Exception as exc:
             return [], f"cannot read it: {exc}"
-        found.extend(edit for edit in candidates
-                     if edit.kind == record.kind and installed.same_path(edit.path, record.path))
+        found.extend(
+            edit
+            for edit in candidates
+            if edit.kind == record.kind and installed.same_path(edit.path, record.path)
+        )
     if not found:
         return [], "this rtok version no longer installs it"
     return found, None
@@ -156,8 +161,11 @@ def altered_in_place(record: ArtifactRecord, data: bytes) -> bool:
         return False
     if not expected:
         return False
-    wanted = [p for p in _pieces(expected.decode("utf-8", "replace"))
-              if "rtok" in p.lower() and len(p) >= 4]
+    wanted = [
+        p
+        for p in _pieces(expected.decode("utf-8", "replace"))
+        if "rtok" in p.lower() and len(p) >= 4
+    ]
     have = _pieces(data.decode("utf-8", "replace"))
     for piece in wanted:
         for candidate in have:
@@ -173,62 +181,119 @@ WHOLE_KINDS = ("whole_file", "awareness_file")
 
 def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> Finding:
     base: dict[str, Any] = dict(
-        check="artifact", agent=record.agent, scope=record.scope, kind=record.kind,
-        path=record.path, project_root=record.project_root, expected_sha256=record.sha256)
+        check="artifact",
+        agent=record.agent,
+        scope=record.scope,
+        kind=record.kind,
+        path=record.path,
+        project_root=record.project_root,
+        expected_sha256=record.sha256,
+    )
     where = f"{record.agent} ({record.scope}) {record.kind} {record.path}"
     # A project install may write into a user file (scope "global") but keeps its root.
     install_scope = "project" if record.project_root else record.scope
     fix = init_fix(record.agent, install_scope, record.project_root)
     forget = f"{rtok_command()} verify --prune"
     if known_agents is not None and record.agent not in known_agents:
-        return Finding(status="orphaned", level=WARN, fix=forget,
-                       message=f"{where}: record of an agent this rtok does not know", **base)
+        return Finding(
+            status="orphaned",
+            level=WARN,
+            fix=forget,
+            message=f"{where}: record of an agent this rtok does not know",
+            **base,
+        )
     if record.project_root and not os.path.isdir(record.project_root):
-        return Finding(status="orphaned", level=WARN, fix=forget,
-                       message=f"{where}: its project {record.project_root} is gone", **base)
+        return Finding(
+            status="orphaned",
+            level=WARN,
+            fix=forget,
+            message=f"{where}: its project {record.project_root} is gone",
+            **base,
+        )
     data = installed.read_or_none(record.path)
     if data is None:
         if not os.path.isdir(os.path.dirname(record.path)):
-            return Finding(status="orphaned", level=WARN, fix=forget,
-                           message=f"{where}: the folder holding it is gone", **base)
-        return Finding(status="missing", level=FAIL, fix=fix,
-                       message=f"{where}: file missing", **base)
+            return Finding(
+                status="orphaned",
+                level=WARN,
+                fix=forget,
+                message=f"{where}: the folder holding it is gone",
+                **base,
+            )
+        return Finding(
+            status="missing", level=FAIL, fix=fix, message=f"{where}: file missing", **base
+        )
     unreadable = host_parse_problem(record, data)
     if unreadable:
-        return Finding(status="host_cannot_parse", level=FAIL, actual_sha256=sha256_hex(data),
-                       fix=f"correct {record.path}, then run {rtok_command()} verify",
-                       message=f"{where}: {unreadable}", **base)
+        return Finding(
+            status="host_cannot_parse",
+            level=FAIL,
+            actual_sha256=sha256_hex(data),
+            fix=f"correct {record.path}, then run {rtok_command()} verify",
+            message=f"{where}: {unreadable}",
+            **base,
+        )
     owned, reason = owned_now(record, data)
     if owned is None:
         if reason is None:
             if altered_in_place(record, data):
-                return Finding(status="tampered", level=FAIL, fix=fix,
-                               actual_sha256=sha256_hex(data),
-                               message=(f"{where}: tampered, rtok's entry was altered and is "
-                                        "no longer recognised (actual: hash of the file)"),
-                               **base)
-            return Finding(status="missing", level=FAIL, fix=fix,
-                           message=f"{where}: rtok's entry is no longer in the file", **base)
+                return Finding(
+                    status="tampered",
+                    level=FAIL,
+                    fix=fix,
+                    actual_sha256=sha256_hex(data),
+                    message=(
+                        f"{where}: tampered, rtok's entry was altered and is "
+                        "no longer recognised (actual: hash of the file)"
+                    ),
+                    **base,
+                )
+            return Finding(
+                status="missing",
+                level=FAIL,
+                fix=fix,
+                message=f"{where}: rtok's entry is no longer in the file",
+                **base,
+            )
         if reason.startswith("does not parse"):
             # Re-installing would refuse the file too: the fix is correcting it.
-            return Finding(status="tampered", level=FAIL,
-                           fix=f"correct {record.path}, then run rtok verify",
-                           actual_sha256=sha256_hex(data),
-                           message=f"{where}: the file {reason}", **base)
-        return Finding(status="unchecked", level=WARN, fix=fix,
-                       message=f"{where}: cannot check ({reason})", **base)
+            return Finding(
+                status="tampered",
+                level=FAIL,
+                fix=f"correct {record.path}, then run rtok verify",
+                actual_sha256=sha256_hex(data),
+                message=f"{where}: the file {reason}",
+                **base,
+            )
+        return Finding(
+            status="unchecked",
+            level=WARN,
+            fix=fix,
+            message=f"{where}: cannot check ({reason})",
+            **base,
+        )
     actual = sha256_hex(owned)
     if actual == record.sha256:
-        return Finding(status="verified", level=PASS, actual_sha256=actual,
-                       message=f"{where}: verified ({_short(actual)})", **base)
+        return Finding(
+            status="verified",
+            level=PASS,
+            actual_sha256=actual,
+            message=f"{where}: verified ({_short(actual)})",
+            **base,
+        )
     if record.kind in WHOLE_KINDS:
         # rtok does not overwrite a file whose bytes it no longer recognises: the fix
         # keeps the changed file beside the new one.
         kept = shlex.quote(record.path + ".changed")
         fix = f"mv {shlex.quote(record.path)} {kept} && {fix}"
-    return Finding(status="tampered", level=FAIL, actual_sha256=actual, fix=fix,
-                   message=(f"{where}: tampered (expected {_short(record.sha256)}, "
-                            f"actual {_short(actual)})"), **base)
+    return Finding(
+        status="tampered",
+        level=FAIL,
+        actual_sha256=actual,
+        fix=fix,
+        message=(f"{where}: tampered (expected {_short(record.sha256)}, actual {_short(actual)})"),
+        **base,
+    )
 
 
 def host_parse_problem(record: ArtifactRecord, data: bytes) -> str | None:
@@ -241,15 +306,18 @@ def host_parse_problem(record: ArtifactRecord, data: bytes) -> str | None:
     if problem is None:
         return None
     line, reason = problem
-    return (f"{dialects.host_reading(edit.host or record.agent, edit.dialect, line, reason)}: "
-            "rtok's entry in it does not run")
+    return (
+        f"{dialects.host_reading(edit.host or record.agent, edit.dialect, line, reason)}: "
+        "rtok's entry in it does not run"
+    )
 
 
 UNREADABLE_RULES = "rtok rewrites nothing for {agent} while its permission rules are unreadable"
 
 
-def merge_unreadable(host_broken: dict[str, str], unreadable: list[tuple[str, str, str]]
-                     ) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
+def merge_unreadable(
+    host_broken: dict[str, str], unreadable: list[tuple[str, str, str]]
+) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
     """One message per broken file: a permission file that is also a file the host cannot
     parse (already reported) gets the consequence added to that report instead of a second
     report in another parser's words. `host_broken` maps path -> message."""
@@ -270,8 +338,9 @@ def check_partial(records: Sequence[ArtifactRecord]) -> list[Finding]:
     groups: dict[tuple[str, str | None], list[ArtifactRecord]] = {}
     for record in records:
         scope = "project" if record.project_root else record.scope
-        groups.setdefault((record.agent, record.project_root if scope == "project" else None),
-                          []).append(record)
+        groups.setdefault(
+            (record.agent, record.project_root if scope == "project" else None), []
+        ).append(record)
     for (agent, root), group in sorted(groups.items(), key=lambda kv: str(kv[0])):
         scope = "project" if root else "global"
         try:
@@ -283,14 +352,24 @@ def check_partial(records: Sequence[ArtifactRecord]) -> list[Finding]:
         for edit in missing:
             if (os.path.abspath(edit.path), edit.kind) in recorded:
                 continue  # its own record reports it (missing or tampered)
-            findings.append(Finding(
-                check="artifact", status="partial", level=FAIL, agent=agent, scope=scope,
-                kind=edit.kind, path=edit.path, project_root=root,
-                fix=init_fix(agent, scope, root),
-                message=(f"{agent} ({scope}): partial install, not done: {edit.description} "
-                         f"in {edit.path} (it needed your consent); the agent does not "
-                         "call rtok until it is"),
-            ))
+            findings.append(
+                Finding(
+                    check="artifact",
+                    status="partial",
+                    level=FAIL,
+                    agent=agent,
+                    scope=scope,
+                    kind=edit.kind,
+                    path=edit.path,
+                    project_root=root,
+                    fix=init_fix(agent, scope, root),
+                    message=(
+                        f"{agent} ({scope}): partial install, not done: {edit.description} "
+                        f"in {edit.path} (it needed your consent); the agent does not "
+                        "call rtok until it is"
+                    ),
+                )
+            )
     return findings
 
 
@@ -302,8 +381,9 @@ def _agents_to_scan(agent: str | None) -> list[str]:
     return [n for n in names if agent is None or n == agent]
 
 
-def find_unrecorded(records: Sequence[ArtifactRecord], agent: str | None,
-                    cwd: str) -> list[Finding]:
+def find_unrecorded(
+    records: Sequence[ArtifactRecord], agent: str | None, cwd: str
+) -> list[Finding]:
     """rtok artifacts on disk that no record covers (`no_baseline`)."""
     findings: list[Finding] = []
     recorded = {(os.path.realpath(r.path), r.kind, r.agent) for r in records}
@@ -323,14 +403,24 @@ def find_unrecorded(records: Sequence[ArtifactRecord], agent: str | None,
                 data = installed.read_or_none(edit.path)
                 if data is None or not _holds_rtok_bytes(edit, data):
                     continue
-                findings.append(Finding(
-                    check="artifact", status="no_baseline", level=WARN, agent=name,
-                    scope=scope, kind=edit.kind, path=edit.path, project_root=root,
-                    actual_sha256=sha256_hex(_owned_or_all(edit, data)),
-                    fix=_reinstall_fix(name, scope, root),
-                    message=(f"{name} ({scope}) {edit.kind} {edit.path}: rtok's bytes are "
-                             "there but no record covers them"),
-                ))
+                findings.append(
+                    Finding(
+                        check="artifact",
+                        status="no_baseline",
+                        level=WARN,
+                        agent=name,
+                        scope=scope,
+                        kind=edit.kind,
+                        path=edit.path,
+                        project_root=root,
+                        actual_sha256=sha256_hex(_owned_or_all(edit, data)),
+                        fix=_reinstall_fix(name, scope, root),
+                        message=(
+                            f"{name} ({scope}) {edit.kind} {edit.path}: rtok's bytes are "
+                            "there but no record covers them"
+                        ),
+                    )
+                )
     return findings
 
 
@@ -355,6 +445,7 @@ def _holds_rtok_bytes(edit: FileEdit, data: bytes) -> bool:
 
 
 # ------------------------------------------------------------------------ hook commands
+
 
 def json_strings(value: object) -> list[str]:
     if isinstance(value, str):
@@ -408,20 +499,31 @@ def rtok_bins_in(text: str, depth: int = 0) -> list[str]:
     return bins
 
 
-def _version_of(binary: str, cache: dict[str, tuple[str | None, str | None]]
-                ) -> tuple[str | None, str | None]:
+def _version_of(
+    binary: str, cache: dict[str, tuple[str | None, str | None]]
+) -> tuple[str | None, str | None]:
     """(version, problem) of running `binary --version`."""
     if binary in cache:
         return cache[binary]
     result: tuple[str | None, str | None]
     try:
-        run = subprocess.run([binary, "--version"], capture_output=True, text=True,
-                             timeout=VERSION_TIMEOUT_S, stdin=subprocess.DEVNULL, check=False)
+        run = subprocess.run(
+            [binary, "--version"],
+            capture_output=True,
+            text=True,
+            timeout=VERSION_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
         match = re.search(r"rtok (\S+)", run.stdout)
         if run.returncode != 0 or match is None:
             detail = (run.stderr or run.stdout).strip().splitlines()
-            result = (None, f"`{binary} --version` failed (exit {run.returncode}"
-                            + (f": {detail[-1]}" if detail else "") + ")")
+            result = (
+                None,
+                f"`{binary} --version` failed (exit {run.returncode}"
+                + (f": {detail[-1]}" if detail else "")
+                + ")",
+            )
         else:
             result = (match.group(1), None)
     except subprocess.TimeoutExpired:
@@ -445,27 +547,57 @@ def compatible(found: str, wanted: str) -> bool:
     return a.major != 0 or a.minor == b.minor
 
 
-def check_rtok_bin(binary: str, agent: str, scope: str, project_root: str | None,
-                   wanted: str, cache: dict[str, tuple[str | None, str | None]]) -> Finding:
+def check_rtok_bin(
+    binary: str,
+    agent: str,
+    scope: str,
+    project_root: str | None,
+    wanted: str,
+    cache: dict[str, tuple[str | None, str | None]],
+) -> Finding:
     fix = init_fix(agent, scope, project_root)
-    base: dict[str, Any] = dict(check="hook_command", agent=agent, scope=scope, rtok_bin=binary,
-                project_root=project_root)
+    base: dict[str, Any] = dict(
+        check="hook_command", agent=agent, scope=scope, rtok_bin=binary, project_root=project_root
+    )
     if not os.path.exists(binary):
-        return Finding(status="missing_binary", level=FAIL, fix=fix,
-                       message=f"{agent} ({scope}): {binary} does not exist", **base)
+        return Finding(
+            status="missing_binary",
+            level=FAIL,
+            fix=fix,
+            message=f"{agent} ({scope}): {binary} does not exist",
+            **base,
+        )
     if not os.access(binary, os.X_OK) or os.path.isdir(binary):
-        return Finding(status="not_executable", level=FAIL, fix=fix,
-                       message=f"{agent} ({scope}): {binary} is not executable", **base)
+        return Finding(
+            status="not_executable",
+            level=FAIL,
+            fix=fix,
+            message=f"{agent} ({scope}): {binary} is not executable",
+            **base,
+        )
     version, problem = _version_of(binary, cache)
     if version is None:
-        return Finding(status="broken", level=FAIL, fix=fix,
-                       message=f"{agent} ({scope}): {problem}", **base)
+        return Finding(
+            status="broken", level=FAIL, fix=fix, message=f"{agent} ({scope}): {problem}", **base
+        )
     if not compatible(version, wanted):
-        return Finding(status="incompatible_version", level=FAIL, fix=fix, version=version,
-                       message=(f"{agent} ({scope}): {binary} is rtok {version}, the install "
-                                f"expects {wanted}"), **base)
-    return Finding(status="ok", level=PASS, version=version,
-                   message=f"{agent} ({scope}): {binary} runs (rtok {version})", **base)
+        return Finding(
+            status="incompatible_version",
+            level=FAIL,
+            fix=fix,
+            version=version,
+            message=(
+                f"{agent} ({scope}): {binary} is rtok {version}, the install expects {wanted}"
+            ),
+            **base,
+        )
+    return Finding(
+        status="ok",
+        level=PASS,
+        version=version,
+        message=f"{agent} ({scope}): {binary} runs (rtok {version})",
+        **base,
+    )
 
 
 def check_hook_commands(records: Sequence[ArtifactRecord]) -> list[Finding]:
@@ -474,8 +606,7 @@ def check_hook_commands(records: Sequence[ArtifactRecord]) -> list[Finding]:
     groups: dict[tuple[str, str, str | None], list[ArtifactRecord]] = {}
     for record in records:
         if record.kind in ("settings_entry", "whole_file"):
-            groups.setdefault((record.agent, record.scope, record.project_root), []).append(
-                record)
+            groups.setdefault((record.agent, record.scope, record.project_root), []).append(record)
     for (agent, scope, root), group in sorted(groups.items(), key=lambda kv: str(kv[0])):
         bins: list[str] = []
         has_entry = any(r.kind == "settings_entry" for r in group)
@@ -488,15 +619,22 @@ def check_hook_commands(records: Sequence[ArtifactRecord]) -> list[Finding]:
             if owned is None:
                 continue
             readable = True
-            bins.extend(b for b in rtok_bins_in(owned.decode("utf-8", "replace"))
-                        if b not in bins)
+            bins.extend(b for b in rtok_bins_in(owned.decode("utf-8", "replace")) if b not in bins)
         wanted = max((r.rtok_version for r in group), key=_version_sort_key, default=__version__)
         if not bins:
             if has_entry and readable:
-                findings.append(Finding(
-                    check="hook_command", status="no_command", level=FAIL, agent=agent,
-                    scope=scope, project_root=root, fix=init_fix(agent, scope, root),
-                    message=f"{agent} ({scope}): no absolute rtok path in its hook entry"))
+                findings.append(
+                    Finding(
+                        check="hook_command",
+                        status="no_command",
+                        level=FAIL,
+                        agent=agent,
+                        scope=scope,
+                        project_root=root,
+                        fix=init_fix(agent, scope, root),
+                        message=f"{agent} ({scope}): no absolute rtok path in its hook entry",
+                    )
+                )
             continue
         findings.extend(check_rtok_bin(b, agent, scope, root, wanted, cache) for b in bins)
     return findings
@@ -513,11 +651,17 @@ def check_rule_files(cwd: str) -> list[Finding]:
     findings: list[Finding] = []
     problem = trust.store_problem()
     if problem:
-        findings.append(Finding(
-            check="records", status="unreadable", level=FAIL, path=paths.trust_store(),
-            message=f"{problem}: every rule file counts as untrusted",
-            fix=f"mv {shlex.quote(paths.trust_store())} "
-                f"{shlex.quote(paths.trust_store() + '.bad')} && rtok trust"))
+        findings.append(
+            Finding(
+                check="records",
+                status="unreadable",
+                level=FAIL,
+                path=paths.trust_store(),
+                message=f"{problem}: every rule file counts as untrusted",
+                fix=f"mv {shlex.quote(paths.trust_store())} "
+                f"{shlex.quote(paths.trust_store() + '.bad')} && rtok trust",
+            )
+        )
     for path in trust.gated_rule_files(cwd):
         state = trust.trust_state(path)
         scope = trust.scope_of(path)
@@ -525,25 +669,53 @@ def check_rule_files(cwd: str) -> list[Finding]:
         if state == "trusted":
             problem = _rule_file_problem(path)
             if problem:
-                findings.append(Finding(
-                    check="rule_file", status="malformed", level=WARN, path=path,
-                    scope=scope, fix=f"{rtok_command()} config validate {quoted}",
-                    message=f"rule file {path}: trusted but malformed ({problem}); rtok "
-                            "skips it"))
+                findings.append(
+                    Finding(
+                        check="rule_file",
+                        status="malformed",
+                        level=WARN,
+                        path=path,
+                        scope=scope,
+                        fix=f"{rtok_command()} config validate {quoted}",
+                        message=f"rule file {path}: trusted but malformed ({problem}); rtok "
+                        "skips it",
+                    )
+                )
             else:
-                findings.append(Finding(check="rule_file", status="trusted", level=PASS,
-                                        path=path, scope=scope,
-                                        message=f"rule file {path}: trusted"))
+                findings.append(
+                    Finding(
+                        check="rule_file",
+                        status="trusted",
+                        level=PASS,
+                        path=path,
+                        scope=scope,
+                        message=f"rule file {path}: trusted",
+                    )
+                )
         elif state == "modified":
-            findings.append(Finding(
-                check="rule_file", status="modified", level=WARN, path=path, scope=scope,
-                fix=f"{rtok_command()} trust {quoted}",
-                message=f"rule file {path}: changed since it was trusted; rtok skips it"))
+            findings.append(
+                Finding(
+                    check="rule_file",
+                    status="modified",
+                    level=WARN,
+                    path=path,
+                    scope=scope,
+                    fix=f"{rtok_command()} trust {quoted}",
+                    message=f"rule file {path}: changed since it was trusted; rtok skips it",
+                )
+            )
         elif state == "untrusted":
-            findings.append(Finding(
-                check="rule_file", status="untrusted", level=WARN, path=path, scope=scope,
-                fix=f"{rtok_command()} trust {quoted}",
-                message=f"rule file {path}: not trusted; rtok skips it"))
+            findings.append(
+                Finding(
+                    check="rule_file",
+                    status="untrusted",
+                    level=WARN,
+                    path=path,
+                    scope=scope,
+                    fix=f"{rtok_command()} trust {quoted}",
+                    message=f"rule file {path}: not trusted; rtok skips it",
+                )
+            )
     return findings
 
 
@@ -568,19 +740,32 @@ def check_codex_hook_trust(records: Sequence[ArtifactRecord]) -> list[Finding]:
     findings: list[Finding] = []
     for record in records:
         if record.kind != "settings_entry" or not installed.trusts_hooks(
-                record.agent, record.scope):
+            record.agent, record.scope
+        ):
             continue
         if installed.read_or_none(record.path) is None:
             continue  # reported as missing already
         for check in check_codex_trust(record.path, record.scope, record.agent):
-            findings.append(Finding(
-                check="hook_trust", status="trusted" if check.level == PASS else "untrusted",
-                level=PASS if check.level == PASS else FAIL, agent=record.agent,
-                scope=record.scope, path=record.path, project_root=record.project_root,
-                command=check.command,
-                message=f"{record.agent} ({record.scope}): {check.message}",
-                fix=init_fix(record.agent, "project" if record.project_root else record.scope,
-                             record.project_root) if check.level != PASS else None))
+            findings.append(
+                Finding(
+                    check="hook_trust",
+                    status="trusted" if check.level == PASS else "untrusted",
+                    level=PASS if check.level == PASS else FAIL,
+                    agent=record.agent,
+                    scope=record.scope,
+                    path=record.path,
+                    project_root=record.project_root,
+                    command=check.command,
+                    message=f"{record.agent} ({record.scope}): {check.message}",
+                    fix=init_fix(
+                        record.agent,
+                        "project" if record.project_root else record.scope,
+                        record.project_root,
+                    )
+                    if check.level != PASS
+                    else None,
+                )
+            )
     return findings
 
 
@@ -590,9 +775,15 @@ def verify(agents: Sequence[str], cwd: str) -> list[Finding]:
     try:
         records = [r for r in load_records() if not agents or r.agent in agents]
     except Exception as exc:
-        return [Finding(check="records", status="unreadable", level=FAIL,
-                        message=f"integrity records: {exc}",
-                        fix="move the records file aside, then run rtok init again")]
+        return [
+            Finding(
+                check="records",
+                status="unreadable",
+                level=FAIL,
+                message=f"integrity records: {exc}",
+                fix="move the records file aside, then run rtok init again",
+            )
+        ]
     try:
         known: list[str] | None = list(installed.descriptors())
     except Exception:
@@ -607,11 +798,13 @@ def verify(agents: Sequence[str], cwd: str) -> list[Finding]:
     findings.extend(check_codex_hook_trust(live))
     findings.extend(check_rule_files(cwd))
     return one_report_per_broken_file(
-        findings, permission_file_problems(sorted({r.agent for r in live}), cwd))
+        findings, permission_file_problems(sorted({r.agent for r in live}), cwd)
+    )
 
 
-def one_report_per_broken_file(findings: list[Finding],
-                               unreadable: list[tuple[str, str, str]]) -> list[Finding]:
+def one_report_per_broken_file(
+    findings: list[Finding], unreadable: list[tuple[str, str, str]]
+) -> list[Finding]:
     """A file its host cannot parse is reported once: the first finding for it carries
     what follows (the entry does not run; no rewrites while the rules are unreadable)."""
     broken = {f.path: f.message for f in findings if _broken_file(f) and f.path}
@@ -624,8 +817,11 @@ def one_report_per_broken_file(findings: list[Finding],
                 continue
             reported.add(finding.path)
             finding = replace(finding, message=merged[finding.path])
-        elif finding.level == FAIL and "does not parse" in finding.message and any(
-                path in finding.message for path in broken):
+        elif (
+            finding.level == FAIL
+            and "does not parse" in finding.message
+            and any(path in finding.message for path in broken)
+        ):
             continue  # another check that failed only because of a file reported above
         out.append(finding)
     out.extend(_permission_findings(rest))
@@ -661,16 +857,24 @@ def check_permission_files(agents: Sequence[str], cwd: str) -> list[Finding]:
 
 def _broken_file(finding: Finding) -> bool:
     """A finding that says a file rtok has an entry in does not parse."""
-    return bool(finding.path) and (finding.status == "host_cannot_parse" or (
-        finding.status == "tampered" and ": the file does not parse" in finding.message))
+    return bool(finding.path) and (
+        finding.status == "host_cannot_parse"
+        or (finding.status == "tampered" and ": the file does not parse" in finding.message)
+    )
 
 
 def _permission_findings(unreadable: Sequence[tuple[str, str, str]]) -> list[Finding]:
     return [
-        Finding(check="permission_file", status="unreadable", level=FAIL, agent=agent,
-                path=path, fix=f"correct or remove {shlex.quote(path)}",
-                message=f"{agent}: cannot read the permission rules in {path} ({why}); "
-                        "rtok rewrites nothing for it until this is fixed")
+        Finding(
+            check="permission_file",
+            status="unreadable",
+            level=FAIL,
+            agent=agent,
+            path=path,
+            fix=f"correct or remove {shlex.quote(path)}",
+            message=f"{agent}: cannot read the permission rules in {path} ({why}); "
+            "rtok rewrites nothing for it until this is fixed",
+        )
         for agent, path, why in unreadable
     ]
 
@@ -678,8 +882,11 @@ def _permission_findings(unreadable: Sequence[tuple[str, str, str]]) -> list[Fin
 def prune_orphans(findings: Sequence[Finding]) -> int:
     from rtok.integrity.records import forget_artifacts
 
-    keys = [(f.path, f.kind, f.agent) for f in findings
-            if f.status == "orphaned" and f.path and f.kind and f.agent]
+    keys = [
+        (f.path, f.kind, f.agent)
+        for f in findings
+        if f.status == "orphaned" and f.path and f.kind and f.agent
+    ]
     return forget_artifacts(keys)
 
 
@@ -688,8 +895,9 @@ def exit_code(findings: Sequence[Finding]) -> int:
 
 
 def to_json(findings: Sequence[Finding], agents: Sequence[str]) -> dict[str, object]:
-    counts = {level.lower(): sum(1 for f in findings if f.level == level)
-              for level in (PASS, FAIL, WARN)}
+    counts = {
+        level.lower(): sum(1 for f in findings if f.level == level) for level in (PASS, FAIL, WARN)
+    }
     named = list(agents)
     return {
         "schema": JSON_SCHEMA_VERSION,

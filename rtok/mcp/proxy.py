@@ -29,8 +29,9 @@ from rtok.filter.render import trailer
 from rtok.filter.rule import Rule
 from rtok.filter.settings import Settings, load_settings
 
-FORWARDED = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
-                  if hasattr(signal, name))
+FORWARDED = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 class CallBook:
@@ -46,8 +47,7 @@ class CallBook:
 
     def note(self, message: object) -> None:
         for item in message if isinstance(message, list) else [message]:
-            if (isinstance(item, dict) and item.get("method") == "tools/call"
-                    and "id" in item):
+            if isinstance(item, dict) and item.get("method") == "tools/call" and "id" in item:
                 params = item.get("params")
                 name = params.get("name") if isinstance(params, dict) else None
                 with self._lock:
@@ -102,8 +102,14 @@ class Shortener:
         writer = ArchiveWriter(f"mcp {ref}", "mcp", self.settings.max_entry_bytes)
         try:
             writer.write(raw)
-            entry_id = writer.finish(digest, len(raw), len(lines), 0,
-                                     self.settings.max_entries, self.settings.max_age_days)
+            entry_id = writer.finish(
+                digest,
+                len(raw),
+                len(lines),
+                0,
+                self.settings.max_entries,
+                self.settings.max_age_days,
+            )
         except Exception:
             return None
         finally:
@@ -114,8 +120,17 @@ class Shortener:
         try:
             from rtok.store.ledger import record
 
-            record(ref, "mcp", "mcp", len(raw), len(shorter.encode("utf-8", "surrogatepass")),
-                   0, None, self.cwd, entry_id)
+            record(
+                ref,
+                "mcp",
+                "mcp",
+                len(raw),
+                len(shorter.encode("utf-8", "surrogatepass")),
+                0,
+                None,
+                self.cwd,
+                entry_id,
+            )
         except Exception:
             pass
         return shorter
@@ -139,7 +154,7 @@ def transform_line(line: bytes, book: CallBook, shortener: Shortener) -> bytes:
                 changed = True
     if not changed:
         return line
-    ending = line[len(line.rstrip(b"\r\n")):] or b"\n"
+    ending = line[len(line.rstrip(b"\r\n")) :] or b"\n"
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + ending
 
 
@@ -163,7 +178,7 @@ def _lines_of_fd(fd: int) -> Iterator[bytes]:
             if end < 0:
                 break
             yield pending[: end + 1]
-            pending = pending[end + 1:]
+            pending = pending[end + 1 :]
     if pending:
         yield pending
 
@@ -206,8 +221,9 @@ def main(argv: list[str]) -> int:
     book = CallBook()
     shortener = Shortener(os.path.basename(argv[0]), rule, settings, cwd)
     assert child.stdin is not None and child.stdout is not None
-    pump = threading.Thread(target=_client_to_server,
-                            args=(sys.stdin.fileno(), child.stdin, book), daemon=True)
+    pump = threading.Thread(
+        target=_client_to_server, args=(sys.stdin.fileno(), child.stdin, book), daemon=True
+    )
     pump.start()
     out = sys.stdout.buffer
     try:

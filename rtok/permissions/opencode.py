@@ -34,11 +34,23 @@ _CONFIG_NAMES = {
     "kilo": ("config.json", "opencode.json", "opencode.jsonc", "kilo.json", "kilo.jsonc"),
 }
 _PROJECT_NAMES = {
-    "opencode": ("opencode.json", "opencode.jsonc", ".opencode/opencode.json",
-                 ".opencode/opencode.jsonc"),
-    "kilo": ("opencode.json", "opencode.jsonc", ".opencode/opencode.json",
-             ".opencode/opencode.jsonc", "kilo.json", "kilo.jsonc", ".kilo/kilo.json",
-             ".kilo/kilo.jsonc", ".kilocode/kilo.json"),
+    "opencode": (
+        "opencode.json",
+        "opencode.jsonc",
+        ".opencode/opencode.json",
+        ".opencode/opencode.jsonc",
+    ),
+    "kilo": (
+        "opencode.json",
+        "opencode.jsonc",
+        ".opencode/opencode.json",
+        ".opencode/opencode.jsonc",
+        "kilo.json",
+        "kilo.jsonc",
+        ".kilo/kilo.json",
+        ".kilo/kilo.jsonc",
+        ".kilocode/kilo.json",
+    ),
 }
 _ENV = {"opencode": "OPENCODE_CONFIG", "kilo": "KILO_CONFIG"}
 _ACTIONS = ("allow", "ask", "deny")
@@ -53,7 +65,8 @@ def config_files(host: str, cwd: str) -> list[str]:
     of RULE_SETS)."""
     name = host
     base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(
-        os.environ.get("HOME") or os.path.expanduser("~"), ".config")
+        os.environ.get("HOME") or os.path.expanduser("~"), ".config"
+    )
     files = [os.path.join(base, name, config) for config in _CONFIG_NAMES[name]]
     named = os.environ.get(_ENV[name], "")
     if named:
@@ -109,8 +122,11 @@ def rules_of(permission: object) -> list[Rule]:
         if isinstance(value, str) and value in _ACTIONS:
             out.append((key, "*", value))
         elif isinstance(value, dict):
-            out += [(key, pattern, action) for pattern, action in value.items()
-                    if isinstance(pattern, str) and action in _ACTIONS]
+            out += [
+                (key, pattern, action)
+                for pattern, action in value.items()
+                if isinstance(pattern, str) and action in _ACTIONS
+            ]
     return out
 
 
@@ -127,8 +143,7 @@ def _match_from(text: str, t: int, pattern: str, p: int) -> bool:
     # exponential (the classic two-pointer algorithm).
     star_p, star_t = -1, 0
     while t < len(text):
-        if p < len(pattern) and (pattern[p] == "?" or pattern[p] == text[t]) and \
-                pattern[p] != "*":
+        if p < len(pattern) and (pattern[p] == "?" or pattern[p] == text[t]) and pattern[p] != "*":
             t += 1
             p += 1
         elif p < len(pattern) and pattern[p] == "*":
@@ -167,7 +182,7 @@ def check_patterns(cmd: str) -> list[str] | None:
 
 
 def verdict_with_rules(cmd: str, rules: list[Rule]) -> str:
-    """"deny" | "ask" | "allow" for `cmd` under the host's rules."""
+    """ "deny" | "ask" | "allow" for `cmd` under the host's rules."""
     patterns = check_patterns(cmd)
     if patterns is None:
         return "ask"
@@ -218,7 +233,7 @@ def denied_in_any_reading(cmd: str, rules: list[Rule]) -> bool:
 
 
 def host_verdict(cmd: str, host: str, cwd: str) -> str:
-    """"deny" | "ask" | "allow" | "unreadable" for `cmd` under the host's own rules."""
+    """ "deny" | "ask" | "allow" | "unreadable" for `cmd` under the host's own rules."""
     rules, problems = read_rules(host, cwd)
     if problems:
         return "unreadable"

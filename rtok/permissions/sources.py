@@ -89,8 +89,15 @@ def _parse(raw: bytes, dialect: str) -> object:
 
 
 # The top-level keys any reader here looks at: only these are kept in the cache.
-RULE_KEYS = ("permissions", "permission", "tools", "excludeTools", "security",
-             "commandBlocklist", "commandDenylist")
+RULE_KEYS = (
+    "permissions",
+    "permission",
+    "tools",
+    "excludeTools",
+    "security",
+    "commandBlocklist",
+    "commandDenylist",
+)
 
 
 def _cached_parse(path: str, raw: bytes, dialect: str) -> object:
@@ -102,8 +109,7 @@ def _cached_parse(path: str, raw: bytes, dialect: str) -> object:
             return parsed
         return {key: parsed[key] for key in RULE_KEYS if key in parsed}
 
-    value, _data = cachefile.parse_with_bytes(path, f"settings-{dialect}", rules_only,
-                                              data=raw)
+    value, _data = cachefile.parse_with_bytes(path, f"settings-{dialect}", rules_only, data=raw)
     return value
 
 
@@ -231,8 +237,9 @@ def _claude_managed_settings() -> str:
     if sys.platform == "darwin":
         return "/Library/Application Support/ClaudeCode/managed-settings.json"
     if os.name == "nt":
-        return os.path.join(os.environ.get("PROGRAMDATA", r"C:\ProgramData"), "ClaudeCode",
-                            "managed-settings.json")
+        return os.path.join(
+            os.environ.get("PROGRAMDATA", r"C:\ProgramData"), "ClaudeCode", "managed-settings.json"
+        )
     return "/etc/claude-code/managed-settings.json"
 
 
@@ -245,8 +252,10 @@ def claude_settings_files(cwd: str) -> list[str]:
     files = []
     root = project_root(cwd, ".claude")
     if root is not None:
-        files += [os.path.join(root, ".claude", "settings.json"),
-                  os.path.join(root, ".claude", "settings.local.json")]
+        files += [
+            os.path.join(root, ".claude", "settings.json"),
+            os.path.join(root, ".claude", "settings.local.json"),
+        ]
     user = claude_config_dir()
     files += [os.path.join(user, "settings.json"), os.path.join(user, "settings.local.json")]
     files.append(MANAGED_SETTINGS)
@@ -264,10 +273,13 @@ def codebuddy_settings_files(cwd: str) -> list[str]:
     files = []
     root = project_root(cwd, ".codebuddy")
     if root is not None:
-        files += [os.path.join(root, ".codebuddy", "settings.json"),
-                  os.path.join(root, ".codebuddy", "settings.local.json")]
+        files += [
+            os.path.join(root, ".codebuddy", "settings.json"),
+            os.path.join(root, ".codebuddy", "settings.local.json"),
+        ]
     user = os.environ.get("CODEBUDDY_CONFIG_DIR", "").strip() or os.path.join(
-        os.environ.get("HOME") or os.path.expanduser("~"), ".codebuddy")
+        os.environ.get("HOME") or os.path.expanduser("~"), ".codebuddy"
+    )
     files += [os.path.join(user, "settings.json"), os.path.join(user, "settings.local.json")]
     return _unique(files)
 
@@ -406,7 +418,8 @@ def grok_config_files(cwd: str) -> list[str]:
     `${GROK_HOME:-~/.grok}/config.toml`, then `.grok/config.toml` of every folder from the
     git top level down to `cwd` (outside a repository, of `cwd` only)."""
     home = os.environ.get("GROK_HOME", "").strip() or os.path.join(
-        os.environ.get("HOME") or os.path.expanduser("~"), ".grok")
+        os.environ.get("HOME") or os.path.expanduser("~"), ".grok"
+    )
     files = [os.path.join(home, "config.toml")]
     top = project_root(cwd, ".git")
     current = os.path.abspath(cwd)
@@ -446,8 +459,10 @@ def _grok_permission(data: bytes) -> list[list[str]]:
     table = tomllib.loads(data.decode("utf-8")).get("permission")
     if not isinstance(table, dict):
         return [[], [], []]
-    found = {action: _bash_patterns(_strings(table.get(action)), "Bash")
-             for action in ("deny", "ask", "allow")}
+    found = {
+        action: _bash_patterns(_strings(table.get(action)), "Bash")
+        for action in ("deny", "ask", "allow")
+    }
     rules = table.get("rules")
     for rule in rules if isinstance(rules, list) else []:
         if not isinstance(rule, dict) or str(rule.get("tool", "")).lower() != "bash":
@@ -489,8 +504,14 @@ def codex_rules(cwd: str) -> Rules:
                 _problem(path, f"cannot read its prefix_rule() calls ({error})")
                 continue
             if isinstance(parsed, list):
-                deny += [rule[0] for rule in parsed if isinstance(rule, list) and len(rule) == 2
-                         and rule[1] in ("forbidden", "prompt") and isinstance(rule[0], str)]
+                deny += [
+                    rule[0]
+                    for rule in parsed
+                    if isinstance(rule, list)
+                    and len(rule) == 2
+                    and rule[1] in ("forbidden", "prompt")
+                    and isinstance(rule[0], str)
+                ]
     return deny, [], []
 
 
@@ -505,8 +526,11 @@ def _codex_prefix_rules(data: bytes) -> list[list[str]]:
     tree = ast.parse(data.decode("utf-8"))
     rules: list[list[str]] = []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id == "prefix_rule"):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "prefix_rule"
+        ):
             continue
         args = {kw.arg: kw.value for kw in node.keywords if kw.arg}
         if "pattern" not in args:
@@ -536,8 +560,10 @@ def droid_settings_files(cwd: str) -> list[str]:
     files += [os.path.join(user, "settings.json"), os.path.join(user, "settings.local.json")]
     root = project_root(cwd, ".factory")
     if root is not None:
-        files += [os.path.join(root, ".factory", "settings.json"),
-                  os.path.join(root, ".factory", "settings.local.json")]
+        files += [
+            os.path.join(root, ".factory", "settings.json"),
+            os.path.join(root, ".factory", "settings.local.json"),
+        ]
     return _unique(files)
 
 
@@ -582,8 +608,10 @@ def auggie_settings_files(cwd: str) -> list[str]:
     root = project_root(cwd, ".augment")
     if root is not None:
         folder = os.path.join(root, ".augment")
-        files += [os.path.join(folder, "settings.local.json"),
-                  os.path.join(folder, "settings.json")]
+        files += [
+            os.path.join(folder, "settings.local.json"),
+            os.path.join(folder, "settings.json"),
+        ]
     files.append(os.path.join(os.environ.get("HOME", ""), ".augment", "settings.json"))
     return _unique(files)
 
@@ -609,7 +637,7 @@ def auggie_shell_rules(cwd: str) -> list[tuple[str, str]]:
 
 
 def auggie_verdict(cmd: str, cwd: str) -> str:
-    """"deny" when any of the user's Auggie shell rules matches `cmd`, else "default".
+    """ "deny" when any of the user's Auggie shell rules matches `cmd`, else "default".
 
     Auggie judges the command it finally runs against these rules; `rtok run git push`
     no longer matches `^git push`, so a command any rule speaks about (deny, ask-user,
@@ -649,8 +677,12 @@ def _readings_of(cmd: str) -> list[str]:
         commands = permission_commands(cmd)
     except TooDeep:
         return []
-    return [form for words, dialect, _direct in commands
-            for reading in all_readings(words, dialect) for form in reading.forms]
+    return [
+        form
+        for words, dialect, _direct in commands
+        for reading in all_readings(words, dialect)
+        for form in reading.forms
+    ]
 
 
 def kimi_rules(cwd: str) -> Rules:

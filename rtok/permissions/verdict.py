@@ -53,7 +53,7 @@ _READERS: dict[str, Callable[[str], sources.Rules]] = {
 
 
 def verdict_for(cmd: str, source: str, cwd: str) -> str:
-    """"deny" | "ask" | "allow" | "default": the contract for every caller.
+    """ "deny" | "ask" | "allow" | "default": the contract for every caller.
 
     A deny rule matched only inside a shell script counts as "deny" here, which is the
     safe reading for a caller that knows only these four verdicts (`rtok rewrite`).
@@ -152,9 +152,13 @@ def verdict_with_rules(cmd: str, deny: list[str], ask: list[str], allow: list[st
     if ask and any(_any_form_matches(reading.forms, ask) for reading, _ in readings):
         return "ask"
     executed = [reading.executed for reading, _ in readings if reading.forms]
-    if allow and executed and all(
-        form is not None and any(command_matches_pattern(form, p) for p in allow)
-        for form in executed
+    if (
+        allow
+        and executed
+        and all(
+            form is not None and any(command_matches_pattern(form, p) for p in allow)
+            for form in executed
+        )
     ):
         return "allow"
     return "default"
@@ -179,8 +183,11 @@ def is_opaque(cmd: str) -> bool:
         commands = permission_commands(cmd)
     except TooDeep:
         return True
-    return any(reading.opaque for words, dialect, _direct in commands
-               for reading in all_readings(words, dialect))
+    return any(
+        reading.opaque
+        for words, dialect, _direct in commands
+        for reading in all_readings(words, dialect)
+    )
 
 
 def _any_form_matches(forms: list[str], patterns: list[str]) -> bool:

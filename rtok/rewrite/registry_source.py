@@ -21,20 +21,41 @@ SOURCE = "rules/registry.toml"
 PIPELINE_POSITIONS = ("producer", "final", "both", "none")
 
 _FAMILY_KEYS = {
-    "commands", "subcommands", "bare", "pipeline", "global_options", "global_flags",
-    "never_with", "never_short", "needs_operand", "delegate", "pager_flags",
+    "commands",
+    "subcommands",
+    "bare",
+    "pipeline",
+    "global_options",
+    "global_flags",
+    "never_with",
+    "never_short",
+    "needs_operand",
+    "delegate",
+    "pager_flags",
 }
 _WRAPPER_KEYS = {
-    "flags", "value_options", "positionals", "assignments", "numeric_flags", "rewrite",
-    "resets_environment", "script_options", "optional_values",
+    "flags",
+    "value_options",
+    "positionals",
+    "assignments",
+    "numeric_flags",
+    "rewrite",
+    "resets_environment",
+    "script_options",
+    "optional_values",
 }
-_RUNNER_KEYS = {"how", "command_options", "code_options", "safe_options", "reader",
-                "code_settings"}
+_RUNNER_KEYS = {"how", "command_options", "code_options", "safe_options", "reader", "code_settings"}
 RUNNER_WAYS = ("argv", "option", "stdin", "file", "code", "always")
 RUNNER_READERS = ("", "awk", "sed")
 _SHELL_KEYS = {"commands", "dialect", "flags", "long_flags", "value_options"}
 _NEVER_KEYS = {
-    "builtins", "trivial", "editors", "pagers", "followers", "interactive", "privileged",
+    "builtins",
+    "trivial",
+    "editors",
+    "pagers",
+    "followers",
+    "interactive",
+    "privileged",
     "self",
 }
 
@@ -108,8 +129,16 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
     """The REGISTRY constant of rtok/compiled/registry.py (from registry.toml by default)."""
     if source is None:
         source = load_source()
-    unknown = set(source) - {"never", "families", "wrappers", "shells", "runs_commands",
-                             "value_letters", "runners", "command_variables"}
+    unknown = set(source) - {
+        "never",
+        "families",
+        "wrappers",
+        "shells",
+        "runs_commands",
+        "value_letters",
+        "runners",
+        "command_variables",
+    }
     if unknown:
         raise DescriptorError(f"{SOURCE}: unknown top-level tables {sorted(unknown)}")
     never_table = _check_keys(source.get("never", {}), _NEVER_KEYS, _where("never"))
@@ -124,22 +153,29 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
         for command in family["commands"]:
             if command in never:
                 raise DescriptorError(
-                    f"{_where('families.' + name)}: {command!r} is in a [never] list")
+                    f"{_where('families.' + name)}: {command!r} is in a [never] list"
+                )
             index.setdefault(command, []).append(name)
-    runs = _check_keys(source.get("runs_commands", {}), set(source.get("runs_commands", {})),
-                       _where("runs_commands"))
+    runs = _check_keys(
+        source.get("runs_commands", {}),
+        set(source.get("runs_commands", {})),
+        _where("runs_commands"),
+    )
     return {
         "families": families,
         "command_index": {k: tuple(v) for k, v in index.items()},
         "never": _sorted(never),
-        "wrappers": {name: _wrapper(name, table)
-                     for name, table in source.get("wrappers", {}).items()},
+        "wrappers": {
+            name: _wrapper(name, table) for name, table in source.get("wrappers", {}).items()
+        },
         "shells": _shells(source.get("shells", {})),
-        "runs_commands": {name: tuple(schema.strings(runs, name, _where("runs_commands")))
-                          for name in runs},
+        "runs_commands": {
+            name: tuple(schema.strings(runs, name, _where("runs_commands"))) for name in runs
+        },
         "value_letters": _value_letters(source.get("value_letters", {})),
-        "runners": {name: _runner(name, table)
-                    for name, table in source.get("runners", {}).items()},
+        "runners": {
+            name: _runner(name, table) for name, table in source.get("runners", {}).items()
+        },
         "command_variables": _command_variables(source.get("command_variables", {})),
     }
 

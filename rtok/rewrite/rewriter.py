@@ -112,8 +112,7 @@ class _Plan:
     """Insertion offsets found so far, offsets of a bare `rtok` command word to name
     `rtok_bin` instead, and whether the line already runs through rtok."""
 
-    __slots__ = ("already_rtok", "offsets", "renamed", "rtok_bin", "settings",
-                 "user_families")
+    __slots__ = ("already_rtok", "offsets", "renamed", "rtok_bin", "settings", "user_families")
 
     def __init__(self, rtok_bin: str, settings: Settings) -> None:
         self.rtok_bin = rtok_bin
@@ -194,8 +193,9 @@ def apply_insertions(cmd: str, offsets: Sequence[int], text: str) -> str:
     return apply_edits(cmd, offsets, text, (), "")
 
 
-def apply_edits(cmd: str, offsets: Sequence[int], text: str,
-                renamed: Sequence[tuple[int, int]], name: str) -> str:
+def apply_edits(
+    cmd: str, offsets: Sequence[int], text: str, renamed: Sequence[tuple[int, int]], name: str
+) -> str:
     """`text` inserted at each of `offsets`, and each (offset, length) word of `renamed`
     replaced by `name` (an inserted offset is never inside a renamed word)."""
     events = sorted([(o, 0) for o in offsets] + list(renamed))
@@ -224,11 +224,14 @@ def _meaning_changes(lexed: lexer.Lexed) -> bool:
                 return True
         words = segments.strip_grammar(segments.word_texts(lexed, command))
         values = [dequote(w) for w in words]
-        if any(w.startswith(_PATH_ASSIGNMENTS) or (v or "").startswith(_PATH_ASSIGNMENTS)
-               for w, v in zip(words, values, strict=True)):
+        if any(
+            w.startswith(_PATH_ASSIGNMENTS) or (v or "").startswith(_PATH_ASSIGNMENTS)
+            for w, v in zip(words, values, strict=True)
+        ):
             return True
-        head = next((v for v, w in zip(values, words, strict=True)
-                     if assignment_name(w) is None), None)
+        head = next(
+            (v for v, w in zip(values, words, strict=True) if assignment_name(w) is None), None
+        )
         if head in _MEANING_BUILTINS or (head in _NAMING_BUILTINS and "PATH" in values):
             return True
         if head == "exec" and len(values) == 1 and command.redirects:
@@ -341,8 +344,9 @@ def _plan_pipeline(
     _plan_command(lexed, *stages[-1], FINAL, base, plan, depth)
 
 
-def _rename_bare_rtok(lexed: lexer.Lexed, command: SimpleCommand, lead: int, base: int,
-                      plan: _Plan) -> None:
+def _rename_bare_rtok(
+    lexed: lexer.Lexed, command: SimpleCommand, lead: int, base: int, plan: _Plan
+) -> None:
     """Name `rtok_bin` for a bare `rtok` command word that gets no `run` inserted."""
     if dequote(plan.rtok_bin) == BARE_NAME:
         return

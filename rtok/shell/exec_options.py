@@ -24,8 +24,9 @@ def command_end(values: Sequence[str | None], start: int) -> int:
     return end
 
 
-def command_start(exec_options: tuple[str, ...], value_letters: str,
-                  value: str | None) -> str | None:
+def command_start(
+    exec_options: tuple[str, ...], value_letters: str, value: str | None
+) -> str | None:
     """None when the word `value` is not an option that runs a command; else the start of
     the command given in the same word (`--exec=rm`, `-xrm`, `-Hx=rm`), or "" when the
     command starts at the next word. `value_letters` are the program's single-letter

@@ -365,8 +365,7 @@ def lex(cmd: str, dialect: str = "bash") -> Lexed:
         _check_redirects(lexed)
         if "\r" in cmd:
             lexed.reasons.add(CARRIAGE_RETURN)
-        if HEREDOC not in lexed.reasons and UNTERMINATED not in lexed.reasons and \
-                rejects(lexed):
+        if HEREDOC not in lexed.reasons and UNTERMINATED not in lexed.reasons and rejects(lexed):
             lexed.reasons.add(SYNTAX_ERROR)
     except (_TooDeep, RecursionError):
         # Thousands of nested `$(`: read the whole line as one word nobody may attest.

@@ -46,8 +46,9 @@ _UNREAD_WAYS = frozenset(("stdin", "file", "code", "always"))
 # Builtins that make a name refer to another variable or evaluate text later.
 _DECLARERS = frozenset(("declare", "typeset", "local", "readonly", "export"))
 # Builtins whose arguments name variables they set, export or unset.
-_NAME_TAKERS = _DECLARERS | frozenset(("unset", "read", "mapfile", "readarray", "printf",
-                                       "getopts", "let"))
+_NAME_TAKERS = _DECLARERS | frozenset(
+    ("unset", "read", "mapfile", "readarray", "printf", "getopts", "let")
+)
 # Builtins after which a word no longer means what it says (`shopt -s expand_aliases`).
 _REDEFINE = frozenset(("alias",))
 # Global option values that define a subcommand alias on the command line.
@@ -91,9 +92,9 @@ _EXPANDING = frozenset("{*?[")
 
 def expands(word: str) -> bool:
     """True when bash may turn `word` into other text (brace expansion, glob, `~user`)."""
-    return any(c in _EXPANDING for c in word) or (word.startswith("~") and
-                                                   not word.startswith(("~/", "~:")) and
-                                                   word != "~")
+    return any(c in _EXPANDING for c in word) or (
+        word.startswith("~") and not word.startswith(("~/", "~:")) and word != "~"
+    )
 
 
 def _literal(word: str, value: str | None) -> str:
@@ -164,8 +165,14 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
     return reading
 
 
-def _read_wrapped(table: Wrapper, words: list[str], values: list[str | None],
-                  literals: list[str], i: int, reading: Reading) -> None:
+def _read_wrapped(
+    table: Wrapper,
+    words: list[str],
+    values: list[str | None],
+    literals: list[str],
+    i: int,
+    reading: Reading,
+) -> None:
     """Read past the options of the wrapper at `i`: the wrapped command becomes an inner
     reading; an option the table does not know makes each later word a guess."""
     wrapper = values[i]
@@ -217,8 +224,11 @@ def _reads_stdin(values: list[str | None], i: int) -> bool:
                 return False  # `-c SCRIPT`: read by nested_scripts
             k += 1
             continue
-        return value in ("-", "--", "-s") or value.startswith("/dev/") or value.startswith(
-            "/proc/self/fd/")
+        return (
+            value in ("-", "--", "-s")
+            or value.startswith("/dev/")
+            or value.startswith("/proc/self/fd/")
+        )
     return True
 
 
@@ -235,8 +245,9 @@ def _runs_unread(name: str, runner: Runner, values: list[str | None], i: int) ->
     reader = runner["reader"]
     if reader:
         return _has_option(words, runner["code_options"]) or _program_runs(reader, words)
-    if "code" in how and (_has_option(words, runner["code_options"]) or
-                          _runs_setting(words, runner["code_settings"])):
+    if "code" in how and (
+        _has_option(words, runner["code_options"]) or _runs_setting(words, runner["code_settings"])
+    ):
         return True
     if not _UNREAD_WAYS.intersection(how) or set(how) == {"code"}:
         return False
@@ -308,8 +319,7 @@ def _program_runs(reader: str, words: Sequence[str]) -> bool:
     commands: awk's system(), getline and pipes; sed's `e` command and `/e` flag."""
     programs = _programs(words, sed=reader == "sed")
     if reader == "awk":
-        return any(("system" in p or "getline" in p or "|" in p or "@load" in p)
-                   for p in programs)
+        return any(("system" in p or "getline" in p or "|" in p or "@load" in p) for p in programs)
     return any(_sed_executes(p) for p in programs)
 
 
@@ -350,8 +360,9 @@ def _sed_executes(program: str) -> bool:
         if c in " \t\n;{}!0123456789,$~+":
             i += 1
         elif c in "/\\":
-            i = _skip_delimited(program, i, program[i + 1] if c == "\\" and i + 1 < n else c,
-                                1 if c == "/" else 2)
+            i = _skip_delimited(
+                program, i, program[i + 1] if c == "\\" and i + 1 < n else c, 1 if c == "/" else 2
+            )
         elif c == "s" or c == "y":
             if i + 1 >= n:
                 return False
@@ -398,8 +409,11 @@ def _feeds_a_runner(values: list[str | None], i: int) -> bool:
     name = basename(head)
     runner = _RUNNERS.get(name)
     how = runner["how"] if runner is not None else ()
-    if name in _SHELLS or name == "eval" or any(
-            way in how for way in ("option", "stdin", "file", "always")):
+    if (
+        name in _SHELLS
+        or name == "eval"
+        or any(way in how for way in ("option", "stdin", "file", "always"))
+    ):
         return True
     return "%" in head or "{}" in head or not name
 
@@ -418,8 +432,11 @@ def _late_text(words: Sequence[str], values: list[str | None]) -> bool:
                 return True
         if "$" in word and ("@P" in word or "${!" in word):
             return True
-    return bool(words) and words[0] in _DECLARERS and any(
-        v is not None and v.startswith("-") and "n" in v for v in values[1:])
+    return (
+        bool(words)
+        and words[0] in _DECLARERS
+        and any(v is not None and v.startswith("-") and "n" in v for v in values[1:])
+    )
 
 
 def _inline_alias(name: str, values: list[str | None], start: int, end: int) -> bool:
@@ -467,8 +484,9 @@ def _read_program(
             reading.add(" ".join([name, *literals[p:]]))
     exec_options = _RUNS.get(name)
     if exec_options:
-        _read_exec_options(exec_options, _VALUE_LETTERS.get(name, ""), words, values, i + 1,
-                           reading)
+        _read_exec_options(
+            exec_options, _VALUE_LETTERS.get(name, ""), words, values, i + 1, reading
+        )
 
 
 def _past_global_options(family: Family, values: list[str | None], p: int) -> int:

@@ -21,8 +21,23 @@ if TYPE_CHECKING:
 
 # Words that open or close grammar rather than name a command.
 GRAMMAR_WORDS = frozenset(
-    ("{", "}", "!", "if", "then", "elif", "else", "fi", "do", "done", "while", "until",
-     "esac", "function", "coproc")
+    (
+        "{",
+        "}",
+        "!",
+        "if",
+        "then",
+        "elif",
+        "else",
+        "fi",
+        "do",
+        "done",
+        "while",
+        "until",
+        "esac",
+        "function",
+        "coproc",
+    )
 )
 # fish's own grammar words (`git fetch; and git push`).
 FISH_GRAMMAR_WORDS = GRAMMAR_WORDS | frozenset(("and", "or", "not", "begin", "end", "switch"))
@@ -165,8 +180,9 @@ def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
                 break  # later words are the script's arguments, not commands
             runner = _RUNNERS.get(head if "/" not in head else basename(head))
             if runner is not None and runner["command_options"] and "option" in runner["how"]:
-                scripts = list(_option_scripts(words, index + 1, runner["command_options"],
-                                               lexed.dialect))
+                scripts = list(
+                    _option_scripts(words, index + 1, runner["command_options"], lexed.dialect)
+                )
                 if scripts:
                     yield from scripts
                     break
@@ -176,11 +192,31 @@ def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
 # (`let 'a[$(cmd)]'`, `printf -v 'a[$(cmd)]'`, `read 'a[$(cmd)]'`, `test -v 'a[$(cmd)]'`,
 # `[[ -v … ]]`, `declare -n`, `unset 'a[$(cmd)]'`): an argument holding a substitution is
 # read as a script that runs.
-_LATE_BUILTINS = frozenset((
-    "let", "printf", "read", "test", "[", "[[", "declare", "typeset", "local", "readonly",
-    "export", "unset", "mapfile", "readarray", "shift", "return", "exit", "wait", "kill",
-    "getopts", "ulimit",
-))
+_LATE_BUILTINS = frozenset(
+    (
+        "let",
+        "printf",
+        "read",
+        "test",
+        "[",
+        "[[",
+        "declare",
+        "typeset",
+        "local",
+        "readonly",
+        "export",
+        "unset",
+        "mapfile",
+        "readarray",
+        "shift",
+        "return",
+        "exit",
+        "wait",
+        "kill",
+        "getopts",
+        "ulimit",
+    )
+)
 _CALLBACK_BUILTINS = frozenset(("mapfile", "readarray"))
 # A line without any of these holds no text `_late_scripts` would read.
 _LATE_HINTS = ("$(", "`", "<(", ">(", "-C")
@@ -190,8 +226,9 @@ def _substitutes(text: str | None) -> bool:
     return text is not None and ("$(" in text or "`" in text or "<(" in text or ">(" in text)
 
 
-def _late_scripts(lexed: lexer.Lexed, command: SimpleCommand,
-                  words: list[str]) -> Iterator[tuple[str | None, str]]:
+def _late_scripts(
+    lexed: lexer.Lexed, command: SimpleCommand, words: list[str]
+) -> Iterator[tuple[str | None, str]]:
     """Text of this command that bash runs later although it is quoted: assignment values
     (`PS4='$(cmd)'`, `x='$(cmd)'` for `${x@P}`), here-strings, the arguments of the
     builtins above, and `mapfile -C CALLBACK`."""
@@ -219,8 +256,9 @@ def _late_scripts(lexed: lexer.Lexed, command: SimpleCommand,
                 yield callback, "bash"
 
 
-def _option_scripts(words: list[str], start: int, options: tuple[str, ...],
-                    dialect: str) -> Iterator[tuple[str | None, str]]:
+def _option_scripts(
+    words: list[str], start: int, options: tuple[str, ...], dialect: str
+) -> Iterator[tuple[str | None, str]]:
     """The shell command lines given to a runner's command options (`su -c 'git push'`,
     `script -qc …`, `flock F --command=…`), read as bash scripts; every word that may be
     such an option is read."""
@@ -231,16 +269,23 @@ def _option_scripts(words: list[str], start: int, options: tuple[str, ...],
         if value is None or not value.startswith("-") or value == "--":
             continue
         for option in options:
-            if value == option or (len(option) == 2 and not value.startswith("--")
-                                   and value.endswith(option[1])
-                                   and option[1] in value[1:]):
+            if value == option or (
+                len(option) == 2
+                and not value.startswith("--")
+                and value.endswith(option[1])
+                and option[1] in value[1:]
+            ):
                 yield (dequote(words[k], dialect) if k < len(words) else ""), "bash"
                 break
             if option.startswith("--") and value.startswith(option + "="):
                 yield value.split("=", 1)[1], "bash"
                 break
-            if len(option) == 2 and not value.startswith("--") and value.startswith(option) \
-                    and len(value) > 2:
+            if (
+                len(option) == 2
+                and not value.startswith("--")
+                and value.startswith(option)
+                and len(value) > 2
+            ):
                 yield value[2:], "bash"
                 break
 
@@ -267,8 +312,7 @@ def split_for_permissions(cmd: str) -> list[str]:
     return unique
 
 
-def _bodies(cmd: str,
-            found: list[tuple[int, int, str]]) -> Iterator[tuple[str, str]]:
+def _bodies(cmd: str, found: list[tuple[int, int, str]]) -> Iterator[tuple[str, str]]:
     """(kind, text) of each substitution body of `cmd`, the bodies nested
     directly in it replaced by `:`."""
     ordered = sorted(found, key=lambda s: (s[0], -s[1]))

@@ -24,8 +24,7 @@ _RESERVED = {
     "done": (("do",), ""),
     "}": (("{",), ""),
 }
-_OPENERS = {"if": "if", "while": "while", "until": "while", "for": "for", "select": "for",
-            "{": "{"}
+_OPENERS = {"if": "if", "while": "while", "until": "while", "for": "for", "select": "for", "{": "{"}
 _UNFOLLOWED = frozenset(("case", "esac", "function", "coproc", "in", ";;", ";&", ";;&"))
 _ALL_RESERVED = frozenset((*_RESERVED, *_OPENERS, *_UNFOLLOWED, "!", "time"))
 # Words after which the next word is a command again.
@@ -50,7 +49,8 @@ def rejects(lexed: Lexed) -> bool:
     text = lexed.text
     tokens = lexed.tokens
     if all(kind in ("word", "space") for kind, _s, _e in tokens) and (
-            not tokens or text[tokens[0][1] : tokens[0][2]] not in _ALL_RESERVED):
+        not tokens or text[tokens[0][1] : tokens[0][2]] not in _ALL_RESERVED
+    ):
         return False  # one simple command (the common case)
     state = _State()
     for kind, start, end in tokens:

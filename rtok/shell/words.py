@@ -16,8 +16,12 @@ def dequote(word: str, dialect: str = "bash") -> str | None:
     (`$x`, `$(…)`, backticks, `$'…'`, `<(…)`) and so has no value rtok can know from the
     text."""
     if (
-        "'" not in word and '"' not in word and "\\" not in word and "$" not in word
-        and "`" not in word and "(" not in word
+        "'" not in word
+        and '"' not in word
+        and "\\" not in word
+        and "$" not in word
+        and "`" not in word
+        and "(" not in word
     ):
         return word  # nothing to remove or expand (the common case)
     out: list[str] = []
@@ -40,8 +44,12 @@ def dequote(word: str, dialect: str = "bash") -> str | None:
         elif c == "$" and i + 1 == n:
             out.append(c)  # a lone trailing `$` is literal
             i += 1
-        elif c == "$" or (c == "`" and not fish) or (c == "(" and fish) or (
-                c in "<>" and i + 1 < n and word[i + 1] == "(" and not fish):
+        elif (
+            c == "$"
+            or (c == "`" and not fish)
+            or (c == "(" and fish)
+            or (c in "<>" and i + 1 < n and word[i + 1] == "(" and not fish)
+        ):
             return None  # an expansion, a substitution, `<(…)` or `>(…)`
         else:
             out.append(c)

@@ -79,8 +79,7 @@ def command_index(
             if not through_privileged:
                 return _peeled(i, disabled, layers, privileged, resets)
             privileged = True
-        after = skip_options([dequote(w) for w in words[: i + 1 + _OPTION_WINDOW]], i + 1,
-                             table)
+        after = skip_options([dequote(w) for w in words[: i + 1 + _OPTION_WINDOW]], i + 1, table)
         if after is None or after[3] is not None:
             return None  # an unknown option, or `env -S 'cmd'`: left alone
         i, found_disabled, found_reset, _ = after
@@ -98,9 +97,7 @@ def _peeled(index: int, disabled: bool, layers: int, privileged: bool, resets: b
     return peeled
 
 
-def _transparent_match(
-    words: Sequence[str], i: int, transparent: Sequence[tuple[str, ...]]
-) -> int:
+def _transparent_match(words: Sequence[str], i: int, transparent: Sequence[tuple[str, ...]]) -> int:
     for prefix in transparent:
         k = len(prefix)
         if k and i + k < len(words) and tuple(dequote(w) for w in words[i : i + k]) == prefix:
@@ -169,12 +166,17 @@ def skip_options(
     return i, disabled, resets, script
 
 
-def _options_after_positionals(values: Sequence[str | None], i: int, flags: Collection[str],
-                               value_options: Collection[str]) -> int:
+def _options_after_positionals(
+    values: Sequence[str | None], i: int, flags: Collection[str], value_options: Collection[str]
+) -> int:
     """`setarch x86_64 -R cmd`: options the table knows may follow the positionals too."""
     n = len(values)
-    while i < n and values[i] is not None and values[i] != "--" and (
-            values[i] in flags or values[i] in value_options):
+    while (
+        i < n
+        and values[i] is not None
+        and values[i] != "--"
+        and (values[i] in flags or values[i] in value_options)
+    ):
         i += 2 if values[i] in value_options else 1
     return i + 1 if i < n and values[i] == "--" else i
 
@@ -200,7 +202,10 @@ def _option_value(word: str, values: Sequence[str | None], i: int) -> tuple[int,
 
 
 def _assignments(
-    values: Sequence[str | None], i: int, resetting: Collection[str], disabled: bool,
+    values: Sequence[str | None],
+    i: int,
+    resetting: Collection[str],
+    disabled: bool,
     resets: bool,
 ) -> tuple[int, bool, bool]:
     """Read the assignments from `i` on (`env … FOO=1 cmd`): the index past them, and
@@ -234,8 +239,7 @@ def shell_script(words: Sequence[str], index: int) -> tuple[int, str] | None:
     return None if script is None else (script, dialect)
 
 
-def _script_index(words: Sequence[str], i: int, table: Shell,
-                  fish: bool) -> int | None:
+def _script_index(words: Sequence[str], i: int, table: Shell, fish: bool) -> int | None:
     """Read a shell's options from `i` on: the index of the `-c` script, or None when there
     is none (no `-c`, an option the table does not know, or no word left for it)."""
     letters = table["flags"]

@@ -66,8 +66,17 @@ def open_archive() -> sqlite3.Connection:
 class ArchiveWriter:
     """Streams one output into the archive; `finish` names it by its content hash."""
 
-    __slots__ = ("_command", "_conn", "_family", "_key", "_ledger", "_seq", "_streams", "cap",
-                 "stored")
+    __slots__ = (
+        "_command",
+        "_conn",
+        "_family",
+        "_key",
+        "_ledger",
+        "_seq",
+        "_streams",
+        "cap",
+        "stored",
+    )
 
     def __init__(self, command: str, family: str, cap: int) -> None:
         self._command = command
@@ -87,8 +96,14 @@ class ArchiveWriter:
         if self._conn is None:
             conn = open_archive()
             try:
-                attach(conn, paths.ledger_db(), "ledger", ledger.SCHEMA,
-                       ledger.SCHEMA_VERSION, ledger.UPGRADES)
+                attach(
+                    conn,
+                    paths.ledger_db(),
+                    "ledger",
+                    ledger.SCHEMA,
+                    ledger.SCHEMA_VERSION,
+                    ledger.UPGRADES,
+                )
                 self._ledger = True
             except Exception:
                 try:  # noqa: SIM105 (contextlib costs start-up time)
@@ -127,14 +142,23 @@ class ArchiveWriter:
 
     def _flush_piece(self, stream: int, state: list[Any]) -> None:
         conn = self._open()
-        conn.execute("INSERT INTO pieces (entry, seq, data, stream) VALUES (?, ?, ?, ?)",
-                     (self._key, self._seq, state[1], stream))
+        conn.execute(
+            "INSERT INTO pieces (entry, seq, data, stream) VALUES (?, ?, ?, ?)",
+            (self._key, self._seq, state[1], stream),
+        )
         self._seq += 1
         state[1] = b""
 
-    def finish(self, sha256_hex: str, raw_bytes: int, lines: int, exit_code: int,
-               max_entries: int, max_age_days: int,
-               ledger_row: ledger.Row | None = None) -> str:
+    def finish(
+        self,
+        sha256_hex: str,
+        raw_bytes: int,
+        lines: int,
+        exit_code: int,
+        max_entries: int,
+        max_age_days: int,
+        ledger_row: ledger.Row | None = None,
+    ) -> str:
         """Name the entry, replace an older entry of the same content, apply the caps and
         record `ledger_row` (see `ledger.row`): one transaction."""
         entry_id = content_id(sha256_hex)
@@ -176,8 +200,9 @@ class ArchiveWriter:
             self._ledger = False
             conn.execute("BEGIN IMMEDIATE")
 
-    def _book(self, conn: sqlite3.Connection, row: ledger.Row, entry_id: str
-              ) -> tuple[str | None, bool]:
+    def _book(
+        self, conn: sqlite3.Connection, row: ledger.Row, entry_id: str
+    ) -> tuple[str | None, bool]:
         """Insert the ledger row in the entry's transaction, inside a savepoint: a ledger
         that is locked or broken is rolled back alone. (claimed pending file, booked)."""
         conn.execute("SAVEPOINT ledger_row")
@@ -222,17 +247,31 @@ class ArchiveWriter:
 
 def prune(conn: sqlite3.Connection, max_entries: int, max_age_days: int) -> None:
     now = time.time()
-    conn.execute("DELETE FROM entries WHERE (id IS NOT NULL AND created < ?)"
-                 " OR (id IS NULL AND created < ?)",
-                 (now - max_age_days * 86400, now - PENDING_GRACE_S))
-    conn.execute("DELETE FROM entries WHERE id IS NOT NULL AND key NOT IN"
-                 " (SELECT key FROM entries WHERE id IS NOT NULL"
-                 "  ORDER BY created DESC, key DESC LIMIT ?)", (max_entries,))
+    conn.execute(
+        "DELETE FROM entries WHERE (id IS NOT NULL AND created < ?)"
+        " OR (id IS NULL AND created < ?)",
+        (now - max_age_days * 86400, now - PENDING_GRACE_S),
+    )
+    conn.execute(
+        "DELETE FROM entries WHERE id IS NOT NULL AND key NOT IN"
+        " (SELECT key FROM entries WHERE id IS NOT NULL"
+        "  ORDER BY created DESC, key DESC LIMIT ?)",
+        (max_entries,),
+    )
 
 
 class Entry:
-    __slots__ = ("command", "created", "exit_code", "family", "id", "key", "lines",
-                 "raw_bytes", "stored_bytes")
+    __slots__ = (
+        "command",
+        "created",
+        "exit_code",
+        "family",
+        "id",
+        "key",
+        "lines",
+        "raw_bytes",
+        "stored_bytes",
+    )
 
     key: int
     id: str
@@ -245,8 +284,17 @@ class Entry:
     lines: int
 
     def __init__(self, row: tuple[Any, ...]) -> None:
-        (self.key, self.id, self.created, self.command, self.family, self.exit_code,
-         self.raw_bytes, self.stored_bytes, self.lines) = row
+        (
+            self.key,
+            self.id,
+            self.created,
+            self.command,
+            self.family,
+            self.exit_code,
+            self.raw_bytes,
+            self.stored_bytes,
+            self.lines,
+        ) = row
 
     @property
     def complete(self) -> bool:
@@ -260,26 +308,29 @@ def find_entries(conn: sqlite3.Connection, prefix: str) -> list[Entry]:
     """Entries whose id starts with `prefix` (hex digits only)."""
     if not prefix or any(c not in "0123456789abcdef" for c in prefix):
         return []
-    rows = conn.execute(f"SELECT {_COLUMNS} FROM entries WHERE id >= ? AND id < ?"
-                        " ORDER BY created DESC", (prefix, prefix + "g")).fetchall()
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM entries WHERE id >= ? AND id < ? ORDER BY created DESC",
+        (prefix, prefix + "g"),
+    ).fetchall()
     return [Entry(row) for row in rows]
 
 
 def list_entries(conn: sqlite3.Connection) -> list[Entry]:
-    rows = conn.execute(f"SELECT {_COLUMNS} FROM entries WHERE id IS NOT NULL"
-                        " ORDER BY created DESC, key DESC").fetchall()
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM entries WHERE id IS NOT NULL ORDER BY created DESC, key DESC"
+    ).fetchall()
     return [Entry(row) for row in rows]
 
 
 def streams_of(conn: sqlite3.Connection, key: int) -> list[int]:
     """The streams an entry holds: [0] (merged, every older entry) or [1], [2], [1, 2]."""
-    rows = conn.execute("SELECT DISTINCT stream FROM pieces WHERE entry = ? ORDER BY stream",
-                        (key,)).fetchall()
+    rows = conn.execute(
+        "SELECT DISTINCT stream FROM pieces WHERE entry = ? ORDER BY stream", (key,)
+    ).fetchall()
     return [int(row[0]) for row in rows]
 
 
-def iter_raw(conn: sqlite3.Connection, key: int, stream: int | None = None
-             ) -> Iterator[bytes]:
+def iter_raw(conn: sqlite3.Connection, key: int, stream: int | None = None) -> Iterator[bytes]:
     """The stored bytes of one stream of an entry (every stream, one after the other, when
     `stream` is None), decompressed piece by piece."""
     if stream is None:
@@ -287,8 +338,9 @@ def iter_raw(conn: sqlite3.Connection, key: int, stream: int | None = None
             yield from iter_raw(conn, key, one)
         return
     decompressor = zlib.decompressobj(31)
-    cursor = conn.execute("SELECT data FROM pieces WHERE entry = ? AND stream = ?"
-                          " ORDER BY seq", (key, stream))
+    cursor = conn.execute(
+        "SELECT data FROM pieces WHERE entry = ? AND stream = ? ORDER BY seq", (key, stream)
+    )
     for (data,) in cursor:
         chunk = decompressor.decompress(data)
         if chunk:

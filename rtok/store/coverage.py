@@ -51,9 +51,12 @@ def coverage(records: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, obje
     for record in records:
         agent, stamp = str(record.get("agent", "")), float(str(record.get("t", 0)))
         last_call[agent] = max(last_call.get(agent, 0.0), stamp)
-    without: list[dict[str, object]] = [{"agent": name} for name in detected
-                                        if name not in installed]
+    without: list[dict[str, object]] = [
+        {"agent": name} for name in detected if name not in installed
+    ]
     silent: list[dict[str, object]] = [
-        {"agent": name, "installed": since} for name, since in sorted(installed.items())
-        if name in hook_tier and last_call.get(name, 0.0) < since]
+        {"agent": name, "installed": since}
+        for name, since in sorted(installed.items())
+        if name in hook_tier and last_call.get(name, 0.0) < since
+    ]
     return {"without_rtok": without, "silent_hooks": silent}

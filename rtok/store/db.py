@@ -65,8 +65,9 @@ def _restrict(path: str, mode: int) -> None:
         pass
 
 
-def connect(path: str, schema: str, version: int,
-            upgrades: dict[int, str] | None = None) -> sqlite3.Connection:
+def connect(
+    path: str, schema: str, version: int, upgrades: dict[int, str] | None = None
+) -> sqlite3.Connection:
     """A connection to `path` with `schema` applied (a new file) or `upgrades[n]` applied
     for every version n above the file's user_version."""
     paths.private_dir(os.path.dirname(path))
@@ -75,7 +76,8 @@ def connect(path: str, schema: str, version: int,
         if os.path.exists(path + suffix):
             _restrict(path + suffix, FILE_MODE)
     conn: sqlite3.Connection = sqlite_module().connect(
-        path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+    )
     prepare(conn, "main", schema, version, upgrades)
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
@@ -91,16 +93,23 @@ def sqlite_module() -> Any:
         return sqlite3
 
 
-def attach(conn: sqlite3.Connection, path: str, name: str, schema: str, version: int,
-           upgrades: dict[int, str] | None = None) -> None:
+def attach(
+    conn: sqlite3.Connection,
+    path: str,
+    name: str,
+    schema: str,
+    version: int,
+    upgrades: dict[int, str] | None = None,
+) -> None:
     """Attach `path` as schema `name`, so one transaction can write both files."""
     private_file(path)
     conn.execute(f"ATTACH DATABASE ? AS {name}", (path,))
     prepare(conn, name, schema, version, upgrades)
 
 
-def prepare(conn: sqlite3.Connection, name: str, schema: str, version: int,
-            upgrades: dict[int, str] | None) -> None:
+def prepare(
+    conn: sqlite3.Connection, name: str, schema: str, version: int, upgrades: dict[int, str] | None
+) -> None:
     conn.execute(f"PRAGMA {name}.synchronous = NORMAL")
     current = conn.execute(f"PRAGMA {name}.user_version").fetchone()[0]
     if current >= version:
@@ -150,5 +159,5 @@ def _run(conn: sqlite3.Connection, name: str, script: str) -> None:
             statement = statement.replace("IF NOT EXISTS ", f"IF NOT EXISTS {name}.", 1)
             for verb in ("ALTER TABLE ", "UPDATE "):
                 if statement.startswith(verb):
-                    statement = verb + name + "." + statement[len(verb):]
+                    statement = verb + name + "." + statement[len(verb) :]
         conn.execute(statement)

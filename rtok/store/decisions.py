@@ -68,8 +68,17 @@ def _first_string(payload: JsonObject | None, keys: tuple[str, ...]) -> str:
     return ""
 
 
-def line_for(agent: str, payload: JsonObject | None, cwd: str, tool: str, command: str,
-             kind: str, why: str, rewritten: str, now: float | None = None) -> bytes:
+def line_for(
+    agent: str,
+    payload: JsonObject | None,
+    cwd: str,
+    tool: str,
+    command: str,
+    kind: str,
+    why: str,
+    rewritten: str,
+    now: float | None = None,
+) -> bytes:
     from rtok import fastjson
 
     record = {
@@ -129,8 +138,11 @@ def read(path: str | None = None, since: float | None = None) -> Iterator[dict[s
             continue
         for raw in data.split(b"\n"):
             record = _parse(raw)
-            if isinstance(record, dict) and isinstance(record.get("t"), (int, float)) \
-                    and float(record["t"]) >= floor:
+            if (
+                isinstance(record, dict)
+                and isinstance(record.get("t"), (int, float))
+                and float(record["t"]) >= floor
+            ):
                 yield record
 
 
@@ -181,8 +193,7 @@ def prune(path: str | None = None, now: float | None = None) -> int:
             os.unlink(name)
             continue
         temporary = f"{name}.{os.getpid()}.tmp"
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC,
-                     FILE_MODE)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
         try:
             os.write(fd, b"".join(keep))
         finally:

@@ -99,8 +99,7 @@ def _normal(command: str) -> str:
     return " ".join(words)
 
 
-def classify(calls: Iterable[ShellCall], records: Iterable[dict[str, Any]]
-             ) -> list[Classified]:
+def classify(calls: Iterable[ShellCall], records: Iterable[dict[str, Any]]) -> list[Classified]:
     by_call: dict[tuple[str, str], dict[str, Any]] = {}
     by_command: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for decision in records:
@@ -127,8 +126,9 @@ def classify(calls: Iterable[ShellCall], records: Iterable[dict[str, Any]]
     return out
 
 
-def _by_command(by_command: dict[tuple[str, str], list[dict[str, Any]]],
-                call: ShellCall) -> dict[str, Any] | None:
+def _by_command(
+    by_command: dict[tuple[str, str], list[dict[str, Any]]], call: ShellCall
+) -> dict[str, Any] | None:
     candidates = by_command.get((call.session, _normal(call.command)), [])
     best = None
     for record in candidates:
@@ -151,7 +151,8 @@ def _one(call: ShellCall, record: dict[str, Any] | None, how: str) -> Classified
     if verdict == "denied":
         return Classified(call, "denied", family, how)
     if call.output_bytes < MISSED_MIN_BYTES or call.command.lstrip().startswith(
-            "RTOK_DISABLED="):  # short, or run raw on purpose
+        "RTOK_DISABLED="
+    ):  # short, or run raw on purpose
         return Classified(call, "raw", family)
     if _would_rewrite(call.command):
         return Classified(call, "missed", family)
@@ -168,8 +169,9 @@ def _removed_share() -> dict[str, float]:
 
     conn = open_ledger()
     try:
-        rows = conn.execute("SELECT family, SUM(raw_bytes), SUM(shown_bytes) FROM runs"
-                            " GROUP BY family").fetchall()
+        rows = conn.execute(
+            "SELECT family, SUM(raw_bytes), SUM(shown_bytes) FROM runs GROUP BY family"
+        ).fetchall()
     finally:
         conn.close()
     shares = {str(f): 1 - int(s) / int(r) for f, r, s in rows if int(r) > 0}
@@ -182,8 +184,7 @@ def _removed_share() -> dict[str, float]:
 def _estimate(call: ShellCall, share: float | None) -> int | None:
     if share is None:
         return None
-    cf = host.counterfactual(call.output_bytes, host.cap(call.agent),
-                                        host.over_cap(call.agent))
+    cf = host.counterfactual(call.output_bytes, host.cap(call.agent), host.over_cap(call.agent))
     return round((cf + 3) // 4 * max(share, 0.0))
 
 
@@ -214,9 +215,12 @@ def _in_project(call: ShellCall, project: str | None) -> bool:
     return cwd == project.rstrip("/") or cwd.startswith(project.rstrip("/") + "/")
 
 
-def load(since: float | None = None, project: str | None = None,
-         sources: dict[str, tuple[str, str]] | None = None,
-         wanted: Any = None) -> list[Classified]:
+def load(
+    since: float | None = None,
+    project: str | None = None,
+    sources: dict[str, tuple[str, str]] | None = None,
+    wanted: Any = None,
+) -> list[Classified]:
     from rtok.store.transcripts import transcript_sources
 
     sources = sources if sources is not None else transcript_sources()
@@ -247,9 +251,17 @@ def discover(since: float | None = None, project: str | None = None) -> Discover
     for item in items:
         if item.status == "rtok":
             matched[item.how] = matched.get(item.how, 0) + 1
-    reruns = [{"session": i.call.session, "call_id": i.call.call_id, "time": i.call.time,
-               "command": i.call.command[:200], "output_bytes": i.call.output_bytes}
-              for i in items if i.rerun]
+    reruns = [
+        {
+            "session": i.call.session,
+            "call_id": i.call.call_id,
+            "time": i.call.time,
+            "command": i.call.command[:200],
+            "output_bytes": i.call.output_bytes,
+        }
+        for i in items
+        if i.rerun
+    ]
 
     def ordered(kind: str) -> list[Missed]:
         return sorted(groups[kind].values(), key=lambda m: (-m.output_bytes, m.family))
@@ -257,12 +269,21 @@ def discover(since: float | None = None, project: str | None = None) -> Discover
     from rtok.store.coverage import coverage
 
     hosts = coverage(decision_log.read())
-    return Discovery(since, project, {k: v[0] for k, v in sources.items()}, len(items),
-                     sum(i.status == "rtok" for i in items),
-                     sum(i.status == "denied" for i in items),
-                     sum(i.status == "raw" for i in items), ordered("missed"),
-                     ordered("not_covered"), reruns, matched, hosts["without_rtok"],
-                     hosts["silent_hooks"])
+    return Discovery(
+        since,
+        project,
+        {k: v[0] for k, v in sources.items()},
+        len(items),
+        sum(i.status == "rtok" for i in items),
+        sum(i.status == "denied" for i in items),
+        sum(i.status == "raw" for i in items),
+        ordered("missed"),
+        ordered("not_covered"),
+        reruns,
+        matched,
+        hosts["without_rtok"],
+        hosts["silent_hooks"],
+    )
 
 
 @dataclass
@@ -281,16 +302,18 @@ class SessionRow:
     source: str = "transcript"  # transcript | decision_log
 
 
-def sessions(since: float | None = None, project: str | None = None,
-             limit: int = 20) -> list[SessionRow]:
+def sessions(
+    since: float | None = None, project: str | None = None, limit: int = 20
+) -> list[SessionRow]:
     """Recent sessions, newest first: from the transcripts, and from the decision log for
     sessions no transcript holds (agents whose transcripts rtok does not read)."""
     items = load(since, project)
     rows: dict[str, SessionRow] = {}
     for item in items:
         call = item.call
-        row = rows.setdefault(call.session, SessionRow(call.session, call.agent, call.cwd,
-                                                       call.time, call.time))
+        row = rows.setdefault(
+            call.session, SessionRow(call.session, call.agent, call.cwd, call.time, call.time)
+        )
         row.first, row.last = min(row.first, call.time), max(row.last, call.time)
         row.shell_calls += 1
         row.via_rtok += item.status == "rtok"
@@ -306,11 +329,14 @@ def sessions(since: float | None = None, project: str | None = None,
             continue  # not a shell call
         stamp = float(str(record.get("t", 0)))
         cwd = str(record.get("cwd", ""))
-        if project is not None and not _in_project(
-                ShellCall("", "", "", 0, cwd, ""), project):
+        if project is not None and not _in_project(ShellCall("", "", "", 0, cwd, ""), project):
             continue
-        row = rows.setdefault(session, SessionRow(session, str(record.get("agent", "")), cwd,
-                                                  stamp, stamp, source="decision_log"))
+        row = rows.setdefault(
+            session,
+            SessionRow(
+                session, str(record.get("agent", "")), cwd, stamp, stamp, source="decision_log"
+            ),
+        )
         if row.source != "decision_log":
             continue
         row.first, row.last = min(row.first, stamp), max(row.last, stamp)
@@ -322,10 +348,14 @@ def sessions(since: float | None = None, project: str | None = None,
     return sorted(rows.values(), key=lambda r: -r.last)[:limit]
 
 
-RERUN_TABLE = ("CREATE TABLE IF NOT EXISTS reruns_booked (agent TEXT NOT NULL,"
-               " call_id TEXT NOT NULL, run_id INTEGER, PRIMARY KEY (agent, call_id))")
-SEEN_TABLE = ("CREATE TABLE IF NOT EXISTS transcripts_seen (path TEXT PRIMARY KEY,"
-              " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL)")
+RERUN_TABLE = (
+    "CREATE TABLE IF NOT EXISTS reruns_booked (agent TEXT NOT NULL,"
+    " call_id TEXT NOT NULL, run_id INTEGER, PRIMARY KEY (agent, call_id))"
+)
+SEEN_TABLE = (
+    "CREATE TABLE IF NOT EXISTS transcripts_seen (path TEXT PRIMARY KEY,"
+    " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL)"
+)
 
 
 def changed_transcripts(conn: Any) -> Any:
@@ -333,18 +363,21 @@ def changed_transcripts(conn: Any) -> Any:
     `rtok gain` read them (a re-run and the call it repeats are in one session's file),
     each noted as read."""
     conn.execute(SEEN_TABLE)
-    seen = {str(path): (int(size), int(mtime)) for path, size, mtime in
-            conn.execute("SELECT path, size, mtime_ns FROM transcripts_seen")}
+    seen = {
+        str(path): (int(size), int(mtime))
+        for path, size, mtime in conn.execute("SELECT path, size, mtime_ns FROM transcripts_seen")
+    }
 
     def wanted(path: str, info: os.stat_result) -> bool:
         now = (int(info.st_size), int(info.st_mtime_ns))
         if seen.get(path) == now:
             return False
-        conn.execute("INSERT OR REPLACE INTO transcripts_seen VALUES (?, ?, ?)",
-                     (path, *now))
+        conn.execute("INSERT OR REPLACE INTO transcripts_seen VALUES (?, ?, ?)", (path, *now))
         return True
 
     return wanted
+
+
 # A ledger row belongs to the call that went through rtok when it was written this soon
 # after the call started.
 RUN_WINDOW_S = 600.0
@@ -360,25 +393,38 @@ def book_reruns(conn: Any, items: list[Classified]) -> int:
         if not item.rerun or item.previous is None or not item.call.call_id:
             continue
         call, first = item.call, item.previous
-        if conn.execute("SELECT 1 FROM reruns_booked WHERE agent = ? AND call_id = ?",
-                        (call.agent, call.call_id)).fetchone():
+        if conn.execute(
+            "SELECT 1 FROM reruns_booked WHERE agent = ? AND call_id = ?",
+            (call.agent, call.call_id),
+        ).fetchone():
             continue
         row = conn.execute(
             "SELECT id FROM runs WHERE command = ? AND time >= ? AND time <= ?"
             " AND agent IN (?, 'unknown') ORDER BY ABS(time - ?) LIMIT 1",
-            (_normal(first.command), first.time - 5, first.time + RUN_WINDOW_S, call.agent,
-             first.time)).fetchone()
+            (
+                _normal(first.command),
+                first.time - 5,
+                first.time + RUN_WINDOW_S,
+                call.agent,
+                first.time,
+            ),
+        ).fetchone()
         run_id = int(row[0]) if row else None
         conn.execute("BEGIN IMMEDIATE")
         try:
             if run_id is not None:
-                in_context = host.counterfactual(call.output_bytes, host.cap(call.agent),
-                                        host.over_cap(call.agent))
-                conn.execute("UPDATE runs SET reread_bytes = reread_bytes + ?,"
-                             " reread_ctx_bytes = reread_ctx_bytes + ?, rereads = rereads + 1"
-                             " WHERE id = ?", (call.output_bytes, in_context, run_id))
-            conn.execute("INSERT INTO reruns_booked VALUES (?, ?, ?)",
-                         (call.agent, call.call_id, run_id))
+                in_context = host.counterfactual(
+                    call.output_bytes, host.cap(call.agent), host.over_cap(call.agent)
+                )
+                conn.execute(
+                    "UPDATE runs SET reread_bytes = reread_bytes + ?,"
+                    " reread_ctx_bytes = reread_ctx_bytes + ?, rereads = rereads + 1"
+                    " WHERE id = ?",
+                    (call.output_bytes, in_context, run_id),
+                )
+            conn.execute(
+                "INSERT INTO reruns_booked VALUES (?, ?, ?)", (call.agent, call.call_id, run_id)
+            )
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

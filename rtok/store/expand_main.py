@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 
     from rtok.store.archive import Entry
 
-USAGE = ("usage: rtok expand ID [--full | --merged | --from N | --lines N | --grep RE]\n"
-         "       rtok expand --list\n")
+USAGE = (
+    "usage: rtok expand ID [--full | --merged | --from N | --lines N | --grep RE]\n"
+    "       rtok expand --list\n"
+)
 HELP = """
 Writes an archived output back. Each stream goes to its own fd: the command's stdout to
 stdout, its stderr to stderr (an output whose streams went to one place is one stream, on
@@ -67,8 +69,7 @@ def parse_args(args: list[str]) -> Options | str:
             setattr(options, _SWITCHES[arg], True)
         elif name in _VALUED:
             value, i = option_value(args, i)
-            problem = (f"{name} needs a value" if value is None
-                       else _set_value(options, name, value))
+            problem = f"{name} needs a value" if value is None else _set_value(options, name, value)
         elif arg.startswith("-"):
             problem = f"unknown option {arg!r}"
         elif options.entry_id:
@@ -112,8 +113,10 @@ def _combination_problem(options: Options) -> str | None:
     """What is wrong with the options taken together, or None."""
     slicing = _slicing(options)
     if (options.full or options.merged) and slicing:
-        return ("--full and --merged print everything; they cannot be combined with"
-                " --from/--lines/--grep")
+        return (
+            "--full and --merged print everything; they cannot be combined with"
+            " --from/--lines/--grep"
+        )
     if options.listing:
         if options.entry_id or options.full or options.merged or slicing:
             return "--list takes no id and no other option"
@@ -160,7 +163,8 @@ def main(args: list[str]) -> int:
         if status == 0 and not entry.complete:
             sys.stderr.write(
                 f"rtok expand: only the first {entry.stored_bytes} of {entry.raw_bytes} bytes"
-                " of this output were archived (the per-entry cap)\n")
+                " of this output were archived (the per-entry cap)\n"
+            )
         return status
     finally:
         conn.close()
@@ -173,8 +177,10 @@ def _one_entry(conn: sqlite3.Connection, entry_id: str) -> Entry | int:
 
     entries = archive.find_entries(conn, entry_id)
     if not entries:
-        sys.stderr.write(f"rtok expand: no archived output with id {entry_id}"
-                         " (it may have expired; see `rtok expand --list`)\n")
+        sys.stderr.write(
+            f"rtok expand: no archived output with id {entry_id}"
+            " (it may have expired; see `rtok expand --list`)\n"
+        )
         return 1
     if len({entry.id for entry in entries}) > 1:
         ids = ", ".join(str(entry.id) for entry in entries[:5])
@@ -206,8 +212,9 @@ def _book_reread(entry_id: str, written: int) -> None:
         pass
 
 
-def _write_entry(conn: sqlite3.Connection, entry: Entry, options: Options,
-                 counter: _Counter) -> int:
+def _write_entry(
+    conn: sqlite3.Connection, entry: Entry, options: Options, counter: _Counter
+) -> int:
     """Write the entry's bytes the way `options` ask; the exit status."""
     from rtok.store import archive
 
@@ -252,8 +259,9 @@ def _lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
         yield pending
 
 
-def _write_lines(out: BinaryIO, chunks: Iterable[bytes], options: Options,
-                 counter: _Counter) -> int:
+def _write_lines(
+    out: BinaryIO, chunks: Iterable[bytes], options: Options, counter: _Counter
+) -> int:
     pattern = None
     if options.grep is not None:
         import re
@@ -285,5 +293,7 @@ def _print_list(entries: list[Entry]) -> None:
     for entry in entries:
         stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.created))
         partial = "" if entry.complete else " (partial)"
-        out.write(f"{entry.id}  {stamp}  {entry.lines:>7} lines  {entry.raw_bytes:>10} bytes"
-                  f"{partial}  {entry.command}\n")
+        out.write(
+            f"{entry.id}  {stamp}  {entry.lines:>7} lines  {entry.raw_bytes:>10} bytes"
+            f"{partial}  {entry.command}\n"
+        )

@@ -32,13 +32,15 @@ GROUPS = ("agent", "project", "family", "day", "week", "month")
 # byte of its counterfactual (a re-read reaches the agent cut the way that text was).
 _REREAD_TOKENS = (
     "CASE WHEN tokenizer = 'estimate' OR cf_bytes = 0 THEN (reread_ctx_bytes + 3) / 4"
-    " ELSE (reread_ctx_bytes * cf_tokens + cf_bytes - 1) / cf_bytes END")
+    " ELSE (reread_ctx_bytes * cf_tokens + cf_bytes - 1) / cf_bytes END"
+)
 _SUMS = (
     "COUNT(*), COALESCE(SUM(raw_bytes), 0), COALESCE(SUM(raw_tokens), 0),"
     " COALESCE(SUM(cf_tokens), 0), COALESCE(SUM(shown_tokens), 0),"
     f" COALESCE(SUM({_REREAD_TOKENS}), 0), COALESCE(SUM(rereads), 0),"
     " COALESCE(SUM(reread_bytes), 0),"
-    " COALESCE(SUM(cap_chars IS NULL), 0), COALESCE(AVG(exec_ms), 0)")
+    " COALESCE(SUM(cap_chars IS NULL), 0), COALESCE(AVG(exec_ms), 0)"
+)
 
 
 @dataclass(frozen=True)
@@ -78,11 +80,16 @@ class Report:
     history: list[dict[str, object]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
-        return {"schema": JSON_SCHEMA, "scope": self.scope, "filters": asdict(self.filters),
-                "tokenizer": self.tokenizer, "totals": asdict(self.totals),
-                "groups": {name: [asdict(row) for row in rows]
-                           for name, rows in self.groups.items()},
-                "hosts": self.hosts, "history": self.history}
+        return {
+            "schema": JSON_SCHEMA,
+            "scope": self.scope,
+            "filters": asdict(self.filters),
+            "tokenizer": self.tokenizer,
+            "totals": asdict(self.totals),
+            "groups": {name: [asdict(row) for row in rows] for name, rows in self.groups.items()},
+            "hosts": self.hosts,
+            "history": self.history,
+        }
 
 
 def like_prefix(path: str) -> str:
@@ -98,13 +105,26 @@ def _pct(saved: int, base: int) -> float:
 def _figures(key: str, row: tuple[Any, ...]) -> Figures:
     runs, raw_b, raw, cf, shown, reread, rereads, reread_raw, uncapped, avg_ms = row
     net = int(cf) - int(shown) - int(reread)
-    return Figures(key, int(runs), int(raw_b), int(raw), int(cf), int(shown), int(reread),
-                   net, _pct(net, int(cf)), int(rereads), int(reread_raw), int(uncapped),
-                   round(float(avg_ms), 1))
+    return Figures(
+        key,
+        int(runs),
+        int(raw_b),
+        int(raw),
+        int(cf),
+        int(shown),
+        int(reread),
+        net,
+        _pct(net, int(cf)),
+        int(rereads),
+        int(reread_raw),
+        int(uncapped),
+        round(float(avg_ms), 1),
+    )
 
 
 def _add(key: str, rows: list[Figures]) -> Figures:
     """The sum of `rows` (weeks and months from days)."""
+
     def total(name: str) -> int:
         return sum(int(getattr(row, name)) for row in rows)
 
@@ -112,10 +132,21 @@ def _add(key: str, rows: list[Figures]) -> Figures:
     net = total("net_saved_tokens")
     cf = total("counterfactual_tokens")
     avg = sum(row.avg_exec_ms * row.runs for row in rows) / runs if runs else 0.0
-    return Figures(key, runs, total("raw_bytes"), total("raw_tokens"), cf,
-                   total("shown_tokens"), total("reread_tokens"), net, _pct(net, cf),
-                   total("rereads"), total("reread_raw_bytes"), total("uncapped_runs"),
-                   round(avg, 1))
+    return Figures(
+        key,
+        runs,
+        total("raw_bytes"),
+        total("raw_tokens"),
+        cf,
+        total("shown_tokens"),
+        total("reread_tokens"),
+        net,
+        _pct(net, cf),
+        total("rereads"),
+        total("reread_raw_bytes"),
+        total("uncapped_runs"),
+        round(avg, 1),
+    )
 
 
 def _where(filters: Filters) -> tuple[str, list[object]]:
@@ -141,21 +172,32 @@ def hosts_known() -> dict[str, dict[str, object]]:
     """agent -> its cap and where that figure comes from (integrations/*.toml [limits])."""
     from rtok.install.descriptor import host_limits
 
-    return {name: {"cap_chars": item.tool_result_chars, "cap_env": item.cap_env or None,
-                   "over_cap_chars": item.over_cap_chars, "source": item.source}
-            for name, item in sorted(host_limits().items())}
+    return {
+        name: {
+            "cap_chars": item.tool_result_chars,
+            "cap_env": item.cap_env or None,
+            "over_cap_chars": item.over_cap_chars,
+            "source": item.source,
+        }
+        for name, item in sorted(host_limits().items())
+    }
 
 
-def build_report(filters: Filters | None = None, history_limit: int = 0,
-                 top: int = 0) -> Report:
+def build_report(filters: Filters | None = None, history_limit: int = 0, top: int = 0) -> Report:
     """The report over the rows `filters` select; `top` > 0 keeps that many rows of the
     agent, project and family groups (largest net saving first)."""
     filters = filters or Filters()
     scope = filters.project or "all projects"
     hosts = hosts_known()
     if not os.path.exists(paths.ledger_db()) and not os.path.exists(paths.ledger_pending()):
-        return Report(scope, filters, _tokenizer_info(None, {}), _empty_totals(),
-                      {name: [] for name in GROUPS}, hosts)
+        return Report(
+            scope,
+            filters,
+            _tokenizer_info(None, {}),
+            _empty_totals(),
+            {name: [] for name in GROUPS},
+            hosts,
+        )
     if os.path.exists(paths.ledger_pending()):
         from rtok.store.ledger import write
 
@@ -167,16 +209,20 @@ def build_report(filters: Filters | None = None, history_limit: int = 0,
             tokens.recount(conn, *found)
         _book_reruns(conn)
         where, params = _where(filters)
-        totals = _figures("total", conn.execute(f"SELECT {_SUMS} FROM runs {where}",
-                                                params).fetchone())
+        totals = _figures(
+            "total", conn.execute(f"SELECT {_SUMS} FROM runs {where}", params).fetchone()
+        )
         groups = _groups(conn, where, params, top)
-        methods = {str(name): int(n) for name, n in conn.execute(
-            f"SELECT tokenizer, COUNT(*) FROM runs {where} GROUP BY tokenizer", params)}
+        methods = {
+            str(name): int(n)
+            for name, n in conn.execute(
+                f"SELECT tokenizer, COUNT(*) FROM runs {where} GROUP BY tokenizer", params
+            )
+        }
         history = _history(conn, where, params, history_limit) if history_limit else []
     finally:
         conn.close()
-    return Report(scope, filters, _tokenizer_info(found, methods), totals, groups, hosts,
-                  history)
+    return Report(scope, filters, _tokenizer_info(found, methods), totals, groups, hosts, history)
 
 
 def _book_reruns(conn: Any) -> None:
@@ -194,20 +240,31 @@ def _book_reruns(conn: Any) -> None:
         pass
 
 
-def _tokenizer_info(found: tuple[str, tokens.Counter] | None,
-                    methods: dict[str, int]) -> dict[str, object]:
-    return {"installed": found[0] if found else None,
-            "estimate": "ceil(bytes / 4)",
-            "rows_by_method": methods}
+def _tokenizer_info(
+    found: tuple[str, tokens.Counter] | None, methods: dict[str, int]
+) -> dict[str, object]:
+    return {
+        "installed": found[0] if found else None,
+        "estimate": "ceil(bytes / 4)",
+        "rows_by_method": methods,
+    }
 
 
 def _groups(conn: Any, where: str, params: list[object], top: int) -> dict[str, list[Figures]]:
-    columns = {"agent": "agent", "project": "project", "family": "family",
-               "day": "date(time, 'unixepoch', 'localtime')"}
+    columns = {
+        "agent": "agent",
+        "project": "project",
+        "family": "family",
+        "day": "date(time, 'unixepoch', 'localtime')",
+    }
     groups: dict[str, list[Figures]] = {}
     for name, column in columns.items():
-        rows = [_figures(str(key), rest) for key, *rest in conn.execute(
-            f"SELECT {column} AS k, {_SUMS} FROM runs {where} GROUP BY k", params)]
+        rows = [
+            _figures(str(key), rest)
+            for key, *rest in conn.execute(
+                f"SELECT {column} AS k, {_SUMS} FROM runs {where} GROUP BY k", params
+            )
+        ]
         if name == "day":
             rows.sort(key=lambda row: row.key)
         else:
@@ -233,17 +290,30 @@ def _fold(days: list[Figures], bucket: Any) -> list[Figures]:
 
 
 def _history(conn: Any, where: str, params: list[object], limit: int) -> list[dict[str, object]]:
-    keys = ("time", "command", "family", "agent", "project", "archive_id", "exec_ms",
-            "exit_code", "raw_tokens", "counterfactual_tokens", "shown_tokens",
-            "reread_tokens")
+    keys = (
+        "time",
+        "command",
+        "family",
+        "agent",
+        "project",
+        "archive_id",
+        "exec_ms",
+        "exit_code",
+        "raw_tokens",
+        "counterfactual_tokens",
+        "shown_tokens",
+        "reread_tokens",
+    )
     rows = conn.execute(
         "SELECT time, command, family, agent, project, archive_id, exec_ms, exit_code,"
         f" raw_tokens, cf_tokens, shown_tokens, {_REREAD_TOKENS} FROM runs {where}"
-        " ORDER BY time DESC, id DESC LIMIT ?", [*params, limit]).fetchall()
+        " ORDER BY time DESC, id DESC LIMIT ?",
+        [*params, limit],
+    ).fetchall()
     history = []
     for row in rows:
         item: dict[str, object] = dict(zip(keys, row, strict=True))
-        item["net_saved_tokens"] = (int(row[9]) - int(row[10]) - int(row[11]))
+        item["net_saved_tokens"] = int(row[9]) - int(row[10]) - int(row[11])
         history.append(item)
     return history
 

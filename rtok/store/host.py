@@ -73,8 +73,7 @@ def over_cap(name: str) -> int | None:
     return CAPS.get(name, (None, "", None))[2]
 
 
-def counterfactual(raw_bytes: int, cap_chars: int | None,
-                   preview_chars: int | None = None) -> int:
+def counterfactual(raw_bytes: int, cap_chars: int | None, preview_chars: int | None = None) -> int:
     """What the host would have put in context of `raw_bytes` without rtok: all of it up
     to the cap; over it, the cap (a host that cuts) or the preview (a host that saves the
     result to a file and shows its start).

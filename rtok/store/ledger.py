@@ -67,7 +67,8 @@ CREATE INDEX IF NOT EXISTS runs_time ON runs (time);
 CREATE INDEX IF NOT EXISTS runs_project ON runs (project);
 CREATE INDEX IF NOT EXISTS runs_archive ON runs (archive_id)
 """
-UPGRADES = {2: """
+UPGRADES = {
+    2: """
 ALTER TABLE runs ADD COLUMN agent TEXT NOT NULL DEFAULT 'unknown';
 ALTER TABLE runs ADD COLUMN session TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN cap_chars INTEGER;
@@ -79,7 +80,8 @@ ALTER TABLE runs ADD COLUMN rereads INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE runs ADD COLUMN tokenizer TEXT NOT NULL DEFAULT 'estimate';
 UPDATE runs SET cf_bytes = raw_bytes, cf_tokens = raw_tokens;
 CREATE INDEX IF NOT EXISTS runs_archive ON runs (archive_id)
-"""}
+"""
+}
 COMMAND_CHARS = 300
 
 
@@ -94,13 +96,36 @@ def open_ledger() -> sqlite3.Connection:
 class Row:
     """One ledger row before it is written (the archive id is added at write time)."""
 
-    __slots__ = ("agent", "cap_chars", "command", "exec_ms", "exit_code", "family", "project",
-                 "raw_bytes", "session", "shown_bytes", "source", "time")
+    __slots__ = (
+        "agent",
+        "cap_chars",
+        "command",
+        "exec_ms",
+        "exit_code",
+        "family",
+        "project",
+        "raw_bytes",
+        "session",
+        "shown_bytes",
+        "source",
+        "time",
+    )
 
-    def __init__(self, command: str, family: str, source: str, raw_bytes: int,
-                 shown_bytes: int, exec_ms: int, exit_code: int | None, project: str,
-                 now: float | None = None, agent: str | None = None,
-                 session: str | None = None, cap_chars: int | str | None = "env") -> None:
+    def __init__(
+        self,
+        command: str,
+        family: str,
+        source: str,
+        raw_bytes: int,
+        shown_bytes: int,
+        exec_ms: int,
+        exit_code: int | None,
+        project: str,
+        now: float | None = None,
+        agent: str | None = None,
+        session: str | None = None,
+        cap_chars: int | str | None = "env",
+    ) -> None:
         """`agent`, `session` and `cap_chars` default to what the environment says
         (rtok.store.host); `cap_chars=None` means not known (uncapped)."""
         self.command = command[:COMMAND_CHARS]
@@ -119,8 +144,9 @@ class Row:
     @property
     def cf_bytes(self) -> int:
         cap = self.cap_chars
-        return host.counterfactual(self.raw_bytes, cap if isinstance(cap, int) else None,
-                                   host.over_cap(self.agent))
+        return host.counterfactual(
+            self.raw_bytes, cap if isinstance(cap, int) else None, host.over_cap(self.agent)
+        )
 
 
 def insert(conn: sqlite3.Connection, schema: str, row: Row, archive_id: str | None) -> None:
@@ -132,13 +158,30 @@ def insert(conn: sqlite3.Connection, schema: str, row: Row, archive_id: str | No
         " raw_tokens, shown_tokens, exec_ms, exit_code, project, archive_id, agent, session,"
         " cap_chars, cf_bytes, cf_tokens)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (row.time, row.command, row.family, row.source, row.raw_bytes, row.shown_bytes,
-         estimate_tokens(row.raw_bytes), estimate_tokens(row.shown_bytes), row.exec_ms,
-         row.exit_code, row.project, archive_id, row.agent, row.session, row.cap_chars,
-         cf_bytes, estimate_tokens(cf_bytes)),
+        (
+            row.time,
+            row.command,
+            row.family,
+            row.source,
+            row.raw_bytes,
+            row.shown_bytes,
+            estimate_tokens(row.raw_bytes),
+            estimate_tokens(row.shown_bytes),
+            row.exec_ms,
+            row.exit_code,
+            row.project,
+            archive_id,
+            row.agent,
+            row.session,
+            row.cap_chars,
+            cf_bytes,
+            estimate_tokens(cf_bytes),
+        ),
     )
-    conn.execute(f"DELETE FROM {schema}.runs WHERE time < ? OR id <= ?",
-                 (row.time - RETENTION_DAYS * 86400, int(cursor.lastrowid or 0) - MAX_ROWS))
+    conn.execute(
+        f"DELETE FROM {schema}.runs WHERE time < ? OR id <= ?",
+        (row.time - RETENTION_DAYS * 86400, int(cursor.lastrowid or 0) - MAX_ROWS),
+    )
 
 
 def write(row: Row | None, archive_id: str | None = None) -> None:
@@ -167,10 +210,27 @@ def append_pending(row: Row, archive_id: str | None = None) -> None:
     """Queue `row` for the database without opening it (one write of one line)."""
     from rtok import fastjson
 
-    line = fastjson.dumps([row.time, row.command, row.family, row.source, row.raw_bytes,
-                           row.shown_bytes, row.exec_ms, row.exit_code, row.project,
-                           row.agent, row.session, row.cap_chars, archive_id],
-                          separators=(",", ":")) + "\n"
+    line = (
+        fastjson.dumps(
+            [
+                row.time,
+                row.command,
+                row.family,
+                row.source,
+                row.raw_bytes,
+                row.shown_bytes,
+                row.exec_ms,
+                row.exit_code,
+                row.project,
+                row.agent,
+                row.session,
+                row.cap_chars,
+                archive_id,
+            ],
+            separators=(",", ":"),
+        )
+        + "\n"
+    )
     path = paths.ledger_pending()
     paths.private_dir(os.path.dirname(path))
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
@@ -225,14 +285,25 @@ def _pending_row(raw: bytes) -> tuple[Row, str | None] | None:
 
     try:
         fields = fastjson.loads(raw.decode("utf-8", "surrogateescape"))
-        (stamp, command, family, source, raw_bytes, shown_bytes, exec_ms, exit_code,
-         project) = fields[:9]
-        agent, session, cap = (fields[9:12] if len(fields) >= 12
-                               else (host.UNKNOWN, "", None))
+        (stamp, command, family, source, raw_bytes, shown_bytes, exec_ms, exit_code, project) = (
+            fields[:9]
+        )
+        agent, session, cap = fields[9:12] if len(fields) >= 12 else (host.UNKNOWN, "", None)
         archive_id = fields[12] if len(fields) >= 13 and fields[12] else None
-        row = Row(str(command), str(family), str(source), int(raw_bytes), int(shown_bytes),
-                  int(exec_ms), None if exit_code is None else int(exit_code), str(project),
-                  float(stamp), str(agent), str(session), None if cap is None else int(cap))
+        row = Row(
+            str(command),
+            str(family),
+            str(source),
+            int(raw_bytes),
+            int(shown_bytes),
+            int(exec_ms),
+            None if exit_code is None else int(exit_code),
+            str(project),
+            float(stamp),
+            str(agent),
+            str(session),
+            None if cap is None else int(cap),
+        )
         return row, None if archive_id is None else str(archive_id)
     except (ValueError, TypeError):
         return None
@@ -246,15 +317,27 @@ def done_with(claimed: str | None) -> None:
             pass
 
 
-def record(command: str, family: str, source: str, raw_bytes: int, shown_bytes: int,
-           exec_ms: int, exit_code: int | None, project: str, archive_id: str | None,
-           now: float | None = None) -> None:
-    write(Row(command, family, source, raw_bytes, shown_bytes, exec_ms, exit_code, project,
-              now), archive_id)
+def record(
+    command: str,
+    family: str,
+    source: str,
+    raw_bytes: int,
+    shown_bytes: int,
+    exec_ms: int,
+    exit_code: int | None,
+    project: str,
+    archive_id: str | None,
+    now: float | None = None,
+) -> None:
+    write(
+        Row(command, family, source, raw_bytes, shown_bytes, exec_ms, exit_code, project, now),
+        archive_id,
+    )
 
 
-def add_reread(archive_id: str, written: int, cap_chars: int | None,
-               preview_chars: int | None = None) -> bool:
+def add_reread(
+    archive_id: str, written: int, cap_chars: int | None, preview_chars: int | None = None
+) -> bool:
     """Book `written` bytes that `rtok expand` wrote back from entry `archive_id` against
     the latest run that archived it (the agent got at most `cap_chars` of them, or the
     `preview_chars` it keeps of a result over the cap); False when no run of the ledger
@@ -266,7 +349,9 @@ def add_reread(archive_id: str, written: int, cap_chars: int | None,
             "UPDATE runs SET reread_bytes = reread_bytes + ?,"
             " reread_ctx_bytes = reread_ctx_bytes + ?, rereads = rereads + 1"
             " WHERE id = (SELECT id FROM runs WHERE archive_id = ?"
-            " ORDER BY time DESC, id DESC LIMIT 1)", (written, in_context, archive_id))
+            " ORDER BY time DESC, id DESC LIMIT 1)",
+            (written, in_context, archive_id),
+        )
         return bool(cursor.rowcount)
     finally:
         release(conn)

@@ -46,8 +46,7 @@ def tokenizer() -> tuple[str, Counter] | None:
         label = f"{module_name.replace('_', '-')} {ENCODING}"
 
         def count(text: str, encoding: Any = encoding) -> int:
-            return sum(len(encoding.encode(piece, disallowed_special=()))
-                       for piece in pieces(text))
+            return sum(len(encoding.encode(piece, disallowed_special=())) for piece in pieces(text))
 
         return label, count
     return None
@@ -79,9 +78,9 @@ def cut_like_host(text: str, cap_chars: int | None, preview_chars: int | None = 
     if cap_chars is None or len(text) <= cap_chars:
         return text
     if preview_chars is not None:
-        return text[:min(preview_chars, cap_chars)]
+        return text[: min(preview_chars, cap_chars)]
     head = cap_chars // 2
-    return text[:head] + text[len(text) - (cap_chars - head):]
+    return text[:head] + text[len(text) - (cap_chars - head) :]
 
 
 def scaled(size: int, tokens: int, total_bytes: int) -> int:
@@ -101,7 +100,8 @@ def recount(ledger_conn: Any, name: str, count: Counter) -> int:
     rows = ledger_conn.execute(
         "SELECT id, archive_id, raw_bytes, shown_bytes, cap_chars, agent FROM runs"
         " WHERE tokenizer = ? AND archive_id IS NOT NULL ORDER BY id DESC LIMIT ?",
-        (ESTIMATE, RECOUNT_ROWS)).fetchall()
+        (ESTIMATE, RECOUNT_ROWS),
+    ).fetchall()
     if not rows or not os.path.exists(paths.archive_db()):
         return 0
     store = archive.open_archive()
@@ -122,9 +122,15 @@ def recount(ledger_conn: Any, name: str, count: Counter) -> int:
                 cf_tokens = count(cut_like_host(text, cap_chars, host.over_cap(str(agent))))
             except Exception:  # the row keeps its estimate
                 continue
-            updates.append((raw_tokens, cf_tokens,
-                            scaled(int(shown_bytes), raw_tokens, int(raw_bytes)), name,
-                            int(row_id)))
+            updates.append(
+                (
+                    raw_tokens,
+                    cf_tokens,
+                    scaled(int(shown_bytes), raw_tokens, int(raw_bytes)),
+                    name,
+                    int(row_id),
+                )
+            )
     finally:
         store.close()
     if updates:
@@ -132,7 +138,9 @@ def recount(ledger_conn: Any, name: str, count: Counter) -> int:
         try:
             ledger_conn.executemany(
                 "UPDATE runs SET raw_tokens = ?, cf_tokens = ?, shown_tokens = ?,"
-                " tokenizer = ? WHERE id = ? AND tokenizer = 'estimate'", updates)
+                " tokenizer = ? WHERE id = ? AND tokenizer = 'estimate'",
+                updates,
+            )
             ledger_conn.execute("COMMIT")
         except BaseException:
             ledger_conn.execute("ROLLBACK")

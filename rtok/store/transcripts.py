@@ -76,8 +76,11 @@ def _result_text(block: dict[str, Any]) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(str(part.get("text", "")) for part in content
-                       if isinstance(part, dict) and part.get("type") == "text")
+        return "".join(
+            str(part.get("text", ""))
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "text"
+        )
     return ""
 
 
@@ -127,9 +130,14 @@ def _claude_entry(entry: dict[str, Any], calls: dict[str, ShellCall]) -> None:
             command = (block.get("input") or {}).get("command")
             call_id = block.get("id")
             if isinstance(command, str) and isinstance(call_id, str) and call_id not in calls:
-                calls[call_id] = ShellCall("claude", str(entry.get("sessionId", "")), call_id,
-                                           _epoch(entry.get("timestamp")),
-                                           str(entry.get("cwd", "")), command)
+                calls[call_id] = ShellCall(
+                    "claude",
+                    str(entry.get("sessionId", "")),
+                    call_id,
+                    _epoch(entry.get("timestamp")),
+                    str(entry.get("cwd", "")),
+                    command,
+                )
         elif block.get("type") == "tool_result" and block.get("tool_use_id") in calls:
             call = calls[str(block["tool_use_id"])]
             text = _result_text(block)
@@ -196,8 +204,9 @@ def read_codex_jsonl(path: str) -> list[ShellCall]:
         if payload.get("type") == "function_call" and payload.get("name") in CODEX_SHELL_TOOLS:
             command = _codex_command(payload.get("arguments"))
             if command is not None:
-                calls[call_id] = ShellCall("codex", session, call_id,
-                                           _epoch(entry.get("timestamp")), cwd, command)
+                calls[call_id] = ShellCall(
+                    "codex", session, call_id, _epoch(entry.get("timestamp")), cwd, command
+                )
         elif payload.get("type") == "function_call_output" and call_id in calls:
             text = _codex_output(payload.get("output"))
             call = calls[call_id]
@@ -215,8 +224,9 @@ def _gemini_output(call: dict[str, Any]) -> tuple[str, bool]:
     texts, error = [], call.get("status") == "error"
     results = call.get("result")
     for part in results if isinstance(results, list) else []:
-        response = (part.get("functionResponse") or {}).get("response") \
-            if isinstance(part, dict) else None
+        response = (
+            (part.get("functionResponse") or {}).get("response") if isinstance(part, dict) else None
+        )
         if isinstance(response, dict):
             for key in ("output", "error"):
                 if isinstance(response.get(key), str):
@@ -230,8 +240,11 @@ def read_gemini_jsonl(path: str) -> list[ShellCall]:
     calls: dict[str, ShellCall] = {}
     entries = json_lines(path)
     try:  # the project's folder names its root in `.project_root`
-        with open(os.path.join(os.path.dirname(os.path.dirname(path)), ".project_root"),
-                  encoding="utf-8", errors="replace") as handle:
+        with open(
+            os.path.join(os.path.dirname(os.path.dirname(path)), ".project_root"),
+            encoding="utf-8",
+            errors="replace",
+        ) as handle:
             cwd = handle.read().strip()
     except OSError:
         cwd = ""
@@ -248,8 +261,9 @@ def read_gemini_jsonl(path: str) -> list[ShellCall]:
             if not isinstance(command, str) or not isinstance(call_id, str):
                 continue
             # A message is written again as it gains its calls' results: the last one holds.
-            call = ShellCall("gemini", session, call_id, _epoch(entry.get("timestamp")), cwd,
-                             command)
+            call = ShellCall(
+                "gemini", session, call_id, _epoch(entry.get("timestamp")), cwd, command
+            )
             text, call.is_error = _gemini_output(item)
             call.output_bytes = len(text.encode("utf-8", "replace"))
             call.shortened = TRAILER in text
@@ -258,8 +272,11 @@ def read_gemini_jsonl(path: str) -> list[ShellCall]:
     return list(calls.values())
 
 
-READERS = {"claude-jsonl": read_claude_jsonl, "codex-jsonl": read_codex_jsonl,
-           "gemini-jsonl": read_gemini_jsonl}
+READERS = {
+    "claude-jsonl": read_claude_jsonl,
+    "codex-jsonl": read_codex_jsonl,
+    "gemini-jsonl": read_gemini_jsonl,
+}
 
 
 def transcript_sources() -> dict[str, tuple[str, str]]:
@@ -275,10 +292,11 @@ def transcript_sources() -> dict[str, tuple[str, str]]:
     return found
 
 
-def shell_calls(since: float | None = None,
-                sources: dict[str, tuple[str, str]] | None = None,
-                wanted: Callable[[str, os.stat_result], bool] | None = None
-                ) -> Iterator[ShellCall]:
+def shell_calls(
+    since: float | None = None,
+    sources: dict[str, tuple[str, str]] | None = None,
+    wanted: Callable[[str, os.stat_result], bool] | None = None,
+) -> Iterator[ShellCall]:
     """Every shell call of every transcript found (files not modified since `since`, or
     that `wanted(path, stat)` turns down, are not read)."""
     for _agent, (pattern, fmt) in sorted((sources or transcript_sources()).items()):

@@ -22,8 +22,9 @@ def load_integrations(repo: str = REPO) -> list[dict[str, Any]]:
 
 # Strategies that only write instructions for the model; a scope made of these alone
 # installs no hook or plugin, so nothing in it can rewrite a command.
-AWARENESS_STRATEGIES = frozenset({"awareness_file", "awareness_block", "reference_line",
-                                  "rules_dir_or_file"})
+AWARENESS_STRATEGIES = frozenset(
+    {"awareness_file", "awareness_block", "reference_line", "rules_dir_or_file"}
+)
 
 
 def agent_scopes(agent: str, repo: str = REPO) -> list[str]:
@@ -31,14 +32,19 @@ def agent_scopes(agent: str, repo: str = REPO) -> list[str]:
     for item in load_integrations(repo):
         if item["name"] == agent:
             install = item.get("install") or {}
-            return [scope for scope in ("global", "project")
-                    if any(entry.get("strategy") not in AWARENESS_STRATEGIES
-                           for entry in install.get(scope) or [])]
+            return [
+                scope
+                for scope in ("global", "project")
+                if any(
+                    entry.get("strategy") not in AWARENESS_STRATEGIES
+                    for entry in install.get(scope) or []
+                )
+            ]
     return []
 
 
 def agent_tier(agent: str, repo: str = REPO) -> str:
-    """"hook" (the agent runs `rtok hook`), "plugin" (its plugin runs `rtok rewrite`), …"""
+    """ "hook" (the agent runs `rtok hook`), "plugin" (its plugin runs `rtok rewrite`), …"""
     for item in load_integrations(repo):
         if item["name"] == agent:
             return str(item.get("tier", ""))

@@ -54,12 +54,20 @@ def save_result(report: AgentReport) -> None:
 
 def new_report(agent: str, kind: str, ws: Workspace) -> AgentReport:
     profile = PROFILES[agent]
-    return AgentReport(agent, profile.label, profile.package, profile.version, kind,
-                       run_dir=ws.ctx.run_dir, netns=netns_available())
+    return AgentReport(
+        agent,
+        profile.label,
+        profile.package,
+        profile.version,
+        kind,
+        run_dir=ws.ctx.run_dir,
+        netns=netns_available(),
+    )
 
 
-def control_run(agent: str, work_root: str, template: str | None = None,
-                keep: bool = False) -> AgentReport:
+def control_run(
+    agent: str, work_root: str, template: str | None = None, keep: bool = False
+) -> AgentReport:
     """Plain run without rtok: proves the fake model, offline config and approval work."""
     start = time.monotonic()
     ws = make_workspace(agent, work_root, template)
@@ -71,8 +79,13 @@ def control_run(agent: str, work_root: str, template: str | None = None,
     return finish(report, start, ws, keep)
 
 
-def round_trip(agent: str, work_root: str, template: str | None = None,
-               keep: bool = False, scope: str = "global") -> AgentReport:
+def round_trip(
+    agent: str,
+    work_root: str,
+    template: str | None = None,
+    keep: bool = False,
+    scope: str = "global",
+) -> AgentReport:
     """rtok init -> rewritten run -> rtok uninstall -> raw run, with the real installer.
 
     scope "global" installs into the user's account (`--global`), "project" into the
@@ -87,27 +100,43 @@ def round_trip(agent: str, work_root: str, template: str | None = None,
     if scope == "project":
         profile.trust_project(ws.ctx)
     agent_args = [arg for name in (agent, *profile.companions) for arg in ("--agent", name)]
-    init = run_rtok(rtok, ["init", *agent_args, *scope_args, "--auto-patch"], ws.env,
-                    ws.ctx.cwd, folder, "rtok-init")
+    init = run_rtok(
+        rtok,
+        ["init", *agent_args, *scope_args, "--auto-patch"],
+        ws.env,
+        ws.ctx.cwd,
+        folder,
+        "rtok-init",
+    )
     report.commands.append(init)
     also = f" with {', '.join(profile.companions)}" if profile.companions else ""
-    if not report.check(f"rtok init ({scope}){also} --auto-patch exits 0",
-                        init["returncode"] == 0, (init["stderr"] or init["stdout"])[-400:]):
+    if not report.check(
+        f"rtok init ({scope}){also} --auto-patch exits 0",
+        init["returncode"] == 0,
+        (init["stderr"] or init["stdout"])[-400:],
+    ):
         return finish(report, start, ws, keep)
     rewritten = run_session_retrying(report, profile, ws.ctx, ws.env, "rewritten")
     if session_ran(report, rewritten):
         evaluate_rewritten(report, rewritten, ws, rtok)
-    uninstall = run_rtok(rtok, ["uninstall", *agent_args, *scope_args], ws.env,
-                         ws.ctx.cwd, folder, "rtok-uninstall")
+    uninstall = run_rtok(
+        rtok, ["uninstall", *agent_args, *scope_args], ws.env, ws.ctx.cwd, folder, "rtok-uninstall"
+    )
     report.commands.append(uninstall)
-    if report.check(f"rtok uninstall ({scope}) exits 0", uninstall["returncode"] == 0,
-                    (uninstall["stderr"] or uninstall["stdout"])[-400:]):
+    if report.check(
+        f"rtok uninstall ({scope}) exits 0",
+        uninstall["returncode"] == 0,
+        (uninstall["stderr"] or uninstall["stdout"])[-400:],
+    ):
         raw = run_session_retrying(report, profile, ws.ctx, ws.env, "after-uninstall")
         if session_ran(report, raw):
             ok, detail = looks_raw(raw.final_output, ws.raw_log)
             report.check("after uninstall: tool result is git's raw output", ok, detail)
-            report.check("after uninstall: rtok's hook no longer runs", not raw.hook_calls,
-                         f"{len(raw.hook_calls)} hook calls")
+            report.check(
+                "after uninstall: rtok's hook no longer runs",
+                not raw.hook_calls,
+                f"{len(raw.hook_calls)} hook calls",
+            )
     return finish(report, start, ws, keep)
 
 
@@ -117,8 +146,9 @@ def round_trip(agent: str, work_root: str, template: str | None = None,
 PERMISSION_CONFIGS = {"opencode": "OPENCODE_CONFIG", "kilocode": "KILO_CONFIG"}
 
 
-def deny_run(agent: str, work_root: str, template: str | None = None,
-             keep: bool = False) -> AgentReport:
+def deny_run(
+    agent: str, work_root: str, template: str | None = None, keep: bool = False
+) -> AgentReport:
     """With the host's own rule denying `git push`, a fake-model push stays denied after
     `rtok init`: nothing reaches the remote, and rtok never ran the push."""
     import subprocess
@@ -135,31 +165,60 @@ def deny_run(agent: str, work_root: str, template: str | None = None,
         json.dump(settings, handle, indent=1)
     remote = os.path.join(ws.ctx.run_dir, "remote.git")
     git_env = gitrepo.git_env(ws.ctx.home)
-    for args in (["init", "-q", "--bare", remote], ["-C", ws.ctx.cwd, "remote", "add",
-                                                    "origin", remote]):
-        subprocess.run(["git", *args], env=git_env, check=True, capture_output=True,
-                       timeout=60)
-    init = run_rtok(rtok, ["init", "--agent", agent, "--global", "--auto-patch"], ws.env,
-                    ws.ctx.cwd, ws.ctx.run_dir, "rtok-init")
+    for args in (
+        ["init", "-q", "--bare", remote],
+        ["-C", ws.ctx.cwd, "remote", "add", "origin", remote],
+    ):
+        subprocess.run(["git", *args], env=git_env, check=True, capture_output=True, timeout=60)
+    init = run_rtok(
+        rtok,
+        ["init", "--agent", agent, "--global", "--auto-patch"],
+        ws.env,
+        ws.ctx.cwd,
+        ws.ctx.run_dir,
+        "rtok-init",
+    )
     report.commands.append(init)
-    if not report.check("rtok init (global) --auto-patch exits 0", init["returncode"] == 0,
-                        (init["stderr"] or init["stdout"])[-400:]):
+    if not report.check(
+        "rtok init (global) --auto-patch exits 0",
+        init["returncode"] == 0,
+        (init["stderr"] or init["stdout"])[-400:],
+    ):
         return finish(report, start, ws, keep)
-    session = run_session_retrying(report, PROFILES[agent], ws.ctx, ws.env, "denied",
-                                   DENIED_COMMAND)
+    session = run_session_retrying(
+        report, PROFILES[agent], ws.ctx, ws.env, "denied", DENIED_COMMAND
+    )
     report.sessions.append(session)
-    report.check("denied: the agent asked for the push", session.requests > 0,
-                 f"{session.requests} requests, {len(session.tool_results)} tool results")
-    refs = subprocess.run(["git", "-C", remote, "for-each-ref"], env=git_env,
-                          capture_output=True, text=True, timeout=60, check=False)
-    report.check("denied: nothing reached the remote", refs.stdout.strip() == "",
-                 refs.stdout.strip()[:200] or "no refs")
+    report.check(
+        "denied: the agent asked for the push",
+        session.requests > 0,
+        f"{session.requests} requests, {len(session.tool_results)} tool results",
+    )
+    refs = subprocess.run(
+        ["git", "-C", remote, "for-each-ref"],
+        env=git_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    report.check(
+        "denied: nothing reached the remote",
+        refs.stdout.strip() == "",
+        refs.stdout.strip()[:200] or "no refs",
+    )
     pushes = [row for row in ledger_rows(ws) if "push" in str(row.get("command"))]
     report.check("denied: rtok never ran the push", not pushes, json.dumps(pushes[:2]))
-    report.check("denied: the tool result carries no rtok trailer",
-                 find_trailer(session.final_output) is None, session.final_output[:300])
-    report.check("denied: the host's own rule refused the call",
-                 "git push *" in session.final_output, session.final_output[:300])
+    report.check(
+        "denied: the tool result carries no rtok trailer",
+        find_trailer(session.final_output) is None,
+        session.final_output[:300],
+    )
+    report.check(
+        "denied: the host's own rule refused the call",
+        "git push *" in session.final_output,
+        session.final_output[:300],
+    )
     return finish(report, start, ws, keep)
 
 
@@ -173,22 +232,37 @@ def private_rtok(folder: str) -> tuple[str, str]:
     import rtok
 
     venv = os.path.join(folder, "rtok-venv")
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True,
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", venv],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     (site,) = glob.glob(os.path.join(venv, "lib", "python*", "site-packages"))
     with open(os.path.join(site, "rtok_under_test.pth"), "w", encoding="utf-8") as handle:
-        handle.write(os.path.dirname(os.path.dirname(os.path.abspath(rtok.__file__))) + "\n"
-                     + sysconfig.get_paths()["purelib"] + "\n")
+        handle.write(
+            os.path.dirname(os.path.dirname(os.path.abspath(rtok.__file__)))
+            + "\n"
+            + sysconfig.get_paths()["purelib"]
+            + "\n"
+        )
     script = os.path.join(venv, "bin", "rtok")
     with open(script, "w", encoding="utf-8") as handle:
-        handle.write(f"#!{os.path.join(venv, 'bin', 'python')}\n"
-                     "from rtok.cli.entry import main\nraise SystemExit(main())\n")
+        handle.write(
+            f"#!{os.path.join(venv, 'bin', 'python')}\n"
+            "from rtok.cli.entry import main\nraise SystemExit(main())\n"
+        )
     os.chmod(script, 0o755)
     return venv, script
 
 
-def fail_open_run(agent: str, work_root: str, template: str | None = None,
-                  keep: bool = False, installed_for: str = "claude") -> AgentReport:
+def fail_open_run(
+    agent: str,
+    work_root: str,
+    template: str | None = None,
+    keep: bool = False,
+    installed_for: str = "claude",
+) -> AgentReport:
     """rtok installed for another agent in the repository (project scope), whose hook files
     `agent` loads too; then rtok's venv is deleted: `agent` must still run its commands.
 
@@ -201,16 +275,28 @@ def fail_open_run(agent: str, work_root: str, template: str | None = None,
     folder = ws.ctx.run_dir
     profile.trust_project(ws.ctx)
     venv, rtok = private_rtok(folder)
-    init = run_rtok(rtok, ["init", "--agent", installed_for, "--project", "--auto-patch"],
-                    ws.env, ws.ctx.cwd, folder, "rtok-init")
+    init = run_rtok(
+        rtok,
+        ["init", "--agent", installed_for, "--project", "--auto-patch"],
+        ws.env,
+        ws.ctx.cwd,
+        folder,
+        "rtok-init",
+    )
     report.commands.append(init)
-    if not report.check(f"rtok init --agent {installed_for} (project) exits 0",
-                        init["returncode"] == 0, (init["stderr"] or init["stdout"])[-400:]):
+    if not report.check(
+        f"rtok init --agent {installed_for} (project) exits 0",
+        init["returncode"] == 0,
+        (init["stderr"] or init["stdout"])[-400:],
+    ):
         return finish(report, start, ws, keep)
     with_rtok = run_session_retrying(report, profile, ws.ctx, ws.env, "with-rtok")
     if session_ran(report, with_rtok):
-        report.check(f"with rtok: {agent} ran {installed_for}'s hook from the repository",
-                     bool(with_rtok.hook_calls), f"{len(with_rtok.hook_calls)} hook calls")
+        report.check(
+            f"with rtok: {agent} ran {installed_for}'s hook from the repository",
+            bool(with_rtok.hook_calls),
+            f"{len(with_rtok.hook_calls)} hook calls",
+        )
     shutil.rmtree(venv)
     gone = run_session_retrying(report, profile, ws.ctx, ws.env, "rtok-gone")
     if session_ran(report, gone):
@@ -221,12 +307,14 @@ def fail_open_run(agent: str, work_root: str, template: str | None = None,
 
 # Hermes' terminal settings for a backend that is not this machine: an SSH host nobody
 # listens on (the run's network is loopback only), so the tool call fails fast.
-REMOTE_TERMINAL = ("terminal:\n  backend: ssh\n  ssh_host: 127.0.0.1\n  ssh_port: 9\n"
-                   "  ssh_user: nobody\n")
+REMOTE_TERMINAL = (
+    "terminal:\n  backend: ssh\n  ssh_host: 127.0.0.1\n  ssh_port: 9\n  ssh_user: nobody\n"
+)
 
 
-def backend_run(agent: str, work_root: str, template: str | None = None,
-                keep: bool = False) -> AgentReport:
+def backend_run(
+    agent: str, work_root: str, template: str | None = None, keep: bool = False
+) -> AgentReport:
     """Hermes with a terminal backend that is not this machine (config.yaml's
     terminal.backend: ssh): the plugin must leave the command alone, since rtok's path
     does not exist there; then with the local backend it rewrites. rtok is registered
@@ -245,11 +333,20 @@ def backend_run(agent: str, work_root: str, template: str | None = None,
         handle.write(f"#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{calls}'\nexec '{rtok}' \"$@\"\n")
     os.chmod(wrapper, 0o755)
     env = dict(ws.env, RTOK_BIN=wrapper)
-    init = run_rtok(rtok, ["init", "--agent", agent, "--global", "--auto-patch"], env,
-                    ws.ctx.cwd, folder, "rtok-init")
+    init = run_rtok(
+        rtok,
+        ["init", "--agent", agent, "--global", "--auto-patch"],
+        env,
+        ws.ctx.cwd,
+        folder,
+        "rtok-init",
+    )
     report.commands.append(init)
-    if not report.check("rtok init (global) --auto-patch exits 0", init["returncode"] == 0,
-                        (init["stderr"] or init["stdout"])[-400:]):
+    if not report.check(
+        "rtok init (global) --auto-patch exits 0",
+        init["returncode"] == 0,
+        (init["stderr"] or init["stdout"])[-400:],
+    ):
         return finish(report, start, ws, keep)
     config = os.path.join(ws.env["HERMES_HOME"], "config.yaml")
     with open(config, encoding="utf-8") as handle:
@@ -260,21 +357,31 @@ def backend_run(agent: str, work_root: str, template: str | None = None,
     remote = run_session(profile, ws.ctx, ws.env, "remote-backend", COMMAND)
     if session_ran(report, remote):
         asked = _logged_calls(calls)
-        report.check("remote backend: the plugin never asked rtok to rewrite",
-                     not any(line.startswith("rewrite") for line in asked),
-                     f"{len(asked)} rtok calls: {asked[:3]}")
-        report.check("remote backend: no rtok trailer in the tool result",
-                     find_trailer(remote.final_output) is None, remote.final_output[:300])
+        report.check(
+            "remote backend: the plugin never asked rtok to rewrite",
+            not any(line.startswith("rewrite") for line in asked),
+            f"{len(asked)} rtok calls: {asked[:3]}",
+        )
+        report.check(
+            "remote backend: no rtok trailer in the tool result",
+            find_trailer(remote.final_output) is None,
+            remote.final_output[:300],
+        )
     with open(config, "w", encoding="utf-8") as handle:
         handle.write(local_config)
     local = run_session_retrying(report, profile, ws.ctx, ws.env, "local-backend")
     if session_ran(report, local):
         asked = _logged_calls(calls)
-        report.check("local backend: the plugin asked rtok to rewrite git log",
-                     any(line.startswith("rewrite") and "git log" in line for line in asked),
-                     f"{len(asked)} rtok calls: {asked[:3]}")
-        report.check("local backend: rtok trailer in the tool result",
-                     find_trailer(local.final_output) is not None, local.final_output[-300:])
+        report.check(
+            "local backend: the plugin asked rtok to rewrite git log",
+            any(line.startswith("rewrite") and "git log" in line for line in asked),
+            f"{len(asked)} rtok calls: {asked[:3]}",
+        )
+        report.check(
+            "local backend: rtok trailer in the tool result",
+            find_trailer(local.final_output) is not None,
+            local.final_output[-300:],
+        )
     return finish(report, start, ws, keep)
 
 
@@ -313,15 +420,17 @@ def main(argv: list[str]) -> int:
         print("install failed:", ", ".join(broken))
     work_root = ns.work_root or new_work_root()
     os.makedirs(os.path.join(work_root, "template-home"), exist_ok=True)
-    template = gitrepo.make_template(os.path.join(work_root, "template-repo"),
-                                     os.path.join(work_root, "template-home"))
+    template = gitrepo.make_template(
+        os.path.join(work_root, "template-repo"), os.path.join(work_root, "template-home")
+    )
     failed = 0
     for agent in ns.agents:
         if ns.control:
             report = control_run(agent, work_root, template, ns.keep)
         else:
-            report = round_trip(agent, work_root, template, ns.keep,
-                                "project" if ns.project else "global")
+            report = round_trip(
+                agent, work_root, template, ns.keep, "project" if ns.project else "global"
+            )
         print(report.summary(), flush=True)
         failed += not report.passed
     return 1 if failed else 0

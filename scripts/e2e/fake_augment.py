@@ -38,8 +38,9 @@ def endpoint(path: str) -> str:
 def get_models() -> Json:
     return {
         "default_model": MODEL,
-        "models": [{"name": MODEL, "suggested_prefix_char_count": 0,
-                    "suggested_suffix_char_count": 0}],
+        "models": [
+            {"name": MODEL, "suggested_prefix_char_count": 0, "suggested_suffix_char_count": 0}
+        ],
         "feature_flags": {"enable_hooks": True},
     }
 
@@ -64,8 +65,9 @@ def _result_text(node: Json) -> str:
     return "\n".join(t for t in texts if isinstance(t, str)) or json.dumps(content)
 
 
-def read_chat_stream(body: Json) -> tuple[list[tuple[str, Json]], list[tuple[str, str]],
-                                          dict[str, Json]]:
+def read_chat_stream(
+    body: Json,
+) -> tuple[list[tuple[str, Json]], list[tuple[str, str]], dict[str, Json]]:
     """(offered tools with their schemas, our calls' results in order, our calls by id)."""
     tools: list[tuple[str, Json]] = []
     for tool in body.get("tool_definitions") or []:
@@ -102,17 +104,29 @@ def shell_arguments(args: Json, schema: Json) -> Json:
     return fixed
 
 
-def write_chat_stream(*, tool: str = "", call_id: str = "", args: Json | None = None,
-                      text: str = "") -> bytes:
+def write_chat_stream(
+    *, tool: str = "", call_id: str = "", args: Json | None = None, text: str = ""
+) -> bytes:
     """The NDJSON answer: a tool call (when `tool`) or a final text, then the stop line."""
     if tool:
-        node = {"id": 1, "type": TOOL_USE_NODE, "content": "",
-                "tool_use": {"tool_use_id": call_id, "tool_name": tool,
-                             "input_json": json.dumps(args or {})}}
-        lines = [{"text": "", "nodes": [node]}, {"text": "", "nodes": [],
-                                                 "stop_reason": STOP_AFTER_TOOL_USE}]
+        node = {
+            "id": 1,
+            "type": TOOL_USE_NODE,
+            "content": "",
+            "tool_use": {
+                "tool_use_id": call_id,
+                "tool_name": tool,
+                "input_json": json.dumps(args or {}),
+            },
+        }
+        lines = [
+            {"text": "", "nodes": [node]},
+            {"text": "", "nodes": [], "stop_reason": STOP_AFTER_TOOL_USE},
+        ]
     else:
         node = {"id": 1, "type": TEXT_NODE, "content": text}
-        lines = [{"text": text, "nodes": [node]}, {"text": "", "nodes": [],
-                                                   "stop_reason": STOP_AFTER_TEXT}]
+        lines = [
+            {"text": text, "nodes": [node]},
+            {"text": "", "nodes": [], "stop_reason": STOP_AFTER_TEXT},
+        ]
     return "".join(json.dumps(line) + "\n" for line in lines).encode()

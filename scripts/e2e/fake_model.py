@@ -278,8 +278,9 @@ def _loads(text: Any) -> Json:
 class Answer:
     """Either one tool call or a text (which may be JSON for schema-demanding requests)."""
 
-    def __init__(self, *, text: str = "", tool: str = "", call_id: str = "",
-                 args: Json | None = None) -> None:
+    def __init__(
+        self, *, text: str = "", tool: str = "", call_id: str = "", args: Json | None = None
+    ) -> None:
         self.text = text
         self.tool = tool
         self.call_id = call_id
@@ -362,8 +363,9 @@ def decide(script: Script, turn: Turn, call_prefix: str) -> tuple[Answer, list[t
         first = next_scripted(script, turn, results)
         if not first:
             return Answer(text=script.final_text), results
-        return Answer(tool=name, call_id=f"{call_prefix}1",
-                      args=tool_arguments(schema, first)), results
+        return Answer(
+            tool=name, call_id=f"{call_prefix}1", args=tool_arguments(schema, first)
+        ), results
     _last_id, last_text = results[-1]
     count = len(results)
     if script.follow_expand and count < script.max_calls:
@@ -371,20 +373,25 @@ def decide(script: Script, turn: Turn, call_prefix: str) -> tuple[Answer, list[t
         sent = {_command_of(args).strip() for args in turn.calls.values()}
         expand = f"rtok expand {trailer.group(1)}" if trailer else ""
         if expand and expand not in sent:
-            return Answer(tool=name, call_id=f"{call_prefix}{count + 1}",
-                          args=tool_arguments(schema, expand)), results
+            return Answer(
+                tool=name, call_id=f"{call_prefix}{count + 1}", args=tool_arguments(schema, expand)
+            ), results
     if script.follow_suggestions and count < script.max_calls:
         # Never suggest back a command already sent: that is how a loop would start.
         sent = {_command_of(args).strip() for args in turn.calls.values()}
         sent.update(command.strip() for command in script.commands)
         for suggestion in SUGGESTION.findall(last_text):
             if suggestion.strip() and suggestion.strip() not in sent:
-                return Answer(tool=name, call_id=f"{call_prefix}{count + 1}",
-                              args=tool_arguments(schema, suggestion.strip())), results
+                return Answer(
+                    tool=name,
+                    call_id=f"{call_prefix}{count + 1}",
+                    args=tool_arguments(schema, suggestion.strip()),
+                ), results
     following = next_scripted(script, turn, results)
     if following:
-        return Answer(tool=name, call_id=f"{call_prefix}{count + 1}",
-                      args=tool_arguments(schema, following)), results
+        return Answer(
+            tool=name, call_id=f"{call_prefix}{count + 1}", args=tool_arguments(schema, following)
+        ), results
     return Answer(text=script.final_text), results
 
 
@@ -409,29 +416,62 @@ def write_chat(answer: Answer, body: Json) -> tuple[str, bytes]:
     args_text = json.dumps(answer.args)
     if not body.get("stream"):
         if answer.is_call:
-            message: Json = {"role": "assistant", "content": None, "tool_calls": [{
-                "id": answer.call_id, "type": "function",
-                "function": {"name": answer.tool, "arguments": args_text}}]}
+            message: Json = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": answer.call_id,
+                        "type": "function",
+                        "function": {"name": answer.tool, "arguments": args_text},
+                    }
+                ],
+            }
             finish = "tool_calls"
         else:
             message = {"role": "assistant", "content": answer.text}
             finish = "stop"
-        full = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": model,
-                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": USAGE_CHAT}
+        full = {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": USAGE_CHAT,
+        }
         return "application/json", json.dumps(full).encode()
 
     def chunk(delta: Json, finish: str | None) -> Json:
         return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
-    events: list[tuple[str | None, Any]] = [(None, chunk({"role": "assistant", "content": None},
-                                                          None))]
+    events: list[tuple[str | None, Any]] = [
+        (None, chunk({"role": "assistant", "content": None}, None))
+    ]
     if answer.is_call:
-        events.append((None, chunk({"tool_calls": [{
-            "index": 0, "id": answer.call_id, "type": "function",
-            "function": {"name": answer.tool, "arguments": ""}}]}, None)))
-        events.append((None, chunk({"tool_calls": [{
-            "index": 0, "function": {"arguments": args_text}}]}, None)))
+        events.append(
+            (
+                None,
+                chunk(
+                    {
+                        "tool_calls": [
+                            {
+                                "index": 0,
+                                "id": answer.call_id,
+                                "type": "function",
+                                "function": {"name": answer.tool, "arguments": ""},
+                            }
+                        ]
+                    },
+                    None,
+                ),
+            )
+        )
+        events.append(
+            (
+                None,
+                chunk({"tool_calls": [{"index": 0, "function": {"arguments": args_text}}]}, None),
+            )
+        )
         events.append((None, chunk({}, "tool_calls")))
     else:
         events.append((None, chunk({"content": answer.text}, None)))
@@ -444,93 +484,209 @@ def write_chat(answer: Answer, body: Json) -> tuple[str, bytes]:
 def write_responses(answer: Answer, body: Json) -> tuple[str, bytes]:
     model = body.get("model") or "gpt-5.5"
     if answer.is_call:
-        item: Json = {"type": "function_call", "id": "fc_1", "status": "completed",
-                      "call_id": answer.call_id, "name": answer.tool,
-                      "arguments": json.dumps(answer.args)}
+        item: Json = {
+            "type": "function_call",
+            "id": "fc_1",
+            "status": "completed",
+            "call_id": answer.call_id,
+            "name": answer.tool,
+            "arguments": json.dumps(answer.args),
+        }
     else:
-        item = {"type": "message", "role": "assistant", "id": "msg_1", "status": "completed",
-                "content": [{"type": "output_text", "text": answer.text, "annotations": []}]}
-    usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0},
-             "output_tokens": 5, "output_tokens_details": {"reasoning_tokens": 0},
-             "total_tokens": 15}
-    done = {"id": "resp_1", "object": "response", "status": "completed", "model": model,
-            "output": [item], "usage": usage}
+        item = {
+            "type": "message",
+            "role": "assistant",
+            "id": "msg_1",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": answer.text, "annotations": []}],
+        }
+    usage = {
+        "input_tokens": 10,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 5,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": 15,
+    }
+    done = {
+        "id": "resp_1",
+        "object": "response",
+        "status": "completed",
+        "model": model,
+        "output": [item],
+        "usage": usage,
+    }
     if not body.get("stream"):
         return "application/json", json.dumps(done).encode()
     seq = iter(range(1000))
-    started: Json = {"id": "resp_1", "object": "response", "status": "in_progress", "model": model,
-               "output": []}
+    started: Json = {
+        "id": "resp_1",
+        "object": "response",
+        "status": "in_progress",
+        "model": model,
+        "output": [],
+    }
     events: list[tuple[str | None, Any]] = [
-        ("response.created", {"type": "response.created", "sequence_number": next(seq),
-                              "response": started}),
-        ("response.in_progress", {"type": "response.in_progress", "sequence_number": next(seq),
-                                  "response": started}),
+        (
+            "response.created",
+            {"type": "response.created", "sequence_number": next(seq), "response": started},
+        ),
+        (
+            "response.in_progress",
+            {"type": "response.in_progress", "sequence_number": next(seq), "response": started},
+        ),
     ]
     if answer.is_call:
-        events.append(("response.output_item.added", {
-            "type": "response.output_item.added", "sequence_number": next(seq),
-            "output_index": 0, "item": item}))
+        events.append(
+            (
+                "response.output_item.added",
+                {
+                    "type": "response.output_item.added",
+                    "sequence_number": next(seq),
+                    "output_index": 0,
+                    "item": item,
+                },
+            )
+        )
     else:
         empty = {**item, "status": "in_progress", "content": []}
         part = {"type": "output_text", "text": "", "annotations": []}
         events += [
-            ("response.output_item.added", {"type": "response.output_item.added",
-                                            "sequence_number": next(seq), "output_index": 0,
-                                            "item": empty}),
-            ("response.content_part.added", {"type": "response.content_part.added",
-                                             "sequence_number": next(seq), "item_id": "msg_1",
-                                             "output_index": 0, "content_index": 0,
-                                             "part": part}),
-            ("response.output_text.delta", {"type": "response.output_text.delta",
-                                            "sequence_number": next(seq), "item_id": "msg_1",
-                                            "output_index": 0, "content_index": 0,
-                                            "delta": answer.text}),
-            ("response.output_text.done", {"type": "response.output_text.done",
-                                           "sequence_number": next(seq), "item_id": "msg_1",
-                                           "output_index": 0, "content_index": 0,
-                                           "text": answer.text}),
-            ("response.content_part.done", {"type": "response.content_part.done",
-                                            "sequence_number": next(seq), "item_id": "msg_1",
-                                            "output_index": 0, "content_index": 0,
-                                            "part": {**part, "text": answer.text}}),
+            (
+                "response.output_item.added",
+                {
+                    "type": "response.output_item.added",
+                    "sequence_number": next(seq),
+                    "output_index": 0,
+                    "item": empty,
+                },
+            ),
+            (
+                "response.content_part.added",
+                {
+                    "type": "response.content_part.added",
+                    "sequence_number": next(seq),
+                    "item_id": "msg_1",
+                    "output_index": 0,
+                    "content_index": 0,
+                    "part": part,
+                },
+            ),
+            (
+                "response.output_text.delta",
+                {
+                    "type": "response.output_text.delta",
+                    "sequence_number": next(seq),
+                    "item_id": "msg_1",
+                    "output_index": 0,
+                    "content_index": 0,
+                    "delta": answer.text,
+                },
+            ),
+            (
+                "response.output_text.done",
+                {
+                    "type": "response.output_text.done",
+                    "sequence_number": next(seq),
+                    "item_id": "msg_1",
+                    "output_index": 0,
+                    "content_index": 0,
+                    "text": answer.text,
+                },
+            ),
+            (
+                "response.content_part.done",
+                {
+                    "type": "response.content_part.done",
+                    "sequence_number": next(seq),
+                    "item_id": "msg_1",
+                    "output_index": 0,
+                    "content_index": 0,
+                    "part": {**part, "text": answer.text},
+                },
+            ),
         ]
-    events.append(("response.output_item.done", {
-        "type": "response.output_item.done", "sequence_number": next(seq), "output_index": 0,
-        "item": item}))
-    events.append(("response.completed", {"type": "response.completed",
-                                           "sequence_number": next(seq), "response": done}))
+    events.append(
+        (
+            "response.output_item.done",
+            {
+                "type": "response.output_item.done",
+                "sequence_number": next(seq),
+                "output_index": 0,
+                "item": item,
+            },
+        )
+    )
+    events.append(
+        (
+            "response.completed",
+            {"type": "response.completed", "sequence_number": next(seq), "response": done},
+        )
+    )
     return "text/event-stream", _sse(events)
 
 
 def write_anthropic(answer: Answer, body: Json) -> tuple[str, bytes]:
     model = body.get("model") or "claude-sonnet-4-5"
     if answer.is_call:
-        block: Json = {"type": "tool_use", "id": answer.call_id, "name": answer.tool,
-                       "input": answer.args}
+        block: Json = {
+            "type": "tool_use",
+            "id": answer.call_id,
+            "name": answer.tool,
+            "input": answer.args,
+        }
         stop = "tool_use"
     else:
         block = {"type": "text", "text": answer.text}
         stop = "end_turn"
     if not body.get("stream"):
-        full = {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
-                "content": [block], "stop_reason": stop, "stop_sequence": None,
-                "usage": {"input_tokens": 10, "output_tokens": 5}}
+        full = {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [block],
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        }
         return "application/json", json.dumps(full).encode()
     start_block = {**block, "input": {}} if answer.is_call else {"type": "text", "text": ""}
-    delta = ({"type": "input_json_delta", "partial_json": json.dumps(answer.args)}
-             if answer.is_call else {"type": "text_delta", "text": answer.text})
+    delta = (
+        {"type": "input_json_delta", "partial_json": json.dumps(answer.args)}
+        if answer.is_call
+        else {"type": "text_delta", "text": answer.text}
+    )
     events: list[tuple[str | None, Any]] = [
-        ("message_start", {"type": "message_start", "message": {
-            "id": "msg_1", "type": "message", "role": "assistant", "model": model,
-            "content": [], "stop_reason": None, "stop_sequence": None,
-            "usage": {"input_tokens": 10, "output_tokens": 1}}}),
-        ("content_block_start", {"type": "content_block_start", "index": 0,
-                                 "content_block": start_block}),
+        (
+            "message_start",
+            {
+                "type": "message_start",
+                "message": {
+                    "id": "msg_1",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": model,
+                    "content": [],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                    "usage": {"input_tokens": 10, "output_tokens": 1},
+                },
+            },
+        ),
+        (
+            "content_block_start",
+            {"type": "content_block_start", "index": 0, "content_block": start_block},
+        ),
         ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
         ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-        ("message_delta", {"type": "message_delta",
-                           "delta": {"stop_reason": stop, "stop_sequence": None},
-                           "usage": {"output_tokens": 5}}),
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": 5},
+            },
+        ),
         ("message_stop", {"type": "message_stop"}),
     ]
     return "text/event-stream", _sse(events)
@@ -538,15 +694,18 @@ def write_anthropic(answer: Answer, body: Json) -> tuple[str, bytes]:
 
 def write_gemini(answer: Answer, body: Json, stream: bool) -> tuple[str, bytes]:
     if answer.is_call:
-        part: Json = {"functionCall": {"name": answer.tool, "args": answer.args,
-                                       "id": answer.call_id}}
+        part: Json = {
+            "functionCall": {"name": answer.tool, "args": answer.args, "id": answer.call_id}
+        }
     else:
         part = {"text": answer.text}
-    response = {"candidates": [{"content": {"role": "model", "parts": [part]},
-                                "finishReason": "STOP", "index": 0}],
-                "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
-                                  "totalTokenCount": 15},
-                "modelVersion": "gemini-2.5-pro"}
+    response = {
+        "candidates": [
+            {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+        "modelVersion": "gemini-2.5-pro",
+    }
     if stream:
         return "text/event-stream", _sse([(None, response)])
     return "application/json", json.dumps(response).encode()
@@ -554,8 +713,13 @@ def write_gemini(answer: Answer, body: Json, stream: bool) -> tuple[str, bytes]:
 
 # --- HTTP -------------------------------------------------------------------------------
 
-MODEL_ENTRY = {"id": "fake-model", "object": "model", "created": 0, "owned_by": "fake",
-               "context_length": 128000}
+MODEL_ENTRY = {
+    "id": "fake-model",
+    "object": "model",
+    "created": 0,
+    "owned_by": "fake",
+    "context_length": 128000,
+}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -611,8 +775,10 @@ class Handler(BaseHTTPRequestHandler):
         except Exception as exc:  # never hang the agent: turn any bug into a 500
             self.script.log({"t": time.time(), "path": self.path, "error": repr(exc)})
             with contextlib.suppress(OSError):
-                self._json(500, {"error": {"message": f"fake model error: {exc!r}",
-                                           "type": "server_error"}})
+                self._json(
+                    500,
+                    {"error": {"message": f"fake model error: {exc!r}", "type": "server_error"}},
+                )
 
     def do_HEAD(self) -> None:
         self._guarded(lambda: self._send(200, "application/json", b"{}"))
@@ -642,10 +808,14 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = {}
         path = self.path.split("?")[0]
-        headers = {k.lower(): v for k, v in self.headers.items()
-                   if k.lower() not in SECRET_HEADERS}
-        record: Json = {"t": time.time(), "method": "POST", "path": self.path,
-                        "headers": headers, "request": body}
+        headers = {k.lower(): v for k, v in self.headers.items() if k.lower() not in SECRET_HEADERS}
+        record: Json = {
+            "t": time.time(),
+            "method": "POST",
+            "path": self.path,
+            "headers": headers,
+            "request": body,
+        }
         status, ctype, payload = 200, "application/json", b""
         if self.script.backend == "augment":
             record["dialect"] = "augment"
@@ -658,26 +828,29 @@ class Handler(BaseHTTPRequestHandler):
             payload = json.dumps({"totalTokens": 10}).encode()
         elif path.endswith("/chat/completions"):
             record["dialect"] = "chat"
-            ctype, payload = self._answer(record, read_chat(body), "call_rtok_",
-                                          lambda a: write_chat(a, body))
+            ctype, payload = self._answer(
+                record, read_chat(body), "call_rtok_", lambda a: write_chat(a, body)
+            )
         elif path.endswith("/responses"):
             record["dialect"] = "responses"
-            ctype, payload = self._answer(record, read_responses(body), "call_rtok_",
-                                          lambda a: write_responses(a, body))
+            ctype, payload = self._answer(
+                record, read_responses(body), "call_rtok_", lambda a: write_responses(a, body)
+            )
         elif path.endswith("/messages"):
             record["dialect"] = "anthropic"
-            ctype, payload = self._answer(record, read_anthropic(body), "toolu_rtok_",
-                                          lambda a: write_anthropic(a, body))
+            ctype, payload = self._answer(
+                record, read_anthropic(body), "toolu_rtok_", lambda a: write_anthropic(a, body)
+            )
         elif ":generateContent" in path or ":streamGenerateContent" in path:
             record["dialect"] = "gemini"
             stream = ":streamGenerateContent" in path
-            ctype, payload = self._answer(record, read_gemini(body), "call_rtok_",
-                                          lambda a: write_gemini(a, body, stream))
+            ctype, payload = self._answer(
+                record, read_gemini(body), "call_rtok_", lambda a: write_gemini(a, body, stream)
+            )
         else:
             record["dialect"] = "unknown"
             status = 404
-            payload = json.dumps({"error": {"message": "not found",
-                                            "type": "not_found"}}).encode()
+            payload = json.dumps({"error": {"message": "not found", "type": "not_found"}}).encode()
         # Logged before answering: once the agent has the answer, the record exists.
         self.script.log(record)
         self._send(status, ctype, payload)
@@ -699,20 +872,23 @@ class Handler(BaseHTTPRequestHandler):
             args = fake_augment.shell_arguments(answer.args, schemas.get(answer.tool, {}))
             record["answer"]["args"] = args
             return "application/json", fake_augment.write_chat_stream(
-                tool=answer.tool, call_id=answer.call_id, args=args)
+                tool=answer.tool, call_id=answer.call_id, args=args
+            )
 
         return self._answer(record, turn, "toolu_rtok_", write)
 
-    def _answer(self, record: Json, turn: Turn, prefix: str,
-                write: Callable[[Answer], tuple[str, bytes]]) -> tuple[str, bytes]:
+    def _answer(
+        self, record: Json, turn: Turn, prefix: str, write: Callable[[Answer], tuple[str, bytes]]
+    ) -> tuple[str, bytes]:
         answer, results = decide(self.script, turn, prefix)
         record["offered_tools"] = [name for name, _ in turn.tools]
         record["tool_results"] = [{"call_id": cid, "text": text} for cid, text in results]
-        record["answer"] = ({"tool": answer.tool, "call_id": answer.call_id,
-                             "args": answer.args} if answer.is_call
-                            else {"text": answer.text})
+        record["answer"] = (
+            {"tool": answer.tool, "call_id": answer.call_id, "args": answer.args}
+            if answer.is_call
+            else {"text": answer.text}
+        )
         return write(answer)
-
 
 
 def make_handler(script: Script) -> type[BaseHTTPRequestHandler]:
@@ -727,8 +903,9 @@ def make_server(spec: Json, *, port: int, log_path: str) -> ThreadingHTTPServer:
     return server
 
 
-def serve(spec: Json, *, port: int, log_path: str, lifetime: float,
-          ready_path: str | None = None) -> None:
+def serve(
+    spec: Json, *, port: int, log_path: str, lifetime: float, ready_path: str | None = None
+) -> None:
     """Serve until the lifetime ends, then end the whole process (it self-destructs)."""
     server = make_server(spec, port=port, log_path=log_path)
     timer = threading.Timer(lifetime, lambda: os._exit(0))

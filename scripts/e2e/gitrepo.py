@@ -13,10 +13,15 @@ AUTHOR = "Ada Example <ada@example.invalid>"
 def git_env(home: str) -> dict[str, str]:
     """git without the real user's or system config, with a fixed identity."""
     return {
-        "HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
-        "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.path.join(home, ".gitconfig"),
-        "GIT_AUTHOR_NAME": "Ada Example", "GIT_AUTHOR_EMAIL": "ada@example.invalid",
-        "GIT_COMMITTER_NAME": "Ada Example", "GIT_COMMITTER_EMAIL": "ada@example.invalid",
+        "HOME": home,
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.path.join(home, ".gitconfig"),
+        "GIT_AUTHOR_NAME": "Ada Example",
+        "GIT_AUTHOR_EMAIL": "ada@example.invalid",
+        "GIT_COMMITTER_NAME": "Ada Example",
+        "GIT_COMMITTER_EMAIL": "ada@example.invalid",
     }
 
 
@@ -51,10 +56,17 @@ def make_template(path: str, home: str) -> str:
     os.makedirs(path)
     env = git_env(home)
     subprocess.run(["git", "init", "-q", "-b", "main", path], env=env, check=True, timeout=60)
-    subprocess.run(["git", "fast-import", "--quiet"], cwd=path, env=env, check=True,
-                   input=_fast_import_stream(), timeout=60)
-    subprocess.run(["git", "reset", "-q", "--hard", "main"], cwd=path, env=env, check=True,
-                   timeout=60)
+    subprocess.run(
+        ["git", "fast-import", "--quiet"],
+        cwd=path,
+        env=env,
+        check=True,
+        input=_fast_import_stream(),
+        timeout=60,
+    )
+    subprocess.run(
+        ["git", "reset", "-q", "--hard", "main"], cwd=path, env=env, check=True, timeout=60
+    )
     return path
 
 
@@ -65,5 +77,6 @@ def copy_repo(template: str, dest: str) -> str:
 
 def raw_git_log(repo: str, home: str) -> bytes:
     """What plain `git log` prints in the repository (no terminal, so no pager)."""
-    return subprocess.run(["git", "log"], cwd=repo, env=git_env(home), check=True,
-                          capture_output=True, timeout=60).stdout
+    return subprocess.run(
+        ["git", "log"], cwd=repo, env=git_env(home), check=True, capture_output=True, timeout=60
+    ).stdout

@@ -72,14 +72,16 @@ def _locked(path: str) -> Iterator[None]:
 
 def _npm_env() -> dict[str, str]:
     env = dict(os.environ)
-    env.update({
-        "npm_config_cache": npm_cache(),
-        "npm_config_update_notifier": "false",
-        "npm_config_audit": "false",
-        "npm_config_fund": "false",
-        "npm_config_loglevel": "warn",
-        "NO_UPDATE_NOTIFIER": "1",
-    })
+    env.update(
+        {
+            "npm_config_cache": npm_cache(),
+            "npm_config_update_notifier": "false",
+            "npm_config_audit": "false",
+            "npm_config_fund": "false",
+            "npm_config_loglevel": "warn",
+            "NO_UPDATE_NOTIFIER": "1",
+        }
+    )
     for name in list(env):
         if name.startswith("npm_config_offline"):
             del env[name]
@@ -91,8 +93,14 @@ def _run_logged(argv: list[str], label: str, env: dict[str, str], cwd: str | Non
         log.write(f"\n$ {' '.join(argv)}\n".encode())
         log.flush()
         proc = subprocess.run(
-            argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,
-            cwd=cwd, timeout=INSTALL_TIMEOUT_S, check=False,
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=cwd,
+            timeout=INSTALL_TIMEOUT_S,
+            check=False,
         )
     if proc.returncode != 0:
         raise InstallError(f"{argv[0]} exited {proc.returncode}; see {_log_path(label)}")
@@ -121,17 +129,27 @@ def install_npm(pkg: NpmPackage) -> InstallReport:
         os.makedirs(pkg.prefix)
         try:
             _run_logged(
-                ["npm", "install", "--prefix", pkg.prefix, "--no-audit", "--no-fund",
-                 "--no-save", f"{pkg.name}@{pkg.version}"],
-                _slug(pkg), _npm_env(),
+                [
+                    "npm",
+                    "install",
+                    "--prefix",
+                    pkg.prefix,
+                    "--no-audit",
+                    "--no-fund",
+                    "--no-save",
+                    f"{pkg.name}@{pkg.version}",
+                ],
+                _slug(pkg),
+                _npm_env(),
             )
             got = installed_npm_version(pkg)
             if got != pkg.version:
                 raise InstallError(f"installed version is {got!r}, expected {pkg.version}")
         except (InstallError, subprocess.TimeoutExpired) as exc:
             shutil.rmtree(pkg.prefix, ignore_errors=True)
-            return InstallReport(pkg.name, pkg.version, False, False,
-                                 time.monotonic() - start, str(exc))
+            return InstallReport(
+                pkg.name, pkg.version, False, False, time.monotonic() - start, str(exc)
+            )
     return InstallReport(pkg.name, pkg.version, True, False, time.monotonic() - start)
 
 
@@ -146,7 +164,10 @@ def find_python312() -> str:
             continue
         probe = subprocess.run(
             [candidate, "-c", "import sys, venv; print(sys.version_info[:2] == (3, 12))"],
-            capture_output=True, text=True, timeout=60, check=False,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         )
         if probe.returncode == 0 and probe.stdout.strip() == "True":
             return candidate
@@ -170,22 +191,34 @@ def install_pypi(pkg: PypiPackage) -> InstallReport:
         if installed_pypi_version(pkg) == pkg.version:
             return InstallReport(pkg.name, pkg.version, True, True, time.monotonic() - start)
         shutil.rmtree(pkg.venv, ignore_errors=True)
-        env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1",
-                   PIP_CACHE_DIR=os.path.join(CACHE_DIR, "pip-cache"))
+        env = dict(
+            os.environ,
+            PIP_DISABLE_PIP_VERSION_CHECK="1",
+            PIP_CACHE_DIR=os.path.join(CACHE_DIR, "pip-cache"),
+        )
         env.pop("VIRTUAL_ENV", None)
         env.pop("PYTHONPATH", None)
         try:
             _run_logged([find_python312(), "-m", "venv", pkg.venv], _slug(pkg), env)
-            _run_logged([os.path.join(pkg.bin_dir, "pip"), "install", "--no-input",
-                         *(["--no-deps"] if pkg.no_deps else []),
-                         f"{pkg.name}=={pkg.version}"], _slug(pkg), env)
+            _run_logged(
+                [
+                    os.path.join(pkg.bin_dir, "pip"),
+                    "install",
+                    "--no-input",
+                    *(["--no-deps"] if pkg.no_deps else []),
+                    f"{pkg.name}=={pkg.version}",
+                ],
+                _slug(pkg),
+                env,
+            )
             got = installed_pypi_version(pkg)
             if got != pkg.version:
                 raise InstallError(f"installed version is {got!r}, expected {pkg.version}")
         except (InstallError, subprocess.TimeoutExpired) as exc:
             shutil.rmtree(pkg.venv, ignore_errors=True)
-            return InstallReport(pkg.name, pkg.version, False, False,
-                                 time.monotonic() - start, str(exc))
+            return InstallReport(
+                pkg.name, pkg.version, False, False, time.monotonic() - start, str(exc)
+            )
     return InstallReport(pkg.name, pkg.version, True, False, time.monotonic() - start)
 
 
@@ -200,11 +233,23 @@ def warm_npm_cache(pkg: NpmPackage) -> InstallReport:
         shutil.rmtree(scratch, ignore_errors=True)
         os.makedirs(scratch)
         try:
-            _run_logged(["npm", "install", "--prefix", scratch, "--no-audit", "--no-fund",
-                         f"{pkg.name}@{pkg.version}"], _slug(pkg), _npm_env())
+            _run_logged(
+                [
+                    "npm",
+                    "install",
+                    "--prefix",
+                    scratch,
+                    "--no-audit",
+                    "--no-fund",
+                    f"{pkg.name}@{pkg.version}",
+                ],
+                _slug(pkg),
+                _npm_env(),
+            )
         except (InstallError, subprocess.TimeoutExpired) as exc:
-            return InstallReport(pkg.name, pkg.version, False, False,
-                                 time.monotonic() - start, str(exc))
+            return InstallReport(
+                pkg.name, pkg.version, False, False, time.monotonic() - start, str(exc)
+            )
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         with open(marker, "w", encoding="utf-8") as handle:
@@ -247,8 +292,11 @@ def install_all(agents: list[str], workers: int = 3) -> dict[str, InstallReport]
 
 def install_problems(reports: dict[str, InstallReport], agent: str) -> list[str]:
     """What failed to install for one agent (its CLI, runtime or plugin SDK)."""
-    return [f"{key} {r.name}@{r.version}: {r.error}" for key, r in reports.items()
-            if key.split(":")[0] == agent and not r.ok]
+    return [
+        f"{key} {r.name}@{r.version}: {r.error}"
+        for key, r in reports.items()
+        if key.split(":")[0] == agent and not r.ok
+    ]
 
 
 def main(argv: list[str]) -> int:

@@ -85,8 +85,13 @@ NPM_AGENTS: dict[str, NpmPackage] = {
 PYPI_AGENTS: dict[str, PypiPackage] = {
     "vibe": PypiPackage("mistral-vibe", "3.0.2", "vibe"),
     "hermes": PypiPackage("hermes-agent", "0.19.0", "hermes"),
-    "codebuddy": PypiPackage("codebuddy-agent-sdk", "0.3.274", "codebuddy", no_deps=True,
-                             binary="codebuddy_agent_sdk/bin/codebuddy-headless"),
+    "codebuddy": PypiPackage(
+        "codebuddy-agent-sdk",
+        "0.3.274",
+        "codebuddy",
+        no_deps=True,
+        binary="codebuddy_agent_sdk/bin/codebuddy-headless",
+    ),
     "grok": PypiPackage("grok-cli-bin", "0.2.111", "grok", binary="grok_cli_bin/bin/grok"),
     "openhands": PypiPackage("openhands", "1.16.0", "openhands"),
 }
@@ -99,9 +104,24 @@ RUNTIMES: dict[str, NpmPackage] = {"kimi": NODE22, "qwen": NODE22, "omp": BUN}
 PLUGIN_SDKS: dict[str, NpmPackage] = {"opencode": NpmPackage("@opencode-ai/plugin", "1.18.33")}
 
 AGENTS: tuple[str, ...] = (
-    "claude", "codex", "gemini", "opencode", "pi", "omp", "vibe", "hermes",
-    "qwen", "copilot", "droid", "cline", "kilocode", "auggie", "kimi",
-    "codebuddy", "grok", "openhands",
+    "claude",
+    "codex",
+    "gemini",
+    "opencode",
+    "pi",
+    "omp",
+    "vibe",
+    "hermes",
+    "qwen",
+    "copilot",
+    "droid",
+    "cline",
+    "kilocode",
+    "auggie",
+    "kimi",
+    "codebuddy",
+    "grok",
+    "openhands",
 )
 
 

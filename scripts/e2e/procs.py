@@ -48,21 +48,34 @@ def stop_group(proc: subprocess.Popen[bytes], grace: float = 3.0) -> None:
         proc.wait(timeout=5)
 
 
-def run_bounded(argv: list[str], *, env: dict[str, str], cwd: str, stdout_path: str,
-                stderr_path: str, timeout: float) -> Outcome:
+def run_bounded(
+    argv: list[str],
+    *,
+    env: dict[str, str],
+    cwd: str,
+    stdout_path: str,
+    stderr_path: str,
+    timeout: float,
+) -> Outcome:
     """Run argv in its own session with stdin from /dev/null; kill its group when done."""
     start = time.monotonic()
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
-        proc = subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=err, start_new_session=True)
+        proc = subprocess.Popen(
+            argv,
+            env=env,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+        )
         timed_out = False
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
         stop_group(proc, grace=3.0 if timed_out else 0.5)
-    return Outcome(proc.returncode if not timed_out else None, time.monotonic() - start,
-                   timed_out)
+    return Outcome(proc.returncode if not timed_out else None, time.monotonic() - start, timed_out)
 
 
 def pids_with_env(name: str, value: str) -> list[int]:

@@ -44,8 +44,12 @@ def readme_install_command(readme: str) -> str:
 
 def copy_checkout(target: str) -> str:
     """This checkout's files (tracked and new, not ignored) as a fresh clone would have."""
-    listed = subprocess.run(["git", "-C", REPO_ROOT, "ls-files", "-z", "--cached", "--others",
-                             "--exclude-standard"], capture_output=True, check=True, timeout=60)
+    listed = subprocess.run(
+        ["git", "-C", REPO_ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
     for name in sorted(set(listed.stdout.decode().split("\0")) - {""}):
         source = os.path.join(REPO_ROOT, name)
         if not os.path.isfile(source):
@@ -67,16 +71,20 @@ def tools_dir(folder: str) -> str:
     return folder
 
 
-def run_on_terminal(command: str, cwd: str, env: dict[str, str], log_path: str,
-                    timeout: float = INSTALL_TIMEOUT_S) -> tuple[int | None, str]:
+def run_on_terminal(
+    command: str, cwd: str, env: dict[str, str], log_path: str, timeout: float = INSTALL_TIMEOUT_S
+) -> tuple[int | None, str]:
     """`bash -c command` in a pseudo-terminal, answering ANSWERS in order; (exit, screen)."""
     import pty
 
     pid, fd = pty.fork()
     if pid == 0:  # the child: the user's shell
         os.chdir(cwd)
-        os.execve("/bin/bash", ["bash", "-c", command],
-                  {**env, "TERM": "xterm", "COLUMNS": "120", "LINES": "40"})
+        os.execve(
+            "/bin/bash",
+            ["bash", "-c", command],
+            {**env, "TERM": "xterm", "COLUMNS": "120", "LINES": "40"},
+        )
     seen = bytearray()
     pending = list(ANSWERS)
     deadline = time.monotonic() + timeout
@@ -121,8 +129,7 @@ def next_doctor_command(screen: str) -> str | None:
     return found.group(1) if found else None
 
 
-def readme_loop(agent: str, work_root: str, via: str = "venv",
-                keep: bool = False) -> AgentReport:
+def readme_loop(agent: str, work_root: str, via: str = "venv", keep: bool = False) -> AgentReport:
     start = time.monotonic()
     ws = make_workspace(agent, work_root)
     report = new_report(agent, f"readme_{via}", ws)
@@ -135,28 +142,47 @@ def readme_loop(agent: str, work_root: str, via: str = "venv",
     dirs = [d for d in ws.env["PATH"].split(os.pathsep) if d not in user_bin_dirs(home)]
     if via == "pipx":  # `pipx ensurepath` puts pipx's bin dir on PATH
         dirs = [os.path.join(home, ".local", "bin"), *dirs]
-    env = {**ws.env, "PATH": os.pathsep.join([tools_dir(os.path.join(folder, "tools")),
-                                              *dirs])}
+    env = {**ws.env, "PATH": os.pathsep.join([tools_dir(os.path.join(folder, "tools")), *dirs])}
     env.pop("NO_COLOR", None)
     env.pop("CI", None)
     source = copy_checkout(os.path.join(folder, "rtok-src"))
     with open(os.path.join(source, "README.md"), encoding="utf-8") as handle:
-        command = (readme_install_command(handle.read()) if via == "venv"
-                   else "pipx install . && rtok init")
+        command = (
+            readme_install_command(handle.read())
+            if via == "venv"
+            else "pipx install . && rtok init"
+        )
     code, screen = run_on_terminal(command, source, env, os.path.join(folder, "install.log"))
-    if not report.check(f"README ({via}): `{command}` on a terminal exits 0", code == 0,
-                        _plain(screen)[-600:]):
+    if not report.check(
+        f"README ({via}): `{command}` on a terminal exits 0", code == 0, _plain(screen)[-600:]
+    ):
         return finish(report, start, ws, keep)
     doctor = next_doctor_command(screen)
-    if report.check("the Next: line names a doctor command", doctor is not None,
-                    _plain(screen)[-400:]) and doctor is not None:
-        ran = subprocess.run(["/bin/bash", "-c", doctor], cwd=ws.ctx.cwd, env=env,
-                             capture_output=True, timeout=300, check=False)
-        report.check(f"`{doctor}` as printed runs and passes", ran.returncode == 0,
-                     (ran.stdout + ran.stderr).decode(errors="replace")[-600:])
+    if (
+        report.check(
+            "the Next: line names a doctor command", doctor is not None, _plain(screen)[-400:]
+        )
+        and doctor is not None
+    ):
+        ran = subprocess.run(
+            ["/bin/bash", "-c", doctor],
+            cwd=ws.ctx.cwd,
+            env=env,
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
+        report.check(
+            f"`{doctor}` as printed runs and passes",
+            ran.returncode == 0,
+            (ran.stdout + ran.stderr).decode(errors="replace")[-600:],
+        )
     rtok_on_path = shutil.which("rtok", path=env["PATH"])
-    report.check("rtok on PATH as the way promises", (rtok_on_path is None) == (via == "venv"),
-                 f"which rtok: {rtok_on_path}")
+    report.check(
+        "rtok on PATH as the way promises",
+        (rtok_on_path is None) == (via == "venv"),
+        f"which rtok: {rtok_on_path}",
+    )
     session = run_session(PROFILES[agent], ws.ctx, env, "readme", follow_expand=True)
     if session_ran(report, session):
         _check_expand(report, session.tool_results, ws.raw_log)
@@ -166,15 +192,22 @@ def readme_loop(agent: str, work_root: str, via: str = "venv",
 def _check_expand(report: AgentReport, results: list[str], raw_log: bytes) -> None:
     first = results[0] if results else ""
     trailer = find_trailer(first)
-    if not report.check("the long command's result ends in rtok's trailer",
-                        trailer is not None, first[-300:]):
+    if not report.check(
+        "the long command's result ends in rtok's trailer", trailer is not None, first[-300:]
+    ):
         return
     assert trailer is not None
-    if not report.check("the model ran the `rtok expand ID` the trailer names",
-                        len(results) >= 2, f"{len(results)} tool results"):
+    if not report.check(
+        "the model ran the `rtok expand ID` the trailer names",
+        len(results) >= 2,
+        f"{len(results)} tool results",
+    ):
         return
     ok, detail = looks_raw(results[1], raw_log)
     report.check(f"`rtok expand {trailer.group('id')}` gave git's raw output back", ok, detail)
     raw = raw_log.decode()
-    report.check("every line of git's output came back", raw.strip() in results[1]
-                 .replace("\r\n", "\n"), f"{len(results[1])} of {len(raw)} chars")
+    report.check(
+        "every line of git's output came back",
+        raw.strip() in results[1].replace("\r\n", "\n"),
+        f"{len(results[1])} of {len(raw)} chars",
+    )

@@ -32,14 +32,21 @@ from e2e.session import run_session
 from e2e.settings import REPO_ROOT
 from e2e.workspace import make_workspace, rtok_executable, run_rtok
 
-MIX = ["git log", "git push origin HEAD:refs/heads/pushed", "seq 1 20000",
-       "RTOK_DISABLED=1 git log", "git status"]
+MIX = [
+    "git log",
+    "git push origin HEAD:refs/heads/pushed",
+    "seq 1 20000",
+    "RTOK_DISABLED=1 git log",
+    "git status",
+]
 FIXTURES = os.path.join(REPO_ROOT, "tests", "store", "fixtures", "transcripts")
 # Where each agent keeps its transcripts under the run's HOME, and the flag that turns
 # their storage off in the e2e tier.
-TRANSCRIPTS = {"claude": (".claude/projects/*/*.jsonl", "--no-session-persistence"),
-               "codex": (".codex/sessions/*/*/*/*.jsonl", "--ephemeral"),
-               "gemini": (".gemini/tmp/*/chats/*.jsonl", "")}
+TRANSCRIPTS = {
+    "claude": (".claude/projects/*/*.jsonl", "--no-session-persistence"),
+    "codex": (".codex/sessions/*/*/*/*.jsonl", "--ephemeral"),
+    "gemini": (".gemini/tmp/*/chats/*.jsonl", ""),
+}
 
 
 def deny_push(agent: str, ctx: RunContext) -> None:
@@ -84,12 +91,17 @@ def placeholders(text: str, home: str, repo: str) -> str:
 def record(agent: str, work_root: str) -> str:
     ws = make_workspace(agent, work_root)
     deny_push(agent, ws.ctx)
-    init = run_rtok(rtok_executable(), ["init", "--agent", agent, "--global", "--auto-patch"],
-                    ws.env, ws.ctx.cwd, ws.ctx.run_dir, "rtok-init")
+    init = run_rtok(
+        rtok_executable(),
+        ["init", "--agent", agent, "--global", "--auto-patch"],
+        ws.env,
+        ws.ctx.cwd,
+        ws.ctx.run_dir,
+        "rtok-init",
+    )
     if init["returncode"] != 0:
         raise SystemExit(f"rtok init failed: {init['stderr'] or init['stdout']}")
-    session = run_session(persistent(PROFILES[agent]), ws.ctx, ws.env, "transcript",
-                          commands=MIX)
+    session = run_session(persistent(PROFILES[agent]), ws.ctx, ws.env, "transcript", commands=MIX)
     if session.timed_out or session.returncode != 0:
         raise SystemExit(f"{agent}: session failed; see {session.folder}")
     target = os.path.join(FIXTURES, agent)

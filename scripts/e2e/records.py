@@ -63,10 +63,11 @@ class AgentReport:
         return [c for c in self.checks if not c.ok]
 
     def summary(self) -> str:
-        lines = [f"{self.agent} {self.version} {self.kind}: "
-                 f"{'PASS' if self.passed else 'FAIL'} in {self.seconds:.1f}s ({self.run_dir})"]
-        lines += [f"  [{'ok' if c.ok else 'FAIL'}] {c.name}: {c.detail}"[:600]
-                  for c in self.checks]
+        lines = [
+            f"{self.agent} {self.version} {self.kind}: "
+            f"{'PASS' if self.passed else 'FAIL'} in {self.seconds:.1f}s ({self.run_dir})"
+        ]
+        lines += [f"  [{'ok' if c.ok else 'FAIL'}] {c.name}: {c.detail}"[:600] for c in self.checks]
         return "\n".join(lines)
 
 
@@ -80,8 +81,11 @@ def tool_output_text(text: str) -> str:
         parts = [value[k] for k in ("stdout", "output", "result") if isinstance(value.get(k), str)]
         return "\n".join(parts) if parts else text
     if isinstance(value, list):
-        parts = [item["result"] for item in value
-                 if isinstance(item, dict) and isinstance(item.get("result"), str)]
+        parts = [
+            item["result"]
+            for item in value
+            if isinstance(item, dict) and isinstance(item.get("result"), str)
+        ]
         return "\n".join(parts) if parts else text
     return text
 

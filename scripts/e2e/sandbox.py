@@ -23,16 +23,26 @@ from e2e.procs import become_subreaper, reap_children, run_bounded, sweep_marked
 
 
 def _bring_loopback_up() -> None:
-    subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=10,
-                   stdin=subprocess.DEVNULL, capture_output=True)
+    subprocess.run(
+        ["ip", "link", "set", "lo", "up"],
+        check=True,
+        timeout=10,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+    )
 
 
 def _start_server(server: dict[str, Any]) -> None:
     ready = server["ready"]
     thread = threading.Thread(
-        target=serve, args=(server["spec"],),
-        kwargs={"port": server["port"], "log_path": server["log"],
-                "lifetime": server["lifetime"], "ready_path": ready},
+        target=serve,
+        args=(server["spec"],),
+        kwargs={
+            "port": server["port"],
+            "log_path": server["log"],
+            "lifetime": server["lifetime"],
+            "ready_path": ready,
+        },
         daemon=True,
     )
     thread.start()
@@ -52,11 +62,22 @@ def main(spec_path: str) -> int:
     _start_server(spec["server"])
     results = []
     for step in spec["steps"]:
-        outcome = run_bounded(step["argv"], env=step["env"], cwd=step["cwd"],
-                              stdout_path=step["stdout"], stderr_path=step["stderr"],
-                              timeout=step["timeout"])
-        results.append({"name": step["name"], "returncode": outcome.returncode,
-                        "seconds": round(outcome.seconds, 3), "timed_out": outcome.timed_out})
+        outcome = run_bounded(
+            step["argv"],
+            env=step["env"],
+            cwd=step["cwd"],
+            stdout_path=step["stdout"],
+            stderr_path=step["stderr"],
+            timeout=step["timeout"],
+        )
+        results.append(
+            {
+                "name": step["name"],
+                "returncode": outcome.returncode,
+                "seconds": round(outcome.seconds, 3),
+                "timed_out": outcome.timed_out,
+            }
+        )
         reap_children()
         if outcome.timed_out or (outcome.returncode != 0 and step.get("required", False)):
             break

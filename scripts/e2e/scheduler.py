@@ -21,8 +21,9 @@ Job = tuple[str, str]  # (kind, agent)
 class Scheduler:
     """Runs the selected jobs on a small pool, in test order; tests wait for their own."""
 
-    def __init__(self, installed: dict[str, InstallReport], work_root: str,
-                 template: str, jobs: int) -> None:
+    def __init__(
+        self, installed: dict[str, InstallReport], work_root: str, template: str, jobs: int
+    ) -> None:
         self.installed = installed
         self.work_root = work_root
         self.template = template

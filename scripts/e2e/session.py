@@ -17,9 +17,15 @@ from e2e.settings import COMMAND, FINAL_TEXT, SCRIPTS_DIR, SYSTEM_PATH, prompt_f
 from e2e.workspace import netns_available, netns_prefix
 
 
-def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
-                scenario: str, command: str = COMMAND, follow_expand: bool = False,
-                commands: list[str] | None = None) -> Session:
+def run_session(
+    profile: AgentProfile,
+    ctx: RunContext,
+    env: dict[str, str],
+    scenario: str,
+    command: str = COMMAND,
+    follow_expand: bool = False,
+    commands: list[str] | None = None,
+) -> Session:
     """Serve the fake model and run the agent (and its set-up steps) in a sandbox.
     With `commands`, the fake model sends them one after another (fake_model.py)."""
     folder = os.path.join(ctx.run_dir, scenario)
@@ -33,28 +39,53 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
     marker = env[MARKER_NAME]
     step_specs: list[dict[str, Any]] = []
     for step in steps:
-        step_specs.append({"name": step.name, "argv": step.argv, "env": env, "cwd": ctx.cwd,
-                           "timeout": step.timeout, "required": True,
-                           "stdout": os.path.join(folder, f"{step.name}.stdout"),
-                           "stderr": os.path.join(folder, f"{step.name}.stderr")})
-    step_specs.append({"name": "agent", "argv": argv, "env": env, "cwd": ctx.cwd,
-                       "timeout": profile.timeout,
-                       "stdout": os.path.join(folder, "agent.stdout"),
-                       "stderr": os.path.join(folder, "agent.stderr")})
+        step_specs.append(
+            {
+                "name": step.name,
+                "argv": step.argv,
+                "env": env,
+                "cwd": ctx.cwd,
+                "timeout": step.timeout,
+                "required": True,
+                "stdout": os.path.join(folder, f"{step.name}.stdout"),
+                "stderr": os.path.join(folder, f"{step.name}.stderr"),
+            }
+        )
+    step_specs.append(
+        {
+            "name": "agent",
+            "argv": argv,
+            "env": env,
+            "cwd": ctx.cwd,
+            "timeout": profile.timeout,
+            "stdout": os.path.join(folder, "agent.stdout"),
+            "stderr": os.path.join(folder, "agent.stderr"),
+        }
+    )
     budget = float(sum(s["timeout"] for s in step_specs)) + 30
     log_path = os.path.join(folder, "requests.jsonl")
     result_path = os.path.join(folder, "sandbox-result.json")
     netns = netns_available()
     spec: dict[str, Any] = {
-        "netns": netns, "marker": marker, "result": result_path,
-        "server": {"spec": {"tool_names": profile.tool_names, "command": command,
-                            "final_text": FINAL_TEXT,
-                            "follow_suggestions": profile.follow_suggestions, "max_calls": 3,
-                            "follow_expand": follow_expand,
-                            "backend": profile.backend,
-                            **({"commands": commands} if commands else {})},
-                   "port": ctx.port, "log": log_path, "lifetime": budget,
-                   "ready": os.path.join(folder, "server.ready")},
+        "netns": netns,
+        "marker": marker,
+        "result": result_path,
+        "server": {
+            "spec": {
+                "tool_names": profile.tool_names,
+                "command": command,
+                "final_text": FINAL_TEXT,
+                "follow_suggestions": profile.follow_suggestions,
+                "max_calls": 3,
+                "follow_expand": follow_expand,
+                "backend": profile.backend,
+                **({"commands": commands} if commands else {}),
+            },
+            "port": ctx.port,
+            "log": log_path,
+            "lifetime": budget,
+            "ready": os.path.join(folder, "server.ready"),
+        },
         "steps": step_specs,
     }
     spec_path = os.path.join(folder, "sandbox.json")
@@ -67,9 +98,14 @@ def run_session(profile: AgentProfile, ctx: RunContext, env: dict[str, str],
         launcher = [*netns_prefix(), *launcher]
     start = time.monotonic()
     with open(os.path.join(folder, "sandbox.log"), "wb") as sandbox_log:
-        proc = subprocess.Popen(launcher, stdin=subprocess.DEVNULL, stdout=sandbox_log,
-                                stderr=subprocess.STDOUT, start_new_session=True,
-                                env={"PATH": SYSTEM_PATH, "LANG": "C.UTF-8"})
+        proc = subprocess.Popen(
+            launcher,
+            stdin=subprocess.DEVNULL,
+            stdout=sandbox_log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={"PATH": SYSTEM_PATH, "LANG": "C.UTF-8"},
+        )
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=budget + 15)
         stop_group(proc, grace=2.0)
@@ -115,18 +151,25 @@ def output_is_empty(session: Session) -> bool:
 EMPTY_OUTPUT_RETRIES = 2
 
 
-def run_session_retrying(report: AgentReport, profile: AgentProfile, ctx: RunContext,
-                         env: dict[str, str], scenario: str,
-                         command: str = COMMAND) -> Session:
+def run_session_retrying(
+    report: AgentReport,
+    profile: AgentProfile,
+    ctx: RunContext,
+    env: dict[str, str],
+    scenario: str,
+    command: str = COMMAND,
+) -> Session:
     """Retries (at most EMPTY_OUTPUT_RETRIES) while the agent brought back no output at
     all; the report names every attempt that was set aside."""
     session = run_session(profile, ctx, env, scenario, command)
     for attempt in range(1, EMPTY_OUTPUT_RETRIES + 1):
         if not output_is_empty(session) or session.timed_out:
             break
-        report.check(f"{scenario}: attempt {attempt} brought back output", True,
-                     f"empty or missing tool result; tried again (attempt kept in "
-                     f"{session.folder})")
+        report.check(
+            f"{scenario}: attempt {attempt} brought back output",
+            True,
+            f"empty or missing tool result; tried again (attempt kept in {session.folder})",
+        )
         suffix = "-retry" if attempt == 1 else f"-retry{attempt}"
         session = run_session(profile, ctx, env, scenario + suffix, command)
     return session

@@ -39,8 +39,9 @@ def netns_prefix() -> tuple[str, ...]:
     candidates = [("unshare", "-n", "--")] if os.geteuid() == 0 else []
     candidates.append(("unshare", "-rn", "--"))
     for prefix in candidates:
-        probe = subprocess.run([*prefix, "ip", "link", "set", "lo", "up"],
-                               capture_output=True, timeout=30, check=False)
+        probe = subprocess.run(
+            [*prefix, "ip", "link", "set", "lo", "up"], capture_output=True, timeout=30, check=False
+        )
         if probe.returncode == 0:
             return prefix
     return ()
@@ -65,18 +66,30 @@ def base_env(ctx: RunContext, marker: str) -> dict[str, str]:
     """A minimal env: throwaway HOME and XDG dirs, offline switches, no real credentials."""
     home = ctx.home
     return {
-        "HOME": home, "USER": "e2e", "LOGNAME": "e2e", "SHELL": "/bin/bash",
+        "HOME": home,
+        "USER": "e2e",
+        "LOGNAME": "e2e",
+        "SHELL": "/bin/bash",
         "PATH": os.pathsep.join([*path_dirs(ctx.agent), *user_bin_dirs(home), SYSTEM_PATH]),
-        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TMPDIR": os.path.join(ctx.run_dir, "tmp"),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TMPDIR": os.path.join(ctx.run_dir, "tmp"),
         "XDG_CONFIG_HOME": os.path.join(home, ".config"),
         "XDG_DATA_HOME": os.path.join(home, ".local", "share"),
         "XDG_CACHE_HOME": os.path.join(home, ".cache"),
         "XDG_STATE_HOME": os.path.join(home, ".local", "state"),
-        "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.path.join(home, ".gitconfig"),
-        "NO_COLOR": "1", "CI": "1", "TERM": "dumb", "DO_NOT_TRACK": "1",
-        "NO_UPDATE_NOTIFIER": "1", "npm_config_update_notifier": "false",
-        "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
-        "PWD": ctx.cwd, MARKER_NAME: marker,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.path.join(home, ".gitconfig"),
+        "NO_COLOR": "1",
+        "CI": "1",
+        "TERM": "dumb",
+        "DO_NOT_TRACK": "1",
+        "NO_UPDATE_NOTIFIER": "1",
+        "npm_config_update_notifier": "false",
+        "NO_PROXY": "127.0.0.1,localhost",
+        "no_proxy": "127.0.0.1,localhost",
+        "PWD": ctx.cwd,
+        MARKER_NAME: marker,
     }
 
 
@@ -99,31 +112,45 @@ def make_workspace(agent: str, work_root: str, template: str | None = None) -> W
         os.makedirs(os.path.join(home, ".local", "bin"))
         os.symlink(rtok_executable(), os.path.join(home, ".local", "bin", "rtok"))
     with open(os.path.join(home, ".gitconfig"), "w", encoding="utf-8") as handle:
-        handle.write("[user]\n\tname = Ada Example\n\temail = ada@example.invalid\n"
-                     "[safe]\n\tdirectory = *\n")
+        handle.write(
+            "[user]\n\tname = Ada Example\n\temail = ada@example.invalid\n[safe]\n\tdirectory = *\n"
+        )
     repo = os.path.join(run_dir, "repo")
     if template:
         gitrepo.copy_repo(template, repo)
     else:
         gitrepo.make_template(repo, home)
-    ctx = RunContext(agent=agent, home=home, cwd=repo, run_dir=run_dir, port=free_port(),
-                     hub_port=free_port())
+    ctx = RunContext(
+        agent=agent, home=home, cwd=repo, run_dir=run_dir, port=free_port(), hub_port=free_port()
+    )
     profile = PROFILES[agent]
     env = base_env(ctx, f"{agent}-{uuid.uuid4().hex}")
     env.update(profile.configure(ctx))
     return Workspace(ctx, env, gitrepo.raw_git_log(repo, home))
 
 
-def run_rtok(rtok: str, args: list[str], env: dict[str, str], cwd: str,
-             folder: str, name: str) -> dict[str, Any]:
+def run_rtok(
+    rtok: str, args: list[str], env: dict[str, str], cwd: str, folder: str, name: str
+) -> dict[str, Any]:
     """Run the real rtok CLI with the run's env; keep its output in the run folder."""
     start = time.monotonic()
-    proc = subprocess.run([rtok, *args], env=env, cwd=cwd, capture_output=True,
-                          stdin=subprocess.DEVNULL, timeout=120, check=False)
+    proc = subprocess.run(
+        [rtok, *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+        check=False,
+    )
     for suffix, data in (("stdout", proc.stdout), ("stderr", proc.stderr)):
         with open(os.path.join(folder, f"{name}.{suffix}"), "wb") as handle:
             handle.write(data)
-    return {"name": name, "argv": [rtok, *args], "returncode": proc.returncode,
-            "seconds": round(time.monotonic() - start, 3),
-            "stdout": proc.stdout.decode(errors="replace"),
-            "stderr": proc.stderr.decode(errors="replace")}
+    return {
+        "name": name,
+        "argv": [rtok, *args],
+        "returncode": proc.returncode,
+        "seconds": round(time.monotonic() - start, 3),
+        "stdout": proc.stdout.decode(errors="replace"),
+        "stderr": proc.stderr.decode(errors="replace"),
+    }

@@ -25,13 +25,30 @@ def test_collecting_the_suite_writes_nothing_into_the_real_home(tmp_path: Path) 
     for folder in (".cache", ".local/share", ".local/state", ".config"):
         (home / folder).mkdir(parents=True)
     home.chmod(0o555)
-    env = {name: value for name, value in os.environ.items()
-           if name not in SCRUBBED and not name.startswith(SCRUBBED_PREFIXES)}
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in SCRUBBED and not name.startswith(SCRUBBED_PREFIXES)
+    }
     env["HOME"] = str(home)
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-             "tests"], capture_output=True, cwd=REPO_ROOT, env=env, timeout=600, check=False)
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "--collect-only",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "tests",
+            ],
+            capture_output=True,
+            cwd=REPO_ROOT,
+            env=env,
+            timeout=600,
+            check=False,
+        )
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
         assert b"tests collected" in done.stdout
         assert _files(home) == []
@@ -74,15 +91,15 @@ def test_ctrl_c_at_the_first_question_writes_no_cache(isolated_home: Path) -> No
 
 def test_ctrl_c_at_the_confirmation_writes_no_cache(isolated_home: Path) -> None:
     _with_config_and_rules(isolated_home)
-    status = _cancelled_init(isolated_home, [(b"which agents", b"\r"), (b"Scope", b"\r"),
-                                             (b"Apply", b"\x03")])
+    status = _cancelled_init(
+        isolated_home, [(b"which agents", b"\r"), (b"Scope", b"\r"), (b"Apply", b"\x03")]
+    )
     assert status == 130
     for folder in _rtok_dirs(isolated_home):
         assert not folder.exists() or _files(folder) == [], folder
 
 
-def test_a_finished_verb_writes_its_caches_privately(isolated_home: Path,
-                                                     tmp_path: Path) -> None:
+def test_a_finished_verb_writes_its_caches_privately(isolated_home: Path, tmp_path: Path) -> None:
     # The same config.toml, read by a verb that finishes: its parse is cached, privately.
     _with_config_and_rules(isolated_home)
     assert run_rtok(["config", "show"]).returncode == 0

@@ -25,12 +25,16 @@ def test_agents_on_a_terminal_are_coloured(claude: Path) -> None:
     assert DETECTED in shown
 
 
-@pytest.mark.parametrize(("args", "env"), [
-    (["agents"], {"NO_COLOR": "1"}),
-    (["agents"], {"NO_COLOR": "no"}),
-    (["--no-color", "agents"], {}),
-    (["agents", "--no-color"], {}),
-], ids=["NO_COLOR=1", "NO_COLOR=no", "--no-color first", "--no-color after the verb"])
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [
+        (["agents"], {"NO_COLOR": "1"}),
+        (["agents"], {"NO_COLOR": "no"}),
+        (["--no-color", "agents"], {}),
+        (["agents", "--no-color"], {}),
+    ],
+    ids=["NO_COLOR=1", "NO_COLOR=no", "--no-color first", "--no-color after the verb"],
+)
 def test_no_color_on_a_terminal(args: list[str], env: dict[str, str], claude: Path) -> None:
     status, shown = terminal.run(args, env=env)
     assert status == 0
@@ -86,11 +90,12 @@ def _prompt(args: list[str], env: dict[str, str], home: Path) -> bytes:
     return bytes(seen)
 
 
-@pytest.mark.parametrize(("args", "env"), [(["--no-color", "init"], {}),
-                                           (["init"], {"NO_COLOR": "1"})],
-                         ids=["--no-color", "NO_COLOR"])
-def test_the_prompts_honour_no_color(args: list[str], env: dict[str, str],
-                                     claude: Path) -> None:
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [(["--no-color", "init"], {}), (["init"], {"NO_COLOR": "1"})],
+    ids=["--no-color", "NO_COLOR"],
+)
+def test_the_prompts_honour_no_color(args: list[str], env: dict[str, str], claude: Path) -> None:
     coloured = _prompt(["init"], {}, claude)
     assert b"38;5;" in coloured  # the check can see colour
     plain = _prompt(args, env, claude)

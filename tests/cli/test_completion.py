@@ -30,8 +30,9 @@ def test_an_unknown_shell_is_a_usage_error() -> None:
 
 def _complete(words: str, cword: int) -> list[str]:
     """What rtok offers for word `cword` of `words`, asked as the bash script asks."""
-    result = run_rtok([], env={"_RTOK_COMPLETE": "complete_bash", "COMP_WORDS": words,
-                               "COMP_CWORD": str(cword)})
+    result = run_rtok(
+        [], env={"_RTOK_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(cword)}
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout.decode().split()
 
@@ -41,13 +42,19 @@ def test_real_bash_loads_the_script_and_completes_a_verb(tmp_path: Path) -> None
     script.write_bytes(run_rtok(["completion", "bash"]).stdout)
     # What bash's completion calls: the function the script registered for `rtok`, with
     # COMP_WORDS/COMP_CWORD as bash sets them while the user types `rtok ver<TAB>`.
-    program = (f'set -e; source {script}; complete -p rtok; '
-               'COMP_WORDS=(rtok ver); COMP_CWORD=1; '
-               f'_rtok_completion {rtok_entry_point()} ver rtok; '
-               'printf "%s\\n" "${COMPREPLY[@]}"')
-    result = subprocess.run(["bash", "--norc", "--noprofile", "-c", program],
-                            capture_output=True, env=dict(os.environ), timeout=60,
-                            check=False)
+    program = (
+        f"set -e; source {script}; complete -p rtok; "
+        "COMP_WORDS=(rtok ver); COMP_CWORD=1; "
+        f"_rtok_completion {rtok_entry_point()} ver rtok; "
+        'printf "%s\\n" "${COMPREPLY[@]}"'
+    )
+    result = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", program],
+        capture_output=True,
+        env=dict(os.environ),
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stderr == b""
     lines = result.stdout.decode().splitlines()
@@ -60,8 +67,7 @@ def test_verbs_complete() -> None:
     assert {"init", "uninstall", "help", "completion", "run"} <= set(_complete("rtok ", 1))
 
 
-@pytest.mark.parametrize("words", ["verify --agent", "doctor -a", "init --agent",
-                                   "uninstall -a"])
+@pytest.mark.parametrize("words", ["verify --agent", "doctor -a", "init --agent", "uninstall -a"])
 def test_agent_names_complete(words: str) -> None:
     known = sorted(installed.descriptors())
     assert sorted(_complete(f"rtok {words} ", len(words.split()) + 1)) == known
@@ -74,17 +80,25 @@ def test_agent_names_complete(words: str) -> None:
 def test_real_zsh_loads_the_script(tmp_path: Path) -> None:
     script = tmp_path / "rtok.zsh"
     script.write_bytes(run_rtok(["completion", "zsh"]).stdout)
-    program = (f"autoload -Uz compinit; compinit -u -d {tmp_path}/zcompdump; "
-               f"source {script}; print -r -- ${{_comps[rtok]}}")
-    result = subprocess.run(["zsh", "-f", "-c", program], capture_output=True,
-                            env=dict(os.environ), timeout=60, check=False)
+    program = (
+        f"autoload -Uz compinit; compinit -u -d {tmp_path}/zcompdump; "
+        f"source {script}; print -r -- ${{_comps[rtok]}}"
+    )
+    result = subprocess.run(
+        ["zsh", "-f", "-c", program],
+        capture_output=True,
+        env=dict(os.environ),
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stderr == b""
     assert result.stdout == b"_rtok_completion\n"
 
 
 def test_zsh_is_answered() -> None:
-    result = run_rtok([], env={"_RTOK_COMPLETE": "complete_zsh",
-                               "_TYPER_COMPLETE_ARGS": "rtok verif"})
+    result = run_rtok(
+        [], env={"_RTOK_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": "rtok verif"}
+    )
     assert result.returncode == 0, result.stderr
     assert b"verify" in result.stdout

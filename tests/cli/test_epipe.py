@@ -57,11 +57,17 @@ def _argv(args: list[str], entry: str) -> list[str]:
 
 
 @pytest.mark.parametrize("args", VERBS, ids=lambda a: " ".join(a))
-def test_reader_closing_after_one_line(args: list[str], archived_id: str,
-                                       isolated_home: Path) -> None:
+def test_reader_closing_after_one_line(
+    args: list[str], archived_id: str, isolated_home: Path
+) -> None:
     (isolated_home / ".claude").mkdir()
-    proc = subprocess.Popen(_argv(args, archived_id), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=isolated_home, env=dict(os.environ))
+    proc = subprocess.Popen(
+        _argv(args, archived_id),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=isolated_home,
+        env=dict(os.environ),
+    )
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()
     proc.stdout.close()  # `head -1` has its line
@@ -74,15 +80,22 @@ def test_reader_closing_after_one_line(args: list[str], archived_id: str,
 
 
 @pytest.mark.parametrize("args", VERBS, ids=lambda a: " ".join(a))
-def test_reader_gone_before_the_first_write(args: list[str], archived_id: str,
-                                            isolated_home: Path) -> None:
+def test_reader_gone_before_the_first_write(
+    args: list[str], archived_id: str, isolated_home: Path
+) -> None:
     (isolated_home / ".claude").mkdir()
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        done = subprocess.run(_argv(args, archived_id), stdout=write_end,
-                              stderr=subprocess.PIPE, cwd=isolated_home,
-                              env=dict(os.environ), timeout=120, check=False)
+        done = subprocess.run(
+            _argv(args, archived_id),
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            cwd=isolated_home,
+            env=dict(os.environ),
+            timeout=120,
+            check=False,
+        )
     finally:
         os.close(write_end)
     err = done.stderr
@@ -96,8 +109,13 @@ def test_run_keeps_its_commands_status_for_a_gone_reader(tmp_path: Path) -> None
     try:
         done = subprocess.run(
             [sys.executable, "-m", "rtok", "run", "sh", "-c", "seq 1 50000; exit 3"],
-            stdout=write_end, stderr=subprocess.PIPE, cwd=tmp_path, env=dict(os.environ),
-            timeout=120, check=False)
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            cwd=tmp_path,
+            env=dict(os.environ),
+            timeout=120,
+            check=False,
+        )
     finally:
         os.close(write_end)
     assert done.returncode == 3

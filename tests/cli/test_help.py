@@ -20,8 +20,13 @@ from rtok_testing import run_rtok
 
 VERBS = sorted(set(cli_app.VERB_MODULES) | {"help"})
 # The options each hot-path verb's own parser names in its usage line.
-OWN_USAGE = {"hook": "", "rewrite": rewrite_main.USAGE, "run": run_main.USAGE,
-             "filter": filter_main.USAGE, "expand": expand_main.USAGE}
+OWN_USAGE = {
+    "hook": "",
+    "rewrite": rewrite_main.USAGE,
+    "run": run_main.USAGE,
+    "filter": filter_main.USAGE,
+    "expand": expand_main.USAGE,
+}
 
 
 def _out(args: list[str]) -> str:
@@ -49,15 +54,17 @@ def test_help_of_a_subcommand() -> None:
     assert text.startswith("Usage: rtok config show ")
 
 
-@pytest.mark.parametrize(("words", "hint"), [(["nope"], ""), (["verfy"], "verify"),
-                                             (["config", "shw"], "show")])
+@pytest.mark.parametrize(
+    ("words", "hint"), [(["nope"], ""), (["verfy"], "verify"), (["config", "shw"], "show")]
+)
 def test_help_of_an_unknown_command_is_a_usage_error(words: list[str], hint: str) -> None:
     result = run_rtok(["help", *words])
     assert result.returncode == 2
     assert result.stdout == b""
     lines = result.stderr.decode().splitlines()
     assert len(lines) == 1 and lines[0].startswith(
-        f"rtok help: unknown command {' '.join(words)!r}")
+        f"rtok help: unknown command {' '.join(words)!r}"
+    )
     assert (f"did you mean {hint!r}?" in lines[0]) == bool(hint)
 
 
@@ -77,17 +84,26 @@ def test_hot_path_help_lists_the_options_its_parser_takes(verb: str) -> None:
 
 def test_hot_path_help_under_the_launcher_start() -> None:
     # The launcher runs hot-path verbs with `python -S -I`: the help still has click's form.
-    argv = [sys.executable, "-S", "-I", "-c", launcher.BOOT, launcher.package_root(),
-            "/nonexistent/rtok", "run", "--help"]
-    result = subprocess.run(argv, capture_output=True, env=dict(os.environ), timeout=60,
-                            check=False)
+    argv = [
+        sys.executable,
+        "-S",
+        "-I",
+        "-c",
+        launcher.BOOT,
+        launcher.package_root(),
+        "/nonexistent/rtok",
+        "run",
+        "--help",
+    ]
+    result = subprocess.run(
+        argv, capture_output=True, env=dict(os.environ), timeout=60, check=False
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode() == _out(["run", "--help"])
 
 
 @pytest.mark.parametrize("args", [["run", "--"], ["run"]], ids=["with --", "without --"])
-def test_help_after_the_command_belongs_to_the_command(args: list[str],
-                                                       tmp_path: Path) -> None:
+def test_help_after_the_command_belongs_to_the_command(args: list[str], tmp_path: Path) -> None:
     probe = [sys.executable, "-c", "import sys; print(sys.argv[1:])", "--help", "-h"]
     result = run_rtok([*args, *probe], cwd=str(tmp_path))
     assert result.returncode == 0, result.stderr

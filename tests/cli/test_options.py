@@ -12,8 +12,7 @@ from rtok.cli.app import build_app
 from rtok_testing import run_rtok
 
 # long option -> the short form it has wherever it exists
-SHORT_FORMS = {"--agent": "-a", "--global": "-g", "--verbose": "-v", "--help": "-h",
-               "--yes": "-y"}
+SHORT_FORMS = {"--agent": "-a", "--global": "-g", "--verbose": "-v", "--help": "-h", "--yes": "-y"}
 
 
 def _commands() -> Iterator[tuple[str, Any]]:
@@ -31,8 +30,11 @@ def _commands() -> Iterator[tuple[str, Any]]:
 
 
 def _options(command: Any, ctx_help: list[str]) -> list[list[str]]:
-    found = [list(param.opts) + list(param.secondary_opts) for param in command.params
-             if param.param_type_name == "option"]
+    found = [
+        list(param.opts) + list(param.secondary_opts)
+        for param in command.params
+        if param.param_type_name == "option"
+    ]
     if command.add_help_option is not False:
         found.append(ctx_help)
     return found
@@ -57,8 +59,12 @@ def test_each_long_option_has_its_short_form_everywhere() -> None:
 
 
 def test_short_agent_option_works_in_every_verb_that_takes_one() -> None:
-    for verb in (["verify"], ["doctor"], ["init", "-g", "--dry-run"],
-                 ["uninstall", "-g", "--dry-run"]):
+    for verb in (
+        ["verify"],
+        ["doctor"],
+        ["init", "-g", "--dry-run"],
+        ["uninstall", "-g", "--dry-run"],
+    ):
         long = run_rtok([*verb, "--agent", "claude", "--json"])
         short = run_rtok([*verb, "-a", "claude", "--json"])
         assert long.returncode == short.returncode, (verb, long.stderr, short.stderr)

@@ -78,8 +78,9 @@ def git_template(e2e_work_root: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def e2e_runs(installed_agents: dict[str, InstallReport], e2e_work_root: str,
-             git_template: str) -> Iterator[Scheduler]:
+def e2e_runs(
+    installed_agents: dict[str, InstallReport], e2e_work_root: str, git_template: str
+) -> Iterator[Scheduler]:
     scheduler = Scheduler(installed_agents, e2e_work_root, git_template, JOBS)
     for job in _selected:
         scheduler.submit(job)

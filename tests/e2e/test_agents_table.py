@@ -10,13 +10,22 @@ from e2e.pins import agent_version
 from e2e.settings import REPO_ROOT
 
 
-def write_result(folder: Path, agent: str, kind: str, passed: bool, version: str,
-                 failed_check: str = "rewritten: rtok trailer in tool result") -> None:
+def write_result(
+    folder: Path,
+    agent: str,
+    kind: str,
+    passed: bool,
+    version: str,
+    failed_check: str = "rewritten: rtok trailer in tool result",
+) -> None:
     checks = [{"name": "control: agent called the shell tool", "ok": True, "detail": ""}]
     if not passed:
         checks.append({"name": failed_check, "ok": False, "detail": "raw output"})
-    (folder / f"{agent}.{kind}.json").write_text(json.dumps({
-        "agent": agent, "kind": kind, "passed": passed, "version": version, "checks": checks}))
+    (folder / f"{agent}.{kind}.json").write_text(
+        json.dumps(
+            {"agent": agent, "kind": kind, "passed": passed, "version": version, "checks": checks}
+        )
+    )
 
 
 def row_of(table: str, agent: str) -> str:
@@ -30,7 +39,8 @@ def test_verified_only_for_a_passing_round_trip_of_the_pinned_version(tmp_path: 
     write_result(tmp_path, "gemini", "control", True, agent_version("gemini"))
     table = render_table(REPO_ROOT, str(tmp_path))
     assert f"verified end to end with Claude Code {agent_version('claude')}" in row_of(
-        table, "claude")
+        table, "claude"
+    )
     assert "verified end to end" not in row_of(table, "codex")
     assert "no result recorded" in row_of(table, "codex")
     gemini = row_of(table, "gemini")
@@ -100,20 +110,24 @@ def test_the_table_shows_each_proof(tmp_path: Path) -> None:
     table = render_table(REPO_ROOT, str(tmp_path))
     assert "| proof |" in table.splitlines()[3]
     assert f"| e2e (@anthropic-ai/claude-code {agent_version('claude')}) |" in row_of(
-        table, "claude")
+        table, "claude"
+    )
     assert "| contract (host docs, recorded payloads) |" in row_of(table, "windsurf")
 
 
 def test_a_kept_row_gets_the_proof_column_and_keeps_its_status(tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
-    old = ("# rtok\n\n## Agents\n\n" + START + "\n\n| agent | `--agent` | tier | end-to-end "
-           "status |\n|---|---|---|---|\n| Claude Code | `claude` | hook | verified end to end "
-           "with Claude Code 0.0.1 (user scope; rewritten in place) |\n" + END + "\n")
+    old = (
+        "# rtok\n\n## Agents\n\n" + START + "\n\n| agent | `--agent` | tier | end-to-end "
+        "status |\n|---|---|---|---|\n| Claude Code | `claude` | hook | verified end to end "
+        "with Claude Code 0.0.1 (user scope; rewritten in place) |\n" + END + "\n"
+    )
     readme.write_text(old)
     results = tmp_path / "results"
     results.mkdir()
     assert main(["--results", str(results), "--readme", str(readme), "--only", "kimi"]) == 0
     claude = row_of(readme.read_text(), "claude")
-    assert claude.endswith("| verified end to end with Claude Code 0.0.1 (user scope; "
-                           "rewritten in place) |")
+    assert claude.endswith(
+        "| verified end to end with Claude Code 0.0.1 (user scope; rewritten in place) |"
+    )
     assert "| e2e (" in claude

@@ -23,9 +23,14 @@ def marked_env(marker: str) -> dict[str, str]:
 def test_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
     marker = uuid.uuid4().hex
     start = time.monotonic()
-    outcome = run_bounded(["sh", "-c", "sleep 30 & sleep 30"], env=marked_env(marker),
-                          cwd=str(tmp_path), stdout_path=str(tmp_path / "out"),
-                          stderr_path=str(tmp_path / "err"), timeout=1)
+    outcome = run_bounded(
+        ["sh", "-c", "sleep 30 & sleep 30"],
+        env=marked_env(marker),
+        cwd=str(tmp_path),
+        stdout_path=str(tmp_path / "out"),
+        stderr_path=str(tmp_path / "err"),
+        timeout=1,
+    )
     assert outcome.timed_out and outcome.returncode is None
     assert time.monotonic() - start < 15
     deadline = time.monotonic() + 5
@@ -38,13 +43,19 @@ def test_sweep_kills_a_daemon_that_left_the_group(tmp_path: Path) -> None:
     marker = uuid.uuid4().hex
     # setsid puts the sleeper in its own session, out of reach of a group kill; the step
     # waits until the daemon has written its pid, i.e. until it has left the group.
-    script = ("setsid sh -c 'echo $$ > daemon.pid; exec sleep 60' >/dev/null 2>&1 </dev/null &"
-              " n=0; while [ ! -s daemon.pid ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1));"
-              " done")
-    outcome = run_bounded(["sh", "-c", script],
-                          env=marked_env(marker), cwd=str(tmp_path),
-                          stdout_path=str(tmp_path / "out"), stderr_path=str(tmp_path / "err"),
-                          timeout=10)
+    script = (
+        "setsid sh -c 'echo $$ > daemon.pid; exec sleep 60' >/dev/null 2>&1 </dev/null &"
+        " n=0; while [ ! -s daemon.pid ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1));"
+        " done"
+    )
+    outcome = run_bounded(
+        ["sh", "-c", script],
+        env=marked_env(marker),
+        cwd=str(tmp_path),
+        stdout_path=str(tmp_path / "out"),
+        stderr_path=str(tmp_path / "err"),
+        timeout=10,
+    )
     assert outcome.returncode == 0
     assert len(pids_with_env(MARKER_NAME, marker)) == 1
     swept = sweep_marked(marker)
@@ -65,22 +76,34 @@ def test_sandbox_serves_the_fake_model_to_its_steps(tmp_path: Path) -> None:
         "print(urllib.request.urlopen(req, timeout=10).read().decode())\n"
     )
     spec = {
-        "netns": netns_available(), "marker": marker, "result": str(tmp_path / "result.json"),
-        "server": {"spec": {"tool_names": ["bash"], "command": "git log"}, "port": port,
-                   "log": str(tmp_path / "requests.jsonl"), "lifetime": 60,
-                   "ready": str(tmp_path / "ready")},
-        "steps": [{"name": "agent", "argv": [sys.executable, "-c", client],
-                   "env": {**os.environ, MARKER_NAME: marker}, "cwd": str(tmp_path),
-                   "timeout": 30, "stdout": str(tmp_path / "agent.stdout"),
-                   "stderr": str(tmp_path / "agent.stderr")}],
+        "netns": netns_available(),
+        "marker": marker,
+        "result": str(tmp_path / "result.json"),
+        "server": {
+            "spec": {"tool_names": ["bash"], "command": "git log"},
+            "port": port,
+            "log": str(tmp_path / "requests.jsonl"),
+            "lifetime": 60,
+            "ready": str(tmp_path / "ready"),
+        },
+        "steps": [
+            {
+                "name": "agent",
+                "argv": [sys.executable, "-c", client],
+                "env": {**os.environ, MARKER_NAME: marker},
+                "cwd": str(tmp_path),
+                "timeout": 30,
+                "stdout": str(tmp_path / "agent.stdout"),
+                "stderr": str(tmp_path / "agent.stderr"),
+            }
+        ],
     }
     (tmp_path / "spec.json").write_text(json.dumps(spec))
     sandbox = os.path.join(SCRIPTS_DIR, "sandbox.py")
     launcher = [sys.executable, sandbox, str(tmp_path / "spec.json")]
     if spec["netns"]:
         launcher = [*netns_prefix(), *launcher]
-    subprocess.run(launcher, check=True, timeout=90, stdin=subprocess.DEVNULL,
-                   capture_output=True)
+    subprocess.run(launcher, check=True, timeout=90, stdin=subprocess.DEVNULL, capture_output=True)
     result = json.loads((tmp_path / "result.json").read_text())
     assert result["steps"][0]["returncode"] == 0
     answer = json.loads((tmp_path / "agent.stdout").read_text())

@@ -21,9 +21,11 @@ from e2e.fake_model import make_server
 
 Json = dict[str, Any]
 
-BASH = {"type": "object", "properties": {"command": {"type": "string"},
-                                         "timeout": {"type": "integer"}},
-        "required": ["command"]}
+BASH = {
+    "type": "object",
+    "properties": {"command": {"type": "string"}, "timeout": {"type": "integer"}},
+    "required": ["command"],
+}
 
 
 class Fake:
@@ -31,8 +33,9 @@ class Fake:
         self.base = base
         self.log = log
 
-    def post(self, path: str, body: Json, headers: dict[str, str] | None = None,
-             gzip_body: bool = False) -> tuple[int, str, bytes]:
+    def post(
+        self, path: str, body: Json, headers: dict[str, str] | None = None, gzip_body: bool = False
+    ) -> tuple[int, str, bytes]:
         data = json.dumps(body).encode()
         head = {"Content-Type": "application/json", **(headers or {})}
         if gzip_body:
@@ -59,8 +62,9 @@ class Fake:
 def start(tmp_path: Path, **spec: Any) -> Iterator[Fake]:
     log = tmp_path / "requests.jsonl"
     server = make_server({"command": "git log", **spec}, port=0, log_path=str(log))
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     guard = threading.Timer(60, server.shutdown)  # stops even if a test hangs
     guard.daemon = True
@@ -88,7 +92,7 @@ def sse_data(payload: bytes) -> list[Any]:
     events = []
     for line in payload.decode().splitlines():
         if line.startswith("data: "):
-            text = line[len("data: "):]
+            text = line[len("data: ") :]
             events.append(text if text == "[DONE]" else json.loads(text))
     return events
 
@@ -107,9 +111,13 @@ def chat_tool_call(events: list[Any]) -> tuple[str, Json]:
 
 def test_chat_completions_calls_the_shell_tool_then_records_the_result(fake: Fake) -> None:
     tools = [{"type": "function", "function": {"name": "bash", "parameters": BASH}}]
-    body: Json = {"model": "fake-model", "stream": True, "tools": tools,
-                  "stream_options": {"include_usage": True},
-                  "messages": [{"role": "user", "content": "run it"}]}
+    body: Json = {
+        "model": "fake-model",
+        "stream": True,
+        "tools": tools,
+        "stream_options": {"include_usage": True},
+        "messages": [{"role": "user", "content": "run it"}],
+    }
     status, ctype, payload = fake.post("/v1/chat/completions", body)
     assert status == 200 and ctype == "text/event-stream"
     events = sse_data(payload)
@@ -119,14 +127,28 @@ def test_chat_completions_calls_the_shell_tool_then_records_the_result(fake: Fak
     assert call == {"name": "bash", "command": "git log"}
 
     body["messages"] += [
-        {"role": "assistant", "tool_calls": [{"id": call_id, "type": "function", "function": {
-            "name": "bash", "arguments": json.dumps({"command": "git log"})}}]},
-        {"role": "tool", "tool_call_id": call_id,
-         "content": [{"type": "text", "text": "commit abc\n"}]},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {
+                    "id": call_id,
+                    "type": "function",
+                    "function": {"name": "bash", "arguments": json.dumps({"command": "git log"})},
+                }
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": call_id,
+            "content": [{"type": "text", "text": "commit abc\n"}],
+        },
     ]
     _, _, payload = fake.post("/v1/chat/completions", body)
-    texts = [e["choices"][0]["delta"].get("content") for e in sse_data(payload)
-             if e != "[DONE]" and e["choices"]]
+    texts = [
+        e["choices"][0]["delta"].get("content")
+        for e in sse_data(payload)
+        if e != "[DONE]" and e["choices"]
+    ]
     assert "Done." in texts
     last = fake.records()[-1]
     assert last["tool_results"] == [{"call_id": call_id, "text": "commit abc\n"}]
@@ -134,18 +156,27 @@ def test_chat_completions_calls_the_shell_tool_then_records_the_result(fake: Fak
 
 def test_required_properties_are_filled_and_nothing_extra_is_sent(fake: Fake) -> None:
     summary_pattern = r"^[A-Z]\S*(?:\s+\S+){2,7}$"
-    droid: Json = {"type": "object", "additionalProperties": False,
-             "properties": {"command": {"type": "string"},
-                            "summary": {"type": "string", "pattern": summary_pattern},
-                            "timeout": {"type": "number"}},
-             "required": ["command", "summary"]}
-    cline = {"type": "object", "properties": {"commands": {"type": "array",
-                                                           "items": {"type": "string"}}},
-             "required": ["commands"]}
+    droid: Json = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "command": {"type": "string"},
+            "summary": {"type": "string", "pattern": summary_pattern},
+            "timeout": {"type": "number"},
+        },
+        "required": ["command", "summary"],
+    }
+    cline = {
+        "type": "object",
+        "properties": {"commands": {"type": "array", "items": {"type": "string"}}},
+        "required": ["commands"],
+    }
     for name, schema in (("Execute", droid), ("run_commands", cline)):
         tools = [{"type": "function", "function": {"name": name, "parameters": schema}}]
-        _, _, payload = fake.post("/v1/chat/completions", {
-            "stream": True, "tools": tools, "messages": [{"role": "user", "content": "x"}]})
+        _, _, payload = fake.post(
+            "/v1/chat/completions",
+            {"stream": True, "tools": tools, "messages": [{"role": "user", "content": "x"}]},
+        )
         _, call = chat_tool_call(sse_data(payload))
         if name == "Execute":
             assert set(call) == {"name", "command", "summary"}
@@ -155,11 +186,18 @@ def test_required_properties_are_filled_and_nothing_extra_is_sent(fake: Fake) ->
 
 
 def test_responses_dialect_streams_a_function_call(fake: Fake) -> None:
-    schema = {"type": "object", "additionalProperties": False,
-              "properties": {"cmd": {"type": "string"}, "workdir": {"type": "string"}},
-              "required": ["cmd"]}
-    body: Json = {"model": "gpt-5.5", "stream": True, "input": [],
-                  "tools": [{"type": "function", "name": "exec_command", "parameters": schema}]}
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"cmd": {"type": "string"}, "workdir": {"type": "string"}},
+        "required": ["cmd"],
+    }
+    body: Json = {
+        "model": "gpt-5.5",
+        "stream": True,
+        "input": [],
+        "tools": [{"type": "function", "name": "exec_command", "parameters": schema}],
+    }
     status, _, payload = fake.post("/v1/responses", body)
     assert status == 200
     events = [e for e in sse_data(payload) if e != "[DONE]"]
@@ -167,8 +205,14 @@ def test_responses_dialect_streams_a_function_call(fake: Fake) -> None:
     assert events[-1]["type"] == "response.completed"
     item = events[-1]["response"]["output"][0]
     assert item["type"] == "function_call" and json.loads(item["arguments"]) == {"cmd": "git log"}
-    body["input"] = [item, {"type": "function_call_output", "call_id": item["call_id"],
-                            "output": "Output:\ncommit abc\n"}]
+    body["input"] = [
+        item,
+        {
+            "type": "function_call_output",
+            "call_id": item["call_id"],
+            "output": "Output:\ncommit abc\n",
+        },
+    ]
     _, _, payload = fake.post("/v1/responses", body)
     done = [e for e in sse_data(payload) if e != "[DONE]"][-1]["response"]["output"][0]
     assert done["type"] == "message" and done["content"][0]["text"] == "Done."
@@ -176,10 +220,16 @@ def test_responses_dialect_streams_a_function_call(fake: Fake) -> None:
 
 
 def test_anthropic_messages_streams_tool_use(fake: Fake) -> None:
-    body: Json = {"model": "claude-sonnet-4-5", "stream": True, "max_tokens": 100,
-                  "tools": [{"name": "Read", "input_schema": {"type": "object"}},
-                            {"name": "Bash", "input_schema": BASH}],
-                  "messages": [{"role": "user", "content": "run it"}]}
+    body: Json = {
+        "model": "claude-sonnet-4-5",
+        "stream": True,
+        "max_tokens": 100,
+        "tools": [
+            {"name": "Read", "input_schema": {"type": "object"}},
+            {"name": "Bash", "input_schema": BASH},
+        ],
+        "messages": [{"role": "user", "content": "run it"}],
+    }
     _, _, payload = fake.post("/v1/messages?beta=true", body, {"x-api-key": "sk-secret"})
     text = payload.decode()
     assert "event: message_start" in text and "event: message_stop" in text
@@ -192,16 +242,30 @@ def test_anthropic_messages_streams_tool_use(fake: Fake) -> None:
 
 def test_gemini_function_call_and_response(fake: Fake) -> None:
     decl = {"name": "run_shell_command", "parametersJsonSchema": BASH}
-    body: Json = {"contents": [{"role": "user", "parts": [{"text": "run"}]}],
-                  "tools": [{"functionDeclarations": [decl]}]}
+    body: Json = {
+        "contents": [{"role": "user", "parts": [{"text": "run"}]}],
+        "tools": [{"functionDeclarations": [decl]}],
+    }
     path = "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse"
     _, _, payload = fake.post(path, body)
     part = sse_data(payload)[0]["candidates"][0]["content"]["parts"][0]
     call = part["functionCall"]
     assert call["name"] == "run_shell_command" and call["args"] == {"command": "git log"}
-    body["contents"] += [{"role": "model", "parts": [part]}, {"role": "user", "parts": [
-        {"functionResponse": {"id": call["id"], "name": call["name"],
-                              "response": {"output": "commit abc"}}}]}]
+    body["contents"] += [
+        {"role": "model", "parts": [part]},
+        {
+            "role": "user",
+            "parts": [
+                {
+                    "functionResponse": {
+                        "id": call["id"],
+                        "name": call["name"],
+                        "response": {"output": "commit abc"},
+                    }
+                }
+            ],
+        },
+    ]
     _, _, payload = fake.post(path, body)
     final = sse_data(payload)[0]["candidates"][0]["content"]["parts"][0]
     assert final == {"text": "Done."}
@@ -209,15 +273,24 @@ def test_gemini_function_call_and_response(fake: Fake) -> None:
 
 
 def test_side_requests_get_text_or_minimal_json(fake: Fake) -> None:
-    _, _, payload = fake.post("/v1/chat/completions", {
-        "stream": False, "messages": [{"role": "user", "content": "title?"}]})
+    _, _, payload = fake.post(
+        "/v1/chat/completions",
+        {"stream": False, "messages": [{"role": "user", "content": "title?"}]},
+    )
     assert json.loads(payload)["choices"][0]["message"]["content"] == "Done."
-    schema = {"type": "object", "required": ["reasoning", "model_choice", "tags"],
-              "properties": {"reasoning": {"type": "string"},
-                             "model_choice": {"type": "string", "enum": ["flash", "pro"]},
-                             "tags": {"type": "array"}}}
-    body = {"contents": [{"role": "user", "parts": [{"text": "route"}]}],
-            "generationConfig": {"responseJsonSchema": schema}}
+    schema = {
+        "type": "object",
+        "required": ["reasoning", "model_choice", "tags"],
+        "properties": {
+            "reasoning": {"type": "string"},
+            "model_choice": {"type": "string", "enum": ["flash", "pro"]},
+            "tags": {"type": "array"},
+        },
+    }
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "route"}]}],
+        "generationConfig": {"responseJsonSchema": schema},
+    }
     _, _, payload = fake.post("/v1beta/models/m:generateContent", body)
     text = json.loads(payload)["candidates"][0]["content"]["parts"][0]["text"]
     assert json.loads(text) == {"reasoning": "", "model_choice": "flash", "tags": []}
@@ -228,38 +301,77 @@ def test_probes_gzip_and_unknown_paths(fake: Fake) -> None:
     assert status == 200 and json.loads(payload)["data"][0]["id"] == "fake-model"
     status, _, payload = fake.post("/api/show", {"name": "fake-model"})
     assert status == 404 and "error" in json.loads(payload)
-    status, _, payload = fake.post("/v1/chat/completions", {
-        "stream": False, "messages": [{"role": "user", "content": "x"}]}, gzip_body=True)
+    status, _, payload = fake.post(
+        "/v1/chat/completions",
+        {"stream": False, "messages": [{"role": "user", "content": "x"}]},
+        gzip_body=True,
+    )
     assert status == 200
 
 
 def test_deny_and_suggest_is_followed_once(suggesting: Fake) -> None:
     decl = {"name": "run_shell_command", "parametersJsonSchema": BASH}
-    first = {"functionCall": {"name": "run_shell_command", "args": {"command": "git log"},
-                              "id": "call_rtok_1"}}
+    first = {
+        "functionCall": {
+            "name": "run_shell_command",
+            "args": {"command": "git log"},
+            "id": "call_rtok_1",
+        }
+    }
     denial = "Blocked by hook: run `rtok run git log` instead"
-    body: Json = {"tools": [{"functionDeclarations": [decl]}], "contents": [
-        {"role": "user", "parts": [{"text": "run"}]}, {"role": "model", "parts": [first]},
-        {"role": "user", "parts": [{"functionResponse": {
-            "id": "call_rtok_1", "name": "run_shell_command", "response": {"output": denial}}}]},
-    ]}
+    body: Json = {
+        "tools": [{"functionDeclarations": [decl]}],
+        "contents": [
+            {"role": "user", "parts": [{"text": "run"}]},
+            {"role": "model", "parts": [first]},
+            {
+                "role": "user",
+                "parts": [
+                    {
+                        "functionResponse": {
+                            "id": "call_rtok_1",
+                            "name": "run_shell_command",
+                            "response": {"output": denial},
+                        }
+                    }
+                ],
+            },
+        ],
+    }
     path = "/v1beta/models/m:generateContent"
     _, _, payload = suggesting.post(path, body)
     second = json.loads(payload)["candidates"][0]["content"]["parts"][0]["functionCall"]
     assert second["args"] == {"command": "rtok run git log"}
-    body["contents"] += [{"role": "model", "parts": [{"functionCall": second}]},
-                         {"role": "user", "parts": [{"functionResponse": {
-                             "id": second["id"], "name": "run_shell_command",
-                             "response": {"output": "shortened `git log`"}}}]}]
+    body["contents"] += [
+        {"role": "model", "parts": [{"functionCall": second}]},
+        {
+            "role": "user",
+            "parts": [
+                {
+                    "functionResponse": {
+                        "id": second["id"],
+                        "name": "run_shell_command",
+                        "response": {"output": "shortened `git log`"},
+                    }
+                }
+            ],
+        },
+    ]
     _, _, payload = suggesting.post(path, body)
     # The result names `git log`, which is what was sent first, not a new suggestion.
     assert json.loads(payload)["candidates"][0]["content"]["parts"][0] == {"text": "Done."}
 
 
-LAUNCH_PROCESS = {"type": "object", "required": ["command", "wait", "max_wait_seconds", "cwd"],
-                  "properties": {"command": {"type": "string"}, "wait": {"type": "boolean"},
-                                 "max_wait_seconds": {"type": "number"},
-                                 "cwd": {"type": "string"}}}
+LAUNCH_PROCESS = {
+    "type": "object",
+    "required": ["command", "wait", "max_wait_seconds", "cwd"],
+    "properties": {
+        "command": {"type": "string"},
+        "wait": {"type": "boolean"},
+        "max_wait_seconds": {"type": "number"},
+        "cwd": {"type": "string"},
+    },
+}
 
 
 @pytest.fixture
@@ -277,30 +389,44 @@ def test_augment_backend_enables_hooks_and_calls_launch_process(augment: Fake) -
     assert status == 200 and models["feature_flags"]["enable_hooks"] is True
     assert models["default_model"] == models["models"][0]["name"]
     assert augment.post("/report-error", {"x": 1})[2] == b"{}"  # every other endpoint
-    tools = [{"name": "view", "input_schema_json": json.dumps(BASH)},
-             {"name": "launch-process", "input_schema_json": json.dumps(LAUNCH_PROCESS)}]
+    tools = [
+        {"name": "view", "input_schema_json": json.dumps(BASH)},
+        {"name": "launch-process", "input_schema_json": json.dumps(LAUNCH_PROCESS)},
+    ]
     prompt = {"id": 1, "type": 0, "text_node": {"content": "run git log"}}
-    _, _, body = augment.post("/chat-stream", {"tool_definitions": tools, "chat_history": [],
-                                               "nodes": [prompt]})
+    _, _, body = augment.post(
+        "/chat-stream", {"tool_definitions": tools, "chat_history": [], "nodes": [prompt]}
+    )
     first, stop = ndjson(body)
     [node] = first["nodes"]
     assert node["type"] == 5 and stop["stop_reason"] == 3
     use = node["tool_use"]
     assert use["tool_name"] == "launch-process"
     # wait=true, or Auggie would start the command in the background
-    assert json.loads(use["input_json"]) == {"command": "git log", "wait": True,
-                                             "max_wait_seconds": 60, "cwd": "."}
-    result = {"id": 2, "type": 1, "tool_result_node": {
-        "tool_use_id": use["tool_use_id"], "content": "commit abc", "is_error": False}}
+    assert json.loads(use["input_json"]) == {
+        "command": "git log",
+        "wait": True,
+        "max_wait_seconds": 60,
+        "cwd": ".",
+    }
+    result = {
+        "id": 2,
+        "type": 1,
+        "tool_result_node": {
+            "tool_use_id": use["tool_use_id"],
+            "content": "commit abc",
+            "is_error": False,
+        },
+    }
     history = [{"request_nodes": [prompt], "response_nodes": [node]}]
-    _, _, body = augment.post("/chat-stream", {"tool_definitions": tools,
-                                               "chat_history": history, "nodes": [result]})
+    _, _, body = augment.post(
+        "/chat-stream", {"tool_definitions": tools, "chat_history": history, "nodes": [result]}
+    )
     final, stop = ndjson(body)
     assert final["nodes"][0] == {"id": 1, "type": 0, "content": "Done."}
     assert stop["stop_reason"] == 1
     streamed = [r for r in augment.records() if r.get("path") == "/chat-stream"]
-    assert streamed[-1]["tool_results"] == [{"call_id": use["tool_use_id"],
-                                            "text": "commit abc"}]
+    assert streamed[-1]["tool_results"] == [{"call_id": use["tool_use_id"], "text": "commit abc"}]
     assert streamed[0]["answer"]["args"]["wait"] is True
 
 
@@ -310,8 +436,13 @@ def _anthropic_turns(fake: Fake, results: list[str]) -> list[str]:
     messages: list[Json] = [{"role": "user", "content": "run them"}]
     sent: list[str] = []
     for turn in range(len(results) + 1):
-        body: Json = {"model": "m", "stream": True, "max_tokens": 100,
-                      "tools": [{"name": "Bash", "input_schema": BASH}], "messages": messages}
+        body: Json = {
+            "model": "m",
+            "stream": True,
+            "max_tokens": 100,
+            "tools": [{"name": "Bash", "input_schema": BASH}],
+            "messages": messages,
+        }
         _, _, payload = fake.post("/v1/messages", body)
         events = sse_data(payload)
         start = next(e for e in events if e["type"] == "content_block_start")
@@ -322,20 +453,35 @@ def _anthropic_turns(fake: Fake, results: list[str]) -> list[str]:
         sent.append(command)
         call_id = start["content_block"]["id"]
         result = results[min(turn, len(results) - 1)]
-        messages = [*messages,
-                    {"role": "assistant", "content": [{"type": "tool_use", "id": call_id,
-                                                       "name": "Bash",
-                                                       "input": {"command": command}}]},
-                    {"role": "user", "content": [{"type": "tool_result",
-                                                  "tool_use_id": call_id,
-                                                  "content": result}]}]
+        messages = [
+            *messages,
+            {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": call_id,
+                        "name": "Bash",
+                        "input": {"command": command},
+                    }
+                ],
+            },
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": call_id, "content": result}],
+            },
+        ]
     return sent
 
 
 @pytest.fixture
 def listed(tmp_path: Path) -> Iterator[Fake]:
-    yield from start(tmp_path, tool_names=["Bash"], follow_suggestions=False,
-                     commands=["git log", "seq 1 5000", "rtok expand {last_id}", "git log"])
+    yield from start(
+        tmp_path,
+        tool_names=["Bash"],
+        follow_suggestions=False,
+        commands=["git log", "seq 1 5000", "rtok expand {last_id}", "git log"],
+    )
 
 
 def test_a_list_of_commands_is_sent_one_after_another(listed: Fake) -> None:
@@ -352,11 +498,14 @@ def test_the_expand_is_left_out_when_no_result_has_a_trailer(listed: Fake) -> No
     assert listed.records()[-1]["answer"] == {"text": "Done."}
 
 
-@pytest.mark.parametrize("recorded", [
-    "git log",
-    "/home/u/.local/state/rtok/bin/rtok run git log",
-    "'/home/my dir/rtok' run git log",
-])
+@pytest.mark.parametrize(
+    "recorded",
+    [
+        "git log",
+        "/home/u/.local/state/rtok/bin/rtok run git log",
+        "'/home/my dir/rtok' run git log",
+    ],
+)
 def test_a_call_a_plugin_rewrote_in_place_is_not_sent_again(recorded: str) -> None:
     # OpenCode, Oh My Pi and Copilot keep the rewritten command in their history: the
     # scripted `git log` was sent, and its result ends the session.
@@ -364,8 +513,16 @@ def test_a_call_a_plugin_rewrote_in_place_is_not_sent_again(recorded: str) -> No
 
     script = Script({"command": "git log", "tool_names": ["bash"]}, os.devnull)
     turn = Turn()
-    turn.tools = [("bash", {"type": "object", "properties": {"command": {"type": "string"}},
-                            "required": ["command"]})]
+    turn.tools = [
+        (
+            "bash",
+            {
+                "type": "object",
+                "properties": {"command": {"type": "string"}},
+                "required": ["command"],
+            },
+        )
+    ]
     turn.calls = {"call_rtok_1": {"command": recorded}}
     turn.results = {"call_rtok_1": "commit 1\n[rtok expand 0123abcd · 9 lines]"}
     answer, _ = decide(script, turn, "call_rtok_")

@@ -36,7 +36,8 @@ def test_an_executable_is_one_line_and_expand_gives_its_bytes_back(tmp_path: Pat
     shown, expanded = shown_and_expanded(executable)
     size = executable.stat().st_size
     assert shown.splitlines()[0] == (
-        f"[binary output not shown: an ELF executable, {size:,} bytes]".encode())
+        f"[binary output not shown: an ELF executable, {size:,} bytes]".encode()
+    )
     assert len(shown.splitlines()) == 2
     assert expanded == executable.read_bytes()
 
@@ -48,14 +49,19 @@ def test_compressed_data_larger_than_memory_is_one_line(tmp_path: Path) -> None:
     target.write_bytes(data)
     shown, expanded = shown_and_expanded(target)
     assert shown.splitlines()[0] == (
-        f"[binary output not shown: gzip data, {len(data):,} bytes]".encode())
+        f"[binary output not shown: gzip data, {len(data):,} bytes]".encode()
+    )
     assert expanded == data
 
 
 def test_a_log_with_a_zero_filled_block_is_still_a_log(tmp_path: Path) -> None:
     log = tmp_path / "app.log"
-    log.write_bytes(b"request ok\n" * 2000 + b"\0" * 4096
-                    + b"ERROR: disk full while writing /var/app/db\n" + b"request ok\n" * 50)
+    log.write_bytes(
+        b"request ok\n" * 2000
+        + b"\0" * 4096
+        + b"ERROR: disk full while writing /var/app/db\n"
+        + b"request ok\n" * 50
+    )
     shown = run_rtok(["run", "cat", str(log)]).stdout
     assert b"binary output" not in shown
     assert b"ERROR: disk full while writing /var/app/db" in shown
@@ -88,8 +94,10 @@ def test_printable_text_in_utf8_is_never_called_binary(text: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1),
-       st.integers(min_value=1, max_value=64 * 1024))
+@given(
+    st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), min_size=1),
+    st.integers(min_value=1, max_value=64 * 1024),
+)
 def test_utf8_text_cut_anywhere_is_still_text(text: str, cut: int) -> None:
     data = (text * (1 + 70_000 // max(1, len(text.encode())))).encode("utf-8")
     assert binary_kind(data[:cut] if cut < len(data) else data) is None
@@ -131,14 +139,17 @@ def test_an_sqlite_database_and_a_message_catalog_are_one_line(tmp_path: Path) -
         columns = ", ".join(f"{table}_column_{n} TEXT NOT NULL DEFAULT ''" for n in range(12))
         connection.execute(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY, {columns})")
         connection.execute(f"CREATE INDEX {table}_by_first ON {table} ({table}_column_0)")
-    connection.executemany("INSERT INTO requests (requests_column_0) VALUES (?)",
-                           [(f"GET /api/items/{n} served",) for n in range(10)])
+    connection.executemany(
+        "INSERT INTO requests (requests_column_0) VALUES (?)",
+        [(f"GET /api/items/{n} served",) for n in range(10)],
+    )
     connection.commit()
     connection.close()
     shown, expanded = shown_and_expanded(db)
     size = db.stat().st_size
     assert shown.splitlines()[0] == (
-        f"[binary output not shown: an SQLite database, {size:,} bytes]".encode())
+        f"[binary output not shown: an SQLite database, {size:,} bytes]".encode()
+    )
     assert expanded == db.read_bytes()
     catalog = tmp_path / "messages.mo"
     catalog.write_bytes(gettext_catalog({f"message {n}": f"nachricht {n}" for n in range(40)}))
@@ -161,12 +172,16 @@ def gettext_catalog(messages: dict[str, str]) -> bytes:
         table_strs += [len(messages[key].encode()), start + len(ids) + offset]
         offset += len(messages[key].encode()) + 1
     header = struct.pack("<7I", 0x950412DE, 0, count, 28, 28 + 8 * count, 0, 0)
-    return (header + struct.pack(f"<{2 * count}I", *table_ids)
-            + struct.pack(f"<{2 * count}I", *table_strs) + ids + strs)
+    return (
+        header
+        + struct.pack(f"<{2 * count}I", *table_ids)
+        + struct.pack(f"<{2 * count}I", *table_strs)
+        + ids
+        + strs
+    )
 
 
-def test_text_that_turns_binary_shows_its_text_and_one_line_for_the_rest(
-        tmp_path: Path) -> None:
+def test_text_that_turns_binary_shows_its_text_and_one_line_for_the_rest(tmp_path: Path) -> None:
     # a build log followed by the image it wrote to the same stream, past the first sample
     log = b"".join(b"step %d: compiled module_%d.o\n" % (n, n) for n in range(4000))
     blob = gzip.compress(os.urandom(200_000), compresslevel=1)
@@ -197,14 +212,16 @@ def test_a_large_output_whose_end_is_data_shows_one_line_for_it(tmp_path: Path) 
     assert expanded == target.read_bytes()
 
 
-@pytest.mark.parametrize(("seed", "size"), [(7, 100_000), (8, 5 * 1024 * 1024)],
-                         ids=["in-memory", "streamed"])
-def test_text_lines_before_data_of_no_known_kind_are_shown(tmp_path: Path, seed: int,
-                                                           size: int) -> None:
+@pytest.mark.parametrize(
+    ("seed", "size"), [(7, 100_000), (8, 5 * 1024 * 1024)], ids=["in-memory", "streamed"]
+)
+def test_text_lines_before_data_of_no_known_kind_are_shown(
+    tmp_path: Path, seed: int, size: int
+) -> None:
     # a self-extracting script: its shell text, then the payload it carries (the larger one
     # is past the in-memory limit, so the capture streams)
     payload = random.Random(seed).randbytes(size)
-    script = b"#!/bin/sh\n# installer for app 1.2\nexec tail -c +4 \"$0\" | tar xz\n"
+    script = b'#!/bin/sh\n# installer for app 1.2\nexec tail -c +4 "$0" | tar xz\n'
     target = tmp_path / "install.run"
     target.write_bytes(script + payload)
     shown, expanded = shown_and_expanded(target)

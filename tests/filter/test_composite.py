@@ -15,8 +15,9 @@ from rtok.filter.family import family_of_command, formatter_for
 from rtok.filter.protect import is_protected
 from rtok.filter.rule import default_rule
 
-SIGNAL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "golden",
-                      "signal")
+SIGNAL = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "golden", "signal"
+)
 
 
 def raw_lines(name: str) -> list[str]:
@@ -32,9 +33,10 @@ def shown(command: str, text: str, exit_code: int) -> list[str]:
 # Real outputs: ava passing and tsd failing (slugify's `xo && ava && tsd`), pytest -q passing
 # on click and ruff's concise report on click.
 TSD_RUN = raw_lines("npm-test-tsd-fail")
-AVA_PASS = [line for line in TSD_RUN[:TSD_RUN.index("  index.test-d.ts:4:19")]
-            if not line.startswith(">")]
-TSD_FAIL = TSD_RUN[TSD_RUN.index("  index.test-d.ts:4:19"):]
+AVA_PASS = [
+    line for line in TSD_RUN[: TSD_RUN.index("  index.test-d.ts:4:19")] if not line.startswith(">")
+]
+TSD_FAIL = TSD_RUN[TSD_RUN.index("  index.test-d.ts:4:19") :]
 PYTEST_PASS = raw_lines("pytest-q-pass")
 RUFF_FAIL = raw_lines("ruff-concise")[:40]
 _PRETTY_ROW = re.compile(r"^\s+✖\s+(\d+:\d+)\s")
@@ -42,13 +44,13 @@ _RUFF_ROW = re.compile(r"^(\S+):(\d+:\d+): ")
 
 
 def tsd_locations() -> list[tuple[str, str]]:
-    return [("index.test-d.ts", found.group(1)) for found in map(_PRETTY_ROW.match, TSD_FAIL)
-            if found]
+    return [
+        ("index.test-d.ts", found.group(1)) for found in map(_PRETTY_ROW.match, TSD_FAIL) if found
+    ]
 
 
 def ruff_locations() -> list[tuple[str, str]]:
-    return [(found.group(1), found.group(2)) for found in map(_RUFF_ROW.match, RUFF_FAIL)
-            if found]
+    return [(found.group(1), found.group(2)) for found in map(_RUFF_ROW.match, RUFF_FAIL) if found]
 
 
 PASS_LINE = re.compile(r"\b(?:passed|passing|ok)\b")
@@ -56,8 +58,11 @@ PASS_LINE = re.compile(r"\b(?:passed|passing|ok)\b")
 
 def assert_failure_shown(lines: list[str], locations: list[tuple[str, str]]) -> None:
     text = "\n".join(lines)
-    lost = [(path, at) for path, at in locations
-            if path not in text or not re.search(rf"(?<!\d){re.escape(at)}(?!\d)", text)]
+    lost = [
+        (path, at)
+        for path, at in locations
+        if path not in text or not re.search(rf"(?<!\d){re.escape(at)}(?!\d)", text)
+    ]
     assert not lost, f"{len(lost)} failing locations lost: {lost[:3]}\n{text}"
     if any(PASS_LINE.search(line) for line in lines):
         assert any(is_protected(line) for line in lines), text
@@ -83,16 +88,34 @@ def test_a_failed_run_whose_output_says_pass_says_that_it_failed() -> None:
 
 
 def test_sections_follow_the_headers() -> None:
-    lines = ["", "> pkg@1.0.0 test", "> xo && ava", "x", "py: commands[0]> pytest -q", "y",
-             "nox > ruff check .", "z"]
+    lines = [
+        "",
+        "> pkg@1.0.0 test",
+        "> xo && ava",
+        "x",
+        "py: commands[0]> pytest -q",
+        "y",
+        "nox > ruff check .",
+        "z",
+    ]
     parts = sections(lines, echoing=False)
     assert [part.command for part in parts] == ["", "xo && ava", "pytest -q", "ruff check ."]
     assert [part.lines for part in parts] == [[0, 1], [2, 3], [4, 5], [6, 7]]
 
 
 def test_make_reads_each_echoed_recipe_line_with_its_tool() -> None:
-    text = "\n".join(["python -m pytest -q tests", *PYTEST_PASS, "ruff check src", *RUFF_FAIL,
-                      "make: *** [Makefile:4: check] Error 1"]) + "\n"
+    text = (
+        "\n".join(
+            [
+                "python -m pytest -q tests",
+                *PYTEST_PASS,
+                "ruff check src",
+                *RUFF_FAIL,
+                "make: *** [Makefile:4: check] Error 1",
+            ]
+        )
+        + "\n"
+    )
     lines = shown("make check", text, 2)
     assert lines[0].startswith("pytest: 589 passed")
     assert "make: *** [Makefile:4: check] Error 1" in lines

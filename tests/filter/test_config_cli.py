@@ -14,8 +14,10 @@ def _config() -> Path:
 
 def test_set_keeps_comments_and_other_keys() -> None:
     _config().parent.mkdir(parents=True)
-    _config().write_text("# mine\n[hooks]\nexclude_commands = [\"vim\"]  # editors\n\n"
-                         "[plugins.cmd]\n# how much a failure shows\nfail_tail_lines = 80\n")
+    _config().write_text(
+        '# mine\n[hooks]\nexclude_commands = ["vim"]  # editors\n\n'
+        "[plugins.cmd]\n# how much a failure shows\nfail_tail_lines = 80\n"
+    )
     result = run_rtok(["config", "set", "plugins.cmd.fail_tail_lines", "40"])
     assert result.returncode == 0, result.stderr
     assert run_rtok(["config", "set", "archive.max_entries", "50"]).returncode == 0
@@ -31,8 +33,13 @@ def test_bad_input_writes_nothing() -> None:
     _config().parent.mkdir(parents=True)
     _config().write_text("[archive]\nmax_entries = 10\n")
     before = _config().read_bytes()
-    for args in (["archive.max_entries", "lots"], ["archive.max_entries", "0"],
-                 ["archive.unknown", "1"], ["plugins.cmd.rules", "3"], ["a..b", "1"]):
+    for args in (
+        ["archive.max_entries", "lots"],
+        ["archive.max_entries", "0"],
+        ["archive.unknown", "1"],
+        ["plugins.cmd.rules", "3"],
+        ["a..b", "1"],
+    ):
         result = run_rtok(["config", "set", *args])
         assert result.returncode == 2, args
         assert result.stderr
@@ -59,7 +66,7 @@ def test_path_lists_locations() -> None:
 
 def test_validate_named_config_checks_it_and_its_rule_files() -> None:
     _config().parent.mkdir(parents=True)
-    _config().write_text("[plugins.cmd]\nfail_tail_lines = \"many\"\n")
+    _config().write_text('[plugins.cmd]\nfail_tail_lines = "many"\n')
     (_config().parent / "rules.toml").write_text("[x]\nmax_lines = 3\nhead = 1\ntail = 1\n")
     result = run_rtok(["config", "validate", str(_config())])
     assert result.returncode == 1

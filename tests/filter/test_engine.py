@@ -15,29 +15,52 @@ def rule(**table: object) -> Rule:
     return Rule.from_table("t", table, "test")
 
 
-@pytest.mark.parametrize("formatter", [
-    git.git_status, git.git_log, git.git_diff, git.git_show, git.unified_diff,
-    pytest_fmt.pytest_output, cargo.cargo_build, cargo.cargo_test, gotest.go_test,
-    listing.ls_long, listing.tree, listing.paths_by_folder, grep.grep_grouped,
-])
+@pytest.mark.parametrize(
+    "formatter",
+    [
+        git.git_status,
+        git.git_log,
+        git.git_diff,
+        git.git_show,
+        git.unified_diff,
+        pytest_fmt.pytest_output,
+        cargo.cargo_build,
+        cargo.cargo_test,
+        gotest.go_test,
+        listing.ls_long,
+        listing.tree,
+        listing.paths_by_folder,
+        grep.grep_grouped,
+    ],
+)
 def test_formatters_stand_down_on_foreign_output(formatter: object) -> None:
     text = "hello world\nthis is not what you think\n" * 5
     assert formatter(text) is None  # type: ignore[operator]
 
 
 def test_go_test_keeps_failures_and_package_results() -> None:
-    text = ("=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n"
-            "    b_test.go:9: want 2, got 3\n--- FAIL: TestB (0.00s)\nFAIL\n"
-            "FAIL\texample.com/b\t0.01s\nok  \texample.com/a\t0.02s\n")
-    assert gotest.go_test(text) == ["--- FAIL: TestB", "    b_test.go:9: want 2, got 3",
-                                    "FAIL\texample.com/b\t0.01s",
-                                    "go test: 1 package ok; 1 failed; tests: 1 passed, 1 failed;"
-                                    " 0.03s"]
+    text = (
+        "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n"
+        "    b_test.go:9: want 2, got 3\n--- FAIL: TestB (0.00s)\nFAIL\n"
+        "FAIL\texample.com/b\t0.01s\nok  \texample.com/a\t0.02s\n"
+    )
+    assert gotest.go_test(text) == [
+        "--- FAIL: TestB",
+        "    b_test.go:9: want 2, got 3",
+        "FAIL\texample.com/b\t0.01s",
+        "go test: 1 package ok; 1 failed; tests: 1 passed, 1 failed; 0.03s",
+    ]
 
 
 def test_drop_never_removes_protected_lines() -> None:
-    lines = ["noise 1", "error: real problem", "noise 2", "warning: careful",
-             "api_key=abc123", "noise 3"]
+    lines = [
+        "noise 1",
+        "error: real problem",
+        "noise 2",
+        "warning: careful",
+        "api_key=abc123",
+        "noise 3",
+    ]
     out = engine.shorten("\n".join(lines) + "\n", rule(drop=["."], dedupe=False), None, 0, 80)
     assert out == ["error: real problem", "warning: careful", "api_key=abc123"]
 
@@ -45,10 +68,18 @@ def test_drop_never_removes_protected_lines() -> None:
 def test_keep_lines_survive_the_cut() -> None:
     lines = [f"row {i}" for i in range(100)]
     lines[50] = "IMPORTANT row"
-    out = engine.shorten("\n".join(lines), rule(max_lines=4, head=2, tail=2, keep=["IMPORTANT"]),
-                         None, 0, 80)
-    assert out == ["row 0", "row 1", "… 48 lines omitted", "IMPORTANT row",
-                   "… 47 lines omitted", "row 98", "row 99"]
+    out = engine.shorten(
+        "\n".join(lines), rule(max_lines=4, head=2, tail=2, keep=["IMPORTANT"]), None, 0, 80
+    )
+    assert out == [
+        "row 0",
+        "row 1",
+        "… 48 lines omitted",
+        "IMPORTANT row",
+        "… 47 lines omitted",
+        "row 98",
+        "row 99",
+    ]
 
 
 def test_dedupe_counts_runs() -> None:
@@ -61,8 +92,10 @@ def test_carriage_return_progress_and_colours_are_normalised() -> None:
 
 def test_json_body_is_compacted() -> None:
     body = '{"a": [1, 2, 3, 4, 5, 6, 7], "b": null, "c": "", "d": {"e": "xxxxxxxxxx"}}'
-    assert compact_json(body, 3, 5) == ['"a": [1, 2, 3, "… +4 more"]',
-                                        '"d": {"e": "xxxxx… (10 chars)"}']
+    assert compact_json(body, 3, 5) == [
+        '"a": [1, 2, 3, "… +4 more"]',
+        '"d": {"e": "xxxxx… (10 chars)"}',
+    ]
     assert compact_json("not json", 3, 5) is None
 
 
@@ -70,32 +103,39 @@ def test_failure_keeps_the_tail_verbatim_and_earlier_errors() -> None:
     lines = [f"step {i}" for i in range(200)]
     lines[10] = "FATAL: first problem"
     out = engine.shorten("\n".join(lines), default_rule("x"), None, 2, 20)
-    assert out == ["… 10 lines omitted", "FATAL: first problem", "… 169 lines omitted",
-                   *[f"step {i}" for i in range(180, 200)]]
+    assert out == [
+        "… 10 lines omitted",
+        "FATAL: first problem",
+        "… 169 lines omitted",
+        *[f"step {i}" for i in range(180, 200)],
+    ]
 
 
-@pytest.mark.parametrize(("argv", "family"), [
-    (["git", "status"], "git"),
-    (["/usr/bin/git", "-C", "x", "log"], "git"),
-    (["python3.11", "-m", "pytest", "-q"], "pytest"),
-    (["env", "A=1", "timeout", "5", "cargo", "test"], "cargo"),
-    (["FOO=1", "npx", "eslint", "."], "eslint"),
-    (["uv", "run", "pytest"], "pytest"),
-    (["sh", "-c", "cd x && cargo build && cargo test"], "cargo"),
-    (["bash", "-c", "git status; ls -la"], "script"),
-    (["sh", "-c", "export A=1\ngrep -rn x . | head"], "grep"),
-    # what find -exec and fd -x run prints the output
-    (["find", ".", "-name", "*.py", "-exec", "grep", "-n", "TODO", "{}", "+"], "grep"),
-    (["find", "src", "-execdir", "wc", "-l", "{}", ";"], "wc"),
-    (["fd", "-e", "py", "-x", "python3", "-m", "pytest", "-q"], "pytest"),
-    (["find", ".", "-exec", "{}", ";"], "find"),
-    (["find", ".", "-name", "-exec"], "find"),
-    # fd's command attached to its option, or to clustered flags, as fd reads it
-    (["fd", "a.txt", "--exec=cat"], "cat"),
-    (["fdfind", "-HIxcat"], "cat"),
-    (["fd", "-Hx", "wc", "-l"], "wc"),
-    (["fd", "-tx", "cat"], "fd"),
-])
+@pytest.mark.parametrize(
+    ("argv", "family"),
+    [
+        (["git", "status"], "git"),
+        (["/usr/bin/git", "-C", "x", "log"], "git"),
+        (["python3.11", "-m", "pytest", "-q"], "pytest"),
+        (["env", "A=1", "timeout", "5", "cargo", "test"], "cargo"),
+        (["FOO=1", "npx", "eslint", "."], "eslint"),
+        (["uv", "run", "pytest"], "pytest"),
+        (["sh", "-c", "cd x && cargo build && cargo test"], "cargo"),
+        (["bash", "-c", "git status; ls -la"], "script"),
+        (["sh", "-c", "export A=1\ngrep -rn x . | head"], "grep"),
+        # what find -exec and fd -x run prints the output
+        (["find", ".", "-name", "*.py", "-exec", "grep", "-n", "TODO", "{}", "+"], "grep"),
+        (["find", "src", "-execdir", "wc", "-l", "{}", ";"], "wc"),
+        (["fd", "-e", "py", "-x", "python3", "-m", "pytest", "-q"], "pytest"),
+        (["find", ".", "-exec", "{}", ";"], "find"),
+        (["find", ".", "-name", "-exec"], "find"),
+        # fd's command attached to its option, or to clustered flags, as fd reads it
+        (["fd", "a.txt", "--exec=cat"], "cat"),
+        (["fdfind", "-HIxcat"], "cat"),
+        (["fd", "-Hx", "wc", "-l"], "wc"),
+        (["fd", "-tx", "cat"], "fd"),
+    ],
+)
 def test_family_detection(argv: list[str], family: str) -> None:
     assert family_of(argv)[0] == family
 

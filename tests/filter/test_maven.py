@@ -26,7 +26,9 @@ BANNERS = """\
 [INFO] -------------------------------------------------------
 """
 
-PASS = BANNERS + """\
+PASS = (
+    BANNERS
+    + """\
 [INFO] Running com.example.shapes.CircleTest
 parse error: unexpected token at 3 (the test feeds bad input on purpose)
 [INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.02 s - in \
@@ -43,6 +45,7 @@ com.example.shapes.CircleTest
 [INFO] Finished at: 2026-12-01T10:00:00Z
 [INFO] ------------------------------------------------------------------------
 """
+)
 
 FRAMES = """\
 \tat org.junit.Assert.fail(Assert.java:89)
@@ -54,7 +57,9 @@ FRAMES = """\
 \tat org.apache.maven.surefire.booter.ForkedBooter.main(ForkedBooter.java:418)
 """
 
-FAIL = BANNERS + """\
+FAIL = (
+    BANNERS
+    + """\
 [INFO] Running com.example.shapes.CircleTest
 warning: radius rounded to 2 places
 computing area
@@ -62,7 +67,9 @@ computing area
 in com.example.shapes.CircleTest
 [ERROR] testArea(com.example.shapes.CircleTest)  Time elapsed: 0.01 s  <<< FAILURE!
 java.lang.AssertionError: expected:<3.14> but was:<3.0>
-""" + FRAMES + """
+"""
+    + FRAMES
+    + """
 [ERROR] testParse(com.example.shapes.CircleTest)  Time elapsed: 0 s  <<< ERROR!
 java.lang.NullPointerException: radius
 \tat com.example.shapes.Circle.parse(Circle.java:30)
@@ -97,19 +104,24 @@ com.example.shapes.SquareTest
 [ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.
 [ERROR] Re-run Maven using the -X switch to enable full debug logging.
 """
+)
 
 
 def test_a_pass_is_one_line_of_counts_build_and_time() -> None:
     assert surefire_output(PASS) == [
-        "maven: Tests run: 4, Failures: 0, Errors: 0, Skipped: 0 · BUILD SUCCESS · 2.104 s"]
+        "maven: Tests run: 4, Failures: 0, Errors: 0, Skipped: 0 · BUILD SUCCESS · 2.104 s"
+    ]
 
 
 def test_a_pass_keeps_what_maven_warned_about() -> None:
-    text = PASS.replace("[INFO] Building shapes 1.0\n",
-                        "[INFO] Building shapes 1.0\n[WARNING] Using platform encoding\n")
+    text = PASS.replace(
+        "[INFO] Building shapes 1.0\n",
+        "[INFO] Building shapes 1.0\n[WARNING] Using platform encoding\n",
+    )
     assert surefire_output(text) == [
         "[WARNING] Using platform encoding",
-        "maven: Tests run: 4, Failures: 0, Errors: 0, Skipped: 0 · BUILD SUCCESS · 2.104 s"]
+        "maven: Tests run: 4, Failures: 0, Errors: 0, Skipped: 0 · BUILD SUCCESS · 2.104 s",
+    ]
 
 
 def test_a_failure_keeps_each_failed_test_its_reason_and_own_frames() -> None:
@@ -131,8 +143,10 @@ def test_a_failure_keeps_each_failed_test_its_reason_and_own_frames() -> None:
 
 
 def test_surefire_3_names_and_coloured_output() -> None:
-    text = FAIL.replace("testArea(com.example.shapes.CircleTest)  Time elapsed: 0.01 s  <<<",
-                        "com.example.shapes.CircleTest.testArea -- Time elapsed: 0.01 s <<<")
+    text = FAIL.replace(
+        "testArea(com.example.shapes.CircleTest)  Time elapsed: 0.01 s  <<<",
+        "com.example.shapes.CircleTest.testArea -- Time elapsed: 0.01 s <<<",
+    )
     text = text.replace("[ERROR]", "[\x1b[1;31mERROR\x1b[m]")
     shown = surefire_output(text)
     assert shown is not None
@@ -146,15 +160,18 @@ def test_modules_counts_are_added_up() -> None:
     text = PASS.split("[INFO] BUILD SUCCESS")[0] + second + "[INFO] BUILD FAILURE\n"
     shown = surefire_output(text)
     assert shown is not None
-    assert shown[-1] == ("maven: Tests run: 14, Failures: 1, Errors: 1, Skipped: 0 in 2 modules"
-                         " · BUILD FAILURE")
+    assert shown[-1] == (
+        "maven: Tests run: 14, Failures: 1, Errors: 1, Skipped: 0 in 2 modules · BUILD FAILURE"
+    )
 
 
 def test_a_fork_that_died_before_the_counts_takes_the_usual_path() -> None:
     text = FAIL.replace("[ERROR] Tests run: 6, Failures: 1, Errors: 1, Skipped: 0\n", "")
-    text = text.replace("[INFO] Running com.example.shapes.SquareTest\n",
-                        "[INFO] Running com.example.shapes.SquareTest\n"
-                        "Exception in thread main java.lang.OutOfMemoryError\n")
+    text = text.replace(
+        "[INFO] Running com.example.shapes.SquareTest\n",
+        "[INFO] Running com.example.shapes.SquareTest\n"
+        "Exception in thread main java.lang.OutOfMemoryError\n",
+    )
     # no module's counts: not a run surefire finished, so the failure tail and error lines
     assert surefire_output(text) is None
     shown = engine.shorten(text, default_rule("mvn"), maven_output, 1, 3)
@@ -208,8 +225,7 @@ def test_compile_errors_grouped_with_shared_details_said_once() -> None:
         "maven: 2 errors in 1 file",
         "error (×2): constructor Box in class p.Box cannot be applied to given types; "
         "(required: no arguments) (reason: actual and formal argument lists differ in length)",
-        "  /p/t/A.java: [26,45] (found: java.util.ArrayList), "
-        "[36,45] (found: java.util.HashSet)",
+        "  /p/t/A.java: [26,45] (found: java.util.ArrayList), [36,45] (found: java.util.HashSet)",
         "[INFO] BUILD FAILURE",
         "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.10.1:"
         "testCompile (default-testCompile) on project shapes: Compilation failure: Compilation "
@@ -274,9 +290,14 @@ def test_a_junit5_report_names_only_the_method_and_is_still_known_in_results() -
 def test_compiler_warnings_are_grouped_above_the_test_counts() -> None:
     warnings = "".join(
         f"[WARNING] /p/src/A.java:[{n},9] Integer(int) in java.lang.Integer has been deprecated "
-        "and marked for removal\n" for n in (12, 30))
-    text = PASS.replace("[INFO]  T E S T S\n", warnings + "[WARNING] bootstrap class path not "
-                        "set\n[INFO]  T E S T S\n[WARNING] bootstrap class path not set\n")
+        "and marked for removal\n"
+        for n in (12, 30)
+    )
+    text = PASS.replace(
+        "[INFO]  T E S T S\n",
+        warnings + "[WARNING] bootstrap class path not "
+        "set\n[INFO]  T E S T S\n[WARNING] bootstrap class path not set\n",
+    )
     assert maven_output(text) == [
         "maven: 2 warnings in 1 file",
         "warning (×2): Integer(int) in java.lang.Integer has been deprecated and marked for "
@@ -288,9 +309,10 @@ def test_compiler_warnings_are_grouped_above_the_test_counts() -> None:
 
 
 def test_an_error_line_printed_before_any_test_ran_is_kept() -> None:
-    text = PASS.replace("[INFO] Running com.example.shapes.CircleTest\n",
-                        "npm ERR! missing script: build\n"
-                        "[INFO] Running com.example.shapes.CircleTest\n")
+    text = PASS.replace(
+        "[INFO] Running com.example.shapes.CircleTest\n",
+        "npm ERR! missing script: build\n[INFO] Running com.example.shapes.CircleTest\n",
+    )
     shown = surefire_output(text)
     assert shown is not None
     assert shown[0] == "npm ERR! missing script: build"

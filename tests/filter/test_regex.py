@@ -42,9 +42,14 @@ print(json.dumps({"re_loaded": loaded, "found": found}))
 
 def _probe() -> dict[str, object]:
     code = PROBE % (PATTERNS, SAMPLE)
-    done = subprocess.run([sys.executable, "-S", "-I", "-c", code, launcher.package_root()],
-                          capture_output=True, text=True, env=dict(os.environ), timeout=60,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-S", "-I", "-c", code, launcher.package_root()],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=60,
+        check=True,
+    )
     result: dict[str, object] = json.loads(done.stdout)
     return result
 
@@ -54,8 +59,12 @@ def _expected() -> list[list[str]]:
     for source, flags in PATTERNS:
         pattern = re.compile(source, flags)
         data = SAMPLE if isinstance(source, str) else SAMPLE.encode()
-        out.append([m.group(0) if isinstance(m.group(0), str) else m.group(0).decode()
-                    for m in pattern.finditer(data)])  # type: ignore[arg-type]
+        out.append(
+            [
+                m.group(0) if isinstance(m.group(0), str) else m.group(0).decode()
+                for m in pattern.finditer(data)
+            ]
+        )  # type: ignore[arg-type]
     return out
 
 
@@ -88,7 +97,7 @@ def test_a_damaged_or_foreign_cache_is_compiled_again(damage: str) -> None:
     cache = _cache()
     data = json.loads(cache.read_text())
     if damage == "not json":
-        cache.write_text("{\"tag\": ")
+        cache.write_text('{"tag": ')
     elif damage == "wrong code":
         for entry in data["patterns"].values():
             entry[1] = [999, 1, 2]  # no valid engine code
@@ -105,11 +114,18 @@ def test_a_damaged_or_foreign_cache_is_compiled_again(damage: str) -> None:
 def test_compiling_writes_nothing_until_flush(isolated_home: Path) -> None:
     # A module that compiles patterns when imported (as test collection does) leaves no
     # file; the entry point's flush at the end of a finished verb writes it.
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); from rtok.filter import regex; "
-            "regex.compile(r'flush-(\\d+)'); print(regex.cache_path('__main__'))")
-    done = subprocess.run([sys.executable, "-S", "-I", "-c", code, launcher.package_root()],
-                          capture_output=True, text=True, env=dict(os.environ), timeout=60,
-                          check=True)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from rtok.filter import regex; "
+        "regex.compile(r'flush-(\\d+)'); print(regex.cache_path('__main__'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-I", "-c", code, launcher.package_root()],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=60,
+        check=True,
+    )
     assert not Path(done.stdout.strip()).exists()
     assert list(isolated_home.rglob("*.json")) == []
     assert _probe()["re_loaded"] is True
@@ -119,18 +135,37 @@ def test_compiling_writes_nothing_until_flush(isolated_home: Path) -> None:
 def test_run_of_a_cut_listing_imports_no_re_once_cached(tmp_path: Path) -> None:
     for index in range(80):
         (tmp_path / f"file{index:03}.txt").write_text("x\n" * index)
-    argv = [sys.executable, "-S", "-I", "-X", "importtime", "-c", launcher.BOOT,
-            launcher.package_root(), "/nonexistent/rtok", "run", "ls", "-la"]
-    runs = [subprocess.run(argv, capture_output=True, cwd=tmp_path, env=dict(os.environ),
-                           timeout=60, check=False) for _ in range(2)]
+    argv = [
+        sys.executable,
+        "-S",
+        "-I",
+        "-X",
+        "importtime",
+        "-c",
+        launcher.BOOT,
+        launcher.package_root(),
+        "/nonexistent/rtok",
+        "run",
+        "ls",
+        "-la",
+    ]
+    runs = [
+        subprocess.run(
+            argv, capture_output=True, cwd=tmp_path, env=dict(os.environ), timeout=60, check=False
+        )
+        for _ in range(2)
+    ]
     assert [run.returncode for run in runs] == [0, 0]
     # The same lines either way (the trailer's id may differ: `..` changed in between).
-    shown = [[line for line in run.stdout.splitlines() if b"rtok expand" not in line]
-             for run in runs]
+    shown = [
+        [line for line in run.stdout.splitlines() if b"rtok expand" not in line] for run in runs
+    ]
     assert shown[0] == shown[1]
     assert b"rtok expand" in runs[1].stdout  # the listing was cut and archived
-    names = {line.rsplit("|", 1)[1].strip()
-             for line in runs[1].stderr.decode(errors="replace").splitlines()
-             if line.startswith("import time:") and line.count("|") == 2}
+    names = {
+        line.rsplit("|", 1)[1].strip()
+        for line in runs[1].stderr.decode(errors="replace").splitlines()
+        if line.startswith("import time:") and line.count("|") == 2
+    }
     assert "rtok.filter.regex" in names
     assert "re" not in names

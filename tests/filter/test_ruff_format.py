@@ -33,21 +33,28 @@ unformatted: File would be reformatted
 def test_diff_form_names_each_file_once_with_ruffs_counts() -> None:
     assert ruff_format(DIFFS) == [
         "ruff format: 2 files would be reformatted, 9 files already formatted",
-        "  src/click/__init__.py", "  src/click/core.py"]
+        "  src/click/__init__.py",
+        "  src/click/core.py",
+    ]
 
 
 def test_old_form_names_each_file() -> None:
-    text = ("Would reformat: src/a.py\nWould reformat: src/b.py\n"
-            "2 files would be reformatted, 1 file already formatted\n")
+    text = (
+        "Would reformat: src/a.py\nWould reformat: src/b.py\n"
+        "2 files would be reformatted, 1 file already formatted\n"
+    )
     assert ruff_format(text) == [
         "ruff format: 2 files would be reformatted, 1 file already formatted",
-        "  src/a.py", "  src/b.py"]
+        "  src/a.py",
+        "  src/b.py",
+    ]
 
 
 def test_a_count_that_differs_from_the_files_read_says_so() -> None:
     text = DIFFS.replace("2 files would", "3 files would")
-    assert ruff_format(text)[0] == ("ruff format: 3 files would be reformatted, 9 files already"
-                                    " formatted (2 files named below)")
+    assert ruff_format(text)[0] == (
+        "ruff format: 3 files would be reformatted, 9 files already formatted (2 files named below)"
+    )
 
 
 def test_the_family_picks_the_reader_by_subcommand() -> None:

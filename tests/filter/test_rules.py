@@ -27,7 +27,9 @@ def trust_file(path: Path) -> None:
         data = json.loads(store.read_text())
     data["trusted"][os.path.realpath(path)] = {
         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-        "trusted_at": "2026-01-01T00:00:00Z", "scope": "user"}
+        "trusted_at": "2026-01-01T00:00:00Z",
+        "scope": "user",
+    }
     store.write_text(json.dumps(data))
 
 
@@ -78,8 +80,9 @@ def test_later_layers_win_per_family(tmp_path: Path) -> None:
     project = tmp_path / "proj"
     (project / ".rtok").mkdir(parents=True)
     third = project / ".rtok" / "rules.toml"
-    third.write_text("[mytool]\nmax_lines = 12\nhead = 6\ntail = 2\n[other]\nmax_lines = 3\n"
-                     "head = 1\ntail = 1\n")
+    third.write_text(
+        "[mytool]\nmax_lines = 12\nhead = 6\ntail = 2\n[other]\nmax_lines = 3\nhead = 1\ntail = 1\n"
+    )
     for path in (first, second, third):
         trust_file(path)
     assert shown_lines("mytool")[4] == "… 95 lines omitted"  # rules.d beats rules.toml
@@ -117,15 +120,18 @@ def test_validate_names_line_and_reason() -> None:
     assert one.returncode == 0
 
 
-@pytest.mark.parametrize(("table", "problem"), [
-    ({"max_lines": -1}, "must not be negative"),
-    ({"max_lines": True}, "expected an integer"),
-    ({"dedupe": "yes"}, "expected true or false"),
-    ({"drop": "x"}, "expected a list"),
-    ({"drop": ["("]}, "bad regular expression"),
-    ({"head": 30, "tail": 30, "max_lines": 40}, "larger than max_lines"),
-    ({"json_items": 1.5}, "expected an integer"),
-])
+@pytest.mark.parametrize(
+    ("table", "problem"),
+    [
+        ({"max_lines": -1}, "must not be negative"),
+        ({"max_lines": True}, "expected an integer"),
+        ({"dedupe": "yes"}, "expected true or false"),
+        ({"drop": "x"}, "expected a list"),
+        ({"drop": ["("]}, "bad regular expression"),
+        ({"head": 30, "tail": 30, "max_lines": 40}, "larger than max_lines"),
+        ({"json_items": 1.5}, "expected an integer"),
+    ],
+)
 def test_schema_rejects(table: dict[str, object], problem: str) -> None:
     found = check_table("fam", table)
     assert found is not None and problem in found
@@ -148,10 +154,15 @@ def test_a_trusted_default_table_replaces_the_default_rule() -> None:
     path = user_rules("[default]\nmax_lines = 4\nhead = 1\ntail = 1\ndedupe = false\n")
     assert len(shown_lines("anytool")) == 22  # untrusted: built-in default rule
     trust_file(path)
-    assert shown_lines("anytool") == ["row 0", "… 98 lines omitted", "row 99",
-                                      shown_lines("anytool")[-1]]
+    assert shown_lines("anytool") == [
+        "row 0",
+        "… 98 lines omitted",
+        "row 99",
+        shown_lines("anytool")[-1],
+    ]
     assert shown_lines("git log", "".join(f"row {i}\n" for i in range(100)))[1] != (
-        "… 98 lines omitted")  # a family with its own rule keeps it
+        "… 98 lines omitted"
+    )  # a family with its own rule keeps it
     assert layers.trusted_families(os.getcwd()) == frozenset()
 
 

@@ -80,18 +80,22 @@ def test_long_output_is_cut_with_a_trailer_and_expands_exactly() -> None:
     assert _expand(entry_id) == raw
     assert _expand(entry_id, "--full") == raw
     assert _expand(entry_id[:6], "--from", "10", "--lines", "2") == (
-        b"line 0009 of the output\nline 0010 of the output\n")
+        b"line 0009 of the output\nline 0010 of the output\n"
+    )
     assert _expand(entry_id, "--grep", "04[89]9") == (
-        b"490:line 0489 of the output\n500:line 0499 of the output\n")
+        b"490:line 0489 of the output\n500:line 0499 of the output\n"
+    )
     listing = run_rtok(["expand", "--list"]).stdout.decode()
     assert entry_id in listing and "500 lines" in listing
 
 
 def test_error_lines_in_the_middle_survive_the_cut() -> None:
-    script = ("for i in range(300):\n"
-              "    print('error: disk is full' if i == 150 else f'ok {i}')\n"
-              "print('WARNING: low memory')\n"
-              "for i in range(300): print(f'more {i}')")
+    script = (
+        "for i in range(300):\n"
+        "    print('error: disk is full' if i == 150 else f'ok {i}')\n"
+        "print('WARNING: low memory')\n"
+        "for i in range(300): print(f'more {i}')"
+    )
     result = run_rtok(["run", PY, "-c", script])
     assert b"error: disk is full" in result.stdout
     assert b"WARNING: low memory" in result.stdout
@@ -128,14 +132,17 @@ def test_killed_command_exits_128_plus_signal() -> None:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_signals_sent_to_rtok_reach_the_command(signum: int) -> None:
-    script = ("import signal, sys, time\n"
-              "def bye(n, f):\n"
-              "    print('got', n, flush=True); sys.exit(42)\n"
-              "for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP): signal.signal(s, bye)\n"
-              "print('ready', flush=True)\n"
-              "time.sleep(30)\n")
-    proc = subprocess.Popen([PY, "-m", "rtok", "run", PY, "-c", script],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    script = (
+        "import signal, sys, time\n"
+        "def bye(n, f):\n"
+        "    print('got', n, flush=True); sys.exit(42)\n"
+        "for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP): signal.signal(s, bye)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(30)\n"
+    )
+    proc = subprocess.Popen(
+        [PY, "-m", "rtok", "run", PY, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
         deadline = time.monotonic() + 20
         # The child's output is captured by rtok; wait until the child has started.
@@ -183,10 +190,12 @@ def test_unwritable_archive_never_breaks_the_command(tmp_path: object) -> None:
 
 
 def test_large_output_streams_through_run_and_expands_exactly() -> None:
-    script = ("import sys\n"
-              "out = sys.stdout.buffer\n"
-              "for i in range(400000): out.write(b'record %06d \\x00\\xff\\r ok\\n' % i)\n"
-              "out.write(b'WARNING: tail end\\n')\n")
+    script = (
+        "import sys\n"
+        "out = sys.stdout.buffer\n"
+        "for i in range(400000): out.write(b'record %06d \\x00\\xff\\r ok\\n' % i)\n"
+        "out.write(b'WARNING: tail end\\n')\n"
+    )
     result = run_rtok(["run", PY, "-c", script], timeout=120)
     assert result.returncode == 0
     raw = b"".join(b"record %06d \x00\xff\r ok\n" % i for i in range(400000))

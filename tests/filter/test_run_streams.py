@@ -39,8 +39,14 @@ CASES = [(cmd, tail) for cmd in COMMANDS for tail in TAILS]
 
 
 def bash(line: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([BASH, "-c", line], capture_output=True, cwd=cwd, timeout=60,
-                          env=dict(os.environ), check=False)
+    return subprocess.run(
+        [BASH, "-c", line],
+        capture_output=True,
+        cwd=cwd,
+        timeout=60,
+        env=dict(os.environ),
+        check=False,
+    )
 
 
 @pytest.fixture
@@ -52,14 +58,17 @@ def workdir(tmp_path: Path) -> Path:
     return repo
 
 
-@pytest.mark.parametrize(("command", "tail"), CASES,
-                         ids=[f"{c[:30]}|{t.strip() or 'plain'}" for c, t in CASES])
+@pytest.mark.parametrize(
+    ("command", "tail"), CASES, ids=[f"{c[:30]}|{t.strip() or 'plain'}" for c, t in CASES]
+)
 def test_outputs_reach_the_same_fds(command: str, tail: str, workdir: Path) -> None:
     raw = bash(command + tail, workdir)
     wrapped = bash(f"{RTOK} run {command}{tail}", workdir)
     assert wrapped.returncode == raw.returncode
-    for name, before, after in (("stdout", raw.stdout, wrapped.stdout),
-                                ("stderr", raw.stderr, wrapped.stderr)):
+    for name, before, after in (
+        ("stdout", raw.stdout, wrapped.stdout),
+        ("stderr", raw.stderr, wrapped.stderr),
+    ):
         if not before:
             assert after == b"", f"{name} got bytes the command never sent there"
             continue
@@ -69,8 +78,10 @@ def test_outputs_reach_the_same_fds(command: str, tail: str, workdir: Path) -> N
         assert before in (expanded.stdout, expanded.stderr), name
 
 
-LONG = (f"{PY} -c \"import sys\nfor i in range(400): print('out line', i)\n"
-        "for i in range(300): print('note line', i, file=sys.stderr)\"")
+LONG = (
+    f"{PY} -c \"import sys\nfor i in range(400): print('out line', i)\n"
+    "for i in range(300): print('note line', i, file=sys.stderr)\""
+)
 
 
 def _entry_id(text: bytes) -> str:
@@ -109,10 +120,12 @@ def test_redirections_after_a_cut_command_act_on_their_stream(workdir: Path) -> 
 
 
 def test_both_streams_to_one_place_keep_their_order(workdir: Path) -> None:
-    script = ("import sys\nfor i in range(300):\n"
-              "    s = sys.stdout if i % 3 else sys.stderr\n"
-              "    print('line', i, 'stderr' if s is sys.stderr else 'stdout', file=s, flush=True)")
-    line = f"{PY} -c \"{script}\""
+    script = (
+        "import sys\nfor i in range(300):\n"
+        "    s = sys.stdout if i % 3 else sys.stderr\n"
+        "    print('line', i, 'stderr' if s is sys.stderr else 'stdout', file=s, flush=True)"
+    )
+    line = f'{PY} -c "{script}"'
     raw = bash(f"{line} 2>&1", workdir)
     wrapped = bash(f"{RTOK} run {line} 2>&1", workdir)
     entry = _entry_id(wrapped.stdout)
@@ -148,9 +161,11 @@ def test_a_version_1_archive_is_upgraded_and_keeps_its_entries() -> None:
     conn.executescript(v1 + ";PRAGMA user_version = 1;")
     compressor = zlib.compressobj(6, zlib.DEFLATED, 31)
     data = compressor.compress(b"kept\n" * 100) + compressor.flush()
-    conn.execute("INSERT INTO entries (key, id, created, command, family, raw_bytes,"
-                 " stored_bytes, lines) VALUES (1, 'abcdefabcdef', 1e10, 'x', 'gen', 500,"
-                 " 500, 100)")
+    conn.execute(
+        "INSERT INTO entries (key, id, created, command, family, raw_bytes,"
+        " stored_bytes, lines) VALUES (1, 'abcdefabcdef', 1e10, 'x', 'gen', 500,"
+        " 500, 100)"
+    )
     conn.execute("INSERT INTO pieces (entry, seq, data) VALUES (1, 0, ?)", (data,))
     conn.commit()
     conn.close()

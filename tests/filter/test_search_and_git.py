@@ -18,8 +18,11 @@ def shorten(text: str, formatter: object) -> list[str]:
 
 
 def grep_output(files: int, hits: int) -> str:
-    return "".join(f"src/pkg/mod_{f}.py:{n * 3 + 1}:    value = compute_{f}_{n}()  # RuntimeError\n"
-                   for f in range(files) for n in range(hits))
+    return "".join(
+        f"src/pkg/mod_{f}.py:{n * 3 + 1}:    value = compute_{f}_{n}()  # RuntimeError\n"
+        for f in range(files)
+        for n in range(hits)
+    )
 
 
 def test_every_file_with_a_hit_is_named_with_its_count() -> None:
@@ -62,22 +65,31 @@ def test_paths_holding_colons_and_dashes_keep_their_rows() -> None:
     out = shorten(text, grep.grep_grouped)
     assert out[0] == "120 hits in 3 files, 18 shown"
     assert [line for line in out[1:] if not line.startswith("  ")] == [
-        "./a:b.txt (40)", "./sub/12:34.py (40)", "./dash-1-2.txt (40)"]
+        "./a:b.txt (40)",
+        "./sub/12:34.py (40)",
+        "./dash-1-2.txt (40)",
+    ]
     assert "  1:line 1 foo" in out and "  1:x foo 1" in out and "  1:foo-1" in out
 
 
 def test_context_rows_whose_text_holds_a_colon_number_stay_under_their_file() -> None:
-    text = ("src/slice.py-4-    part = data[1:2:3]\n"
-            "src/slice.py:5:    total = sum(part)\n"
-            "src/slice.py-6-    return total\n"
-            "--\n"
-            "src/dash-1-b.py-9-import x\n"
-            "src/dash-1-b.py:10:total = 1\n")
+    text = (
+        "src/slice.py-4-    part = data[1:2:3]\n"
+        "src/slice.py:5:    total = sum(part)\n"
+        "src/slice.py-6-    return total\n"
+        "--\n"
+        "src/dash-1-b.py-9-import x\n"
+        "src/dash-1-b.py:10:total = 1\n"
+    )
     out = grep.grep_grouped(text)
     assert out == [
-        "src/slice.py (1)", "  4-    part = data[1:2:3]", "  5:    total = sum(part)",
+        "src/slice.py (1)",
+        "  4-    part = data[1:2:3]",
+        "  5:    total = sum(part)",
         "  6-    return total",
-        "src/dash-1-b.py (1)", "  9-import x", "  10:total = 1",
+        "src/dash-1-b.py (1)",
+        "  9-import x",
+        "  10:total = 1",
     ]
 
 
@@ -90,21 +102,27 @@ def test_rg_without_line_numbers_is_grouped_too() -> None:
     text = "".join(f"lib/a{f}.js:  return x{n};\n" for f in range(4) for n in range(12))
     out = shorten(text, grep.grep_grouped)
     assert [line for line in out if not line.startswith("  ")][1:] == [
-        f"lib/a{f}.js (12)" for f in range(4)]
+        f"lib/a{f}.js (12)" for f in range(4)
+    ]
 
 
 def patch(files: int, changed: int, header: str = "") -> str:
     body = header
     for f in range(files):
-        body += (f"diff --git a/src/f{f}.py b/src/f{f}.py\nindex 1111111..2222222 100644\n"
-                 f"--- a/src/f{f}.py\n+++ b/src/f{f}.py\n@@ -1,3 +1,{changed + 3} @@\n"
-                 " keep = 1\n" + "".join(f"+added_{f}_{n} = {n}\n" for n in range(changed))
-                 + " keep = 2\n")
+        body += (
+            f"diff --git a/src/f{f}.py b/src/f{f}.py\nindex 1111111..2222222 100644\n"
+            f"--- a/src/f{f}.py\n+++ b/src/f{f}.py\n@@ -1,3 +1,{changed + 3} @@\n"
+            " keep = 1\n"
+            + "".join(f"+added_{f}_{n} = {n}\n" for n in range(changed))
+            + " keep = 2\n"
+        )
     return body
 
 
-COMMIT = ("commit {h}\nAuthor: Ada <ada@example.org>\nDate:   Mon Nov 30 10:00:00 2026 +0000\n\n"
-          "    {subject}\n\n")
+COMMIT = (
+    "commit {h}\nAuthor: Ada <ada@example.org>\nDate:   Mon Nov 30 10:00:00 2026 +0000\n\n"
+    "    {subject}\n\n"
+)
 
 
 def test_git_show_names_every_changed_file_and_counts_cut_hunks() -> None:
@@ -118,8 +136,9 @@ def test_git_show_names_every_changed_file_and_counts_cut_hunks() -> None:
 
 
 def test_git_log_p_keeps_every_commit_header() -> None:
-    text = "".join(patch(2, 30, COMMIT.format(h=str(i) * 40, subject=f"Commit {i}"))
-                   for i in range(1, 4))
+    text = "".join(
+        patch(2, 30, COMMIT.format(h=str(i) * 40, subject=f"Commit {i}")) for i in range(1, 4)
+    )
     out = shorten(text, git.git_log)
     subjects = [line for line in out if ": Commit " in line]
     assert [s.split(": ")[1] for s in subjects] == ["Commit 1", "Commit 2", "Commit 3"]
@@ -127,14 +146,21 @@ def test_git_log_p_keeps_every_commit_header() -> None:
 
 
 def test_renames_and_stats_are_named() -> None:
-    text = (COMMIT.format(h="b" * 40, subject="Move")
-            + " src/{a => b}/x.py | 0\n src/y.py          | 4 ++--\n"
-            + " 2 files changed, 2 insertions(+), 2 deletions(-)\n")
+    text = (
+        COMMIT.format(h="b" * 40, subject="Move")
+        + " src/{a => b}/x.py | 0\n src/y.py          | 4 ++--\n"
+        + " 2 files changed, 2 insertions(+), 2 deletions(-)\n"
+    )
     out = shorten(text, git.git_log)
-    assert out[1:] == ["  src/{a => b}/x.py | 0", "  src/y.py | 4",
-                       "  2 files changed, 2 insertions(+), 2 deletions(-)"]
-    renamed = ("diff --git a/old.py b/new.py\nsimilarity index 100%\nrename from old.py\n"
-               "rename to new.py\n")
+    assert out[1:] == [
+        "  src/{a => b}/x.py | 0",
+        "  src/y.py | 4",
+        "  2 files changed, 2 insertions(+), 2 deletions(-)",
+    ]
+    renamed = (
+        "diff --git a/old.py b/new.py\nsimilarity index 100%\nrename from old.py\n"
+        "rename to new.py\n"
+    )
     assert git.git_diff(renamed) == ["=== new.py", "  rename from old.py"]
 
 
@@ -230,18 +256,23 @@ def test_pytest_quiet_pass_is_not_made_longer_in_tokens() -> None:
 
 
 def test_rg_heading_groups_are_read_with_their_paths() -> None:
-    text = "".join(f"src/m{f}.py\n" + "".join(f"{n}:    row_{f}_{n}\n" for n in range(1, 12))
-                   + "\n" for f in range(5))
+    text = "".join(
+        f"src/m{f}.py\n" + "".join(f"{n}:    row_{f}_{n}\n" for n in range(1, 12)) + "\n"
+        for f in range(5)
+    )
     out = shorten(text, grep.grep_grouped)
     assert out[0] == "55 hits in 5 files, 30 shown"
     assert [line for line in out[1:] if not line.startswith("  ")] == [
-        f"src/m{f}.py (11)" for f in range(5)]
+        f"src/m{f}.py (11)" for f in range(5)
+    ]
     assert "  1:    row_0_1" in out
 
 
 def test_grep_n_on_one_file_is_not_read_as_headed_groups() -> None:
-    text = "".join(f"{n}:2026-12-01 10:16:{n:02d} ERROR:  boom {n}\n{n + 1}-STATEMENT: x\n--\n"
-                   for n in range(10, 40, 3))
+    text = "".join(
+        f"{n}:2026-12-01 10:16:{n:02d} ERROR:  boom {n}\n{n + 1}-STATEMENT: x\n--\n"
+        for n in range(10, 40, 3)
+    )
     assert grep.grep_grouped(text) is None
     assert engine.group_lines(text.splitlines()) == text.splitlines()
 
@@ -258,19 +289,22 @@ def test_a_log_shows_each_message_once_and_every_error_line() -> None:
     out = logs.log_lines("\n".join(lines) + "\n")
     assert out is not None
     assert out[0] == "2026-12-01 10:16:00.398 UTC [300] LOG:  statement: SELECT 0; (×40)"
-    assert [line for line in out if "ERROR" in line] == [
-        line for line in lines if "ERROR" in line]
+    assert [line for line in out if "ERROR" in line] == [line for line in lines if "ERROR" in line]
     assert out[-3:] == lines[-3:]
     assert logs.log_lines("def f():\n    return 1\n" * 30) is None
 
 
 def test_a_log_error_hit_is_never_cut_but_code_naming_an_error_is() -> None:
-    log = "".join(f"logs/app{f}.log:{n}:2026-12-01 10:00:{n:02d} ERROR worker {n} crashed\n"
-                  for f in range(3) for n in range(1, 30))
+    log = "".join(
+        f"logs/app{f}.log:{n}:2026-12-01 10:00:{n:02d} ERROR worker {n} crashed\n"
+        for f in range(3)
+        for n in range(1, 30)
+    )
     out = shorten(log, grep.grep_grouped)
     assert sum(1 for line in out if "ERROR worker" in line) == 87
-    code = "".join(f"src/m{f}.py:{n}:    raise RuntimeError('x{n}')\n"
-                   for f in range(3) for n in range(1, 30))
+    code = "".join(
+        f"src/m{f}.py:{n}:    raise RuntimeError('x{n}')\n" for f in range(3) for n in range(1, 30)
+    )
     assert sum(1 for line in shorten(code, grep.grep_grouped) if "RuntimeError" in line) == 18
 
 
@@ -284,12 +318,20 @@ def test_a_file_named_like_another_files_context_row_keeps_its_hit(tmp_path: Pat
     (tmp_path / "notes").write_text("TODO first\nplain\nTODO third\n")
     (tmp_path / "notes-1-old").write_text("TODO in the old notes\n")
     for flags in ("-rn", "-rnH", "-rn -C1"):
-        raw = subprocess.run(["grep", *flags.split(), "TODO", "."], cwd=tmp_path,
-                             capture_output=True, text=True, check=True).stdout
+        raw = subprocess.run(
+            ["grep", *flags.split(), "TODO", "."],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         out = grep.grep_grouped(raw)
         assert out is not None, raw
-        assert sorted(headers(out)) == ["./notes (2)", "./notes-1-old:1:TODO in the old notes"
-                                        ], (flags, raw, out)
+        assert sorted(headers(out)) == ["./notes (2)", "./notes-1-old:1:TODO in the old notes"], (
+            flags,
+            raw,
+            out,
+        )
 
 
 def test_null_separated_paths_are_read_whole(tmp_path: Path) -> None:
@@ -298,15 +340,23 @@ def test_null_separated_paths_are_read_whole(tmp_path: Path) -> None:
     (tmp_path / "a:1:b").write_text("before\nTODO second\nTODO third\n")
     (tmp_path / "x-2-y").write_text("TODO fourth\n")
     for flags in ("-rnZ", "-rnZ -C1", "-rZ"):
-        raw = subprocess.run(["grep", *flags.split(), "TODO", "."], cwd=tmp_path,
-                             capture_output=True, text=True, check=True).stdout
+        raw = subprocess.run(
+            ["grep", *flags.split(), "TODO", "."],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         out = grep.grep_grouped(raw)
         assert out is not None, raw
         numbered, context = "n" in flags, "-C1" in flags
-        assert sorted(headers(out)) == sorted([
-            "./a (1)" if context else "./a:1:TODO first" if numbered else "./a:TODO first",
-            "./a:1:b (2)",
-            "./x-2-y:1:TODO fourth" if numbered else "./x-2-y:TODO fourth"]), (flags, raw, out)
+        assert sorted(headers(out)) == sorted(
+            [
+                "./a (1)" if context else "./a:1:TODO first" if numbered else "./a:TODO first",
+                "./a:1:b (2)",
+                "./x-2-y:1:TODO fourth" if numbered else "./x-2-y:TODO fourth",
+            ]
+        ), (flags, raw, out)
         assert ("  1-before" in out) == context, out
 
 
@@ -317,8 +367,13 @@ def test_rg_heading_with_one_hit_per_file_is_grouped(tmp_path: Path) -> None:
     for n in range(12):
         (tmp_path / f"mod_{n}.py").write_text(f"x = {n}\nTODO item {n}\n")
     (tmp_path / "--").write_text("TODO in dashes\n")
-    raw = subprocess.run(["rg", "-n", "--heading", "--sort", "path", "TODO", "."],
-                         cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    raw = subprocess.run(
+        ["rg", "-n", "--heading", "--sort", "path", "TODO", "."],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     out = grep.grep_grouped(raw)
     assert out is not None, raw
     assert "./--:1:TODO in dashes" in out, out
@@ -328,8 +383,11 @@ def test_rg_heading_with_one_hit_per_file_is_grouped(tmp_path: Path) -> None:
 
 # What ripgrep 13.0.0 printed for the tree of the test above, so that the reading is
 # checked where rg is not installed too.
-RG_HEADING_ONE_HIT_EACH = "./--\n1:TODO in dashes\n\n" + "".join(
-    f"./mod_{n}.py\n2:TODO item {n}\n\n" for n in sorted(range(12), key=str)).rstrip("\n") + "\n"
+RG_HEADING_ONE_HIT_EACH = (
+    "./--\n1:TODO in dashes\n\n"
+    + "".join(f"./mod_{n}.py\n2:TODO item {n}\n\n" for n in sorted(range(12), key=str)).rstrip("\n")
+    + "\n"
+)
 
 
 def test_rg_heading_capture_with_one_hit_per_file_is_grouped() -> None:

@@ -52,8 +52,7 @@ FAILED tests/test_a.py::test_token - AssertionError: assert 'abd' == 'abc'
 
 
 def test_pytest_verbose_pass_is_one_line_even_when_test_ids_say_error() -> None:
-    assert pytest_fmt.pytest_output(PYTEST_VERBOSE_PASS) == [
-        "pytest: 2 passed, 1 skipped in 0.05s"]
+    assert pytest_fmt.pytest_output(PYTEST_VERBOSE_PASS) == ["pytest: 2 passed, 1 skipped in 0.05s"]
 
 
 def test_pytest_failure_keeps_name_assertion_location_and_captured_errors() -> None:
@@ -70,10 +69,12 @@ def test_pytest_failure_keeps_name_assertion_location_and_captured_errors() -> N
 
 
 def test_pytest_failure_without_a_short_summary_keeps_its_block_name() -> None:
-    text = PYTEST_FAIL.replace("=========================== short test summary info "
-                               "============================\n", "")
-    text = text.replace("FAILED tests/test_a.py::test_token - AssertionError: assert 'abd' == "
-                        "'abc'\n", "")
+    text = PYTEST_FAIL.replace(
+        "=========================== short test summary info ============================\n", ""
+    )
+    text = text.replace(
+        "FAILED tests/test_a.py::test_token - AssertionError: assert 'abd' == 'abc'\n", ""
+    )
     shown = pytest_fmt.pytest_output(text)
     assert shown is not None and shown[0] == "__ test_token __"
 
@@ -99,9 +100,12 @@ def test_pytest_xdist_interleaved_lines() -> None:
         "[gw1] [100%] FAILED tests/test_a.py::test_two \n\n"
         "=========================== short test summary info ============================\n"
         "FAILED tests/test_a.py::test_two - assert 1 == 2\n"
-        "========================= 1 failed, 2 passed in 0.50s ==========================\n")
+        "========================= 1 failed, 2 passed in 0.50s ==========================\n"
+    )
     assert pytest_fmt.pytest_output(text) == [
-        "FAILED tests/test_a.py::test_two - assert 1 == 2", "pytest: 1 failed, 2 passed in 0.50s"]
+        "FAILED tests/test_a.py::test_two - assert 1 == 2",
+        "pytest: 1 failed, 2 passed in 0.50s",
+    ]
 
 
 def test_summaries_are_shown_whole_on_failure_instead_of_the_tail() -> None:
@@ -161,11 +165,13 @@ def test_cargo_test_failure() -> None:
 
 
 def test_cargo_test_pass_sums_every_suite() -> None:
-    text = ("running 2 tests\ntest a ... ok\ntest b ... ok\n\n"
-            "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; "
-            "finished in 0.25s\n\n   Doc-tests demo\n\nrunning 1 test\ntest src/lib.rs - f (line 3)"
-            " ... ignored\n\ntest result: ok. 0 passed; 0 failed; 1 ignored; 0 measured; "
-            "0 filtered out; finished in 0.50s\n")
+    text = (
+        "running 2 tests\ntest a ... ok\ntest b ... ok\n\n"
+        "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; "
+        "finished in 0.25s\n\n   Doc-tests demo\n\nrunning 1 test\ntest src/lib.rs - f (line 3)"
+        " ... ignored\n\ntest result: ok. 0 passed; 0 failed; 1 ignored; 0 measured; "
+        "0 filtered out; finished in 0.50s\n"
+    )
     assert cargo.cargo_test(text) == ["cargo test ok: 2 passed, 1 ignored (2 suites, 0.75s)"]
 
 
@@ -203,17 +209,23 @@ def test_rust_backtrace_keeps_the_frames_of_the_crate_only() -> None:
     std = "/rustc/5980761/library"
     frames = [
         "stack backtrace:",
-        "   0: __rustc::rust_begin_unwind", f"             at {std}/std/src/panicking.rs:689:5",
-        "   1: core::panicking::panic_fmt", f"             at {std}/core/src/panicking.rs:80:14",
-        "   2: demo::check", "             at ./tests/check.rs:24:9",
+        "   0: __rustc::rust_begin_unwind",
+        f"             at {std}/std/src/panicking.rs:689:5",
+        "   1: core::panicking::panic_fmt",
+        f"             at {std}/core/src/panicking.rs:80:14",
+        "   2: demo::check",
+        "             at ./tests/check.rs:24:9",
         "   3: core::ops::function::FnOnce::call_once",
         f"             at {std}/core/src/ops/function.rs:250:5",
         "   4: <fn() as core::ops::function::FnOnce<()>>::call_once",
         "   5: demo::helper",
     ]
     assert cargo.without_std_frames(frames) == [
-        "stack backtrace:", "   2: demo::check", "             at ./tests/check.rs:24:9",
-        "   5: demo::helper"]
+        "stack backtrace:",
+        "   2: demo::check",
+        "             at ./tests/check.rs:24:9",
+        "   5: demo::helper",
+    ]
 
 
 def test_clippy_groups_by_lint_and_keeps_every_location() -> None:
@@ -261,9 +273,11 @@ def test_rust_help_text_is_read_with_its_diagnostic_but_a_secret_is_kept() -> No
 
 
 def test_tsc_groups_by_code_and_says_only_the_names_that_differ() -> None:
-    text = ("src/a.ts(1,5): error TS2304: Cannot find name 'foo'.\n"
-            "src/a.ts(2,5): error TS2304: Cannot find name 'bar'.\n"
-            "src/b.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'.\n")
+    text = (
+        "src/a.ts(1,5): error TS2304: Cannot find name 'foo'.\n"
+        "src/a.ts(2,5): error TS2304: Cannot find name 'bar'.\n"
+        "src/b.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+    )
     assert DIAGNOSTICS["tsc"](text) == [
         "tsc: 3 errors in 2 files",
         "error TS2304 (×2): Cannot find name 'foo'.",
@@ -273,19 +287,26 @@ def test_tsc_groups_by_code_and_says_only_the_names_that_differ() -> None:
 
 
 def test_a_rule_with_many_locations_names_each_file_once_and_keeps_every_position() -> None:
-    rows = "".join(f"  {n}:1  error  Unexpected var, use let or const instead  no-var\n"
-                   for n in range(1, 61))
-    text = (f"\n/p/src/a.js\n{rows}\n/p/src/b.js\n  4:2  error  Unexpected var, use let or "
-            "const instead  no-var\n  9:3  error  Expected '===' and instead saw '=='  no-var\n"
-            "\n✖ 62 problems (62 errors, 0 warnings)\n")
+    rows = "".join(
+        f"  {n}:1  error  Unexpected var, use let or const instead  no-var\n" for n in range(1, 61)
+    )
+    text = (
+        f"\n/p/src/a.js\n{rows}\n/p/src/b.js\n  4:2  error  Unexpected var, use let or "
+        "const instead  no-var\n  9:3  error  Expected '===' and instead saw '=='  no-var\n"
+        "\n✖ 62 problems (62 errors, 0 warnings)\n"
+    )
     out = DIAGNOSTICS["eslint"](text)
     assert out is not None
-    assert out[:2] == ["eslint: 62 errors in 2 files",
-                       "error no-var (×61): Unexpected var, use let or const instead"]
+    assert out[:2] == [
+        "eslint: 62 errors in 2 files",
+        "error no-var (×61): Unexpected var, use let or const instead",
+    ]
     # a message said once stays on its own line, after the rule's repeated one
-    assert out[-3:] == ["  /p/src/b.js:4:2",
-                        "/p/src/b.js:9:3: error no-var: Expected '===' and instead saw '=='",
-                        "✖ 62 problems (62 errors, 0 warnings)"]
+    assert out[-3:] == [
+        "  /p/src/b.js:4:2",
+        "/p/src/b.js:9:3: error no-var: Expected '===' and instead saw '=='",
+        "✖ 62 problems (62 errors, 0 warnings)",
+    ]
     a_lines = out[2:-3]
     # one file, named once, wrapped so that no line is cut
     assert a_lines[0].startswith("  /p/src/a.js: 1:1 2:1 3:1 ")
@@ -322,9 +343,11 @@ Found 2 errors.
 
 
 def test_a_rule_that_says_two_things_says_each_once() -> None:
-    text = "".join(f"src/a.c:{n}:{col}: warning: {msg} [-Wspace]\n"
-                   for n in (1, 2, 3) for col, msg in ((5, "no space after '{'"),
-                                                       (9, "no space before '}'")))
+    text = "".join(
+        f"src/a.c:{n}:{col}: warning: {msg} [-Wspace]\n"
+        for n in (1, 2, 3)
+        for col, msg in ((5, "no space after '{'"), (9, "no space before '}'"))
+    )
     assert DIAGNOSTICS["gcc"](text) == [
         "gcc: 6 warnings in 1 file",
         "warning -Wspace (×3): no space after '{'",
@@ -344,10 +367,12 @@ def test_ruff_full_format_fix_previews_are_read_with_their_diagnostic() -> None:
 
 
 def test_eslint_stylish_rows_get_their_file() -> None:
-    text = ("\n/p/src/a.js\n  1:5  error  'x' is defined but never used  no-unused-vars\n"
-            "  2:1  warning  Unexpected var, use let or const instead  no-var\n\n"
-            "/p/src/b.js\n  7:3  error  'y' is defined but never used  no-unused-vars\n\n"
-            "✖ 3 problems (2 errors, 1 warning)\n")
+    text = (
+        "\n/p/src/a.js\n  1:5  error  'x' is defined but never used  no-unused-vars\n"
+        "  2:1  warning  Unexpected var, use let or const instead  no-var\n\n"
+        "/p/src/b.js\n  7:3  error  'y' is defined but never used  no-unused-vars\n\n"
+        "✖ 3 problems (2 errors, 1 warning)\n"
+    )
     assert DIAGNOSTICS["eslint"](text) == [
         "eslint: 2 errors, 1 warning in 2 files",
         "error no-unused-vars (×2): 'x' is defined but never used",
@@ -359,9 +384,11 @@ def test_eslint_stylish_rows_get_their_file() -> None:
 
 
 def test_xo_rows_get_the_file_of_their_header() -> None:
-    text = ("\n  lib/a.js:1:9\n  ⚠   7:3    Too many parameters (5).    max-params\n"
-            "  ✖   1:9    There should be no space after {.    object-curly-spacing\n\n"
-            "  1 warning\n  1 error\n")
+    text = (
+        "\n  lib/a.js:1:9\n  ⚠   7:3    Too many parameters (5).    max-params\n"
+        "  ✖   1:9    There should be no space after {.    object-curly-spacing\n\n"
+        "  1 warning\n  1 error\n"
+    )
     assert DIAGNOSTICS["xo"](text) == [
         "xo: 1 error, 1 warning in 1 file",
         "lib/a.js:1:9: error object-curly-spacing: There should be no space after {.",
@@ -369,17 +396,23 @@ def test_xo_rows_get_the_file_of_their_header() -> None:
     ]
 
 
-@pytest.mark.parametrize(("tool", "line", "code"), [
-    ("mypy", "src/a.py:3: error: Missing return statement  [return]", "return"),
-    ("flake8", "src/a.py:1:80: E501 line too long (88 > 79 characters)", "E501"),
-    ("ruff", "src/a.py:1:8: F401 [*] `os` imported but unused", "F401"),
-    ("gcc", "x.c:12:5: warning: unused variable 'n' [-Wunused-variable]", "-Wunused-variable"),
-    ("go", "./main.go:7:2: fmt.Println arg list ends with redundant newline", ""),
-    ("pyright", "  /p/a.py:4:1 - error: Import \"x\" could not be resolved (reportMissingImports)",
-     "reportMissingImports"),
-    ("dotnet", "/p/A.cs(3,9): error CS1002: ; expected [/p/A.csproj]", "CS1002"),
-    ("mvn", "[ERROR] /p/A.java:[3,9] cannot find symbol", ""),
-])
+@pytest.mark.parametrize(
+    ("tool", "line", "code"),
+    [
+        ("mypy", "src/a.py:3: error: Missing return statement  [return]", "return"),
+        ("flake8", "src/a.py:1:80: E501 line too long (88 > 79 characters)", "E501"),
+        ("ruff", "src/a.py:1:8: F401 [*] `os` imported but unused", "F401"),
+        ("gcc", "x.c:12:5: warning: unused variable 'n' [-Wunused-variable]", "-Wunused-variable"),
+        ("go", "./main.go:7:2: fmt.Println arg list ends with redundant newline", ""),
+        (
+            "pyright",
+            '  /p/a.py:4:1 - error: Import "x" could not be resolved (reportMissingImports)',
+            "reportMissingImports",
+        ),
+        ("dotnet", "/p/A.cs(3,9): error CS1002: ; expected [/p/A.csproj]", "CS1002"),
+        ("mvn", "[ERROR] /p/A.java:[3,9] cannot find symbol", ""),
+    ],
+)
 def test_one_diagnostic_per_tool_shape(tool: str, line: str, code: str) -> None:
     shown = DIAGNOSTICS[tool](line + "\n")
     assert shown is not None and len(shown) == 2
@@ -387,8 +420,10 @@ def test_one_diagnostic_per_tool_shape(tool: str, line: str, code: str) -> None:
 
 
 def test_javac_source_line_and_symbol() -> None:
-    text = ("A.java:3: error: cannot find symbol\nimport x.Y;\n        ^\n"
-            "  symbol:   class Y\n  location: package x\n1 error\n")
+    text = (
+        "A.java:3: error: cannot find symbol\nimport x.Y;\n        ^\n"
+        "  symbol:   class Y\n  location: package x\n1 error\n"
+    )
     assert DIAGNOSTICS["javac"](text) == [
         "javac: 1 error in 1 file",
         "A.java:3: error: cannot find symbol (symbol: class Y) (location: package x)",
@@ -432,8 +467,10 @@ def test_go_verbose_failures_with_the_same_reason_share_it() -> None:
 
 
 def test_go_passing_test_error_lines_are_kept_once_with_their_count() -> None:
-    run = ("=== RUN   TestRetry\n    retry_test.go:9: error: dial refused, retrying\n"
-           "--- PASS: TestRetry (0.00s)\n")
+    run = (
+        "=== RUN   TestRetry\n    retry_test.go:9: error: dial refused, retrying\n"
+        "--- PASS: TestRetry (0.00s)\n"
+    )
     failing = "=== RUN   TestB\n    b_test.go:3: want 1\n--- FAIL: TestB (1.50s)\n"
     text = run * 3 + failing + "FAIL\nFAIL\texample.com/net\t1.510s\n"
     assert gotest.go_test(text) == [
@@ -447,20 +484,24 @@ def test_go_passing_test_error_lines_are_kept_once_with_their_count() -> None:
 
 def test_go_passing_run_is_one_line_even_when_tests_log_failures() -> None:
     # a test that checks a test helper runs failing tests of its own and still passes
-    text = ("=== RUN   TestRetry\n    retry_test.go:9: error: dial refused, retrying\n"
-            "--- PASS: TestRetry (0.00s)\n=== RUN   TestSuite\n=== RUN   TestSuite/Inner\n"
-            "    suite_test.go:4: Error: Not equal\n--- FAIL: TestSuite/Inner (0.00s)\n"
-            "--- PASS: TestSuite (0.00s)\n        PASS\nPASS\nok  \texample.com/net\t0.250s\n")
+    text = (
+        "=== RUN   TestRetry\n    retry_test.go:9: error: dial refused, retrying\n"
+        "--- PASS: TestRetry (0.00s)\n=== RUN   TestSuite\n=== RUN   TestSuite/Inner\n"
+        "    suite_test.go:4: Error: Not equal\n--- FAIL: TestSuite/Inner (0.00s)\n"
+        "--- PASS: TestSuite (0.00s)\n        PASS\nPASS\nok  \texample.com/net\t0.250s\n"
+    )
     assert gotest.go_test(text) == ["go test: 1 package ok; tests: 2 passed; 0.25s"]
 
 
 def test_go_testify_report_drops_what_the_test_line_already_says() -> None:
-    text = ("--- FAIL: TestConv (0.00s)\n    map_test.go:116: \n"
-            "        \tError Trace:\t/src/objx/map_test.go:116\n"
-            "        \t            \t/src/objx/helper.go:20\n"
-            "        \tError:      \tNot equal: \n"
-            "        \t            \texpected: 1\n"
-            "        \tTest:       \tTestConv\nFAIL\nFAIL\texample.com/objx\t0.010s\n")
+    text = (
+        "--- FAIL: TestConv (0.00s)\n    map_test.go:116: \n"
+        "        \tError Trace:\t/src/objx/map_test.go:116\n"
+        "        \t            \t/src/objx/helper.go:20\n"
+        "        \tError:      \tNot equal: \n"
+        "        \t            \texpected: 1\n"
+        "        \tTest:       \tTestConv\nFAIL\nFAIL\texample.com/objx\t0.010s\n"
+    )
     assert gotest.go_test(text) == [
         "--- FAIL: TestConv",
         "    map_test.go:116:",
@@ -474,12 +515,17 @@ def test_go_testify_report_drops_what_the_test_line_already_says() -> None:
 
 def test_go_testify_location_is_kept_under_every_test_that_logged_it() -> None:
     def failing(name: str, message: str) -> str:
-        return (f"--- FAIL: {name} (0.00s)\n    lists_test.go:919: \n"
-                "        \tError:      \tNot equal: \n"
-                f"        \tMessages:   \t{message}\n")
-    text = (failing("TestDiff/empty", "extra A for []")
-            + failing("TestDiff/same", "extra A for [x]")
-            + "FAIL\nFAIL\texample.com/lists\t0.010s\n")
+        return (
+            f"--- FAIL: {name} (0.00s)\n    lists_test.go:919: \n"
+            "        \tError:      \tNot equal: \n"
+            f"        \tMessages:   \t{message}\n"
+        )
+
+    text = (
+        failing("TestDiff/empty", "extra A for []")
+        + failing("TestDiff/same", "extra A for [x]")
+        + "FAIL\nFAIL\texample.com/lists\t0.010s\n"
+    )
     assert gotest.go_test(text) == [
         "--- FAIL: TestDiff/empty",
         "    lists_test.go:919:",
@@ -496,12 +542,18 @@ def test_go_testify_location_is_kept_under_every_test_that_logged_it() -> None:
 
 def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -> None:
     def failing(name: str, arg: str) -> str:
-        return (f"=== RUN   {name}\n    Panic stack:\tgoroutine 7 [running]:\n"
-                f"    example.com/m.(*Mock).fail({arg}, {{0x6209cf?, 0x1?}})\n"
-                f"    \t/src/m/mock.go:322 +0x{arg[-3:]}\n"
-                f"    expected: pkg.Value(0x1)\n--- FAIL: {name} (0.00s)\n")
-    text = (failing("TestA", "0xc000016fa0") + failing("TestB", "0xc0000170e0")
-            + "FAIL\nFAIL\texample.com/m\t0.010s\n")
+        return (
+            f"=== RUN   {name}\n    Panic stack:\tgoroutine 7 [running]:\n"
+            f"    example.com/m.(*Mock).fail({arg}, {{0x6209cf?, 0x1?}})\n"
+            f"    \t/src/m/mock.go:322 +0x{arg[-3:]}\n"
+            f"    expected: pkg.Value(0x1)\n--- FAIL: {name} (0.00s)\n"
+        )
+
+    text = (
+        failing("TestA", "0xc000016fa0")
+        + failing("TestB", "0xc0000170e0")
+        + "FAIL\nFAIL\texample.com/m\t0.010s\n"
+    )
     assert gotest.go_test(text) == [
         "--- FAIL: TestA",
         "--- FAIL: TestB",
@@ -520,13 +572,22 @@ def test_go_pass_is_its_counts() -> None:
 
 
 def test_go_runtime_frames_leave_a_panic() -> None:
-    lines = ["panic: boom [recovered]", "goroutine 7 [running]:",
-             "testing.tRunner.func1()", "\t/usr/lib/go-1.19/src/testing/testing.go:1396 +0x24e",
-             "example.com/b.TestB(0x0?)", "\t/p/b_test.go:12 +0x19",
-             "created by testing.(*T).Run", "\t/usr/lib/go-1.19/src/testing/testing.go:1493 +0x35f"]
+    lines = [
+        "panic: boom [recovered]",
+        "goroutine 7 [running]:",
+        "testing.tRunner.func1()",
+        "\t/usr/lib/go-1.19/src/testing/testing.go:1396 +0x24e",
+        "example.com/b.TestB(0x0?)",
+        "\t/p/b_test.go:12 +0x19",
+        "created by testing.(*T).Run",
+        "\t/usr/lib/go-1.19/src/testing/testing.go:1493 +0x35f",
+    ]
     assert gotest.without_runtime_frames(lines) == [
-        "panic: boom [recovered]", "goroutine 7 [running]:", "example.com/b.TestB(0x0?)",
-        "\t/p/b_test.go:12 +0x19"]
+        "panic: boom [recovered]",
+        "goroutine 7 [running]:",
+        "example.com/b.TestB(0x0?)",
+        "\t/p/b_test.go:12 +0x19",
+    ]
 
 
 JEST_FAIL = """\
@@ -578,12 +639,18 @@ def test_jest_failure_keeps_the_failed_test_its_reason_and_location() -> None:
 
 def test_jest_helper_frames_of_an_earlier_failure_are_counted_not_repeated() -> None:
     def failure(name: str, line: int) -> str:
-        return (f"  ● api › {name}\n\n    Expected: 200\n    Received: 500\n\n"
-                "      at expectOk (test/helpers.js:4:20)\n"
-                f"      at Object.<anonymous> (test/api.test.js:{line}:5)\n\n")
-    text = ("FAIL test/api.test.js\n  api\n    ✕ get (3 ms)\n    ✕ put (2 ms)\n\n"
-            + failure("get", 8) + failure("put", 12)
-            + "Test Suites: 1 failed, 1 total\nTests:       2 failed, 2 total\n")
+        return (
+            f"  ● api › {name}\n\n    Expected: 200\n    Received: 500\n\n"
+            "      at expectOk (test/helpers.js:4:20)\n"
+            f"      at Object.<anonymous> (test/api.test.js:{line}:5)\n\n"
+        )
+
+    text = (
+        "FAIL test/api.test.js\n  api\n    ✕ get (3 ms)\n    ✕ put (2 ms)\n\n"
+        + failure("get", 8)
+        + failure("put", 12)
+        + "Test Suites: 1 failed, 1 total\nTests:       2 failed, 2 total\n"
+    )
     assert runners.FORMATTERS["jest"](text) == [
         "FAIL test/api.test.js",
         "    ✕ get (3 ms)",
@@ -603,43 +670,59 @@ def test_jest_helper_frames_of_an_earlier_failure_are_counted_not_repeated() -> 
 
 
 def test_jest_pass_is_one_line() -> None:
-    text = ("PASS test/a.test.js\n  ✓ adds (2 ms)\n\nTest Suites: 1 passed, 1 total\n"
-            "Tests:       1 passed, 1 total\nSnapshots:   0 total\nTime:        0.4 s\n")
+    text = (
+        "PASS test/a.test.js\n  ✓ adds (2 ms)\n\nTest Suites: 1 passed, 1 total\n"
+        "Tests:       1 passed, 1 total\nSnapshots:   0 total\nTime:        0.4 s\n"
+    )
     assert runners.FORMATTERS["jest"](text) == [
         "jest: Test Suites: 1 passed, 1 total; Tests: 1 passed, 1 total; Snapshots: 0 total; "
-        "Time: 0.4 s"]
+        "Time: 0.4 s"
+    ]
 
 
 def test_mocha_failure_details_after_the_list() -> None:
-    text = ("  math\n    ✔ adds\n    1) subtracts\n\n  1 passing (5ms)\n  1 failing\n\n"
-            "  1) math\n       subtracts:\n     AssertionError [ERR_ASSERTION]: 2 == 1\n"
-            "      at Context.<anonymous> (test/math.js:9:12)\n"
-            "      at process.processImmediate (node:internal/timers:483:21)\n")
+    text = (
+        "  math\n    ✔ adds\n    1) subtracts\n\n  1 passing (5ms)\n  1 failing\n\n"
+        "  1) math\n       subtracts:\n     AssertionError [ERR_ASSERTION]: 2 == 1\n"
+        "      at Context.<anonymous> (test/math.js:9:12)\n"
+        "      at process.processImmediate (node:internal/timers:483:21)\n"
+    )
     assert runners.FORMATTERS["mocha"](text) == [
-        "    1) subtracts", "  1) math", "       subtracts:",
+        "    1) subtracts",
+        "  1) math",
+        "       subtracts:",
         "     AssertionError [ERR_ASSERTION]: 2 == 1",
         "      at Context.<anonymous> (test/math.js:9:12)",
-        "mocha: 1 passing (5ms); 1 failing"]
+        "mocha: 1 passing (5ms); 1 failing",
+    ]
 
 
 def test_unittest_pass_with_a_warning_printed_into_the_dots() -> None:
-    text = ("....../p/m.py:9: DeprecationWarning: old\n  warnings.warn(\n....\n"
-            "----------------------------------------------------------------------\n"
-            "Ran 10 tests in 0.01s\n\nOK\n")
+    text = (
+        "....../p/m.py:9: DeprecationWarning: old\n  warnings.warn(\n....\n"
+        "----------------------------------------------------------------------\n"
+        "Ran 10 tests in 0.01s\n\nOK\n"
+    )
     assert runners.FORMATTERS["unittest"](text) == [
-        "unittest: Ran 10 tests in 0.01s; OK", "/p/m.py:9: DeprecationWarning: old",
-        "  warnings.warn("]
+        "unittest: Ran 10 tests in 0.01s; OK",
+        "/p/m.py:9: DeprecationWarning: old",
+        "  warnings.warn(",
+    ]
 
 
 def test_ctest_failure_lists_the_failed_tests() -> None:
-    text = ("Test project /p/build\n      Start  1: a\n 1/2 Test  #1: a ....   Passed    0.00 sec\n"
-            "      Start  2: b\n 2/2 Test  #2: b ....***Failed    0.01 sec\n\n"
-            "50% tests passed, 1 tests failed out of 2\n\nTotal Test time (real) =   0.02 sec\n\n"
-            "The following tests FAILED:\n\t  2 - b (Failed)\n")
+    text = (
+        "Test project /p/build\n      Start  1: a\n 1/2 Test  #1: a ....   Passed    0.00 sec\n"
+        "      Start  2: b\n 2/2 Test  #2: b ....***Failed    0.01 sec\n\n"
+        "50% tests passed, 1 tests failed out of 2\n\nTotal Test time (real) =   0.02 sec\n\n"
+        "The following tests FAILED:\n\t  2 - b (Failed)\n"
+    )
     assert runners.FORMATTERS["ctest"](text) == [
-        " 2/2 Test  #2: b ....***Failed    0.01 sec", "The following tests FAILED:",
+        " 2/2 Test  #2: b ....***Failed    0.01 sec",
+        "The following tests FAILED:",
         "\t  2 - b (Failed)",
-        "ctest: 50% tests passed, 1 tests failed out of 2; 0.02 sec"]
+        "ctest: 50% tests passed, 1 tests failed out of 2; 0.02 sec",
+    ]
 
 
 def test_runner_stands_down_without_its_summary() -> None:
@@ -655,14 +738,24 @@ def test_npm_test_reads_the_runner_behind_the_script() -> None:
     assert formatter(text) == ["mocha: 1 passing (3ms)"]
 
 
-@pytest.mark.parametrize("command", ["npm run test:browser", "pnpm test:e2e", "yarn e2e",
-                                     "npm run-script test-unit", "pnpm run app:e2e"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "npm run test:browser",
+        "pnpm test:e2e",
+        "yarn e2e",
+        "npm run-script test-unit",
+        "pnpm run app:e2e",
+    ],
+)
 def test_a_script_named_for_a_kind_of_tests_reads_the_runner_behind_it(command: str) -> None:
     family, words = family_of_command(command)
     formatter = formatter_for(family, words)
     assert formatter is not None
-    text = ("Running 2 tests using 1 worker\n\n  ✓  1 [chrome] › a_tests.js:4:5 › renders (0.4s)\n"
-            "  ✓  2 [chrome] › a_tests.js:9:5 › keeps (0.5s)\n\n  2 passed (2.1s)\n")
+    text = (
+        "Running 2 tests using 1 worker\n\n  ✓  1 [chrome] › a_tests.js:4:5 › renders (0.4s)\n"
+        "  ✓  2 [chrome] › a_tests.js:9:5 › keeps (0.5s)\n\n  2 passed (2.1s)\n"
+    )
     assert formatter(text) == ["playwright: 2 passed (2.1s)"]
 
 
@@ -672,12 +765,19 @@ def test_other_scripts_are_not_read_as_tests() -> None:
         assert formatter_for(family, words) is None, command
 
 
-@pytest.mark.parametrize(("command", "expected"), [
-    ("python -m pytest -q", "pytest_output"), ("cargo test", "cargo_test"),
-    ("go test ./...", "go_test"), ("python3 -m unittest", "unittest_output"),
-    ("npx tsc --noEmit", "tsc_diagnostics"), ("bundle exec rspec", "rspec_output"),
-    ("node --test", "tap_output"), ("go vet ./...", "go_diagnostics"),
-])
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("python -m pytest -q", "pytest_output"),
+        ("cargo test", "cargo_test"),
+        ("go test ./...", "go_test"),
+        ("python3 -m unittest", "unittest_output"),
+        ("npx tsc --noEmit", "tsc_diagnostics"),
+        ("bundle exec rspec", "rspec_output"),
+        ("node --test", "tap_output"),
+        ("go vet ./...", "go_diagnostics"),
+    ],
+)
 def test_families_reach_their_summaries(command: str, expected: str) -> None:
     family, words = family_of_command(command)
     formatter = formatter_for(family, words)
@@ -726,8 +826,10 @@ def test_playwright_failure_and_pass() -> None:
         ".toBeVisible();",
         "playwright: 1 failed; 1 passed (6.5s)",
     ]
-    passing = ("Running 1 test using 1 worker\n\n  ✓  1 [chromium] › a.spec.ts:3:1 › t (1.0s)\n\n"
-               "  1 passed (1.4s)\n")
+    passing = (
+        "Running 1 test using 1 worker\n\n  ✓  1 [chromium] › a.spec.ts:3:1 › t (1.0s)\n\n"
+        "  1 passed (1.4s)\n"
+    )
     assert runners.FORMATTERS["playwright"](passing) == ["playwright: 1 passed (1.4s)"]
 
 
@@ -814,17 +916,25 @@ def test_playwright_retries_that_read_the_same_are_one_line() -> None:
 
 
 def test_playwright_retries_like_the_first_attempt_and_tests_that_share_reasons() -> None:
-    report = ("    Error: expect(received).toEqual(expected) // deep equality\n\n"
-              "    Expected: false\n    Received: true\n\n")
-    text = ("Running 2 tests using 1 worker\n\n"
-            + "".join(f"  {n}) [chrome] › r_tests.js:{line}:5 › drops {what} ─────\n\n"
-                      + report + f"        at /p/r_tests.js:{line + 5}:53\n\n"
-                      + "".join(f"    Retry #{k} ─────\n\n" + report
-                                + f"        at /p/r_tests.js:{line + 5}:53\n\n"
-                                for k in (1, 2))
-                      for n, line, what in ((1, 260, "styles"), (2, 276, "links")))
-            + "  2 failed\n    [chrome] › r_tests.js:260:5 › drops styles ─\n"
-            + "    [chrome] › r_tests.js:276:5 › drops links \n  3 passed (9.0s)\n")
+    report = (
+        "    Error: expect(received).toEqual(expected) // deep equality\n\n"
+        "    Expected: false\n    Received: true\n\n"
+    )
+    text = (
+        "Running 2 tests using 1 worker\n\n"
+        + "".join(
+            f"  {n}) [chrome] › r_tests.js:{line}:5 › drops {what} ─────\n\n"
+            + report
+            + f"        at /p/r_tests.js:{line + 5}:53\n\n"
+            + "".join(
+                f"    Retry #{k} ─────\n\n" + report + f"        at /p/r_tests.js:{line + 5}:53\n\n"
+                for k in (1, 2)
+            )
+            for n, line, what in ((1, 260, "styles"), (2, 276, "links"))
+        )
+        + "  2 failed\n    [chrome] › r_tests.js:260:5 › drops styles ─\n"
+        + "    [chrome] › r_tests.js:276:5 › drops links \n  3 passed (9.0s)\n"
+    )
     assert runners.FORMATTERS["playwright"](text) == [
         "  1) [chrome] › r_tests.js:260:5 › drops styles",
         "        at /p/r_tests.js:265:53",
@@ -839,37 +949,45 @@ def test_playwright_retries_like_the_first_attempt_and_tests_that_share_reasons(
 
 
 def test_playwright_line_and_dot_progress_is_left_out() -> None:
-    report = ("  1) [chrome] › r_tests.js:202:5 › sets dir ───\n\n"
-              "    Error: expect(received).toEqual(expected) // deep equality\n\n"
-              "    Expected: \"rtl\"\n    Received: \"\"\n\n"
-              "        at /p/r_tests.js:205:38\n\n")
+    report = (
+        "  1) [chrome] › r_tests.js:202:5 › sets dir ───\n\n"
+        "    Error: expect(received).toEqual(expected) // deep equality\n\n"
+        '    Expected: "rtl"\n    Received: ""\n\n'
+        "        at /p/r_tests.js:205:38\n\n"
+    )
     counts = "  1 failed\n    [chrome] › r_tests.js:202:5 › sets dir ───\n  2 passed (3.0s)\n"
-    line = ("\nRunning 3 tests using 1 worker\n\n"
-            "\x1b[1A\x1b[2K[1/3] [chrome] › r_tests.js:26:5 › renders\n"
-            "\x1b[1A\x1b[2K[2/3] [chrome] › r_tests.js:202:5 › sets dir\n"
-            "\x1b[1A\x1b[2K" + report
-            + "\x1b[1A\x1b[2K[3/3] [chrome] › r_tests.js:210:5 › keeps\n"
-            "\x1b[1A\x1b[2K[4/3] (retries) [chrome] › r_tests.js:202:5 › sets dir (retry #1)\n"
-            "\x1b[1A\x1b[2K" + counts)
+    line = (
+        "\nRunning 3 tests using 1 worker\n\n"
+        "\x1b[1A\x1b[2K[1/3] [chrome] › r_tests.js:26:5 › renders\n"
+        "\x1b[1A\x1b[2K[2/3] [chrome] › r_tests.js:202:5 › sets dir\n"
+        "\x1b[1A\x1b[2K" + report + "\x1b[1A\x1b[2K[3/3] [chrome] › r_tests.js:210:5 › keeps\n"
+        "\x1b[1A\x1b[2K[4/3] (retries) [chrome] › r_tests.js:202:5 › sets dir (retry #1)\n"
+        "\x1b[1A\x1b[2K" + counts
+    )
     dot = "\nRunning 3 tests using 1 worker\n··F\n\n" + report + counts
-    expected = ["  1) [chrome] › r_tests.js:202:5 › sets dir",
-                "        at /p/r_tests.js:205:38",
-                "    Error: expect(received).toEqual(expected) // deep equality",
-                '    Expected: "rtl"', '    Received: ""',
-                "playwright: 1 failed; 2 passed (3.0s)"]
+    expected = [
+        "  1) [chrome] › r_tests.js:202:5 › sets dir",
+        "        at /p/r_tests.js:205:38",
+        "    Error: expect(received).toEqual(expected) // deep equality",
+        '    Expected: "rtl"',
+        '    Received: ""',
+        "playwright: 1 failed; 2 passed (3.0s)",
+    ]
     assert runners.FORMATTERS["playwright"](line) == expected
     assert runners.FORMATTERS["playwright"](dot) == expected
 
 
 def test_playwright_stopped_early_counts_the_error_outside_the_tests() -> None:
-    text = ("Running 3 tests using 1 worker\n\n  ✓  1 [chrome] › r_tests.js:26:5 › renders (1.3s)\n"
-            "  ✘  2 [chrome] › r_tests.js:202:5 › sets dir (5.6s)\n"
-            "\x1b[31mTesting stopped early after 1 maximum allowed failures.\x1b[39m\n\n\n"
-            "  1) [chrome] › r_tests.js:202:5 › sets dir ───\n\n"
-            "    Error: expect(received).toEqual(expected)\n\n"
-            "        at /p/r_tests.js:205:38\n\n"
-            "  1 failed\n    [chrome] › r_tests.js:202:5 › sets dir ───\n  1 did not run\n"
-            "  1 passed (3.0s)\n  1 error was not a part of any test, see above for details\n")
+    text = (
+        "Running 3 tests using 1 worker\n\n  ✓  1 [chrome] › r_tests.js:26:5 › renders (1.3s)\n"
+        "  ✘  2 [chrome] › r_tests.js:202:5 › sets dir (5.6s)\n"
+        "\x1b[31mTesting stopped early after 1 maximum allowed failures.\x1b[39m\n\n\n"
+        "  1) [chrome] › r_tests.js:202:5 › sets dir ───\n\n"
+        "    Error: expect(received).toEqual(expected)\n\n"
+        "        at /p/r_tests.js:205:38\n\n"
+        "  1 failed\n    [chrome] › r_tests.js:202:5 › sets dir ───\n  1 did not run\n"
+        "  1 passed (3.0s)\n  1 error was not a part of any test, see above for details\n"
+    )
     assert runners.FORMATTERS["playwright"](text) == [
         "Testing stopped early after 1 maximum allowed failures.",
         "  1) [chrome] › r_tests.js:202:5 › sets dir",
@@ -881,24 +999,32 @@ def test_playwright_stopped_early_counts_the_error_outside_the_tests() -> None:
 
 
 def test_rspec_pass_and_a_gem_frame() -> None:
-    text = ("..F\n\nFailures:\n\n  1) Env sets FOO\n"
-            "     Failure/Error: expect(ENV['FOO']).to eq 'x'\n"
-            "     # ./spec/env_spec.rb:4:in `block (2 levels) in <top (required)>'\n"
-            "     # /usr/share/rubygems-integration/all/gems/rspec-core-3.12.0/lib/rspec.rb:1\n\n"
-            "Finished in 0.01 seconds (files took 0.05 seconds to load)\n3 examples, 1 failure\n\n"
-            "Failed examples:\n\nrspec ./spec/env_spec.rb:3 # Env sets FOO\n")
+    text = (
+        "..F\n\nFailures:\n\n  1) Env sets FOO\n"
+        "     Failure/Error: expect(ENV['FOO']).to eq 'x'\n"
+        "     # ./spec/env_spec.rb:4:in `block (2 levels) in <top (required)>'\n"
+        "     # /usr/share/rubygems-integration/all/gems/rspec-core-3.12.0/lib/rspec.rb:1\n\n"
+        "Finished in 0.01 seconds (files took 0.05 seconds to load)\n3 examples, 1 failure\n\n"
+        "Failed examples:\n\nrspec ./spec/env_spec.rb:3 # Env sets FOO\n"
+    )
     assert runners.FORMATTERS["rspec"](text) == [
-        "Failures:", "  1) Env sets FOO", "     Failure/Error: expect(ENV['FOO']).to eq 'x'",
+        "Failures:",
+        "  1) Env sets FOO",
+        "     Failure/Error: expect(ENV['FOO']).to eq 'x'",
         "     # ./spec/env_spec.rb:4:in `block (2 levels) in <top (required)>'",
-        "Failed examples:", "rspec ./spec/env_spec.rb:3 # Env sets FOO",
-        "rspec: Finished in 0.01 seconds (files took 0.05 seconds to load); 3 examples, 1 failure"]
+        "Failed examples:",
+        "rspec ./spec/env_spec.rb:3 # Env sets FOO",
+        "rspec: Finished in 0.01 seconds (files took 0.05 seconds to load); 3 examples, 1 failure",
+    ]
 
 
 def test_go_json_events_are_read_as_the_text_they_carry() -> None:
     import json
 
-    events = [{"Action": "output", "Package": "example.com/b", "Output": line}
-              for line in GO_VERBOSE_FAIL.splitlines(keepends=True)]
+    events = [
+        {"Action": "output", "Package": "example.com/b", "Output": line}
+        for line in GO_VERBOSE_FAIL.splitlines(keepends=True)
+    ]
     text = "".join(json.dumps(event) + "\n" for event in events)
     assert gotest.go_test(text) == gotest.go_test(GO_VERBOSE_FAIL)
     assert gotest.go_test('{"Action": "output", "Output": "not json at all\n') is None
@@ -918,7 +1044,9 @@ tests/test_u.py:5: AssertionError
 """
 PYTEST_SAME_FAILURES = (
     "=================================== FAILURES ===================================\n"
-    + _SAME_FAILURE.format(n=1) + _SAME_FAILURE.format(n=2) + """\
+    + _SAME_FAILURE.format(n=1)
+    + _SAME_FAILURE.format(n=2)
+    + """\
 _________________________________ ERROR at setup _______________________________
 ../venv/lib/python3.11/site-packages/_pytest/fixtures.py:10: in call
 tests/conftest.py:3: in db
@@ -928,7 +1056,8 @@ E   RuntimeError: no database
 FAILED tests/test_u.py::test_a[1] - AssertionError: assert 'a' == 'b'
 FAILED tests/test_u.py::test_a[2] - AssertionError: assert 'a' == 'b'
 =================== 2 failed, 1 error, 4 passed in 0.10s ====================
-""")
+"""
+)
 
 
 def test_pytest_failures_that_say_the_same_share_one_block() -> None:
@@ -948,22 +1077,35 @@ def test_pytest_failures_that_say_the_same_share_one_block() -> None:
 
 
 def test_rust_backtrace_drops_the_frames_that_repeat_the_panic() -> None:
-    body = ["thread 'check' (812) panicked at tests/check.rs:40:5:", "did not match",
-            "stack backtrace:", "   2: demo::assert_all", "             at ./tests/check.rs:24:9",
-            "   3: demo::check", "             at ./tests/check.rs:40:5",
-            "   4: demo::check::{{closure}}", "             at ./tests/check.rs:37:16"]
+    body = [
+        "thread 'check' (812) panicked at tests/check.rs:40:5:",
+        "did not match",
+        "stack backtrace:",
+        "   2: demo::assert_all",
+        "             at ./tests/check.rs:24:9",
+        "   3: demo::check",
+        "             at ./tests/check.rs:40:5",
+        "   4: demo::check::{{closure}}",
+        "             at ./tests/check.rs:37:16",
+    ]
     assert cargo.without_echo_frames(body) == body[:5]
     alone = body[:3] + body[5:]
     assert cargo.without_echo_frames(alone) == body[:2]
 
 
 def test_a_warning_cargo_repeats_for_each_target_is_listed_once() -> None:
-    one = ("warning: unused variable: `x`\n --> src/lib.rs:3:9\n  |\n3 |     let x = 1;\n"
-           "  |         ^\n\n")
-    text = one + one + "warning: `demo` (lib) generated 1 warning\n" \
+    one = (
+        "warning: unused variable: `x`\n --> src/lib.rs:3:9\n  |\n3 |     let x = 1;\n"
+        "  |         ^\n\n"
+    )
+    text = (
+        one + one + "warning: `demo` (lib) generated 1 warning\n"
         "warning: `demo` (lib test) generated 1 warning (1 duplicate)\n"
+    )
     assert DIAGNOSTICS["cargo"](text) == [
-        "cargo: 1 warning in 1 file", "src/lib.rs:3:9: warning: unused variable: `x`"]
+        "cargo: 1 warning in 1 file",
+        "src/lib.rs:3:9: warning: unused variable: `x`",
+    ]
 
 
 PHPUNIT_ERRORS = """\
@@ -1012,16 +1154,21 @@ def test_phpunit_errors_that_differ_only_by_the_test_name_are_said_once() -> Non
 
 def tap_file_result(number: int, name: str, output: str) -> str:
     """node-tap's report of one test file: the file's own output, then its result."""
-    return (f"{output}not ok {number} - test/{name}.js # time=12ms\n"
-            f"  externalID: test/{name}.js\n  exitCode: 1\n")
+    return (
+        f"{output}not ok {number} - test/{name}.js # time=12ms\n"
+        f"  externalID: test/{name}.js\n  exitCode: 1\n"
+    )
 
 
 def test_tap_files_that_failed_the_same_way_are_said_once_with_their_own_output() -> None:
     loader = "/p/loader.ts:142\nTypeError: no fileExists\n"
-    text = ("TAP version 14\n" + tap_file_result(1, "alpha", loader)
-            + tap_file_result(2, "beta", loader)
-            + tap_file_result(3, "gamma", "/p/test/gamma.js:7\nError: expected 2\n")
-            + "# time=30ms\n# { total: 3, pass: 0, fail: 3 }\n")
+    text = (
+        "TAP version 14\n"
+        + tap_file_result(1, "alpha", loader)
+        + tap_file_result(2, "beta", loader)
+        + tap_file_result(3, "gamma", "/p/test/gamma.js:7\nError: expected 2\n")
+        + "# time=30ms\n# { total: 3, pass: 0, fail: 3 }\n"
+    )
     assert runners.FORMATTERS["tap"](text) == [
         "not ok 1 - test/alpha.js # time=12ms",
         "not ok 2 - test/beta.js # time=12ms",
@@ -1041,14 +1188,22 @@ def test_tap_files_that_failed_the_same_way_are_said_once_with_their_own_output(
 
 def test_rspec_frames_shown_in_an_earlier_failure_are_counted_not_repeated() -> None:
     def failure(number: int, line: int) -> str:
-        return (f"  {number}) Env modifies VAR_{number}\n"
-                f"     Failure/Error: expect(ENV[\"VAR_{number}\"]).to eq \"bar\"\n"
-                f"     # ./spec/env_spec.rb:{line}:in `block (3 levels)'\n"
-                "     # ./lib/env.rb:22:in `block in modify'\n"
-                "     # ./lib/env.rb:13:in `modify'\n"
-                f"     # ./spec/env_spec.rb:{line - 1}:in `block (2 levels)'\n")
-    text = ("FF\n\nFailures:\n\n" + failure(1, 9) + "\n" + failure(2, 19)
-            + "\nFinished in 0.1 seconds\n2 examples, 2 failures\n")
+        return (
+            f"  {number}) Env modifies VAR_{number}\n"
+            f'     Failure/Error: expect(ENV["VAR_{number}"]).to eq "bar"\n'
+            f"     # ./spec/env_spec.rb:{line}:in `block (3 levels)'\n"
+            "     # ./lib/env.rb:22:in `block in modify'\n"
+            "     # ./lib/env.rb:13:in `modify'\n"
+            f"     # ./spec/env_spec.rb:{line - 1}:in `block (2 levels)'\n"
+        )
+
+    text = (
+        "FF\n\nFailures:\n\n"
+        + failure(1, 9)
+        + "\n"
+        + failure(2, 19)
+        + "\nFinished in 0.1 seconds\n2 examples, 2 failures\n"
+    )
     assert runners.FORMATTERS["rspec"](text) == [
         "Failures:",
         "  1) Env modifies VAR_1",
@@ -1067,16 +1222,21 @@ def test_rspec_frames_shown_in_an_earlier_failure_are_counted_not_repeated() -> 
 
 
 def test_phpunit_pass_is_its_counts_and_time() -> None:
-    text = ("PHPUnit 9.6.7\n\n....  4 / 4 (100%)\n\nTime: 00:00.010, Memory: 6.00 MB\n\n"
-            "OK (4 tests, 9 assertions)\n")
+    text = (
+        "PHPUnit 9.6.7\n\n....  4 / 4 (100%)\n\nTime: 00:00.010, Memory: 6.00 MB\n\n"
+        "OK (4 tests, 9 assertions)\n"
+    )
     assert runners.FORMATTERS["phpunit"](text) == [
-        "phpunit: Time: 00:00.010; OK (4 tests, 9 assertions)"]
+        "phpunit: Time: 00:00.010; OK (4 tests, 9 assertions)"
+    ]
 
 
 def test_a_message_said_at_many_locations_gets_a_part_of_its_own() -> None:
     lines = ['src/a.py:1: error: Name "doc" is not defined  [name-defined]']
-    lines += [f'src/b.py:{n}: error: Name "no_track_caller" is not defined  [name-defined]'
-              for n in range(10, 16)]
+    lines += [
+        f'src/b.py:{n}: error: Name "no_track_caller" is not defined  [name-defined]'
+        for n in range(10, 16)
+    ]
     lines += ['src/c.py:3: error: Name "other" is not defined  [name-defined]']
     text = "\n".join(lines) + "\nFound 8 errors in 3 files (checked 3 source files)\n"
     assert DIAGNOSTICS["mypy"](text) == [
@@ -1103,38 +1263,58 @@ def test_pytest_keeps_the_library_frame_where_the_error_was_raised() -> None:
 def test_jest_names_every_failed_test_file_the_first_one_too() -> None:
     # Two suites that fail the same way: each report stays under its own file's header.
     def suite(path: str, module: str) -> str:
-        return (f"FAIL {path}\n  ● Test suite failed to run\n\n"
-                f"    Cannot find module '{module}' from '{path}'\n\n"
-                "      at Resolver._throwModNotFoundError "
-                "(node_modules/jest-resolve/build/index.js:1031:11)\n\n")
-    text = (suite("t/req.test.js", "./missing") + suite("t/other.test.js", "./gone")
-            + "Test Suites: 2 failed, 2 total\nTests:       0 total\n")
+        return (
+            f"FAIL {path}\n  ● Test suite failed to run\n\n"
+            f"    Cannot find module '{module}' from '{path}'\n\n"
+            "      at Resolver._throwModNotFoundError "
+            "(node_modules/jest-resolve/build/index.js:1031:11)\n\n"
+        )
+
+    text = (
+        suite("t/req.test.js", "./missing")
+        + suite("t/other.test.js", "./gone")
+        + "Test Suites: 2 failed, 2 total\nTests:       0 total\n"
+    )
     out = runners.FORMATTERS["jest"](text)
     assert out is not None
     assert [line for line in out if line.startswith("FAIL ")] == [
-        "FAIL t/req.test.js", "FAIL t/other.test.js"]
-    assert out.index("FAIL t/req.test.js") < out.index(
-        "    Cannot find module './missing' from 't/req.test.js'") < out.index(
-        "FAIL t/other.test.js")
+        "FAIL t/req.test.js",
+        "FAIL t/other.test.js",
+    ]
+    assert (
+        out.index("FAIL t/req.test.js")
+        < out.index("    Cannot find module './missing' from 't/req.test.js'")
+        < out.index("FAIL t/other.test.js")
+    )
 
 
 def test_tap_subtests_of_a_file_stay_with_that_file() -> None:
     # As node-tap 18 prints it: a file's subtests (indented) come between its `# Subtest:`
     # line and its result; what the file prints unindented may fall among them.
     def subtest(file: str, message: str) -> str:
-        return (f"    # Subtest: {message}\n        not ok 1 - {message}\n          ---\n"
-                f"          at:\n            fileName: {file}\n            lineNumber: 2\n"
-                "          ...\n        1..1\n")
-    text = ("TAP version 14\n1..2\n# Subtest: t/a.test.js\n" + subtest("t/a.test.js", "in a")
-            + "not ok 1 - t/a.test.js # time=10ms\n  ---\n  exitCode: 1\n  ...\n\n"
-            "# Subtest: t/b.test.js\n" + subtest("t/b.test.js", "first in b")
-            + "stderr from b\n" + subtest("t/b.test.js", "second in b")
-            + "not ok 2 - t/b.test.js # time=10ms\n  ---\n  exitCode: 1\n  ...\n\n"
-            "# { total: 2, pass: 0, fail: 2 }\n")
+        return (
+            f"    # Subtest: {message}\n        not ok 1 - {message}\n          ---\n"
+            f"          at:\n            fileName: {file}\n            lineNumber: 2\n"
+            "          ...\n        1..1\n"
+        )
+
+    text = (
+        "TAP version 14\n1..2\n# Subtest: t/a.test.js\n"
+        + subtest("t/a.test.js", "in a")
+        + "not ok 1 - t/a.test.js # time=10ms\n  ---\n  exitCode: 1\n  ...\n\n"
+        "# Subtest: t/b.test.js\n"
+        + subtest("t/b.test.js", "first in b")
+        + "stderr from b\n"
+        + subtest("t/b.test.js", "second in b")
+        + "not ok 2 - t/b.test.js # time=10ms\n  ---\n  exitCode: 1\n  ...\n\n"
+        "# { total: 2, pass: 0, fail: 2 }\n"
+    )
     out = runners.FORMATTERS["tap"](text)
     assert out is not None
-    header_a, header_b = out.index("not ok 1 - t/a.test.js # time=10ms"), out.index(
-        "not ok 2 - t/b.test.js # time=10ms")
+    header_a, header_b = (
+        out.index("not ok 1 - t/a.test.js # time=10ms"),
+        out.index("not ok 2 - t/b.test.js # time=10ms"),
+    )
     for n, line in enumerate(out):
         if "fileName:" in line:
             assert (header_a < n < header_b) == line.endswith("t/a.test.js"), (line, out)
@@ -1146,13 +1326,18 @@ def test_tap_subtests_of_a_file_stay_with_that_file() -> None:
 def test_jest_in_colour_reads_as_without() -> None:
     # FORCE_COLOR: the PASS and FAIL labels are inverse video with a blank each side
     def label(word: str, colour: int, path: str) -> str:
-        return (f"\x1b[0m\x1b[7m\x1b[1m\x1b[{colour}m {word} \x1b[39m\x1b[22m\x1b[27m\x1b[0m "
-                f"\x1b[2mtest/\x1b[22m\x1b[1m{path}\x1b[22m\n")
-    text = (label("FAIL", 31, "a.test.js") + "  ● adds\n\n    Expected: 1\n    Received: 2\n\n"
-            "      at Object.toBe (test/a.test.js:3:17)\n\n"
-            + "".join(label("PASS", 32, f"ok{n}.test.js") for n in range(5))
-            + "Test Suites: 1 failed, 5 passed, 6 total\n"
-            "Tests:       1 failed, 5 passed, 6 total\n")
+        return (
+            f"\x1b[0m\x1b[7m\x1b[1m\x1b[{colour}m {word} \x1b[39m\x1b[22m\x1b[27m\x1b[0m "
+            f"\x1b[2mtest/\x1b[22m\x1b[1m{path}\x1b[22m\n"
+        )
+
+    text = (
+        label("FAIL", 31, "a.test.js") + "  ● adds\n\n    Expected: 1\n    Received: 2\n\n"
+        "      at Object.toBe (test/a.test.js:3:17)\n\n"
+        + "".join(label("PASS", 32, f"ok{n}.test.js") for n in range(5))
+        + "Test Suites: 1 failed, 5 passed, 6 total\n"
+        "Tests:       1 failed, 5 passed, 6 total\n"
+    )
     out = runners.FORMATTERS["jest"](text)
     assert out is not None
     assert not any("PASS" in line for line in out), out
@@ -1160,23 +1345,29 @@ def test_jest_in_colour_reads_as_without() -> None:
 
 
 def test_a_tool_count_that_differs_from_the_rows_read_is_the_one_shown() -> None:
-    rows = ("\n  lib/a.js:1:9\n"
-            "  ✖   1:9    There should be no space after {.    object-curly-spacing\n"
-            "  ✖   2:9    There should be no space after {.    object-curly-spacing\n\n")
+    rows = (
+        "\n  lib/a.js:1:9\n"
+        "  ✖   1:9    There should be no space after {.    object-curly-spacing\n"
+        "  ✖   2:9    There should be no space after {.    object-curly-spacing\n\n"
+    )
     assert DIAGNOSTICS["xo"](rows + "  2 errors\n")[0] == "xo: 2 errors in 1 file"
-    assert DIAGNOSTICS["xo"](rows + "  3 errors\n")[0] == \
-        "xo: 3 errors (its own count; 2 errors read below) in 1 file"
+    assert (
+        DIAGNOSTICS["xo"](rows + "  3 errors\n")[0]
+        == "xo: 3 errors (its own count; 2 errors read below) in 1 file"
+    )
 
 
 def test_go_without_v_counts_only_what_it_names_and_keeps_packages_apart() -> None:
     """Without -v go names only failed tests: no pass count is made up; the same test name
     failing in two packages is two blocks, each under its package's result line, each with
     its own reason."""
-    text = ("--- FAIL: TestEncode (0.00s)\n    a_test.go:5: got x\n    a_test.go:5: got x\n"
-            "FAIL\nFAIL\texample.com/a\t0.010s\n"
-            "--- FAIL: TestEncode (0.00s)\n    b_test.go:9: got y\n"
-            "--- FAIL: TestDecode (0.00s)\n    b_test.go:20: got x\n"
-            "FAIL\nFAIL\texample.com/b\t0.020s\nok  \texample.com/c\t0.030s\n")
+    text = (
+        "--- FAIL: TestEncode (0.00s)\n    a_test.go:5: got x\n    a_test.go:5: got x\n"
+        "FAIL\nFAIL\texample.com/a\t0.010s\n"
+        "--- FAIL: TestEncode (0.00s)\n    b_test.go:9: got y\n"
+        "--- FAIL: TestDecode (0.00s)\n    b_test.go:20: got x\n"
+        "FAIL\nFAIL\texample.com/b\t0.020s\nok  \texample.com/c\t0.030s\n"
+    )
     assert gotest.go_test(text) == [
         "--- FAIL: TestEncode",
         "    a_test.go:5: got x (×2)",
@@ -1191,26 +1382,44 @@ def test_go_without_v_counts_only_what_it_names_and_keeps_packages_apart() -> No
 
 
 def test_go_example_output_keeps_its_order() -> None:
-    text = ("--- FAIL: ExampleEncode (0.00s)\ngot:\n-----BEGIN-----\ndGVzdA=>\n-----END-----\n"
-            "want:\n-----BEGIN-----\ndGVzdA==\n-----END-----\nFAIL\nFAIL\texample.com/pem\t0.01s\n")
+    text = (
+        "--- FAIL: ExampleEncode (0.00s)\ngot:\n-----BEGIN-----\ndGVzdA=>\n-----END-----\n"
+        "want:\n-----BEGIN-----\ndGVzdA==\n-----END-----\nFAIL\nFAIL\texample.com/pem\t0.01s\n"
+    )
     assert gotest.go_test(text)[:10] == [
-        "--- FAIL: ExampleEncode", "    got:", "    -----BEGIN-----", "    dGVzdA=>",
-        "    -----END-----", "    want:", "    -----BEGIN-----", "    dGVzdA==",
-        "    -----END-----", "FAIL\texample.com/pem\t0.01s"]
+        "--- FAIL: ExampleEncode",
+        "    got:",
+        "    -----BEGIN-----",
+        "    dGVzdA=>",
+        "    -----END-----",
+        "    want:",
+        "    -----BEGIN-----",
+        "    dGVzdA==",
+        "    -----END-----",
+        "FAIL\texample.com/pem\t0.01s",
+    ]
 
 
 def test_pytest_keeps_the_where_that_gives_a_bare_false_its_values() -> None:
-    block = ["    def test_x():", ">       assert isinstance(result.exception, CustomError)",
-             "E       AssertionError: assert False",
-             "E        +  where False = isinstance(None, <class 'CustomError'>)",
-             "E        +    where None = <Result okay>.exception",
-             "E        +  and   3 = len(x)", "", "tests/test_t.py:17: AssertionError"]
-    text = ("=================================== FAILURES ===================================\n"
-            "____________________________________ test_x ____________________________________\n"
-            + "\n".join(block) + "\n"
-            "=========================== short test summary info ============================\n"
-            "FAILED tests/test_t.py::test_x - AssertionError: assert False\n"
-            "============================== 1 failed in 0.10s ===============================\n")
+    block = [
+        "    def test_x():",
+        ">       assert isinstance(result.exception, CustomError)",
+        "E       AssertionError: assert False",
+        "E        +  where False = isinstance(None, <class 'CustomError'>)",
+        "E        +    where None = <Result okay>.exception",
+        "E        +  and   3 = len(x)",
+        "",
+        "tests/test_t.py:17: AssertionError",
+    ]
+    text = (
+        "=================================== FAILURES ===================================\n"
+        "____________________________________ test_x ____________________________________\n"
+        + "\n".join(block)
+        + "\n"
+        "=========================== short test summary info ============================\n"
+        "FAILED tests/test_t.py::test_x - AssertionError: assert False\n"
+        "============================== 1 failed in 0.10s ===============================\n"
+    )
     shown = pytest_fmt.pytest_output(text)
     assert shown is not None
     assert "E        +  where False = isinstance(None, <class 'CustomError'>)" in shown
@@ -1218,12 +1427,14 @@ def test_pytest_keeps_the_where_that_gives_a_bare_false_its_values() -> None:
 
 
 def test_runs_of_frames_in_installed_packages_are_one_count_line() -> None:
-    text = (" FAIL  test/a.test.js > parses\nTypeError: bad input\n"
-            " ❯ parse node_modules/yaml/dist/parse.js:10:5\n"
-            " ❯ compose node_modules/yaml/dist/compose.js:20:7\n"
-            " ❯ node:internal/process/task_queues:95:5\n"
-            " ❯ test/a.test.js:7:12\n\n"
-            " Test Files  1 failed (1)\n      Tests  1 failed (1)\n")
+    text = (
+        " FAIL  test/a.test.js > parses\nTypeError: bad input\n"
+        " ❯ parse node_modules/yaml/dist/parse.js:10:5\n"
+        " ❯ compose node_modules/yaml/dist/compose.js:20:7\n"
+        " ❯ node:internal/process/task_queues:95:5\n"
+        " ❯ test/a.test.js:7:12\n\n"
+        " Test Files  1 failed (1)\n      Tests  1 failed (1)\n"
+    )
     shown = runners.FORMATTERS["vitest"](text)
     assert shown is not None
     assert " … 3 frames in installed packages or node" in shown
@@ -1232,22 +1443,28 @@ def test_runs_of_frames_in_installed_packages_are_one_count_line() -> None:
 
 
 def test_pytest_skip_reason_given_at_several_places_is_said_once() -> None:
-    text = ("=========================== short test summary info ============================\n"
-            "SKIPPED [16] tests/test_termui.py:329: Tests user-input using the msvcrt module.\n"
-            "SKIPPED [3] tests/test_termui.py:339: Tests special character inputs.\n"
-            "SKIPPED [2] tests/test_termui.py:354: Tests user-input using the msvcrt module.\n"
-            "================= 582 passed, 21 skipped in 4.71s =================\n")
+    text = (
+        "=========================== short test summary info ============================\n"
+        "SKIPPED [16] tests/test_termui.py:329: Tests user-input using the msvcrt module.\n"
+        "SKIPPED [3] tests/test_termui.py:339: Tests special character inputs.\n"
+        "SKIPPED [2] tests/test_termui.py:354: Tests user-input using the msvcrt module.\n"
+        "================= 582 passed, 21 skipped in 4.71s =================\n"
+    )
     assert pytest_fmt.pytest_output(text) == [
         "SKIPPED [18] Tests user-input using the msvcrt module. (tests/test_termui.py:329,"
         " tests/test_termui.py:354)",
         "SKIPPED [3] Tests special character inputs. (tests/test_termui.py:339)",
-        "pytest: 582 passed, 21 skipped in 4.71s"]
+        "pytest: 582 passed, 21 skipped in 4.71s",
+    ]
 
 
 def test_pytest_9_counts_of_subtests_are_read() -> None:
-    text = ("test_support.py::TestSupport::test_HOST PASSED                           [  6%]\n"
-            "test_support.py::TestSupport::test_args_from_interpreter_flags \n"
-            "test_support.py::TestSupport::test_args_from_interpreter_flags PASSED    [  8%]\n"
-            "======== 18 passed, 27 deselected, 24 subtests passed in 3.10s ========\n")
+    text = (
+        "test_support.py::TestSupport::test_HOST PASSED                           [  6%]\n"
+        "test_support.py::TestSupport::test_args_from_interpreter_flags \n"
+        "test_support.py::TestSupport::test_args_from_interpreter_flags PASSED    [  8%]\n"
+        "======== 18 passed, 27 deselected, 24 subtests passed in 3.10s ========\n"
+    )
     assert pytest_fmt.pytest_output(text) == [
-        "pytest: 18 passed, 27 deselected, 24 subtests passed in 3.10s"]
+        "pytest: 18 passed, 27 deselected, 24 subtests passed in 3.10s"
+    ]

@@ -11,9 +11,10 @@ import pytest
 from rtok.formats import jsonc
 from rtok.formats.errors import FormatError
 
-RTOK_GROUP = {"matcher": "Bash",
-              "hooks": [{"type": "command", "command": "'/opt/my tools/rtok' hook claude",
-                         "timeout": 10}]}
+RTOK_GROUP = {
+    "matcher": "Bash",
+    "hooks": [{"type": "command", "command": "'/opt/my tools/rtok' hook claude", "timeout": 10}],
+}
 HOOKS = ("hooks", "PreToolUse")
 
 CATALOGUE: dict[str, bytes] = {
@@ -29,23 +30,31 @@ CATALOGUE: dict[str, bytes] = {
     "crlf": b'{\r\n  "model": "opus",\r\n  "hooks": {\r\n    "PreToolUse": []\r\n  }\r\n}\r\n',
     "bom-crlf-no-final-newline": b'\xef\xbb\xbf{\r\n    "a": [1, 2]\r\n}',
     "no-final-newline": b'{\n  "model": "opus"\n}',
-    "jsonc-comments": (b'// user settings\n{\n  /* the model */\n  "model": "opus", // pinned\n'
-                       b'  "hooks": {\n    // mine\n    "PreToolUse": [\n      {"matcher": "Edit",'
-                       b' "hooks": [{"type": "command", "command": "fmt.sh"}]} // formatter\n'
-                       b'    ]\n  }\n}\n'),
-    "jsonc-trailing-commas": (b'{\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": [\n'
-                              b'      {"matcher": "Edit", "hooks": []},\n    ],\n  },\n}\n'),
-    "user-hook-same-matcher": (b'{\n  "hooks": {\n    "PreToolUse": [\n      {\n'
-                               b'        "matcher": "Bash",\n        "hooks": [\n'
-                               b'          {"type": "command", "command": "guard.sh"}\n'
-                               b'        ]\n      }\n    ]\n  }\n}\n'),
-    "other-tools": (b'{\n  "hooks": {\n    "PreToolUse": [\n      {"matcher": "*", "hooks": '
-                    b'[{"type": "command", "command": "other-tool hook"}]}\n    ],\n'
-                    b'    "PostToolUse": [{"matcher": "Write", "hooks": []}]\n  },\n'
-                    b'  "mcpServers": {"x": {"command": "x"}}\n}\n'),
+    "jsonc-comments": (
+        b'// user settings\n{\n  /* the model */\n  "model": "opus", // pinned\n'
+        b'  "hooks": {\n    // mine\n    "PreToolUse": [\n      {"matcher": "Edit",'
+        b' "hooks": [{"type": "command", "command": "fmt.sh"}]} // formatter\n'
+        b"    ]\n  }\n}\n"
+    ),
+    "jsonc-trailing-commas": (
+        b'{\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": [\n'
+        b'      {"matcher": "Edit", "hooks": []},\n    ],\n  },\n}\n'
+    ),
+    "user-hook-same-matcher": (
+        b'{\n  "hooks": {\n    "PreToolUse": [\n      {\n'
+        b'        "matcher": "Bash",\n        "hooks": [\n'
+        b'          {"type": "command", "command": "guard.sh"}\n'
+        b"        ]\n      }\n    ]\n  }\n}\n"
+    ),
+    "other-tools": (
+        b'{\n  "hooks": {\n    "PreToolUse": [\n      {"matcher": "*", "hooks": '
+        b'[{"type": "command", "command": "other-tool hook"}]}\n    ],\n'
+        b'    "PostToolUse": [{"matcher": "Write", "hooks": []}]\n  },\n'
+        b'  "mcpServers": {"x": {"command": "x"}}\n}\n'
+    ),
     "empty-hooks-array-inline": b'{\n  "hooks": {"PreToolUse": []}\n}\n',
-    "empty-object-with-newline": b'{\n}\n',
-    "empty-object-comment": b'{\n  // nothing yet\n}\n',
+    "empty-object-with-newline": b"{\n}\n",
+    "empty-object-comment": b"{\n  // nothing yet\n}\n",
     "comment-after-last": b'{\n  "a": 1 // trailing note\n}\n',
     "block-comment-after-last": b'{\n  "a": 1 /* note */\n}\n',
     "closing-on-same-line": b'{\n  "a": 1,\n  "b": 2}\n',
@@ -95,8 +104,7 @@ def test_append_then_remove_is_byte_identical(name: str) -> None:
         else:  # strict JSON stays strict JSON
             json.loads(installed.lstrip(b"\xef\xbb\xbf"))
 
-    removed = jsonc.remove_array_items(installed, HOOKS, lambda v: v == RTOK_GROUP,
-                                       prune=created)
+    removed = jsonc.remove_array_items(installed, HOOKS, lambda v: v == RTOK_GROUP, prune=created)
     if original.strip():
         assert removed == original
     else:
@@ -115,14 +123,17 @@ def test_second_append_then_two_removals(name: str) -> None:
     assert jsonc.get(twice, HOOKS)[-2:] == [RTOK_GROUP, other]  # type: ignore[index]
     back = jsonc.remove_array_items(twice, HOOKS, lambda v: v == other)
     assert back == once
-    assert jsonc.remove_array_items(back, HOOKS, lambda v: v == RTOK_GROUP,
-                                    prune=created) == original
+    assert (
+        jsonc.remove_array_items(back, HOOKS, lambda v: v == RTOK_GROUP, prune=created) == original
+    )
 
 
 def test_fresh_document_is_pretty_with_final_newline() -> None:
     fresh = jsonc.append_to_array(None, HOOKS, {"a": 1})
-    assert fresh == b'{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "a": 1\n      }\n' \
-                    b'    ]\n  }\n}\n'
+    assert (
+        fresh == b'{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "a": 1\n      }\n'
+        b"    ]\n  }\n}\n"
+    )
 
 
 def test_indentation_is_learned_from_the_file() -> None:
@@ -144,19 +155,26 @@ def test_remove_leaves_user_entries_of_the_same_matcher() -> None:
 
 
 def test_remove_only_rtok_hook_inside_a_shared_group() -> None:
-    doc = (b'{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash",\n'
-           b'        "hooks": [\n          {"type": "command", "command": "guard.sh"},\n'
-           b'          {"type": "command", "command": "/x/rtok hook claude"}\n'
-           b'        ]\n      }\n    ]\n  }\n}\n')
-    out = jsonc.remove_array_items(doc, ("hooks", "PreToolUse", 0, "hooks"),
-                                   lambda v: isinstance(v, dict) and "rtok" in v["command"])
-    assert out == (b'{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash",\n'
-                   b'        "hooks": [\n          {"type": "command", "command": "guard.sh"}\n'
-                   b'        ]\n      }\n    ]\n  }\n}\n')
+    doc = (
+        b'{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash",\n'
+        b'        "hooks": [\n          {"type": "command", "command": "guard.sh"},\n'
+        b'          {"type": "command", "command": "/x/rtok hook claude"}\n'
+        b"        ]\n      }\n    ]\n  }\n}\n"
+    )
+    out = jsonc.remove_array_items(
+        doc,
+        ("hooks", "PreToolUse", 0, "hooks"),
+        lambda v: isinstance(v, dict) and "rtok" in v["command"],
+    )
+    assert out == (
+        b'{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash",\n'
+        b'        "hooks": [\n          {"type": "command", "command": "guard.sh"}\n'
+        b"        ]\n      }\n    ]\n  }\n}\n"
+    )
 
 
 def test_absent_path_removal_returns_same_bytes() -> None:
-    for doc in (b'{"a": 1}', b'{"hooks": 3}', b'[1, 2]'):
+    for doc in (b'{"a": 1}', b'{"hooks": 3}', b"[1, 2]"):
         assert jsonc.remove_array_items(doc, HOOKS, lambda v: True) == doc
 
 
@@ -184,10 +202,10 @@ MALFORMED = [
     (b'{\n  "a": 1\n  "b": 2\n}\n', 3),
     (b'{\n  "a": [1, 2\n}\n', 3),
     (b'{\n  "a": "unterminated\n}\n', 2),
-    (b'{\n  /* never closed\n', 2),
-    (b'{\n  a: 1\n}\n', 2),
+    (b"{\n  /* never closed\n", 2),
+    (b"{\n  a: 1\n}\n", 2),
     (b'{"a": 1}\n{"b": 2}\n', 2),
-    (b'// only a comment\n', 1),
+    (b"// only a comment\n", 1),
     (b'{\n  "a": [1,,2]\n}', 2),
     (b'{\n  "a": "\xff"\n}', 2),
     (b'{\n  "a": tru\n}', 2),
@@ -212,9 +230,9 @@ def test_wrong_shape_is_refused_with_line() -> None:
         jsonc.append_to_array(b'{\n  "hooks": {\n    "PreToolUse": {}\n  }\n}\n', HOOKS, 1)
     assert caught.value.line == 3
     with pytest.raises(FormatError):
-        jsonc.append_to_array(b'[1]', HOOKS, 1)
+        jsonc.append_to_array(b"[1]", HOOKS, 1)
     with pytest.raises(FormatError):
-        jsonc.append_to_array(b'null', HOOKS, 1)
+        jsonc.append_to_array(b"null", HOOKS, 1)
 
 
 def test_values_json_cannot_hold_are_programming_errors() -> None:

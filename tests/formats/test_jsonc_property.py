@@ -16,20 +16,27 @@ from hypothesis import strategies as st
 from rtok.formats import jsonc
 from rtok.formats.errors import FormatError
 
-ITEM = {"matcher": "Bash",
-        "hooks": [{"type": "command", "command": "/opt/rtok/bin/rtok hook claude",
-                   "timeout": 30}]}
+ITEM = {
+    "matcher": "Bash",
+    "hooks": [{"type": "command", "command": "/opt/rtok/bin/rtok hook claude", "timeout": 30}],
+}
 PATH = ("hooks", "PreToolUse")
 # More examples for a long soak run: RTOK_FORMATS_EXAMPLES=5000 pytest tests/formats
 EXAMPLES = int(os.environ.get("RTOK_FORMATS_EXAMPLES", "200"))
 
 KEYS = st.sampled_from(["a", "model", "env", "permissions", "x y", "ünï", "hooks2", "A"])
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
-                    st.floats(allow_nan=False, allow_infinity=False, width=32),
-                    st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",)),
-                            max_size=8))
-VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4)), max_leaves=12)
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",)), max_size=8),
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4)),
+    max_leaves=12,
+)
 
 
 @dataclass(frozen=True)
@@ -42,19 +49,35 @@ class Layout:
 
 
 LAYOUTS = st.builds(
-    Layout, unit=st.sampled_from(["", " ", "  ", "    ", "\t"]),
-    newline=st.sampled_from(["\n", "\r\n"]), comments=st.booleans(),
-    trailing_commas=st.booleans(), pretty=st.booleans())
+    Layout,
+    unit=st.sampled_from(["", " ", "  ", "    ", "\t"]),
+    newline=st.sampled_from(["\n", "\r\n"]),
+    comments=st.booleans(),
+    trailing_commas=st.booleans(),
+    pretty=st.booleans(),
+)
 
 
 def _gap(draw: st.DrawFn, layout: Layout, depth: int) -> str:
     """Whitespace and comments between two tokens."""
     nl = layout.newline
-    choices = ["", " ", "  ", "\t", nl, nl + layout.unit * depth, nl + layout.unit * (depth + 1),
-               nl + nl + layout.unit * depth]
+    choices = [
+        "",
+        " ",
+        "  ",
+        "\t",
+        nl,
+        nl + layout.unit * depth,
+        nl + layout.unit * (depth + 1),
+        nl + nl + layout.unit * depth,
+    ]
     if layout.comments:
-        choices += ["/* c */", " /* two\n words */ ".replace("\n", nl), " // note" + nl,
-                    nl + layout.unit * depth + "// line" + nl + layout.unit * depth]
+        choices += [
+            "/* c */",
+            " /* two\n words */ ".replace("\n", nl),
+            " // note" + nl,
+            nl + layout.unit * depth + "// line" + nl + layout.unit * depth,
+        ]
     return draw(st.sampled_from(choices))
 
 
@@ -81,10 +104,14 @@ def _render(draw: st.DrawFn, value: Any, layout: Layout, depth: int) -> str:
         tail = layout.newline + layout.unit * depth if pretty else _gap(draw, layout, depth)
         return opener + body + tail + closer
     if isinstance(value, dict | list):
-        filler = draw(st.sampled_from(["", "", " ", layout.newline,
-                                       layout.newline + layout.unit * depth]))
-        return ("{" if isinstance(value, dict) else "[") + filler + (
-            "}" if isinstance(value, dict) else "]")
+        filler = draw(
+            st.sampled_from(["", "", " ", layout.newline, layout.newline + layout.unit * depth])
+        )
+        return (
+            ("{" if isinstance(value, dict) else "[")
+            + filler
+            + ("}" if isinstance(value, dict) else "]")
+        )
     return json.dumps(value, ensure_ascii=draw(st.booleans()))
 
 
@@ -92,8 +119,9 @@ def _render(draw: st.DrawFn, value: Any, layout: Layout, depth: int) -> str:
 def documents(draw: st.DrawFn) -> tuple[bytes, Any]:
     layout = draw(LAYOUTS)
     root: dict[str, Any] = draw(st.dictionaries(KEYS, VALUES, max_size=4))
-    shape = draw(st.sampled_from(["none", "empty-hooks", "hooks-with-other", "empty-array",
-                                  "array"]))
+    shape = draw(
+        st.sampled_from(["none", "empty-hooks", "hooks-with-other", "empty-array", "array"])
+    )
     if shape != "none":
         hooks: dict[str, Any] = {}
         if shape == "hooks-with-other":
@@ -144,8 +172,9 @@ def test_append_then_remove_is_byte_identical(case: tuple[bytes, Any]) -> None:
 
 @settings(max_examples=EXAMPLES // 3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.sampled_from([("env", "RTOK_X"), ("hooks", "rtok"), ("model",)]))
-def test_set_then_remove_key_is_byte_identical(case: tuple[bytes, Any],
-                                               path: tuple[str, ...]) -> None:
+def test_set_then_remove_key_is_byte_identical(
+    case: tuple[bytes, Any], path: tuple[str, ...]
+) -> None:
     original, _root = case
     existing = jsonc.existing_depth(original, path)
     if existing == len(path):

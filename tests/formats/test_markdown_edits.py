@@ -18,8 +18,9 @@ DOCUMENTS: dict[str, bytes] = {
     "crlf": b"# Rules\r\n\r\nUse tabs.\r\n",
     "crlf-no-final-newline": b"# Rules\r\n\r\nUse tabs.",
     "bom": b"\xef\xbb\xbf# Rules\n\nUse tabs.\n",
-    "other-tool-block": (b"# Rules\n\n<!-- rtk-instructions v2 -->\nrtk stuff\n"
-                         b"<!-- /rtk-instructions -->\n"),
+    "other-tool-block": (
+        b"# Rules\n\n<!-- rtk-instructions v2 -->\nrtk stuff\n<!-- /rtk-instructions -->\n"
+    ),
     "trailing-spaces": b"# Rules  \n\ttext\t\n   \n",
     "existing-at-ref": b"@AGENTS.md\n@docs/style.md\n",
     "unicode": "# Règles ✓\n\nÜnïcødé text.\n".encode(),
@@ -78,11 +79,14 @@ def test_reference_in_the_middle() -> None:
     assert markdown.remove_reference(b"@RTOK.md.bak\n", "@RTOK.md") == b"@RTOK.md.bak\n"
 
 
-@pytest.mark.parametrize(("data", "line"), [
-    (b"# T\n\n<!-- rtok:begin -->\nhalf\n", 3),
-    (b"# T\n<!-- rtok:end -->\n", 2),
-    (b"<!-- rtok:begin -->\n<!-- rtok:end -->\n\n<!-- rtok:begin -->\n<!-- rtok:end -->\n", 4),
-])
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        (b"# T\n\n<!-- rtok:begin -->\nhalf\n", 3),
+        (b"# T\n<!-- rtok:end -->\n", 2),
+        (b"<!-- rtok:begin -->\n<!-- rtok:end -->\n\n<!-- rtok:begin -->\n<!-- rtok:end -->\n", 4),
+    ],
+)
 def test_malformed_blocks_are_refused(data: bytes, line: int) -> None:
     with pytest.raises(FormatError) as caught:
         markdown.upsert_block(data, BODY, label="CLAUDE.md")
@@ -98,8 +102,10 @@ def test_not_utf8_is_refused() -> None:
 
 
 def test_markers_and_references_inside_code_fences_are_examples() -> None:
-    doc = (b"# Docs\n\n```markdown\n<!-- rtok:begin -->\n@RTOK.md\n```\n\n~~~~\n"
-           b"<!-- rtok:end -->\n~~~~\n")
+    doc = (
+        b"# Docs\n\n```markdown\n<!-- rtok:begin -->\n@RTOK.md\n```\n\n~~~~\n"
+        b"<!-- rtok:end -->\n~~~~\n"
+    )
     assert markdown.get_block(doc) is None
     assert not markdown.has_reference(doc, "@RTOK.md")
     installed = markdown.add_reference(markdown.upsert_block(doc, "x\n"), "@RTOK.md")

@@ -13,9 +13,14 @@ from hypothesis import strategies as st
 from rtok.formats import markdown, tomltext, yamltext
 
 # Form feed, NEL and U+2028 are ordinary characters inside a line for every format here.
-LINE = st.text(st.characters(max_codepoint=0x2FFF, exclude_categories=("Cs", "Cc", "Zl", "Zp"),
-                             include_characters="\x0c\x85\u2028"),
-               max_size=20).filter(lambda s: "rtok" not in s and "``" not in s and "~~" not in s)
+LINE = st.text(
+    st.characters(
+        max_codepoint=0x2FFF,
+        exclude_categories=("Cs", "Cc", "Zl", "Zp"),
+        include_characters="\x0c\x85\u2028",
+    ),
+    max_size=20,
+).filter(lambda s: "rtok" not in s and "``" not in s and "~~" not in s)
 BLANKISH = st.sampled_from(["", " ", "\t", "  # note"])
 
 
@@ -42,10 +47,19 @@ def test_markdown_block_and_reference_round_trip(original: bytes) -> None:
 
 
 KEYS = st.sampled_from(["model", "name", "x y", "profiles", "ünï", "a-b", "timeout"])
-SCALARS = st.one_of(st.booleans(), st.integers(-1000, 1000), LINE,
-                    st.floats(allow_nan=False, allow_infinity=False, width=32))
-TOML_VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
-    st.lists(SCALARS, max_size=3), st.dictionaries(KEYS, inner, max_size=3)), max_leaves=8)
+SCALARS = st.one_of(
+    st.booleans(),
+    st.integers(-1000, 1000),
+    LINE,
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+)
+TOML_VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(SCALARS, max_size=3), st.dictionaries(KEYS, inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 
 
 @st.composite
@@ -75,8 +89,9 @@ def test_toml_table_round_trip(original: bytes, array: bool) -> None:
     installed = tomltext.add_table(original, path, values, array=array)
     found = tomltext.get(installed, path)
     assert (found[-1] if array else found) == values  # type: ignore[index]
-    removed = tomltext.remove_tables(installed, path, lambda t: t.get("name") == "rtok",
-                                     array=array)
+    removed = tomltext.remove_tables(
+        installed, path, lambda t: t.get("name") == "rtok", array=array
+    )
     assert removed == original
 
 
@@ -100,8 +115,9 @@ def yaml_documents(draw: st.DrawFn) -> bytes:
             pad = " " * (unit * depth)
             if draw(st.integers(0, 3)) == 0:
                 lines.append(pad + "# about " + key)
-            kind = draw(st.sampled_from(["scalar", "map", "list", "flow"]) if budget else
-                        st.just("scalar"))
+            kind = draw(
+                st.sampled_from(["scalar", "map", "list", "flow"]) if budget else st.just("scalar")
+            )
             if kind == "scalar":
                 lines.append(f"{pad}{key}: {draw(st.sampled_from(['1', 'x', 'true', '[]']))}")
             elif kind == "flow":

@@ -12,11 +12,15 @@ PATH = ("plugins", "enabled")
 DOCUMENTS: dict[str, bytes] = {
     "empty": b"",
     "comments-only": b"# Hermes config\n",
-    "model-with-comments": (b"# Hermes\nmodel:\n  provider: custom   # local server\n"
-                            b"  base_url: http://127.0.0.1:1/v1\n"),
+    "model-with-comments": (
+        b"# Hermes\nmodel:\n  provider: custom   # local server\n"
+        b"  base_url: http://127.0.0.1:1/v1\n"
+    ),
     "no-final-newline": b"model:\n  provider: custom",
-    "anchors": (b"defaults: &defaults\n  timeout: 30\nprofile:\n  <<: *defaults\n"
-                b"plugins:\n  disabled: [noisy]\n"),
+    "anchors": (
+        b"defaults: &defaults\n  timeout: 30\nprofile:\n  <<: *defaults\n"
+        b"plugins:\n  disabled: [noisy]\n"
+    ),
     "block-list": b"plugins:\n  enabled:\n    - memory   # keep\n    - 'web'\n",
     "unindented-block-list": b"plugins:\n  enabled:\n  - memory\n\nsecurity:\n  x: 1\n",
     "flow-list": b"plugins:\n  enabled: [memory, web]  # both\n",
@@ -31,7 +35,7 @@ DOCUMENTS: dict[str, bytes] = {
     "plugins-null-with-comment": b"plugins:   # none yet\n",
     "mixed-indentation": b"model:\n  provider: custom\nplugins:\n      disabled: [x]\n",
     "quoted-flow-items": b"plugins:\n  enabled: [\"a, b\", 'it''s', c]\n",
-    "quoted-keys": b"\"plugins\":\n  'enabled':\n    - \"memory\"\n",
+    "quoted-keys": b'"plugins":\n  \'enabled\':\n    - "memory"\n',
     "block-scalar-nearby": b"notes: |\n  enabled:\n  - not a list\nplugins:\n  enabled: []\n",
 }
 
@@ -70,22 +74,28 @@ def test_awkward_items_are_quoted() -> None:
     assert yamltext.get(installed, PATH) == ["yes: no # x"]
 
 
-@pytest.mark.parametrize("data", [
-    b"plugins: {enabled: [a]}\n",
-    b"plugins:\n  enabled: a-string\n",
-    b"plugins:\n  enabled: &x [a]\n",
-    b"- just\n- a list\n",
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"plugins: {enabled: [a]}\n",
+        b"plugins:\n  enabled: a-string\n",
+        b"plugins:\n  enabled: &x [a]\n",
+        b"- just\n- a list\n",
+    ],
+)
 def test_unsupported_layouts_are_refused(data: bytes) -> None:
     with pytest.raises(FormatError):
         yamltext.append_to_list(data, PATH, "rtok", label="config.yaml")
 
 
-@pytest.mark.parametrize(("data", "line"), [
-    (b"model:\n  provider: [unclosed\nplugins: x\n", 3),
-    (b"a: 1\n b: 2\n", 2),
-    (b"a: 'x\n", 2),
-])
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        (b"model:\n  provider: [unclosed\nplugins: x\n", 3),
+        (b"a: 1\n b: 2\n", 2),
+        (b"a: 'x\n", 2),
+    ],
+)
 def test_malformed_yaml_names_the_line(data: bytes, line: int) -> None:
     with pytest.raises(FormatError) as caught:
         yamltext.append_to_list(data, PATH, "rtok", label="config.yaml")

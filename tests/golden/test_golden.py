@@ -40,8 +40,17 @@ def _shown(name: str) -> bytes:
 
 def _run(name: str) -> bytes:
     case = cases()[name]
-    result = run_rtok(["filter", "--stdin", "--cmd", str(case["filter_cmd"]),
-                       "--exit-code", str(case["exit_code"])], input=_read(name, ".in"))
+    result = run_rtok(
+        [
+            "filter",
+            "--stdin",
+            "--cmd",
+            str(case["filter_cmd"]),
+            "--exit-code",
+            str(case["exit_code"]),
+        ],
+        input=_read(name, ".in"),
+    )
     assert result.returncode == case["exit_code"], result.stderr
     assert result.stderr == b""
     return result.stdout
@@ -67,8 +76,12 @@ def test_no_error_or_warning_line_is_lost(name: str) -> None:
         # A test runner's or a build's summary regroups its lines (the signal-graded corpus
         # checks their messages): here every location an error or warning carries is kept.
         located = protected + [line for line in raw_lines if _ARROW.match(line)]
-        missing = [location for line in located for location in _LOCATION.findall(line)
-                   if location not in shown]
+        missing = [
+            location
+            for line in located
+            for location in _LOCATION.findall(line)
+            if location not in shown
+        ]
     else:
         missing = [line for line in protected if line.strip() not in shown]
     assert not missing

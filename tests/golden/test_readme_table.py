@@ -9,6 +9,11 @@ from rtok_testing import REPO_ROOT
 
 
 def test_readme_savings_table_is_current() -> None:
-    result = subprocess.run([sys.executable, "scripts/bench_savings.py", "--check"],
-                            cwd=REPO_ROOT, capture_output=True, timeout=600, check=False)
+    result = subprocess.run(
+        [sys.executable, "scripts/bench_savings.py", "--check"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
     assert result.returncode == 0, "run: python scripts/bench_savings.py"

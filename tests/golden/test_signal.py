@@ -17,8 +17,11 @@ Entry = str | list[str]
 
 
 def case_names() -> list[str]:
-    return sorted(name for name in os.listdir(SIGNAL)
-                  if os.path.isfile(os.path.join(SIGNAL, name, "case.json")))
+    return sorted(
+        name
+        for name in os.listdir(SIGNAL)
+        if os.path.isfile(os.path.join(SIGNAL, name, "case.json"))
+    )
 
 
 @cache
@@ -41,8 +44,10 @@ def raw(name: str) -> bytes:
 @cache
 def shown(name: str) -> str:
     meta = case(name)
-    result = run_rtok(["filter", "--stdin", "--cmd", str(meta["command"]),
-                       "--exit-code", str(meta["exit_code"])], input=raw(name))
+    result = run_rtok(
+        ["filter", "--stdin", "--cmd", str(meta["command"]), "--exit-code", str(meta["exit_code"])],
+        input=raw(name),
+    )
     assert result.returncode == meta["exit_code"], result.stderr
     return result.stdout.decode("utf-8", "replace")
 

@@ -23,7 +23,8 @@ def test_every_hook_tier_agent_has_a_protocol() -> None:
 def _contains(outer: object, inner: object) -> bool:
     if isinstance(inner, dict):
         return isinstance(outer, dict) and all(
-            key in outer and _contains(outer[key], value) for key, value in inner.items())
+            key in outer and _contains(outer[key], value) for key, value in inner.items()
+        )
     return outer == inner
 
 
@@ -33,8 +34,9 @@ def test_ask_rule_reply_only_adds_to_the_ask_reply(agent: str) -> None:
     for shape in PROTOCOLS[agent]["payloads"]:
         replies = shape["replies"]
         if "ask_rule_rewrite" in replies:
-            assert _contains(json.loads(replies["ask_rule_rewrite"]),
-                             json.loads(replies["ask_rewrite"]))
+            assert _contains(
+                json.loads(replies["ask_rule_rewrite"]), json.loads(replies["ask_rewrite"])
+            )
 
 
 @pytest.mark.parametrize("agent", sorted(PROTOCOLS))
@@ -45,9 +47,18 @@ def test_no_opinion_is_empty_or_one_json_object(agent: str) -> None:
 
 def _table(**changes: Any) -> dict[str, Any]:
     table: dict[str, Any] = {
-        "permissions": "claude", "rtok_path": "bare", "no_opinion": "",
-        "payloads": [{"tool": "tool_name", "tools": ["Bash"], "input": "tool_input",
-                      "command": ["command"], "replies": {"allow_rewrite": {"a": "${input}"}}}],
+        "permissions": "claude",
+        "rtok_path": "bare",
+        "no_opinion": "",
+        "payloads": [
+            {
+                "tool": "tool_name",
+                "tools": ["Bash"],
+                "input": "tool_input",
+                "command": ["command"],
+                "replies": {"allow_rewrite": {"a": "${input}"}},
+            }
+        ],
     }
     table.update(changes)
     return table
@@ -70,18 +81,86 @@ def test_valid_table_compiles() -> None:
         ({"no_opinion": "{not json"}, "no_opinion is not JSON"),
         ({"payloads": []}, "payloads must be a non-empty array"),
         ({"surprise": 1}, "unknown key 'surprise'"),
-        ({"payloads": [{"tool": "tool_name", "tools": [], "input": "i", "command": ["c"],
-                        "replies": {}}]}, "tools is required"),
-        ({"payloads": [{"tool": "a..b", "tools": ["x"], "input": "i", "command": ["c"],
-                        "replies": {}}]}, "tool must be a dotted key path"),
-        ({"payloads": [{"tool": "t", "tools": ["x"], "input": "i", "command": ["c"],
-                        "replies": {"maybe": {}}}]}, "unknown key 'maybe'"),
-        ({"payloads": [{"tool": "t", "tools": ["x"], "input": "i", "command": ["c"],
-                        "replies": {"deny": "text"}}]}, "must be a table"),
-        ({"payloads": [{"tool": "t", "tools": ["x"], "input": "i", "command": ["c"],
-                        "events": ["E"], "replies": {}}]}, "events given without event"),
-        ({"payloads": [{"tool": "t", "tools": ["x"], "input": "i", "command": ["c"],
-                        "incomplete": 1, "replies": {}}]}, "incomplete must be a dotted"),
+        (
+            {
+                "payloads": [
+                    {
+                        "tool": "tool_name",
+                        "tools": [],
+                        "input": "i",
+                        "command": ["c"],
+                        "replies": {},
+                    }
+                ]
+            },
+            "tools is required",
+        ),
+        (
+            {
+                "payloads": [
+                    {"tool": "a..b", "tools": ["x"], "input": "i", "command": ["c"], "replies": {}}
+                ]
+            },
+            "tool must be a dotted key path",
+        ),
+        (
+            {
+                "payloads": [
+                    {
+                        "tool": "t",
+                        "tools": ["x"],
+                        "input": "i",
+                        "command": ["c"],
+                        "replies": {"maybe": {}},
+                    }
+                ]
+            },
+            "unknown key 'maybe'",
+        ),
+        (
+            {
+                "payloads": [
+                    {
+                        "tool": "t",
+                        "tools": ["x"],
+                        "input": "i",
+                        "command": ["c"],
+                        "replies": {"deny": "text"},
+                    }
+                ]
+            },
+            "must be a table",
+        ),
+        (
+            {
+                "payloads": [
+                    {
+                        "tool": "t",
+                        "tools": ["x"],
+                        "input": "i",
+                        "command": ["c"],
+                        "events": ["E"],
+                        "replies": {},
+                    }
+                ]
+            },
+            "events given without event",
+        ),
+        (
+            {
+                "payloads": [
+                    {
+                        "tool": "t",
+                        "tools": ["x"],
+                        "input": "i",
+                        "command": ["c"],
+                        "incomplete": 1,
+                        "replies": {},
+                    }
+                ]
+            },
+            "incomplete must be a dotted",
+        ),
     ],
 )
 def test_schema_errors_name_file_and_key(changes: dict[str, Any], message: str) -> None:

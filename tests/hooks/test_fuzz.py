@@ -17,12 +17,14 @@ from .payloads import HOOK_AGENTS, shell_payload
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=12,
 )
-COMMANDS = st.text(alphabet=st.sampled_from(list("git status ls -la|&;$()`'\"\\\n<>*{}=ab~#")),
-                   max_size=40)
+COMMANDS = st.text(
+    alphabet=st.sampled_from(list("git status ls -la|&;$()`'\"\\\n<>*{}=ab~#")), max_size=40
+)
 
 
 def _mutate(payload: dict[str, Any], path: list[str], value: object) -> None:
@@ -36,14 +38,30 @@ def _mutate(payload: dict[str, Any], path: list[str], value: object) -> None:
 
 
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(command=COMMANDS, value=JSON_VALUES,
-       where=st.sampled_from([["tool_name"], ["tool_input"], ["tool_input", "command"],
-                              ["toolArgs"], ["toolName"], ["toolCall", "args"],
-                              ["tool_call", "input"], ["hook_event_name"], ["cwd"], ["extra"]]))
-def test_any_payload_gets_a_well_formed_reply(agent: str, command: str, value: object,
-                                              where: list[str], tmp_path: Path) -> None:
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    command=COMMANDS,
+    value=JSON_VALUES,
+    where=st.sampled_from(
+        [
+            ["tool_name"],
+            ["tool_input"],
+            ["tool_input", "command"],
+            ["toolArgs"],
+            ["toolName"],
+            ["toolCall", "args"],
+            ["tool_call", "input"],
+            ["hook_event_name"],
+            ["cwd"],
+            ["extra"],
+        ]
+    ),
+)
+def test_any_payload_gets_a_well_formed_reply(
+    agent: str, command: str, value: object, where: list[str], tmp_path: Path
+) -> None:
     payload = shell_payload(agent, command, str(tmp_path))
     _mutate(payload, where, value)
     outcome = respond(PROTOCOLS[agent], payload)

@@ -13,9 +13,24 @@ from rtok.compiled.hook_protocols import PROTOCOLS
 
 from .payloads import HOOK_AGENTS, foreign_payload, shell_payload
 
-FORBIDDEN = ("typer", "rich", "questionary", "tomlkit", "ruamel", "json5", "filelock",
-             "tomllib", "typing", "dataclasses", "inspect", "subprocess", "shlex", "pathlib",
-             "click", "packaging")
+FORBIDDEN = (
+    "typer",
+    "rich",
+    "questionary",
+    "tomlkit",
+    "ruamel",
+    "json5",
+    "filelock",
+    "tomllib",
+    "typing",
+    "dataclasses",
+    "inspect",
+    "subprocess",
+    "shlex",
+    "pathlib",
+    "click",
+    "packaging",
+)
 
 # Runs the console entry point in-process, then reports what got imported.
 PROBE = """
@@ -31,16 +46,25 @@ print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
 
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
 @pytest.mark.parametrize("kind", ["rewrite", "foreign"])
-def test_hook_imports_stay_light(agent: str, kind: str, tmp_path: Path,
-                                 isolated_home: Path) -> None:
+def test_hook_imports_stay_light(
+    agent: str, kind: str, tmp_path: Path, isolated_home: Path
+) -> None:
     (isolated_home / ".claude").mkdir()
-    (isolated_home / ".claude" / "settings.json").write_text(json.dumps(
-        {"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(rm:*)"]}}))
-    payload = (shell_payload(agent, "git status", str(tmp_path)) if kind == "rewrite"
-               else foreign_payload(agent, str(tmp_path)))
-    result = subprocess.run([sys.executable, "-c", PROBE, "hook", agent],
-                            input=json.dumps(payload).encode(), capture_output=True,
-                            timeout=60, check=False)
+    (isolated_home / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(rm:*)"]}})
+    )
+    payload = (
+        shell_payload(agent, "git status", str(tmp_path))
+        if kind == "rewrite"
+        else foreign_payload(agent, str(tmp_path))
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, "hook", agent],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     # Hosts that read an exit status (Windsurf, Kiro) block a rewritable call with exit 2.

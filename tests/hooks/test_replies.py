@@ -26,14 +26,20 @@ def _same(actual: object, expected: object) -> bool:
     if expected is REASON:
         return isinstance(actual, str) and bool(actual)
     if isinstance(expected, dict):
-        return (isinstance(actual, dict) and actual.keys() == expected.keys()
-                and all(_same(actual[k], v) for k, v in expected.items()))
+        return (
+            isinstance(actual, dict)
+            and actual.keys() == expected.keys()
+            and all(_same(actual[k], v) for k, v in expected.items())
+        )
     return actual == expected
 
 
 def _claude_like(new_input: dict[str, Any], decision: str | None) -> dict[str, Any]:
-    inner: dict[str, Any] = {"hookEventName": "PreToolUse", "updatedInput": new_input,
-                             "permissionDecisionReason": REASON}
+    inner: dict[str, Any] = {
+        "hookEventName": "PreToolUse",
+        "updatedInput": new_input,
+        "permissionDecisionReason": REASON,
+    }
     if decision:
         inner["permissionDecision"] = decision
     return {"hookSpecificOutput": inner}
@@ -68,8 +74,11 @@ def _auggie(kind: str, new_input: Input) -> object:
 
 
 def _trae(kind: str, new_input: Input) -> object:
-    return ({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": new_input}}
-            if kind in REWRITES else "")
+    return (
+        {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": new_input}}
+        if kind in REWRITES
+        else ""
+    )
 
 
 def _copilot(kind: str, new_input: Input) -> object:
@@ -85,8 +94,11 @@ def _copilot(kind: str, new_input: Input) -> object:
 def _cursor(kind: str, new_input: Input) -> object:
     if kind not in REWRITES:
         return {}
-    return {"continue": True, "permission": "allow" if kind == "allow_rewrite" else "ask",
-            "updated_input": new_input}
+    return {
+        "continue": True,
+        "permission": "allow" if kind == "allow_rewrite" else "ask",
+        "updated_input": new_input,
+    }
 
 
 def _gemini(kind: str, new_input: Input) -> object:
@@ -103,8 +115,11 @@ def _gemini(kind: str, new_input: Input) -> object:
 def _vibe(kind: str, new_input: Input) -> object:
     if kind == "deny":
         return {"decision": "deny", "reason": REASON}
-    return ({"hook_specific_output": {"tool_input": new_input}, "system_message": REASON}
-            if kind in REWRITES else "")
+    return (
+        {"hook_specific_output": {"tool_input": new_input}, "system_message": REASON}
+        if kind in REWRITES
+        else ""
+    )
 
 
 def _antigravity(kind: str, new_input: Input) -> object:
@@ -118,8 +133,13 @@ def _antigravity(kind: str, new_input: Input) -> object:
 def _deny_and_suggest_pretooluse(kind: str, new_input: Input) -> object:
     if kind not in REWRITES:
         return ""
-    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                   "permissionDecisionReason": REASON}}
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": REASON,
+        }
+    }
 
 
 def _cline(kind: str, new_input: Input) -> object:
@@ -195,20 +215,37 @@ def project(tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
     (root / ".git").mkdir(parents=True)
     for folder in (".claude", ".codebuddy"):
         (isolated_home / folder).mkdir()
-        (isolated_home / folder / "settings.json").write_text(json.dumps({"permissions": {
-            "allow": ["Bash(git status:*)"], "ask": ["Bash(git log:*)"],
-            "deny": ["Bash(git push:*)"]}}))
+        (isolated_home / folder / "settings.json").write_text(
+            json.dumps(
+                {
+                    "permissions": {
+                        "allow": ["Bash(git status:*)"],
+                        "ask": ["Bash(git log:*)"],
+                        "deny": ["Bash(git push:*)"],
+                    }
+                }
+            )
+        )
     factory = isolated_home / ".factory"
     factory.mkdir()
     (factory / "settings.json").write_text(json.dumps({"commandBlocklist": ["git push"]}))
     gemini = isolated_home / ".gemini"
     gemini.mkdir()
-    (gemini / "settings.json").write_text(json.dumps({"tools": {
-        "allowed": ["run_shell_command(git status)"], "exclude": ["run_shell_command(git push)"]}}))
+    (gemini / "settings.json").write_text(
+        json.dumps(
+            {
+                "tools": {
+                    "allowed": ["run_shell_command(git status)"],
+                    "exclude": ["run_shell_command(git push)"],
+                }
+            }
+        )
+    )
     cursor = isolated_home / ".cursor"
     cursor.mkdir()
-    (cursor / "cli-config.json").write_text(json.dumps({"permissions": {
-        "allow": ["Shell(git status)"], "deny": ["Shell(git push)"]}}))
+    (cursor / "cli-config.json").write_text(
+        json.dumps({"permissions": {"allow": ["Shell(git status)"], "deny": ["Shell(git push)"]}})
+    )
     return root
 
 
@@ -230,8 +267,10 @@ def test_rewrite_with_allow(agent: str, project: Path) -> None:
     new = "rtok run git status"
     assert outcome.kind == "allow_rewrite"
     assert outcome.rewritten == new
-    assert _same(_parsed(outcome), expected_reply(agent, "allow_rewrite",
-                                                  _new_input(agent, payload, new), new))
+    assert _same(
+        _parsed(outcome),
+        expected_reply(agent, "allow_rewrite", _new_input(agent, payload, new), new),
+    )
 
 
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
@@ -240,8 +279,10 @@ def test_rewrite_with_ask(agent: str, project: Path) -> None:
     outcome, payload = _run(agent, "git log -n 3", project, forced)
     new = "rtok run git log -n 3"
     assert outcome.kind == "ask_rewrite"
-    assert _same(_parsed(outcome), expected_reply(agent, "ask_rule_rewrite",
-                                                  _new_input(agent, payload, new), new))
+    assert _same(
+        _parsed(outcome),
+        expected_reply(agent, "ask_rule_rewrite", _new_input(agent, payload, new), new),
+    )
 
 
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
@@ -249,8 +290,9 @@ def test_rewrite_without_rules_never_allows(agent: str, project: Path) -> None:
     outcome, payload = _run(agent, "git diff --stat", project)
     new = "rtok run git diff --stat"
     assert outcome.kind == "ask_rewrite"
-    assert _same(_parsed(outcome), expected_reply(agent, "ask_rewrite",
-                                                  _new_input(agent, payload, new), new))
+    assert _same(
+        _parsed(outcome), expected_reply(agent, "ask_rewrite", _new_input(agent, payload, new), new)
+    )
 
 
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
@@ -264,8 +306,13 @@ def test_deny(agent: str, project: Path) -> None:
 
 @pytest.mark.parametrize("agent", sorted(RULED))
 def test_deny_found_through_wrappers(agent: str, project: Path) -> None:
-    for command in ("FOO=1 git push", "timeout 5 git push", "env git push",
-                    "git status && git push", "git status\ngit push"):
+    for command in (
+        "FOO=1 git push",
+        "timeout 5 git push",
+        "env git push",
+        "git status && git push",
+        "git status\ngit push",
+    ):
         outcome, _ = _run(agent, command, project)
         assert outcome.kind == "deny", command
 
@@ -301,8 +348,7 @@ def test_foreign_tool_passes_through(agent: str, project: Path) -> None:
 
 def test_whole_tool_input_is_kept(project: Path) -> None:
     payload = shell_payload("claude", "git status", str(project))
-    payload["tool_input"].update(timeout=120000, run_in_background=False,
-                                 extra={"nested": [1, 2]})
+    payload["tool_input"].update(timeout=120000, run_in_background=False, extra={"nested": [1, 2]})
     outcome = respond(PROTOCOLS["claude"], payload)
     updated = json.loads(outcome.reply)["hookSpecificOutput"]["updatedInput"]
     assert updated == dict(payload["tool_input"], command="rtok run git status")
@@ -330,10 +376,15 @@ def test_ask_rule_found_through_a_wrapper_still_asks(project: Path) -> None:
 
 
 def test_copilot_vscode_snake_case(project: Path) -> None:
-    payload = {"hook_event_name": "PreToolUse", "session_id": "s", "timestamp": "t",
-               "cwd": str(project), "tool_name": "run_in_terminal", "tool_use_id": "u",
-               "tool_input": {"command": "git status", "explanation": "e",
-                              "isBackground": False}}
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "session_id": "s",
+        "timestamp": "t",
+        "cwd": str(project),
+        "tool_name": "run_in_terminal",
+        "tool_use_id": "u",
+        "tool_input": {"command": "git status", "explanation": "e", "isBackground": False},
+    }
     outcome = respond(PROTOCOLS["copilot"], payload)
     new_input = dict(payload["tool_input"], command="rtok run git status")
     assert _same(json.loads(outcome.reply), _claude_like(new_input, "allow"))
@@ -343,8 +394,13 @@ def test_copilot_vscode_snake_case(project: Path) -> None:
 
 
 def test_copilot_cli_args_as_object(project: Path) -> None:
-    payload = {"sessionId": "s", "timestamp": 1, "cwd": str(project), "toolName": "bash",
-               "toolArgs": {"command": "git log -n 1", "description": "d"}}
+    payload = {
+        "sessionId": "s",
+        "timestamp": 1,
+        "cwd": str(project),
+        "toolName": "bash",
+        "toolArgs": {"command": "git log -n 1", "description": "d"},
+    }
     reply = json.loads(respond(PROTOCOLS["copilot"], payload).reply)
     assert reply["modifiedArgs"] == {"command": "rtok run git log -n 1", "description": "d"}
     assert reply["permissionDecision"] == "ask"  # the user's ask rule for git log
@@ -378,16 +434,22 @@ def test_qwen_suggests_and_lets_the_rewrite_through(project: Path) -> None:
 
 def test_cline_decides_each_command(project: Path) -> None:
     payload = shell_payload("cline", "git status", str(project))
-    payload["tool_call"]["input"] = {"commands": ["git status", "cd /tmp", "git log -n 2"],
-                                     "timeout": 5}
+    payload["tool_call"]["input"] = {
+        "commands": ["git status", "cd /tmp", "git log -n 2"],
+        "timeout": 5,
+    }
     reply = json.loads(respond(PROTOCOLS["cline"], payload).reply)
-    assert reply == {"cancel": False, "overrideInput": {
-        "commands": ["rtok run git status", "cd /tmp", "rtok run git log -n 2"], "timeout": 5}}
+    assert reply == {
+        "cancel": False,
+        "overrideInput": {
+            "commands": ["rtok run git status", "cd /tmp", "rtok run git log -n 2"],
+            "timeout": 5,
+        },
+    }
 
 
 @pytest.mark.parametrize("agent", ["grok", "openhands"])
-def test_deny_and_suggest_names_the_command_and_lets_it_through(agent: str,
-                                                                 project: Path) -> None:
+def test_deny_and_suggest_names_the_command_and_lets_it_through(agent: str, project: Path) -> None:
     outcome, _ = _run(agent, "git diff --stat", project)
     reply = json.loads(outcome.reply)
     assert reply["decision"] == "deny"
@@ -433,14 +495,16 @@ def test_hooks_grok_borrows_leave_its_payload_unanswered(agent: str, project: Pa
 
 
 def test_codebuddy_reads_its_own_rules_not_claudes(project: Path, isolated_home: Path) -> None:
-    (isolated_home / ".codebuddy" / "settings.json").write_text(json.dumps(
-        {"permissions": {"deny": ["Bash(git diff:*)"]}}))
+    (isolated_home / ".codebuddy" / "settings.json").write_text(
+        json.dumps({"permissions": {"deny": ["Bash(git diff:*)"]}})
+    )
     assert _run("codebuddy", "git diff", project)[0].kind == "deny"
     assert _run("codebuddy", "git push", project)[0].kind == "ask_rewrite"
     # A project's own .codebuddy/settings.local.json counts too.
     (project / ".codebuddy").mkdir()
-    (project / ".codebuddy" / "settings.local.json").write_text(json.dumps(
-        {"permissions": {"allow": ["Bash(git log:*)"]}}))
+    (project / ".codebuddy" / "settings.local.json").write_text(
+        json.dumps({"permissions": {"allow": ["Bash(git log:*)"]}})
+    )
     assert _run("codebuddy", "git log", project)[0].kind == "allow_rewrite"
 
 
@@ -453,16 +517,22 @@ def test_event_of_another_hook_passes_through(project: Path) -> None:
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
 @pytest.mark.parametrize(
     "payload",
-    [None, {}, {"tool_name": 5}, {"tool_name": "Bash", "tool_input": "git status"},
-     {"tool_name": "Bash", "tool_input": {"command": ["git", "status"]}},
-     {"tool_name": "Bash", "tool_input": {"command": None}},
-     {"toolName": "bash", "toolArgs": "{not json"},
-     {"toolCall": {"name": "run_command", "args": []}},
-     {"tool_call": {"name": "run_commands", "input": {"commands": [1, 2]}}},
-     {"tool_call": {"name": "run_commands", "input": {"commands": []}}}],
+    [
+        None,
+        {},
+        {"tool_name": 5},
+        {"tool_name": "Bash", "tool_input": "git status"},
+        {"tool_name": "Bash", "tool_input": {"command": ["git", "status"]}},
+        {"tool_name": "Bash", "tool_input": {"command": None}},
+        {"toolName": "bash", "toolArgs": "{not json"},
+        {"toolCall": {"name": "run_command", "args": []}},
+        {"tool_call": {"name": "run_commands", "input": {"commands": [1, 2]}}},
+        {"tool_call": {"name": "run_commands", "input": {"commands": []}}},
+    ],
 )
-def test_wrong_shapes_get_no_opinion(agent: str, payload: dict[str, Any] | None,
-                                     project: Path) -> None:
+def test_wrong_shapes_get_no_opinion(
+    agent: str, payload: dict[str, Any] | None, project: Path
+) -> None:
     outcome = respond(PROTOCOLS[agent], payload, cwd=str(project))
     assert outcome.reply == PROTOCOLS[agent]["no_opinion"]
 
@@ -494,7 +564,8 @@ def test_workspace_root_stands_in_for_cwd(project: Path, tmp_path: Path) -> None
     # Project rules of the workspace apply although the payload carries no cwd.
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text(
-        json.dumps({"permissions": {"deny": ["Bash(git diff:*)"]}}))
+        json.dumps({"permissions": {"deny": ["Bash(git diff:*)"]}})
+    )
     payload = shell_payload("claude", "git diff", str(project))
     del payload["cwd"]
     payload["workspace_roots"] = [str(project)]
@@ -505,31 +576,50 @@ def test_a_list_is_allowed_only_when_every_command_is(project: Path) -> None:
     from rtok.hooks.descriptors import validate_hook_table
 
     # A host that runs a list of commands and takes an allow decision for the whole call.
-    protocol = validate_hook_table({
-        "permissions": "claude", "no_opinion": "",
-        "payloads": [{"tool": "tool_name", "tools": ["run"], "input": "tool_input",
-                      "command": ["commands"], "command_format": "list",
-                      "replies": {"allow_rewrite": {"decision": "allow", "input": "${input}"},
-                                  "ask_rewrite": {"input": "${input}"}}}],
-    }, "test")
-    payload = {"tool_name": "run", "cwd": str(project),
-               "tool_input": {"commands": ["git status", "git status --short"]}}
+    protocol = validate_hook_table(
+        {
+            "permissions": "claude",
+            "no_opinion": "",
+            "payloads": [
+                {
+                    "tool": "tool_name",
+                    "tools": ["run"],
+                    "input": "tool_input",
+                    "command": ["commands"],
+                    "command_format": "list",
+                    "replies": {
+                        "allow_rewrite": {"decision": "allow", "input": "${input}"},
+                        "ask_rewrite": {"input": "${input}"},
+                    },
+                }
+            ],
+        },
+        "test",
+    )
+    payload = {
+        "tool_name": "run",
+        "cwd": str(project),
+        "tool_input": {"commands": ["git status", "git status --short"]},
+    }
     assert respond(protocol, payload).kind == "allow_rewrite"
     payload["tool_input"]["commands"] = ["git status", "curl x | sh"]
     outcome = respond(protocol, payload)
     assert outcome.kind == "ask_rewrite"
-    assert json.loads(outcome.reply) == {"input": {"commands": ["rtok run git status",
-                                                                "curl x | sh"]}}
+    assert json.loads(outcome.reply) == {
+        "input": {"commands": ["rtok run git status", "curl x | sh"]}
+    }
     payload["tool_input"]["commands"] = ["git status", "git push"]
     assert respond(protocol, payload).reply == ""  # a denied command: nothing is rewritten
 
 
-def test_qwen_never_suggests_a_rewrite_past_an_exclusion(project: Path,
-                                                         isolated_home: Path) -> None:
+def test_qwen_never_suggests_a_rewrite_past_an_exclusion(
+    project: Path, isolated_home: Path
+) -> None:
     qwen = isolated_home / ".qwen"
     qwen.mkdir()
-    (qwen / "settings.json").write_text(json.dumps(
-        {"tools": {"exclude": ["run_shell_command(git push)"]}}))
+    (qwen / "settings.json").write_text(
+        json.dumps({"tools": {"exclude": ["run_shell_command(git push)"]}})
+    )
     outcome, _ = _run("qwen", "git push origin", project)
     assert outcome.kind == "deny"
     assert outcome.reply == ""  # Qwen's own exclusion then blocks the original
@@ -548,13 +638,15 @@ def test_vibe_denylist_blocks_the_rewrite(project: Path, isolated_home: Path) ->
     assert outcome.kind == "ask_rewrite"
 
 
-def test_codex_leaves_commands_its_rules_forbid_or_prompt(project: Path,
-                                                         isolated_home: Path) -> None:
+def test_codex_leaves_commands_its_rules_forbid_or_prompt(
+    project: Path, isolated_home: Path
+) -> None:
     rules = isolated_home / ".codex" / "rules"
     rules.mkdir(parents=True)
     (rules / "default.rules").write_text(
         'prefix_rule(pattern=["git", "push"], decision="forbidden")\n'
-        'prefix_rule(pattern=["git", "log"], decision="prompt")\n')
+        'prefix_rule(pattern=["git", "log"], decision="prompt")\n'
+    )
     for command in ("git push origin", "timeout 5 git push", "git log -n 3"):
         outcome, _ = _run("codex", command, project)
         assert outcome.kind == "deny", command
@@ -579,9 +671,10 @@ def test_auggie_keeps_wait_and_leaves_background_launches_alone(project: Path) -
     assert respond(PROTOCOLS["auggie"], payload).reply == ""
 
 
-@pytest.mark.parametrize(("agent", "key"), [("claude", "run_in_background"),
-                                            ("gemini", "is_background"),
-                                            ("qwen", "is_background")])
+@pytest.mark.parametrize(
+    ("agent", "key"),
+    [("claude", "run_in_background"), ("gemini", "is_background"), ("qwen", "is_background")],
+)
 def test_background_runs_pass_through(agent: str, key: str, project: Path) -> None:
     # `rtok run` prints when the command ends; a dev server's output must keep streaming.
     payload = shell_payload(agent, "npm test", str(project))
@@ -593,9 +686,12 @@ def test_background_runs_pass_through(agent: str, key: str, project: Path) -> No
 
 
 def test_vscode_background_terminal_passes_through(project: Path) -> None:
-    payload = {"hook_event_name": "PreToolUse", "cwd": str(project),
-               "tool_name": "run_in_terminal",
-               "tool_input": {"command": "npm test", "explanation": "e", "isBackground": True}}
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "cwd": str(project),
+        "tool_name": "run_in_terminal",
+        "tool_input": {"command": "npm test", "explanation": "e", "isBackground": True},
+    }
     assert respond(PROTOCOLS["copilot"], payload).reply == ""
     payload["tool_input"]["isBackground"] = False
     assert respond(PROTOCOLS["copilot"], payload).kind == "ask_rewrite"
@@ -604,18 +700,28 @@ def test_vscode_background_terminal_passes_through(project: Path) -> None:
 def test_auggie_leaves_commands_its_own_rules_judge(project: Path, isolated_home: Path) -> None:
     settings = isolated_home / ".augment" / "settings.json"
     settings.parent.mkdir()
-    settings.write_text(json.dumps({"toolPermissions": [
-        {"toolName": "launch-process", "shellInputRegex": "^git push",
-         "permission": {"type": "deny"}}]}))
+    settings.write_text(
+        json.dumps(
+            {
+                "toolPermissions": [
+                    {
+                        "toolName": "launch-process",
+                        "shellInputRegex": "^git push",
+                        "permission": {"type": "deny"},
+                    }
+                ]
+            }
+        )
+    )
     outcome, _ = _run("auggie", "git push origin", project)
     assert outcome.kind == "deny" and outcome.reply == ""  # Auggie's rule sees the original
     outcome, _ = _run("auggie", "git status", project)
     assert outcome.kind == "ask_rewrite" and "rtok run git status" in outcome.reply
 
 
-def test_kimi_never_suggests_a_rewrite_past_its_own_rule(project: Path, isolated_home: Path,
-                                                        monkeypatch: pytest.MonkeyPatch
-                                                        ) -> None:
+def test_kimi_never_suggests_a_rewrite_past_its_own_rule(
+    project: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("KIMI_CODE_HOME", raising=False)
     config = isolated_home / ".kimi-code" / "config.toml"
     config.parent.mkdir()

@@ -13,17 +13,28 @@ import subprocess
 
 from rtok_testing import rtok_entry_point
 
-PAYLOAD = json.dumps({
-    "session_id": "s", "cwd": "/tmp", "hook_event_name": "PreToolUse",
-    "tool_name": "Bash", "tool_input": {"command": "git status"},
-})
+PAYLOAD = json.dumps(
+    {
+        "session_id": "s",
+        "cwd": "/tmp",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "git status"},
+    }
+)
 
 
 def _rewritten(path_value: str) -> str:
     env = dict(os.environ, PATH=path_value)
     env.pop("RTOK_BIN", None)
-    done = subprocess.run([rtok_entry_point(), "hook", "claude"], input=PAYLOAD.encode(),
-                          capture_output=True, env=env, timeout=60, check=False)
+    done = subprocess.run(
+        [rtok_entry_point(), "hook", "claude"],
+        input=PAYLOAD.encode(),
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     reply = json.loads(done.stdout)
     command: str = reply["hookSpecificOutput"]["updatedInput"]["command"]
@@ -34,9 +45,13 @@ def test_absolute_path_when_rtok_is_not_on_path() -> None:
     command = _rewritten("/usr/bin:/bin")
     assert command == f"{rtok_entry_point()} run git status"
     # The absolute form runs from a shell whose PATH has no rtok at all.
-    shown = subprocess.run(["/bin/sh", "-c", command.replace(" run git status", " --version")],
-                           capture_output=True, env={"PATH": "/usr/bin:/bin"}, timeout=60,
-                           check=False)
+    shown = subprocess.run(
+        ["/bin/sh", "-c", command.replace(" run git status", " --version")],
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin"},
+        timeout=60,
+        check=False,
+    )
     assert shown.returncode == 0 and shown.stdout.startswith(b"rtok ")
 
 

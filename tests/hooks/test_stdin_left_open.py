@@ -8,15 +8,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-PAYLOAD = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-           "tool_input": {"command": "git status"}}
+PAYLOAD = {
+    "session_id": "s",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "git status"},
+}
 
 
 def _hook_with_open_stdin(payload: bytes, cwd: Path) -> tuple[int, bytes]:
     # stdin stays open (the test holds the write end) until the hook has answered.
-    proc = subprocess.Popen([sys.executable, "-m", "rtok", "hook", "claude"], cwd=cwd,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env=dict(os.environ, RTOK_BIN="rtok"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rtok", "hook", "claude"],
+        cwd=cwd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=dict(os.environ, RTOK_BIN="rtok"),
+    )
     assert proc.stdin is not None and proc.stdout is not None
     try:
         proc.stdin.write(payload)
@@ -39,8 +48,7 @@ def test_answers_a_complete_document_on_a_pipe_never_closed(tmp_path: Path) -> N
     assert reply["hookSpecificOutput"]["updatedInput"]["command"] == "rtok run git status"
 
 
-def test_a_document_in_pieces_with_a_newline_inside_strings_still_parses(
-        tmp_path: Path) -> None:
+def test_a_document_in_pieces_with_a_newline_inside_strings_still_parses(tmp_path: Path) -> None:
     payload = json.dumps(dict(PAYLOAD, cwd=str(tmp_path), note="a}\nb}"), indent=2).encode()
     code, out = _hook_with_open_stdin(payload, tmp_path)
     assert code == 0 and b"rtok run git status" in out

@@ -19,8 +19,9 @@ def _no_opinion_bytes(agent: str) -> bytes:
 
 
 DEEP = b'{"tool_name": "Bash", "tool_input": ' + b"[" * 200_000 + b"]" * 200_000 + b"}"
-OVERSIZED = json.dumps({"tool_name": "Bash", "tool_input": {"command": "git status"},
-                        "padding": "x" * (1024 * 1024)}).encode()
+OVERSIZED = json.dumps(
+    {"tool_name": "Bash", "tool_input": {"command": "git status"}, "padding": "x" * (1024 * 1024)}
+).encode()
 
 HOSTILE = {
     "empty": b"",
@@ -33,7 +34,7 @@ HOSTILE = {
     "not_an_object_string": b'"git status"',
     "not_an_object_null": b"null",
     "wrong_types": b'{"tool_name": ["Bash"], "tool_input": 7, "toolName": {}, "toolCall": 1,'
-                   b' "tool_call": "x", "cwd": 5}',
+    b' "tool_call": "x", "cwd": 5}',
     "nul_bytes": b"\x00\x00\x00",
 }
 
@@ -58,26 +59,32 @@ def project(tmp_path: Path, isolated_home: Path) -> Path:
     root = tmp_path / "project"
     (root / ".git").mkdir(parents=True)
     (isolated_home / ".claude").mkdir()
-    (isolated_home / ".claude" / "settings.json").write_text(json.dumps(
-        {"permissions": {"allow": ["Bash(git status:*)"], "deny": ["Bash(git push:*)"]}}))
+    (isolated_home / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"allow": ["Bash(git status:*)"], "deny": ["Bash(git push:*)"]}})
+    )
     return root
 
 
 def _reply(agent: str, command: str, project: Path, **env: str) -> object:
     payload = json.dumps(shell_payload(agent, command, str(project))).encode()
-    result = run_rtok(["hook", agent], input=payload, env={"RTOK_BIN": "rtok", **env},
-                      cwd=str(project))
+    result = run_rtok(
+        ["hook", agent], input=payload, env={"RTOK_BIN": "rtok", **env}, cwd=str(project)
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.count(b"\n") <= 1  # one reply, one line
     return json.loads(result.stdout) if result.stdout else ""
 
 
 def test_claude_allow_rewrite(project: Path) -> None:
-    assert _reply("claude", "git status", project) == {"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "allow",
-        "permissionDecisionReason": "rtok: same command, shortened output (your allow rule "
-                                    "matched)",
-        "updatedInput": {"command": "rtok run git status", "description": "Run it"}}}
+    assert _reply("claude", "git status", project) == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "permissionDecisionReason": "rtok: same command, shortened output (your allow rule "
+            "matched)",
+            "updatedInput": {"command": "rtok run git status", "description": "Run it"},
+        }
+    }
 
 
 def test_claude_deny_and_passthrough_are_silent(project: Path) -> None:
@@ -86,8 +93,10 @@ def test_claude_deny_and_passthrough_are_silent(project: Path) -> None:
 
 
 def test_bom_prefixed_payload_is_read(project: Path) -> None:
-    payload = b"\xef\xbb\xbf\xef\xbb\xbf" + json.dumps(
-        shell_payload("cursor", "git status", str(project))).encode()
+    payload = (
+        b"\xef\xbb\xbf\xef\xbb\xbf"
+        + json.dumps(shell_payload("cursor", "git status", str(project))).encode()
+    )
     result = run_rtok(["hook", "cursor"], input=payload, env={"RTOK_BIN": "rtok"})
     assert json.loads(result.stdout)["updated_input"] == {"command": "rtok run git status"}
 
@@ -105,10 +114,12 @@ def test_codex_rewrites_to_the_running_entry_point(project: Path) -> None:
 
 def test_copilot_cli_string_args(project: Path) -> None:
     reply = _reply("copilot", "git status", project)
-    assert reply == {"permissionDecision": "allow",
-                     "permissionDecisionReason": "rtok: same command, shortened output (your "
-                                                 "allow rule matched)",
-                     "modifiedArgs": {"command": "rtok run git status", "description": "d"}}
+    assert reply == {
+        "permissionDecision": "allow",
+        "permissionDecisionReason": "rtok: same command, shortened output (your "
+        "allow rule matched)",
+        "modifiedArgs": {"command": "rtok run git status", "description": "d"},
+    }
 
 
 def test_gemini_and_cursor_always_answer_json(project: Path) -> None:
@@ -117,13 +128,13 @@ def test_gemini_and_cursor_always_answer_json(project: Path) -> None:
     assert _reply("antigravity", "cd /tmp", project) == {"decision": "allow"}
 
 
-def test_malformed_settings_warn_and_hook_defers(project: Path,
-                                                 isolated_home: Path) -> None:
+def test_malformed_settings_warn_and_hook_defers(project: Path, isolated_home: Path) -> None:
     # A settings file with a trailing comma: Claude ignores it, but the user meant its
     # rules, so rtok neither rewrites nor approves; the host decides on the original.
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text(
-        '{"permissions": {"deny": ["Bash(git push:*)"],}}')
+        '{"permissions": {"deny": ["Bash(git push:*)"],}}'
+    )
     payload = json.dumps(shell_payload("claude", "git status", str(project))).encode()
     result = run_rtok(["hook", "claude"], input=payload, env={"RTOK_BIN": "rtok"})
     assert result.returncode == 0
@@ -132,8 +143,9 @@ def test_malformed_settings_warn_and_hook_defers(project: Path,
     assert result.stderr.count(b"warning") == 1
 
 
-def test_grok_payload_gets_one_answer_among_the_hooks_grok_runs(project: Path,
-                                                                tmp_path: Path) -> None:
+def test_grok_payload_gets_one_answer_among_the_hooks_grok_runs(
+    project: Path, tmp_path: Path
+) -> None:
     # Grok Build also runs the hooks rtok installed for Claude and Cursor, each with Grok's
     # own camelCase payload: those stay silent (Cursor's "{}" is its no-opinion), so the
     # Grok hook's deny-and-suggest is the only answer.
@@ -141,8 +153,12 @@ def test_grok_payload_gets_one_answer_among_the_hooks_grok_runs(project: Path,
     log = tmp_path / "hook.jsonl"
     replies = {}
     for agent in ("claude", "cursor", "grok"):
-        result = run_rtok(["hook", agent], input=payload, cwd=str(project),
-                          env={"RTOK_BIN": "rtok", "RTOK_HOOK_LOG": str(log)})
+        result = run_rtok(
+            ["hook", agent],
+            input=payload,
+            cwd=str(project),
+            env={"RTOK_BIN": "rtok", "RTOK_HOOK_LOG": str(log)},
+        )
         assert result.returncode == 0, result.stderr
         replies[agent] = result.stdout
     assert replies["claude"] == b""
@@ -159,8 +175,9 @@ def test_hook_log(project: Path, tmp_path: Path) -> None:
     _reply("claude", "git status", project, RTOK_HOOK_LOG=str(log))
     _reply("claude", "git push", project, RTOK_HOOK_LOG=str(log))
     records = [json.loads(line) for line in log.read_text().splitlines()]
-    assert [(r["agent"], r["tool"], r["command"], r["decision"], r["rewritten"])
-            for r in records] == [
+    assert [
+        (r["agent"], r["tool"], r["command"], r["decision"], r["rewritten"]) for r in records
+    ] == [
         ("claude", "Bash", "git status", "allow_rewrite", "rtok run git status"),
         ("claude", "Bash", "git push", "deny", ""),
     ]
@@ -172,11 +189,17 @@ def test_console_script_runs_the_hook(project: Path) -> None:
     from rtok_testing import rtok_entry_point
 
     payload = json.dumps(shell_payload("claude", "git status", str(project))).encode()
-    result = subprocess.run([rtok_entry_point(), "hook", "claude"], input=payload,
-                            capture_output=True, timeout=60, check=False)
+    result = subprocess.run(
+        [rtok_entry_point(), "hook", "claude"],
+        input=payload,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 0
     assert json.loads(result.stdout)["hookSpecificOutput"]["updatedInput"]["command"].endswith(
-        " run git status")
+        " run git status"
+    )
 
 
 def test_closed_stdout_still_exits_0(project: Path) -> None:
@@ -188,9 +211,14 @@ def test_closed_stdout_still_exits_0(project: Path) -> None:
     os.close(read_end)
     try:
         payload = json.dumps(shell_payload("claude", "git status", str(project))).encode()
-        result = subprocess.run([sys.executable, "-m", "rtok", "hook", "claude"], input=payload,
-                                stdout=write_end, stderr=subprocess.PIPE, timeout=60,
-                                check=False)
+        result = subprocess.run(
+            [sys.executable, "-m", "rtok", "hook", "claude"],
+            input=payload,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            check=False,
+        )
     finally:
         os.close(write_end)
     assert result.returncode == 0

@@ -28,10 +28,13 @@ class Sandbox:
     def context(self, scope: str, *, hook_only: bool = False) -> InstallContext:
         env = {"HOME": self.home, "PATH": "/nonexistent", **self.env}
         return InstallContext(
-            home=self.home, env=env,
+            home=self.home,
+            env=env,
             project_root=self.project if scope == "project" else None,
-            rtok_bin=self.rtok_bin, awareness_level=self.awareness_level,
-            hook_only=hook_only, auto_patch=True,
+            rtok_bin=self.rtok_bin,
+            awareness_level=self.awareness_level,
+            hook_only=hook_only,
+            auto_patch=True,
             created_by_rtok=lambda path: os.path.abspath(path) in self.created,
         )
 

@@ -16,9 +16,14 @@ def _is_ours(value: object) -> bool:
     return value == RTOK_ENTRY
 
 
-def settings_edit(path: str, action: str = "install", *, scope: str = "global",
-                  created_by_rtok: Callable[[str], bool] | None = None,
-                  needs_consent: bool = False) -> FileEdit:
+def settings_edit(
+    path: str,
+    action: str = "install",
+    *,
+    scope: str = "global",
+    created_by_rtok: Callable[[str], bool] | None = None,
+    needs_consent: bool = False,
+) -> FileEdit:
     """Append (or remove) one hook entry in a JSON settings file, like a hook integration."""
 
     def install(current: bytes | None) -> bytes | None:
@@ -39,30 +44,49 @@ def settings_edit(path: str, action: str = "install", *, scope: str = "global",
             return None
         return new
 
-    return FileEdit(path=path, agent="test", scope=scope, kind="settings_entry",
-                    transform=install if action == "install" else uninstall,
-                    needs_consent=needs_consent, description="add the test hook")
+    return FileEdit(
+        path=path,
+        agent="test",
+        scope=scope,
+        kind="settings_entry",
+        transform=install if action == "install" else uninstall,
+        needs_consent=needs_consent,
+        description="add the test hook",
+    )
 
 
-def whole_file_edit(path: str, action: str = "install", *, body: bytes = AWARENESS,
-                    scope: str = "global", mode: int | None = None) -> FileEdit:
+def whole_file_edit(
+    path: str,
+    action: str = "install",
+    *,
+    body: bytes = AWARENESS,
+    scope: str = "global",
+    mode: int | None = None,
+) -> FileEdit:
     def install(current: bytes | None) -> bytes | None:
         return body
 
     def uninstall(current: bytes | None) -> bytes | None:
         return None if current == body else current
 
-    return FileEdit(path=path, agent="test", scope=scope, kind="awareness_file",
-                    transform=install if action == "install" else uninstall, mode=mode,
-                    description="awareness file")
+    return FileEdit(
+        path=path,
+        agent="test",
+        scope=scope,
+        kind="awareness_file",
+        transform=install if action == "install" else uninstall,
+        mode=mode,
+        description="awareness file",
+    )
 
 
 def failing_edit(path: str) -> FileEdit:
     def explode(current: bytes | None) -> bytes | None:
         raise jsonc.FormatError(path, 3, "expected a value")
 
-    return FileEdit(path=path, agent="test", scope="global", kind="settings_entry",
-                    transform=explode)
+    return FileEdit(
+        path=path, agent="test", scope="global", kind="settings_entry", transform=explode
+    )
 
 
 def snapshot(root: str) -> dict[str, tuple[bytes, int, int]]:

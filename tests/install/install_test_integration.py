@@ -11,19 +11,35 @@ from rtok.install.descriptor import Descriptor, parse
 from rtok.install.model import Action, FileEdit, InstallContext
 
 # A real descriptor (its files are not used: edits_for below builds the edits itself).
-TEST_DESCRIPTOR = parse({
-    "name": "test", "display_name": "Test Agent", "tier": "hook",
-    "proof": {"kind": "contract", "docs": ["tests/install/install_engine_edits.py"]},
-    "hook": {"permissions": "none", "payloads": [
-        {"tool": "tool_name", "tools": ["Bash"], "input": "tool_input", "command": ["command"],
-         "replies": {}}],
-        "sample": {"shell": '{"tool_name": "Bash", "tool_input": {"command": "${command}"}}',
-                   "other": '{"tool_name": "Read"}'}},
-    "install": {
-        "global": [{"strategy": "awareness_file", "path": "~/.testagent/RTOK.md"}],
-        "project": [{"strategy": "awareness_file", "path": ".testagent/RTOK.md"}],
+TEST_DESCRIPTOR = parse(
+    {
+        "name": "test",
+        "display_name": "Test Agent",
+        "tier": "hook",
+        "proof": {"kind": "contract", "docs": ["tests/install/install_engine_edits.py"]},
+        "hook": {
+            "permissions": "none",
+            "payloads": [
+                {
+                    "tool": "tool_name",
+                    "tools": ["Bash"],
+                    "input": "tool_input",
+                    "command": ["command"],
+                    "replies": {},
+                }
+            ],
+            "sample": {
+                "shell": '{"tool_name": "Bash", "tool_input": {"command": "${command}"}}',
+                "other": '{"tool_name": "Read"}',
+            },
+        },
+        "install": {
+            "global": [{"strategy": "awareness_file", "path": "~/.testagent/RTOK.md"}],
+            "project": [{"strategy": "awareness_file", "path": ".testagent/RTOK.md"}],
+        },
     },
-}, "test integration")
+    "test integration",
+)
 
 
 def _root(scope: str, ctx: InstallContext) -> str:
@@ -53,8 +69,13 @@ def installed_scopes(descriptor: Descriptor, ctx: InstallContext) -> list[str]:
 
 def edits_for(agent: str, scope: str, action: Action, ctx: InstallContext) -> list[FileEdit]:
     root = _root(scope, ctx)
-    settings = settings_edit(os.path.join(root, "settings.json"), action, scope=scope,
-                             created_by_rtok=ctx.created_by_rtok, needs_consent=True)
+    settings = settings_edit(
+        os.path.join(root, "settings.json"),
+        action,
+        scope=scope,
+        created_by_rtok=ctx.created_by_rtok,
+        needs_consent=True,
+    )
     awareness = whole_file_edit(os.path.join(root, "RTOK.md"), action, scope=scope)
     if action == "uninstall":
         body = awareness.transform

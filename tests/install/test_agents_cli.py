@@ -19,8 +19,11 @@ def _mtimes(root: Path) -> dict[str, int]:
 
 def _user_files(root: Path) -> dict[str, bytes]:
     # rtok's own folders (data, and the launcher in the state dir) are not the user's files.
-    return {k: v for k, v in all_files(str(root)).items()
-            if "/.local/share/rtok/" not in k and "/.local/state/rtok/" not in k}
+    return {
+        k: v
+        for k, v in all_files(str(root)).items()
+        if "/.local/share/rtok/" not in k and "/.local/state/rtok/" not in k
+    }
 
 
 def test_global_claude_and_codex_over_user_files(isolated_home: Path) -> None:
@@ -36,14 +39,15 @@ def test_global_claude_and_codex_over_user_files(isolated_home: Path) -> None:
     assert first.returncode == 0, first.stderr.decode()
     assert b"rtok hook claude" in (read(str(settings)) or b"")
     config = (read(str(isolated_home / ".codex" / "config.toml")) or b"").decode()
-    assert "trusted_hash = \"sha256:" in config
+    assert 'trusted_hash = "sha256:' in config
     installed, mtimes = _user_files(isolated_home), _mtimes(isolated_home)
 
     again = run_rtok(["init", "-g", "--agent", "claude", "--agent", "codex", "--auto-patch"])
     assert again.returncode == 0, again.stderr.decode()
     assert _user_files(isolated_home) == installed
     assert {k: v for k, v in _mtimes(isolated_home).items() if k in installed} == {
-        k: v for k, v in mtimes.items() if k in installed}
+        k: v for k, v in mtimes.items() if k in installed
+    }
 
     gone = run_rtok(["uninstall", "-g", "--agent", "claude", "--agent", "codex"])
     assert gone.returncode == 0, gone.stderr.decode()
@@ -71,8 +75,9 @@ def test_project_install_for_several_agents(isolated_home: Path, tmp_path: Path)
     rows = {row["name"]: row for row in json.loads(listed.stdout)}
     assert set(rows) == set(integrations.load_descriptors())
     for row in rows.values():
-        assert {"name", "display_name", "tier", "scopes", "detected", "installed",
-                "files"} <= set(row)
+        assert {"name", "display_name", "tier", "scopes", "detected", "installed", "files"} <= set(
+            row
+        )
 
     gone = run_rtok(["uninstall", *args, "--project"], cwd=str(project))
     assert gone.returncode == 0, gone.stderr.decode()

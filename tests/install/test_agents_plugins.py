@@ -79,14 +79,19 @@ def _fake_rtok(tmp_path: Path) -> str:
     return str(path)
 
 
-def _node(tmp_path: Path, template: str, driver: str, rtok_bin: str, tool: str,
-          command: str) -> Any:
+def _node(
+    tmp_path: Path, template: str, driver: str, rtok_bin: str, tool: str, command: str
+) -> Any:
     plugin = tmp_path / f"plugin-{template.replace('/', '-')}.mjs"
     plugin.write_bytes(render_template(template, rtok_bin))
     script = tmp_path / "driver.mjs"
     script.write_text(driver)
-    result = subprocess.run(["node", str(script), plugin.as_uri(), tool, command],
-                            capture_output=True, timeout=60, check=False)
+    result = subprocess.run(
+        ["node", str(script), plugin.as_uri(), tool, command],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr.decode()
     return json.loads(result.stdout)
 
@@ -103,19 +108,27 @@ CASES = [
 
 @node
 @pytest.mark.parametrize(("tool", "command", "expected"), CASES)
-def test_opencode_and_kilo_plugin(tool: str, command: str, expected: str,
-                                  tmp_path: Path) -> None:
-    args = _node(tmp_path, "opencode/rtok.ts", OPENCODE_DRIVER, _fake_rtok(tmp_path), tool,
-                 command)
+def test_opencode_and_kilo_plugin(tool: str, command: str, expected: str, tmp_path: Path) -> None:
+    args = _node(tmp_path, "opencode/rtok.ts", OPENCODE_DRIVER, _fake_rtok(tmp_path), tool, command)
     assert args == {"command": expected, "description": "d"}
 
 
 @node
 def test_opencode_plugin_has_a_default_and_a_named_export(tmp_path: Path) -> None:
-    seen = _node(tmp_path, "opencode/rtok.ts", OPENCODE_LOADERS_DRIVER, _fake_rtok(tmp_path),
-                 "bash", "git status")
-    assert seen == {"exports": ["RtokRewrite", "default"], "same": True, "instances": 1,
-                    "command": "rtok run git status"}
+    seen = _node(
+        tmp_path,
+        "opencode/rtok.ts",
+        OPENCODE_LOADERS_DRIVER,
+        _fake_rtok(tmp_path),
+        "bash",
+        "git status",
+    )
+    assert seen == {
+        "exports": ["RtokRewrite", "default"],
+        "same": True,
+        "instances": 1,
+        "command": "rtok run git status",
+    }
 
 
 @node
@@ -132,18 +145,29 @@ def test_pi_and_omp_extension(tool: str, command: str, expected: str, tmp_path: 
 @node
 def test_plugins_fail_open_without_rtok_and_on_timeout(tmp_path: Path) -> None:
     missing = str(tmp_path / "gone" / "rtok")
-    assert _node(tmp_path, "opencode/rtok.ts", OPENCODE_DRIVER, missing, "bash",
-                 "git status")["command"] == "git status"
-    assert _node(tmp_path, "pi/rtok.ts", PI_DRIVER, missing, "bash",
-                 "git status")["input"]["command"] == "git status"
-    assert _node(tmp_path, "pi/rtok.ts", PI_DRIVER, _fake_rtok(tmp_path), "bash",
-                 "slow")["input"]["command"] == "slow"
+    assert (
+        _node(tmp_path, "opencode/rtok.ts", OPENCODE_DRIVER, missing, "bash", "git status")[
+            "command"
+        ]
+        == "git status"
+    )
+    assert (
+        _node(tmp_path, "pi/rtok.ts", PI_DRIVER, missing, "bash", "git status")["input"]["command"]
+        == "git status"
+    )
+    assert (
+        _node(tmp_path, "pi/rtok.ts", PI_DRIVER, _fake_rtok(tmp_path), "bash", "slow")["input"][
+            "command"
+        ]
+        == "slow"
+    )
 
 
 @node
 def test_plugin_with_the_real_rtok(tmp_path: Path) -> None:
-    args = _node(tmp_path, "opencode/rtok.ts", OPENCODE_DRIVER, rtok_entry_point(), "bash",
-                 "git status")
+    args = _node(
+        tmp_path, "opencode/rtok.ts", OPENCODE_DRIVER, rtok_entry_point(), "bash", "git status"
+    )
     assert args["command"].endswith("run git status")
 
 
@@ -162,18 +186,21 @@ console.log(JSON.stringify({id: mod.default.id, hooks: Object.keys(hooks), param
 
 
 @node
-@pytest.mark.parametrize(("tool", "command", "expected"),
-                         [("exec" if tool == "bash" else tool, command, expected)
-                          for tool, command, expected in CASES])
+@pytest.mark.parametrize(
+    ("tool", "command", "expected"),
+    [("exec" if tool == "bash" else tool, command, expected) for tool, command, expected in CASES],
+)
 def test_openclaw_plugin(tool: str, command: str, expected: str, tmp_path: Path) -> None:
-    result = _node(tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, _fake_rtok(tmp_path), tool,
-                   command)
+    result = _node(
+        tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, _fake_rtok(tmp_path), tool, command
+    )
     assert result["id"] == "rtok" and result["hooks"] == ["before_tool_call"]
     # The event is never changed in place: OpenClaw reads the returned params.
     assert result["params"] == {"command": command, "workdir": "/repo", "timeout": 30}
     if expected != command:
-        assert result["returned"] == {"params": {"command": expected, "workdir": "/repo",
-                                                 "timeout": 30}}
+        assert result["returned"] == {
+            "params": {"command": expected, "workdir": "/repo", "timeout": 30}
+        }
     else:
         assert result["returned"] is None  # no opinion: never a block, never an approval
 
@@ -181,23 +208,34 @@ def test_openclaw_plugin(tool: str, command: str, expected: str, tmp_path: Path)
 @node
 def test_openclaw_plugin_fails_open_and_works_with_the_real_rtok(tmp_path: Path) -> None:
     missing = str(tmp_path / "gone" / "rtok")
-    assert _node(tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, missing, "exec",
-                 "git status")["returned"] is None
-    assert _node(tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, _fake_rtok(tmp_path), "exec",
-                 "slow")["returned"] is None
-    real = _node(tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, rtok_entry_point(), "exec",
-                 "git status")
+    assert (
+        _node(tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, missing, "exec", "git status")[
+            "returned"
+        ]
+        is None
+    )
+    assert (
+        _node(tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, _fake_rtok(tmp_path), "exec", "slow")[
+            "returned"
+        ]
+        is None
+    )
+    real = _node(
+        tmp_path, "openclaw/index.js", OPENCLAW_DRIVER, rtok_entry_point(), "exec", "git status"
+    )
     assert real["returned"]["params"]["command"].endswith("run git status")
 
 
 def test_openclaw_plugin_manifest_is_what_discovery_reads() -> None:
     from rtok import resources
 
-    with open(resources.data_path("templates", "openclaw/openclaw.plugin.json"),
-              encoding="utf-8") as handle:
+    with open(
+        resources.data_path("templates", "openclaw/openclaw.plugin.json"), encoding="utf-8"
+    ) as handle:
         manifest = json.load(handle)
-    with open(resources.data_path("templates", "openclaw/package.json"),
-              encoding="utf-8") as handle:
+    with open(
+        resources.data_path("templates", "openclaw/package.json"), encoding="utf-8"
+    ) as handle:
         package = json.load(handle)
     assert manifest["id"] == "rtok" and manifest["configSchema"]["type"] == "object"
     assert manifest["activation"]["onStartup"] is True
@@ -231,8 +269,12 @@ def test_hermes_middleware(tool: str, command: str, expected: str, tmp_path: Pat
     _module, registered = _hermes_plugin(tmp_path, _fake_rtok(tmp_path))
     middleware = registered["middleware:tool_request"]
     hermes_tool = "terminal" if tool == "bash" else "read_file"
-    reply = middleware(tool_name=hermes_tool, args={"command": command, "timeout": 5},
-                       task_id="t", middleware_schema_version=1)
+    reply = middleware(
+        tool_name=hermes_tool,
+        args={"command": command, "timeout": 5},
+        task_id="t",
+        middleware_schema_version=1,
+    )
     if expected == command:
         assert reply is None
     else:
@@ -242,22 +284,31 @@ def test_hermes_middleware(tool: str, command: str, expected: str, tmp_path: Pat
 
 def test_hermes_middleware_fails_open_without_rtok(tmp_path: Path) -> None:
     _module, registered = _hermes_plugin(tmp_path, str(tmp_path / "missing" / "rtok"))
-    assert registered["middleware:tool_request"](
-        tool_name="terminal", args={"command": "git status"}) is None
+    assert (
+        registered["middleware:tool_request"](tool_name="terminal", args={"command": "git status"})
+        is None
+    )
 
 
-@pytest.mark.parametrize(("env", "config", "rewritten"), [
-    ({}, None, True),  # no setting: Hermes runs commands locally
-    ({}, {"terminal": {"backend": "local"}}, True),
-    ({}, {"terminal": {"backend": "docker"}}, False),
-    ({"TERMINAL_ENV": "ssh"}, {"terminal": {"backend": "local"}}, False),  # env wins
-    ({"TERMINAL_ENV": "local"}, {"terminal": {"backend": "modal"}}, True),
-    ({"RTOK_HERMES_BACKENDS": "local, docker"}, {"terminal": {"backend": "docker"}}, True),
-    ({"RTOK_HERMES_BACKENDS": "docker"}, {"terminal": {"backend": "local"}}, False),
-])
+@pytest.mark.parametrize(
+    ("env", "config", "rewritten"),
+    [
+        ({}, None, True),  # no setting: Hermes runs commands locally
+        ({}, {"terminal": {"backend": "local"}}, True),
+        ({}, {"terminal": {"backend": "docker"}}, False),
+        ({"TERMINAL_ENV": "ssh"}, {"terminal": {"backend": "local"}}, False),  # env wins
+        ({"TERMINAL_ENV": "local"}, {"terminal": {"backend": "modal"}}, True),
+        ({"RTOK_HERMES_BACKENDS": "local, docker"}, {"terminal": {"backend": "docker"}}, True),
+        ({"RTOK_HERMES_BACKENDS": "docker"}, {"terminal": {"backend": "local"}}, False),
+    ],
+)
 def test_hermes_rewrites_only_for_the_backends_it_is_told(
-        env: dict[str, str], config: dict[str, Any] | None, rewritten: bool, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    env: dict[str, str],
+    config: dict[str, Any] | None,
+    rewritten: bool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import sys
     import types
 
@@ -276,6 +327,7 @@ def test_hermes_rewrites_only_for_the_backends_it_is_told(
     else:
         monkeypatch.setitem(sys.modules, "hermes_cli", None)  # not importable
     _module, registered = _hermes_plugin(tmp_path, _fake_rtok(tmp_path))
-    reply = registered["middleware:tool_request"](tool_name="terminal",
-                                                  args={"command": "git status"})
+    reply = registered["middleware:tool_request"](
+        tool_name="terminal", args={"command": "git status"}
+    )
     assert reply == ({"args": {"command": "rtok run git status"}} if rewritten else None)

@@ -83,15 +83,16 @@ def test_round_trip_without_pre_existing_files(agent: str, scope: str, tmp_path:
     box.apply(box.edits(agent, scope, "uninstall"))
     assert all_files(str(tmp_path)) == before_files
     assert all_dirs(str(tmp_path)) == before_dirs
-    assert integrations.installed_scopes(
-        integrations.get_descriptor(agent), box.context(scope)
-    ) == []
+    assert (
+        integrations.installed_scopes(integrations.get_descriptor(agent), box.context(scope)) == []
+    )
 
 
 def _host_refuses(spec: FileSpec, folder: str, name: str) -> bool:
     data = fixture_bytes(folder, name)
-    return (dialects.host_problem(data, spec.dialect) is not None
-            or (spec.rejects_bom and data.startswith(b"\xef\xbb\xbf")))
+    return dialects.host_problem(data, spec.dialect) is not None or (
+        spec.rejects_bom and data.startswith(b"\xef\xbb\xbf")
+    )
 
 
 def _cases(refused: bool = False) -> list[tuple[str, str, int, str]]:
@@ -103,9 +104,12 @@ def _cases(refused: bool = False) -> list[tuple[str, str, int, str]]:
             folder = FORMAT_OF_STRATEGY[spec.strategy]
             if folder is None:
                 continue
-            cases.extend((agent, scope, index, name) for name in fixture_names(folder)
-                         if (spec.strategy, name) not in INCOMPATIBLE
-                         and _host_refuses(spec, folder, name) == refused)
+            cases.extend(
+                (agent, scope, index, name)
+                for name in fixture_names(folder)
+                if (spec.strategy, name) not in INCOMPATIBLE
+                and _host_refuses(spec, folder, name) == refused
+            )
     return cases
 
 
@@ -119,8 +123,9 @@ def _not_chosen(spec: FileSpec, data: bytes) -> bool:
 
 
 @pytest.mark.parametrize(("agent", "scope", "index", "fixture"), _cases(refused=True))
-def test_a_file_the_host_cannot_parse_is_refused(agent: str, scope: str, index: int,
-                                                 fixture: str, tmp_path: Path) -> None:
+def test_a_file_the_host_cannot_parse_is_refused(
+    agent: str, scope: str, index: int, fixture: str, tmp_path: Path
+) -> None:
     """JSONC in a strict-JSON host (Claude Code, Codex), trailing commas where the host
     strips only comments (Gemini, Qwen): the host ignores such a file, so rtok refuses it,
     names file:line and the host, and writes nothing."""
@@ -128,8 +133,9 @@ def test_a_file_the_host_cannot_parse_is_refused(agent: str, scope: str, index: 
     descriptor = integrations.get_descriptor(agent)
     spec = descriptor.files[scope][index]
     path, folder = _edited_files(agent, scope, box)[
-        sum(1 for s in descriptor.files[scope][:index]
-            if FORMAT_OF_STRATEGY[s.strategy] is not None)
+        sum(
+            1 for s in descriptor.files[scope][:index] if FORMAT_OF_STRATEGY[s.strategy] is not None
+        )
     ]
     original = fixture_bytes(folder, fixture)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -157,12 +163,16 @@ def _parses(path: str, data: bytes, folder: str) -> None:
 
 
 @pytest.mark.parametrize(("agent", "scope", "index", "fixture"), _cases())
-def test_round_trip_over_a_user_file(agent: str, scope: str, index: int, fixture: str,
-                                     tmp_path: Path) -> None:
+def test_round_trip_over_a_user_file(
+    agent: str, scope: str, index: int, fixture: str, tmp_path: Path
+) -> None:
     box = _sandbox(tmp_path)
     path, folder = _edited_files(agent, scope, box)[
-        sum(1 for s in integrations.get_descriptor(agent).files[scope][:index]
-            if FORMAT_OF_STRATEGY[s.strategy] is not None)
+        sum(
+            1
+            for s in integrations.get_descriptor(agent).files[scope][:index]
+            if FORMAT_OF_STRATEGY[s.strategy] is not None
+        )
     ]
     original = fixture_bytes(folder, fixture)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -177,9 +187,13 @@ def test_round_trip_over_a_user_file(agent: str, scope: str, index: int, fixture
     if _not_chosen(spec, original):
         # The host reads the group's first file (created now); this entry adds nothing
         # here (another entry, e.g. Codex's trust, may still edit the same file).
-        others = [s for s in integrations.get_descriptor(agent).files[scope]
-                  if s is not spec and integrations.expand_path(
-                      s.path, scope, box.context(scope), user_file=s.user_file) == path]
+        others = [
+            s
+            for s in integrations.get_descriptor(agent).files[scope]
+            if s is not spec
+            and integrations.expand_path(s.path, scope, box.context(scope), user_file=s.user_file)
+            == path
+        ]
         assert others or installed == original
         box.apply(box.edits(agent, scope, "uninstall"))
         assert all_files(str(tmp_path)) == before_files
@@ -187,8 +201,11 @@ def test_round_trip_over_a_user_file(agent: str, scope: str, index: int, fixture
         return
     assert installed is not None and installed != original, "rtok's entry was not added"
     _parses(path, installed, folder)
-    owned = [e for e in box.edits(agent, scope, "install")
-             if os.path.abspath(e.path) == path and e.owned_bytes is not None]
+    owned = [
+        e
+        for e in box.edits(agent, scope, "install")
+        if os.path.abspath(e.path) == path and e.owned_bytes is not None
+    ]
     assert owned and all(e.owned_bytes(installed) for e in owned), "entry not found in place"
     snapshot = all_files(str(tmp_path))
 

@@ -18,8 +18,13 @@ from rtok.install.model import InstallContext
 from rtok.install.targets.commands import is_rtok_hook_command
 
 HOME = "/home/someone"
-CTX = InstallContext(home=HOME, env={"HOME": HOME}, project_root=None,
-                     rtok_bin="/usr/local/bin/rtok", auto_patch=True)
+CTX = InstallContext(
+    home=HOME,
+    env={"HOME": HOME},
+    project_root=None,
+    rtok_bin="/usr/local/bin/rtok",
+    auto_patch=True,
+)
 # (agent, settings file): grouped (Claude, Droid at the root), flat (Cursor, Copilot), named
 TARGETS = [
     ("claude", f"{HOME}/.claude/settings.json"),
@@ -49,32 +54,48 @@ def _commands(value: object) -> list[str]:
 
 
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-10**6, 10**6),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
     st.floats(allow_nan=False, allow_infinity=False, width=32),
     st.text(st.characters(blacklist_categories=("Cs",)), max_size=8),
 )
 keys = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=6).filter(
-    lambda k: k not in ("hooks", "PreToolUse", "rtok", "version"))
+    lambda k: k not in ("hooks", "PreToolUse", "rtok", "version")
+)
 values = st.recursive(
     scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=3),
-                            st.dictionaries(keys, inner, max_size=3)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(keys, inner, max_size=3)),
     max_leaves=8,
 )
-user_handler = st.fixed_dictionaries({
-    "type": st.sampled_from(["command", "prompt"]),
-    "command": st.sampled_from(["audit", "rtk hook claude", "echo rtok hook claude",
-                                "/x/not-rtok hook cursor", "guard --strict"]),
-})
-user_group = st.fixed_dictionaries({
-    "matcher": st.sampled_from(["Bash", "Execute", "*", "Shell", ""]),
-    "hooks": st.lists(user_handler, min_size=1, max_size=2),
-})
-hooks_table = st.fixed_dictionaries({}, optional={
-    "PreToolUse": st.lists(user_group, min_size=1, max_size=3),
-    "preToolUse": st.lists(user_handler, min_size=1, max_size=2),
-    "Stop": st.lists(user_group, min_size=1, max_size=1),
-})
+user_handler = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(["command", "prompt"]),
+        "command": st.sampled_from(
+            [
+                "audit",
+                "rtk hook claude",
+                "echo rtok hook claude",
+                "/x/not-rtok hook cursor",
+                "guard --strict",
+            ]
+        ),
+    }
+)
+user_group = st.fixed_dictionaries(
+    {
+        "matcher": st.sampled_from(["Bash", "Execute", "*", "Shell", ""]),
+        "hooks": st.lists(user_handler, min_size=1, max_size=2),
+    }
+)
+hooks_table = st.fixed_dictionaries(
+    {},
+    optional={
+        "PreToolUse": st.lists(user_group, min_size=1, max_size=3),
+        "preToolUse": st.lists(user_handler, min_size=1, max_size=2),
+        "Stop": st.lists(user_group, min_size=1, max_size=1),
+    },
+)
 documents = st.builds(
     lambda base, hooks, root_groups: {
         **base,
@@ -106,8 +127,10 @@ def render(value: object, layout: dict[str, Any], depth: int = 0) -> str:
     indent = layout["indent"]
     newline = "\r\n" if layout["crlf"] else "\n"
     if isinstance(value, dict):
-        items = [f"{json.dumps(k)}{layout['colon']}{render(v, layout, depth + 1)}"
-                 for k, v in value.items()]
+        items = [
+            f"{json.dumps(k)}{layout['colon']}{render(v, layout, depth + 1)}"
+            for k, v in value.items()
+        ]
         return _container("{", "}", items, layout, depth, indent, newline)
     if isinstance(value, list):
         items = [render(v, layout, depth + 1) for v in value]
@@ -115,8 +138,15 @@ def render(value: object, layout: dict[str, Any], depth: int = 0) -> str:
     return json.dumps(value, ensure_ascii=(layout["seed"] % 2 == 0))
 
 
-def _container(opener: str, closer: str, items: list[str], layout: dict[str, Any],
-               depth: int, indent: str | None, newline: str) -> str:
+def _container(
+    opener: str,
+    closer: str,
+    items: list[str],
+    layout: dict[str, Any],
+    depth: int,
+    indent: str | None,
+    newline: str,
+) -> str:
     if not items:
         return opener + closer
     comment = layout["comments"] and (layout["seed"] + depth) % 3 == 0
@@ -128,8 +158,10 @@ def _container(opener: str, closer: str, items: list[str], layout: dict[str, Any
     lines = [inner + item for item in items]
     if comment:
         lines.insert(0, inner + "// user note")
-        lines = [line + ("," if i and i < len(lines) - 1 else "") if i else line
-                 for i, line in enumerate(lines)]
+        lines = [
+            line + ("," if i and i < len(lines) - 1 else "") if i else line
+            for i, line in enumerate(lines)
+        ]
         lines[-1] += trailing
     else:
         lines = [line + ("," if i < len(lines) - 1 else trailing) for i, line in enumerate(lines)]
@@ -146,8 +178,9 @@ def to_bytes(doc: dict[str, Any], layout: dict[str, Any]) -> bytes:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=documents, layout=layouts(), target=st.sampled_from(TARGETS))
-def test_install_then_uninstall_is_byte_identical(doc: dict[str, Any], layout: dict[str, Any],
-                                                  target: tuple[str, str]) -> None:
+def test_install_then_uninstall_is_byte_identical(
+    doc: dict[str, Any], layout: dict[str, Any], target: tuple[str, str]
+) -> None:
     agent, path = target
     original = to_bytes(doc, layout)
     assert jsonc.parse(original) == doc  # the generator wrote what it meant to

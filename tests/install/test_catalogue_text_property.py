@@ -15,8 +15,13 @@ from rtok.install import integrations
 from rtok.install.model import InstallContext
 
 HOME = "/home/someone"
-CTX = InstallContext(home=HOME, env={"HOME": HOME}, project_root="/work/project",
-                     rtok_bin="/usr/local/bin/rtok", auto_patch=True)
+CTX = InstallContext(
+    home=HOME,
+    env={"HOME": HOME},
+    project_root="/work/project",
+    rtok_bin="/usr/local/bin/rtok",
+    auto_patch=True,
+)
 
 line_text = st.text(
     st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\u2028\u2029\x85"),
@@ -25,8 +30,19 @@ line_text = st.text(
 # Lines a user could have written, including ones that look like rtok's own but are not.
 user_lines = st.one_of(
     line_text,
-    st.sampled_from(["", "# Title", "- item", "@docs/STYLE.md", "<!-- rtk-instructions -->",
-                     "<!-- rtok:someone-else -->", "@RTOK.md.bak", "```", "    code"]),
+    st.sampled_from(
+        [
+            "",
+            "# Title",
+            "- item",
+            "@docs/STYLE.md",
+            "<!-- rtk-instructions -->",
+            "<!-- rtok:someone-else -->",
+            "@RTOK.md.bak",
+            "```",
+            "    code",
+        ]
+    ),
 )
 
 
@@ -47,10 +63,16 @@ def _edit(agent: str, scope: str, kind: str, action: str) -> Any:
 
 
 @settings(max_examples=200, deadline=None)
-@given(original=text_files(),
-       target=st.sampled_from([("kimi", "project", "awareness_block"),
-                               ("claude", "global", "reference_line"),
-                               ("codex", "global", "reference_line")]))
+@given(
+    original=text_files(),
+    target=st.sampled_from(
+        [
+            ("kimi", "project", "awareness_block"),
+            ("claude", "global", "reference_line"),
+            ("codex", "global", "reference_line"),
+        ]
+    ),
+)
 def test_markdown_round_trip(original: bytes, target: tuple[str, str, str]) -> None:
     agent, scope, kind = target
     try:
@@ -64,8 +86,11 @@ def test_markdown_round_trip(original: bytes, target: tuple[str, str, str]) -> N
 
 
 toml_keys = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True).filter(lambda k: k != "hooks")
-toml_scalars = st.one_of(st.integers(-1000, 1000), st.booleans(),
-                         st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8))
+toml_scalars = st.one_of(
+    st.integers(-1000, 1000),
+    st.booleans(),
+    st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8),
+)
 
 
 @st.composite
@@ -75,9 +100,13 @@ def toml_files(draw: st.DrawFn) -> bytes:
     if draw(st.booleans()):
         lines.append("# my settings")
     for key, value in draw(st.dictionaries(toml_keys, toml_scalars, max_size=4)).items():
-        rendered = (str(value).lower() if isinstance(value, bool) else
-                    str(value) if isinstance(value, int) else
-                    '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"')
+        rendered = (
+            str(value).lower()
+            if isinstance(value, bool)
+            else str(value)
+            if isinstance(value, int)
+            else '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        )
         lines.append(f"{key} = {rendered}" + (" # note" if draw(st.booleans()) else ""))
     for index in range(draw(st.integers(0, 2))):
         lines.extend(["", "[[hooks]]", f'name = "user-{index}"', 'command = "guard"'])

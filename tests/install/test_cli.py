@@ -43,8 +43,9 @@ def _out(done: subprocess.CompletedProcess[bytes]) -> str:
 def _rtok_hooks(settings: bytes) -> list[object]:
     groups = jsonc.get(settings, ("hooks", "PreToolUse"), []) or []
     assert isinstance(groups, list)
-    return [h for g in groups for h in g.get("hooks", [])
-            if "hook claude" in str(h.get("command", ""))]
+    return [
+        h for g in groups for h in g.get("hooks", []) if "hook claude" in str(h.get("command", ""))
+    ]
 
 
 def test_dry_run_prints_diffs_and_writes_nothing(isolated_home: Path) -> None:
@@ -128,8 +129,7 @@ def test_a_malformed_target_writes_nothing_anywhere(isolated_home: Path) -> None
     before = snapshot(str(isolated_home))
     done = run_rtok(["init", "-a", "claude", "-g", "--auto-patch"])
     assert done.returncode == 2
-    assert "~/.claude/settings.json: Claude Code cannot parse it (line 3:" in (
-        done.stderr.decode())
+    assert "~/.claude/settings.json: Claude Code cannot parse it (line 3:" in (done.stderr.decode())
     assert snapshot(str(isolated_home)) == before
 
 
@@ -199,8 +199,13 @@ def _init_unprivileged(
     """`rtok init -a claude -g` in scratch/home with `protect` set to `mode`, as an
     unprivileged user when the tests run as root (root ignores modes)."""
     home = scratch / "home"
-    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"),
-               XDG_CONFIG_HOME=str(home / ".config"), XDG_CACHE_HOME=str(home / ".cache"))
+    env = dict(
+        os.environ,
+        HOME=str(home),
+        XDG_DATA_HOME=str(home / ".local" / "share"),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_CACHE_HOME=str(home / ".cache"),
+    )
     command = [sys.executable, "-m", "rtok", "init", "-a", "claude", "-g", "--auto-patch"]
     if os.geteuid() == 0:
         setpriv = shutil.which("setpriv")
@@ -213,8 +218,9 @@ def _init_unprivileged(
         os.chown(scratch, 65534, 65534)
         command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
     os.chmod(protect, mode)
-    return subprocess.run(command, env=env, capture_output=True, check=False, timeout=60,
-                          cwd=str(scratch))
+    return subprocess.run(
+        command, env=env, capture_output=True, check=False, timeout=60, cwd=str(scratch)
+    )
 
 
 def test_a_read_only_directory_writes_nothing(isolated_home: Path) -> None:

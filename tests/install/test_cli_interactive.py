@@ -23,8 +23,11 @@ def _spawn(args: list[str], cwd: Path | None = None) -> tuple[int, int]:
     if pid == 0:  # child: run rtok on the terminal
         if cwd is not None:
             os.chdir(cwd)
-        os.execve(sys.executable, [sys.executable, "-m", "rtok", *args],
-                  dict(os.environ, TERM="xterm", COLUMNS="120", LINES="40"))
+        os.execve(
+            sys.executable,
+            [sys.executable, "-m", "rtok", *args],
+            dict(os.environ, TERM="xterm", COLUMNS="120", LINES="40"),
+        )
     return pid, fd
 
 
@@ -35,9 +38,14 @@ def _project(tmp_path: Path) -> Path:
 
 
 def _all_files(root: Path) -> dict[str, bytes]:
-    return {str(p): p.read_bytes() for p in root.rglob("*") if p.is_file()
-            and "/.local/share/rtok/" not in str(p) and "/.local/state/rtok/" not in str(p)
-            and "/.cache/" not in str(p)}
+    return {
+        str(p): p.read_bytes()
+        for p in root.rglob("*")
+        if p.is_file()
+        and "/.local/share/rtok/" not in str(p)
+        and "/.local/state/rtok/" not in str(p)
+        and "/.cache/" not in str(p)
+    }
 
 
 def test_interactive_install_with_one_confirmation(isolated_home: Path) -> None:
@@ -51,7 +59,7 @@ def test_interactive_install_with_one_confirmation(isolated_home: Path) -> None:
         _read_until(fd, b"Apply these", seen)  # -g: no scope question
         assert b"Scope?" not in seen
         assert b"settings.json" in seen and b"+++ ~/" in seen  # the diff came first
-        summary = bytes(seen)[bytes(seen).rindex(b"file(s) to change:"):]
+        summary = bytes(seen)[bytes(seen).rindex(b"file(s) to change:") :]
         assert b"update  ~/.claude/settings.json" in summary
         assert b"create  ~/.claude/RTOK.md" in summary
         time.sleep(0.3)
@@ -134,8 +142,7 @@ def test_no_project_scope_in_the_home_directory(isolated_home: Path) -> None:
     assert b"Scope?" not in seen and b"your home directory" in seen
 
 
-def test_agents_without_a_project_install_are_skipped(isolated_home: Path,
-                                                     tmp_path: Path) -> None:
+def test_agents_without_a_project_install_are_skipped(isolated_home: Path, tmp_path: Path) -> None:
     (isolated_home / ".claude").mkdir()
     (isolated_home / ".hermes").mkdir()  # detected too; Hermes installs globally only
     project = _project(tmp_path)
@@ -171,8 +178,9 @@ def test_uninstall_offers_only_the_installed_scope(isolated_home: Path, tmp_path
 
 
 @pytest.mark.parametrize("step", ["checkbox", "scope", "confirmation"])
-def test_ctrl_c_at_each_step_cancels_and_writes_nothing(isolated_home: Path, tmp_path: Path,
-                                                        step: str) -> None:
+def test_ctrl_c_at_each_step_cancels_and_writes_nothing(
+    isolated_home: Path, tmp_path: Path, step: str
+) -> None:
     claude = isolated_home / ".claude"
     claude.mkdir()
     (claude / "settings.json").write_bytes(b'{"model": "opus"}\n')
@@ -199,8 +207,9 @@ def test_ctrl_c_at_each_step_cancels_and_writes_nothing(isolated_home: Path, tmp
     assert _all_files(tmp_path) == before
 
 
-def test_the_trust_question_comes_before_the_one_confirmation(isolated_home: Path,
-                                                              tmp_path: Path) -> None:
+def test_the_trust_question_comes_before_the_one_confirmation(
+    isolated_home: Path, tmp_path: Path
+) -> None:
     from rtok import paths
 
     (isolated_home / ".claude").mkdir()

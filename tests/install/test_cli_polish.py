@@ -40,8 +40,12 @@ def test_config_show_on_broken_toml_is_a_clean_error(isolated_home: Path) -> Non
 
 def test_config_set_refuses_unknown_keys_and_bad_values(isolated_home: Path) -> None:
     config = Path(paths.config_file())
-    for args in (["nope.key", "1"], ["awareness.level", "loud"],
-                 ["hooks.exclude_commands", "git"], ["archive.max_entries", "0"]):
+    for args in (
+        ["nope.key", "1"],
+        ["awareness.level", "loud"],
+        ["hooks.exclude_commands", "git"],
+        ["archive.max_entries", "0"],
+    ):
         done = run_rtok(["config", "set", *args])
         assert done.returncode == 2, args
         assert b"nothing written" in done.stderr

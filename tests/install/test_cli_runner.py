@@ -50,8 +50,7 @@ def test_interactive_refusal_writes_nothing(isolated_home: Path) -> None:
 
 
 def test_a_modified_rtok_file_is_kept_on_uninstall_with_status_3(isolated_home: Path) -> None:
-    opts = InitOptions(agents=["test"], global_scope=True, patch=True,
-                              cwd=str(isolated_home))
+    opts = InitOptions(agents=["test"], global_scope=True, patch=True, cwd=str(isolated_home))
     assert _run(opts)[0] == 0
     rtok_md = isolated_home / ".testagent" / "RTOK.md"
     rtok_md.write_bytes(rtok_md.read_bytes() + b"my own line\n")
@@ -63,11 +62,11 @@ def test_a_modified_rtok_file_is_kept_on_uninstall_with_status_3(isolated_home: 
 
 
 def test_uninstall_all_finds_the_installed_agents(isolated_home: Path) -> None:
-    opts = InitOptions(agents=["test"], global_scope=True, patch=True,
-                              cwd=str(isolated_home))
+    opts = InitOptions(agents=["test"], global_scope=True, patch=True, cwd=str(isolated_home))
     assert _run(opts)[0] == 0
-    everything = InitOptions(all_agents=True, global_scope=True, patch=True,
-                                    uninstall=True, cwd=str(isolated_home))
+    everything = InitOptions(
+        all_agents=True, global_scope=True, patch=True, uninstall=True, cwd=str(isolated_home)
+    )
     code, out, err = _run(everything)
     assert code == 0, out + err
     assert not (isolated_home / ".testagent").exists()
@@ -78,8 +77,9 @@ def test_uninstall_all_finds_the_installed_agents(isolated_home: Path) -> None:
 def test_check_json_reports_pending_changes(isolated_home: Path) -> None:
     import json
 
-    opts = InitOptions(agents=["test"], global_scope=True, check=True, json=True,
-                              cwd=str(isolated_home))
+    opts = InitOptions(
+        agents=["test"], global_scope=True, check=True, json=True, cwd=str(isolated_home)
+    )
     code, out, _ = _run(opts)
     document = json.loads(out)
     assert code == 1 and document["exit_code"] == 1
@@ -112,14 +112,19 @@ def test_on_a_terminal_a_named_agent_is_confirmed_once_and_that_is_consent(
     isolated_home: Path,
 ) -> None:
     asked: list[str] = []
-    opts = InitOptions(agents=["test"], global_scope=True, cwd=str(isolated_home),
-                       interactive=True)
+    opts = InitOptions(agents=["test"], global_scope=True, cwd=str(isolated_home), interactive=True)
     code, out, _ = _run(opts, confirm=lambda q: asked.append(q) or True)
     assert code == 0 and len(asked) == 1 and "+++ ~/" in out
     assert (isolated_home / ".testagent" / "settings.json").exists()
     # --no-patch on a terminal: no question, shared settings left to the user.
-    opts = InitOptions(agents=["test"], global_scope=True, cwd=str(isolated_home),
-                       interactive=True, patch=False, uninstall=True)
+    opts = InitOptions(
+        agents=["test"],
+        global_scope=True,
+        cwd=str(isolated_home),
+        interactive=True,
+        patch=False,
+        uninstall=True,
+    )
     code, out, _ = _run(opts, confirm=lambda q: asked.append(q) or True)
     assert code == 0 and len(asked) == 1
     assert (isolated_home / ".testagent" / "settings.json").exists()

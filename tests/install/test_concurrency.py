@@ -25,7 +25,9 @@ def test_parallel_installs_leave_one_entry_and_every_user_key(isolated_home: Pat
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "rtok", "init", "-a", "claude", "-g", "--auto-patch"],
-            env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=dict(os.environ),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
         for _ in range(PARALLEL)
     ]
@@ -47,8 +49,10 @@ def test_parallel_installs_leave_one_entry_and_every_user_key(isolated_home: Pat
 
 
 def _claude_files(claude: Path) -> dict[str, bytes | None]:
-    return {name: (claude / name).read_bytes() if (claude / name).exists() else None
-            for name in ("settings.json", "CLAUDE.md", "RTOK.md")}
+    return {
+        name: (claude / name).read_bytes() if (claude / name).exists() else None
+        for name in ("settings.json", "CLAUDE.md", "RTOK.md")
+    }
 
 
 def test_mixed_parallel_installs_and_uninstalls_end_whole(isolated_home: Path) -> None:
@@ -65,8 +69,11 @@ def test_mixed_parallel_installs_and_uninstalls_end_whole(isolated_home: Path) -
     new = _claude_files(claude)
     subprocess.run([*base, "uninstall", *flags], check=True, capture_output=True)
     procs = [
-        subprocess.Popen([*base, "init" if n % 2 == 0 else "uninstall", *flags],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        subprocess.Popen(
+            [*base, "init" if n % 2 == 0 else "uninstall", *flags],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         for n in range(PARALLEL)
     ]
     for proc in procs:

@@ -45,8 +45,12 @@ def _files(home: Path) -> dict[str, bytes | None]:
 
 
 def _rtok(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "rtok", *args], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "rtok", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
 
 
 def _count_steps(args: list[str], env: dict[str, str]) -> int:
@@ -82,9 +86,13 @@ def _kill_sequence(home: Path, seed: int, kills: int) -> tuple[int, dict[tuple[s
     claude.mkdir(parents=True)
     (claude / "settings.json").write_bytes(SETTINGS)
     (claude / "CLAUDE.md").write_bytes(CLAUDE_MD)
-    env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
-               XDG_DATA_HOME=str(home / ".local" / "share"),
-               XDG_CACHE_HOME=str(home / ".cache"))
+    env = dict(
+        os.environ,
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_DATA_HOME=str(home / ".local" / "share"),
+        XDG_CACHE_HOME=str(home / ".cache"),
+    )
     old = _files(home)
     _finish(INSTALL, env)
     new = _files(home)
@@ -127,8 +135,10 @@ def _kill_sequence(home: Path, seed: int, kills: int) -> tuple[int, dict[tuple[s
 def test_kill_at_random_points_leaves_old_or_new_bytes(tmp_path: Path) -> None:
     # Two homes killed side by side: the same 200 kill points in half the time on 2 cores.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = [pool.submit(_kill_sequence, tmp_path / f"home{n}", 20261129 + n, KILLS // 2)
-                for n in range(2)]
+        runs = [
+            pool.submit(_kill_sequence, tmp_path / f"home{n}", 20261129 + n, KILLS // 2)
+            for n in range(2)
+        ]
         results = [run.result() for run in runs]
     mixed = sum(count for count, _ in results)
     print(f"{KILLS} kills over {results[0][1]} steps; {mixed} left a mix of old and new files")

@@ -46,18 +46,38 @@ def test_hook_tier_agents_have_a_reply_protocol() -> None:
 
 def _valid() -> dict[str, Any]:
     return {
-        "name": "demo", "display_name": "Demo", "tier": "hook",
+        "name": "demo",
+        "display_name": "Demo",
+        "tier": "hook",
         "proof": {"kind": "contract", "docs": ["https://demo.example/hooks"]},
-        "hook": {"permissions": "claude", "payloads": [
-            {"tool": "tool_name", "tools": ["Bash"], "input": "tool_input",
-             "command": ["command"], "replies": {}}],
-            "sample": {"shell": json.dumps({"tool_name": "Bash", "cwd": "${cwd}",
-                                            "tool_input": {"command": "${command}"}}),
-                       "other": json.dumps({"tool_name": "Read"})}},
+        "hook": {
+            "permissions": "claude",
+            "payloads": [
+                {
+                    "tool": "tool_name",
+                    "tools": ["Bash"],
+                    "input": "tool_input",
+                    "command": ["command"],
+                    "replies": {},
+                }
+            ],
+            "sample": {
+                "shell": json.dumps(
+                    {"tool_name": "Bash", "cwd": "${cwd}", "tool_input": {"command": "${command}"}}
+                ),
+                "other": json.dumps({"tool_name": "Read"}),
+            },
+        },
         "install": {
             "detect": {"binaries": ["demo"]},
-            "global": [{"strategy": "json_hook_group", "path": "~/.demo/settings.json",
-                        "container": ["hooks", "PreToolUse"], "matcher": "Bash"}],
+            "global": [
+                {
+                    "strategy": "json_hook_group",
+                    "path": "~/.demo/settings.json",
+                    "container": ["hooks", "PreToolUse"],
+                    "matcher": "Bash",
+                }
+            ],
         },
     }
 
@@ -76,33 +96,50 @@ def test_a_valid_descriptor_parses() -> None:
         (lambda d: d["install"]["global"][0].pop("matcher"), "needs the key 'matcher'"),
         (lambda d: d["install"]["global"][0].update(matcher=3), "matcher must be of type str"),
         (lambda d: d["install"]["global"][0].update(colour="red"), "unknown key 'colour'"),
-        (lambda d: d["install"]["global"][0].update(path="relative/x.json"),
-         "must start with ~"),
-        (lambda d: d["install"].update(project=[
-            {"strategy": "awareness_block", "path": "/abs/AGENTS.md"}]), "relative to the project"),
+        (lambda d: d["install"]["global"][0].update(path="relative/x.json"), "must start with ~"),
+        (
+            lambda d: d["install"].update(
+                project=[{"strategy": "awareness_block", "path": "/abs/AGENTS.md"}]
+            ),
+            "relative to the project",
+        ),
         (lambda d: d["install"]["global"][0].update(path="~/../etc/x.json"), "'..'"),
         (lambda d: d["install"].update(fail_closed="yes"), "fail_closed"),
         (lambda d: d["install"]["detect"].update(binaries="demo"), "detect.binaries"),
         (lambda d: d.pop("install"), "missing the [install] table"),
         (lambda d: d["install"].update(glboal=[]), "unknown key 'glboal'"),
-        (lambda d: d["install"]["global"].append(
-            {"strategy": "codex_trust", "path": "~/.x/config.toml", "hooks_file": "~/nope"}),
-         "codex_trust names hooks_file"),
-        (lambda d: d["install"]["global"].append(
-            {"strategy": "awareness_block", "path": "~/A.md", "level": "loud"}), "level"),
-        (lambda d: d["install"]["global"].append(
-            {"strategy": "template_file", "path": "~/x.ts", "template": "nope/x.ts"}),
-         "not in templates/"),
+        (
+            lambda d: d["install"]["global"].append(
+                {"strategy": "codex_trust", "path": "~/.x/config.toml", "hooks_file": "~/nope"}
+            ),
+            "codex_trust names hooks_file",
+        ),
+        (
+            lambda d: d["install"]["global"].append(
+                {"strategy": "awareness_block", "path": "~/A.md", "level": "loud"}
+            ),
+            "level",
+        ),
+        (
+            lambda d: d["install"]["global"].append(
+                {"strategy": "template_file", "path": "~/x.ts", "template": "nope/x.ts"}
+            ),
+            "not in templates/",
+        ),
         # The [hook] table is checked by the same validator, with the same error type.
         (lambda d: d["hook"].update(permissions="everyone"), "hook.permissions must be one"),
         (lambda d: d["hook"]["payloads"][0].pop("tools"), "hook.payloads[0].tools is required"),
         (lambda d: d.pop("hook"), "a hook-tier agent needs a [hook] table"),
         (lambda d: d["hook"].pop("sample"), "hook.sample must be a table"),
         (lambda d: d["hook"]["sample"].update(shell="{"), "hook.sample.shell is not JSON"),
-        (lambda d: d["hook"]["sample"].update(shell='{"tool_name": "Bash"}'),
-         "hook.sample.shell is not a shell call"),
-        (lambda d: d["hook"]["sample"].update(other='{"cwd": "/"}'),
-         "hook.sample.other is still a shell call"),
+        (
+            lambda d: d["hook"]["sample"].update(shell='{"tool_name": "Bash"}'),
+            "hook.sample.shell is not a shell call",
+        ),
+        (
+            lambda d: d["hook"]["sample"].update(other='{"cwd": "/"}'),
+            "hook.sample.other is still a shell call",
+        ),
         (lambda d: d.update(tier="plugin"), "[hook] is only for the hook tier"),
         (lambda d: d.update(colour="red"), "unknown key 'colour'"),
         # No integration without saying how it is proven.
@@ -115,9 +152,13 @@ def test_a_valid_descriptor_parses() -> None:
         (lambda d: d.update(rewrite={"permissions": "everyone"}), "rewrite.permissions"),
         (lambda d: d.update(rewrite={"host_rules": "vim"}), "rewrite.host_rules"),
         (lambda d: d.update(rewrite={"names": "kilo"}), "rewrite.names must be a list"),
-        (lambda d: (d["hook"].update(permissions="none"),
-                    d.update(rewrite={"default_rules": True})),
-         "default_rules needs a permission source"),
+        (
+            lambda d: (
+                d["hook"].update(permissions="none"),
+                d.update(rewrite={"default_rules": True}),
+            ),
+            "default_rules needs a permission source",
+        ),
     ],
 )
 def test_invalid_descriptors_name_the_file_and_the_key(mutate: Any, message: str) -> None:
@@ -171,8 +212,9 @@ def test_the_name_must_match_the_file_name(tmp_path: Path) -> None:
         ("kimi", "KIMI_CODE_HOME", "AGENTS.md"),
     ],
 )
-def test_relocation_variables_move_the_files(agent: str, variable: str, suffix: str,
-                                             tmp_path: Path) -> None:
+def test_relocation_variables_move_the_files(
+    agent: str, variable: str, suffix: str, tmp_path: Path
+) -> None:
     box = _box(tmp_path)
     moved = str(tmp_path / "elsewhere")
     box.env[variable] = moved
@@ -215,8 +257,9 @@ def test_detection_by_binary_on_path_or_config_dir(tmp_path: Path) -> None:
     assert integrations.detect(integrations.get_descriptor("codex"), box.context("global"))
     roo = integrations.get_descriptor("roo")
     assert not integrations.detect(roo, box.context("global"))
-    os.makedirs(os.path.join(box.home, ".vscode", "extensions",
-                             "rooveterinaryinc.roo-cline-3.52.1"))
+    os.makedirs(
+        os.path.join(box.home, ".vscode", "extensions", "rooveterinaryinc.roo-cline-3.52.1")
+    )
     assert integrations.detect(roo, box.context("global"))
 
 
@@ -228,12 +271,20 @@ def test_hook_command_is_quoted_and_recognised() -> None:
     degraded = hook_command("/x/rtok", "copilot", fail_closed=True)
     assert degraded == "/x/rtok hook copilot || true"
     assert is_rtok_hook_command(degraded, "copilot")
-    json_degraded = hook_command("/x/rtok", "antigravity", fail_closed=True,
-                                 no_opinion='{"decision":"allow"}')
+    json_degraded = hook_command(
+        "/x/rtok", "antigravity", fail_closed=True, no_opinion='{"decision":"allow"}'
+    )
     assert is_rtok_hook_command(json_degraded, "antigravity")
-    for foreign in ["rtk hook claude", "echo rtok hook claude", "/x/not-rtok hook claude",
-                    "/x/rtok hook claude --extra", "/x/rtok hook claude || rm -rf ~",
-                    "'/x/rtok hook claude", "/x/rtok claude hook", 42]:
+    for foreign in [
+        "rtk hook claude",
+        "echo rtok hook claude",
+        "/x/not-rtok hook claude",
+        "/x/rtok hook claude --extra",
+        "/x/rtok hook claude || rm -rf ~",
+        "'/x/rtok hook claude",
+        "/x/rtok claude hook",
+        42,
+    ]:
         assert not is_rtok_hook_command(foreign, "claude"), foreign
     assert is_rtok_hook_command('"C:\\\\Tools\\\\rtok.exe" hook claude', "claude")
     assert registered_binary(command, "claude") == "/opt/my tools/rtok"
@@ -242,8 +293,10 @@ def test_hook_command_is_quoted_and_recognised() -> None:
 
 
 def test_codex_trust_hash_matches_the_worked_example() -> None:
-    group = {"matcher": "Bash", "hooks": [
-        {"type": "command", "command": "/usr/local/bin/rtok hook codex", "timeout": 30}]}
+    group = {
+        "matcher": "Bash",
+        "hooks": [{"type": "command", "command": "/usr/local/bin/rtok hook codex", "timeout": 30}],
+    }
     assert codex_group_hash(group) == (
         "sha256:9f43bab89ab8164729c020d6c7b424a31c4a3bc4059605c30109be016c60e336"
     )
@@ -255,17 +308,23 @@ def test_codex_trust_key_follows_where_rtoks_group_lands(tmp_path: Path) -> None
     codex = os.path.join(box.home, ".codex")
     os.makedirs(codex)
     hooks = os.path.join(codex, "hooks.json")
-    user = (b'{"hooks": {"PreToolUse": [\n'
-            b'  {"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]},\n'
-            b'  {"matcher": "Bash", "hooks": [{"type": "command", "command": "b"}]}\n]}}\n')
+    user = (
+        b'{"hooks": {"PreToolUse": [\n'
+        b'  {"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]},\n'
+        b'  {"matcher": "Bash", "hooks": [{"type": "command", "command": "b"}]}\n]}}\n'
+    )
     with open(hooks, "wb") as handle:
         handle.write(user)
     box.apply(box.edits("codex", "global", "install"))
     config = read(os.path.join(codex, "config.toml"))
-    assert config == (
-        f'[hooks.state."{hooks}:pre_tool_use:2:0"]\n'
-        'trusted_hash = "sha256:9f43bab89ab8164729c020d6c7b424a31c4a3bc4059605c30109be016c60e336"\n'
-    ).encode()
+    assert (
+        config
+        == (
+            f'[hooks.state."{hooks}:pre_tool_use:2:0"]\n'
+            'trusted_hash = "sha256:'
+            '9f43bab89ab8164729c020d6c7b424a31c4a3bc4059605c30109be016c60e336"\n'
+        ).encode()
+    )
     box.apply(box.edits("codex", "global", "uninstall"))
     assert read(hooks) == user
     assert read(os.path.join(codex, "config.toml")) is None
@@ -341,9 +400,11 @@ def test_a_user_changed_plugin_is_kept_and_a_foreign_file_refused(tmp_path: Path
 def test_awareness_levels(tmp_path: Path) -> None:
     box = _box(tmp_path)
     rtok_md = os.path.join(box.home, ".claude", "RTOK.md")
-    for level, present, absent in [("default", "rtok expand", "RTOK_DISABLED=1"),
-                                   ("high", "RTOK_DISABLED=1", "as `rtok run"),
-                                   ("full", "as `rtok run", None)]:
+    for level, present, absent in [
+        ("default", "rtok expand", "RTOK_DISABLED=1"),
+        ("high", "RTOK_DISABLED=1", "as `rtok run"),
+        ("full", "as `rtok run", None),
+    ]:
         box.awareness_level = level
         box.apply(box.edits("claude", "global", "install"))
         text = (read(rtok_md) or b"").decode()
@@ -363,8 +424,9 @@ def test_awareness_levels(tmp_path: Path) -> None:
 
 def test_hook_only_leaves_awareness_out(tmp_path: Path) -> None:
     box = _box(tmp_path)
-    edits = integrations.edits_for("claude", "global", "install",
-                                   box.context("global", hook_only=True))
+    edits = integrations.edits_for(
+        "claude", "global", "install", box.context("global", hook_only=True)
+    )
     assert [e.kind for e in edits] == ["settings_entry"]
 
 
@@ -402,11 +464,15 @@ def test_rtoks_handler_merged_into_a_user_group_is_taken_out_alone(tmp_path: Pat
     mine = {"type": "command", "command": "audit"}
     ours = {"type": "command", "command": "'/opt/rtok tools/bin/rtok' hook claude"}
     with open(settings, "w") as handle:
-        json.dump({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [mine, ours]}]}},
-                  handle, indent=2)
+        json.dump(
+            {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [mine, ours]}]}},
+            handle,
+            indent=2,
+        )
     box.apply(box.edits("claude", "global", "uninstall"))
     assert json.loads(read(settings) or b"") == {
-        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [mine]}]}}
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [mine]}]}
+    }
 
 
 def test_a_settings_file_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
@@ -451,8 +517,9 @@ def test_clinerules_folder_keeps_the_users_rules(tmp_path: Path) -> None:
 
 def test_rules_only_agents_are_announced_as_full_awareness(tmp_path: Path) -> None:
     box = _box(tmp_path)
-    notes = integrations.awareness_notes(["roo", "claude", "cline"], "project",
-                                         box.context("project"))
+    notes = integrations.awareness_notes(
+        ["roo", "claude", "cline"], "project", box.context("project")
+    )
     assert len(notes) == 2
     assert notes[0].startswith("Roo Code:") and "'default' does not apply" in notes[0]
     assert notes[1].startswith("Cline:")
@@ -468,10 +535,19 @@ def test_a_plugin_file_shared_with_another_agent_stays_on_uninstall(tmp_path: Pa
     box.apply(box.edits("pi", "global", "install"))
     box.apply(box.edits("omp", "global", "install"))
     plugin = os.path.join(shared, "extensions", "rtok.ts")
-    record_artifacts([
-        ArtifactRecord(path=plugin, agent=agent, scope="global", project_root=None,
-                       kind="whole_file", sha256="0" * 64) for agent in ("pi", "omp")
-    ])
+    record_artifacts(
+        [
+            ArtifactRecord(
+                path=plugin,
+                agent=agent,
+                scope="global",
+                project_root=None,
+                kind="whole_file",
+                sha256="0" * 64,
+            )
+            for agent in ("pi", "omp")
+        ]
+    )
     box.apply(box.edits("omp", "global", "uninstall"))
     assert read(plugin) is not None, "Pi still uses the shared extension"
     from rtok.integrity.records import forget_artifacts

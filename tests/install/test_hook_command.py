@@ -55,8 +55,9 @@ def _registered_command(agent: str, box: Sandbox) -> list[str]:
 
 def _run(argv: list[str], agent: str, cwd: str) -> subprocess.CompletedProcess[bytes]:
     payload = json.dumps(shell_payload(agent, GIT_STATUS, cwd)).encode()
-    return subprocess.run(argv, input=payload, capture_output=True, cwd=cwd, timeout=60,
-                          check=False)
+    return subprocess.run(
+        argv, input=payload, capture_output=True, cwd=cwd, timeout=60, check=False
+    )
 
 
 def _box(tmp_path: Path, rtok_bin: str) -> Sandbox:
@@ -87,7 +88,7 @@ def test_a_vanished_entry_point_blocks_nothing(agent: str, tmp_path: Path) -> No
     bindir = tmp_path / "venv" / "bin"
     bindir.mkdir(parents=True)
     wrapper = bindir / "rtok"
-    wrapper.write_text(f"#!/bin/sh\nexec {sys.executable} -m rtok \"$@\"\n")
+    wrapper.write_text(f'#!/bin/sh\nexec {sys.executable} -m rtok "$@"\n')
     wrapper.chmod(0o755)
     box = _box(tmp_path, str(wrapper))
     box.apply(box.edits(agent, "global", "install"))

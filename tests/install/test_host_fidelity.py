@@ -64,7 +64,8 @@ def test_codex_hooks_json_with_a_comment_is_refused(isolated_home: Path) -> None
     done = run_rtok(["init", "-a", "codex", "-g", "--auto-patch"])
     assert done.returncode == 2
     assert "~/.codex/hooks.json: OpenAI Codex CLI cannot parse it (line 1: a // comment" in (
-        done.stderr.decode())
+        done.stderr.decode()
+    )
     assert "OpenAI Codex CLI" in done.stderr.decode()
     assert hooks.read_bytes() == original
     assert not (isolated_home / ".codex" / "config.toml").exists()
@@ -126,8 +127,10 @@ def test_a_huge_settings_file_is_refused_at_once(isolated_home: Path) -> None:
 def _hashes(root: Path) -> dict[str, str]:
     import hashlib
 
-    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
-            for p in sorted(root.rglob("*"))}
+    return {
+        str(p): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+        for p in sorted(root.rglob("*"))
+    }
 
 
 def test_a_declined_hook_installs_nothing_of_the_agent(isolated_home: Path) -> None:
@@ -216,8 +219,10 @@ def test_droid_hooks_in_settings_json_stay_where_they_are(isolated_home: Path) -
     factory = isolated_home / ".factory"
     factory.mkdir()
     settings = factory / "settings.json"
-    original = (b'{\n  "model": "x",\n  "hooks": {\n    "PreToolUse": [\n      {"matcher": '
-                b'"Execute", "hooks": [{"type": "command", "command": "guard"}]}\n    ]\n  }\n}\n')
+    original = (
+        b'{\n  "model": "x",\n  "hooks": {\n    "PreToolUse": [\n      {"matcher": '
+        b'"Execute", "hooks": [{"type": "command", "command": "guard"}]}\n    ]\n  }\n}\n'
+    )
     settings.write_bytes(original)
     done = run_rtok(["init", "-a", "droid", "-g", "--auto-patch", "--hook-only"])
     assert done.returncode == 0, _out(done)
@@ -246,8 +251,12 @@ def test_private_files_of_the_installer_under_umask_022(isolated_home: Path) -> 
     settings.write_bytes(b"{}\n")
     old = os.umask(0o022)
     try:
-        done = subprocess.run([sys.executable, "-m", "rtok", *CLAUDE_INSTALL],
-                              capture_output=True, check=False, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "rtok", *CLAUDE_INSTALL],
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
     finally:
         os.umask(old)
     assert done.returncode == 0, _out(done)
@@ -272,7 +281,10 @@ def test_a_killed_uninstall_leaves_nothing_after_a_rerun(isolated_home: Path) ->
     env = dict(os.environ, **{STEP_DELAY_ENV: "0.4"})
     proc = subprocess.Popen(
         [sys.executable, "-m", "rtok", "uninstall", "-a", "claude", "-g", "--auto-patch"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stderr is not None
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -304,8 +316,9 @@ def test_a_directory_rtok_did_not_create_is_kept(isolated_home: Path) -> None:
 # ------------------------------------------------------------------ non-ASCII paths
 
 
-def test_a_non_ascii_rtok_path_verifies_and_hashes_like_codex(isolated_home: Path,
-                                                             tmp_path: Path) -> None:
+def test_a_non_ascii_rtok_path_verifies_and_hashes_like_codex(
+    isolated_home: Path, tmp_path: Path
+) -> None:
     bin_dir = tmp_path / "jürgen" / "bin"
     bin_dir.mkdir(parents=True)
     rtok_bin = bin_dir / "rtok"
@@ -347,13 +360,19 @@ for i in range(count):
 
 def _context(home: Path) -> InstallContext:
     return InstallContext(
-        home=str(home), env=dict(os.environ), project_root=None,
-        rtok_bin=rtok_entry_point(), hook_only=True, auto_patch=True,
-        created_by_rtok=lambda path: state.load().created(path))
+        home=str(home),
+        env=dict(os.environ),
+        project_root=None,
+        rtok_bin=rtok_entry_point(),
+        hook_only=True,
+        auto_patch=True,
+        created_by_rtok=lambda path: state.load().created(path),
+    )
 
 
-def test_no_edit_saved_during_an_install_is_lost(isolated_home: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_edit_saved_during_an_install_is_lost(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A program saving the settings file in a loop while rtok installs and uninstalls:
     every one of its edits survives, in every trial."""
     settings = isolated_home / ".claude" / "settings.json"
@@ -365,8 +384,9 @@ def test_no_edit_saved_during_an_install_is_lost(isolated_home: Path,
     trials = 60
     for trial in range(trials):
         action = "install" if trial % 2 == 0 else "uninstall"
-        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(settings), "40"],
-                                  stdout=subprocess.PIPE)
+        writer = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(settings), "40"], stdout=subprocess.PIPE
+        )
         assert writer.stdout is not None and writer.stdout.readline() == b"ready\n"
         time.sleep(rng.uniform(0, 0.02))
         ctx = _context(isolated_home)
@@ -382,8 +402,9 @@ def test_no_edit_saved_during_an_install_is_lost(isolated_home: Path,
         settings.write_bytes(b'{"model": "opus"}\n')
         if action == "install":  # start the next uninstall from an installed file
             ctx = _context(isolated_home)
-            transaction.apply(planner.plan(
-                integrations.edits_for("claude", "global", "install", ctx), ctx))
+            transaction.apply(
+                planner.plan(integrations.edits_for("claude", "global", "install", ctx), ctx)
+            )
     assert lost == [], f"{len(lost)} of {trials} trials lost edits: {lost[:3]}"
 
 
@@ -395,8 +416,9 @@ def test_an_edited_codex_hook_goes_with_its_trust_entry(isolated_home: Path) -> 
     hooks = codex / "hooks.json"
     hooks.write_bytes(hooks.read_bytes().replace(b'hook codex"', b'hook codex --verbose"'))
     config = (codex / "config.toml").read_text()  # the user re-trusted the edited hook
-    (codex / "config.toml").write_text(config.replace(
-        config.split('trusted_hash = "')[1].split('"')[0], "sha256:" + "0" * 64))
+    (codex / "config.toml").write_text(
+        config.replace(config.split('trusted_hash = "')[1].split('"')[0], "sha256:" + "0" * 64)
+    )
     done = run_rtok(["uninstall", "-a", "codex", "-g", "--auto-patch"])
     assert done.returncode == 0, _out(done)
     assert "changed by hand" in done.stdout.decode()

@@ -40,8 +40,9 @@ def _run_command(line: str) -> subprocess.CompletedProcess[bytes]:
     (shim / "rtok").write_text(f"#!/bin/sh\nexec '{sys.executable}' -m rtok \"$@\"\n")
     (shim / "rtok").chmod(0o700)
     env = dict(os.environ, PATH=f"{shim}:{os.environ.get('PATH', '')}")
-    return subprocess.run(["bash", "-c", line], capture_output=True, env=env, timeout=120,
-                          check=False)
+    return subprocess.run(
+        ["bash", "-c", line], capture_output=True, env=env, timeout=120, check=False
+    )
 
 
 def _fix_of(line: str) -> str:
@@ -52,7 +53,8 @@ def _fix_of(line: str) -> str:
 
 @pytest.mark.parametrize("broken", sorted(BROKEN_SETTINGS))
 def test_a_broken_claude_settings_file_is_refused_once_and_the_fix_works(
-    isolated_home: Path, broken: str,
+    isolated_home: Path,
+    broken: str,
 ) -> None:
     settings = isolated_home / ".claude" / "settings.json"
     settings.parent.mkdir()
@@ -73,7 +75,8 @@ def test_a_broken_claude_settings_file_is_refused_once_and_the_fix_works(
 
 @pytest.mark.parametrize("broken", sorted(BROKEN_SETTINGS))
 def test_doctor_and_verify_report_a_broken_installed_file_once(
-    isolated_home: Path, broken: str,
+    isolated_home: Path,
+    broken: str,
 ) -> None:
     settings = isolated_home / ".claude" / "settings.json"
     settings.parent.mkdir()
@@ -138,17 +141,20 @@ def test_paths_below_home_read_tilde_in_text_and_stay_absolute_in_json(
     assert "would update ~/.claude/settings.json [claude]" in text
     headers = [line for line in text.splitlines() if not line.startswith(("+", "-", " ", "@"))]
     assert not [line for line in headers if str(isolated_home) in line], headers
-    as_json = json.loads(run_rtok(["init", "-a", "claude", "-g", "--auto-patch",
-                                   "--dry-run", "--json"]).stdout)
+    as_json = json.loads(
+        run_rtok(["init", "-a", "claude", "-g", "--auto-patch", "--dry-run", "--json"]).stdout
+    )
     paths = {c["path"] for c in as_json["changes"]}
     assert str(isolated_home / ".claude" / "settings.json") in paths
-    assert any(f"--- a{isolated_home}/.claude/settings.json" in c["diff"]
-               for c in as_json["changes"])
+    assert any(
+        f"--- a{isolated_home}/.claude/settings.json" in c["diff"] for c in as_json["changes"]
+    )
 
 
 def test_the_same_file_body_is_shown_once_in_the_preview(isolated_home: Path) -> None:
-    done = run_rtok(["init", "-a", "claude", "-a", "codex", "-a", "gemini", "-g",
-                     "--dry-run", "--auto-patch"])
+    done = run_rtok(
+        ["init", "-a", "claude", "-a", "codex", "-a", "gemini", "-g", "--dry-run", "--auto-patch"]
+    )
     assert done.returncode == 0, _out(done)
     text = done.stdout.decode()
     first_line = resources.read_text("awareness", "default.md").splitlines()[0]
@@ -168,8 +174,9 @@ def test_the_codex_uninstall_summary_names_only_edits_its_diff_makes(
     plan = run_rtok(["uninstall", "-a", "codex", "--project", "--dry-run"], cwd=str(project))
     assert plan.returncode == 0, _out(plan)
     text = plan.stdout.decode()
-    config_line = next(line for line in text.splitlines()
-                       if line.startswith("would delete ~/.codex/config.toml"))
+    config_line = next(
+        line for line in text.splitlines() if line.startswith("would delete ~/.codex/config.toml")
+    )
     assert ".codex/hooks.json" in config_line
     # Only hooks.json was installed: nothing about a trust entry for .codex/config.toml.
     assert ".codex/config.toml" not in config_line.split("[codex]", 1)[1]
@@ -186,7 +193,8 @@ def test_init_and_uninstall_end_with_one_line_and_quiet_prints_only_it(
     again = run_rtok(["init", "-a", "claude", "-a", "codex", "-g", "--auto-patch", "-q"])
     assert again.returncode == 0, _out(again)
     assert again.stdout.decode() == (
-        "Nothing to do: rtok is already installed for claude, codex (global).\n")
+        "Nothing to do: rtok is already installed for claude, codex (global).\n"
+    )
     assert again.stderr.decode() == ""
     gone = run_rtok(["uninstall", "-a", "codex", "-g", "--quiet"])
     assert gone.returncode == 0, _out(gone)
@@ -224,8 +232,7 @@ def test_show_prints_one_status_line_per_agent_with_fixes_that_work(
     settings = isolated_home / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(CLEAN_SETTINGS)
-    assert run_rtok(["init", "-a", "claude", "-a", "gemini", "-g", "--auto-patch"]
-                    ).returncode == 0
+    assert run_rtok(["init", "-a", "claude", "-a", "gemini", "-g", "--auto-patch"]).returncode == 0
     rows = _show()
     assert rows["claude"].split()[1:3] == ["installed", "global"]
     assert rows["gemini"].split()[1:3] == ["installed", "global"]
@@ -248,7 +255,7 @@ def test_show_prints_one_status_line_per_agent_with_fixes_that_work(
     prefix = "correct ~/.claude/settings.json, then "
     assert fix.startswith(prefix)
     settings.write_text(installed)
-    assert _run_command(fix[len(prefix):]).returncode == 0
+    assert _run_command(fix[len(prefix) :]).returncode == 0
     assert _show()["claude"].split()[1] == "installed"
 
 

@@ -80,8 +80,9 @@ def test_kimi_rules_only_install_from_before_uninstalls(tmp_path: Path) -> None:
     old = Sandbox(home=box.home, project=box.project, awareness_level="full")
     old.apply([e for e in old.edits("kimi", "global", "install") if e.path == str(agents_md)])
     assert b"rtok" in (read(str(agents_md)) or b"")
-    assert integrations.installed_scopes(integrations.get_descriptor("kimi"),
-                                         box.context("global")) == ["global"]
+    assert integrations.installed_scopes(
+        integrations.get_descriptor("kimi"), box.context("global")
+    ) == ["global"]
     box.apply(box.edits("kimi", "global", "uninstall"))
     assert all_files(box.home) == before
 

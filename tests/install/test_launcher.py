@@ -21,8 +21,13 @@ from rtok.install.targets.commands import hook_command, is_rtok_hook_command
 from rtok.integrity.verify import rtok_bins_in
 
 HOOK_AGENTS = sorted(name for name, d in load_descriptors().items() if d.tier == "hook")
-PAYLOAD = {"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-           "tool_input": {"command": "git status"}, "command": "git status"}
+PAYLOAD = {
+    "session_id": "s",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "git status"},
+    "command": "git status",
+}
 
 
 def _write_launcher(where: Path, python: str, root: str) -> str:
@@ -41,24 +46,33 @@ def gone_venv(tmp_path: Path) -> str:
     python = venv / "python"
     python.symlink_to(sys.executable)
     path = _write_launcher(tmp_path / "data", str(python), launcher.package_root())
-    ran = subprocess.run([path, "rewrite", "git", "status"], capture_output=True, timeout=60,
-                         check=False)
+    ran = subprocess.run(
+        [path, "rewrite", "git", "status"], capture_output=True, timeout=60, check=False
+    )
     assert ran.returncode == 3 and ran.stdout  # it worked while the venv was there
     shutil.rmtree(tmp_path / "venv")
     return path
 
 
 def _sh(command: str, payload: bytes, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(["/bin/sh", "-c", command], input=payload, capture_output=True,
-                          cwd=cwd, timeout=60, check=False)
+    return subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=payload,
+        capture_output=True,
+        cwd=cwd,
+        timeout=60,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
-def test_registered_command_fails_open_when_the_venv_is_gone(agent: str, gone_venv: str,
-                                                             tmp_path: Path) -> None:
+def test_registered_command_fails_open_when_the_venv_is_gone(
+    agent: str, gone_venv: str, tmp_path: Path
+) -> None:
     descriptor = load_descriptors()[agent]
-    command = hook_command(gone_venv, agent, fail_closed=descriptor.fail_closed,
-                           no_opinion=descriptor.no_opinion)
+    command = hook_command(
+        gone_venv, agent, fail_closed=descriptor.fail_closed, no_opinion=descriptor.no_opinion
+    )
     assert is_rtok_hook_command(command, agent)
     done = _sh(command, json.dumps(dict(PAYLOAD, cwd=str(tmp_path))).encode(), tmp_path)
     assert done.returncode == 0
@@ -96,9 +110,13 @@ def test_old_and_new_registered_commands_are_both_rtoks() -> None:
 def test_init_writes_the_launcher_and_the_hook_runs_it(tmp_path: Path) -> None:
     project = tmp_path / "project"
     subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
-    done = subprocess.run([sys.executable, "-m", "rtok", "init", "--agent", "claude",
-                           "--project", "--auto-patch"], cwd=project, capture_output=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--project", "--auto-patch"],
+        cwd=project,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
     command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
@@ -115,19 +133,27 @@ def test_init_writes_the_launcher_and_the_hook_runs_it(tmp_path: Path) -> None:
 def test_doctor_reports_a_stale_launcher_and_init_repairs_it(tmp_path: Path) -> None:
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
-    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--project",
-            "--auto-patch"]
-    assert subprocess.run(init, cwd=project, capture_output=True, timeout=120,
-                          check=False).returncode == 0
+    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--project", "--auto-patch"]
+    assert (
+        subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False).returncode
+        == 0
+    )
     path = paths.launcher()
     stale = _write_launcher(tmp_path / "elsewhere", "/nonexistent/python", "/nonexistent")
     shutil.copy(stale, path)
     assert launcher.problems() != []
-    doctor = subprocess.run([sys.executable, "-m", "rtok", "doctor"], cwd=project,
-                            capture_output=True, timeout=120, check=False)
+    doctor = subprocess.run(
+        [sys.executable, "-m", "rtok", "doctor"],
+        cwd=project,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert doctor.returncode == 1 and b"launcher" in doctor.stdout
-    assert subprocess.run(init, cwd=project, capture_output=True, timeout=120,
-                          check=False).returncode == 0
+    assert (
+        subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False).returncode
+        == 0
+    )
     assert launcher.problems() == []
     assert os.access(path, os.X_OK)
 
@@ -137,19 +163,29 @@ def test_an_old_style_install_is_upgraded_and_uninstalled(tmp_path: Path) -> Non
 
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
-    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--project",
-            "--auto-patch"]
+    init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--project", "--auto-patch"]
     settings = project / ".claude" / "settings.local.json"
-    old = subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False,
-                         env=dict(os.environ, RTOK_BIN=rtok_entry_point()))
+    old = subprocess.run(
+        init,
+        cwd=project,
+        capture_output=True,
+        timeout=120,
+        check=False,
+        env=dict(os.environ, RTOK_BIN=rtok_entry_point()),
+    )
     assert old.returncode == 0, old.stderr
     assert f"{rtok_entry_point()} hook claude" in settings.read_text()
     new = subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False)
     assert new.returncode == 0, new.stderr
     text = settings.read_text()
     assert f"{paths.launcher()} hook claude" in text and rtok_entry_point() not in text
-    gone = subprocess.run([sys.executable, "-m", "rtok", "uninstall", "--agent", "claude",
-                           "--project"], cwd=project, capture_output=True, timeout=120, check=False)
+    gone = subprocess.run(
+        [sys.executable, "-m", "rtok", "uninstall", "--agent", "claude", "--project"],
+        cwd=project,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert gone.returncode == 0, gone.stderr
     assert not settings.exists()
 
@@ -163,27 +199,42 @@ def test_every_registered_hook_survives_a_wiped_data_dir(tmp_path: Path) -> None
     project = tmp_path / "project"
     subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
     for scope in ("--project", "--global"):
-        done = subprocess.run([sys.executable, "-m", "rtok", "init", "--all", scope,
-                               "--auto-patch", "--hook-only"], cwd=project,
-                              capture_output=True, timeout=300, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "rtok", "init", "--all", scope, "--auto-patch", "--hook-only"],
+            cwd=project,
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
-    texts = [path.read_text(errors="replace")
-             for root in (project, Path(os.environ["HOME"]))
-             for path in root.rglob("*") if path.is_file() and ".git" not in path.parts]
+    texts = [
+        path.read_text(errors="replace")
+        for root in (project, Path(os.environ["HOME"]))
+        for path in root.rglob("*")
+        if path.is_file() and ".git" not in path.parts
+    ]
     assert not paths.launcher().startswith(paths.data_dir())
     shutil.rmtree(paths.data_dir())
     checked = []
     for agent in hook_agents():
         descriptor = load_descriptors()[agent]
-        command = hook_command(paths.launcher(), agent, fail_closed=descriptor.fail_closed,
-                               no_opinion=descriptor.no_opinion)
+        command = hook_command(
+            paths.launcher(),
+            agent,
+            fail_closed=descriptor.fail_closed,
+            no_opinion=descriptor.no_opinion,
+        )
         if not any(command in text for text in texts):
             continue  # not registered for this agent in these scopes
         payload = json.dumps(foreign_payload(agent, str(project))).encode()
         done = _sh(command, payload, project)
         expected = descriptor.no_opinion + "\n" if descriptor.no_opinion else ""
         assert (agent, done.returncode, done.stdout.decode(), done.stderr) == (
-            agent, 0, expected, b"")
+            agent,
+            0,
+            expected,
+            b"",
+        )
         checked.append(agent)
     assert len(checked) >= len(hook_agents()) - 2, checked
 
@@ -193,8 +244,13 @@ def test_a_stdin_that_never_sends_a_byte_gets_no_opinion_quickly(tmp_path: Path)
 
     path = launcher.ensure()
     # As `(sleep 10) | rtok hook claude`: a writer that holds the pipe open, silent.
-    hook = subprocess.Popen([path, "hook", "claude"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    hook = subprocess.Popen(
+        [path, "hook", "claude"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
     try:
         start = time.monotonic()
         out, err = hook.communicate(timeout=2.5)
@@ -215,8 +271,10 @@ def test_doctor_reports_foreign_bundles_and_init_removes_them(tmp_path: Path) ->
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
     init = [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--auto-patch"]
-    assert subprocess.run(init, cwd=project, capture_output=True, timeout=120,
-                          check=False).returncode == 0
+    assert (
+        subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False).returncode
+        == 0
+    )
     path = paths.launcher()
     payload = json.dumps(dict(PAYLOAD, cwd=str(project))).encode()
     _sh(f"{path} hook claude", payload, project)
@@ -224,20 +282,26 @@ def test_doctor_reports_foreign_bundles_and_init_removes_them(tmp_path: Path) ->
     assert bundle.is_file()
     bundle.parent.chmod(0o777)  # as a folder another user made would be
     bundle.chmod(0o666)
-    doctor = subprocess.run([sys.executable, "-m", "rtok", "doctor"], cwd=project,
-                            capture_output=True, timeout=120, check=False)
+    doctor = subprocess.run(
+        [sys.executable, "-m", "rtok", "doctor"],
+        cwd=project,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert doctor.returncode == 1 and b"preload" in doctor.stdout, doctor.stdout
     assert b"rtok init" in doctor.stdout
-    assert subprocess.run(init, cwd=project, capture_output=True, timeout=120,
-                          check=False).returncode == 0
+    assert (
+        subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False).returncode
+        == 0
+    )
     assert not bundle.parent.exists() and preload.problems(path) == []
     reply = _sh(f"{path} hook claude", payload, project)
     assert b"rtok run git status" in reply.stdout or b"run git status" in reply.stdout
     assert bundle.stat().st_mode & 0o777 == 0o600 and bundle.parent.stat().st_mode & 0o777 == 0o700
 
 
-def test_init_in_a_state_dir_another_user_made_leaves_no_open_bundle_folder(
-        tmp_path: Path) -> None:
+def test_init_in_a_state_dir_another_user_made_leaves_no_open_bundle_folder(tmp_path: Path) -> None:
     """RTOK_STATE_DIR at a folder another user created, with a bin/preload anyone may
     write: init takes the folders back to private and removes that bundle folder."""
     if os.geteuid() != 0:
@@ -253,17 +317,28 @@ def test_init_in_a_state_dir_another_user_made_leaves_no_open_bundle_folder(
     (project / ".git").mkdir(parents=True)
     (tmp_path / "tmp").mkdir()
     env = dict(os.environ, RTOK_STATE_DIR=str(state), TMPDIR=str(tmp_path / "tmp"))
-    done = subprocess.run([sys.executable, "-m", "rtok", "init", "--agent", "claude",
-                           "--auto-patch"], cwd=project, env=env, capture_output=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "rtok", "init", "--agent", "claude", "--auto-patch"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert not preload_dir.exists()
     for folder in (state, state / "bin"):
         assert folder.stat().st_mode & 0o077 == 0, folder
     launcher_path = state / "bin" / "rtok"
-    reply = subprocess.run(["/bin/sh", "-c", f"{launcher_path} hook claude"],
-                           input=json.dumps(dict(PAYLOAD, cwd=str(project))).encode(),
-                           capture_output=True, cwd=project, env=env, timeout=60, check=False)
+    reply = subprocess.run(
+        ["/bin/sh", "-c", f"{launcher_path} hook claude"],
+        input=json.dumps(dict(PAYLOAD, cwd=str(project))).encode(),
+        capture_output=True,
+        cwd=project,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert reply.returncode == 0 and b"run git status" in reply.stdout
     # Still another user's folders: the bundle is neither read from nor written there,
     # but in the user's own temporary folder.

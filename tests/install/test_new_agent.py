@@ -86,8 +86,13 @@ def rtok_copy(tmp_path: Path) -> Path:
     (root / "scripts" / "e2e").mkdir()  # the e2e tier's pins, which `[proof]` is checked by
     shutil.copy(os.path.join(REPO_ROOT, "scripts", "e2e", "pins.py"), root / "scripts" / "e2e")
     (root / "integrations" / f"{AGENT}.toml").write_text(DESCRIPTOR, encoding="utf-8")
-    done = subprocess.run([sys.executable, str(root / "scripts" / "compile_data.py")],
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, str(root / "scripts" / "compile_data.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "hook_protocols" in done.stdout
     return root
@@ -95,20 +100,36 @@ def rtok_copy(tmp_path: Path) -> Path:
 
 def _rtok(copy: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(copy))
-    return subprocess.run([sys.executable, "-m", "rtok", *args], capture_output=True,
-                          text=True, env=env, cwd=str(cwd), timeout=240, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "rtok", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(cwd),
+        timeout=240,
+        check=False,
+    )
 
 
 def _sample(copy: Path, command: str, cwd: str) -> dict[str, object]:
     """The new agent's `[hook.sample]` shell payload, filled in by the copy of rtok."""
-    script = ("import json, sys\n"
-              "from rtok.install.integrations import get_descriptor\n"
-              "from rtok.hooks.descriptors import fill_sample\n"
-              f"sample = get_descriptor({AGENT!r}).hook_sample\n"
-              "print(json.dumps(fill_sample(sample, sys.argv[1], sys.argv[2])))\n")
+    script = (
+        "import json, sys\n"
+        "from rtok.install.integrations import get_descriptor\n"
+        "from rtok.hooks.descriptors import fill_sample\n"
+        f"sample = get_descriptor({AGENT!r}).hook_sample\n"
+        "print(json.dumps(fill_sample(sample, sys.argv[1], sys.argv[2])))\n"
+    )
     env = dict(os.environ, PYTHONPATH=str(copy))
-    done = subprocess.run([sys.executable, "-c", script, command, cwd], capture_output=True,
-                          text=True, env=env, cwd=str(copy), timeout=60, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script, command, cwd],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(copy),
+        timeout=60,
+        check=True,
+    )
     payload: dict[str, object] = json.loads(done.stdout)
     return payload
 
@@ -128,9 +149,15 @@ def test_a_new_descriptor_is_a_new_agent(rtok_copy: Path, isolated_home: Path) -
     # The registered command answers the descriptor's own sample payload as its reply
     # template says.
     payload = _sample(rtok_copy, "git status", str(work))
-    hook = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload),
-                          capture_output=True, text=True, cwd=str(work), timeout=60,
-                          check=False)
+    hook = subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=str(work),
+        timeout=60,
+        check=False,
+    )
     assert hook.returncode == 0, hook.stderr
     updated = json.loads(hook.stdout)["hookSpecificOutput"]["updatedInput"]
     assert updated["description"] == "status"

@@ -13,8 +13,9 @@ from rtok.install.model import InstallContext
 
 
 def _ctx(home: Path, project_root: str | None = None) -> InstallContext:
-    return InstallContext(home=str(home), env={}, project_root=project_root,
-                          rtok_bin="/opt/rtok/bin/rtok")
+    return InstallContext(
+        home=str(home), env={}, project_root=project_root, rtok_bin="/opt/rtok/bin/rtok"
+    )
 
 
 def test_a_plan_reads_current_bytes_and_changes_nothing_on_disk(isolated_home: Path) -> None:
@@ -22,12 +23,19 @@ def test_a_plan_reads_current_bytes_and_changes_nothing_on_disk(isolated_home: P
     target.mkdir()
     (target / "settings.json").write_bytes(b'{"x": 1}')
     before = snapshot(str(isolated_home))
-    plan = planner.plan([settings_edit(str(target / "settings.json")),
-                         whole_file_edit(str(target / "a" / "RTOK.md"))], _ctx(isolated_home))
+    plan = planner.plan(
+        [
+            settings_edit(str(target / "settings.json")),
+            whole_file_edit(str(target / "a" / "RTOK.md")),
+        ],
+        _ctx(isolated_home),
+    )
     assert snapshot(str(isolated_home)) == before
     actions = {c.path: c.action for c in plan.changes}
-    assert actions == {str(target / "settings.json"): "modify",
-                       str(target / "a" / "RTOK.md"): "create"}
+    assert actions == {
+        str(target / "settings.json"): "modify",
+        str(target / "a" / "RTOK.md"): "create",
+    }
     created = next(c for c in plan.changes if c.action == "create")
     assert created.new_dirs == (str(target / "a"),)
 
@@ -40,8 +48,16 @@ def test_edits_of_one_file_are_folded_into_one_change(isolated_home: Path) -> No
 
     from rtok.install.model import FileEdit
 
-    edits = [FileEdit(path=path, agent=a, scope="global", kind="reference_line",
-                      transform=add(f"@{a}\n".encode())) for a in ("codex", "kimi")]
+    edits = [
+        FileEdit(
+            path=path,
+            agent=a,
+            scope="global",
+            kind="reference_line",
+            transform=add(f"@{a}\n".encode()),
+        )
+        for a in ("codex", "kimi")
+    ]
     plan = planner.plan(edits, _ctx(isolated_home))
     assert len(plan.changes) == 1 and plan.changes[0].new == b"@codex\n@kimi\n"
     assert {e.agent for e in plan.changes[0].edits} == {"codex", "kimi"}
@@ -65,8 +81,13 @@ def test_every_problem_is_reported_at_once(isolated_home: Path) -> None:
     (isolated_home / "dir.json").mkdir()
     (isolated_home / "bad.json").write_bytes(b"{")
     with pytest.raises(planner.PlanError) as info:
-        planner.plan([settings_edit(str(isolated_home / "dir.json")),
-                      settings_edit(str(isolated_home / "bad.json"))], _ctx(isolated_home))
+        planner.plan(
+            [
+                settings_edit(str(isolated_home / "dir.json")),
+                settings_edit(str(isolated_home / "bad.json")),
+            ],
+            _ctx(isolated_home),
+        )
     assert len(info.value.problems) == 2
     assert "is a directory" in info.value.problems[0]
 
@@ -83,34 +104,39 @@ def test_a_project_link_out_of_the_project_is_refused(isolated_home: Path) -> No
     inside = project / "real.json"
     inside.write_bytes(b"{}")
     os.symlink(inside, project / "linked.json")
-    plan = planner.plan([settings_edit(str(project / "linked.json"), scope="project")],
-                        _ctx(isolated_home, str(project)))
+    plan = planner.plan(
+        [settings_edit(str(project / "linked.json"), scope="project")],
+        _ctx(isolated_home, str(project)),
+    )
     assert plan.changes[0].real_path == str(inside)
 
 
 def test_a_dangling_link_is_refused(isolated_home: Path) -> None:
     os.symlink(isolated_home / "missing.json", isolated_home / "settings.json")
     with pytest.raises(planner.PlanError, match="missing file or a link loop"):
-        planner.plan([settings_edit(str(isolated_home / "settings.json"))],
-                     _ctx(isolated_home))
+        planner.plan([settings_edit(str(isolated_home / "settings.json"))], _ctx(isolated_home))
 
 
 def test_a_parent_that_is_a_file_is_refused(isolated_home: Path) -> None:
     (isolated_home / "blocker").write_bytes(b"")
     with pytest.raises(planner.PlanError, match=r"(?i)not a directory"):
-        planner.plan([whole_file_edit(str(isolated_home / "blocker" / "x" / "RTOK.md"))],
-                     _ctx(isolated_home))
+        planner.plan(
+            [whole_file_edit(str(isolated_home / "blocker" / "x" / "RTOK.md"))], _ctx(isolated_home)
+        )
 
 
 def test_consent_edits_are_declined_unless_consent_is_given(isolated_home: Path) -> None:
     settings = str(isolated_home / "settings.json")
-    edits = [settings_edit(settings, needs_consent=True),
-             whole_file_edit(str(isolated_home / "RTOK.md"))]
+    edits = [
+        settings_edit(settings, needs_consent=True),
+        whole_file_edit(str(isolated_home / "RTOK.md")),
+    ]
     # Whole (the default): the agent's other file waits with its settings change.
     declined = planner.plan(edits, _ctx(isolated_home), consent=False)
     assert declined.changes == ()
     assert sorted(c.path for c in declined.declined) == sorted(
-        [settings, str(isolated_home / "RTOK.md")])
+        [settings, str(isolated_home / "RTOK.md")]
+    )
     assert declined.held == (edits[0].agent,)
     partial = planner.plan(edits, _ctx(isolated_home), consent=False, whole=False)
     assert [c.path for c in partial.changes] == [str(isolated_home / "RTOK.md")]
@@ -127,8 +153,9 @@ def test_the_diff_shows_a_new_file_in_full_and_a_deletion_in_full(isolated_home:
     assert "--- /dev/null" in text and f"+++ b{path}" in text
     assert "+# rtok" in text and "+Shortened output" in text
     path.write_bytes(created.new or b"")
-    deleted = planner.plan([whole_file_edit(str(path), "uninstall")],
-                           _ctx(isolated_home)).changes[0]
+    deleted = planner.plan([whole_file_edit(str(path), "uninstall")], _ctx(isolated_home)).changes[
+        0
+    ]
     text = diff.unified_diff(deleted)
     assert "+++ /dev/null" in text and "-# rtok" in text and "deleted file mode" in text
 

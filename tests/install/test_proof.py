@@ -59,9 +59,11 @@ def test_an_e2e_claim_needs_the_agent_in_the_e2e_tier() -> None:
 
 def test_the_pins_are_read_from_the_e2e_tier(tmp_path: Path) -> None:
     pins = tmp_path / "pins.py"
-    pins.write_text('AGENTS = ("demo",)\n'
-                    'def agent_package(a): return "demo-cli"\n'
-                    'def agent_version(a): return "9.9.9"\n')
+    pins.write_text(
+        'AGENTS = ("demo",)\n'
+        'def agent_package(a): return "demo-cli"\n'
+        'def agent_version(a): return "9.9.9"\n'
+    )
     assert build.e2e_pins(str(pins)) == {"demo": ("demo-cli", "9.9.9")}
     with pytest.raises(FileNotFoundError):
         build.e2e_pins(str(tmp_path / "missing.py"))

@@ -31,8 +31,12 @@ def _populate(*agents: str) -> None:
     done = run_rtok(args)
     assert done.returncode == 0, _out(done)
     for command in OUTPUTS:
-        ran = subprocess.run([paths.launcher(), "run", "bash", "-c", command],
-                             capture_output=True, timeout=60, check=False)
+        ran = subprocess.run(
+            [paths.launcher(), "run", "bash", "-c", command],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
         assert ran.returncode == 0 and b"[rtok expand" in ran.stdout, ran.stderr
     assert run_rtok(["config", "set", "awareness.level", "high"]).returncode == 0
 
@@ -52,17 +56,18 @@ def _run_printed(line: str) -> subprocess.CompletedProcess[bytes]:
     shim = Path(paths.home()) / "shim"
     shim.mkdir(exist_ok=True)
     rtok = shim / "rtok"
-    rtok.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m rtok \"$@\"\n")
+    rtok.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m rtok "$@"\n')
     rtok.chmod(0o700)
     env = dict(os.environ, PATH=f"{shim}{os.pathsep}{os.environ.get('PATH', '')}")
-    return subprocess.run(["bash", "-c", line], capture_output=True, env=env, timeout=120,
-                          check=False)
+    return subprocess.run(
+        ["bash", "-c", line], capture_output=True, env=env, timeout=120, check=False
+    )
 
 
 def _printed_after(text: str, label: str) -> str:
     lines = [line for line in text.splitlines() if line.startswith(label)]
     assert len(lines) == 1, text
-    return lines[0][len(label):].strip()
+    return lines[0][len(label) :].strip()
 
 
 def test_the_last_uninstall_names_what_stays_and_the_purge_removes_it(
@@ -70,9 +75,11 @@ def test_the_last_uninstall_names_what_stays_and_the_purge_removes_it(
 ) -> None:
     _populate("claude", "codex")
     assert _entries() >= 2
-    agent_files_before = {p: b for p, b in snapshot(str(isolated_home)).items()
-                          if "/.local/share/rtok" not in p and "/.cache/" not in p
-                          and "/.config/rtok" not in p}
+    agent_files_before = {
+        p: b
+        for p, b in snapshot(str(isolated_home)).items()
+        if "/.local/share/rtok" not in p and "/.cache/" not in p and "/.config/rtok" not in p
+    }
 
     done = run_rtok(["uninstall", "--all", "-g"])
     assert done.returncode == 0, _out(done)
@@ -93,11 +100,15 @@ def test_the_last_uninstall_names_what_stays_and_the_purge_removes_it(
     assert not os.path.exists(paths.data_dir())
     assert not os.path.exists(paths.cache_dir())
     assert os.path.isfile(paths.config_file())  # the user's settings stay
-    after = {p: b for p, b in snapshot(str(isolated_home)).items()
-             if "/.config/rtok" not in p and not p.startswith(str(isolated_home / "shim"))}
+    after = {
+        p: b
+        for p, b in snapshot(str(isolated_home)).items()
+        if "/.config/rtok" not in p and not p.startswith(str(isolated_home / "shim"))
+    }
     # The agents' files are as before the install; nothing else of rtok's is left.
     assert {p: b for p, b in after.items() if p in agent_files_before} == {
-        p: b for p, b in agent_files_before.items() if p in after}
+        p: b for p, b in agent_files_before.items() if p in after
+    }
     assert not any("/rtok/" in p or p.endswith("RTOK.md") for p in after), sorted(after)
 
 
@@ -123,8 +134,10 @@ def test_purge_refuses_while_an_agent_has_rtok_and_its_fix_works(isolated_home: 
     assert "claude (global)" in message and "codex (project ~/work/app)" in message
     assert _data_files() == before
     fixes = [line.strip() for line in message.splitlines() if line.startswith("  ")]
-    assert fixes == ["rtok uninstall -a claude -g",
-                     "cd ~/work/app && rtok uninstall -a codex --project"]
+    assert fixes == [
+        "rtok uninstall -a claude -g",
+        "cd ~/work/app && rtok uninstall -a codex --project",
+    ]
     for fix in fixes:
         ran = _run_printed(fix)
         assert ran.returncode == 0, (fix, _out(ran))
@@ -203,7 +216,8 @@ def test_uninstalling_an_agent_never_installed_leaves_the_users_file_alone(
     assert stat.S_IMODE(hook.stat().st_mode) == 0o644
     assert "kept" not in _out(done)
     assert done.stdout.decode().splitlines()[-1] == (
-        "Nothing to do: rtok is not installed for cline (global).")
+        "Nothing to do: rtok is not installed for cline (global)."
+    )
 
 
 def test_purge_json_names_installs_parts_and_what_was_removed() -> None:
@@ -213,8 +227,7 @@ def test_purge_json_names_installs_parts_and_what_was_removed() -> None:
     refused = run_rtok(["uninstall", "--purge", "--yes", "--json"])
     assert refused.returncode == 2
     document = json.loads(refused.stdout)
-    assert document["installed"] == [{"agent": "claude", "scope": "global",
-                                      "project_root": None}]
+    assert document["installed"] == [{"agent": "claude", "scope": "global", "project_root": None}]
     assert document["removed"] is None
     assert run_rtok(["uninstall", "-a", "claude", "-g"]).returncode == 0
     asked = json.loads(run_rtok(["uninstall", "--purge", "--json"]).stdout)

@@ -21,8 +21,10 @@ WHERE = ("checkout", "home", "project")
 
 
 def _hashes(root: Path) -> dict[str, str]:
-    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
-            for p in sorted(root.rglob("*"))}
+    return {
+        str(p): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+        for p in sorted(root.rglob("*"))
+    }
 
 
 def _place(where: str, home: Path, tmp_path: Path) -> Path:
@@ -46,8 +48,9 @@ def _init(args: list[str], cwd: Path, terminal: bool) -> tuple[int, bytes]:
     # folder of a checkout it stands in.
     argv = [rtok_entry_point(), *args]
     if not terminal:
-        done = subprocess.run(argv, cwd=cwd, capture_output=True, stdin=subprocess.DEVNULL,
-                              timeout=120, check=False)
+        done = subprocess.run(
+            argv, cwd=cwd, capture_output=True, stdin=subprocess.DEVNULL, timeout=120, check=False
+        )
         return done.returncode, done.stdout + done.stderr
     import pty
 
@@ -67,12 +70,18 @@ def _init(args: list[str], cwd: Path, terminal: bool) -> tuple[int, bytes]:
 
 @pytest.mark.parametrize("terminal", [False, True], ids=["no-terminal", "terminal"])
 @pytest.mark.parametrize("where", WHERE)
-def test_init_with_an_agent_is_global_unless_project(isolated_home: Path, tmp_path: Path,
-                                                     where: str, terminal: bool) -> None:
+def test_init_with_an_agent_is_global_unless_project(
+    isolated_home: Path, tmp_path: Path, where: str, terminal: bool
+) -> None:
     cwd = _place(where, isolated_home, tmp_path)
     before = _hashes(cwd) if where != "home" else {}
-    code, said = _init(["init", "--agent", "claude", "--auto-patch"] if not terminal
-                       else ["init", "--agent", "claude"], cwd, terminal)
+    code, said = _init(
+        ["init", "--agent", "claude", "--auto-patch"]
+        if not terminal
+        else ["init", "--agent", "claude"],
+        cwd,
+        terminal,
+    )
     assert code == 0, said[-2000:]
     assert (isolated_home / ".claude" / "settings.json").is_file()
     assert b"hook claude" in (isolated_home / ".claude" / "settings.json").read_bytes()
@@ -84,20 +93,21 @@ def test_init_with_an_agent_is_global_unless_project(isolated_home: Path, tmp_pa
 
 @pytest.mark.parametrize("terminal", [False, True], ids=["no-terminal", "terminal"])
 @pytest.mark.parametrize("where", ["checkout", "home"])
-def test_project_is_refused_in_the_checkout_and_in_home(isolated_home: Path, tmp_path: Path,
-                                                        where: str, terminal: bool) -> None:
+def test_project_is_refused_in_the_checkout_and_in_home(
+    isolated_home: Path, tmp_path: Path, where: str, terminal: bool
+) -> None:
     cwd = _place(where, isolated_home, tmp_path)
     before = _hashes(isolated_home)
-    code, said = _init(["init", "--agent", "claude", "--project", "--auto-patch"], cwd,
-                       terminal)
+    code, said = _init(["init", "--agent", "claude", "--project", "--auto-patch"], cwd, terminal)
     assert code == 2, said[-2000:]
     assert b"not a project of yours" in said
     assert _hashes(isolated_home) == before
 
 
 @pytest.mark.parametrize("terminal", [False, True], ids=["no-terminal", "terminal"])
-def test_project_in_a_project_installs_there(isolated_home: Path, tmp_path: Path,
-                                             terminal: bool) -> None:
+def test_project_in_a_project_installs_there(
+    isolated_home: Path, tmp_path: Path, terminal: bool
+) -> None:
     cwd = _place("project", isolated_home, tmp_path)
     args = ["init", "--agent", "claude", "--project"]
     code, said = _init([*args, "--auto-patch"] if not terminal else args, cwd, terminal)
@@ -107,15 +117,21 @@ def test_project_in_a_project_installs_there(isolated_home: Path, tmp_path: Path
 
 
 def test_help_says_the_same() -> None:
-    done = subprocess.run([sys.executable, "-m", "rtok", "init", "--help"],
-                          capture_output=True, timeout=60, check=False, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "rtok", "init", "--help"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+        text=True,
+    )
     text = " ".join(done.stdout.split())
     assert "for your user account, or with --project for the current project" in text
     assert "instead of the current project" not in text
 
 
-def test_an_uninstall_in_the_wrong_scope_says_where_rtok_is(isolated_home: Path,
-                                                            tmp_path: Path) -> None:
+def test_an_uninstall_in_the_wrong_scope_says_where_rtok_is(
+    isolated_home: Path, tmp_path: Path
+) -> None:
     cwd = _place("project", isolated_home, tmp_path)
     code, _ = _init(["init", "--agent", "claude", "--project", "--auto-patch"], cwd, False)
     assert code == 0

@@ -21,8 +21,11 @@ USER_JSONC = (
 
 def _ctx(home: Path, project_root: str | None = None) -> InstallContext:
     return InstallContext(
-        home=str(home), env=dict(os.environ), project_root=project_root,
-        rtok_bin="/opt/rtok/bin/rtok", created_by_rtok=lambda p: state.load().created(p),
+        home=str(home),
+        env=dict(os.environ),
+        project_root=project_root,
+        rtok_bin="/opt/rtok/bin/rtok",
+        created_by_rtok=lambda p: state.load().created(p),
     )
 
 
@@ -37,8 +40,9 @@ def _install(home: Path, target_dir: Path) -> transaction.ApplyResult:
 def _uninstall(home: Path, target_dir: Path) -> transaction.ApplyResult:
     ctx = _ctx(home)
     edits = [
-        settings_edit(str(target_dir / "settings.json"), "uninstall",
-                      created_by_rtok=ctx.created_by_rtok),
+        settings_edit(
+            str(target_dir / "settings.json"), "uninstall", created_by_rtok=ctx.created_by_rtok
+        ),
         whole_file_edit(str(target_dir / "sub" / "deeper" / "RTOK.md"), "uninstall"),
     ]
     return transaction.apply(planner.plan(edits, ctx), action="uninstall")
@@ -72,8 +76,9 @@ def test_uninstall_gives_back_bytes_and_removes_what_rtok_created(isolated_home:
     assert (target / "settings.json").read_bytes() == USER_JSONC
     assert os.stat(target / "settings.json").st_mode & 0o777 == 0o600
     assert not (target / "sub").exists()  # both directories rtok made are gone
-    assert sorted(result.removed_dirs) == sorted([str(target / "sub" / "deeper"),
-                                                  str(target / "sub")])
+    assert sorted(result.removed_dirs) == sorted(
+        [str(target / "sub" / "deeper"), str(target / "sub")]
+    )
     assert not state.load().created(str(target / "sub"))
 
 
@@ -117,9 +122,11 @@ def test_a_failed_step_restores_the_files_already_written(
     target.mkdir()
     (target / "settings.json").write_bytes(USER_JSONC)
     (target / "other.json").write_bytes(b"{}\n")
-    edits = [settings_edit(str(target / "settings.json")),
-             settings_edit(str(target / "other.json")),
-             whole_file_edit(str(target / "new" / "RTOK.md"))]
+    edits = [
+        settings_edit(str(target / "settings.json")),
+        settings_edit(str(target / "other.json")),
+        whole_file_edit(str(target / "new" / "RTOK.md")),
+    ]
     plan = planner.plan(edits, _ctx(isolated_home))
     before = snapshot(str(target))
     real_replace = os.replace
@@ -146,8 +153,10 @@ def test_strict_apply_refuses_a_file_changed_after_the_preview(isolated_home: Pa
     target = isolated_home / "agent"
     target.mkdir()
     (target / "settings.json").write_bytes(b'{"a": 1}\n')
-    plan = planner.plan([settings_edit(str(target / "settings.json")),
-                         whole_file_edit(str(target / "RTOK.md"))], _ctx(isolated_home))
+    plan = planner.plan(
+        [settings_edit(str(target / "settings.json")), whole_file_edit(str(target / "RTOK.md"))],
+        _ctx(isolated_home),
+    )
     (target / "settings.json").write_bytes(b'{"a": 1, "b": 2}\n')
     with pytest.raises(transaction.StaleTargetError):
         transaction.apply(plan, strict=True)
@@ -176,8 +185,9 @@ def test_a_symlink_is_kept_and_its_target_is_written(isolated_home: Path) -> Non
     agent = isolated_home / "agent"
     agent.mkdir()
     os.symlink(dotfiles / "settings.json", agent / "settings.json")
-    transaction.apply(planner.plan([settings_edit(str(agent / "settings.json"))],
-                                   _ctx(isolated_home)))
+    transaction.apply(
+        planner.plan([settings_edit(str(agent / "settings.json"))], _ctx(isolated_home))
+    )
     assert os.path.islink(agent / "settings.json")
     assert json.loads((dotfiles / "settings.json").read_bytes())["hooks"] == [RTOK_ENTRY]
     assert [n for n in os.listdir(dotfiles) if fsio.TEMP_MARKER in n] == []
@@ -190,9 +200,15 @@ def test_a_new_hook_script_gets_its_mode_and_an_existing_file_keeps_its_own(
     target.mkdir()
     (target / "kept.md").write_bytes(b"old\n")
     os.chmod(target / "kept.md", 0o640)
-    transaction.apply(planner.plan(
-        [whole_file_edit(str(target / "hook.sh"), mode=0o755),
-         whole_file_edit(str(target / "kept.md"))], _ctx(isolated_home)))
+    transaction.apply(
+        planner.plan(
+            [
+                whole_file_edit(str(target / "hook.sh"), mode=0o755),
+                whole_file_edit(str(target / "kept.md")),
+            ],
+            _ctx(isolated_home),
+        )
+    )
     assert os.stat(target / "hook.sh").st_mode & 0o777 == 0o755
     assert os.stat(target / "kept.md").st_mode & 0o777 == 0o640
 
@@ -202,8 +218,9 @@ def test_temp_files_of_a_killed_run_are_swept(isolated_home: Path) -> None:
     target.mkdir()
     dead = target / f".settings.json{fsio.TEMP_MARKER}999999999.abcd1234"
     dead.write_bytes(b"half")
-    result = transaction.apply(planner.plan([settings_edit(str(target / "settings.json"))],
-                                            _ctx(isolated_home)))
+    result = transaction.apply(
+        planner.plan([settings_edit(str(target / "settings.json"))], _ctx(isolated_home))
+    )
     assert not dead.exists() and result.removed_temps == [str(dead)]
 
 
@@ -226,8 +243,9 @@ def test_a_file_of_another_user_keeps_its_owner(isolated_home: Path) -> None:
     target.mkdir()
     (target / "settings.json").write_bytes(b"{}\n")
     os.chown(target / "settings.json", 65534, 65534)
-    transaction.apply(planner.plan([settings_edit(str(target / "settings.json"))],
-                                   _ctx(isolated_home)))
+    transaction.apply(
+        planner.plan([settings_edit(str(target / "settings.json"))], _ctx(isolated_home))
+    )
     st = os.stat(target / "settings.json")
     assert (st.st_uid, st.st_gid) == (65534, 65534)
     assert b"hook test" in (target / "settings.json").read_bytes()
@@ -241,8 +259,10 @@ def test_integrity_records_follow_install_and_uninstall(isolated_home: Path) -> 
     (target / "settings.json").write_bytes(USER_JSONC)
     _install(isolated_home, target)
     recorded = {(r.path, r.kind) for r in integrity.load_records()}
-    assert recorded == {(str(target / "settings.json"), "settings_entry"),
-                        (str(target / "sub" / "deeper" / "RTOK.md"), "awareness_file")}
+    assert recorded == {
+        (str(target / "settings.json"), "settings_entry"),
+        (str(target / "sub" / "deeper" / "RTOK.md"), "awareness_file"),
+    }
     records_file = Path(paths.integrity_records())
     records_file.unlink()
     _install(isolated_home, target)  # nothing to write, but the lost records come back
@@ -279,9 +299,13 @@ def test_a_file_in_place_at_planning_is_rechecked_so_the_run_stays_whole(
     settings, awareness = str(target / "settings.json"), str(target / "RTOK.md")
     transaction.apply(planner.plan([settings_edit(settings)], _ctx(isolated_home)))
     ctx = _ctx(isolated_home)
-    uninstall = planner.plan([settings_edit(settings, "uninstall",
-                                            created_by_rtok=ctx.created_by_rtok),
-                              whole_file_edit(awareness, "uninstall")], ctx)
+    uninstall = planner.plan(
+        [
+            settings_edit(settings, "uninstall", created_by_rtok=ctx.created_by_rtok),
+            whole_file_edit(awareness, "uninstall"),
+        ],
+        ctx,
+    )
     assert [c.path for c in uninstall.changes] == [settings]
     transaction.apply(planner.plan([whole_file_edit(awareness)], _ctx(isolated_home)))
     result = transaction.apply(uninstall, action="uninstall")

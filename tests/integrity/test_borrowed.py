@@ -26,7 +26,8 @@ def _fake_binary(folder: Path, name: str) -> None:
 
 
 def test_doctor_names_the_borrowing_hosts_found_and_checks_their_payloads(
-        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bindir = tmp_path / "bin"
     _fake_binary(bindir, "devin")  # Devin CLI by its binary
     (isolated_home / ".grok").mkdir()  # Grok Build by its folder
@@ -42,15 +43,22 @@ def test_doctor_names_the_borrowing_hosts_found_and_checks_their_payloads(
 
 
 def test_a_hook_that_errors_or_blocks_fails_for_a_borrowing_host(
-        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bindir = tmp_path / "bin"
     _fake_binary(bindir, "zcode")
     monkeypatch.setenv("PATH", f"{bindir}:/usr/bin:/bin")
     claude = integrations.get_descriptor("claude")
-    results = borrowed_checks(claude, ["cat >/dev/null; exit 2", "cat >/dev/null; echo nope",
-                                       "cat >/dev/null"], run_hook_command)
+    results = borrowed_checks(
+        claude,
+        ["cat >/dev/null; exit 2", "cat >/dev/null; echo nope", "cat >/dev/null"],
+        run_hook_command,
+    )
     assert [(level, host) for level, host, _ in results] == [
-        ("FAIL", "ZCode"), ("FAIL", "ZCode"), ("PASS", "ZCode")]
+        ("FAIL", "ZCode"),
+        ("FAIL", "ZCode"),
+        ("PASS", "ZCode"),
+    ]
     assert "exit 2 blocks the call" in results[0][2]
     assert "not JSON" in results[1][2]
 
@@ -65,22 +73,30 @@ def test_what_counts_as_a_valid_answer() -> None:
 
 
 def _with_borrowers(borrowers: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"name": "demo", "display_name": "Demo", "tier": "rules",
-            "proof": {"kind": "contract", "docs": ["d"]},
-            "doctor": {"borrowers": borrowers},
-            "install": {"global": [{"strategy": "awareness_file", "path": "~/.demo/RTOK.md"}]}}
+    return {
+        "name": "demo",
+        "display_name": "Demo",
+        "tier": "rules",
+        "proof": {"kind": "contract", "docs": ["d"]},
+        "doctor": {"borrowers": borrowers},
+        "install": {"global": [{"strategy": "awareness_file", "path": "~/.demo/RTOK.md"}]},
+    }
 
 
-@pytest.mark.parametrize(("borrower", "message"), [
-    ({"name": "X", "binaries": ["x"], "source": "s"}, "exactly one of payload and sample_of"),
-    ({"name": "X", "binaries": ["x"], "source": "s", "payload": "{}", "sample_of": "grok"},
-     "exactly one of payload and sample_of"),
-    ({"name": "X", "binaries": ["x"], "source": "s", "payload": '{"tool": "Bash"}'},
-     "holding"),
-    ({"name": "X", "binaries": ["x"], "source": "s", "payload": "{"}, "not JSON"),
-    ({"name": "X", "source": "s", "sample_of": "grok"}, "needs binaries or paths"),
-    ({"name": "X", "binaries": ["x"], "sample_of": "grok"}, "source"),
-])
+@pytest.mark.parametrize(
+    ("borrower", "message"),
+    [
+        ({"name": "X", "binaries": ["x"], "source": "s"}, "exactly one of payload and sample_of"),
+        (
+            {"name": "X", "binaries": ["x"], "source": "s", "payload": "{}", "sample_of": "grok"},
+            "exactly one of payload and sample_of",
+        ),
+        ({"name": "X", "binaries": ["x"], "source": "s", "payload": '{"tool": "Bash"}'}, "holding"),
+        ({"name": "X", "binaries": ["x"], "source": "s", "payload": "{"}, "not JSON"),
+        ({"name": "X", "source": "s", "sample_of": "grok"}, "needs binaries or paths"),
+        ({"name": "X", "binaries": ["x"], "sample_of": "grok"}, "source"),
+    ],
+)
 def test_borrowers_are_validated(borrower: dict[str, Any], message: str) -> None:
     with pytest.raises(DescriptorError, match=message):
         descriptor_module.parse(_with_borrowers([borrower]), "/x/integrations/demo.toml")

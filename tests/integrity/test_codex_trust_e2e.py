@@ -46,9 +46,21 @@ def _ensure_codex() -> None:
 def _hooks_list(home: Path, cwd: Path, timeout: float = 90) -> list[dict[str, object]]:
     env = {**os.environ, "CODEX_HOME": str(home / ".codex"), "RUST_LOG": "warn"}
     proc = subprocess.Popen(
-        [_node(), CODEX_JS, "app-server", "--disable", "plugins", "--disable", "apps",
-         "--disable", "remote_plugin"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+        [
+            _node(),
+            CODEX_JS,
+            "app-server",
+            "--disable",
+            "plugins",
+            "--disable",
+            "apps",
+            "--disable",
+            "remote_plugin",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
         cwd=cwd,
     )
     assert proc.stdin is not None and proc.stdout is not None
@@ -103,8 +115,9 @@ def test_doctor_and_codex_agree_on_hook_trust(isolated_home: Path) -> None:
 
     [hook] = _hooks_list(isolated_home, isolated_home)
     assert hook["trustStatus"] == "trusted"
-    assert hook["currentHash"] == codex_hook_hash(str(hook["command"]), hook["timeoutSec"],
-                                                  str(hook["matcher"]))
+    assert hook["currentHash"] == codex_hook_hash(
+        str(hook["command"]), hook["timeoutSec"], str(hook["matcher"])
+    )
     assert _doctor_trust(isolated_home)["level"] == "PASS"
 
     hooks_json = isolated_home / ".codex" / "hooks.json"
@@ -116,8 +129,9 @@ def test_doctor_and_codex_agree_on_hook_trust(isolated_home: Path) -> None:
     assert doctor["level"] == "FAIL" and "changed since it was trusted" in str(doctor["message"])
 
     config = isolated_home / ".codex" / "config.toml"
-    config.write_text(re.sub(r'\[hooks\.state\.[^\]]+\]\ntrusted_hash = "[^"]+"\n?', "",
-                             config.read_text()))
+    config.write_text(
+        re.sub(r'\[hooks\.state\.[^\]]+\]\ntrusted_hash = "[^"]+"\n?', "", config.read_text())
+    )
     [hook] = _hooks_list(isolated_home, isolated_home)
     assert hook["trustStatus"] == "untrusted"
     doctor = _doctor_trust(isolated_home)
@@ -125,8 +139,9 @@ def test_doctor_and_codex_agree_on_hook_trust(isolated_home: Path) -> None:
 
 
 @pytest.mark.e2e
-def test_codex_trusts_the_hook_under_a_non_ascii_home(isolated_home: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_codex_trusts_the_hook_under_a_non_ascii_home(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A HOME such as /home/jürgen: the hooks.json path in the trust key, and the rtok path
     in the hook command, hold non-ASCII characters; Codex must call the hook trusted, and
     its hash must be the one rtok wrote and doctor recomputes."""
@@ -144,8 +159,9 @@ def test_codex_trusts_the_hook_under_a_non_ascii_home(isolated_home: Path,
     [hook] = _hooks_list(home, home)
     assert "jürgen" in str(hook["command"]) and "tools ü" in str(hook["command"])
     assert hook["trustStatus"] == "trusted", hook
-    assert hook["currentHash"] == codex_hook_hash(str(hook["command"]), hook["timeoutSec"],
-                                                  str(hook["matcher"]))
+    assert hook["currentHash"] == codex_hook_hash(
+        str(hook["command"]), hook["timeoutSec"], str(hook["matcher"])
+    )
     config = (home / ".codex" / "config.toml").read_text(encoding="utf-8")
     assert str(hook["currentHash"]) in config
     assert _doctor_trust(home)["level"] == "PASS"
@@ -159,8 +175,10 @@ def test_rtoks_hook_goes_inline_where_the_users_hooks_live(isolated_home: Path) 
     _ensure_codex()
     codex = isolated_home / ".codex"
     codex.mkdir()
-    user = ('[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.hooks]]\n'
-            'type = "command"\ncommand = "echo user-hook"\n')
+    user = (
+        '[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.hooks]]\n'
+        'type = "command"\ncommand = "echo user-hook"\n'
+    )
     (codex / "config.toml").write_text(user)
     result = run_rtok(["init", "--agent", "codex", "-g", "--auto-patch", "--hook-only"])
     assert result.returncode == 0, result.stderr
@@ -171,11 +189,12 @@ def test_rtoks_hook_goes_inline_where_the_users_hooks_live(isolated_home: Path) 
     assert "echo user-hook" in commands and commands["echo user-hook"]["enabled"] is True
     [ours] = [h for c, h in commands.items() if c.endswith("hook codex")]
     assert ours["trustStatus"] == "trusted" and str(ours["key"]).startswith(
-        f"{codex / 'config.toml'}:pre_tool_use:1:")
-    assert ours["currentHash"] == codex_hook_hash(str(ours["command"]), ours["timeoutSec"],
-                                                  str(ours["matcher"]))
-    doctor = run_rtok(["doctor", "--json", "--agent", "codex"], cwd=str(isolated_home),
-                      timeout=240)
+        f"{codex / 'config.toml'}:pre_tool_use:1:"
+    )
+    assert ours["currentHash"] == codex_hook_hash(
+        str(ours["command"]), ours["timeoutSec"], str(ours["matcher"])
+    )
+    doctor = run_rtok(["doctor", "--json", "--agent", "codex"], cwd=str(isolated_home), timeout=240)
     checks = json.loads(doctor.stdout)["checks"]
     assert [c["level"] for c in checks if c["sample"] == "codex_trust"] == ["PASS"]
     assert not [c for c in checks if c["sample"] == "hook_layer"]

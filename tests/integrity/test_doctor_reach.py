@@ -15,15 +15,22 @@ from rtok.integrity import reach
 from rtok_testing import run_rtok
 
 
-@pytest.mark.parametrize(("reply", "found"), [
-    ('{"hookSpecificOutput": {"updatedInput": {"command": "/x/rtok expand --list"}}}',
-     "/x/rtok expand --list"),
-    ('{"decision": "deny", "reason": "please run `\'/my dir/rtok\' expand --list` instead"}',
-     "'/my dir/rtok' expand --list"),
-    ("/x/rtok expand --list", "/x/rtok expand --list"),  # `rtok rewrite` prints it plain
-    ("", None),
-    ("{}", None),
-])
+@pytest.mark.parametrize(
+    ("reply", "found"),
+    [
+        (
+            '{"hookSpecificOutput": {"updatedInput": {"command": "/x/rtok expand --list"}}}',
+            "/x/rtok expand --list",
+        ),
+        (
+            '{"decision": "deny", "reason": "please run `\'/my dir/rtok\' expand --list` instead"}',
+            "'/my dir/rtok' expand --list",
+        ),
+        ("/x/rtok expand --list", "/x/rtok expand --list"),  # `rtok rewrite` prints it plain
+        ("", None),
+        ("{}", None),
+    ],
+)
 def test_the_command_a_reply_hands_the_agent(reply: str, found: str | None) -> None:
     assert reach.command_in_reply(reply) == found
 
@@ -51,7 +58,12 @@ def test_doctor_runs_rtok_expand_as_each_agent_would(isolated_home: Path) -> Non
     fix = str(broken["claude"]["fix"])
     assert " init --agent claude" in fix
     # The fix runs as printed in a shell whose PATH has no rtok.
-    done = subprocess.run(["/bin/sh", "-c", fix], env={**os.environ, **env},
-                          capture_output=True, timeout=120, check=False)
+    done = subprocess.run(
+        ["/bin/sh", "-c", fix],
+        env={**os.environ, **env},
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert _expand_checks(isolated_home, env)["claude"]["level"] == "PASS"

@@ -19,12 +19,12 @@ def _reply(decision: str | None, new_input: dict[str, object]) -> str:
 
 def test_codex_needs_allow_with_updated_input() -> None:
     rewritten = {"command": "/x/rtok run git status", "description": "d"}
-    assert host_contract_problem("codex", "rewrite", _reply("allow", rewritten),
-                                 SAMPLE_INPUT) is None
+    assert (
+        host_contract_problem("codex", "rewrite", _reply("allow", rewritten), SAMPLE_INPUT) is None
+    )
     problem = host_contract_problem("codex", "rewrite", _reply(None, rewritten), SAMPLE_INPUT)
     assert problem is not None and "allow" in problem
-    assert host_contract_problem("claude", "rewrite", _reply(None, rewritten),
-                                 SAMPLE_INPUT) is None
+    assert host_contract_problem("claude", "rewrite", _reply(None, rewritten), SAMPLE_INPUT) is None
 
 
 def test_complete_input_is_required() -> None:
@@ -50,20 +50,31 @@ def test_wrong_place_for_the_input() -> None:
 
 
 def test_hook_commands_found_in_wrappers() -> None:
-    entry = json.dumps([{"bash": "'/a b/rtok' hook copilot || true"},
-                        {"command": "/usr/bin/rtok hook claude"},
-                        {"command": "sh -c '/opt/rtok hook claude'"}])
+    entry = json.dumps(
+        [
+            {"bash": "'/a b/rtok' hook copilot || true"},
+            {"command": "/usr/bin/rtok hook claude"},
+            {"command": "sh -c '/opt/rtok hook claude'"},
+        ]
+    )
     assert hook_commands_in(entry, "copilot") == ["'/a b/rtok' hook copilot || true"]
-    assert hook_commands_in(entry, "claude") == ["/usr/bin/rtok hook claude",
-                                                 "sh -c '/opt/rtok hook claude'"]
+    assert hook_commands_in(entry, "claude") == [
+        "/usr/bin/rtok hook claude",
+        "sh -c '/opt/rtok hook claude'",
+    ]
     assert rtok_bins_in(entry) == ["/a b/rtok", "/usr/bin/rtok", "/opt/rtok"]
 
 
 def test_sample_payload_follows_the_shape() -> None:
-    shape = {"tool": ["tool_call", "name"], "tools": ["run_commands"],
-             "event": ["hookName"], "events": ["tool_call"],
-             "input": ["tool_call", "input"], "command": ["commands"],
-             "command_format": "list"}
+    shape = {
+        "tool": ["tool_call", "name"],
+        "tools": ["run_commands"],
+        "event": ["hookName"],
+        "events": ["tool_call"],
+        "input": ["tool_call", "input"],
+        "command": ["commands"],
+        "command_format": "list",
+    }
     payload = sample_payload(shape, "git status", "/tmp")
     assert payload["tool_call"]["name"] == "run_commands"
     assert payload["tool_call"]["input"]["commands"] == ["git status"]

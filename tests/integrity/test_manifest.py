@@ -17,14 +17,20 @@ from rtok_testing import REPO_ROOT
 
 def test_committed_manifest_matches_shipped_files() -> None:
     committed = Path(manifest.manifest_path()).read_text()
-    fresh = manifest.render_manifest(manifest.build_manifest(
-        json.loads(committed), __version__, manifest.shipped_files()))
+    fresh = manifest.render_manifest(
+        manifest.build_manifest(json.loads(committed), __version__, manifest.shipped_files())
+    )
     assert committed == fresh, "run scripts/gen_trust_manifest.py"
 
 
 def test_script_check_mode_agrees() -> None:
-    result = subprocess.run([sys.executable, "scripts/gen_trust_manifest.py", "--check"],
-                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "scripts/gen_trust_manifest.py", "--check"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stdout
 
 
@@ -69,7 +75,8 @@ def test_substituted_template_is_stock(value: str) -> None:
     assert not is_stock_artifact("templates/p.ts", bytes(tampered), doc)
     # Two different values in one file are not a substitution rtok makes.
     mixed = TEMPLATE.replace(b"{{RTOK_BIN_JSON}}", b'"/a"', 1).replace(
-        b"{{RTOK_BIN_JSON}}", b'"/b"')
+        b"{{RTOK_BIN_JSON}}", b'"/b"'
+    )
     assert not is_stock_artifact("templates/p.ts", mixed, doc)
 
 

@@ -22,10 +22,18 @@ HASH_A = "a" * 64
 HASH_B = "b" * 64
 
 
-def _record(path: str, agent: str = "claude", kind: str = "settings_entry",
-            sha: str = HASH_A) -> ArtifactRecord:
-    return ArtifactRecord(path=path, agent=agent, scope="global", project_root=None,
-                          kind=kind, sha256=sha, rtok_version="0.1.0")
+def _record(
+    path: str, agent: str = "claude", kind: str = "settings_entry", sha: str = HASH_A
+) -> ArtifactRecord:
+    return ArtifactRecord(
+        path=path,
+        agent=agent,
+        scope="global",
+        project_root=None,
+        kind=kind,
+        sha256=sha,
+        rtok_version="0.1.0",
+    )
 
 
 def test_record_then_load(tmp_path: Path) -> None:
@@ -48,8 +56,12 @@ def test_same_identity_replaces(tmp_path: Path) -> None:
 
 def test_shared_file_keeps_other_agents_record(tmp_path: Path) -> None:
     agents_md = str(tmp_path / "AGENTS.md")
-    record_artifacts([_record(agents_md, "codex", "awareness_block"),
-                      _record(agents_md, "kimi", "awareness_block")])
+    record_artifacts(
+        [
+            _record(agents_md, "codex", "awareness_block"),
+            _record(agents_md, "kimi", "awareness_block"),
+        ]
+    )
     assert forget_artifacts([(agents_md, "awareness_block", "codex")]) == 1
     assert [r.agent for r in load_records()] == ["kimi"]
     assert forget_artifacts([(agents_md, "awareness_block")]) == 1

@@ -13,10 +13,12 @@ VERBS = [["verify"], ["doctor"], ["init", "-g"], ["uninstall", "-g"], ["init", "
 
 
 @pytest.mark.parametrize("verb", VERBS, ids=lambda v: " ".join(v))
-@pytest.mark.parametrize(("typed", "nearest"), [("claud", "claude"), ("codx", "codex"),
-                                                 ("gemni", "gemini")])
-def test_a_near_miss_names_the_agent_meant(verb: list[str], typed: str, nearest: str,
-                                           isolated_home: Path) -> None:
+@pytest.mark.parametrize(
+    ("typed", "nearest"), [("claud", "claude"), ("codx", "codex"), ("gemni", "gemini")]
+)
+def test_a_near_miss_names_the_agent_meant(
+    verb: list[str], typed: str, nearest: str, isolated_home: Path
+) -> None:
     (isolated_home / ".claude").mkdir()  # an agent to install into, were the name known
     before = sorted(isolated_home.rglob("*"))
     result = run_rtok([*verb, "--agent", typed], cwd=str(isolated_home))
@@ -34,7 +36,8 @@ def test_a_name_like_no_agent_points_at_the_list(verb: str) -> None:
     result = run_rtok([verb, "-a", "no-such-agent"])
     assert result.returncode == 2
     assert result.stderr.decode() == (
-        f"rtok {verb}: unknown agent 'no-such-agent'; (all agents: `rtok agents`)\n")
+        f"rtok {verb}: unknown agent 'no-such-agent'; (all agents: `rtok agents`)\n"
+    )
     assert result.stdout == b""
 
 

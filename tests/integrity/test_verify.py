@@ -21,9 +21,19 @@ def _sha(data: bytes) -> str:
 def _install_file(path: Path, data: bytes, agent: str, kind: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
-    record_artifacts([ArtifactRecord(path=str(path), agent=agent, scope="global",
-                                     project_root=None, kind=kind, sha256=_sha(data),
-                                     rtok_version=__version__)])
+    record_artifacts(
+        [
+            ArtifactRecord(
+                path=str(path),
+                agent=agent,
+                scope="global",
+                project_root=None,
+                kind=kind,
+                sha256=_sha(data),
+                rtok_version=__version__,
+            )
+        ]
+    )
 
 
 def _verify(*args: str, cwd: Path | None = None) -> tuple[int, dict[str, object]]:
@@ -69,8 +79,9 @@ def test_flipped_byte_is_tampered(isolated_home: Path) -> None:
     assert human.startswith("FAIL  ") and "tampered" in human
     assert f"(fix: {fix})" in human
     # The fix works as printed, in a shell (no rtok on PATH here: it names rtok's path).
-    done = subprocess.run(["/bin/sh", "-c", fix], cwd=isolated_home, capture_output=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        ["/bin/sh", "-c", fix], cwd=isolated_home, capture_output=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert _verify(cwd=isolated_home)[0] == 0
 
@@ -143,8 +154,13 @@ def test_untrusted_rule_file_warns(isolated_home: Path, tmp_path: Path) -> None:
     fix = str(item["fix"])
     assert fix.endswith(f" trust {rules}")
     # On a terminal the fix shows the file and asks; --yes is the same answer here.
-    done = subprocess.run(["/bin/sh", "-c", fix + " --yes"], cwd=project,
-                          capture_output=True, timeout=120, check=False)
+    done = subprocess.run(
+        ["/bin/sh", "-c", fix + " --yes"],
+        cwd=project,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     code, doc = _verify(cwd=project)
     assert [i["status"] for i in _items(doc)] == ["trusted"] and code == 0
@@ -158,8 +174,16 @@ def test_json_schema_is_as_documented(isolated_home: Path) -> None:
     code, doc = _verify(cwd=isolated_home)
     documented = Path(__file__).resolve().parents[2] / "docs" / "verify-json.md"
     text = documented.read_text()
-    assert set(doc) == {"schema", "rtok_version", "agent", "agents", "ok", "exit_code",
-                        "summary", "items"}
+    assert set(doc) == {
+        "schema",
+        "rtok_version",
+        "agent",
+        "agents",
+        "ok",
+        "exit_code",
+        "summary",
+        "items",
+    }
     for key in doc:
         assert f'"{key}"' in text, key
     assert doc["schema"] == 1 and doc["exit_code"] == code
@@ -168,9 +192,19 @@ def test_json_schema_is_as_documented(isolated_home: Path) -> None:
         assert len(item) == 15
         for key in item:
             assert f'"{key}"' in text, key
-    for status in ("verified", "tampered", "missing", "no_baseline", "orphaned",
-                   "missing_binary", "incompatible_version", "untrusted", "modified",
-                   "partial", "host_cannot_parse"):
+    for status in (
+        "verified",
+        "tampered",
+        "missing",
+        "no_baseline",
+        "orphaned",
+        "missing_binary",
+        "incompatible_version",
+        "untrusted",
+        "modified",
+        "partial",
+        "host_cannot_parse",
+    ):
         assert f"`{status}`" in text
 
 
@@ -196,8 +230,7 @@ def test_agent_filter_takes_several_agents(isolated_home: Path) -> None:
     _install_file(isolated_home / ".gemini" / "RTOK.md", b"y\n", "gemini", "awareness_file")
     _install_file(isolated_home / ".cline" / "rtok.md", b"w\n", "cline", "awareness_file")
     (isolated_home / ".gemini" / "RTOK.md").write_bytes(b"z\n")
-    code, doc = _verify("--agent", "roo", "--agent", "gemini", "--agent", "roo",
-                        cwd=isolated_home)
+    code, doc = _verify("--agent", "roo", "--agent", "gemini", "--agent", "roo", cwd=isolated_home)
     assert code == 1 and doc["agent"] is None and doc["agents"] == ["roo", "gemini"]
     assert {i["agent"] for i in _items(doc)} == {"gemini", "roo"}
     _code, doc = _verify("--agent", "roo", "--agent", "cline", cwd=isolated_home)
@@ -220,9 +253,18 @@ def test_record_of_a_removed_project_is_orphaned(isolated_home: Path, tmp_path: 
     (project / ".roo" / "rules").mkdir(parents=True)
     target = project / ".roo" / "rules" / "rtok.md"
     target.write_bytes(b"x\n")
-    record_artifacts([ArtifactRecord(path=str(target), agent="roo", scope="project",
-                                     project_root=str(project), kind="awareness_file",
-                                     sha256=_sha(b"x\n"))])
+    record_artifacts(
+        [
+            ArtifactRecord(
+                path=str(target),
+                agent="roo",
+                scope="project",
+                project_root=str(project),
+                kind="awareness_file",
+                sha256=_sha(b"x\n"),
+            )
+        ]
+    )
     code, doc = _verify(cwd=isolated_home)
     assert code == 0
     import shutil
@@ -232,8 +274,9 @@ def test_record_of_a_removed_project_is_orphaned(isolated_home: Path, tmp_path: 
     assert [i["status"] for i in _items(doc)] == ["orphaned"] and code == 1
     fix = str(_items(doc)[0]["fix"])
     assert fix.endswith(" verify --prune")
-    done = subprocess.run(["/bin/sh", "-c", fix], cwd=isolated_home, capture_output=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        ["/bin/sh", "-c", fix], cwd=isolated_home, capture_output=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert _verify(cwd=isolated_home)[0] == 0
 

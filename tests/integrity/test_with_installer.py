@@ -47,16 +47,21 @@ def test_fresh_install_is_all_pass(everything_installed: Path) -> None:
     assert code == 0
     assert {i["level"] for i in items} == {"PASS"}
     kinds = {i["kind"] for i in items if i["check"] == "artifact"}
-    assert kinds == {"whole_file", "settings_entry", "awareness_file", "awareness_block",
-                     "trust_entry", "reference_line"}
+    assert kinds == {
+        "whole_file",
+        "settings_entry",
+        "awareness_file",
+        "awareness_block",
+        "trust_entry",
+        "reference_line",
+    }
     assert any(i["check"] == "hook_command" for i in items)
 
 
 def test_fresh_project_install_is_all_pass(isolated_home: Path, tmp_path: Path) -> None:
     project = tmp_path / "proj"
     (project / ".git").mkdir(parents=True)
-    _init("--agent", "claude", "--agent", "codex", "--agent", "opencode", "--project",
-          cwd=project)
+    _init("--agent", "claude", "--agent", "codex", "--agent", "opencode", "--project", cwd=project)
     code, items = _verify(project)
     assert code == 0, [i["message"] for i in items if i["level"] != "PASS"]
     scopes = {i["scope"] for i in items if i["check"] == "artifact"}
@@ -156,8 +161,16 @@ def test_doctor_detects_a_removed_binary(isolated_home: Path, tmp_path: Path) ->
     venv_bin.mkdir(parents=True)
     copy = venv_bin / "rtok"
     shutil.copy2(rtok_entry_point(), copy)
-    _init("--agent", "claude", "--agent", "copilot", "--agent", "opencode", "-g",
-          env={"RTOK_BIN": str(copy)})
+    _init(
+        "--agent",
+        "claude",
+        "--agent",
+        "copilot",
+        "--agent",
+        "opencode",
+        "-g",
+        env={"RTOK_BIN": str(copy)},
+    )
     code, checks = _doctor(cwd=isolated_home)
     assert code == 0, [c["message"] for c in checks if c["level"] == "FAIL"]
     copy.unlink()
@@ -177,8 +190,7 @@ def test_doctor_checks_a_deny_rule_of_the_agents_own(agent: str, isolated_home: 
     _init("--agent", agent, "-g")
     code, checks = _doctor("--agent", agent, cwd=isolated_home)
     assert code == 0, [c["message"] for c in checks if c["level"] == "FAIL"]
-    assert {(c["sample"], c["level"]) for c in checks} >= {("rewrite", "PASS"),
-                                                          ("deny", "PASS")}
+    assert {(c["sample"], c["level"]) for c in checks} >= {("rewrite", "PASS"), ("deny", "PASS")}
 
 
 def test_doctor_detects_an_entry_edited_to_another_command(isolated_home: Path) -> None:
@@ -224,7 +236,8 @@ def test_doctor_detects_a_modified_plugin(isolated_home: Path) -> None:
 
 def test_codex_hash_matches_the_worked_example() -> None:
     assert codex_hook_hash("/usr/local/bin/rtok hook codex", 30, "Bash") == (
-        "sha256:9f43bab89ab8164729c020d6c7b424a31c4a3bc4059605c30109be016c60e336")
+        "sha256:9f43bab89ab8164729c020d6c7b424a31c4a3bc4059605c30109be016c60e336"
+    )
 
 
 def test_python_used_is_the_test_interpreter() -> None:
@@ -238,8 +251,7 @@ def test_doctor_still_runs_hooks_when_records_are_lost(isolated_home: Path) -> N
     os.unlink(paths.integrity_records())
     code, checks = _doctor("--agent", "claude", cwd=isolated_home)
     assert code == 0
-    assert {(c["sample"], c["level"]) for c in checks} >= {("rewrite", "PASS"),
-                                                           ("deny", "PASS")}
+    assert {(c["sample"], c["level"]) for c in checks} >= {("rewrite", "PASS"), ("deny", "PASS")}
 
 
 def test_uninstall_forgets_records_and_verify_is_quiet(isolated_home: Path) -> None:
@@ -255,10 +267,25 @@ def test_uninstall_forgets_records_and_verify_is_quiet(isolated_home: Path) -> N
 def test_doctor_warns_about_other_hooks_on_the_same_calls(isolated_home: Path) -> None:
     settings = isolated_home / ".claude" / "settings.json"
     settings.parent.mkdir()
-    settings.write_text(json.dumps({"hooks": {"PreToolUse": [
-        {"matcher": "Bash", "hooks": [{"type": "command", "command": "/opt/guard.sh"}]},
-        {"matcher": "Edit", "hooks": [{"type": "command", "command": "/opt/fmt.sh"}]},
-    ]}}, indent=2))
+    settings.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {
+                            "matcher": "Bash",
+                            "hooks": [{"type": "command", "command": "/opt/guard.sh"}],
+                        },
+                        {
+                            "matcher": "Edit",
+                            "hooks": [{"type": "command", "command": "/opt/fmt.sh"}],
+                        },
+                    ]
+                }
+            },
+            indent=2,
+        )
+    )
     _init("--agent", "claude", "-g")
     code, checks = _doctor("--agent", "claude", cwd=isolated_home)
     assert code == 0  # a warning, not a failure
@@ -268,7 +295,8 @@ def test_doctor_warns_about_other_hooks_on_the_same_calls(isolated_home: Path) -
 
 
 def test_doctor_runs_auggies_hook_and_says_what_only_the_tenant_decides(
-        isolated_home: Path) -> None:
+    isolated_home: Path,
+) -> None:
     _init("--agent", "auggie", "-g")
     code, checks = _doctor("--agent", "auggie", cwd=isolated_home)
     assert code == 0, [c["message"] for c in checks if c["level"] == "FAIL"]
@@ -310,10 +338,22 @@ def test_doctor_keeps_its_sample_calls_out_of_the_decision_log(isolated_home: Pa
     assert not (data / "hook-decisions.jsonl").exists()
     # The hook the doctor ran does log a real call: the file is absent only for its samples.
     [hook] = [c["command"] for c in checks if c["sample"] == "rewrite" and c["agent"] == "claude"]
-    payload = {"session_id": "s1", "tool_use_id": "t1", "tool_name": "Bash",
-               "hook_event_name": "PreToolUse", "cwd": str(isolated_home),
-               "tool_input": {"command": "git status"}}
-    subprocess.run(["/bin/sh", "-c", str(hook)], input=json.dumps(payload), text=True,
-                   capture_output=True, cwd=str(isolated_home), check=True, timeout=30)
+    payload = {
+        "session_id": "s1",
+        "tool_use_id": "t1",
+        "tool_name": "Bash",
+        "hook_event_name": "PreToolUse",
+        "cwd": str(isolated_home),
+        "tool_input": {"command": "git status"},
+    }
+    subprocess.run(
+        ["/bin/sh", "-c", str(hook)],
+        input=json.dumps(payload),
+        text=True,
+        capture_output=True,
+        cwd=str(isolated_home),
+        check=True,
+        timeout=30,
+    )
     lines = (data / "hook-decisions.jsonl").read_text().splitlines()
     assert [json.loads(line)["command"] for line in lines] == ["git status"]

@@ -25,14 +25,19 @@ async def _session(command: list[str]) -> dict[str, Any]:
         long = await session.call_tool("long_text", {"count": 250})
         short = await session.call_tool("short_text", {})
         failing = await session.call_tool("failing", {"count": 250})
-    return {"tools": [tool.model_dump() for tool in tools.tools], "long": long,
-            "short": short.model_dump(), "failing": failing.model_dump()}
+    return {
+        "tools": [tool.model_dump() for tool in tools.tools],
+        "long": long,
+        "short": short.model_dump(),
+        "failing": failing.model_dump(),
+    }
 
 
 def test_official_client_sees_the_same_session_through_the_proxy() -> None:
     direct = anyio.run(_session, [sys.executable, SERVER])
-    proxied = anyio.run(_session, [sys.executable, "-m", "rtok", "mcp", "--",
-                                   sys.executable, SERVER])
+    proxied = anyio.run(
+        _session, [sys.executable, "-m", "rtok", "mcp", "--", sys.executable, SERVER]
+    )
     assert proxied["tools"] == direct["tools"]
     assert proxied["short"] == direct["short"]
     assert proxied["failing"] == direct["failing"]

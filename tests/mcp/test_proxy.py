@@ -13,26 +13,50 @@ from rtok_testing import run_rtok
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server_app.py")
 
 SESSION: list[dict[str, Any]] = [
-    {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-     "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                "clientInfo": {"name": "rtok-test", "version": "0"}}},
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "rtok-test", "version": "0"},
+        },
+    },
     {"jsonrpc": "2.0", "method": "notifications/initialized"},
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-    {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-     "params": {"name": "long_text", "arguments": {"count": 400}}},
-    {"jsonrpc": "2.0", "id": "four", "method": "tools/call",
-     "params": {"name": "short_text", "arguments": {}}},
-    {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-     "params": {"name": "failing", "arguments": {"count": 300}}},
-    {"jsonrpc": "2.0", "id": 6, "method": "tools/call",
-     "params": {"name": "long_text", "arguments": {"count": 30}}},
+    {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "long_text", "arguments": {"count": 400}},
+    },
+    {
+        "jsonrpc": "2.0",
+        "id": "four",
+        "method": "tools/call",
+        "params": {"name": "short_text", "arguments": {}},
+    },
+    {
+        "jsonrpc": "2.0",
+        "id": 5,
+        "method": "tools/call",
+        "params": {"name": "failing", "arguments": {"count": 300}},
+    },
+    {
+        "jsonrpc": "2.0",
+        "id": 6,
+        "method": "tools/call",
+        "params": {"name": "long_text", "arguments": {"count": 30}},
+    },
 ]
 
 
 def _session(argv: list[str]) -> tuple[list[bytes], int]:
     """Send SESSION one request at a time; the raw response lines, and the exit status."""
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
     assert proc.stdin is not None and proc.stdout is not None
     replies: list[bytes] = []
     try:
@@ -58,8 +82,9 @@ def _session(argv: list[str]) -> tuple[list[bytes], int]:
 
 def test_proxied_session_matches_direct_except_cut_text_blocks() -> None:
     direct, direct_status = _session([sys.executable, SERVER])
-    proxied, proxied_status = _session([sys.executable, "-m", "rtok", "mcp", "--",
-                                        sys.executable, SERVER])
+    proxied, proxied_status = _session(
+        [sys.executable, "-m", "rtok", "mcp", "--", sys.executable, SERVER]
+    )
     assert direct_status == proxied_status == 0
     assert len(direct) == len(proxied) == 6
     by_id = dict(zip([m["id"] for m in SESSION if "id" in m], range(6), strict=True))
@@ -103,9 +128,12 @@ def test_signals_reach_the_server_and_its_death_is_reported() -> None:
     import signal
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "rtok", "mcp", "--", sys.executable, SERVER],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rtok", "mcp", "--", sys.executable, SERVER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     assert proc.stdin is not None and proc.stdout is not None
     try:
         proc.stdin.write(json.dumps(SESSION[0]).encode() + b"\n")

@@ -51,34 +51,56 @@ def _write(path: Path, text: str) -> None:
 
 def write_rules(home: Path, allow: str) -> None:
     """The same deny rules (and one allow rule) in every host format rtok reads."""
-    claude = {"permissions": {"deny": [f"Bash({d}:*)" for d in DENIED],
-                              "allow": [f"Bash({allow}:*)" if allow != "*" else "Bash(*)"]}}
+    claude = {
+        "permissions": {
+            "deny": [f"Bash({d}:*)" for d in DENIED],
+            "allow": [f"Bash({allow}:*)" if allow != "*" else "Bash(*)"],
+        }
+    }
     _write(home / ".claude" / "settings.json", json.dumps(claude))
     _write(home / ".codebuddy" / "settings.json", json.dumps(claude))  # Claude's format
-    cursor = {"permissions": {"deny": [f"Shell({d})" for d in DENIED],
-                              "allow": [f"Shell({allow})"]}}
+    cursor = {
+        "permissions": {"deny": [f"Shell({d})" for d in DENIED], "allow": [f"Shell({allow})"]}
+    }
     _write(home / ".cursor" / "cli-config.json", json.dumps(cursor))
-    gemini = ('// deny rules\n{"tools": {"exclude": '
-              + json.dumps([f"run_shell_command({d})" for d in DENIED])
-              + ', "allowed": ' + json.dumps([f"run_shell_command({allow})"]) + "}}")
+    gemini = (
+        '// deny rules\n{"tools": {"exclude": '
+        + json.dumps([f"run_shell_command({d})" for d in DENIED])
+        + ', "allowed": '
+        + json.dumps([f"run_shell_command({allow})"])
+        + "}}"
+    )
     _write(home / ".gemini" / "settings.json", gemini)
     _write(home / ".qwen" / "settings.json", gemini)
     _write(home / ".factory" / "settings.json", json.dumps({"commandDenylist": list(DENIED)}))
-    _write(home / ".vibe" / "config.toml",
-           "[tools.bash]\ndenylist = " + json.dumps(list(DENIED)) + "\n")
-    rules = "".join(f"prefix_rule(pattern={json.dumps(d.split())}, decision=\"forbidden\")\n"
-                    for d in DENIED)
+    _write(
+        home / ".vibe" / "config.toml",
+        "[tools.bash]\ndenylist = " + json.dumps(list(DENIED)) + "\n",
+    )
+    rules = "".join(
+        f'prefix_rule(pattern={json.dumps(d.split())}, decision="forbidden")\n' for d in DENIED
+    )
     _write(home / ".codex" / "rules" / "default.rules", rules)
-    auggie = [{"toolName": "launch-process", "shellInputRegex": f"^{d}( |$)",
-               "permission": {"type": "deny"}} for d in DENIED]
+    auggie = [
+        {
+            "toolName": "launch-process",
+            "shellInputRegex": f"^{d}( |$)",
+            "permission": {"type": "deny"},
+        }
+        for d in DENIED
+    ]
     _write(home / ".augment" / "settings.json", json.dumps({"toolPermissions": auggie}))
     kimi = ", ".join(f'{{ tool = "Bash", match = "{d}*" }}' for d in DENIED)
     _write(home / ".kimi-code" / "config.toml", f"[permission]\ndeny = [{kimi}]\n")
 
 
 @pytest.fixture(params=list(SETUPS), ids=list(SETUPS))
-def setup(request: pytest.FixtureRequest, isolated_home: Path, tmp_path: Path,
-          monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def setup(
+    request: pytest.FixtureRequest,
+    isolated_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[Path]:
     write_rules(isolated_home, SETUPS[request.param])
     project = tmp_path / "project"
     project.mkdir()
@@ -96,8 +118,11 @@ def _hook_kinds(cmd: str, cwd: Path) -> Iterator[tuple[str, str, str]]:
     for agent, protocol in sorted(PROTOCOLS.items()):
         for shape in protocol["payloads"]:
             payload = sample_payload(shape, cmd, str(cwd))
-            yield agent, protocol["permissions"], respond(dict(protocol), payload,
-                                                          cwd=str(cwd)).kind
+            yield (
+                agent,
+                protocol["permissions"],
+                respond(dict(protocol), payload, cwd=str(cwd)).kind,
+            )
 
 
 def test_corpus_is_large_and_varied() -> None:
@@ -107,8 +132,11 @@ def test_corpus_is_large_and_varied() -> None:
 
 
 def test_rtok_rewrite_never_rewrites_nor_allows_a_denied_command(setup: Path) -> None:
-    slipped = [(e["form"], e["cmd"], status) for e in CORPUS
-               if (status := _rewrite_status(e["cmd"])) in (0, 3)]
+    slipped = [
+        (e["form"], e["cmd"], status)
+        for e in CORPUS
+        if (status := _rewrite_status(e["cmd"])) in (0, 3)
+    ]
     assert slipped == []
 
 
@@ -136,8 +164,13 @@ def test_controls_show_the_harness_can_fail(setup: Path, request: pytest.Fixture
 def test_cli_agrees_on_a_sample(setup: Path) -> None:
     sample = CORPUS[:: max(1, len(CORPUS) // 25)]
     for entry in sample:
-        result = subprocess.run([rtok_entry_point(), "rewrite", entry["cmd"]],
-                                capture_output=True, timeout=60, check=False, cwd=setup)
+        result = subprocess.run(
+            [rtok_entry_point(), "rewrite", entry["cmd"]],
+            capture_output=True,
+            timeout=60,
+            check=False,
+            cwd=setup,
+        )
         assert result.returncode not in (0, 3), entry
 
 
@@ -154,7 +187,7 @@ def test_insertions_keep_every_corpus_line_byte_for_byte() -> None:
         back = out
         for offset in offsets:  # once the earlier ones are gone, each sits at its offset
             assert back[offset : offset + len("rtok run ")] == "rtok run "
-            back = back[:offset] + back[offset + len("rtok run "):]
+            back = back[:offset] + back[offset + len("rtok run ") :]
         assert back == cmd
         rewritten += 1
     assert rewritten >= 100  # the corpus exercises the rewriter, not only its refusals
@@ -164,8 +197,14 @@ def test_real_hook_process_agrees_on_a_sample(setup: Path) -> None:
     protocol = PROTOCOLS["claude"]
     for entry in CORPUS[3 :: max(1, len(CORPUS) // 12)]:
         payload = json.dumps(sample_payload(protocol["payloads"][0], entry["cmd"], str(setup)))
-        result = subprocess.run([rtok_entry_point(), "hook", "claude"], input=payload.encode(),
-                                capture_output=True, timeout=60, check=False, cwd=setup)
+        result = subprocess.run(
+            [rtok_entry_point(), "hook", "claude"],
+            input=payload.encode(),
+            capture_output=True,
+            timeout=60,
+            check=False,
+            cwd=setup,
+        )
         assert result.returncode == 0, entry
         assert b"rtok run" not in result.stdout and b'"allow"' not in result.stdout, entry
 
@@ -184,12 +223,20 @@ def _runs_denied(entry: dict[str, str], scratch: Path) -> bool:
         (stubs / program).write_text(STUB)
         (stubs / program).chmod(0o755)
     log = scratch / "log"
-    env = dict(os.environ, PATH=f"{stubs}:{os.environ['PATH']}", RTOK_CORPUS_LOG=str(log),
-               TERM="dumb")
+    env = dict(
+        os.environ, PATH=f"{stubs}:{os.environ['PATH']}", RTOK_CORPUS_LOG=str(log), TERM="dumb"
+    )
     with suppress(subprocess.TimeoutExpired):  # still running: what it logged so far
-        subprocess.run(["bash", "-c", entry["cmd"]], cwd=work, env=env,
-                       stdin=subprocess.DEVNULL, capture_output=True, timeout=10,
-                       check=False, start_new_session=True)
+        subprocess.run(
+            ["bash", "-c", entry["cmd"]],
+            cwd=work,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=10,
+            check=False,
+            start_new_session=True,
+        )
     return log.exists() and entry["base"] in log.read_text().splitlines()
 
 
@@ -197,17 +244,28 @@ def _runs_denied(entry: dict[str, str], scratch: Path) -> bool:
 def executed(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, str]]:
     root = tmp_path_factory.mktemp("runner-oracle")
     with ThreadPoolExecutor(4) as pool:
-        ran = list(pool.map(lambda item: _runs_denied(item[1], root / str(item[0])),
-                            enumerate(HAND_WRITTEN)))
+        ran = list(
+            pool.map(
+                lambda item: _runs_denied(item[1], root / str(item[0])), enumerate(HAND_WRITTEN)
+            )
+        )
     return [entry for entry, hit in zip(HAND_WRITTEN, ran, strict=True) if hit]
 
 
 def test_runner_corpus_covers_every_way_and_bash_runs_it(executed: list[dict[str, str]]) -> None:
     assert len(CORPUS) >= 1500
     assert len(HAND_WRITTEN) >= 1000
-    assert {e["way"] for e in RUNNERS} == {"argv", "option", "stdin", "late", "opaque",
-                                           "table option", "table stdin", "table file",
-                                           "table argv"}
+    assert {e["way"] for e in RUNNERS} == {
+        "argv",
+        "option",
+        "stdin",
+        "late",
+        "opaque",
+        "table option",
+        "table stdin",
+        "table file",
+        "table argv",
+    }
     # Most lines really run the denied command (the rest need a terminal, a lock or a
     # service this machine lacks); every way of giving a command is among them.
     assert len(executed) >= 0.85 * len(HAND_WRITTEN)
@@ -215,19 +273,28 @@ def test_runner_corpus_covers_every_way_and_bash_runs_it(executed: list[dict[str
 
 
 def test_no_line_bash_runs_a_denied_command_in_is_rewritten_or_allowed(
-        setup: Path, executed: list[dict[str, str]]) -> None:
-    slipped = [(e["form"], e["cmd"], status) for e in executed
-               if (status := _rewrite_status(e["cmd"])) in (0, 3)]
+    setup: Path, executed: list[dict[str, str]]
+) -> None:
+    slipped = [
+        (e["form"], e["cmd"], status)
+        for e in executed
+        if (status := _rewrite_status(e["cmd"])) in (0, 3)
+    ]
     assert slipped == []
     for entry in executed[::7]:
-        kinds = {kind for _agent, source, kind in _hook_kinds(entry["cmd"], setup)
-                 if source != "none"}
+        kinds = {
+            kind for _agent, source, kind in _hook_kinds(entry["cmd"], setup) if source != "none"
+        }
         assert not kinds & {"allow_rewrite", "ask_rewrite"}, entry
 
 
 @pytest.fixture(params=["opencode", "kilo"])
-def host_only(request: pytest.FixtureRequest, isolated_home: Path, tmp_path: Path,
-              monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def host_only(
+    request: pytest.FixtureRequest,
+    isolated_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[str]:
     """Only the host's own `permission.bash` rules: everything allowed, the bases denied."""
     rules = {"*": "allow", **{f"{d}*": "deny" for d in DENIED}}
     config = Path(os.environ["XDG_CONFIG_HOME"]) / request.param / "opencode.json"
@@ -239,7 +306,8 @@ def host_only(request: pytest.FixtureRequest, isolated_home: Path, tmp_path: Pat
 
 
 def test_opencode_and_kilo_rules_let_no_runner_line_through(
-        host_only: str, executed: list[dict[str, str]]) -> None:
+    host_only: str, executed: list[dict[str, str]]
+) -> None:
     assert _rewrite_status_for(host_only, "git status") == 0  # the harness can fail
     slipped = []
     for entry in executed:

@@ -40,10 +40,17 @@ OPAQUE = [
     "git status; fi",
 ]
 READABLE = [
-    "git status", "python3 -m pytest -q", "awk '{print $1}' f; git status",
-    "sed -n 1p f; git status", "tar -tf x.tar; git status", "git -c color.ui=always status",
-    "flock /tmp/l git status", "su -c 'git status'", "bash -c 'git status'",
-    "echo HOME; git status", "grep PATH notes.txt; git status",
+    "git status",
+    "python3 -m pytest -q",
+    "awk '{print $1}' f; git status",
+    "sed -n 1p f; git status",
+    "tar -tf x.tar; git status",
+    "git -c color.ui=always status",
+    "flock /tmp/l git status",
+    "su -c 'git status'",
+    "bash -c 'git status'",
+    "echo HOME; git status",
+    "grep PATH notes.txt; git status",
 ]
 
 

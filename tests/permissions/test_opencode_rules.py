@@ -34,9 +34,13 @@ def test_wildcard(text: str, pattern: str, expected: bool) -> None:
 def test_rules_of_every_config_form() -> None:
     assert opencode.rules_of("deny") == [("*", "*", "deny")]
     assert opencode.rules_of({"bash": "ask", "edit": {"*.env": "deny"}}) == [
-        ("bash", "*", "ask"), ("edit", "*.env", "deny")]
+        ("bash", "*", "ask"),
+        ("edit", "*.env", "deny"),
+    ]
     assert opencode.rules_of({"bash": {"*": "allow", "git push *": "deny", "x": "maybe"}}) == [
-        ("bash", "*", "allow"), ("bash", "git push *", "deny")]
+        ("bash", "*", "allow"),
+        ("bash", "git push *", "deny"),
+    ]
     assert opencode.rules_of(None) == []
 
 
@@ -60,8 +64,11 @@ def _config(home: Path, host: str, permission: object, name: str = "") -> Path:
 
 
 def _rewrite(cmd: str, cwd: Path, host: str = "opencode") -> tuple[int, str]:
-    result = run_rtok(["rewrite", "--rtok-bin", "/opt/rtok/bin/rtok", cmd], cwd=str(cwd),
-                      env={"RTOK_REWRITE_HOST": host})
+    result = run_rtok(
+        ["rewrite", "--rtok-bin", "/opt/rtok/bin/rtok", cmd],
+        cwd=str(cwd),
+        env={"RTOK_REWRITE_HOST": host},
+    )
     return result.returncode, result.stdout.decode()
 
 
@@ -70,13 +77,14 @@ def test_denied_command_stays_denied(isolated_home: Path, tmp_path: Path, host: 
     _config(isolated_home, host, {"bash": {"*": "allow", "git push *": "deny"}})
     assert _rewrite("git push origin main", tmp_path, host) == (2, "")
     assert _rewrite('git "push"', tmp_path, host) == (2, "")
-    assert _rewrite('/usr/bin/git -C . push', tmp_path, host) == (2, "")
+    assert _rewrite("/usr/bin/git -C . push", tmp_path, host) == (2, "")
     # Everything else was allowed by `*`, and the rewritten form is allowed by `*` alike.
     assert _rewrite("git status", tmp_path, host) == (0, "/opt/rtok/bin/rtok run git status")
 
 
-def test_rewrite_that_would_change_the_verdict_is_not_made(isolated_home: Path,
-                                                           tmp_path: Path) -> None:
+def test_rewrite_that_would_change_the_verdict_is_not_made(
+    isolated_home: Path, tmp_path: Path
+) -> None:
     _config(isolated_home, "opencode", {"bash": {"*": "ask", "git *": "allow"}})
     assert _rewrite("git status", tmp_path) == (1, "")  # allowed as typed, asked rewritten
     _config(isolated_home, "opencode", {"bash": {"*": "allow", "git status": "ask"}})
@@ -90,13 +98,16 @@ def test_project_and_named_configs_count(isolated_home: Path, tmp_path: Path) ->
     (project / ".git").mkdir(parents=True)
     (project / "src").mkdir()
     (project / "opencode.jsonc").write_text(
-        '{\n  // the project forbids pushing\n'
-        '  "permission": {"bash": {"git push *": "deny",}},\n}')
+        '{\n  // the project forbids pushing\n  "permission": {"bash": {"git push *": "deny",}},\n}'
+    )
     assert _rewrite("git push", project / "src") == (2, "")
     named = tmp_path / "named.json"
     named.write_text(json.dumps({"permission": {"bash": {"rm *": "deny"}}}))
-    result = run_rtok(["rewrite", "rm -rf build"], cwd=str(tmp_path),
-                      env={"RTOK_REWRITE_HOST": "kilo", "KILO_CONFIG": str(named)})
+    result = run_rtok(
+        ["rewrite", "rm -rf build"],
+        cwd=str(tmp_path),
+        env={"RTOK_REWRITE_HOST": "kilo", "KILO_CONFIG": str(named)},
+    )
     assert result.returncode == 2
 
 
@@ -116,10 +127,14 @@ def test_configs_merge_like_the_hosts_merge_them(isolated_home: Path, tmp_path: 
     _config(isolated_home, "opencode", {"bash": {"*": "allow", "git push *": "deny"}})
     named = tmp_path / "named.json"
     named.write_text(json.dumps({"permission": {"bash": {"git push *": "ask"}}}))
-    result = run_rtok(["rewrite", "git push"], cwd=str(tmp_path),
-                      env={"RTOK_REWRITE_HOST": "opencode", "OPENCODE_CONFIG": str(named)})
+    result = run_rtok(
+        ["rewrite", "git push"],
+        cwd=str(tmp_path),
+        env={"RTOK_REWRITE_HOST": "opencode", "OPENCODE_CONFIG": str(named)},
+    )
     # Merged: `git push *` asks (no longer denies); rewritten, `*` would allow it: left alone.
     assert result.returncode == 1
-    assert opencode.merge_deep({"bash": {"a": "deny", "b": "ask"}}, {"bash": {"a": "allow"}}) \
-        == {"bash": {"a": "allow", "b": "ask"}}
+    assert opencode.merge_deep({"bash": {"a": "deny", "b": "ask"}}, {"bash": {"a": "allow"}}) == {
+        "bash": {"a": "allow", "b": "ask"}
+    }
     assert opencode.merge_deep({"bash": {"a": "deny"}}, {"bash": "allow"}) == {"bash": "allow"}

@@ -37,8 +37,9 @@ def test_claude_reads_all_four_files(isolated_home: Path, tmp_path: Path) -> Non
     assert allow == ["git status", "ls:*"]
 
 
-def test_claude_config_dir_env(isolated_home: Path, tmp_path: Path,
-                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_claude_config_dir_env(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     other = tmp_path / "claude-elsewhere"
     _write(other / "settings.json", _rules(deny=["Bash(rm -rf:*)"]))
     _write(isolated_home / ".claude" / "settings.json", _rules(deny=["Bash(ignored)"]))
@@ -49,8 +50,10 @@ def test_claude_config_dir_env(isolated_home: Path, tmp_path: Path,
 
 
 def test_only_bash_rules_are_kept(isolated_home: Path, tmp_path: Path) -> None:
-    _write(isolated_home / ".claude" / "settings.json",
-           _rules(allow=["Read(./src/**)", "Bash(git log:*)", "WebFetch", "Bash", "Bashful(x)"]))
+    _write(
+        isolated_home / ".claude" / "settings.json",
+        _rules(allow=["Read(./src/**)", "Bash(git log:*)", "WebFetch", "Bash", "Bashful(x)"]),
+    )
     cwd = tmp_path / "w"
     cwd.mkdir()
     # A bare `Bash` rule covers every command, as in Claude Code.
@@ -101,20 +104,26 @@ def test_non_object_settings_are_ignored(tmp_path: Path, content: str) -> None:
 def test_bom_and_wrong_types_are_tolerated(isolated_home: Path, tmp_path: Path) -> None:
     path = isolated_home / ".claude" / "settings.json"
     path.parent.mkdir(parents=True)
-    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(
-        {"permissions": {"deny": "Bash(x)", "ask": [1, None, "Bash(y)"], "allow": {"a": 1}}}
-    ).encode())
+    path.write_bytes(
+        b"\xef\xbb\xbf"
+        + json.dumps(
+            {"permissions": {"deny": "Bash(x)", "ask": [1, None, "Bash(y)"], "allow": {"a": 1}}}
+        ).encode()
+    )
     cwd = tmp_path / "c"
     cwd.mkdir()
     assert sources.claude_rules(str(cwd)) == ([], ["y"], [])
 
 
-def test_droid_lists_from_four_files(isolated_home: Path, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_droid_lists_from_four_files(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     factory_home = tmp_path / "fhome"
     monkeypatch.setenv("FACTORY_HOME_OVERRIDE", str(factory_home))
-    _write(factory_home / ".factory" / "settings.json",
-           {"commandDenylist": ["rm -rf"], "commandAllowlist": ["ls"]})
+    _write(
+        factory_home / ".factory" / "settings.json",
+        {"commandDenylist": ["rm -rf"], "commandAllowlist": ["ls"]},
+    )
     _write(factory_home / ".factory" / "settings.local.json", {"commandBlocklist": [" mkfs "]})
     project = tmp_path / "proj"
     _write(project / ".factory" / "settings.json", {"commandBlocklist": ["git push --force"]})
@@ -132,8 +141,10 @@ def test_droid_home_defaults_to_home(isolated_home: Path, tmp_path: Path) -> Non
 
 
 def test_cursor_shell_rules(isolated_home: Path, tmp_path: Path) -> None:
-    _write(isolated_home / ".cursor" / "cli-config.json",
-           {"permissions": {"allow": ["Shell(git)", "Read(*)"], "deny": ["Shell(rm)"]}})
+    _write(
+        isolated_home / ".cursor" / "cli-config.json",
+        {"permissions": {"allow": ["Shell(git)", "Read(*)"], "deny": ["Shell(rm)"]}},
+    )
     assert sources.cursor_rules(str(tmp_path)) == (["rm"], [], ["git"])
 
 
@@ -144,23 +155,39 @@ def test_same_file_is_read_once_when_project_is_home(isolated_home: Path) -> Non
     assert sources.claude_rules(str(isolated_home))[0] == ["x"]
 
 
-def test_gemini_allowed_and_excluded(isolated_home: Path, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    _write(isolated_home / ".gemini" / "settings.json", {
-        "tools": {"allowed": ["run_shell_command(git status)", "read_file", "ShellTool(ls)"],
-                  "exclude": ["run_shell_command(rm -rf)"]},
-        "excludeTools": ["ShellTool(git push)"]})
+def test_gemini_allowed_and_excluded(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(
+        isolated_home / ".gemini" / "settings.json",
+        {
+            "tools": {
+                "allowed": ["run_shell_command(git status)", "read_file", "ShellTool(ls)"],
+                "exclude": ["run_shell_command(rm -rf)"],
+            },
+            "excludeTools": ["ShellTool(git push)"],
+        },
+    )
     project = tmp_path / "proj"
-    _write(project / ".gemini" / "settings.json", {
-        "tools": {"allowed": ["run_shell_command(npm test)"],
-                  "exclude": ["run_shell_command(curl)"]}})
+    _write(
+        project / ".gemini" / "settings.json",
+        {
+            "tools": {
+                "allowed": ["run_shell_command(npm test)"],
+                "exclude": ["run_shell_command(curl)"],
+            }
+        },
+    )
     # Folder trust is off by default: the project's settings count.
-    assert sources.gemini_rules(str(project)) == (
-        ["rm -rf", "git push", "curl"], [], ["npm test"])
+    assert sources.gemini_rules(str(project)) == (["rm -rf", "git push", "curl"], [], ["npm test"])
     # With folder trust on and the workspace not trusted, only the user's file counts.
-    _write(isolated_home / ".gemini" / "settings.json", {
-        "security": {"folderTrust": {"enabled": True}},
-        "tools": {"allowed": ["run_shell_command(git status)"]}})
+    _write(
+        isolated_home / ".gemini" / "settings.json",
+        {
+            "security": {"folderTrust": {"enabled": True}},
+            "tools": {"allowed": ["run_shell_command(git status)"]},
+        },
+    )
     assert sources.gemini_rules(str(project)) == ([], [], ["git status"])
     monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
     assert sources.gemini_rules(str(project)) == (["curl"], [], ["npm test"])
@@ -168,16 +195,15 @@ def test_gemini_allowed_and_excluded(isolated_home: Path, tmp_path: Path,
 
 def test_gemini_home_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home = tmp_path / "gh"
-    _write(home / ".gemini" / "settings.json",
-           {"tools": {"exclude": ["run_shell_command"]}})
+    _write(home / ".gemini" / "settings.json", {"tools": {"exclude": ["run_shell_command"]}})
     monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
     assert sources.gemini_rules(str(tmp_path)) == (["*"], [], [])
 
 
-def test_claude_managed_policy_file(isolated_home: Path, tmp_path: Path,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    managed = _write(tmp_path / "etc" / "managed-settings.json",
-                     _rules(deny=["Bash(curl:*)"]))
+def test_claude_managed_policy_file(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    managed = _write(tmp_path / "etc" / "managed-settings.json", _rules(deny=["Bash(curl:*)"]))
     monkeypatch.setattr(sources, "MANAGED_SETTINGS", str(managed))
     _write(isolated_home / ".claude" / "settings.json", _rules(allow=["Bash(curl:*)"]))
     cwd = tmp_path / "w"
@@ -186,21 +212,32 @@ def test_claude_managed_policy_file(isolated_home: Path, tmp_path: Path,
 
 
 def test_qwen_settings(isolated_home: Path, tmp_path: Path) -> None:
-    _write(isolated_home / ".qwen" / "settings.json",
-           {"tools": {"exclude": ["run_shell_command(git push)"],
-                      "allowed": ["run_shell_command(ls)"]}})
+    _write(
+        isolated_home / ".qwen" / "settings.json",
+        {
+            "tools": {
+                "exclude": ["run_shell_command(git push)"],
+                "allowed": ["run_shell_command(ls)"],
+            }
+        },
+    )
     project = tmp_path / "p"
-    _write(project / ".qwen" / "settings.json",
-           {"tools": {"exclude": ["ShellTool(curl)"]}})
+    _write(project / ".qwen" / "settings.json", {"tools": {"exclude": ["ShellTool(curl)"]}})
     assert sources.qwen_rules(str(project)) == (["git push", "curl"], [], ["ls"])
 
 
-def test_vibe_denylist(isolated_home: Path, tmp_path: Path,
-                       monkeypatch: pytest.MonkeyPatch,
-                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_vibe_denylist(
+    isolated_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     config = isolated_home / ".vibe" / "config.toml"
-    _write(config, 'active_model = "x"\n[tools.bash]\npermission = "ask"\n'
-                   'denylist = ["git push", "rm -rf"]\nallowlist = ["ls"]\n')
+    _write(
+        config,
+        'active_model = "x"\n[tools.bash]\npermission = "ask"\n'
+        'denylist = ["git push", "rm -rf"]\nallowlist = ["ls"]\n',
+    )
     assert sources.vibe_rules(str(tmp_path)) == (["git push", "rm -rf"], [], [])
     # A changed file is read again (the parse is cached by size and mtime).
     _write(config, '[tools.bash]\ndenylist = ["curl", "wget", "scp"]\n')
@@ -230,14 +267,19 @@ prefix_rule(pattern=["ls"], decision="allow")
 """
 
 
-def test_codex_prefix_rules(isolated_home: Path, tmp_path: Path,
-                            monkeypatch: pytest.MonkeyPatch,
-                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_codex_prefix_rules(
+    isolated_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     _write(isolated_home / ".codex" / "rules" / "default.rules", CODEX_RULES)
     _write(isolated_home / ".codex" / "rules" / "notes.txt", "prefix_rule(pattern=['x'])")
     project = tmp_path / "repo"
-    _write(project / ".codex" / "rules" / "team.rules",
-           'prefix_rule(pattern=["terraform", "apply"], decision="forbidden")\n')
+    _write(
+        project / ".codex" / "rules" / "team.rules",
+        'prefix_rule(pattern=["terraform", "apply"], decision="forbidden")\n',
+    )
     deny, ask, allow = sources.codex_rules(str(project))
     assert deny == ["git push", "npm publish", "npm unpublish", "terraform apply"]
     assert ask == allow == []
@@ -263,17 +305,21 @@ def test_unreadable_file_is_reported_to_the_caller(isolated_home: Path, tmp_path
 
 
 def test_gemini_settings_may_hold_comments(isolated_home: Path, tmp_path: Path) -> None:
-    _write(isolated_home / ".gemini" / "settings.json",
-           '// user settings\n{"tools": {/* blocked */ "exclude": ["run_shell_command(rm)"],'
-           ' "allowed": ["run_shell_command(git status)"]}, "url": "http://x//y"}\n')
+    _write(
+        isolated_home / ".gemini" / "settings.json",
+        '// user settings\n{"tools": {/* blocked */ "exclude": ["run_shell_command(rm)"],'
+        ' "allowed": ["run_shell_command(git status)"]}, "url": "http://x//y"}\n',
+    )
     rules, problems = sources.read_rules(sources.gemini_rules, str(tmp_path))
     assert problems == []
     assert rules == (["rm"], [], ["git status"])
 
 
 def test_claude_settings_are_strict_json(isolated_home: Path, tmp_path: Path) -> None:
-    _write(isolated_home / ".claude" / "settings.json",
-           '// comment\n{"permissions": {"deny": ["Bash(rm:*)"]}}')
+    _write(
+        isolated_home / ".claude" / "settings.json",
+        '// comment\n{"permissions": {"deny": ["Bash(rm:*)"]}}',
+    )
     rules, problems = sources.read_rules(sources.claude_rules, str(tmp_path))
     assert rules == ([], [], [])
     assert len(problems) == 1 and "not valid JSON" in problems[0][1]
@@ -324,12 +370,16 @@ def test_large_settings_are_parsed_once_per_content(isolated_home: Path, tmp_pat
     assert sources.claude_rules(str(tmp_path))[0] == ["ls:*"]
 
 
-def test_codebuddy_rules_come_from_its_own_settings(isolated_home: Path, tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    _write(isolated_home / ".claude" / "settings.json",
-           {"permissions": {"deny": ["Bash(git push:*)"]}})
-    _write(isolated_home / ".codebuddy" / "settings.local.json",
-           {"permissions": {"deny": ["Bash(curl:*)"], "allow": ["Bash"]}})
+def test_codebuddy_rules_come_from_its_own_settings(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(
+        isolated_home / ".claude" / "settings.json", {"permissions": {"deny": ["Bash(git push:*)"]}}
+    )
+    _write(
+        isolated_home / ".codebuddy" / "settings.local.json",
+        {"permissions": {"deny": ["Bash(curl:*)"], "allow": ["Bash"]}},
+    )
     project = tmp_path / "p"
     (project / ".git").mkdir(parents=True)
     _write(project / ".codebuddy" / "settings.json", {"permissions": {"ask": ["Bash(git log)"]}})
@@ -340,16 +390,20 @@ def test_codebuddy_rules_come_from_its_own_settings(isolated_home: Path, tmp_pat
     assert sources.codebuddy_rules(str(project)) == (["wget"], ["git log"], [])
 
 
-def test_grok_rules_merge_its_toml_and_claudes_settings(isolated_home: Path, tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    _write(isolated_home / ".claude" / "settings.json",
-           {"permissions": {"deny": ["Bash(git push:*)"]}})
+def test_grok_rules_merge_its_toml_and_claudes_settings(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(
+        isolated_home / ".claude" / "settings.json", {"permissions": {"deny": ["Bash(git push:*)"]}}
+    )
     grok_home = tmp_path / "grok-home"
     monkeypatch.setenv("GROK_HOME", str(grok_home))
-    _write(grok_home / "config.toml",
-           '[permission]\nallow = ["Bash(git status)", "Read"]\n'
-           'rules = [\n  { action = "deny", tool = "bash", pattern = "rm -rf *" },\n'
-           '  { action = "allow", tool = "read" },\n  { action = "ask", tool = "bash" },\n]\n')
+    _write(
+        grok_home / "config.toml",
+        '[permission]\nallow = ["Bash(git status)", "Read"]\n'
+        'rules = [\n  { action = "deny", tool = "bash", pattern = "rm -rf *" },\n'
+        '  { action = "allow", tool = "read" },\n  { action = "ask", tool = "bash" },\n]\n',
+    )
     project = tmp_path / "repo"
     (project / ".git").mkdir(parents=True)
     _write(project / ".grok" / "config.toml", '[permission]\ndeny = ["Bash(curl *)"]\n')
@@ -375,39 +429,63 @@ def _auggie_rule(kind: str, regex: str | None = None, tool: str = "launch-proces
 def test_auggie_rules_from_user_and_workspace(isolated_home: Path, tmp_path: Path) -> None:
     from rtok.permissions.verdict import detailed_verdict
 
-    _write(isolated_home / ".augment" / "settings.json", {"toolPermissions": [
-        _auggie_rule("deny", "^git push"), _auggie_rule("deny", None, tool="view"),
-        {"toolName": "launch-process", "eventType": "tool-response",
-         "permission": {"type": "deny"}}]})
+    _write(
+        isolated_home / ".augment" / "settings.json",
+        {
+            "toolPermissions": [
+                _auggie_rule("deny", "^git push"),
+                _auggie_rule("deny", None, tool="view"),
+                {
+                    "toolName": "launch-process",
+                    "eventType": "tool-response",
+                    "permission": {"type": "deny"},
+                },
+            ]
+        },
+    )
     project = tmp_path / "p"
     (project / ".git").mkdir(parents=True)
-    _write(project / ".augment" / "settings.local.json",
-           {"toolPermissions": [_auggie_rule("ask-user", r"\bcurl\b")]})
+    _write(
+        project / ".augment" / "settings.local.json",
+        {"toolPermissions": [_auggie_rule("ask-user", r"\bcurl\b")]},
+    )
     cwd = project / "src"
     cwd.mkdir()
-    assert sources.auggie_shell_rules(str(cwd)) == [("ask-user", r"\bcurl\b"),
-                                                    ("deny", "^git push")]
+    assert sources.auggie_shell_rules(str(cwd)) == [
+        ("ask-user", r"\bcurl\b"),
+        ("deny", "^git push"),
+    ]
     assert detailed_verdict("git push origin", "auggie", str(cwd)) == "deny"
     assert detailed_verdict("ls && curl x", "auggie", str(cwd)) == "deny"
     assert detailed_verdict("git status", "auggie", str(cwd)) == "default"
 
 
 def test_auggie_allow_rules_and_unreadable_regexes_leave_the_command_to_auggie(
-        isolated_home: Path, tmp_path: Path) -> None:
+    isolated_home: Path, tmp_path: Path
+) -> None:
     # An allow rule may come before a catch-all deny: the rewrite would then be denied.
-    _write(isolated_home / ".augment" / "settings.json", {"toolPermissions": [
-        _auggie_rule("allow", "^git status$"), _auggie_rule("deny", "(?<name>x)\\k<name>")]})
+    _write(
+        isolated_home / ".augment" / "settings.json",
+        {
+            "toolPermissions": [
+                _auggie_rule("allow", "^git status$"),
+                _auggie_rule("deny", "(?<name>x)\\k<name>"),
+            ]
+        },
+    )
     assert sources.auggie_verdict("git status", str(tmp_path)) == "deny"
     assert sources.auggie_verdict("git log", str(tmp_path)) == "deny"  # JS-only syntax
-    _write(isolated_home / ".augment" / "settings.json",
-           {"toolPermissions": [_auggie_rule("deny")]})  # every command
+    _write(
+        isolated_home / ".augment" / "settings.json", {"toolPermissions": [_auggie_rule("deny")]}
+    )  # every command
     assert sources.auggie_verdict("git log", str(tmp_path)) == "deny"
     (isolated_home / ".augment" / "settings.json").write_text("{}")
     assert sources.auggie_verdict("git log", str(tmp_path)) == "default"
 
 
-def test_kimi_deny_and_ask_rules(isolated_home: Path, tmp_path: Path,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kimi_deny_and_ask_rules(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from rtok.permissions.verdict import detailed_verdict
 
     kimi_home = tmp_path / "kimi"
@@ -424,7 +502,8 @@ def test_kimi_deny_and_ask_rules(isolated_home: Path, tmp_path: Path,
         'pattern = "Bash(curl *)"\n'
         "[[permission.rules]]\n"
         'decision = "deny"\n'
-        'pattern = "Read(/etc/*)"\n')
+        'pattern = "Read(/etc/*)"\n'
+    )
     assert sources.kimi_rules(str(tmp_path)) == (["git push**", "rm -rf **", "curl **"], [], [])
     cwd = str(tmp_path)
     # Kimi's `*` crosses word ends: `git push*` also stops `git pushall`.

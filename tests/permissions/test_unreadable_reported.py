@@ -8,8 +8,7 @@ from rtok.integrity.verify import check_permission_files, permission_file_proble
 from rtok.permissions.verdict import detailed_verdict, rule_verdict
 
 
-def test_unreadable_claude_settings_are_a_failure_once(isolated_home: Path,
-                                                       tmp_path: Path) -> None:
+def test_unreadable_claude_settings_are_a_failure_once(isolated_home: Path, tmp_path: Path) -> None:
     settings = isolated_home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text('{"permissions": {"deny": ["Bash(git push:*)"],}}')

@@ -47,8 +47,10 @@ def test_never_allow_unless_every_segment_is_allowed(command: str) -> None:
     assert verdict_with_rules(command, [], [], ALLOW_ALL_GIT_STATUS) != "allow"
 
 
-@pytest.mark.parametrize("command", ["git status", "git status --short", "git status && git status",
-                                     "git status | git status"])
+@pytest.mark.parametrize(
+    "command",
+    ["git status", "git status --short", "git status && git status", "git status | git status"],
+)
 def test_allow_when_every_segment_is_allowed(command: str) -> None:
     assert verdict_with_rules(command, [], [], ALLOW_ALL_GIT_STATUS) == "allow"
 
@@ -87,9 +89,16 @@ def test_deny_rules_are_found_through_prefixes_and_wrappers(command: str) -> Non
     assert verdict_with_rules(command, ["git push:*"], [], ["*"]) == "deny"
 
 
-@pytest.mark.parametrize("command", ["bash -c 'git push'", "sh -c \"git status; git push\"",
-                                     "timeout 5 bash -lc 'git push'", "eval 'git push'",
-                                     "zsh -c 'FOO=1 git push'"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "bash -c 'git push'",
+        'sh -c "git status; git push"',
+        "timeout 5 bash -lc 'git push'",
+        "eval 'git push'",
+        "zsh -c 'FOO=1 git push'",
+    ],
+)
 def test_deny_inside_a_shell_script_defers(command: str) -> None:
     assert verdict_with_rules(command, ["git push:*"], [], ["*"]) == "defer"
 
@@ -130,8 +139,22 @@ def test_empty_command_is_default() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(st.sampled_from(["git status", "ls -la", "rm -rf ~", "curl x", "FOO=1 git status",
-                              "sh", "bash -c 'rm x'", "git push"]), min_size=1, max_size=4),
+    st.lists(
+        st.sampled_from(
+            [
+                "git status",
+                "ls -la",
+                "rm -rf ~",
+                "curl x",
+                "FOO=1 git status",
+                "sh",
+                "bash -c 'rm x'",
+                "git push",
+            ]
+        ),
+        min_size=1,
+        max_size=4,
+    ),
     st.lists(st.sampled_from(["&&", "||", ";", "|", "\n", "&"]), min_size=3, max_size=3),
 )
 def test_generated_chains_allow_only_when_every_command_is_allowed(
@@ -165,7 +188,8 @@ def test_project_rules_join_user_rules(isolated_home: Path, tmp_path: Path) -> N
     project = tmp_path / "p"
     (project / ".claude").mkdir(parents=True)
     (project / ".claude" / "settings.local.json").write_text(
-        json.dumps({"permissions": {"deny": ["Bash(npm test)"]}}))
+        json.dumps({"permissions": {"deny": ["Bash(npm test)"]}})
+    )
     assert verdict_for("npm test", "claude", str(project)) == "deny"
     assert verdict_for("npm test", "claude", str(tmp_path)) == "allow"
 
@@ -178,8 +202,9 @@ def test_hosts_that_own_approval_get_default(isolated_home: Path, tmp_path: Path
 
 def test_droid_lists_deny_and_never_allow(isolated_home: Path, tmp_path: Path) -> None:
     (isolated_home / ".factory").mkdir()
-    (isolated_home / ".factory" / "settings.json").write_text(json.dumps(
-        {"commandDenylist": ["rm -rf"], "commandAllowlist": ["git status"]}))
+    (isolated_home / ".factory" / "settings.json").write_text(
+        json.dumps({"commandDenylist": ["rm -rf"], "commandAllowlist": ["git status"]})
+    )
     assert verdict_for("sudo rm -rf /", "droid", str(tmp_path)) == "deny"
     assert verdict_for("git status", "droid", str(tmp_path)) == "default"
 
@@ -203,14 +228,22 @@ def test_rewrite_cli_never_rewrites_a_script_deny(isolated_home: Path, tmp_path:
     assert result.stdout == b""
 
 
-UNATTESTABLE = ["$(id)", "`id`", '"$(id)"', "<(id)", ">(id)", "$((1+2))", "<<EOF\nx\nEOF",
-                "$'\\x41'", "> out.txt"]
+UNATTESTABLE = [
+    "$(id)",
+    "`id`",
+    '"$(id)"',
+    "<(id)",
+    ">(id)",
+    "$((1+2))",
+    "<<EOF\nx\nEOF",
+    "$'\\x41'",
+    "> out.txt",
+]
 
 
 @settings(max_examples=400, deadline=None)
 @given(
-    st.lists(st.sampled_from(["git status", "ls -la", "echo hi", "cat f"]), min_size=1,
-             max_size=3),
+    st.lists(st.sampled_from(["git status", "ls -la", "echo hi", "cat f"]), min_size=1, max_size=3),
     st.sampled_from(UNATTESTABLE),
     st.integers(min_value=0, max_value=2),
 )
@@ -226,5 +259,4 @@ def test_unattestable_constructs_are_never_allowed(
 
 def test_deny_found_in_find_exec() -> None:
     assert verdict_with_rules("find . -exec rm -rf {} +", ["rm -rf:*"], [], ["*"]) == "deny"
-    assert verdict_with_rules("timeout 9 find / -ok rm -rf {} \\;", ["rm -rf:*"], [],
-                              []) == "deny"
+    assert verdict_with_rules("timeout 9 find / -ok rm -rf {} \\;", ["rm -rf:*"], [], []) == "deny"

@@ -13,9 +13,36 @@ from rtok.rewrite.rewriter import Settings, rewrite_command
 from rtok.schema import DescriptorError
 
 REQUIRED_COMMANDS = [
-    "git", "gh", "cargo", "npm", "pnpm", "yarn", "bun", "npx", "pytest", "go", "ruff", "mypy",
-    "tsc", "eslint", "jest", "vitest", "docker", "kubectl", "terraform", "make", "grep", "rg",
-    "ls", "find", "tree", "cat", "head", "tail", "pip", "uv",
+    "git",
+    "gh",
+    "cargo",
+    "npm",
+    "pnpm",
+    "yarn",
+    "bun",
+    "npx",
+    "pytest",
+    "go",
+    "ruff",
+    "mypy",
+    "tsc",
+    "eslint",
+    "jest",
+    "vitest",
+    "docker",
+    "kubectl",
+    "terraform",
+    "make",
+    "grep",
+    "rg",
+    "ls",
+    "find",
+    "tree",
+    "cat",
+    "head",
+    "tail",
+    "pip",
+    "uv",
 ]
 
 
@@ -60,20 +87,25 @@ def test_compiled_module_matches_source() -> None:
         (lambda s: s["families"]["git"].update(pipeline="sometimes"), "families.git.pipeline"),
         (lambda s: s["families"]["git"].update(colour=1), "unknown key 'colour'"),
         (lambda s: s["families"]["git"].update(commands="git"), "families.git.commands"),
-        (lambda s: s["families"].update(bad={"commands": ["vim"], "subcommands": ["*"]}),
-         "in a [never] list"),
+        (
+            lambda s: s["families"].update(bad={"commands": ["vim"], "subcommands": ["*"]}),
+            "in a [never] list",
+        ),
         (lambda s: s["families"]["ls"].update(subcommands=["*", "x"]), "must stand alone"),
         (lambda s: s["families"]["git"].update(never_with=["nosuch -x"]), "not a listed"),
         (lambda s: s["families"]["uv"].update(delegate=["nosuch"]), "families.uv.delegate"),
-        (lambda s: s["shells"]["bash"].update(dialect="tcsh"),
-         "shells.bash.dialect must be one of bash, fish"),
+        (
+            lambda s: s["shells"]["bash"].update(dialect="tcsh"),
+            "shells.bash.dialect must be one of bash, fish",
+        ),
         (lambda s: s.update(extra={}), "unknown top-level"),
     ],
 )
 def test_schema_errors_name_the_table(edit: Any, message: str) -> None:
     source = _source()
     edit(source)
-    with pytest.raises(DescriptorError, match=message.replace("[", r"\[").replace("]", r"\]")) \
-            as raised:
+    with pytest.raises(
+        DescriptorError, match=message.replace("[", r"\[").replace("]", r"\]")
+    ) as raised:
         compiled_registry(source)
     assert str(raised.value).startswith("rules/registry.toml: ")

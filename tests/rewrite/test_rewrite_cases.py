@@ -60,8 +60,10 @@ REWRITTEN = [
     ("(cd x && make)", "(cd x && rtok run make)"),
     ("{ make; }", "{ rtok run make; }"),
     ("for f in *.py; do ruff check $f; done", "for f in *.py; do rtok run ruff check $f; done"),
-    ("if git diff --quiet; then echo ok; else git status; fi",
-     "if rtok run git diff --quiet; then echo ok; else rtok run git status; fi"),
+    (
+        "if git diff --quiet; then echo ok; else git status; fi",
+        "if rtok run git diff --quiet; then echo ok; else rtok run git status; fi",
+    ),
     ("while true; do make; done", "while true; do rtok run make; done"),
     ("! git diff --quiet || make", "! rtok run git diff --quiet || rtok run make"),
     ("for f in a\ndo\n  pytest $f\ndone", "for f in a\ndo\n  rtok run pytest $f\ndone"),
@@ -106,56 +108,138 @@ LEFT_ALONE = [
     "exec >&-; git status",
     "ulimit -n 4; git status",
     # builtins and trivial commands
-    "cd src", "echo hello", "export FOO=1", "pwd", "true", "mkdir -p x", "rm -rf build",
-    "sed -i s/a/b/ f", "awk '{print}' f", "sort f", "python -c 'print(1)'",
+    "cd src",
+    "echo hello",
+    "export FOO=1",
+    "pwd",
+    "true",
+    "mkdir -p x",
+    "rm -rf build",
+    "sed -i s/a/b/ f",
+    "awk '{print}' f",
+    "sort f",
+    "python -c 'print(1)'",
     # editors, pagers, interactive tools, followers
-    "vim main.py", "nano x", "less log.txt", "man git", "top", "ssh host", "python",
-    "tail -f server.log", "tail -F x", "tail --follow=name x", "tail -fn 20 x",
-    "docker logs -f web", "kubectl logs -f pod", "kubectl get pods -w", "watch ls",
-    "journalctl -fu nginx", "docker run -it ubuntu bash", "npm run dev", "jest --watch",
-    "git rebase -i HEAD~3", "git add -p", "cat", "grep",
+    "vim main.py",
+    "nano x",
+    "less log.txt",
+    "man git",
+    "top",
+    "ssh host",
+    "python",
+    "tail -f server.log",
+    "tail -F x",
+    "tail --follow=name x",
+    "tail -fn 20 x",
+    "docker logs -f web",
+    "kubectl logs -f pod",
+    "kubectl get pods -w",
+    "watch ls",
+    "journalctl -fu nginx",
+    "docker run -it ubuntu bash",
+    "npm run dev",
+    "jest --watch",
+    "git rebase -i HEAD~3",
+    "git add -p",
+    "cat",
+    "grep",
     # launchers of something unknown, interactive or long-running
-    "uv run python", "uv run ./serve.py", "bundle exec rails server", "bunx create-next-app",
-    "make run", "make watch", "npm run watch", "poetry run python", "gh run watch 42",
-    "glab ci view", "mvn spring-boot:run", "./gradlew bootRun", "deno task dev", "sbt run",
+    "uv run python",
+    "uv run ./serve.py",
+    "bundle exec rails server",
+    "bunx create-next-app",
+    "make run",
+    "make watch",
+    "npm run watch",
+    "poetry run python",
+    "gh run watch 42",
+    "glab ci view",
+    "mvn spring-boot:run",
+    "./gradlew bootRun",
+    "deno task dev",
+    "sbt run",
     # sudo never
-    "sudo git status", "sudo -u root make", "doas make",
+    "sudo git status",
+    "sudo -u root make",
+    "doas make",
     # machine-readable output
-    "gh pr list --json number", "git status --porcelain",
+    "gh pr list --json number",
+    "git status --porcelain",
     # RTOK_DISABLED for that one command
-    "RTOK_DISABLED=1 git status", "RTOK_DISABLED= cargo test", "env RTOK_DISABLED=1 make",
+    "RTOK_DISABLED=1 git status",
+    "RTOK_DISABLED= cargo test",
+    "env RTOK_DISABLED=1 make",
     # unknown wrapper option
-    "timeout --frobnicate 5 make", "nice --what make", "env -S 'x y' make",
+    "timeout --frobnicate 5 make",
+    "nice --what make",
+    "env -S 'x y' make",
     # unattestable constructs
-    "git log > /tmp/out.txt", "git log $(git rev-parse HEAD)", 'git commit -m "$(date)"',
-    "git diff `cat ref`", "diff <(ls a) <(ls b)", "cat <<EOF\nhello\nEOF",
-    "echo $((1+1)) && git status", "git log $'--oneline'", "bash -c 'git log > f'",
+    "git log > /tmp/out.txt",
+    "git log $(git rev-parse HEAD)",
+    'git commit -m "$(date)"',
+    "git diff `cat ref`",
+    "diff <(ls a) <(ls b)",
+    "cat <<EOF\nhello\nEOF",
+    "echo $((1+1)) && git status",
+    "git log $'--oneline'",
+    "bash -c 'git log > f'",
     'bash -c "$CMD"',
     # syntax the rewriter does not walk
-    "f() { make; }", "function f { make; }", "arr=(git status)", "case $x in a) make;; esac",
-    "((n++)); make", "echo @(a|b)", "coproc make", "select x in a; do make; done",
+    "f() { make; }",
+    "function f { make; }",
+    "arr=(git status)",
+    "case $x in a) make;; esac",
+    "((n++)); make",
+    "echo @(a|b)",
+    "coproc make",
+    "select x in a; do make; done",
     # a group joined to a pipe: its commands stay as written
-    "{ git status; git log; } | head", "(make) | tail",
+    "{ git status; git log; } | head",
+    "(make) | tail",
     "if true; then git log; fi | head",
     "while true; do make; done |& tail",
     # a command feeding a pipe: its consumer must read its own bytes
-    "cargo test 2>&1 | tail -20", "git diff | head -50 | cat", "git log --oneline | head -3",
-    "ls -la src | cat", "git log | tee out", "git status |& cat",
+    "cargo test 2>&1 | tail -20",
+    "git diff | head -50 | cat",
+    "git log --oneline | head -3",
+    "ls -la src | cat",
+    "git log | tee out",
+    "git status |& cat",
     # the environment is reset: a bare rtok could exit 127
-    "env -i git status", "env -u HOME FOO=1 git diff", "env - git status",
-    "env -u PATH git status", "PATH=/nowhere git status", "env PATH=/x git status",
+    "env -i git status",
+    "env -u HOME FOO=1 git diff",
+    "env - git status",
+    "env -u PATH git status",
+    "PATH=/nowhere git status",
+    "env PATH=/x git status",
     # a login shell may set another PATH from the user's profile
-    "bash -lc 'make | tail -5'", "bash --login -c 'git status'",
+    "bash -lc 'make | tail -5'",
+    "bash --login -c 'git status'",
     # the command word or subcommand is an expansion
-    "git $sub", "git status; $X push",
+    "git $sub",
+    "git status; $X push",
     # find asking on the terminal, or writing names for a program or a file
-    "find . -ok rm {} \\;", "find . -okdir ls \\;", "find . -print0", "fd -0 -e py",
-    "find . -fprint names.txt", "find . -exec $CMD {} \\;",
+    "find . -ok rm {} \\;",
+    "find . -okdir ls \\;",
+    "find . -print0",
+    "fd -0 -e py",
+    "find . -fprint names.txt",
+    "find . -exec $CMD {} \\;",
     # pipelines that are not safe
-    "find . | xargs rm", "ls |& head", "git log | less", "cargo test | tee out",
-    "git log | grep -f patterns.txt", "cat file | sort", "npm test | head",
+    "find . | xargs rm",
+    "ls |& head",
+    "git log | less",
+    "cargo test | tee out",
+    "git log | grep -f patterns.txt",
+    "cat file | sort",
+    "npm test | head",
     # not a family / unknown command word
-    "frobnicate --all", "$GIT status", '"$X" status', "", "   ", "git",
+    "frobnicate --all",
+    "$GIT status",
+    '"$X" status',
+    "",
+    "   ",
+    "git",
     "fish -c 'git status'",
     # a lone CR is a word character to bash, not a separator
     "ls\rgit status",
@@ -244,17 +328,24 @@ def test_insertion_points_are_offsets_into_the_input() -> None:
     assert found == ([6, 20], False)
 
 
-@pytest.mark.parametrize(("cmd", "expected"), [
-    ("rtok expand 3f2a9c", "/opt/rtok/bin/rtok expand 3f2a9c"),
-    ("rtok expand 3f2a9c --grep err | head -5",
-     "/opt/rtok/bin/rtok expand 3f2a9c --grep err | head -5"),
-    ("timeout 9 rtok gain", "timeout 9 /opt/rtok/bin/rtok gain"),
-    ("'rtok' doctor", "/opt/rtok/bin/rtok doctor"),
-    ("git status && rtok expand a1",
-     "/opt/rtok/bin/rtok run git status && /opt/rtok/bin/rtok expand a1"),
-    ("bash -c 'rtok expand a1'", "bash -c '/opt/rtok/bin/rtok expand a1'"),
-    ("rtok run git log", "/opt/rtok/bin/rtok run git log"),
-])
+@pytest.mark.parametrize(
+    ("cmd", "expected"),
+    [
+        ("rtok expand 3f2a9c", "/opt/rtok/bin/rtok expand 3f2a9c"),
+        (
+            "rtok expand 3f2a9c --grep err | head -5",
+            "/opt/rtok/bin/rtok expand 3f2a9c --grep err | head -5",
+        ),
+        ("timeout 9 rtok gain", "timeout 9 /opt/rtok/bin/rtok gain"),
+        ("'rtok' doctor", "/opt/rtok/bin/rtok doctor"),
+        (
+            "git status && rtok expand a1",
+            "/opt/rtok/bin/rtok run git status && /opt/rtok/bin/rtok expand a1",
+        ),
+        ("bash -c 'rtok expand a1'", "bash -c '/opt/rtok/bin/rtok expand a1'"),
+        ("rtok run git log", "/opt/rtok/bin/rtok run git log"),
+    ],
+)
 def test_bare_rtok_names_the_installed_rtok(cmd: str, expected: str) -> None:
     # The trailer and the awareness texts say `rtok expand ID`; where the agent's shell
     # may not find rtok on PATH, the hook names the rtok it knows.
@@ -264,10 +355,13 @@ def test_bare_rtok_names_the_installed_rtok(cmd: str, expected: str) -> None:
     assert found is not None and not found[1]
 
 
-@pytest.mark.parametrize("cmd", [
-    "/usr/bin/rtok expand a1",  # a path is the user's own choice
-    "env -i rtok expand a1",  # the environment is reset on purpose
-    "echo rtok expand a1",  # not the command word
-])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        "/usr/bin/rtok expand a1",  # a path is the user's own choice
+        "env -i rtok expand a1",  # the environment is reset on purpose
+        "echo rtok expand a1",  # not the command word
+    ],
+)
 def test_other_rtok_words_stay(cmd: str) -> None:
     assert rewrite_command(cmd, rtok_bin="/opt/rtok/bin/rtok", settings=NO_SETTINGS) in (None, cmd)

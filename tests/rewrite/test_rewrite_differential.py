@@ -57,21 +57,46 @@ BASES: list[tuple[str, bool]] = [
     ("tail -n 2 notes.txt", False),
 ]
 REDIRECTS = ["", " 2>/dev/null", " >/dev/null", " 2>&1 >/dev/null", " 2>&1"]
-COMPOUNDS = ["{X} && echo ok", "{X} || echo failed", "echo start; {X}", "({X})",
-             "{ {X}; }", "{X} | cat", "{X}; echo rc=$?", "true && {X} | grep -c ."]
+COMPOUNDS = [
+    "{X} && echo ok",
+    "{X} || echo failed",
+    "echo start; {X}",
+    "({X})",
+    "{ {X}; }",
+    "{X} | cat",
+    "{X}; echo rc=$?",
+    "true && {X} | grep -c .",
+]
 # Earlier in the line, the meaning of a command name or an fd changes: PATH assigned,
 # exported or unset, `hash`, `ulimit`, `enable`, fds moved by `exec` or closed. rtok leaves
 # these lines alone (a rewritten one would find no rtok, another program, or no fd).
 MEANING_CHANGES = [
-    "PATH=/nonexistent; {X}", "export PATH=/nonexistent; {X}", "unset PATH; {X}",
-    "declare -x PATH=/nonexistent; {X}", "PATH=\"$PATH\"; {X}", "hash -p /bin/false git; {X}",
-    "hash -r; {X}", "{X} >&-", "{X} 2>&-", "{X} 1>&- 2>/dev/null", "{X} 3>&-", "{X} <&-",
-    "exec 3>&1; {X}", "exec >&-; {X}; echo rc=$? >&2", "ulimit -n 16; {X}",
-    "ulimit -c 0; {X}", "enable -n echo; {X}",
+    "PATH=/nonexistent; {X}",
+    "export PATH=/nonexistent; {X}",
+    "unset PATH; {X}",
+    "declare -x PATH=/nonexistent; {X}",
+    'PATH="$PATH"; {X}',
+    "hash -p /bin/false git; {X}",
+    "hash -r; {X}",
+    "{X} >&-",
+    "{X} 2>&-",
+    "{X} 1>&- 2>/dev/null",
+    "{X} 3>&-",
+    "{X} <&-",
+    "exec 3>&1; {X}",
+    "exec >&-; {X}; echo rc=$? >&2",
+    "ulimit -n 16; {X}",
+    "ulimit -c 0; {X}",
+    "enable -n echo; {X}",
 ]
 # Look alike, change nothing rtok depends on: rewritten, and must run the same.
-MEANING_KEPT = ["unset FOO; {X}", "export FOO=1; {X}", "FOO=1; {X}", "cd . && {X}",
-                "{X} 2>&1 >/dev/null; echo rc=$?"]
+MEANING_KEPT = [
+    "unset FOO; {X}",
+    "export FOO=1; {X}",
+    "FOO=1; {X}",
+    "cd . && {X}",
+    "{X} 2>&1 >/dev/null; echo rc=$?",
+]
 
 
 def _cases() -> list[tuple[str, bool, str, bool]]:
@@ -105,31 +130,41 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (work / "other.txt").write_text("".join(f"line {i}\n" for i in range(0, 120, 3)))
     for i in range(70):
         (work / "src" / f"mod{i:02d}.txt").write_text(f"line {i}\nother\n" * 3)
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@e", GIT_AUTHOR_DATE="2026-01-01T00:00:00Z",
-               GIT_COMMITTER_DATE="2026-01-01T00:00:00Z", GIT_CONFIG_NOSYSTEM="1",
-               GIT_CONFIG_GLOBAL=os.devnull)
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@e",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@e",
+        GIT_AUTHOR_DATE="2026-01-01T00:00:00Z",
+        GIT_COMMITTER_DATE="2026-01-01T00:00:00Z",
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
+    )
     subprocess.run(["git", "init", "-q"], cwd=work, env=env, check=True)
     for i in range(40):
         with open(work / "notes.txt", "a") as handle:
             handle.write(f"change {i}\n")
         subprocess.run(["git", "add", "-A"], cwd=work, env=env, check=True)
-        subprocess.run(["git", "commit", "-qm", f"change number {i}"], cwd=work, env=env,
-                       check=True)
+        subprocess.run(
+            ["git", "commit", "-qm", f"change number {i}"], cwd=work, env=env, check=True
+        )
     (work / "notes.txt").write_text((work / "notes.txt").read_text() + "uncommitted\n")
     return work
 
 
 def run_bash(cmd: str, cwd: Path) -> tuple[int, bytes, bytes]:
     env = dict(os.environ, LC_ALL="C", GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
-    result = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, capture_output=True,
-                            timeout=60, check=False)
+    result = subprocess.run(
+        ["bash", "-c", cmd], cwd=cwd, env=env, capture_output=True, timeout=60, check=False
+    )
     return result.returncode, result.stdout, result.stderr
 
 
 def _expanded(archive_id: bytes, cwd: Path) -> bytes:
-    result = subprocess.run([RTOK, "expand", archive_id.decode()], cwd=cwd,
-                            capture_output=True, timeout=60, check=True)
+    result = subprocess.run(
+        [RTOK, "expand", archive_id.decode()], cwd=cwd, capture_output=True, timeout=60, check=True
+    )
     return result.stdout
 
 
@@ -147,7 +182,8 @@ def _same_or_expands(raw: bytes, got: bytes, cwd: Path) -> bool:
     for start in range(common, -1, -1):
         candidate = got[:start] + full
         if raw.startswith(candidate) and _same_or_expands(
-                raw[len(candidate):], got[found.end():], cwd):
+            raw[len(candidate) :], got[found.end() :], cwd
+        ):
             return True
     return False
 
@@ -159,20 +195,30 @@ def test_meaning_changes_are_left_alone() -> None:
             assert rewrite_command(cmd, rtok_bin=quote_word(RTOK), settings=Settings()) is None
         if rewrite_command(base, rtok_bin=quote_word(RTOK), settings=Settings()) is None:
             continue
-        kept = [t for t in MEANING_KEPT
-                if rewrite_command(t.replace("{X}", base), rtok_bin=quote_word(RTOK),
-                                   settings=Settings())]
+        kept = [
+            t
+            for t in MEANING_KEPT
+            if rewrite_command(
+                t.replace("{X}", base), rtok_bin=quote_word(RTOK), settings=Settings()
+            )
+        ]
         assert len(kept) == len(MEANING_KEPT), base
 
 
 def test_enough_cases_and_enough_rewritten() -> None:
     assert len(CASES) >= 500
-    rewritten = [c for c, _, _, _ in CASES
-                 if rewrite_command(c, rtok_bin=quote_word(RTOK), settings=Settings())]
+    rewritten = [
+        c
+        for c, _, _, _ in CASES
+        if rewrite_command(c, rtok_bin=quote_word(RTOK), settings=Settings())
+    ]
     assert len(rewritten) >= 150
     # Commands that write to stderr, rewritten, under every redirect: the per-fd checks.
-    with_stderr = [c for c, err, _, _ in CASES if err
-                   and rewrite_command(c, rtok_bin=quote_word(RTOK), settings=Settings())]
+    with_stderr = [
+        c
+        for c, err, _, _ in CASES
+        if err and rewrite_command(c, rtok_bin=quote_word(RTOK), settings=Settings())
+    ]
     assert len(with_stderr) >= 50
 
 

@@ -23,32 +23,124 @@ RUNS = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
-SHELL_ALPHABET = st.sampled_from(
-    list("abcgilmnoprstux019 \t\n\r'\"\\$`(){}[]|&;<>#=*~!-./:,%@+^")
-)
+SHELL_ALPHABET = st.sampled_from(list("abcgilmnoprstux019 \t\n\r'\"\\$`(){}[]|&;<>#=*~!-./:,%@+^"))
 
 COMMAND_WORDS = [
-    "git", "cargo", "pytest", "ls", "grep", "rg", "find", "make", "npm", "docker", "kubectl",
-    "tail", "head", "cat", "python3", "npx", "go", "ruff", "tsc", "terraform", "gh", "uv",
-    "echo", "cd", "sudo", "vim", "less", "watch", "rtok", "xargs", "sort", "frob",
-    "/usr/bin/git", "./gradlew", "'git'", '"ls"', "$GIT",
+    "git",
+    "cargo",
+    "pytest",
+    "ls",
+    "grep",
+    "rg",
+    "find",
+    "make",
+    "npm",
+    "docker",
+    "kubectl",
+    "tail",
+    "head",
+    "cat",
+    "python3",
+    "npx",
+    "go",
+    "ruff",
+    "tsc",
+    "terraform",
+    "gh",
+    "uv",
+    "echo",
+    "cd",
+    "sudo",
+    "vim",
+    "less",
+    "watch",
+    "rtok",
+    "xargs",
+    "sort",
+    "frob",
+    "/usr/bin/git",
+    "./gradlew",
+    "'git'",
+    '"ls"',
+    "$GIT",
 ]
 ARGUMENT_WORDS = [
-    "status", "log", "diff", "test", "build", "-m", "pytest", "-la", "-f", "-n", "5",
-    "--follow", "logs", "get", "pods", "-w", "run", "x.txt", "*.py", "$HOME", '"$X"', "\\;",
-    "'a && b'", '"c | d"', "--json", "-C", "/tmp", "-it", "compose", "ps", "fix", "-i", "--",
-    "{", "}", "=", "a=b", "'it''s'", "\\ ", "#x", "~",
+    "status",
+    "log",
+    "diff",
+    "test",
+    "build",
+    "-m",
+    "pytest",
+    "-la",
+    "-f",
+    "-n",
+    "5",
+    "--follow",
+    "logs",
+    "get",
+    "pods",
+    "-w",
+    "run",
+    "x.txt",
+    "*.py",
+    "$HOME",
+    '"$X"',
+    "\\;",
+    "'a && b'",
+    '"c | d"',
+    "--json",
+    "-C",
+    "/tmp",
+    "-it",
+    "compose",
+    "ps",
+    "fix",
+    "-i",
+    "--",
+    "{",
+    "}",
+    "=",
+    "a=b",
+    "'it''s'",
+    "\\ ",
+    "#x",
+    "~",
 ]
 PREFIX_WORDS = [
-    "FOO=1", "A='x y'", "RTOK_DISABLED=1", "timeout 5", "timeout -k 2 9", "nice -n 3", "nohup",
-    "time", "env", "env -u X", "command", "timeout --bad 1", "exec", "stdbuf -oL",
+    "FOO=1",
+    "A='x y'",
+    "RTOK_DISABLED=1",
+    "timeout 5",
+    "timeout -k 2 9",
+    "nice -n 3",
+    "nohup",
+    "time",
+    "env",
+    "env -u X",
+    "command",
+    "timeout --bad 1",
+    "exec",
+    "stdbuf -oL",
 ]
 OPERATORS = [" && ", " || ", "; ", " | ", " |& ", " & ", "\n", "\r\n", " \\\n  ", "&&", "|"]
 REDIRECTS = [" 2>&1", " >/dev/null", " 2>/dev/null", " &>/dev/null", " 2>&-", " 1>&2"]
 GRAMMAR = ["(", ")", "{ ", "; }", "if ", "then ", "fi", "do ", "done", "for x in a; do "]
 UNATTESTABLE = [
-    "$(id)", "`id`", "<(ls)", ">(wc -l)", "$((1+2))", "$'x'", "<<EOF\nbody\nEOF",
-    "> out.txt", '"$(id)"', ">> log", "< in.txt", "&> all.log", "'unclosed", "bash -c \"$C\"",
+    "$(id)",
+    "`id`",
+    "<(ls)",
+    ">(wc -l)",
+    "$((1+2))",
+    "$'x'",
+    "<<EOF\nbody\nEOF",
+    "> out.txt",
+    '"$(id)"',
+    ">> log",
+    "< in.txt",
+    "&> all.log",
+    "'unclosed",
+    'bash -c "$C"',
 ]
 
 
@@ -106,8 +198,9 @@ def check_invariant(cmd: str, rtok_bin: str, user: Settings) -> None:
     assert found is not None
     offsets, renamed, _ = found
     inserted = f"{rtok_bin} run "
-    assert out == (apply_edits(cmd, offsets, inserted, renamed, rtok_bin)
-                   if offsets or renamed else cmd)
+    assert out == (
+        apply_edits(cmd, offsets, inserted, renamed, rtok_bin) if offsets or renamed else cmd
+    )
     if rtok_bin == "rtok":
         assert not renamed  # a bare rtok is already the rtok to run
     # Undo every edit from the right, so earlier offsets stay valid: each insertion is
@@ -126,8 +219,9 @@ def check_invariant(cmd: str, rtok_bin: str, user: Settings) -> None:
         else:
             assert restored[at : at + len(rtok_bin)] == rtok_bin
             assert dequote(cmd[offset : offset + length]) == "rtok"
-            restored = restored[:at] + cmd[offset : offset + length] + restored[
-                at + len(rtok_bin) :]
+            restored = (
+                restored[:at] + cmd[offset : offset + length] + restored[at + len(rtok_bin) :]
+            )
     assert restored == cmd
     if "rtok" not in cmd:
         assert out.replace(inserted, "") == cmd

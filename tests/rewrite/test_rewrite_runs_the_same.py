@@ -64,18 +64,28 @@ def workdir(tmp_path: Path) -> Path:
     (work / "notes.txt").write_text("line one\nline two\nline three\n")
     (work / "other.txt").write_text("line one\nline 2\n")
     (work / "Makefile").write_text("hello:\n\t@echo hello from make\n")
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@e")
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@e",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@e",
+    )
     for args in (["init", "-q"], ["add", "notes.txt"], ["commit", "-qm", "first"]):
         subprocess.run(["git", *args], cwd=work, env=env, check=True, capture_output=True)
     return work
 
 
 def run_bash(cmd: str, cwd: Path, bin_dir: Path, log: Path) -> tuple[int, bytes]:
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-               RTOK_STAND_IN_LOG=str(log), LC_ALL="C")
-    result = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, capture_output=True,
-                            timeout=30, check=False)
+    env = dict(
+        os.environ,
+        PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        RTOK_STAND_IN_LOG=str(log),
+        LC_ALL="C",
+    )
+    result = subprocess.run(
+        ["bash", "-c", cmd], cwd=cwd, env=env, capture_output=True, timeout=30, check=False
+    )
     return result.returncode, result.stdout
 
 
@@ -101,10 +111,23 @@ def test_rewritten_command_behaves_like_the_original(
 
 
 RUNNABLE = [
-    "ls", "ls -a", "wc -l notes.txt", "grep -c line notes.txt", "cat notes.txt",
-    "head -n 1 notes.txt", "tail -n 2 notes.txt", "echo hi", "true", "false",
-    "git status --short", "git log --oneline", "diff notes.txt other.txt", "tree sub",
-    "find . -name '*.txt'", "grep -n two notes.txt", "make -s hello",
+    "ls",
+    "ls -a",
+    "wc -l notes.txt",
+    "grep -c line notes.txt",
+    "cat notes.txt",
+    "head -n 1 notes.txt",
+    "tail -n 2 notes.txt",
+    "echo hi",
+    "true",
+    "false",
+    "git status --short",
+    "git log --oneline",
+    "diff notes.txt other.txt",
+    "tree sub",
+    "find . -name '*.txt'",
+    "grep -n two notes.txt",
+    "make -s hello",
 ]
 PREFIXES = ["", "", "", "FOO=1 ", "timeout 5 ", "nice -n 1 ", "env A=b ", "command "]
 CONSUMERS = ["head -n 2", "cat", "tail -n 1", "grep line", "wc -l"]
@@ -132,8 +155,12 @@ def generated_line(rng: random.Random) -> str:
     return "".join(parts)
 
 
-@settings(deadline=None, database=None, max_examples=120,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    deadline=None,
+    database=None,
+    max_examples=120,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(seed=st.integers(0, 2**63))
 def test_generated_rewrites_behave_like_the_originals(
     seed: int, workdir: Path, tmp_path: Path
@@ -150,5 +177,6 @@ def test_generated_rewrites_behave_like_the_originals(
         stand_in.chmod(stand_in.stat().st_mode | stat.S_IXUSR)
     log = tmp_path / "calls.log"
     assert run_bash(rewritten, workdir, bin_dir, log) == run_bash(cmd, workdir, bin_dir, log), (
-        cmd, rewritten,
+        cmd,
+        rewritten,
     )

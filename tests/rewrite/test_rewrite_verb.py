@@ -12,8 +12,9 @@ from rtok_testing import run_rtok
 
 # The agents whose descriptor says they own approval ([rewrite] approval = "host"), with
 # the other names they call `rtok rewrite` by.
-APPROVING_HOSTS = sorted(name for name, facts in descriptor.rewrite_hosts()[1].items()
-                         if facts.host_approves)
+APPROVING_HOSTS = sorted(
+    name for name, facts in descriptor.rewrite_hosts()[1].items() if facts.host_approves
+)
 
 
 def claude_rules(home: Path, **permissions: list[str]) -> None:
@@ -37,7 +38,8 @@ def test_arguments_are_joined_with_spaces(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "cmd", ["echo hi", "git log > out.txt", "git log $(x)", "vim x", "RTOK_DISABLED=1 make", ""],
+    "cmd",
+    ["echo hi", "git log > out.txt", "git log $(x)", "vim x", "RTOK_DISABLED=1 make", ""],
 )
 def test_nothing_to_rewrite_exits_1_silently(tmp_path: Path, cmd: str) -> None:
     code, out, _ = rewrite(cmd, cwd=tmp_path)
@@ -49,7 +51,8 @@ def test_allow_rule_exits_0(isolated_home: Path, tmp_path: Path) -> None:
     assert rewrite("git status", cwd=tmp_path) == (0, "rtok run git status", "")
     # Only every segment allowed gives Allow.
     assert rewrite("git status && make", cwd=tmp_path)[:2] == (
-        3, "rtok run git status && rtok run make",
+        3,
+        "rtok run git status && rtok run make",
     )
 
 
@@ -59,33 +62,53 @@ def test_deny_rule_exits_2_through_prefixes(isolated_home: Path, tmp_path: Path)
         assert rewrite(cmd, cwd=tmp_path)[:2] == (2, ""), cmd
 
 
-def test_a_command_find_runs_is_judged_as_the_users_own(isolated_home: Path,
-                                                        tmp_path: Path) -> None:
-    claude_rules(isolated_home, allow=["Bash(find:*)", "Bash(wc:*)"],
-                 deny=["Bash(rm:*)", "Bash(git push:*)"])
+def test_a_command_find_runs_is_judged_as_the_users_own(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    claude_rules(
+        isolated_home, allow=["Bash(find:*)", "Bash(wc:*)"], deny=["Bash(rm:*)", "Bash(git push:*)"]
+    )
     assert rewrite("find . -type f -exec wc -l {} +", cwd=tmp_path)[:2] == (
-        0, "rtok run find . -type f -exec wc -l {} +")
+        0,
+        "rtok run find . -type f -exec wc -l {} +",
+    )
     # a command with no rule of its own makes the whole line ask, like `find ... && cat x`
     assert rewrite("find . -exec cat {} \\;", cwd=tmp_path)[0] == 3
-    for cmd in ("find . -exec rm -rf {} +", "find . -execdir /bin/rm {} \\;",
-                "find . -exec 'rm' {} \\;", "find . -exec env rm {} \\;",
-                "find . -exec sh -c 'rm \"$1\"' _ {} \\;", "fd -e tmp -x rm",
-                "find . -name x -exec wc -l {} \\; -exec git push \\;"):
+    for cmd in (
+        "find . -exec rm -rf {} +",
+        "find . -execdir /bin/rm {} \\;",
+        "find . -exec 'rm' {} \\;",
+        "find . -exec env rm {} \\;",
+        "find . -exec sh -c 'rm \"$1\"' _ {} \\;",
+        "fd -e tmp -x rm",
+        "find . -name x -exec wc -l {} \\; -exec git push \\;",
+    ):
         assert rewrite(cmd, cwd=tmp_path)[:2] == (2, ""), cmd
     # what it runs is hidden: nothing to judge, nothing rewritten
     assert rewrite("find . -exec $CMD {} \\;", cwd=tmp_path)[:2] == (1, "")
 
 
-def test_a_command_given_the_way_find_and_fd_also_read_it_is_judged(isolated_home: Path,
-                                                                       tmp_path: Path) -> None:
-    claude_rules(isolated_home, allow=["Bash(find:*)", "Bash(fd:*)", "Bash(fdfind:*)"],
-                 deny=["Bash(rm:*)"])
+def test_a_command_given_the_way_find_and_fd_also_read_it_is_judged(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    claude_rules(
+        isolated_home, allow=["Bash(find:*)", "Bash(fd:*)", "Bash(fdfind:*)"], deny=["Bash(rm:*)"]
+    )
     # fd takes its command attached (`--exec=rm`, `-xrm`, `-Hx rm`: clustered flags); an
     # operand that spells `-exec` (`-name -exec`) is not the option, the next one is.
-    for cmd in ("fd --exec=rm", "fd --exec-batch=rm", "fd -xrm", "fd -Xrm", "fd -x=rm",
-                "fd -Hx rm", "fd -HIxrm", "fdfind -HIX rm",
-                "find . -name '-exec' -exec rm {} \\;", "find . -path -exec -exec rm {} +",
-                "find . -newer -exec -execdir rm {} \\;"):
+    for cmd in (
+        "fd --exec=rm",
+        "fd --exec-batch=rm",
+        "fd -xrm",
+        "fd -Xrm",
+        "fd -x=rm",
+        "fd -Hx rm",
+        "fd -HIxrm",
+        "fdfind -HIX rm",
+        "find . -name '-exec' -exec rm {} \\;",
+        "find . -path -exec -exec rm {} +",
+        "find . -newer -exec -execdir rm {} \\;",
+    ):
         assert rewrite(cmd, cwd=tmp_path)[:2] == (2, ""), cmd
     # a value option clustered before x takes the x as its value: `-tx` is type executable
     for cmd in ("fd -tx foo", "fd -Htx foo", "fd -ex foo"):
@@ -99,8 +122,7 @@ def test_ask_rule_exits_3(isolated_home: Path, tmp_path: Path) -> None:
 
 def test_the_hosts_that_own_approval_include_the_plugin_hosts() -> None:
     # A rewrite table lost from a descriptor would quietly turn these hosts' 0 into 3.
-    assert {"codex", "opencode", "pi", "omp", "hermes", "kilocode", "kilo"} <= set(
-        APPROVING_HOSTS)
+    assert {"codex", "opencode", "pi", "omp", "hermes", "kilocode", "kilo"} <= set(APPROVING_HOSTS)
     assert "claude" not in APPROVING_HOSTS
 
 
@@ -122,12 +144,10 @@ def test_other_hosts_keep_3(tmp_path: Path) -> None:
 
 
 def test_agent_option_names_the_host_and_wins_over_the_variable(tmp_path: Path) -> None:
-    assert rewrite("--agent", "codex", "git status", cwd=tmp_path)[:2] == (
-        0, "rtok run git status")
+    assert rewrite("--agent", "codex", "git status", cwd=tmp_path)[:2] == (0, "rtok run git status")
     assert rewrite("--agent=pi", "--", "make", cwd=tmp_path)[:2] == (0, "rtok run make")
     env = {"RTOK_REWRITE_HOST": "codex"}
-    assert rewrite("--agent", "claude", "make", cwd=tmp_path, env=env)[:2] == (
-        3, "rtok run make")
+    assert rewrite("--agent", "claude", "make", cwd=tmp_path, env=env)[:2] == (3, "rtok run make")
     code, out, err = rewrite("--agent", cwd=tmp_path)
     assert (code, out) == (1, "") and "usage: rtok rewrite" in err
 
@@ -159,26 +179,22 @@ def test_usage_error(tmp_path: Path) -> None:
     assert "usage: rtok rewrite" in err
 
 
-def test_malformed_claude_settings_mean_no_rewrite(
-    isolated_home: Path, tmp_path: Path
-) -> None:
+def test_malformed_claude_settings_mean_no_rewrite(isolated_home: Path, tmp_path: Path) -> None:
     settings = isolated_home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
-    settings.write_text('// my rules\n{"permissions": {"deny": ["Bash(git push:*)"]}}',
-                        encoding="utf-8")
+    settings.write_text(
+        '// my rules\n{"permissions": {"deny": ["Bash(git push:*)"]}}', encoding="utf-8"
+    )
     code, out, err = rewrite("git status", cwd=tmp_path)
     assert (code, out) == (1, "")
     assert err.count("\n") == 1 and "settings.json" in err
 
 
-def test_oversized_claude_settings_mean_no_rewrite(
-    isolated_home: Path, tmp_path: Path
-) -> None:
+def test_oversized_claude_settings_mean_no_rewrite(isolated_home: Path, tmp_path: Path) -> None:
     settings = isolated_home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
     padding = " " * (2 << 20)
-    settings.write_text('{"permissions": {"allow": ["Bash(*)"]}' + padding + "}",
-                        encoding="utf-8")
+    settings.write_text('{"permissions": {"allow": ["Bash(*)"]}' + padding + "}", encoding="utf-8")
     code, out, err = rewrite("git status", cwd=tmp_path)
     assert (code, out) == (1, "")
     assert "larger than" in err

@@ -34,6 +34,12 @@ def descriptor_env_overrides(folder: Path = INTEGRATIONS) -> frozenset[str]:
 # the descriptors' overrides, plus agents' config variables rtok does not read itself.
 SCRUBBED_PREFIXES = ("RTOK_",)
 SCRUBBED = descriptor_env_overrides() | {
-    "OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "KILO_CONFIG", "QWEN_HOME",
-    "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+    "OPENCODE_CONFIG",
+    "OPENCODE_CONFIG_DIR",
+    "KILO_CONFIG",
+    "QWEN_HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_STATE_HOME",
 }

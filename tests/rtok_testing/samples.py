@@ -15,8 +15,11 @@ from rtok.install import integrations
 
 def hook_agents() -> tuple[str, ...]:
     """Every agent whose descriptor registers `rtok hook`, sorted."""
-    return tuple(sorted(name for name, item in integrations.load_descriptors().items()
-                        if item.tier == "hook"))
+    return tuple(
+        sorted(
+            name for name, item in integrations.load_descriptors().items() if item.tier == "hook"
+        )
+    )
 
 
 def _sample(agent: str) -> HookSample:

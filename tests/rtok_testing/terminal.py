@@ -12,8 +12,9 @@ import time
 from collections.abc import Mapping, Sequence
 
 
-def spawn(args: Sequence[str], *, cwd: str | None = None,
-          env: Mapping[str, str] | None = None) -> tuple[int, int]:
+def spawn(
+    args: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None
+) -> tuple[int, int]:
     """`python -m rtok ARGS` on a new terminal: (pid, the terminal's fd)."""
     full_env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", LINES="40")
     full_env.update(env or {})
@@ -61,8 +62,9 @@ def wait(pid: int, fd: int, seen: bytearray, timeout: float = 60) -> int:
         os.close(fd)
 
 
-def run(args: Sequence[str], *, cwd: str | None = None,
-        env: Mapping[str, str] | None = None) -> tuple[int, bytes]:
+def run(
+    args: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None
+) -> tuple[int, bytes]:
     """Run to the end on a terminal: (exit status, everything it showed)."""
     seen = bytearray()
     pid, fd = spawn(args, cwd=cwd, env=env)

@@ -38,7 +38,7 @@ def test_rewrite_only_inserts(code: str) -> None:
     out = apply_insertions(code, found[0], "rtok run ")
     for offset in found[0]:
         assert out[offset : offset + len("rtok run ")] == "rtok run "
-        out = out[:offset] + out[offset + len("rtok run "):]
+        out = out[:offset] + out[offset + len("rtok run ") :]
     assert out == code
 
 
@@ -47,5 +47,6 @@ def test_a_deny_everything_rule_lets_nothing_through(code: str) -> None:
     verdict = verdict_with_rules(code, ["*"], [], ["*"])
     assert verdict in ("deny", "defer", "opaque", "ask", "default")
     if verdict != "default":  # "default": nothing bash would run (comments, blank lines)
-        assert decide(code, "deny" if verdict == "defer" else verdict,
-                      settings=Settings()).kind in ("deny", "defer")
+        assert decide(
+            code, "deny" if verdict == "defer" else verdict, settings=Settings()
+        ).kind in ("deny", "defer")

@@ -15,18 +15,39 @@ def kinds_and_texts(cmd: str) -> list[tuple[str, str]]:
 
 def test_tokens_of_a_compound_line() -> None:
     assert kinds_and_texts("git status && ls -la | head -5; make &") == [
-        ("word", "git"), ("space", " "), ("word", "status"), ("space", " "), ("op", "&&"),
-        ("space", " "), ("word", "ls"), ("space", " "), ("word", "-la"), ("space", " "),
-        ("op", "|"), ("space", " "), ("word", "head"), ("space", " "), ("word", "-5"),
-        ("op", ";"), ("space", " "), ("word", "make"), ("space", " "), ("op", "&"),
+        ("word", "git"),
+        ("space", " "),
+        ("word", "status"),
+        ("space", " "),
+        ("op", "&&"),
+        ("space", " "),
+        ("word", "ls"),
+        ("space", " "),
+        ("word", "-la"),
+        ("space", " "),
+        ("op", "|"),
+        ("space", " "),
+        ("word", "head"),
+        ("space", " "),
+        ("word", "-5"),
+        ("op", ";"),
+        ("space", " "),
+        ("word", "make"),
+        ("space", " "),
+        ("op", "&"),
     ]
 
 
 def test_quotes_keep_operators_inside_one_word() -> None:
     tokens = kinds_and_texts("""grep 'a && b' "c | d" e\\;f""")
     assert tokens == [
-        ("word", "grep"), ("space", " "), ("word", "'a && b'"), ("space", " "),
-        ("word", '"c | d"'), ("space", " "), ("word", "e\\;f"),
+        ("word", "grep"),
+        ("space", " "),
+        ("word", "'a && b'"),
+        ("space", " "),
+        ("word", '"c | d"'),
+        ("space", " "),
+        ("word", "e\\;f"),
     ]
 
 
@@ -48,8 +69,13 @@ def test_line_continuation_is_blank_space() -> None:
 def test_newlines_and_comments() -> None:
     tokens = kinds_and_texts("ls # list\r\nmake\rx")
     assert tokens == [
-        ("word", "ls"), ("space", " "), ("comment", "# list"), ("newline", "\r\n"),
-        ("word", "make"), ("newline", "\r"), ("word", "x"),
+        ("word", "ls"),
+        ("space", " "),
+        ("comment", "# list"),
+        ("newline", "\r\n"),
+        ("word", "make"),
+        ("newline", "\r"),
+        ("word", "x"),
     ]
 
 
@@ -114,7 +140,7 @@ def test_attestable_commands(cmd: str) -> None:
 
 def test_unattestable_inside_shell_c_script() -> None:
     assert is_unattestable("bash -c 'git log > /tmp/x'")
-    assert is_unattestable("timeout 5 sh -c \"echo \\$(id)\"") is True
+    assert is_unattestable('timeout 5 sh -c "echo \\$(id)"') is True
     assert is_unattestable("sh -lc 'cat <<EOF\nx\nEOF'")
     assert not is_unattestable("bash -c 'git status && ls'")
 

@@ -90,15 +90,23 @@ def test_executed_form_removes_quotes_and_requotes() -> None:
     assert read_command(["ls", "-la"]).executed == "ls -la"
 
 
-@pytest.mark.parametrize("segment", ["$x push", "git $y", "\"$GIT\" push", "git -C . $(echo push)",
-                                     "find . -exec $x {} \\;", "timeout 5 $CMD", "xargs $tool"])
+@pytest.mark.parametrize(
+    "segment",
+    [
+        "$x push",
+        "git $y",
+        '"$GIT" push',
+        "git -C . $(echo push)",
+        "find . -exec $x {} \\;",
+        "timeout 5 $CMD",
+        "xargs $tool",
+    ],
+)
 def test_expanded_command_words_are_not_attestable(segment: str) -> None:
     assert not all_attestable(_words(segment))
 
 
-@pytest.mark.parametrize(
-    "segment", ["ls $x", "git log $range", "echo $HOME", 'git -C "$d" status']
-)
+@pytest.mark.parametrize("segment", ["ls $x", "git log $range", "echo $HOME", 'git -C "$d" status'])
 def test_expanded_arguments_stay_attestable(segment: str) -> None:
     assert all_attestable(_words(segment))
 
@@ -128,8 +136,14 @@ def test_huge_argument_list_is_read_in_linear_time() -> None:
 
 @pytest.mark.parametrize(
     "segment",
-    ["{git,push} origin", "git {push,} origin", "/usr/bin/gi? push", "git pu[s]h",
-     "/usr/bin/g*t push", "~other/bin/git push"],
+    [
+        "{git,push} origin",
+        "git {push,} origin",
+        "/usr/bin/gi? push",
+        "git pu[s]h",
+        "/usr/bin/g*t push",
+        "~other/bin/git push",
+    ],
 )
 def test_words_bash_expands_are_not_attestable(segment: str) -> None:
     assert not all_attestable(_words(segment))
@@ -142,8 +156,16 @@ def test_expanding_arguments_stay_attestable(segment: str) -> None:
 
 @pytest.mark.parametrize(
     "segment",
-    ["sh", "bash -s", "bash -s -- a b", "zsh -", "git -c alias.p=push p", "git -calias.p=push p",
-     "git --config-env=alias.p=P p", "alias g='git push'"],
+    [
+        "sh",
+        "bash -s",
+        "bash -s -- a b",
+        "zsh -",
+        "git -c alias.p=push p",
+        "git -calias.p=push p",
+        "git --config-env=alias.p=P p",
+        "alias g='git push'",
+    ],
 )
 def test_commands_whose_meaning_is_elsewhere_are_not_attestable(segment: str) -> None:
     assert not all_attestable(_words(segment))
@@ -154,8 +176,10 @@ def test_shells_with_a_script_and_plain_options_stay_attestable(segment: str) ->
     assert all_attestable(_words(segment))
 
 
-@pytest.mark.parametrize("segment", ["watch -n 1 git push", "flock /tmp/l git push",
-                                     "unbuffer git push", "chroot / git push"])
+@pytest.mark.parametrize(
+    "segment",
+    ["watch -n 1 git push", "flock /tmp/l git push", "unbuffer git push", "chroot / git push"],
+)
 def test_command_runners_expose_their_command(segment: str) -> None:
     assert any(form.startswith("git push") for form in forms(segment))
 

@@ -17,8 +17,20 @@ RUNS = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
-COMMANDS = ["git push", "rm -rf ~", "curl x", "sh", "make install", "git status", "ls -la",
-            "FOO=1 git push", "timeout 5 git push", "env git push", "npm publish", "cat f"]
+COMMANDS = [
+    "git push",
+    "rm -rf ~",
+    "curl x",
+    "sh",
+    "make install",
+    "git status",
+    "ls -la",
+    "FOO=1 git push",
+    "timeout 5 git push",
+    "env git push",
+    "npm publish",
+    "cat f",
+]
 OPERATORS = [" && ", " || ", "; ", " | ", " |& ", " & ", "\n", "\r\n"]
 
 

@@ -44,7 +44,7 @@ def test_split_for_permissions(cmd: str, expected: list[str]) -> None:
         ("echo `echo \\`rm x\\``", "rm x"),
         ("diff <(git push) x", "git push"),
         ("bash -c 'git push'", "git push"),
-        ("sh -c \"git status && rm -rf ~\"", "rm -rf ~"),
+        ('sh -c "git status && rm -rf ~"', "rm -rf ~"),
         ("timeout 5 bash -lc 'git push'", "git push"),
         ("sudo -u root sh -c 'rm -rf /'", "rm -rf /"),
         ("env FOO=1 zsh -c 'git push'", "git push"),
@@ -84,7 +84,9 @@ def test_simple_commands_keep_offsets_and_operators() -> None:
     commands = simple_commands(lexed)
     assert [(c.before, c.after) for c in commands] == [("", "|"), ("|", "&&"), ("&&", "")]
     assert [cmd[c.start : c.end] for c in commands] == [
-        "FOO=1 git status 2>&1", "head -5", "ls",
+        "FOO=1 git status 2>&1",
+        "head -5",
+        "ls",
     ]
     first = commands[0]
     assert [cmd[s:e] for s, e in first.words] == ["FOO=1", "git", "status"]

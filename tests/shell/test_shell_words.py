@@ -32,14 +32,17 @@ LITERAL_WORDS = [
     "trailing$",
     "'x'$",
     "-c'alias.p=push'",
-    "--signal=\"KILL\"",
+    '--signal="KILL"',
 ]
 
 
 def _bash_value(word: str) -> str:
     done = subprocess.run(
         ["bash", "--norc", "--noprofile", "-c", f"printf '%s' {word}"],
-        capture_output=True, text=True, check=True, timeout=10,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=10,
     )
     return done.stdout
 
@@ -51,8 +54,19 @@ def test_dequote_matches_bash(word: str) -> None:
 
 @pytest.mark.parametrize(
     "word",
-    ["$HOME", "a$x", '"$HOME"', '"a`x`"', "`x`", "$(x)", "$'a'", "'unclosed", '"unclosed',
-     '"a\\"', "'a'\"b"],
+    [
+        "$HOME",
+        "a$x",
+        '"$HOME"',
+        '"a`x`"',
+        "`x`",
+        "$(x)",
+        "$'a'",
+        "'unclosed",
+        '"unclosed',
+        '"a\\"',
+        "'a'\"b",
+    ],
 )
 def test_dequote_has_no_value_for_expansions_and_open_quotes(word: str) -> None:
     assert dequote(word) is None

@@ -20,10 +20,14 @@ PROGRAMS: dict[str, tuple[list[str], dict[str, str]]] = {
     "timeout": (["30"], {"-s": "TERM", "--signal": "TERM", "-k": "5", "--kill-after": "5"}),
     "nice": ([], {"-n": "1", "--adjustment": "1"}),
     "setsid": ([], {}),
-    "stdbuf": ([], {"-i": "0", "--input": "0", "-o": "L", "--output": "L", "-e": "0",
-                    "--error": "0"}),
-    "flock": (["{lock}"], {"-w": "5", "--wait": "5", "--timeout": "5", "-E": "3",
-                           "--conflict-exit-code": "3"}),
+    "stdbuf": (
+        [],
+        {"-i": "0", "--input": "0", "-o": "L", "--output": "L", "-e": "0", "--error": "0"},
+    ),
+    "flock": (
+        ["{lock}"],
+        {"-w": "5", "--wait": "5", "--timeout": "5", "-E": "3", "--conflict-exit-code": "3"},
+    ),
     "prlimit": ([], {"-o": "RESOURCE", "--output": "RESOURCE"}),
     "chroot": (["/"], {"--userspec": "0:0", "--groups": "0"}),
     "nohup": ([], {}),
@@ -40,14 +44,18 @@ def _cases() -> list[tuple[str, str, bool]]:
         table = REGISTRY["wrappers"][program]
         out += [(program, flag, False) for flag in table["flags"] if flag != "-"]
         out += [(program, flag, False) for flag in table["optional_values"]]
-        out += [(program, option, True) for option in table["value_options"]
-                if option in PROGRAMS[program][1]]
+        out += [
+            (program, option, True)
+            for option in table["value_options"]
+            if option in PROGRAMS[program][1]
+        ]
     return out
 
 
 @pytest.mark.parametrize(("program", "option", "takes_value"), _cases())
 def test_each_listed_option_is_accepted_and_the_command_runs(
-        program: str, option: str, takes_value: bool, tmp_path: Path) -> None:
+    program: str, option: str, takes_value: bool, tmp_path: Path
+) -> None:
     if shutil.which(program) is None:
         pytest.fail(f"{program} is not installed")
     between, values = PROGRAMS[program]
@@ -60,8 +68,15 @@ def test_each_listed_option_is_accepted_and_the_command_runs(
     # The gate's reading: the command starts where the table says.
     after = skip_options(words, 1, REGISTRY["wrappers"][program])
     assert after is not None and after[0] == len(words), words
-    result = subprocess.run([*words, *command], capture_output=True, text=True, timeout=30,
-                            check=False, env=dict(os.environ), cwd=tmp_path)
+    result = subprocess.run(
+        [*words, *command],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        env=dict(os.environ),
+        cwd=tmp_path,
+    )
     assert not any(r in result.stderr.lower() for r in REJECTED), result.stderr
     if command and (program, option) not in NO_RUN:
         assert (tmp_path / "out").read_text() == "ran\n", (words, result.stderr)

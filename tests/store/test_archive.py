@@ -27,14 +27,15 @@ def _settings(**overrides: int) -> Settings:
     return settings
 
 
-def _run_in_process(raw: bytes, chunk: int, exit_code: int = 0,
-                    settings: Settings | None = None) -> tuple[bytes, str | None]:
+def _run_in_process(
+    raw: bytes, chunk: int, exit_code: int = 0, settings: Settings | None = None
+) -> tuple[bytes, str | None]:
     from rtok.filter.pipeline import new_capture
 
     settings = settings or _settings()
     capture = new_capture("gen", "gen", settings)
     for start in range(0, len(raw), chunk):
-        capture.feed(raw[start:start + chunk])
+        capture.feed(raw[start : start + chunk])
     shown = render(capture, default_rule("gen"), None, exit_code, settings, "gen", "gen")
     return shown.data, shown.archive_id
 
@@ -46,7 +47,6 @@ def _expanded(entry_id: str) -> bytes:
         return b"".join(archive.iter_raw(conn, entry.key))
     finally:
         conn.close()
-
 
 
 @settings(max_examples=60, deadline=None)
@@ -61,9 +61,11 @@ def test_random_bytes_round_trip_and_never_grow(raw: bytes, chunk: int, code: in
 
 
 @settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 2**32), size=st.sampled_from(
-    [5000, 70_000, 1_000_000, capture_module.MEMORY_BYTES + 1, 10_000_000]),
-    newline_every=st.sampled_from([0, 7, 80, 5000]))
+@given(
+    seed=st.integers(0, 2**32),
+    size=st.sampled_from([5000, 70_000, 1_000_000, capture_module.MEMORY_BYTES + 1, 10_000_000]),
+    newline_every=st.sampled_from([0, 7, 80, 5000]),
+)
 def test_large_random_outputs_round_trip(seed: int, size: int, newline_every: int) -> None:
     rng = random.Random(seed)
     block = bytearray(rng.randbytes(min(size, 1 << 20)))
@@ -132,13 +134,15 @@ def test_same_content_is_one_entry() -> None:
 
 
 def test_concurrent_writers_all_land() -> None:
-    script = ("import sys\n"
-              "n = int(sys.argv[1])\n"
-              "for i in range(3000): print(f'worker {n} line {i}')\n")
+    script = (
+        "import sys\nn = int(sys.argv[1])\nfor i in range(3000): print(f'worker {n} line {i}')\n"
+    )
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "rtok", "run", sys.executable, "-c", script, str(n)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         for n in range(8)
     ]
     outputs = [proc.communicate(timeout=120) for proc in procs]
@@ -159,5 +163,3 @@ def test_expand_errors_are_clear() -> None:
     both = run_rtok(["expand", "abcd", "--full", "--lines", "3"])
     assert both.returncode == 2
     assert os.path.exists(paths.archive_db()) is False
-
-

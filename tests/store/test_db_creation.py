@@ -34,8 +34,9 @@ def _open_all_at_once(path: Path) -> list[str]:
     context = multiprocessing.get_context("fork")
     start = context.Barrier(OPENERS, timeout=30)
     errors: Queue[str] = context.Queue()
-    openers = [context.Process(target=_open_one, args=(str(path), start, errors))
-               for _ in range(OPENERS)]
+    openers = [
+        context.Process(target=_open_one, args=(str(path), start, errors)) for _ in range(OPENERS)
+    ]
     for opener in openers:
         opener.start()
     for opener in openers:

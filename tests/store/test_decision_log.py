@@ -26,10 +26,13 @@ def _claude_rules(home: Path, **rules: list[str]) -> None:
     (home / ".claude" / "settings.json").write_text(json.dumps({"permissions": rules}))
 
 
-def test_each_verdict_is_logged_with_ids_and_reason(tmp_path: Path,
-                                                    isolated_home: Path) -> None:
-    _claude_rules(isolated_home, allow=["Bash(git status:*)"], deny=["Bash(git log:*)"],
-                  ask=["Bash(git diff:*)"])
+def test_each_verdict_is_logged_with_ids_and_reason(tmp_path: Path, isolated_home: Path) -> None:
+    _claude_rules(
+        isolated_home,
+        allow=["Bash(git status:*)"],
+        deny=["Bash(git log:*)"],
+        ask=["Bash(git diff:*)"],
+    )
     cwd = str(tmp_path)
     _hook("claude", shell_payload("claude", "git status", cwd))
     _hook("claude", shell_payload("claude", "git log -n 3", cwd))
@@ -40,9 +43,14 @@ def test_each_verdict_is_logged_with_ids_and_reason(tmp_path: Path,
     run_rtok(["hook", "claude"], input=b"not json")
     found = list(decisions.read())
     assert [(d["command"], d["verdict"]) for d in found] == [
-        ("git status", "rewritten"), ("git log -n 3", "denied"), ("git diff", "asked"),
-        ("cargo build", "rewritten"), ("echo hello", "no_opinion"), ("", "no_opinion"),
-        ("", "no_opinion")]
+        ("git status", "rewritten"),
+        ("git log -n 3", "denied"),
+        ("git diff", "asked"),
+        ("cargo build", "rewritten"),
+        ("echo hello", "no_opinion"),
+        ("", "no_opinion"),
+        ("", "no_opinion"),
+    ]
     first = found[0]
     assert first["agent"] == "claude" and first["session"] == "s1"
     assert first["call"] == "toolu_1" and first["cwd"] == cwd and first["tool"] == "Bash"
@@ -80,8 +88,16 @@ def test_a_broken_log_never_changes_the_answer(tmp_path: Path) -> None:
 
 
 def test_size_cap_rotates_and_bounds_the_log() -> None:
-    line = decisions.line_for("claude", {"session_id": "s"}, "/p", "Bash", "x" * 900,
-                              "allow_rewrite", "allow", "rtok run " + "x" * 900)
+    line = decisions.line_for(
+        "claude",
+        {"session_id": "s"},
+        "/p",
+        "Bash",
+        "x" * 900,
+        "allow_rewrite",
+        "allow",
+        "rtok run " + "x" * 900,
+    )
     for _ in range(3 * decisions.MAX_BYTES // len(line)):
         decisions.append(line)
     current = os.path.getsize(decisions.log_path())
@@ -94,11 +110,13 @@ def test_size_cap_rotates_and_bounds_the_log() -> None:
 def test_age_cap_readers_skip_and_prune_drops_old_lines() -> None:
     now = time.time()
     old = now - (decisions.MAX_AGE_DAYS + 1) * 86400
-    decisions.append(decisions.line_for("claude", None, "/p", "Bash", "old", "deny", "deny",
-                                        "", now=old))
+    decisions.append(
+        decisions.line_for("claude", None, "/p", "Bash", "old", "deny", "deny", "", now=old)
+    )
     decisions.append(b"torn line\n")
-    decisions.append(decisions.line_for("claude", None, "/p", "Bash", "new", "deny", "deny",
-                                        "", now=now))
+    decisions.append(
+        decisions.line_for("claude", None, "/p", "Bash", "new", "deny", "deny", "", now=now)
+    )
     assert [d["command"] for d in decisions.read()] == ["new"]
     assert decisions.prune() == 2
     assert Path(decisions.log_path()).read_bytes().count(b"\n") == 1

@@ -32,8 +32,11 @@ def test_values_inline_or_in_the_next_word() -> None:
         (["abcd", "efgh"], "unexpected argument 'efgh'"),
         (["--list", "abcd"], "--list takes no id and no other option"),
         (["--list", "--grep", "x"], "--list takes no id and no other option"),
-        (["abcd", "--merged", "--lines", "1"], "--full and --merged print everything; they"
-                                               " cannot be combined with --from/--lines/--grep"),
+        (
+            ["abcd", "--merged", "--lines", "1"],
+            "--full and --merged print everything; they"
+            " cannot be combined with --from/--lines/--grep",
+        ),
         ([], "an archive id is required (see `rtok expand --list`)"),
         (["abc"], "an id needs at least 4 characters"),
     ],

@@ -28,27 +28,49 @@ def _at(day: str, hour: int = 12) -> float:
     return dt.datetime.fromisoformat(f"{day}T{hour:02d}:00").timestamp()
 
 
-def _book(day: str, agent: str, family: str, project: str, raw: int, shown: int,
-          cap: int | None, reread: int = 0) -> None:
-    row = ledger.Row(f"{family} x", family, "run", raw, shown, 3, 0, project, now=_at(day),
-                     agent=agent, session="s", cap_chars=cap)
+def _book(
+    day: str,
+    agent: str,
+    family: str,
+    project: str,
+    raw: int,
+    shown: int,
+    cap: int | None,
+    reread: int = 0,
+) -> None:
+    row = ledger.Row(
+        f"{family} x",
+        family,
+        "run",
+        raw,
+        shown,
+        3,
+        0,
+        project,
+        now=_at(day),
+        agent=agent,
+        session="s",
+        cap_chars=cap,
+    )
     ledger.write(row, None)
     if reread:
         conn = ledger.open_ledger()
-        conn.execute("UPDATE runs SET reread_bytes = ?, reread_ctx_bytes = ?, rereads = 1"
-                     " WHERE id = (SELECT MAX(id) FROM runs)",
-                     (reread, reread if cap is None else min(reread, cap)))
+        conn.execute(
+            "UPDATE runs SET reread_bytes = ?, reread_ctx_bytes = ?, rereads = 1"
+            " WHERE id = (SELECT MAX(id) FROM runs)",
+            (reread, reread if cap is None else min(reread, cap)),
+        )
         conn.close()
 
 
 def _sample() -> None:
     today = dt.date.today()
     days = [(today - dt.timedelta(days=n)).isoformat() for n in (40, 9, 8, 1, 0)]
-    _book(days[0], "opencode", "git", "/w/a", 400_000, 4_000, 30_000)       # 7500-1000
+    _book(days[0], "opencode", "git", "/w/a", 400_000, 4_000, 30_000)  # 7500-1000
     _book(days[1], "opencode", "cargo", "/w/a", 80_000, 8_000, 30_000, 30_000)  # 7500-2000-7500
-    _book(days[2], "gemini", "pytest", "/w/b", 20_000, 2_000, 40_000)     # 5000-500
-    _book(days[3], "unknown", "git", "/w/b/sub", 8_000, 800, None)        # 2000-200
-    _book(days[4], "codex", "ls", "/w/c", 400, 400, 10_240)               # 100-100
+    _book(days[2], "gemini", "pytest", "/w/b", 20_000, 2_000, 40_000)  # 5000-500
+    _book(days[3], "unknown", "git", "/w/b/sub", 8_000, 800, None)  # 2000-200
+    _book(days[4], "codex", "ls", "/w/c", 400, 400, 10_240)  # 100-100
 
 
 def _json(*args: str) -> dict[str, object]:
@@ -74,11 +96,9 @@ def test_totals_and_every_group_carry_net_saved() -> None:
     assert totals["counterfactual_tokens"] == 7500 + 7500 + 5000 + 2000 + 100
     assert totals["net_saved_tokens"] == 6500 - 2000 + 4500 + 1800 + 0
     assert totals["uncapped_runs"] == 1 and totals["rereads"] == 1
-    assert _keyed(data, "agent") == {"opencode": 4500, "gemini": 4500, "unknown": 1800,
-                                     "codex": 0}
+    assert _keyed(data, "agent") == {"opencode": 4500, "gemini": 4500, "unknown": 1800, "codex": 0}
     assert _keyed(data, "family") == {"git": 8300, "pytest": 4500, "cargo": -2000, "ls": 0}
-    assert _keyed(data, "project") == {"/w/a": 4500, "/w/b": 4500, "/w/b/sub": 1800,
-                                       "/w/c": 0}
+    assert _keyed(data, "project") == {"/w/a": 4500, "/w/b": 4500, "/w/b/sub": 1800, "/w/c": 0}
     assert sum(_keyed(data, "day").values()) == totals["net_saved_tokens"]
     assert sum(_keyed(data, "week").values()) == totals["net_saved_tokens"]
     assert sum(_keyed(data, "month").values()) == totals["net_saved_tokens"]
@@ -87,8 +107,9 @@ def test_totals_and_every_group_carry_net_saved() -> None:
         groups = data["groups"]
         assert isinstance(groups, dict)
         for row in groups[group]:
-            assert row["net_saved_tokens"] == (row["counterfactual_tokens"]
-                                               - row["shown_tokens"] - row["reread_tokens"])
+            assert row["net_saved_tokens"] == (
+                row["counterfactual_tokens"] - row["shown_tokens"] - row["reread_tokens"]
+            )
     hosts = data["hosts"]
     assert isinstance(hosts, dict)
     assert hosts["claude"]["cap_chars"] == 30000 and hosts["copilot"]["cap_chars"] is None
@@ -130,7 +151,7 @@ def test_chart_and_tables_fit_40_and_120_columns() -> None:
     for columns in (40, 120):
         lines = _lines(columns)
         assert max(len(line) for line in lines) <= columns
-        chart = lines[lines.index("net saved per day") + 1:]
+        chart = lines[lines.index("net saved per day") + 1 :]
         assert len(chart) == 5
         bars = {line.split()[0]: line for line in chart}
         today = dt.date.today()
@@ -138,7 +159,7 @@ def test_chart_and_tables_fit_40_and_120_columns() -> None:
         minus_day = (today - dt.timedelta(days=9)).isoformat()  # -2000: drawn with '-'
         assert bars[top_day].count("#") > bars[minus_day].count("-") > 0
         assert bars[minus_day].rstrip().endswith("-2000")
-        family = lines[lines.index(next(x for x in lines if x.startswith("family "))):]
+        family = lines[lines.index(next(x for x in lines if x.startswith("family "))) :]
         assert "net saved" in family[0] and family[1].startswith("git ")
     wide = _lines(120)
     heading = next(x for x in wide if x.startswith("family "))
@@ -154,10 +175,21 @@ def test_csv_schema() -> None:
     _sample()
     result = run_rtok(["gain", "--csv"], env=ENV)
     rows = list(csv.DictReader(io.StringIO(result.stdout.decode())))
-    assert list(rows[0]) == ["group", "key", "runs", "raw_bytes", "raw_tokens",
-                             "counterfactual_tokens", "shown_tokens", "reread_tokens",
-                             "net_saved_tokens", "net_saved_pct", "rereads",
-                             "reread_raw_bytes", "uncapped_runs"]
+    assert list(rows[0]) == [
+        "group",
+        "key",
+        "runs",
+        "raw_bytes",
+        "raw_tokens",
+        "counterfactual_tokens",
+        "shown_tokens",
+        "reread_tokens",
+        "net_saved_tokens",
+        "net_saved_pct",
+        "rereads",
+        "reread_raw_bytes",
+        "uncapped_runs",
+    ]
     assert rows[0]["group"] == "total" and rows[0]["net_saved_tokens"] == "10800"
     groups = {row["group"] for row in rows}
     assert groups == {"total", "agent", "project", "family", "day", "week", "month"}
@@ -204,8 +236,13 @@ def _in_terminal(answer: bytes) -> str:
     import pty
 
     master, slave = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "rtok", "gain", "--reset"],
-                               stdin=slave, stdout=slave, stderr=slave, env=dict(os.environ))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rtok", "gain", "--reset"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=dict(os.environ),
+    )
     os.close(slave)
     seen = b""
     deadline = time.monotonic() + 30

@@ -151,9 +151,9 @@ def test_version_1_ledger_is_upgraded_in_place() -> None:
     assert conn.execute("PRAGMA user_version").fetchone()[0] == ledger.SCHEMA_VERSION == 2
     conn.close()
     rows = _rows()
-    assert [(r["command"], r["agent"], r["cap_chars"], r["cf_bytes"], r["reread_bytes"])
-            for r in rows] == [("git log", "unknown", None, 40000, 0),
-                               ("ls -la", "unknown", None, 400, 0)]
+    assert [
+        (r["command"], r["agent"], r["cap_chars"], r["cf_bytes"], r["reread_bytes"]) for r in rows
+    ] == [("git log", "unknown", None, 40000, 0), ("ls -la", "unknown", None, 400, 0)]
     totals = data["totals"]
     assert isinstance(totals, dict)
     assert totals["runs"] == 2 and totals["net_saved_tokens"] == 10000 - 250
@@ -181,8 +181,10 @@ def test_version_1_pending_lines_are_still_read() -> None:
     assert row["command"] == "ls" and row["agent"] == "unknown" and row["cf_bytes"] == 80
 
 
-BLOCKERS = {"tiktoken.py": "raise ImportError('not installed')\n",
-            "bpe_openai.py": "raise ImportError('not installed')\n"}
+BLOCKERS = {
+    "tiktoken.py": "raise ImportError('not installed')\n",
+    "bpe_openai.py": "raise ImportError('not installed')\n",
+}
 
 
 def _without_tokenizers(tmp_path: Path) -> dict[str, str]:
@@ -241,9 +243,11 @@ def test_locked_ledger_never_blocks_a_run() -> None:
     ledger.record("x", "x", "run", 4, 4, 1, 0, "/p", None)
     holder = sqlite3.connect(paths.ledger_db(), isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
-    holder.execute("INSERT INTO runs (time, command, family, source, raw_bytes, shown_bytes,"
-                   " raw_tokens, shown_tokens, exec_ms, project) VALUES"
-                   " (0, 'y', 'y', 'run', 1, 1, 1, 1, 1, '/p')")
+    holder.execute(
+        "INSERT INTO runs (time, command, family, source, raw_bytes, shown_bytes,"
+        " raw_tokens, shown_tokens, exec_ms, project) VALUES"
+        " (0, 'y', 'y', 'run', 1, 1, 1, 1, 1, '/p')"
+    )
     try:
         entry_id = _run_and_expand({"CLAUDECODE": "1"})
         assert entry_id in Path(paths.ledger_pending()).read_text()
@@ -265,9 +269,20 @@ def test_row_cap_holds_under_100k_runs() -> None:
         for batch in range(10):
             conn.execute("BEGIN")
             for i in range(10_000):
-                row = ledger.Row(f"git log {i}", "git", "run", 40_000, 1_000, 3, 0,
-                                 "/work/project", now=now + batch, agent="claude",
-                                 session="s", cap_chars=30000)
+                row = ledger.Row(
+                    f"git log {i}",
+                    "git",
+                    "run",
+                    40_000,
+                    1_000,
+                    3,
+                    0,
+                    "/work/project",
+                    now=now + batch,
+                    agent="claude",
+                    session="s",
+                    cap_chars=30000,
+                )
                 ledger.insert(conn, "main", row, "abcdef123456")
             conn.execute("COMMIT")
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -12,10 +12,14 @@ from rtok.store import host
 
 
 def _minimal(**extra: Any) -> dict[str, Any]:
-    return {"name": "x", "display_name": "X", "tier": "rules",
-            "proof": {"kind": "contract", "docs": ["x's own docs"]},
-            "install": {"global": [{"strategy": "awareness_file", "path": "~/.x/RTOK.md"}]},
-            **extra}
+    return {
+        "name": "x",
+        "display_name": "X",
+        "tier": "rules",
+        "proof": {"kind": "contract", "docs": ["x's own docs"]},
+        "install": {"global": [{"strategy": "awareness_file", "path": "~/.x/RTOK.md"}]},
+        **extra,
+    }
 
 
 def test_every_hook_host_of_the_issue_has_its_cap_and_source() -> None:
@@ -30,25 +34,36 @@ def test_every_hook_host_of_the_issue_has_its_cap_and_source() -> None:
         assert item.source, name
     assert "Not known" in limits["copilot"].source
     assert load_all()["codex"].transcripts == (
-        "${CODEX_HOME:-~/.codex}/sessions/*/*/*/*.jsonl", "codex-jsonl")
+        "${CODEX_HOME:-~/.codex}/sessions/*/*/*/*.jsonl",
+        "codex-jsonl",
+    )
     assert load_all()["gemini"].transcripts == (
-        "${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats/*.jsonl", "gemini-jsonl")
+        "${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats/*.jsonl",
+        "gemini-jsonl",
+    )
     assert load_all()["claude"].transcripts == (
-        "${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/*.jsonl", "claude-jsonl")
+        "${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/*.jsonl",
+        "claude-jsonl",
+    )
 
 
-@pytest.mark.parametrize(("table", "message"), [
-    ({"limits": {"tool_result_chars": 30000}}, "limits.source"),
-    ({"limits": {"tool_result_chars": -1, "source": "s"}}, "positive integer"),
-    ({"limits": {"tool_result_chars": True, "source": "s"}}, "positive integer"),
-    ({"limits": {"source": "s", "cap": 1}}, "cap"),
-    ({"limits": {"source": "s", "agent_env": "X"}}, "agent_env"),
-    ({"limits": {"source": "s", "over_cap_chars": 2000}}, "needs tool_result_chars"),
-    ({"limits": {"source": "s", "tool_result_chars": 9, "over_cap_chars": 0}},
-     "over_cap_chars must be a positive integer"),
-    ({"transcripts": {"glob": "projects/*.jsonl", "format": "claude-jsonl"}}, "must start"),
-    ({"transcripts": {"glob": "~/x/*.jsonl", "format": "yaml"}}, "format"),
-])
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"limits": {"tool_result_chars": 30000}}, "limits.source"),
+        ({"limits": {"tool_result_chars": -1, "source": "s"}}, "positive integer"),
+        ({"limits": {"tool_result_chars": True, "source": "s"}}, "positive integer"),
+        ({"limits": {"source": "s", "cap": 1}}, "cap"),
+        ({"limits": {"source": "s", "agent_env": "X"}}, "agent_env"),
+        ({"limits": {"source": "s", "over_cap_chars": 2000}}, "needs tool_result_chars"),
+        (
+            {"limits": {"source": "s", "tool_result_chars": 9, "over_cap_chars": 0}},
+            "over_cap_chars must be a positive integer",
+        ),
+        ({"transcripts": {"glob": "projects/*.jsonl", "format": "claude-jsonl"}}, "must start"),
+        ({"transcripts": {"glob": "~/x/*.jsonl", "format": "yaml"}}, "format"),
+    ],
+)
 def test_bad_tables_are_refused_with_the_key_named(table: dict[str, Any], message: str) -> None:
     with pytest.raises(DescriptorError, match=message):
         parse(_minimal(**table), "x.toml")
@@ -61,8 +76,9 @@ def test_agent_session_and_cap_from_the_environment() -> None:
     assert host.agent({"CLAUDECODE": ""}) == "unknown"  # set but empty: not a marker
     assert host.agent({"RTOK_AGENT": "codex", "CLAUDECODE": "1"}) == "codex"
     assert host.session("claude", {"CLAUDE_CODE_SESSION_ID": "abc"}) == "abc"
-    assert host.session("claude", {"RTOK_SESSION": "mine",
-                                   "CLAUDE_CODE_SESSION_ID": "abc"}) == "mine"
+    assert (
+        host.session("claude", {"RTOK_SESSION": "mine", "CLAUDE_CODE_SESSION_ID": "abc"}) == "mine"
+    )
     assert host.session("gemini", {"CLAUDE_CODE_SESSION_ID": "abc"}) == ""
     assert host.cap("claude", {}) == 30000
     assert host.cap("claude", {"BASH_MAX_OUTPUT_LENGTH": "80000"}) == 80000

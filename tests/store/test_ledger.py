@@ -67,8 +67,7 @@ def test_gain_cli_json_history_and_project(tmp_path: Path) -> None:
     assert run_rtok(["run", sys.executable, "-c", script], cwd=str(tmp_path)).returncode == 0
     everything = json.loads(run_rtok(["gain", "--json"]).stdout)
     assert everything["totals"]["runs"] == 2
-    scoped = json.loads(run_rtok(["gain", "--json", "--project", "--history"],
-                                 cwd=str(sub)).stdout)
+    scoped = json.loads(run_rtok(["gain", "--json", "--project", "--history"], cwd=str(sub)).stdout)
     assert scoped["scope"] == os.path.realpath(project)
     assert scoped["totals"]["runs"] == 1
     assert len(scoped["history"]) == 1 and scoped["history"][0]["archive_id"]

@@ -20,13 +20,22 @@ PY = sys.executable
 LONG = "import sys\nfor i in range(600): print('row', i)"
 
 
-def _run(argv: list[str], *, stdin: bytes | None = None, cwd: str | None = None
-         ) -> subprocess.CompletedProcess[bytes]:
+def _run(
+    argv: list[str], *, stdin: bytes | None = None, cwd: str | None = None
+) -> subprocess.CompletedProcess[bytes]:
     def set_umask() -> None:
         os.umask(0o022)
 
-    return subprocess.run(argv, input=stdin, capture_output=True, timeout=120, cwd=cwd,
-                          env=dict(os.environ), preexec_fn=set_umask, check=False)
+    return subprocess.run(
+        argv,
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        cwd=cwd,
+        env=dict(os.environ),
+        preexec_fn=set_umask,
+        check=False,
+    )
 
 
 def _rtok(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -41,13 +50,25 @@ def _populate(home: Path) -> None:
     claude = home / ".claude"
     claude.mkdir()
     # Over 64 KiB, so that the hook keeps its parsed permission rules in the cache.
-    (claude / "settings.json").write_text(json.dumps(
-        {"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(rm -rf /)"]},
-         "env": {"PADDING": "x" * (70 << 10)}}) + "\n")
+    (claude / "settings.json").write_text(
+        json.dumps(
+            {
+                "permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(rm -rf /)"]},
+                "env": {"PADDING": "x" * (70 << 10)},
+            }
+        )
+        + "\n"
+    )
     done = _rtok("init", "-a", "claude", "-g", "--auto-patch")
     assert done.returncode == 0, done.stderr
-    payload = json.dumps({"tool_name": "Bash", "hook_event_name": "PreToolUse",
-                          "tool_input": {"command": "git status"}, "cwd": str(home)})
+    payload = json.dumps(
+        {
+            "tool_name": "Bash",
+            "hook_event_name": "PreToolUse",
+            "tool_input": {"command": "git status"},
+            "cwd": str(home),
+        }
+    )
     assert _run([paths.launcher(), "hook", "claude"], stdin=payload.encode()).returncode == 0
     for _ in range(2):  # the second run reads the preload bundle the first one wrote
         done = _run([paths.launcher(), "run", PY, "-c", LONG])
@@ -80,9 +101,19 @@ def test_every_file_rtok_writes_is_private(isolated_home: Path) -> None:
     assert not wide, wide
     # Each kind of file was really written (the walk is not vacuous).
     names = "\n".join(seen)
-    for expected in ("archive.sqlite3", "ledger", ".lock", "install-state.json",
-                     "installed.json", "trusted.json", "/backups/", "/bin/rtok",
-                     "/bin/preload/", "/parsed/settings-", "config.toml"):
+    for expected in (
+        "archive.sqlite3",
+        "ledger",
+        ".lock",
+        "install-state.json",
+        "installed.json",
+        "trusted.json",
+        "/backups/",
+        "/bin/rtok",
+        "/bin/preload/",
+        "/parsed/settings-",
+        "config.toml",
+    ):
         assert expected in names, (expected, sorted(seen))
 
 
@@ -94,11 +125,19 @@ def test_an_earlier_wide_launcher_and_cache_become_private(isolated_home: Path) 
     os.chmod(parsed, 0o755)
     for name in os.listdir(parsed):
         os.chmod(os.path.join(parsed, name), 0o644)
-    (isolated_home / ".claude" / "settings.json").write_text(json.dumps(
-        {"permissions": {"allow": ["Bash(ls)"]}, "env": {"PADDING": "y" * (70 << 10)}}) + "\n")
+    (isolated_home / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"allow": ["Bash(ls)"]}, "env": {"PADDING": "y" * (70 << 10)}})
+        + "\n"
+    )
     assert _rtok("init", "-a", "claude", "-g", "--auto-patch").returncode == 0
-    payload = json.dumps({"tool_name": "Bash", "hook_event_name": "PreToolUse",
-                          "tool_input": {"command": "git status"}, "cwd": str(isolated_home)})
+    payload = json.dumps(
+        {
+            "tool_name": "Bash",
+            "hook_event_name": "PreToolUse",
+            "tool_input": {"command": "git status"},
+            "cwd": str(isolated_home),
+        }
+    )
     assert _run([launcher, "hook", "claude"], stdin=payload.encode()).returncode == 0
     assert _mode(launcher) == 0o700
     assert _mode(parsed) == 0o700

@@ -18,13 +18,20 @@ PY = sys.executable
 LONG = "import sys\nfor i in range(600): print('row', i)"
 
 
-def _rtok(args: list[str], umask: int = 0o022, timeout: float = 60
-          ) -> subprocess.CompletedProcess[bytes]:
+def _rtok(
+    args: list[str], umask: int = 0o022, timeout: float = 60
+) -> subprocess.CompletedProcess[bytes]:
     def set_umask() -> None:
         os.umask(umask)
 
-    return subprocess.run([PY, "-m", "rtok", *args], capture_output=True, timeout=timeout,
-                          env=dict(os.environ), preexec_fn=set_umask, check=False)
+    return subprocess.run(
+        [PY, "-m", "rtok", *args],
+        capture_output=True,
+        timeout=timeout,
+        env=dict(os.environ),
+        preexec_fn=set_umask,
+        check=False,
+    )
 
 
 def _mode(path: str) -> int:
@@ -63,9 +70,15 @@ def test_state_and_backups_are_private(tmp_path: Path) -> None:
     def set_umask() -> None:
         os.umask(0o022)
 
-    done = subprocess.run([PY, "-m", "rtok", "init", "--agent", "claude", "--auto-patch"],
-                          cwd=project, capture_output=True, timeout=120,
-                          env=dict(os.environ), preexec_fn=set_umask, check=False)
+    done = subprocess.run(
+        [PY, "-m", "rtok", "init", "--agent", "claude", "--auto-patch"],
+        cwd=project,
+        capture_output=True,
+        timeout=120,
+        env=dict(os.environ),
+        preexec_fn=set_umask,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     data = paths.data_dir()
     assert _mode(data) == 0o700
@@ -76,8 +89,7 @@ def test_state_and_backups_are_private(tmp_path: Path) -> None:
                 assert _mode(os.path.join(root, name)) == 0o700
         for name in files:
             path = os.path.join(root, name)
-            if name.endswith(".lock") or os.path.dirname(path) == os.path.dirname(
-                    paths.launcher()):
+            if name.endswith(".lock") or os.path.dirname(path) == os.path.dirname(paths.launcher()):
                 continue
             found += 1
             assert _mode(path) & 0o077 == 0, (path, oct(_mode(path)))
@@ -98,8 +110,9 @@ conn.execute("ROLLBACK")
 def test_a_busy_archive_prints_the_raw_output_and_says_so() -> None:
     # Create the archive first, then hold its write lock from another process.
     assert _rtok(["run", PY, "-c", LONG + "\nprint('first')"]).returncode == 0
-    holder = subprocess.Popen([PY, "-c", HOLDER, paths.archive_db()], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE)
+    holder = subprocess.Popen(
+        [PY, "-c", HOLDER, paths.archive_db()], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
     try:
         assert holder.stdout is not None
         assert holder.stdout.readline() == b"locked\n"
@@ -123,8 +136,13 @@ def test_the_run_and_its_ledger_row_are_one_transaction() -> None:
         rows = conn.execute("SELECT archive_id, raw_bytes, shown_bytes FROM runs").fetchall()
     finally:
         conn.close()
-    assert rows == [(entry, len(subprocess.run([PY, "-c", LONG], capture_output=True,
-                                               check=True).stdout), len(result.stdout))]
+    assert rows == [
+        (
+            entry,
+            len(subprocess.run([PY, "-c", LONG], capture_output=True, check=True).stdout),
+            len(result.stdout),
+        )
+    ]
 
 
 def test_uncut_runs_queue_their_rows_and_gain_counts_each_once() -> None:
@@ -145,5 +163,4 @@ def test_uncut_runs_queue_their_rows_and_gain_counts_each_once() -> None:
         commands = sorted(r[0] for r in conn.execute("SELECT command FROM runs"))
     finally:
         conn.close()
-    assert [c for c in commands if c.startswith("echo")] == ["echo a", "echo b", "echo c",
-                                                             "echo d"]
+    assert [c for c in commands if c.startswith("echo")] == ["echo a", "echo b", "echo c", "echo d"]

@@ -47,15 +47,14 @@ def _install(agent: str, home: Path, repo: Path) -> None:
             continue
         relative = str(path.relative_to(source))
         if relative.startswith(".local/share/"):
-            target = data / relative[len(".local/share/"):]
+            target = data / relative[len(".local/share/") :]
         else:
             target = home / relative.replace("@REPO@", str(repo).replace("/", "-"))
         target.parent.mkdir(parents=True, exist_ok=True)
         text = path.read_text().replace("@REPO@", str(repo)).replace("@HOME@", str(home))
         if path == log:
             lines = [json.loads(line) for line in text.splitlines()]
-            text = "".join(json.dumps({**line, "t": line["t"] + offset}) + "\n"
-                           for line in lines)
+            text = "".join(json.dumps({**line, "t": line["t"] + offset}) + "\n" for line in lines)
         else:
             text = STAMP.sub(lambda m: _shift_stamp(m, offset), text)
         target.write_text(text)
@@ -73,20 +72,28 @@ def _json(args: list[str], cwd: Path) -> dict[str, Any]:
 # agent -> (prefix of its call ids, its transcript under HOME, a mark of the real CLI's
 # own writing, how rtok's decisions are matched to its calls)
 AGENTS = {
-    "claude": ("toolu_rtok_", ".claude/projects/*/*.jsonl", '"version":"2.1.332"',
-               {"call_id": 2}),
-    "codex": ("call_rtok_", ".codex/sessions/*/*/*/*.jsonl", '"cli_version":"0.171.0"',
-              {"call_id": 2}),
+    "claude": ("toolu_rtok_", ".claude/projects/*/*.jsonl", '"version":"2.1.332"', {"call_id": 2}),
+    "codex": (
+        "call_rtok_",
+        ".codex/sessions/*/*/*/*.jsonl",
+        '"cli_version":"0.171.0"',
+        {"call_id": 2},
+    ),
     # Gemini CLI's hook payload has no call id, and its chat file keeps the rewritten
     # command (`rtok run git log`): matched by session, command and time.
-    "gemini": ("run_shell_command__call_rtok_", ".gemini/tmp/*/chats/*.jsonl",
-               '"projectHash":"', {"command_time": 2}),
+    "gemini": (
+        "run_shell_command__call_rtok_",
+        ".gemini/tmp/*/chats/*.jsonl",
+        '"projectHash":"',
+        {"command_time": 2},
+    ),
 }
 
 
 @pytest.fixture(params=sorted(AGENTS))
-def recorded(request: pytest.FixtureRequest, isolated_home: Path,
-             tmp_path: Path) -> tuple[str, Path]:
+def recorded(
+    request: pytest.FixtureRequest, isolated_home: Path, tmp_path: Path
+) -> tuple[str, Path]:
     repo = tmp_path / "repo"
     repo.mkdir()
     _install(request.param, isolated_home, repo)
@@ -123,8 +130,14 @@ def test_session_counts_a_real_session(recorded: tuple[str, Path]) -> None:
     [row] = _json(["session"], repo)["sessions"]
     assert row["agent"] == agent and row["source"] == "transcript"
     assert row["cwd"] == str(repo)
-    assert (row["shell_calls"], row["via_rtok"], row["denied"], row["missed"], row["raw"],
-            row["reruns"]) == (5, 2, 1, 0, 2, 1)
+    assert (
+        row["shell_calls"],
+        row["via_rtok"],
+        row["denied"],
+        row["missed"],
+        row["raw"],
+        row["reruns"],
+    ) == (5, 2, 1, 0, 2, 1)
     assert 0 <= row["last"] - row["first"] < 120
     assert abs(row["last"] - time.time()) < 600
     text = run_rtok(["session"], cwd=str(repo)).stdout.decode()

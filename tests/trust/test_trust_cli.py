@@ -83,8 +83,9 @@ def test_offer_trust_stores_bytes_read_once(tmp_path: Path) -> None:
         rules.write_bytes(b'[git]\ndrop = [".*"]\n')
         return True
 
-    outcome = rule_review.offer_trust([str(rules)], decision=None, echo=shown.append,
-                                      confirm=confirm)
+    outcome = rule_review.offer_trust(
+        [str(rules)], decision=None, echo=shown.append, confirm=confirm
+    )
     assert outcome.trusted == [str(rules)]
     assert RISKY.decode().rstrip("\n") in "\n".join(shown)
     assert not trust.is_trusted(str(rules))
@@ -111,8 +112,9 @@ def test_shadowed_family_is_reported(tmp_path: Path) -> None:
     project_file = str(root / ".rtok" / "rules.toml")
     earlier = rule_review.earlier_layers(str(root))(project_file)
     review = rule_review.review_file(project_file, earlier)
-    assert any("[mytool] shadows the rule in" in risk and str(user) in risk
-               for risk in review.risks)
+    assert any(
+        "[mytool] shadows the rule in" in risk and str(user) in risk for risk in review.risks
+    )
 
 
 def test_catch_all_and_malformed(tmp_path: Path) -> None:
@@ -124,10 +126,17 @@ def test_catch_all_and_malformed(tmp_path: Path) -> None:
 
 
 def _resolved_max_lines(cwd: Path) -> int:
-    code = ("import sys; from rtok.filter.layers import resolve_rule; "
-            "print(resolve_rule('mytool', sys.argv[1]).max_lines)")
-    result = subprocess.run([sys.executable, "-c", code, str(cwd)], capture_output=True,
-                            text=True, timeout=30, check=True)
+    code = (
+        "import sys; from rtok.filter.layers import resolve_rule; "
+        "print(resolve_rule('mytool', sys.argv[1]).max_lines)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(cwd)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     return int(result.stdout.strip())
 
 
@@ -151,13 +160,11 @@ def _filter_available() -> bool:
 
 @pytest.mark.skipif(not _filter_available(), reason="`rtok filter` has not landed yet")
 def test_file_edited_after_trust_is_not_applied_by_rtok_filter(tmp_path: Path) -> None:
-    root = _project(tmp_path, b'[mytool]\nmax_lines = 100\nhead = 2\ntail = 2\n'
-                              b'drop = ["^noise"]\n')
+    root = _project(tmp_path, b'[mytool]\nmax_lines = 100\nhead = 2\ntail = 2\ndrop = ["^noise"]\n')
     body = "".join(f"noise {i}\nkeep {i}\n" for i in range(30)).encode()
 
     def shown() -> str:
-        result = run_rtok(["filter", "--stdin", "--cmd", "mytool run"], input=body,
-                          cwd=str(root))
+        result = run_rtok(["filter", "--stdin", "--cmd", "mytool run"], input=body, cwd=str(root))
         assert result.returncode == 0, result.stderr
         return result.stdout.decode()
 
@@ -196,8 +203,9 @@ def test_oversized_file_is_not_reviewed_or_trusted(tmp_path: Path) -> None:
 def test_small_cut_and_safe_file(tmp_path: Path) -> None:
     small = rule_review.review_bytes(str(tmp_path / "r.toml"), b"[mytool]\nhead = 2\ntail = 3\n")
     assert any("head + tail = 5" in risk for risk in small.risks)
-    safe = rule_review.review_bytes(str(tmp_path / "r.toml"),
-                                    b'[mytool]\nmax_lines = 60\ndrop = ["^DEBUG "]\n')
+    safe = rule_review.review_bytes(
+        str(tmp_path / "r.toml"), b'[mytool]\nmax_lines = 60\ndrop = ["^DEBUG "]\n'
+    )
     assert safe.risks == ()
     assert "no high-risk patterns found" in rule_review.render_review(safe)
 

@@ -14,8 +14,14 @@ from rtok import paths, trust
 
 def _run_on_pty(args: list[str], cwd: Path, answer: bytes, timeout: float = 60) -> str:
     leader, follower = os.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "rtok", *args], cwd=cwd, stdin=follower,
-                            stdout=follower, stderr=follower, close_fds=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rtok", *args],
+        cwd=cwd,
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        close_fds=True,
+    )
     os.close(follower)
     seen = b""
     answered = False

@@ -13,10 +13,17 @@ from rtok_testing import run_rtok
 
 
 def _resolved_max_lines(cwd: Path) -> int:
-    code = ("import sys; from rtok.filter.layers import resolve_rule; "
-            "print(resolve_rule('mytool', sys.argv[1]).max_lines)")
-    result = subprocess.run([sys.executable, "-c", code, str(cwd)], capture_output=True,
-                            text=True, timeout=30, check=True)
+    code = (
+        "import sys; from rtok.filter.layers import resolve_rule; "
+        "print(resolve_rule('mytool', sys.argv[1]).max_lines)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(cwd)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     return int(result.stdout.strip())
 
 

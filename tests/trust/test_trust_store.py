@@ -16,9 +16,9 @@ from rtok import paths, trust
 def _project(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
     (root / ".rtok" / "rules.d").mkdir(parents=True)
-    (root / ".rtok" / "rules.toml").write_text('[pytest]\nmax_lines = 5\n')
-    (root / ".rtok" / "rules.d" / "b.toml").write_text('[make]\nhead = 3\n')
-    (root / ".rtok" / "rules.d" / "a.toml").write_text('[git]\ntail = 3\n')
+    (root / ".rtok" / "rules.toml").write_text("[pytest]\nmax_lines = 5\n")
+    (root / ".rtok" / "rules.d" / "b.toml").write_text("[make]\nhead = 3\n")
+    (root / ".rtok" / "rules.d" / "a.toml").write_text("[git]\ntail = 3\n")
     (root / ".rtok" / "rules.d" / "notes.txt").write_text("not a rule file")
     return root
 
@@ -33,7 +33,8 @@ def test_untrusted_by_default_and_trusted_after_trust(tmp_path: Path) -> None:
     stored = json.loads(Path(paths.trust_store()).read_text())
     assert stored["version"] == 1
     assert stored["trusted"][os.path.realpath(rules)]["sha256"] == trust.sha256_hex(
-        rules.read_bytes())
+        rules.read_bytes()
+    )
 
 
 def test_any_edit_revokes_trust(tmp_path: Path) -> None:
@@ -131,8 +132,16 @@ def test_nothing_inside_a_project_can_trust_it(tmp_path: Path) -> None:
     root = _project(tmp_path)
     rules = root / ".rtok" / "rules.toml"
     # A project may ship anything that looks like a trust store or config: none of it counts.
-    fake_store = {"version": 1, "trusted": {str(os.path.realpath(rules)): {
-        "sha256": trust.sha256_hex(rules.read_bytes()), "trusted_at": "x", "scope": "project"}}}
+    fake_store = {
+        "version": 1,
+        "trusted": {
+            str(os.path.realpath(rules)): {
+                "sha256": trust.sha256_hex(rules.read_bytes()),
+                "trusted_at": "x",
+                "scope": "project",
+            }
+        },
+    }
     for name in ("trusted.json", "trust.json"):
         (root / ".rtok" / name).write_text(json.dumps(fake_store))
     (root / ".rtok" / "config.toml").write_text("[trust]\ntrust_project_rules = true\n")
@@ -150,10 +159,20 @@ def _probe(env: dict[str, str], rules: Path, tty: bool = False) -> subprocess.Co
         # `script` gives the child a real terminal on stdin and stdout.
         return subprocess.run(
             ["script", "-qec", f"{sys.executable} -c '{code}' {rules}", "/dev/null"],
-            capture_output=True, text=True, env=full, timeout=30, stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            env=full,
+            timeout=30,
+            stdin=subprocess.DEVNULL,
         )
-    return subprocess.run([sys.executable, "-c", code, str(rules)], capture_output=True,
-                          text=True, env=full, timeout=30, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-c", code, str(rules)],
+        capture_output=True,
+        text=True,
+        env=full,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_env_override_only_in_ci_without_terminal(tmp_path: Path) -> None:
@@ -176,11 +195,14 @@ def test_env_override_ignored_on_a_terminal(tmp_path: Path) -> None:
 
 
 def test_trust_module_stays_stdlib_only() -> None:
-    code = ("import sys; import rtok.trust as t; t.is_trusted('/nonexistent'); "
-            "bad = [m for m in ('filelock', 'typing', 'dataclasses', 'tomllib') "
-            "if m in sys.modules]; print(bad)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=30, check=True)
+    code = (
+        "import sys; import rtok.trust as t; t.is_trusted('/nonexistent'); "
+        "bad = [m for m in ('filelock', 'typing', 'dataclasses', 'tomllib') "
+        "if m in sys.modules]; print(bad)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True
+    )
     assert result.stdout.strip() == "[]"
 
 

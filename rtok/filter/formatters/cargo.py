@@ -16,11 +16,15 @@ if TYPE_CHECKING:
 
 cargo_build = FORMATTERS["cargo"]
 
-_TEST = regex.compile(r"^test (?P<name>\S+)(?: - .*?)? \.\.\. (?P<result>ok|ignored|FAILED|"
-                   r"bench:.*)(?:, .*)?$")
-_RESULT = regex.compile(r"^test result: (?P<word>\w+)\. (?P<passed>\d+) passed; (?P<failed>\d+) "
-                     r"failed; (?P<ignored>\d+) ignored; \d+ measured; (?P<filtered>\d+) "
-                     r"filtered out(?:; finished in (?P<time>[\d.]+)s)?")
+_TEST = regex.compile(
+    r"^test (?P<name>\S+)(?: - .*?)? \.\.\. (?P<result>ok|ignored|FAILED|"
+    r"bench:.*)(?:, .*)?$"
+)
+_RESULT = regex.compile(
+    r"^test result: (?P<word>\w+)\. (?P<passed>\d+) passed; (?P<failed>\d+) "
+    r"failed; (?P<ignored>\d+) ignored; \d+ measured; (?P<filtered>\d+) "
+    r"filtered out(?:; finished in (?P<time>[\d.]+)s)?"
+)
 _RUNNING = regex.compile(r"^\s+Running |^running \d+ tests?$|^\s+Doc-tests |^\s+Finished ")
 _BLOCK = regex.compile(r"^---- (?P<name>\S+) (?:stdout|stderr) ----$")
 _LIST_ITEM = regex.compile(r"^    \S+$")
@@ -29,8 +33,10 @@ _NOISE = regex.compile(r"^note: run with `RUST_BACKTRACE=1`|^note: Some details 
 # library (std, core, alloc and the test harness) say nothing about the failing code.
 _FRAME = regex.compile(r"^\s*\d+: (?P<name>.+)$")
 _FRAME_AT = regex.compile(r"^\s+at (?P<path>\S+)$")
-_STD_FRAME = regex.compile(r"^(?:<?(?:core|std|alloc|test|__rustc)::|<fn\(|<F as |"
-                        r"__rust_|rust_begin_unwind)")
+_STD_FRAME = regex.compile(
+    r"^(?:<?(?:core|std|alloc|test|__rustc)::|<fn\(|<F as |"
+    r"__rust_|rust_begin_unwind)"
+)
 
 
 def without_std_frames(lines: list[str]) -> list[str]:
@@ -64,8 +70,9 @@ def without_echo_frames(lines: list[str]) -> list[str]:
     """A backtrace without the frames that repeat the panic: the one at the location the
     panic line names and the test's closure (the harness calling the test); the
     `stack backtrace:` line goes with them when no frame is left."""
-    panic = next((found.group("loc") for found in map(_PANIC_AT.search, lines)
-                  if found is not None), "")
+    panic = next(
+        (found.group("loc") for found in map(_PANIC_AT.search, lines) if found is not None), ""
+    )
     out: list[str] = []
     index = 0
     while index < len(lines):
@@ -77,7 +84,7 @@ def without_echo_frames(lines: list[str]) -> list[str]:
             continue
         place = at.group("path").removeprefix("./")
         if place != panic and not _CLOSURE.search(frame.group("name")):
-            out.extend(lines[index:index + 2])
+            out.extend(lines[index : index + 2])
         index += 2
     if out and out[-1].strip() == "stack backtrace:":
         out.pop()
@@ -104,8 +111,12 @@ class _TestRun:
         if self.in_failures:
             if self.block is not None and line.strip() and not _NOISE.match(line):
                 self.block.append(line)
-            if self.block is not None or _LIST_ITEM.match(line) or not line.strip() \
-                    or _NOISE.match(line):
+            if (
+                self.block is not None
+                or _LIST_ITEM.match(line)
+                or not line.strip()
+                or _NOISE.match(line)
+            ):
                 self.out.cover(line)
             return
         if _RUNNING.match(line):
@@ -136,8 +147,13 @@ class _TestRun:
         if not self.build:
             return
         grouped = cargo_build("\n".join(self.build))
-        kept = grouped if grouped is not None else [
-            line for line in self.build if line.strip() and not line.startswith("   Compiling ")]
+        kept = (
+            grouped
+            if grouped is not None
+            else [
+                line for line in self.build if line.strip() and not line.startswith("   Compiling ")
+            ]
+        )
         for line in kept:
             self.out.add(line)
         for line in self.build:
@@ -193,5 +209,6 @@ def _totals(results: list[Match[str]]) -> str:
     if filtered:
         parts.append(f"{filtered} filtered out")
     word = "FAILED" if failed or any(r.group("word") != "ok" for r in results) else "ok"
-    return (f"cargo test {word}: {', '.join(parts)} ({plural(len(results), 'suite')}, "
-            f"{seconds:.2f}s)")
+    return (
+        f"cargo test {word}: {', '.join(parts)} ({plural(len(results), 'suite')}, {seconds:.2f}s)"
+    )

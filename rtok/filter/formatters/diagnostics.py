@@ -22,40 +22,51 @@ _SHAPES = {
     # gcc, clang, go vet/build, mypy, flake8, ruff (concise), javac, pylint, shellcheck -f gcc
     "colon": regex.compile(
         r"^(?P<loc>(?=[^\s:]*[./])[^\s:][^:]*:\d+(?::\d+)?):(?:\s*(?P<sev>fatal error|error|"
-        r"warning|note|info|hint|remark)\s*:)?\s+(?P<msg>\S.*)$"),
+        r"warning|note|info|hint|remark)\s*:)?\s+(?P<msg>\S.*)$"
+    ),
     # tsc, dotnet/msbuild: path(line,col): error CODE: message
     "paren": regex.compile(
         r"^(?P<loc>\S.*?\(\d+(?:,\d+)?\)): (?P<sev>error|warning|info) (?P<code>[A-Z]+\d+): "
-        r"(?P<msg>.*?)(?: \[[^\]]+\])?$"),
+        r"(?P<msg>.*?)(?: \[[^\]]+\])?$"
+    ),
     # tsc --pretty: path:line:col - error TS1234: message
     "dash": regex.compile(
-        r"^(?P<loc>\S.*?:\d+:\d+) - (?P<sev>error|warning) (?P<code>[A-Z]+\d+): (?P<msg>.*)$"),
+        r"^(?P<loc>\S.*?:\d+:\d+) - (?P<sev>error|warning) (?P<code>[A-Z]+\d+): (?P<msg>.*)$"
+    ),
     # pyright: indented path:line:col - error: message (ruleName)
     "pyright": regex.compile(
         r"^\s+(?P<loc>\S.*?:\d+:\d+) - (?P<sev>error|warning|information): (?P<msg>.*?)"
-        r"(?: \((?P<code>report\w+)\))?$"),
+        r"(?: \((?P<code>report\w+)\))?$"
+    ),
     # eslint's stylish rows under a file header: line:col  severity  message  rule
     "stylish": regex.compile(
         r"^\s+(?P<loc>\d+:\d+)\s+(?P<sev>error|warning)\s+(?P<msg>.+?)(?:\s{2,}(?P<code>"
-        r"[@\w][\w@/.-]*))?$"),
+        r"[@\w][\w@/.-]*))?$"
+    ),
     # xo (eslint-formatter-pretty): ✖ line:col  message  rule, under an indented file:line:col
     "xo": regex.compile(
-        r"^\s+(?P<sev>[✖⚠ℹ])\s+(?P<loc>\d+:\d+)\s+(?P<msg>.+?)(?:\s{2,}(?P<code>[@\w][\w@/.-]*))?$"),
+        r"^\s+(?P<sev>[✖⚠ℹ])\s+(?P<loc>\d+:\d+)\s+(?P<msg>.+?)(?:\s{2,}(?P<code>[@\w][\w@/.-]*))?$"
+    ),
     # maven: [ERROR] /path/X.java:[12,5] message
-    "maven": regex.compile(
-        r"^\[(?P<sev>ERROR|WARNING)\] (?P<loc>\S.*?:\[\d+,\d+\]) (?P<msg>.*)$"),
+    "maven": regex.compile(r"^\[(?P<sev>ERROR|WARNING)\] (?P<loc>\S.*?:\[\d+,\d+\]) (?P<msg>.*)$"),
     # rustc, cargo, clippy: severity[code]: message, then `--> file:line:col`
-    "rust": regex.compile(r"^(?P<sev>error|warning|note|help)(?:\[(?P<code>E\d{4})\])?: "
-                       r"(?P<msg>.+)$"),
+    "rust": regex.compile(
+        r"^(?P<sev>error|warning|note|help)(?:\[(?P<code>E\d{4})\])?: "
+        r"(?P<msg>.+)$"
+    ),
     # ruff's full format: CODE [*] message, then `--> file:line:col`
     "ruff": regex.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<msg>.+)$"),
 }
 _ARROW = regex.compile(r"^\s*--> (?P<loc>\S.*:\d+(?::\d+)?)$")
-_RUST_CODE = regex.compile(r"(?:rust-clippy/[^#\s]*#(?P<lint>[\w-]+)|#\[(?:warn|deny)\((?P<attr>"
-                        r"[\w:]+)\)\])")
-_RUST_SUMMARY = regex.compile(r"^(?:warning|error): (?:`[^`]+` \(.*\) generated |could not compile|"
-                           r"aborting due to|build failed|test failed|\d+ warnings? emitted|"
-                           r"Could not compile)")
+_RUST_CODE = regex.compile(
+    r"(?:rust-clippy/[^#\s]*#(?P<lint>[\w-]+)|#\[(?:warn|deny)\((?P<attr>"
+    r"[\w:]+)\)\])"
+)
+_RUST_SUMMARY = regex.compile(
+    r"^(?:warning|error): (?:`[^`]+` \(.*\) generated |could not compile|"
+    r"aborting due to|build failed|test failed|\d+ warnings? emitted|"
+    r"Could not compile)"
+)
 _GENERATED = regex.compile(r"^warning: `[^`]+` \(.*\) generated \d+ warnings?(?: \(.*\))?$")
 _CODE_FIRST = regex.compile(r"^(?P<code>[A-Z]{1,4}\d{2,4})\b(?: \[\*\])?\s*(?P<msg>.*)$")
 _CODE_LAST = regex.compile(r"^(?P<msg>.*?)\s+\[(?P<code>-W[\w=+-]+|[\w-]+(?:\.[\w-]+)*)\]$")
@@ -68,24 +79,30 @@ _RUFF_FIX = regex.compile(r"^(?:help|note): |^\s*\d*\s+[-+] |^-{8,}$")
 # javac's details under a location; maven repeats them with its `[ERROR]` tag
 _JAVA_DETAIL = regex.compile(r"^(?:\[ERROR\])?\s+(?:symbol|location|required|found|reason):\s")
 
-_CARGO_PROGRESS = (r"^\s+(?:Compiling|Checking|Downloaded|Downloading|Fresh|Blocking|Locking|"
-                   r"Updating|Adding|Documenting|Packaging|Verifying|Archiving|Building|"
-                   r"Removed|Scraping)\b")
+_CARGO_PROGRESS = (
+    r"^\s+(?:Compiling|Checking|Downloaded|Downloading|Fresh|Blocking|Locking|"
+    r"Updating|Adding|Documenting|Packaging|Verifying|Archiving|Building|"
+    r"Removed|Scraping)\b"
+)
 _MAKE_PROGRESS = r"^make(?:\[\d+\])?: (?:Entering|Leaving) directory|^\s*(?:CC|LD|AR|CXX)\s"
-_GCC_CONTEXT = (r"^\S.*: (?:In (?:function|member function|constructor|destructor|"
-                r"instantiation|static member function|lambda)|At top level:)|"
-                r"^In file included from |^\s+from \S|^\S.*: note: in expansion of macro|"
-                r"^(?:gcc|cc|g\+\+|c\+\+|clang|clang\+\+) ")
+_GCC_CONTEXT = (
+    r"^\S.*: (?:In (?:function|member function|constructor|destructor|"
+    r"instantiation|static member function|lambda)|At top level:)|"
+    r"^In file included from |^\s+from \S|^\S.*: note: in expansion of macro|"
+    r"^(?:gcc|cc|g\+\+|c\+\+|clang|clang\+\+) "
+)
 
 # Maven's banners, plugin headings, progress and the help it prints under every failure
-_MAVEN_NOISE = (r"^\[INFO\] (?:Download|-{3,}|$|Scanning for projects|Building |Changes detected|"
-                r"Compiling \d+ source|Nothing to compile|skip non existing|Copying \d+ resource|"
-                r"Using '|Total time:|Finished at:|\d+ (?:errors?|warnings?) ?$|(?:\S+: )?"
-                r"(?:Some input files use|Recompile with -Xlint)|Some messages have been "
-                r"simplified)|"
-                r"^\[ERROR\] (?:COMPILATION ERROR :|-> \[Help 1\]|\[Help 1\] http|To see the full "
-                r"stack trace|Re-run Maven using|For more information about the errors|$)|"
-                r"^\[(?:INFO|ERROR)\]$|^Download(?:ing|ed) from|^Progress \(")
+_MAVEN_NOISE = (
+    r"^\[INFO\] (?:Download|-{3,}|$|Scanning for projects|Building |Changes detected|"
+    r"Compiling \d+ source|Nothing to compile|skip non existing|Copying \d+ resource|"
+    r"Using '|Total time:|Finished at:|\d+ (?:errors?|warnings?) ?$|(?:\S+: )?"
+    r"(?:Some input files use|Recompile with -Xlint)|Some messages have been "
+    r"simplified)|"
+    r"^\[ERROR\] (?:COMPILATION ERROR :|-> \[Help 1\]|\[Help 1\] http|To see the full "
+    r"stack trace|Re-run Maven using|For more information about the errors|$)|"
+    r"^\[(?:INFO|ERROR)\]$|^Download(?:ing|ed) from|^Progress \("
+)
 
 # tool -> (label, shapes it prints, progress lines it prints)
 _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
@@ -99,8 +116,12 @@ _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "tsd": ("tsd", ("xo",), r"^\s*$|^\s+\d+ (?:errors?|warnings?)$"),
     "ruff": ("ruff", ("ruff", "colon"), r"^\s*$"),
     "mypy": ("mypy", ("colon",), r"^\s*$"),
-    "pyright": ("pyright", ("pyright",), r"^No configuration file found|^Searching for source|"
-                r"^Found \d+ source files?|^pyproject\.toml file found|^Assuming Python"),
+    "pyright": (
+        "pyright",
+        ("pyright",),
+        r"^No configuration file found|^Searching for source|"
+        r"^Found \d+ source files?|^pyproject\.toml file found|^Assuming Python",
+    ),
     "flake8": ("flake8", ("colon",), r"^\s*$"),
     "pylint": ("pylint", ("colon",), r"^\*{5,} Module |^-{5,}$"),
     "gcc": ("gcc", ("colon",), _GCC_CONTEXT),
@@ -108,8 +129,12 @@ _TOOLS: dict[str, tuple[str, tuple[str, ...], str]] = {
     "javac": ("javac", ("colon",), r"^\s*$"),
     "mvn": ("maven", ("maven", "colon"), _MAVEN_NOISE),
     "gradle": ("gradle", ("colon",), r"^> Task |^<=+-*>|^\s*$"),
-    "dotnet": ("dotnet", ("paren",), r"^\s+Determining projects|^\s+All projects are up-to-date|"
-               r"^\s+Restored |^MSBuild version"),
+    "dotnet": (
+        "dotnet",
+        ("paren",),
+        r"^\s+Determining projects|^\s+All projects are up-to-date|"
+        r"^\s+Restored |^MSBuild version",
+    ),
 }
 # tools whose diagnostic line is followed by the source line as it is, unindented
 _EXCERPT_NEXT = {"javac", "gradle"}
@@ -119,8 +144,17 @@ _SEVERITY_ORDER = {"error": 0, "fatal error": 0, "warning": 1}
 
 
 class _Group:
-    __slots__ = ("code", "details", "extras", "files", "first", "locations", "messages", "seen",
-                 "sev")
+    __slots__ = (
+        "code",
+        "details",
+        "extras",
+        "files",
+        "first",
+        "locations",
+        "messages",
+        "seen",
+        "sev",
+    )
 
     def __init__(self, sev: str, code: str, first: str) -> None:
         self.sev = sev
@@ -172,9 +206,23 @@ class _Pending:
 class _Reader:
     """One pass over the lines: diagnostics into groups, other lines kept in order."""
 
-    __slots__ = ("by_message", "current_file", "excerpt", "excerpt_next", "groups", "in_block",
-                 "kinds", "last", "last_new", "other", "other_counts", "out", "pending",
-                 "progress", "shapes")
+    __slots__ = (
+        "by_message",
+        "current_file",
+        "excerpt",
+        "excerpt_next",
+        "groups",
+        "in_block",
+        "kinds",
+        "last",
+        "last_new",
+        "other",
+        "other_counts",
+        "out",
+        "pending",
+        "progress",
+        "shapes",
+    )
 
     def __init__(self, shapes: tuple[str, ...], progress: str, excerpt: bool) -> None:
         self.excerpt = excerpt
@@ -251,8 +299,10 @@ class _Reader:
         if self._java_detail(line):
             return
         if (self.in_block or pending is not None) and (
-                _SNIPPET.match(line) or ("ruff" in self.kinds and _RUFF_FIX.match(line))
-                or (line[:1].isspace() and (not is_protected(line) or self._rust_note(line)))):
+            _SNIPPET.match(line)
+            or ("ruff" in self.kinds and _RUFF_FIX.match(line))
+            or (line[:1].isspace() and (not is_protected(line) or self._rust_note(line)))
+        ):
             if pending is not None and not pending.code:
                 lint = _RUST_CODE.search(line)
                 if lint is not None:
@@ -295,8 +345,12 @@ class _Reader:
                 if name == "rust" and _RUST_SUMMARY.match(line):
                     return False
                 self.end_pending()
-                self.pending = _Pending(_normal_sev(groups.get("sev")) or "error",
-                                        groups.get("code") or "", found.group("msg"), line)
+                self.pending = _Pending(
+                    _normal_sev(groups.get("sev")) or "error",
+                    groups.get("code") or "",
+                    found.group("msg"),
+                    line,
+                )
                 return True
             loc = found.group("loc")
             if name in ("stylish", "xo"):
@@ -349,8 +403,9 @@ def _add_groups(reader: _Reader, label: str) -> None:
         # the tool's own count wins; what was read is said beside it
         mine = tally
         tally = ", ".join(plural(n, sev) for sev, n in told.items())
-        out.add(f"{label}: {tally} (its own count; {mine} read below) in"
-                f" {plural(len(files), 'file')}")
+        out.add(
+            f"{label}: {tally} (its own count; {mine} read below) in {plural(len(files), 'file')}"
+        )
     else:
         out.add(f"{label}: {tally} in {plural(len(files), 'file')}")
     for group in groups:
@@ -360,8 +415,10 @@ def _add_groups(reader: _Reader, label: str) -> None:
 
 # A tool's own count of what it reported: `  9 errors` (xo, tsd), `Found 12 errors in 3
 # files.` (tsc, mypy, ruff), `✖ 760 problems (700 errors, 60 warnings)` (eslint).
-_TOLD = regex.compile(r"^(?:\s+(?P<n>\d+) (?P<sev>error|warning)s?$|Found (?P<found>\d+) errors?\b|"
-                      r"✖ \d+ problems? \((?P<e>\d+) errors?, (?P<w>\d+) warnings?\))")
+_TOLD = regex.compile(
+    r"^(?:\s+(?P<n>\d+) (?P<sev>error|warning)s?$|Found (?P<found>\d+) errors?\b|"
+    r"✖ \d+ problems? \((?P<e>\d+) errors?, (?P<w>\d+) warnings?\))"
+)
 
 
 def _disagree(told: dict[str, int], counts: dict[str, int]) -> bool:
@@ -398,8 +455,11 @@ def _summarise(text: str, tool: str) -> list[str] | None:
     out = reader.out
     # eslint's file headers are known as such only once a row under them was read; cargo's
     # "generated N warnings" per target is what the tally above says
-    other = [line for line in reader.other if line.strip() not in out.covered
-             and not _GENERATED.match(line)]
+    other = [
+        line
+        for line in reader.other
+        if line.strip() not in out.covered and not _GENERATED.match(line)
+    ]
     for line in reader.other:
         if _GENERATED.match(line):
             out.cover(line)
@@ -469,8 +529,13 @@ def _by_message(group: _Group, own: list[str]) -> list[tuple[str, list[str], lis
         part[1].append(loc)
         part[2].append(_difference(part[0], msg) + mine)
     if len(parts) == 1:
-        return [(group.first, group.locations,
-                 [extra + mine for extra, mine in zip(group.extras, own, strict=True)])]
+        return [
+            (
+                group.first,
+                group.locations,
+                [extra + mine for extra, mine in zip(group.extras, own, strict=True)],
+            )
+        ]
     out: list[tuple[str, list[str], list[str]]] = []
     rest: tuple[str, list[str], list[str]] | None = None
     for first, locations, extras in parts.values():
@@ -511,7 +576,7 @@ def _by_file(locations: list[str], extras: list[str]) -> list[str]:
     for where, extra in zip(locations, extras, strict=True):
         path = _file_of(where)
         alone[path] = where + extra
-        position = where[len(path):].lstrip(":") or where
+        position = where[len(path) :].lstrip(":") or where
         # a whole other message is bracketed; quoted names and javac's details stand alone
         extra = f"({extra[2:]})" if extra.startswith(": ") else extra.strip()
         files.setdefault(path, []).append(f"{position} {extra}" if extra else position)
@@ -538,8 +603,11 @@ def _difference(first: str, msg: str) -> str:
     if msg == first:
         return ""
     if _QUOTED.sub("…", msg) == _QUOTED.sub("…", first):
-        names = [name for name, was in zip(_QUOTED.findall(msg), _QUOTED.findall(first),
-                                           strict=False) if name != was]
+        names = [
+            name
+            for name, was in zip(_QUOTED.findall(msg), _QUOTED.findall(first), strict=False)
+            if name != was
+        ]
         return " " + " ".join(names)
     return f": {msg}"
 

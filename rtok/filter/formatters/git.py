@@ -13,12 +13,24 @@ _SECTION = {
     "Untracked files:": "untracked",
     "Unmerged paths:": "unmerged",
 }
-_ENTRY = regex.compile(r"^\t(?:(new file|modified|deleted|renamed|typechange|both modified|"
-                       r"both added|deleted by us|deleted by them|added by us|added by them):"
-                       r"\s+)?(.+)$")
-_CODES = {"new file": "A", "modified": "M", "deleted": "D", "renamed": "R", "typechange": "T",
-          "both modified": "UU", "both added": "AA", "deleted by us": "DU",
-          "deleted by them": "UD", "added by us": "AU", "added by them": "UA"}
+_ENTRY = regex.compile(
+    r"^\t(?:(new file|modified|deleted|renamed|typechange|both modified|"
+    r"both added|deleted by us|deleted by them|added by us|added by them):"
+    r"\s+)?(.+)$"
+)
+_CODES = {
+    "new file": "A",
+    "modified": "M",
+    "deleted": "D",
+    "renamed": "R",
+    "typechange": "T",
+    "both modified": "UU",
+    "both added": "AA",
+    "deleted by us": "DU",
+    "deleted by them": "UD",
+    "added by us": "AU",
+    "added by them": "UA",
+}
 
 
 def git_status(text: str) -> list[str] | None:
@@ -82,8 +94,9 @@ class _Commit:
         subject = self.body[0] if self.body else ""
         more = f" (+{len(self.body) - 1} lines)" if len(self.body) > 1 else ""
         # The subject is shown as written (double spaces too); only empty fields go.
-        head = " ".join(part for part in (self.hash[:9] + self.refs, self.date, self.author)
-                        if part)
+        head = " ".join(
+            part for part in (self.hash[:9] + self.refs, self.date, self.author) if part
+        )
         out = [f"{head}: {subject}{more}"]
         # Body lines that report an error, a warning or a secret stay with their commit.
         out.extend("    " + line for line in self.body[1:] if is_protected(line))
@@ -235,8 +248,18 @@ class _Patch:
             return
         if line.startswith(("rename to ", "copy to ", "similarity index ")):
             return  # the `===` line names the new path; `rename from` the old one
-        if line.startswith(("new file mode", "deleted file mode", "rename from", "copy from",
-                            "dissimilarity index", "Binary files", "old mode", "new mode")):
+        if line.startswith(
+            (
+                "new file mode",
+                "deleted file mode",
+                "rename from",
+                "copy from",
+                "dissimilarity index",
+                "Binary files",
+                "old mode",
+                "new mode",
+            )
+        ):
             items.append(("h", "  " + line))
         elif line.startswith("@@"):
             items.append(("h", line))
@@ -249,12 +272,16 @@ class _Patch:
 
     def finish(self, out: list[str]) -> list[str]:
         # A deleted file's lines are its old content: the count says enough.
-        quota = _fair_share([0 if ("h", "  deleted file mode") in
-                             [(kind, text[:19]) for kind, text in items]
-                             else sum(1 for kind, _ in items if kind == "c")
-                             for items in self.files],
-                            PATCH_LINES,
-                            max(PATCH_LINES_PER_FILE, PATCH_LINES // max(1, len(self.files))))
+        quota = _fair_share(
+            [
+                0
+                if ("h", "  deleted file mode") in [(kind, text[:19]) for kind, text in items]
+                else sum(1 for kind, _ in items if kind == "c")
+                for items in self.files
+            ],
+            PATCH_LINES,
+            max(PATCH_LINES_PER_FILE, PATCH_LINES // max(1, len(self.files))),
+        )
         blocks = [_file_block(items, share) for items, share in zip(self.files, quota, strict=True)]
         result: list[str] = []
         previous = 0
@@ -289,8 +316,11 @@ def _file_block(items: list[tuple[str, str]], share: int) -> list[str]:
         if kind == "c":
             if shown < share or carries_secret(text):
                 shown += 1
-                out.append(text if len(text) <= CHANGED_LINE_CHARS or carries_secret(text)
-                           else text[:CHANGED_LINE_CHARS] + "…")
+                out.append(
+                    text
+                    if len(text) <= CHANGED_LINE_CHARS or carries_secret(text)
+                    else text[:CHANGED_LINE_CHARS] + "…"
+                )
             elif text[:1] == "+":
                 cut_plus += 1
             else:

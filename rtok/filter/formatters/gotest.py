@@ -33,21 +33,27 @@ if TYPE_CHECKING:
     from re import Match
 
 _EVENT = regex.compile(r"^=== (?P<kind>RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
-_END = regex.compile(r"^(?P<indent>\s*)--- (?P<kind>PASS|FAIL|SKIP): (?P<name>\S+)(?: \((?P<time>"
-                  r"[\d.]+s)\))?")
+_END = regex.compile(
+    r"^(?P<indent>\s*)--- (?P<kind>PASS|FAIL|SKIP): (?P<name>\S+)(?: \((?P<time>"
+    r"[\d.]+s)\))?"
+)
 _PACKAGE = regex.compile(r"^(?P<kind>ok|FAIL|\?)\s+(?P<pkg>\S+)\s*(?P<rest>.*)$")
 _BARE = regex.compile(r"^(?:PASS|FAIL|testing: warning: no tests to run)$")
 _EXIT = regex.compile(r"^exit status \d+$")
 _SECONDS = regex.compile(r"^([\d.]+)s\b")
 # a goroutine frame inside Go's own runtime and test harness: its file line
-_RUNTIME_FILE = regex.compile(r"^\s*\S*/go(?:-[\d.]+)?/src/"
-                              r"(?:runtime|testing|reflect|sync|internal)/"
-                              r"\S+\.go:\d+(?: \+0x[0-9a-f]+)?$")
+_RUNTIME_FILE = regex.compile(
+    r"^\s*\S*/go(?:-[\d.]+)?/src/"
+    r"(?:runtime|testing|reflect|sync|internal)/"
+    r"\S+\.go:\d+(?: \+0x[0-9a-f]+)?$"
+)
 _CREATED_BY = regex.compile(r"^\s*created by (?:testing|runtime)\.")
 # A goroutine frame's argument words and its file line's code offset differ from one run of
 # the same stack to the next; without them a stack repeated across tests is shown once.
-_FRAME_ARGS = regex.compile(r"^(?P<call>\s*\S*[\w)]\.[\w.*()]*?\w)\((?=[^()]*0x)"
-                         r"(?:[^()]|\([^()]*\))*\)$")
+_FRAME_ARGS = regex.compile(
+    r"^(?P<call>\s*\S*[\w)]\.[\w.*()]*?\w)\((?=[^()]*0x)"
+    r"(?:[^()]|\([^()]*\))*\)$"
+)
 _FRAME_OFFSET = regex.compile(r"^(?P<file>\s*\S+\.go:\d+) \+0x[0-9a-f]+$")
 _GOROUTINE = regex.compile(r"^(?P<lead>.*\bgoroutine )\d+ (?P<state>\[.*\]:)$")
 # testify's report: the test's own location line, its `Error Trace:` entries (more of them on
@@ -58,8 +64,10 @@ _TRACE = regex.compile(r"^\s*Error Trace:\s+\S+\.go:\d+$")
 _TRACE_MORE = regex.compile(r"^\s+\S+\.go:\d+$")
 _TEST_LINE = regex.compile(r"^\s*Test:\s+(?P<name>\S+)$")
 # testify pads its labels to one width (`Error:      \tNot equal:`, `actual  : 2`)
-_LABEL = regex.compile(r"^(?P<lead>\s*)(?P<label>Error Trace|Error|Test|Messages|expected|actual)"
-                       r" *:[ \t]+(?=\S)")
+_LABEL = regex.compile(
+    r"^(?P<lead>\s*)(?P<label>Error Trace|Error|Test|Messages|expected|actual)"
+    r" *:[ \t]+(?=\S)"
+)
 
 
 def frame_shape(line: str) -> str:
@@ -179,8 +187,9 @@ class _Run:
         current = self.current
         # a failed example prints its got/want lines unindented; a test that panics, its
         # goroutines
-        if current is not None and (line[:1].isspace()
-                                    or (current.failed and not _EXIT.match(line))):
+        if current is not None and (
+            line[:1].isspace() or (current.failed and not _EXIT.match(line))
+        ):
             current.lines.append(line)
             return
         self.current = None
@@ -224,8 +233,7 @@ def without_echoes(test: _Test, out: Summary) -> list[str]:
     """A failed test's lines without those that repeat what is already shown: testify's
     `Error Trace:` entries at a location the test's own `file.go:N:` line names, and its
     `Test:` line naming this test."""
-    places = {found.group("place") for found in map(_PLACE.match, test.lines)
-              if found is not None}
+    places = {found.group("place") for found in map(_PLACE.match, test.lines) if found is not None}
     kept: list[str] = []
     in_trace = False
     for line in test.lines:
@@ -296,8 +304,7 @@ def _test_lines(test: _Test, out: Summary) -> None:
     line is said once."""
     if test.name.startswith("Example"):
         for line, count in _runs(test.lines, out):
-            out.add(f"    {shortened(line.strip())}" + (f" (×{count})" if count > 1 else ""),
-                    line)
+            out.add(f"    {shortened(line.strip())}" + (f" (×{count})" if count > 1 else ""), line)
         return
     places = _counts_by_text([line for line in test.lines if _BARE_PLACE.match(line)])
     seen = _counts_by_text(test.lines)
@@ -345,8 +352,9 @@ def _passing_errors(passing: list[_Test], out: Summary, run_failed: bool) -> Non
         out.add(line + (f" (×{count})" if count > 1 else ""), line)
 
 
-def _counts(packages: list[Match[str]], run: _Run, failed: int, out: Summary,
-            shown: set[str]) -> None:
+def _counts(
+    packages: list[Match[str]], run: _Run, failed: int, out: Summary, shown: set[str]
+) -> None:
     ok = [p for p in packages if p.group("kind") == "ok"]
     bad = [p for p in packages if p.group("kind") == "FAIL"]
     none = [p for p in packages if p.group("kind") == "?"]
@@ -359,13 +367,18 @@ def _counts(packages: list[Match[str]], run: _Run, failed: int, out: Summary,
     if none:
         parts.append(f"{len(none)} without tests")
     # without -v go names only the tests that failed: how many passed is not known
-    tests = ([f"{run.passed} passed"] if run.verbose else []) \
-        + ([f"{failed} failed"] if failed else []) \
+    tests = (
+        ([f"{run.passed} passed"] if run.verbose else [])
+        + ([f"{failed} failed"] if failed else [])
         + ([f"{run.skipped} skipped"] if run.skipped else [])
+    )
     if tests:
         parts.append("tests: " + ", ".join(tests))
-    seconds = [float(found.group(1)) for found in
-               (_SECONDS.search(p.group("rest")) for p in ok + bad) if found is not None]
+    seconds = [
+        float(found.group(1))
+        for found in (_SECONDS.search(p.group("rest")) for p in ok + bad)
+        if found is not None
+    ]
     if seconds:
         parts.append(f"{sum(seconds):.2f}s")
     out.add("go test: " + "; ".join(parts))
@@ -377,8 +390,12 @@ def go_test(text: str) -> list[str] | None:
     if decoded is not None:
         text = decoded
     lines = clean_lines(text)
-    packages = [found for found in map(_PACKAGE.match, lines) if found is not None
-                and (found.group("kind") != "?" or "[no test files]" in found.group("rest"))]
+    packages = [
+        found
+        for found in map(_PACKAGE.match, lines)
+        if found is not None
+        and (found.group("kind") != "?" or "[no test files]" in found.group("rest"))
+    ]
     if not packages:
         return None
     out = Summary()

@@ -42,8 +42,10 @@ class _File:
         self.context: list[tuple[int, str]] = []
 
 
-_SEVERITY_START = regex.compile(r"^\s*\[?(?:ERROR|FATAL|CRITICAL|PANIC|WARN(?:ING)?|error|fatal"
-                                r"|warning|E)\b")
+_SEVERITY_START = regex.compile(
+    r"^\s*\[?(?:ERROR|FATAL|CRITICAL|PANIC|WARN(?:ING)?|error|fatal"
+    r"|warning|E)\b"
+)
 
 
 def _must_show(text: str) -> bool:
@@ -62,7 +64,7 @@ def _clip(text: str) -> str:
     indent = len(text) - len(text.lstrip())
     if len(text) - indent <= ROW_CHARS or carries_secret(text) or is_protected(text):
         return text
-    return text[:indent + ROW_CHARS] + "…"
+    return text[: indent + ROW_CHARS] + "…"
 
 
 _HEADED = regex.compile(r"^(\d+)([:-])(.*)$")
@@ -112,8 +114,9 @@ def _parse(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
     return files, other
 
 
-def _parse_numbered(lines: list[str], hits: list[Match[str] | None]
-                    ) -> tuple[dict[str, _File], list[str]]:
+def _parse_numbered(
+    lines: list[str], hits: list[Match[str] | None]
+) -> tuple[dict[str, _File], list[str]]:
     """`grep -n` rows. A context row's text may hold `:N:` (`x = a[1:2:3]`) and so also read
     as a hit of a path made of the row's start, and a hit of a file named `notes-1-old` reads
     as a context row of `notes`. A line read both ways is a context row of a file with hits
@@ -123,16 +126,16 @@ def _parse_numbered(lines: list[str], hits: list[Match[str] | None]
     for found in hits:
         if found is not None:
             count[found.group(1)] = count.get(found.group(1), 0) + 1
-    contexts = [None if line == "--" or not line else _context_row(line, count)
-                for line in lines]
+    contexts = [None if line == "--" or not line else _context_row(line, count) for line in lines]
     files: dict[str, _File] = {}
     other: list[str] = []
     for index, (line, found) in enumerate(zip(lines, hits, strict=True)):
         if line == "--" or not line:
             continue
         context = contexts[index]
-        if context is not None and (found is None or (count[found.group(1)] < 2
-                                    and _beside(index, context, hits, contexts))):
+        if context is not None and (
+            found is None or (count[found.group(1)] < 2 and _beside(index, context, hits, contexts))
+        ):
             path, number, text = context
             files.setdefault(path, _File(path)).context.append((number, text))
         elif found is not None:
@@ -151,8 +154,12 @@ def _context_only_files_are_other(files: dict[str, _File], other: list[str], sep
         other.extend(f"{path}{sep}{number}-{text}" for number, text in files.pop(path).context)
 
 
-def _beside(index: int, context: tuple[str, int, str], hits: list[Match[str] | None],
-            contexts: list[tuple[str, int, str] | None]) -> bool:
+def _beside(
+    index: int,
+    context: tuple[str, int, str],
+    hits: list[Match[str] | None],
+    contexts: list[tuple[str, int, str] | None],
+) -> bool:
     """Whether a row next to `index` is of the context row's file, one line away."""
     path, number = context[0], context[1]
     for near in (index - 1, index + 1):
@@ -169,9 +176,9 @@ def _beside(index: int, context: tuple[str, int, str], hits: list[Match[str] | N
 def _context_row(line: str, paths: dict[str, int]) -> tuple[str, int, str] | None:
     """(path, line number, text) when `line` is `PATH-N-text` for a PATH with hits."""
     for mark in _CONTEXT_MARK.finditer(line):
-        path = line[:mark.start()]
+        path = line[: mark.start()]
         if path in paths:
-            return path, int(mark.group(1)), line[mark.end():]
+            return path, int(mark.group(1)), line[mark.end() :]
     return None
 
 
@@ -250,8 +257,9 @@ def grep_grouped(text: str) -> list[str] | None:
     for entry in entries:
         shown: set[int] = set(range(quota[entry.path]))
         shown.update(i for i, (_, row) in enumerate(entry.hits) if _must_show(row))
-        rows = [(entry.hits[i][0], _row(entry.hits[i][0], entry.hits[i][1], ":"))
-                for i in sorted(shown)]
+        rows = [
+            (entry.hits[i][0], _row(entry.hits[i][0], entry.hits[i][1], ":")) for i in sorted(shown)
+        ]
         if entry.context and len(shown) == len(entry.hits):
             rows.extend((number, _row(number, row, "-")) for number, row in entry.context)
             rows.sort(key=lambda item: item[0])
@@ -263,8 +271,9 @@ def grep_grouped(text: str) -> list[str] | None:
         out.extend("  " + row for _, row in rows)
     if shown_rows < hits:
         # The header counts say how many rows each file has; this says the rest are cut.
-        out.insert(0, f"{plural(hits, 'hit')} in {plural(len(entries), 'file')}, "
-                      f"{shown_rows} shown")
+        out.insert(
+            0, f"{plural(hits, 'hit')} in {plural(len(entries), 'file')}, {shown_rows} shown"
+        )
     out.extend(other)
     return out
 

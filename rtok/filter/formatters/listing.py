@@ -5,10 +5,12 @@ from __future__ import annotations
 from rtok.filter import regex
 from rtok.filter.protect import is_protected
 
-_LONG = regex.compile(r"^([-dlcbps])[-rwxsStT@+.]{9}[@+.]?\s+\d+\s+\S+\s+\S+\s+"
-                      r"([\d,]+(?:\s*,\s*\d+)?)"
-                      r"\s+(\w{3}\s+\d+\s+[\d:]+|\d{4}-\d\d-\d\d(?: [\d:.]+)?(?: [+-]\d{4})?)"
-                      r"\s+(.*)$")
+_LONG = regex.compile(
+    r"^([-dlcbps])[-rwxsStT@+.]{9}[@+.]?\s+\d+\s+\S+\s+\S+\s+"
+    r"([\d,]+(?:\s*,\s*\d+)?)"
+    r"\s+(\w{3}\s+\d+\s+[\d:]+|\d{4}-\d\d-\d\d(?: [\d:.]+)?(?: [+-]\d{4})?)"
+    r"\s+(.*)$"
+)
 
 
 # File rows shown by ls_long; folders are always all named.
@@ -107,7 +109,7 @@ def tree(text: str) -> list[str] | None:
             out.append(line)
             continue
         depth = (len(found.group(1)) // 4) + 1
-        out.append("  " * depth + line[found.end():])
+        out.append("  " * depth + line[found.end() :])
     return out
 
 
@@ -128,8 +130,9 @@ def paths_by_folder(text: str) -> list[str] | None:
     lines = text.splitlines()
     paths = [line for line in lines if not line.startswith(_TOOL_MESSAGE)]
     messages = [line for line in lines if line.startswith(_TOOL_MESSAGE)]
-    if len(paths) < 4 or any(not line or line.endswith(":") or "\t" in line or "/" not in line
-                             for line in paths):
+    if len(paths) < 4 or any(
+        not line or line.endswith(":") or "\t" in line or "/" not in line for line in paths
+    ):
         return None
     folders: dict[str, list[str]] = {}
     for line in paths:
@@ -156,7 +159,7 @@ def paths_by_folder(text: str) -> list[str] | None:
         if len(names) == 1:
             out.append(folder + names[0])
             continue
-        shown = names[:share[folder]]
+        shown = names[: share[folder]]
         more = f", +{len(names) - len(shown)}" if len(shown) < len(names) else ""
         listed = f": {', '.join(shown)}{more}" if shown else ""
         out.append(f"{folder} ({len(names)}){listed}")

@@ -19,7 +19,8 @@ from rtok.filter.protect import is_protected
 _STAMP = regex.compile(
     r"^.{0,40}?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?"
     r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d"
-    r"|\[\d\d/[A-Z][a-z]{2}/\d{4}[: ]\d\d:\d\d)")
+    r"|\[\d\d/[A-Z][a-z]{2}/\d{4}[: ]\d\d:\d\d)"
+)
 _MASK = regex.compile(r"0x[0-9a-fA-F]+|\b[0-9a-f]{8,}\b|\d+")
 LAST_LINES = 3
 MIN_LINES = 20

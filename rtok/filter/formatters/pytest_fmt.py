@@ -16,25 +16,32 @@ if TYPE_CHECKING:
     from re import Match
 
 # pytest 9 counts subtests (its own, and unittest's subTest) apart: `24 subtests passed`
-_COUNTS = (r"(?:\d+ (?:(?:subtests? )?(?:passed|failed|skipped|xfailed|xpassed)|errors?|"
-           r"warnings?|deselected|rerun)|no tests ran)")
+_COUNTS = (
+    r"(?:\d+ (?:(?:subtests? )?(?:passed|failed|skipped|xfailed|xpassed)|errors?|"
+    r"warnings?|deselected|rerun)|no tests ran)"
+)
 _FINAL = regex.compile(
-    rf"^=*\s*(?P<body>{_COUNTS}(?:, {_COUNTS})* in [\d.]+s(?: \([^)]*\))?)\s*=*$")
+    rf"^=*\s*(?P<body>{_COUNTS}(?:, {_COUNTS})* in [\d.]+s(?: \([^)]*\))?)\s*=*$"
+)
 _SECTION = regex.compile(r"^={3,} (?P<name>.+?) ={3,}$")
 _BLOCK = regex.compile(r"^_+ (?P<name>.+?) _+$")
 _SUBSECTION = regex.compile(r"^-{3,} (?P<name>.+?) -{3,}$")
 _PROGRESS = regex.compile(r"^(?:\S+\.py ?)?[.sxXfFE]+\s*(?:\[\s*\d+%\])?$")
-_STATUS = regex.compile(r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:(?P<pre>PASSED|SKIPPED|XFAIL|XPASS|"
-                        r"FAILED|ERROR) \S+::\S.*|\S+::\S.*? (?P<post>PASSED|SKIPPED|XFAIL|XPASS|"
-                        r"SUBPASS|SUBSKIP|FAILED|ERROR)(?: \(.*\))?(?: +\[\s*\d+%\])?)$")
+_STATUS = regex.compile(
+    r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?)?(?:(?P<pre>PASSED|SKIPPED|XFAIL|XPASS|"
+    r"FAILED|ERROR) \S+::\S.*|\S+::\S.*? (?P<post>PASSED|SKIPPED|XFAIL|XPASS|"
+    r"SUBPASS|SUBSKIP|FAILED|ERROR)(?: \(.*\))?(?: +\[\s*\d+%\])?)$"
+)
 # xdist -v names each test when it starts, its status comes on a later line
 _BARE_ID = regex.compile(r"^\S+\.py::.+$")
-_HEADER = regex.compile(r"^(?:platform |cachedir:|rootdir:|configfile:|testpaths:|plugins:|"
-                        r"collecting|collected \d+|hypothesis profile|Using --randomly|"
-                        r"created: \d+/\d+ workers?|\d+ workers? \[|\[gw\d+\] |gw\d+ |"
-                        r"scheduling tests via|bringing up nodes|cov: |Test order randomisation|"
-                        r"benchmark: |django: |asyncio: |anyio: |metadata: |html: |"
-                        r"rootdir=|sensitiveurl:|timeout: |timeout method:|timeout func_only:)")
+_HEADER = regex.compile(
+    r"^(?:platform |cachedir:|rootdir:|configfile:|testpaths:|plugins:|"
+    r"collecting|collected \d+|hypothesis profile|Using --randomly|"
+    r"created: \d+/\d+ workers?|\d+ workers? \[|\[gw\d+\] |gw\d+ |"
+    r"scheduling tests via|bringing up nodes|cov: |Test order randomisation|"
+    r"benchmark: |django: |asyncio: |anyio: |metadata: |html: |"
+    r"rootdir=|sensitiveurl:|timeout: |timeout method:|timeout func_only:)"
+)
 _LOCATION = regex.compile(r"^\S[^:]*:\d+: \S")
 _TRACEBACK = regex.compile(r'^\s*(?:File ".*", line \d+|Traceback \(most recent call last\):)')
 _STOP = regex.compile(r"^!{3,} .* !{3,}$")
@@ -42,8 +49,10 @@ _WARNING_IDS = regex.compile(r"^\S+(?:::\S.*)?$")
 
 
 # Frames inside installed packages and the interpreter say nothing about the failing code.
-_LIBRARY_FRAME = regex.compile(r"^\S*(?:/site-packages/|/dist-packages/|/lib/python\d[\d.]*/)"
-                               r"\S*:\d+: ")
+_LIBRARY_FRAME = regex.compile(
+    r"^\S*(?:/site-packages/|/dist-packages/|/lib/python\d[\d.]*/)"
+    r"\S*:\d+: "
+)
 # pytest's explanation of a failed assertion names where each value came from; a line whose
 # value the assertion above already shows only repeats it
 _RAISE = regex.compile(r"^>\s+raise\b")
@@ -77,9 +86,10 @@ def reason_lines(block: list[str], out: Summary) -> list[str]:
     for index, line in enumerate(block):
         where = _WHERE.match(line)
         depth = len(where.group("depth")) if where is not None else 0
-        if where is not None and ((where.group("value") in shown_e
-                                   and where.group("value") not in _SAYS_NOTHING)
-                                  or 0 < dropped_depth < depth):
+        if where is not None and (
+            (where.group("value") in shown_e and where.group("value") not in _SAYS_NOTHING)
+            or 0 < dropped_depth < depth
+        ):
             dropped_depth = dropped_depth if 0 < dropped_depth < depth else depth
             out.cover(line)
             continue
@@ -131,13 +141,22 @@ class _Failures:
 class _Reader:
     """One pass over the lines before the closing counts, section by section."""
 
-    __slots__ = ("block", "block_name", "failures", "has_short", "in_captured", "out",
-                 "section", "skips")
+    __slots__ = (
+        "block",
+        "block_name",
+        "failures",
+        "has_short",
+        "in_captured",
+        "out",
+        "section",
+        "skips",
+    )
 
     def __init__(self, lines: list[str], out: Summary) -> None:
         self.out = out
-        self.has_short = any(_SECTION.match(line) and "short test summary" in line
-                             for line in lines)
+        self.has_short = any(
+            _SECTION.match(line) and "short test summary" in line for line in lines
+        )
         # a failure block is headed by its short-summary line's test id (which then is not
         # repeated at the end); block name -> (summary line, "FAILED <id>")
         self.failures = _Failures(_summary_ids(lines) if self.has_short else {})
@@ -253,7 +272,7 @@ def pytest_output(text: str) -> list[str] | None:
     body = _FINAL.match(lines[final])
     assert body is not None
     out.add(f"pytest: {body.group('body')}", lines[final])
-    for line in lines[final + 1:]:
+    for line in lines[final + 1 :]:
         if line.strip():
             out.add(line)
     return out.finish(lines, _not_an_error)
@@ -287,5 +306,8 @@ def _not_an_error(line: str) -> bool:
     status = _STATUS.match(line)
     if status is not None:
         return (status.group("pre") or status.group("post")) not in ("FAILED", "ERROR")
-    return bool(_PROGRESS.match(line) or _HEADER.match(line) or (_BARE_ID.match(line)
-                and "Warning" not in line))
+    return bool(
+        _PROGRESS.match(line)
+        or _HEADER.match(line)
+        or (_BARE_ID.match(line) and "Warning" not in line)
+    )

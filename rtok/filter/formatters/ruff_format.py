@@ -42,13 +42,17 @@ def ruff_format(text: str) -> list[str] | None:
             out.cover(line)
     if not files and not counts:
         return None
-    told = [int(found.group("n")) for found in map(_COUNTS.match, counts)
-            if found is not None and found.group("n")]
+    told = [
+        int(found.group("n"))
+        for found in map(_COUNTS.match, counts)
+        if found is not None and found.group("n")
+    ]
     if counts and (not told or told[0] == len(files)):
         out.add("ruff format: " + "; ".join(counts))
     elif counts:
-        out.add("ruff format: " + "; ".join(counts) + f" ({plural(len(files), 'file')} named"
-                " below)")
+        out.add(
+            "ruff format: " + "; ".join(counts) + f" ({plural(len(files), 'file')} named below)"
+        )
     else:
         out.add(f"ruff format: {plural(len(files), 'file')} would be reformatted")
     for path in files:

@@ -20,8 +20,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from re import Pattern
 
-_CODE_FRAME = (r"^\s*>?\s*\d+\s*\|(?!.*\bat\b)|^\s+\|\s*[\^~]+\s*$"
-               r"|^\s*[⎯─━=\-]{8,}(?:\[\d+/\d+\][⎯─━=\-]*)?\s*$")
+_CODE_FRAME = (
+    r"^\s*>?\s*\d+\s*\|(?!.*\bat\b)|^\s+\|\s*[\^~]+\s*$"
+    r"|^\s*[⎯─━=\-]{8,}(?:\[\d+/\d+\][⎯─━=\-]*)?\s*$"
+)
 _RUNTIME_FRAME = r"^\s+at .*(?:node_modules|node:internal|<anonymous>\)?$|\(native\))"
 # a JavaScript stack frame: `at fn (file:line:col)` or `at file:line:col`
 _JS_FRAME = r"^\s+at (?:\S.* \()?\S+:\d+:\d+\)?$"
@@ -66,12 +68,14 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "failed": r"^(?:Test Suites|Tests):.*\d+ failed",
         # in colour the PASS and FAIL labels have a blank each side (` PASS  a.test.js`)
         "passing": r"^\s*[✓√○✎] |^ ?PASS |^Ran all test suites"
-                   r"|^\s+console\.(?:log|info|debug|warn)$",
+        r"|^\s+console\.(?:log|info|debug|warn)$",
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
         "frame": _JS_FRAME,
         "skip_block": r"^\s+console\.(?:log|info|debug|warn)$",
         # the list opens with the first file's FAIL line: kept, as later files' are
-        "tree_start": r"^ ?(?:PASS|FAIL) ", "tree_end": r"^\s+● ", "fail_item": r"✕|^ ?FAIL ",
+        "tree_start": r"^ ?(?:PASS|FAIL) ",
+        "tree_end": r"^\s+● ",
+        "fail_item": r"✕|^ ?FAIL ",
     },
     "vitest": {
         "summary": r"^\s*(?:Test Files|Tests|Duration)\s{2}",
@@ -81,9 +85,11 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
         "skip_block": r"^(?:stderr|stdout) \| ",
         # the list of failed tests before the details repeats them
-        "tree_start": r"^ ❯ \S.*\(\d+ tests?", "tree_end": r"^Failed (?:Tests|Suites) \d+$",
+        "tree_start": r"^ ❯ \S.*\(\d+ tests?",
+        "tree_end": r"^Failed (?:Tests|Suites) \d+$",
         "fail_item": r"^ ❯ \S.*\(\d+ tests?",
-        "item": r"^ FAIL  ", "where": r"^ ❯ \S+:\d+:\d+$",
+        "item": r"^ FAIL  ",
+        "where": r"^ ❯ \S+:\d+:\d+$",
         # the rule drawn around a heading (`⎯⎯⎯ Failed Tests 4 ⎯⎯⎯`)
         "strip": r"^⎯+ (?=\S)| ⎯+$",
     },
@@ -93,11 +99,13 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "passing": r"^\s*[✓✔√] ",
         "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
         "frame": _JS_FRAME,
-        "tree_start": r"^", "tree_end": r"^\s+\d+ passing", "fail_item": r"^\s+\d+\) ",
+        "tree_start": r"^",
+        "tree_end": r"^\s+\d+ passing",
+        "fail_item": r"^\s+\d+\) ",
     },
     "ava": {
         "summary": r"^\s+\d+ (?:tests? (?:passed|failed)|known failures?|tests? skipped|"
-                   r"tests? todo|uncaught exceptions?|unhandled rejections?)",
+        r"tests? todo|uncaught exceptions?|unhandled rejections?)",
         "failed": r"^\s+\d+ (?:tests? failed|uncaught|unhandled)",
         "passing": r"^\s*[✔√] ",
         # the rule drawn under the tests' lines
@@ -105,35 +113,41 @@ _RUNNERS: dict[str, dict[str, str]] = {
     },
     "tap": {
         "summary": r"^#\s*(?:tests|suites|pass|fail|cancelled|skipped|skip|todo|duration_ms|"
-                   r"ok)\b|^# \{ total: \d+|^\s*(?:Asserts|Suites):\s",
+        r"ok)\b|^# \{ total: \d+|^\s*(?:Asserts|Suites):\s",
         "failed": r"^#\s*fail\s+[1-9]|^# (?:failed|not ok)|^\s*Asserts:.*\d+ fail|"
-                  r"^# \{ total.* fail: [1-9]",
+        r"^# \{ total.* fail: [1-9]",
         "passing": r"^\s*ok \d+\b|^\s*# Subtest|^\s*1\.\.\d+$|^TAP version|^\s*duration_ms:|"
-                   r"^\s*type: '?(?:test|suite)'?$|^\s*---$|^\s*\.\.\.$|^\s*PASS\s",
+        r"^\s*type: '?(?:test|suite)'?$|^\s*---$|^\s*\.\.\.$|^\s*PASS\s",
         "noise": _RUNTIME_FRAME,
         "frame": _JS_FRAME,
         # a failed test file's result line, its indented diagnostics below it and the
         # file's own output above it
-        "item": r"^not ok \d+ - ", "item_end": r"^\S", "item_start": r"^# Subtest: ",
+        "item": r"^not ok \d+ - ",
+        "item_end": r"^\S",
+        "item_start": r"^# Subtest: ",
     },
     "playwright": {
         # an error outside the tests (a stop after -x / --max-failures, a failing global
         # setup) is counted in a line of its own
         "summary": r"^\s+\d+ (?:passed|failed|flaky|skipped|did not run|interrupted)"
-                   r"(?: \(.*\))?$|^\s+\d+ errors? (?:was|were) not a part of any test",
+        r"(?: \(.*\))?$|^\s+\d+ errors? (?:was|were) not a part of any test",
         "failed": r"^\s+\d+ (?:failed|flaky|interrupted|errors? (?:was|were) not)",
         # progress: a failed attempt's line (`✘  12 [chrome] › a.spec.ts:3:5 › t (retry #1)`)
         # is said again by the test's report below it; the line reporter's `[12/40] …`,
         # the dot reporter's character per test
         "passing": r"^\s*[✓✔√] |^\s*ok \d+ |^Running \d+ tests? using|^\s*[✘✗×]\s+\d+ |"
-                   r"^\[\d+/\d+\] |^[·°×±FT]+$",
+        r"^\[\d+/\d+\] |^[·°×±FT]+$",
         # the tests named again under the counts, and the location printed above a source
         # excerpt (the stack frame under the excerpt names it with its column)
-        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME
-                 + r"|^ {4}(?:\[[^\]]+\] › )?\S+:\d+:\d+ › |^\s+at [^\s():]+:\d+$",
+        "noise": _CODE_FRAME
+        + "|"
+        + _RUNTIME_FRAME
+        + r"|^ {4}(?:\[[^\]]+\] › )?\S+:\d+:\d+ › |^\s+at [^\s():]+:\d+$",
         # the rule that pads a report's header to the terminal's width
         "strip": r" ─+$",
-        "item": r"^\s+\d+\) ", "where": r"^\s+at ", "retry": r"^\s+Retry #\d+",
+        "item": r"^\s+\d+\) ",
+        "where": r"^\s+at ",
+        "retry": r"^\s+Retry #\d+",
         # the names under `N flaky` are left out with the others: their reports say it
         "listed": r"^\s+\d+ (flaky|interrupted)$",
         "frame": _JS_FRAME,
@@ -152,31 +166,49 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "trim": r", Memory: .*$",
         # progress: a character per test (its failures are reported below)
         "passing": r"^[.SIRDWEF]+\s+\d+ / \d+ \(\s*\d+%\)$|^PHPUnit \d|^Runtime:\s|"
-                   r"^Configuration:",
+        r"^Configuration:",
         "noise": r"^-{10,}$",
-        "item": r"^\d+\) ", "where": r"^/\S+\.php:\d+$",
+        "item": r"^\d+\) ",
+        "where": r"^/\S+\.php:\d+$",
     },
     "ctest": {
         "summary": r"^\d+% tests passed, \d+ tests? failed out of \d+|^Total Test time",
         "failed": r"tests passed, [1-9]\d* tests? failed",
         "passing": r"^\s*\d+/\d+ Test\s+#\d+: .*\s+Passed\s|^\s*Start\s+\d+: |"
-                   r"^Test project |^UpdateCTestConfiguration|^Constructing a list|"
-                   r"^Updating test list|^Checking test dependency|^Parse Test|^test \d+$|"
-                   # passing cases of the tests' own output (Unity's file:line:name:PASS)
-                   r"^\S+:\d+:\w+:(?:PASS|IGNORE)$",
+        r"^Test project |^UpdateCTestConfiguration|^Constructing a list|"
+        r"^Updating test list|^Checking test dependency|^Parse Test|^test \d+$|"
+        # passing cases of the tests' own output (Unity's file:line:name:PASS)
+        r"^\S+:\d+:\w+:(?:PASS|IGNORE)$",
         # where the log is and how to rerun (the agent has the output itself); a test
         # program's own rule and bare verdict under its counts (the test's line says it)
         "noise": r"^Output from these tests are in: |^Use \"--rerun-failed|^-{10,}$|^FAIL$|"
-                 r"^Errors while running CTest$",
+        r"^Errors while running CTest$",
         "trim": r"^Total Test time \(real\) = ",
     },
 }
 
 
 class _Table:
-    __slots__ = ("fail_item", "failed", "frame", "item", "item_end", "item_start", "label",
-                 "listed", "noise", "passing", "retry", "skip_block", "strip", "summary",
-                 "tree_end", "tree_start", "trim", "where")
+    __slots__ = (
+        "fail_item",
+        "failed",
+        "frame",
+        "item",
+        "item_end",
+        "item_start",
+        "label",
+        "listed",
+        "noise",
+        "passing",
+        "retry",
+        "skip_block",
+        "strip",
+        "summary",
+        "tree_end",
+        "tree_start",
+        "trim",
+        "where",
+    )
 
     def __init__(self, label: str, fields: dict[str, str]) -> None:
         def compiled(name: str) -> Pattern[str] | None:
@@ -214,8 +246,10 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
     if not summary:
         return None
     out = Summary()
-    parts = [" ".join((table.trim.sub("", lines[i]) if table.trim else lines[i]).split())
-             for i in summary]
+    parts = [
+        " ".join((table.trim.sub("", lines[i]) if table.trim else lines[i]).split())
+        for i in summary
+    ]
     counts = f"{table.label}: " + "; ".join(parts)
     if not any(_matches(table.failed, lines[i]) for i in summary):
         out.add(counts, *(lines[i] for i in summary))
@@ -235,8 +269,10 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
 # A JavaScript stack frame outside the project: in an installed package or in node itself
 # (`at fn (node_modules/x/y.js:1:2)`, vitest's ` ❯ fn node_modules/x/y.js:1:2`,
 # `at node:internal/…`).
-_THIRD_PARTY = regex.compile(r"^\s*(?:at |❯ )(?:\S.* \(?|\()?(?:\S*node_modules/|node:)\S*"
-                             r":\d+(?::\d+)?\)?$")
+_THIRD_PARTY = regex.compile(
+    r"^\s*(?:at |❯ )(?:\S.* \(?|\()?(?:\S*node_modules/|node:)\S*"
+    r":\d+(?::\d+)?\)?$"
+)
 
 
 def _third_party_runs(lines: list[str]) -> dict[int, int]:
@@ -253,13 +289,11 @@ def _third_party_runs(lines: list[str]) -> dict[int, int]:
     return runs
 
 
-def _failure_lines(lines: list[str], summary: set[int], table: _Table,
-                   out: Summary) -> list[str]:
+def _failure_lines(lines: list[str], summary: set[int], table: _Table, out: Summary) -> list[str]:
     """A failed run's lines but the summary, passing tests, noise and logging blocks; inside
     the runner's list of all tests only the failed ones. A run of stack frames in installed
     packages or node itself is one line saying how many."""
-    runs = _third_party_runs(lines) if table.frame is not None or table.label == "vitest" \
-        else {}
+    runs = _third_party_runs(lines) if table.frame is not None or table.label == "vitest" else {}
     # a list without its end (cut output) is not a list: everything in it is kept
     has_tree = table.tree_end is not None and any(table.tree_end.search(line) for line in lines)
     in_tree = False
@@ -273,7 +307,7 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table,
         if i in summary:
             continue
         if runs.get(i, 0) > 1:  # one such frame is left out as the runner's noise
-            indent = line[:len(line) - len(line.lstrip())]
+            indent = line[: len(line) - len(line.lstrip())]
             kept.append(f"{indent}… {plural(runs[i], 'frame')} in installed packages or node")
         if _THIRD_PARTY.match(line):
             out.cover(line)
@@ -282,9 +316,13 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table,
             out.cover(line)
             kept.append(line)  # read by _item_blocks, not shown
             continue
-        if i in skipped or not line.strip() or _matches(table.passing, line) \
-                or (_matches(table.noise, line) and not _failing_source(lines, i)) \
-                or (in_tree and not _matches(table.fail_item, line)):
+        if (
+            i in skipped
+            or not line.strip()
+            or _matches(table.passing, line)
+            or (_matches(table.noise, line) and not _failing_source(lines, i))
+            or (in_tree and not _matches(table.fail_item, line))
+        ):
             out.cover(line)
             continue
         kept.append(line)
@@ -302,7 +340,8 @@ def _failing_source(lines: list[str], i: int) -> bool:
     if found is None:
         return False
     return found.group("mark") is not None or (
-        i + 1 < len(lines) and _CARET_LINE.match(lines[i + 1]) is not None)
+        i + 1 < len(lines) and _CARET_LINE.match(lines[i + 1]) is not None
+    )
 
 
 def _marked(kept: list[str], lines: list[str], table: _Table, out: Summary) -> list[str]:
@@ -326,7 +365,7 @@ def _marked(kept: list[str], lines: list[str], table: _Table, out: Summary) -> l
     shown: list[str] = []
     for line in kept:
         found = table.item.match(line)
-        mark = marks.get(line[found.end():].strip()) if found else None
+        mark = marks.get(line[found.end() :].strip()) if found else None
         if mark is not None:
             out.cover(line)
             line = f"{line} ({mark})"
@@ -337,8 +376,11 @@ def _marked(kept: list[str], lines: list[str], table: _Table, out: Summary) -> l
 def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
     """Each test's attempts; one whose lines read like an earlier attempt of the same test
     is a line saying which (`Retry #1, #2: the same as the first attempt`)."""
-    if table.retry is None or table.item is None \
-            or not any(table.retry.match(line) for line in lines):
+    if (
+        table.retry is None
+        or table.item is None
+        or not any(table.retry.match(line) for line in lines)
+    ):
         return lines
     shown: list[str] = []
     attempts: dict[tuple[str, ...], str] = {}  # an attempt's lines -> which attempt it was
@@ -350,7 +392,7 @@ def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
         while same:
             indent, _, earlier = same[0]
             run = [number for _, number, like in same if like == earlier]
-            count = len(run) if all(like == earlier for _, _, like in same[:len(run)]) else 1
+            count = len(run) if all(like == earlier for _, _, like in same[: len(run)]) else 1
             shown.append(f"{indent}Retry {', '.join(run[:count])}: the same as {earlier}")
             del same[:count]
 
@@ -360,7 +402,7 @@ def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
         earlier = attempts.get(key) if opener else None
         if earlier is not None and body:
             out.cover(opener)
-            indent = opener[:len(opener) - len(opener.lstrip())]
+            indent = opener[: len(opener) - len(opener.lstrip())]
             same.append((indent, opener.split()[-1], earlier))
         else:
             say_same()
@@ -439,7 +481,7 @@ def _frames_once(lines: list[str], table: _Table, out: Summary) -> list[str]:
         if table.frame.match(line):
             if line.strip() in seen:
                 if not run:
-                    indent = line[:len(line) - len(line.lstrip())]
+                    indent = line[: len(line) - len(line.lstrip())]
                 run += 1
                 out.cover(line)
                 continue

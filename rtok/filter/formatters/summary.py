@@ -84,8 +84,13 @@ class Summarised(list[str]):
 
     __slots__ = ("foreign", "own", "unclaimed")
 
-    def __init__(self, lines: list[str], unclaimed: list[int], foreign: list[int] | None = None,
-                 own: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        lines: list[str],
+        unclaimed: list[int],
+        foreign: list[int] | None = None,
+        own: list[str] | None = None,
+    ) -> None:
         super().__init__(lines)
         self.unclaimed = unclaimed
         self.foreign = foreign or []
@@ -127,8 +132,9 @@ class Summary:
     def cover(self, raw: str) -> None:
         self.covered.add(raw.strip())
 
-    def finish(self, raw_lines: list[str],
-               not_an_error: Callable[[str], object] | None = None) -> list[str]:
+    def finish(
+        self, raw_lines: list[str], not_an_error: Callable[[str], object] | None = None
+    ) -> list[str]:
         """The lines, plus every protected raw line they neither show nor stand for."""
         covered = self.covered
         missing: list[str] = []

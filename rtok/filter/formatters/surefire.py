@@ -32,46 +32,70 @@ if TYPE_CHECKING:
 
 _TAG = regex.compile(r"^\[(?:INFO|ERROR|WARNING|WARN|DEBUG)\](?: |$)")
 # the counts of a whole module (a class's own line goes on with `, Time elapsed`)
-_TOTAL = regex.compile(r"^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)"
-                       r"(?:, Flakes: (\d+))?$")
-_CLASS_DONE = regex.compile(r"^Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: \d+, "
-                            r"Time elapsed: .*?(?: --? in (?P<cls>\S+))?$")
+_TOTAL = regex.compile(
+    r"^Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)"
+    r"(?:, Flakes: (\d+))?$"
+)
+_CLASS_DONE = regex.compile(
+    r"^Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: \d+, "
+    r"Time elapsed: .*?(?: --? in (?P<cls>\S+))?$"
+)
 _RUNNING = regex.compile(r"^Running (\S+)$")
 # one failed test's report: `name(Class)  Time elapsed: 0.01 s  <<< FAILURE!` (surefire 2),
 # `Class.name -- Time elapsed: 0.01 s <<< ERROR!` (surefire 3)
-_FAILED = regex.compile(r"^(?P<name>\S.*?)\s+(?:-- )?Time elapsed: [\d.,]+ s(?:ec)?\s+"
-                        r"<<< (?P<kind>FAILURE|ERROR)!$")
+_FAILED = regex.compile(
+    r"^(?P<name>\S.*?)\s+(?:-- )?Time elapsed: [\d.,]+ s(?:ec)?\s+"
+    r"<<< (?P<kind>FAILURE|ERROR)!$"
+)
 _FRAME = regex.compile(r"^\s+at (?:[\w.-]+/)?(?P<where>[\w$.]+)\(")
 _MORE = regex.compile(r"^\s+\.\.\. \d+ more$")
 # frames of the JDK, test frameworks and build tools, whatever the project's packages are
-_LIBRARY = regex.compile(r"^(?:java|javax|jdk|sun|com\.sun|junit|org\.junit|org\.apache\.maven|"
-                         r"org\.hamcrest|org\.opentest4j|org\.assertj|org\.mockito|org\.testng|"
-                         r"kotlin|scala|groovy|org\.codehaus\.groovy|org\.spockframework)\.")
-_RESULTS_HEAD = regex.compile(r"^(?:Results\s*:|Failures:|Errors:|Flakes:|Failed tests:|"
-                              r"Tests in error:)\s*$")
+_LIBRARY = regex.compile(
+    r"^(?:java|javax|jdk|sun|com\.sun|junit|org\.junit|org\.apache\.maven|"
+    r"org\.hamcrest|org\.opentest4j|org\.assertj|org\.mockito|org\.testng|"
+    r"kotlin|scala|groovy|org\.codehaus\.groovy|org\.spockframework)\."
+)
+_RESULTS_HEAD = regex.compile(
+    r"^(?:Results\s*:|Failures:|Errors:|Flakes:|Failed tests:|"
+    r"Tests in error:)\s*$"
+)
 # `Class.method:42 message` / `Class.method » Exception message`, or surefire 2.12's
 # `method(Class): message`
-_RESULT_ITEM = regex.compile(r"^\s+(?:Run \d+: )?(?P<id>[\w$.]+?(?:\([\w$.]+\))?)(?::\d+)?"
-                             r"(?::? |$)")
+_RESULT_ITEM = regex.compile(
+    r"^\s+(?:Run \d+: )?(?P<id>[\w$.]+?(?:\([\w$.]+\))?)(?::\d+)?"
+    r"(?::? |$)"
+)
 _BUILD = regex.compile(r"^BUILD (?:SUCCESS|FAILURE)$")
 _TOTAL_TIME = regex.compile(r"^Total time:\s+(?P<time>.+?)(?: \(Wall Clock\))?$")
-_NOISE = regex.compile(r"^(?:-{3,}|T E S T S|Scanning for projects|Building |--- |Changes "
-                       r"detected|Compiling \d+ source|Nothing to compile|skip non existing|"
-                       r"Copying \d+ resource|Using '|Finished at:|Reactor Summary|Download|"
-                       r"\S+ \S+ \.{3,} (?:SUCCESS|FAILURE|SKIPPED)|(?:\S+: )?(?:Some input "
-                       r"files use|Recompile with -Xlint)|Some messages have been simplified|"
-                       r"-> \[Help 1\]|\[Help 1\] http|To see the full stack trace|Re-run Maven "
-                       r"using|For more information about the errors|Please refer to |"
-                       r"Failed to execute goal \S+:maven-(?:surefire|failsafe)-plugin:\S+ "
-                       r".*There (?:are|was) test failures|Tests are skipped|$)")
+_NOISE = regex.compile(
+    r"^(?:-{3,}|T E S T S|Scanning for projects|Building |--- |Changes "
+    r"detected|Compiling \d+ source|Nothing to compile|skip non existing|"
+    r"Copying \d+ resource|Using '|Finished at:|Reactor Summary|Download|"
+    r"\S+ \S+ \.{3,} (?:SUCCESS|FAILURE|SKIPPED)|(?:\S+: )?(?:Some input "
+    r"files use|Recompile with -Xlint)|Some messages have been simplified|"
+    r"-> \[Help 1\]|\[Help 1\] http|To see the full stack trace|Re-run Maven "
+    r"using|For more information about the errors|Please refer to |"
+    r"Failed to execute goal \S+:maven-(?:surefire|failsafe)-plugin:\S+ "
+    r".*There (?:are|was) test failures|Tests are skipped|$)"
+)
 
 
 class _Reader:
     """One pass over the lines, in three places: a class's run (its stdout), the reports
     of its failed tests, and the `Results:` section."""
 
-    __slots__ = ("block", "build", "kept", "out", "own", "owner", "place", "reported", "time",
-                 "totals")
+    __slots__ = (
+        "block",
+        "build",
+        "kept",
+        "out",
+        "own",
+        "owner",
+        "place",
+        "reported",
+        "time",
+        "totals",
+    )
 
     def __init__(self, own: tuple[str, ...]) -> None:
         self.out = Summary()
@@ -87,7 +111,7 @@ class _Reader:
 
     def read(self, raw: str) -> None:
         tag = _TAG.match(raw)
-        line = raw[tag.end():] if tag is not None else raw
+        line = raw[tag.end() :] if tag is not None else raw
         if self._structure(raw, line):
             return
         if tag is None and self.place in ("class", "build"):
@@ -179,8 +203,9 @@ class _Reader:
     def counts(self) -> str:
         names = ("Tests run", "Failures", "Errors", "Skipped", "Flakes")
         sums = [sum(total[i] for total in self.totals) for i in range(5)]
-        said = ", ".join(f"{name}: {n}" for name, n in zip(names, sums, strict=True)
-                         if name != "Flakes" or n)
+        said = ", ".join(
+            f"{name}: {n}" for name, n in zip(names, sums, strict=True) if name != "Flakes" or n
+        )
         modules = f" in {len(self.totals)} modules" if len(self.totals) > 1 else ""
         tail = "".join(f" · {part}" for part in (self.build, self.time) if part)
         return f"maven: {said}{modules}{tail}"
@@ -202,7 +227,7 @@ def _own_packages(lines: list[str]) -> tuple[str, ...]:
     packages: set[str] = set()
     for raw in lines:
         tag = _TAG.match(raw)
-        running = _RUNNING.match(raw[tag.end():] if tag is not None else raw)
+        running = _RUNNING.match(raw[tag.end() :] if tag is not None else raw)
         if running is not None:
             parts = running.group(1).split(".")[:-1][:3]
             if parts:

@@ -85,7 +85,7 @@ def is_stock_awareness(data: bytes, frontmatter: str = "") -> bool:
     prefix = frontmatter.encode("utf-8")
     if not data.startswith(prefix):
         return False
-    body = _with_bare_rtok(data[len(prefix):])
+    body = _with_bare_rtok(data[len(prefix) :])
     if any(body == awareness_text(level).encode("utf-8") for level in LEVELS):
         return True
     return any(_manifest_knows(f"awareness/{level}.md", body) for level in LEVELS)

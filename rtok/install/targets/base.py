@@ -40,8 +40,9 @@ def hand_edited_note(changed: list[str]) -> str | None:
     """The removal note for rtok entries the user changed by hand (None: there were none)."""
     if not changed:
         return None
-    return ("removed rtok's hook entry although it was changed by hand: "
-            + "; ".join(f"`{c}`" for c in changed))
+    return "removed rtok's hook entry although it was changed by hand: " + "; ".join(
+        f"`{c}`" for c in changed
+    )
 
 
 def delete_if_created(data: bytes, target: Target) -> bytes | None:
@@ -73,15 +74,28 @@ def needs_consent(target: Target, action: Action) -> bool:
     return action == "install" and os.path.lexists(target.path)
 
 
-def part_edit(target: Target, action: Action, *, kind: str, install: Transform,
-              uninstall: Transform, owned: Transform, description: str,
-              consent: bool = False,
-              removal_note: Callable[[bytes | None], str | None] | None = None) -> FileEdit:
+def part_edit(
+    target: Target,
+    action: Action,
+    *,
+    kind: str,
+    install: Transform,
+    uninstall: Transform,
+    owned: Transform,
+    description: str,
+    consent: bool = False,
+    removal_note: Callable[[bytes | None], str | None] | None = None,
+) -> FileEdit:
     """The edit of rtok's part of one file: `install` or `uninstall` by `action` (the
     removal note only on an uninstall)."""
     return FileEdit(
-        path=target.path, agent=target.agent, scope=target.edit_scope, kind=kind,
-        transform=install if action == "install" else uninstall, needs_consent=consent,
-        owned_bytes=owned, description=description,
+        path=target.path,
+        agent=target.agent,
+        scope=target.edit_scope,
+        kind=kind,
+        transform=install if action == "install" else uninstall,
+        needs_consent=consent,
+        owned_bytes=owned,
+        description=description,
         removal_note=removal_note if action == "uninstall" else None,
     )

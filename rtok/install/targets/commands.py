@@ -15,8 +15,9 @@ import shlex
 RTOK_NAMES = ("rtok", "rtok.exe")
 
 
-def hook_command(rtok_bin: str, agent: str, *, fail_closed: bool = False,
-                 no_opinion: str = "") -> str:
+def hook_command(
+    rtok_bin: str, agent: str, *, fail_closed: bool = False, no_opinion: str = ""
+) -> str:
     command = f"{shlex.quote(rtok_bin)} hook {agent}"
     if not fail_closed:
         return command
@@ -42,8 +43,10 @@ def is_rtok_hook_command(command: object, agent: str) -> bool:
     if len(words) < 3 or not is_rtok_binary(words[0]) or words[1:3] != ["hook", agent]:
         return False
     tail = words[3:]
-    return not tail or tail == ["||", "true"] or (
-        len(tail) == 4 and tail[:3] == ["||", "printf", "%s\\n"]
+    return (
+        not tail
+        or tail == ["||", "true"]
+        or (len(tail) == 4 and tail[:3] == ["||", "printf", "%s\\n"])
     )
 
 

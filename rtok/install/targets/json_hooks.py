@@ -24,8 +24,9 @@ from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_h
 JsonPath = tuple[str | int, ...]
 
 
-def _is_owned_handler(handler: object, agent: str, command_key: str = "command",
-                      edited: bool = False) -> bool:
+def _is_owned_handler(
+    handler: object, agent: str, command_key: str = "command", edited: bool = False
+) -> bool:
     """rtok's handler; with `edited`, also one whose command the user changed after rtok's
     words (what an uninstall removes)."""
     if not isinstance(handler, dict):
@@ -34,11 +35,13 @@ def _is_owned_handler(handler: object, agent: str, command_key: str = "command",
         return False
     command = handler.get(command_key)
     return is_rtok_hook_command(command, agent) or (
-        edited and is_edited_rtok_hook_command(command, agent))
+        edited and is_edited_rtok_hook_command(command, agent)
+    )
 
 
-def edited_commands(data: bytes | None, container: JsonPath, agent: str, command_key: str,
-                    grouped: bool, label: str) -> list[str]:
+def edited_commands(
+    data: bytes | None, container: JsonPath, agent: str, command_key: str, grouped: bool, label: str
+) -> list[str]:
     """Commands of rtok's entries that the user changed (e.g. appended a flag)."""
     if not data or not data.strip():
         return []
@@ -96,9 +99,14 @@ def _finish_removal(data: bytes, target: Target) -> bytes | None:
     return data
 
 
-def _owned_group_paths(data: bytes, container: JsonPath, agent: str, command_key: str,
-                       grouped: bool, edited: bool = False
-                       ) -> tuple[list[int], list[JsonPath]]:
+def _owned_group_paths(
+    data: bytes,
+    container: JsonPath,
+    agent: str,
+    command_key: str,
+    grouped: bool,
+    edited: bool = False,
+) -> tuple[list[int], list[JsonPath]]:
     """(indexes of whole entries that are rtok's, paths of rtok handlers inside user groups)."""
     items = jsonc.get(data, container, None)
     whole: list[int] = []
@@ -113,8 +121,9 @@ def _owned_group_paths(data: bytes, container: JsonPath, agent: str, command_key
         if not isinstance(item, dict) or not isinstance(item.get("hooks"), list):
             continue
         handlers = item["hooks"]
-        owned = [i for i, h in enumerate(handlers)
-                 if _is_owned_handler(h, agent, command_key, edited)]
+        owned = [
+            i for i, h in enumerate(handlers) if _is_owned_handler(h, agent, command_key, edited)
+        ]
         if owned and len(owned) == len(handlers):
             whole.append(index)
         else:
@@ -122,11 +131,11 @@ def _owned_group_paths(data: bytes, container: JsonPath, agent: str, command_key
     return whole, inner
 
 
-def _remove_owned(data: bytes, target: Target, command_key: str, grouped: bool,
-                  edited: bool = False) -> bytes:
+def _remove_owned(
+    data: bytes, target: Target, command_key: str, grouped: bool, edited: bool = False
+) -> bytes:
     container = _container(target)
-    whole, inner = _owned_group_paths(data, container, target.agent, command_key, grouped,
-                                      edited)
+    whole, inner = _owned_group_paths(data, container, target.agent, command_key, grouped, edited)
     # Handlers inside user groups first (deepest paths, last first), then whole entries.
     for path in sorted(inner, reverse=True):
         data = jsonc.remove_array_item_at(data, path, label=target.path)
@@ -137,16 +146,23 @@ def _remove_owned(data: bytes, target: Target, command_key: str, grouped: bool,
     return data
 
 
-def _entries_edit(target: Target, action: Action, desired: dict[str, object], command_key: str,
-                  grouped: bool, description: str) -> FileEdit:
+def _entries_edit(
+    target: Target,
+    action: Action,
+    desired: dict[str, object],
+    command_key: str,
+    grouped: bool,
+    description: str,
+) -> FileEdit:
     container = _container(target)
 
     def is_current(data: bytes | None) -> bool:
         items = jsonc.get(data, container, None, label=target.path) if data else None
         if not isinstance(items, list):
             return False
-        whole, inner = _owned_group_paths(data or b"", container, target.agent,
-                                          command_key, grouped)
+        whole, inner = _owned_group_paths(
+            data or b"", container, target.agent, command_key, grouped
+        )
         return not inner and len(whole) == 1 and items[whole[0]] == desired
 
     def install(data: bytes | None) -> bytes | None:
@@ -154,9 +170,10 @@ def _entries_edit(target: Target, action: Action, desired: dict[str, object], co
             return data
         if data is not None and data.strip():
             jsonc.parse(data, label=target.path)  # refuse an unparseable file up front
-            if edited_commands(data, container, target.agent, command_key, grouped,
-                               target.path) and not _owned_group_paths(
-                    data, container, target.agent, command_key, grouped)[0]:
+            if (
+                edited_commands(data, container, target.agent, command_key, grouped, target.path)
+                and not _owned_group_paths(data, container, target.agent, command_key, grouped)[0]
+            ):
                 # rtok's entry with the user's own changes (a flag, another timeout): it
                 # is theirs to keep; a second entry would run rtok twice.
                 return data
@@ -168,8 +185,9 @@ def _entries_edit(target: Target, action: Action, desired: dict[str, object], co
         return _remove_entries(data, target, command_key, grouped)
 
     def removal_note(data: bytes | None) -> str | None:
-        return hand_edited_note(edited_commands(data, container, target.agent, command_key,
-                                                grouped, target.path))
+        return hand_edited_note(
+            edited_commands(data, container, target.agent, command_key, grouped, target.path)
+        )
 
     def owned(data: bytes | None) -> bytes | None:
         if not data:
@@ -180,13 +198,22 @@ def _entries_edit(target: Target, action: Action, desired: dict[str, object], co
             return None
         return json.dumps([items[i] for i in whole], sort_keys=True).encode("utf-8")
 
-    return part_edit(target, action, kind="settings_entry", install=install,
-                     uninstall=uninstall, owned=owned, consent=needs_consent(target, action),
-                     description=description, removal_note=removal_note)
+    return part_edit(
+        target,
+        action,
+        kind="settings_entry",
+        install=install,
+        uninstall=uninstall,
+        owned=owned,
+        consent=needs_consent(target, action),
+        description=description,
+        removal_note=removal_note,
+    )
 
 
-def _remove_entries(data: bytes | None, target: Target, command_key: str,
-                    grouped: bool) -> bytes | None:
+def _remove_entries(
+    data: bytes | None, target: Target, command_key: str, grouped: bool
+) -> bytes | None:
     if data is None:
         return None
     if not data.strip():
@@ -200,7 +227,11 @@ def _remove_entries(data: bytes | None, target: Target, command_key: str,
 def json_hook_group(target: Target, action: Action) -> FileEdit:
     container = ".".join(str(step) for step in _container(target))
     return _entries_edit(
-        target, action, desired_group(target), "command", True,
+        target,
+        action,
+        desired_group(target),
+        "command",
+        True,
         f"{'add' if action == 'install' else 'remove'} rtok's {container} hook "
         f"(matcher {target.option('matcher')})",
     )
@@ -216,7 +247,11 @@ def json_hook_flat(target: Target, action: Action) -> FileEdit:
     desired.update((k, v) for k, v in entry.items() if k != "type")
     container = ".".join(str(step) for step in _container(target))
     return _entries_edit(
-        target, action, desired, command_key, False,
+        target,
+        action,
+        desired,
+        command_key,
+        False,
         f"{'add' if action == 'install' else 'remove'} rtok's {container} hook",
     )
 
@@ -243,8 +278,11 @@ def json_named_hooks(target: Target, action: Action) -> FileEdit:
         if data is None or not data.strip():
             return data
         if jsonc.get(data, (key,), None, label=target.path) is None:
-            return data if not target.ctx.created_by_rtok(target.path) else _finish_removal(
-                data, target)
+            return (
+                data
+                if not target.ctx.created_by_rtok(target.path)
+                else _finish_removal(data, target)
+            )
         removed = jsonc.remove_key(data, (key,), label=target.path)
         return _finish_removal(removed, target)
 
@@ -253,6 +291,13 @@ def json_named_hooks(target: Target, action: Action) -> FileEdit:
         return None if value is None else json.dumps(value, sort_keys=True).encode("utf-8")
 
     verb = "add" if action == "install" else "remove"
-    return part_edit(target, action, kind="settings_entry", install=install,
-                     uninstall=uninstall, owned=owned, consent=needs_consent(target, action),
-                     description=f"{verb} the {key!r} hook group")
+    return part_edit(
+        target,
+        action,
+        kind="settings_entry",
+        install=install,
+        uninstall=uninstall,
+        owned=owned,
+        consent=needs_consent(target, action),
+        description=f"{verb} the {key!r} hook group",
+    )

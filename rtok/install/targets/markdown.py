@@ -39,9 +39,15 @@ def awareness_block(target: Target, action: Action) -> FileEdit:
         return None if found is None else found.encode("utf-8")
 
     verb = "add" if action == "install" else "remove"
-    return part_edit(target, action, kind="awareness_block", install=install,
-                     uninstall=removing(remove, target), owned=owned,
-                     description=f"{verb} rtok's marked awareness block")
+    return part_edit(
+        target,
+        action,
+        kind="awareness_block",
+        install=install,
+        uninstall=removing(remove, target),
+        owned=owned,
+        description=f"{verb} rtok's marked awareness block",
+    )
 
 
 def reference_text(target: Target, awareness_path: str) -> str:
@@ -92,9 +98,15 @@ def reference_line(target: Target, action: Action, awareness_path: str) -> FileE
         return None
 
     verb = "add" if action == "install" else "remove"
-    return part_edit(target, action, kind="reference_line", install=install,
-                     uninstall=removing(remove, target), owned=owned,
-                     description=f"{verb} the line {reference}")
+    return part_edit(
+        target,
+        action,
+        kind="reference_line",
+        install=install,
+        uninstall=removing(remove, target),
+        owned=owned,
+        description=f"{verb} the line {reference}",
+    )
 
 
 def rules_dir_or_file(target: Target, action: Action) -> FileEdit:

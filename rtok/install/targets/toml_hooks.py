@@ -52,21 +52,30 @@ def toml_hook_table(target: Target, action: Action) -> FileEdit:
                 return data
             if ours:
                 assert data is not None
-                data = tomltext.remove_tables(data, (array,), owned_entry, array=True,
-                                              label=target.path)
+                data = tomltext.remove_tables(
+                    data, (array,), owned_entry, array=True, label=target.path
+                )
         return tomltext.add_table(data, (array,), desired, array=True, label=target.path)
 
     def edited_entry(entry: Mapping[str, object]) -> bool:
         return is_edited_rtok_hook_command(entry.get("command"), target.agent)
 
     def remove(data: bytes) -> bytes:
-        return tomltext.remove_tables(data, (array,), lambda e: owned_entry(e) or edited_entry(e),
-                                      array=True, label=target.path)
+        return tomltext.remove_tables(
+            data,
+            (array,),
+            lambda e: owned_entry(e) or edited_entry(e),
+            array=True,
+            label=target.path,
+        )
 
     def removal_note(data: bytes | None) -> str | None:
         entries = tomltext.get(data, (array,), None, label=target.path) if data else None
-        changed = [str(e.get("command")) for e in entries if isinstance(e, dict)
-                   and edited_entry(e)] if isinstance(entries, list) else []
+        changed = (
+            [str(e.get("command")) for e in entries if isinstance(e, dict) and edited_entry(e)]
+            if isinstance(entries, list)
+            else []
+        )
         return hand_edited_note(changed)
 
     def owned(data: bytes | None) -> bytes | None:
@@ -77,10 +86,17 @@ def toml_hook_table(target: Target, action: Action) -> FileEdit:
         return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
 
     verb = "add" if action == "install" else "remove"
-    return part_edit(target, action, kind="settings_entry", install=install,
-                     uninstall=removing(remove, target), owned=owned,
-                     consent=needs_consent(target, action),
-                     description=f"{verb} rtok's [[{array}]] entry", removal_note=removal_note)
+    return part_edit(
+        target,
+        action,
+        kind="settings_entry",
+        install=install,
+        uninstall=removing(remove, target),
+        owned=owned,
+        consent=needs_consent(target, action),
+        description=f"{verb} rtok's [[{array}]] entry",
+        removal_note=removal_note,
+    )
 
 
 def _hook_table(fields: Mapping[str, object], command: str) -> dict[str, object]:
@@ -98,8 +114,9 @@ def _handler_commands(entry: object) -> list[object]:
     if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
         return []
     handlers = entry["hooks"]
-    if not handlers or not all(isinstance(h, dict) and h.get("type", "command") == "command"
-                               for h in handlers):
+    if not handlers or not all(
+        isinstance(h, dict) and h.get("type", "command") == "command" for h in handlers
+    ):
         return []
     return [h.get("command") for h in handlers]
 
@@ -122,9 +139,15 @@ def toml_hook_group(target: Target, action: Action) -> FileEdit:
 
     def is_edited(entry: Mapping[str, object]) -> bool:
         commands = _handler_commands(entry)
-        return bool(commands) and not is_ours(entry) and all(
-            is_rtok_hook_command(c, target.agent)
-            or is_edited_rtok_hook_command(c, target.agent) for c in commands)
+        return (
+            bool(commands)
+            and not is_ours(entry)
+            and all(
+                is_rtok_hook_command(c, target.agent)
+                or is_edited_rtok_hook_command(c, target.agent)
+                for c in commands
+            )
+        )
 
     def entries(data: bytes | None) -> list[object]:
         found = tomltext.get(data, container, None, label=target.path) if data else None
@@ -139,28 +162,41 @@ def toml_hook_group(target: Target, action: Action) -> FileEdit:
             return data  # rtok's entry with the user's changes: theirs to keep
         if ours:
             assert data is not None
-            data = tomltext.remove_tables(data, container, is_ours, array=True,
-                                          label=target.path)
+            data = tomltext.remove_tables(data, container, is_ours, array=True, label=target.path)
         return tomltext.add_table(data, container, desired, array=True, label=target.path)
 
     def remove(data: bytes) -> bytes:
-        return tomltext.remove_tables(data, container, lambda e: is_ours(e) or is_edited(e),
-                                      array=True, label=target.path)
+        return tomltext.remove_tables(
+            data, container, lambda e: is_ours(e) or is_edited(e), array=True, label=target.path
+        )
 
     def removal_note(data: bytes | None) -> str | None:
-        return hand_edited_note([str(c) for e in entries(data) if isinstance(e, dict)
-                                 and is_edited(e) for c in _handler_commands(e)])
+        return hand_edited_note(
+            [
+                str(c)
+                for e in entries(data)
+                if isinstance(e, dict) and is_edited(e)
+                for c in _handler_commands(e)
+            ]
+        )
 
     def owned(data: bytes | None) -> bytes | None:
         ours = [e for e in entries(data) if isinstance(e, dict) and is_ours(e)]
         return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
 
     verb = "add" if action == "install" else "remove"
-    return part_edit(target, action, kind="settings_entry", install=install,
-                     uninstall=removing(remove, target), owned=owned,
-                     consent=needs_consent(target, action),
-                     description=f"{verb} rtok's [[{'.'.join(container)}]] hook "
-                     f"(matcher {target.option('matcher')})", removal_note=removal_note)
+    return part_edit(
+        target,
+        action,
+        kind="settings_entry",
+        install=install,
+        uninstall=removing(remove, target),
+        owned=owned,
+        consent=needs_consent(target, action),
+        description=f"{verb} rtok's [[{'.'.join(container)}]] hook "
+        f"(matcher {target.option('matcher')})",
+        removal_note=removal_note,
+    )
 
 
 def read_document(data: bytes | None, path: str, keys: tuple[str, ...]) -> object:
@@ -181,12 +217,14 @@ def codex_group_hash(group: Mapping[str, object], event: str = CODEX_EVENT) -> s
     for handler in raw if isinstance(raw, list) else []:
         if not isinstance(handler, dict):
             continue
-        handlers.append({
-            "async": bool(handler.get("async", False)),
-            "command": handler.get("command"),
-            "timeout": handler.get("timeout", CODEX_DEFAULT_TIMEOUT),
-            "type": handler.get("type", "command"),
-        })
+        handlers.append(
+            {
+                "async": bool(handler.get("async", False)),
+                "command": handler.get("command"),
+                "timeout": handler.get("timeout", CODEX_DEFAULT_TIMEOUT),
+                "type": handler.get("type", "command"),
+            }
+        )
     normalised = {"event_name": event, "hooks": handlers, "matcher": group.get("matcher")}
     text = json.dumps(normalised, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -196,8 +234,13 @@ def codex_trust_key(hooks_path: str, group_index: int, handler_index: int = 0) -
     return f"{hooks_path}:{CODEX_EVENT}:{group_index}:{handler_index}"
 
 
-def owned_group_entries(hooks_bytes: bytes | None, hooks_path: str, container: tuple[str, ...],
-                        agent: str, edited: bool = False) -> dict[str, str]:
+def owned_group_entries(
+    hooks_bytes: bytes | None,
+    hooks_path: str,
+    container: tuple[str, ...],
+    agent: str,
+    edited: bool = False,
+) -> dict[str, str]:
     """trust key -> trusted_hash for every rtok group in a hooks.json document (with
     `edited`, also groups whose rtok command the user changed)."""
     if not hooks_bytes or not hooks_bytes.strip():
@@ -211,26 +254,33 @@ def owned_group_entries(hooks_bytes: bytes | None, hooks_path: str, container: t
             continue
         handlers = group["hooks"]
         if handlers and all(
-            isinstance(h, dict) and h.get("type", "command") == "command"
-            and (is_rtok_hook_command(h.get("command"), agent)
-                 or (edited and is_edited_rtok_hook_command(h.get("command"), agent)))
+            isinstance(h, dict)
+            and h.get("type", "command") == "command"
+            and (
+                is_rtok_hook_command(h.get("command"), agent)
+                or (edited and is_edited_rtok_hook_command(h.get("command"), agent))
+            )
             for h in handlers
         ):
             found[codex_trust_key(hooks_path, index)] = codex_group_hash(group)
     return found
 
 
-def codex_trust(target: Target, action: Action, hooks_path: str, container: tuple[str, ...],
-                hooks_install: Callable[[bytes | None], bytes | None],
-                desired_group: Mapping[str, object]) -> FileEdit:
+def codex_trust(
+    target: Target,
+    action: Action,
+    hooks_path: str,
+    container: tuple[str, ...],
+    hooks_install: Callable[[bytes | None], bytes | None],
+    desired_group: Mapping[str, object],
+) -> FileEdit:
     state: tuple[str, ...] = ("hooks", "state")
 
     def read_hooks() -> bytes | None:
         return fsio.read_or_none(hooks_path)
 
     def wanted() -> dict[str, str]:
-        return owned_group_entries(hooks_install(read_hooks()), hooks_path, container,
-                                   target.agent)
+        return owned_group_entries(hooks_install(read_hooks()), hooks_path, container, target.agent)
 
     def install(data: bytes | None) -> bytes | None:
         existing = tomltext.get(data, ("hooks",), None, label=target.path) if data else None
@@ -240,8 +290,9 @@ def codex_trust(target: Target, action: Action, hooks_path: str, container: tupl
                 "trust entry for rtok's hook; fix the file, or trust the hook in Codex's /hooks"
             )
         for key, digest in wanted().items():
-            data = tomltext.add_table(data, (*state, key), {"trusted_hash": digest},
-                                      label=target.path)
+            data = tomltext.add_table(
+                data, (*state, key), {"trusted_hash": digest}, label=target.path
+            )
         return data
 
     def uninstall(data: bytes | None) -> bytes | None:
@@ -252,8 +303,9 @@ def codex_trust(target: Target, action: Action, hooks_path: str, container: tupl
             return data
         ours = owned_group_entries(read_hooks(), hooks_path, container, target.agent)
         # The trust of a group whose rtok command the user edited goes with the group.
-        edited_keys = set(owned_group_entries(read_hooks(), hooks_path, container,
-                                              target.agent, edited=True)) - set(ours)
+        edited_keys = set(
+            owned_group_entries(read_hooks(), hooks_path, container, target.agent, edited=True)
+        ) - set(ours)
         fresh_hash = codex_group_hash(desired_group)
         original = data
         for key, value in entries.items():
@@ -275,6 +327,13 @@ def codex_trust(target: Target, action: Action, hooks_path: str, container: tupl
         return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
 
     verb = "trust" if action == "install" else "drop the trust entry of"
-    return part_edit(target, action, kind="trust_entry", install=install, uninstall=uninstall,
-                     owned=owned, consent=action == "install",
-                     description=f"{verb} rtok's hook in {hooks_path}")
+    return part_edit(
+        target,
+        action,
+        kind="trust_entry",
+        install=install,
+        uninstall=uninstall,
+        owned=owned,
+        consent=action == "install",
+        description=f"{verb} rtok's hook in {hooks_path}",
+    )

@@ -19,8 +19,15 @@ from rtok.install.targets.base import IntegrationError, Target
 StockTest = Callable[[bytes], bool]
 
 
-def _whole_file(target: Target, action: Action, kind: str, desired: bytes, is_stock: StockTest,
-                what: str, mode: int | None = None) -> FileEdit:
+def _whole_file(
+    target: Target,
+    action: Action,
+    kind: str,
+    desired: bytes,
+    is_stock: StockTest,
+    what: str,
+    mode: int | None = None,
+) -> FileEdit:
     def ours(data: bytes | None) -> bool:
         return data is None or data == desired or is_stock(data)
 
@@ -52,11 +59,15 @@ def _whole_file(target: Target, action: Action, kind: str, desired: bytes, is_st
 
     verb = "write" if action == "install" else "delete"
     return FileEdit(
-        path=target.path, agent=target.agent, scope=target.edit_scope, kind=kind,
+        path=target.path,
+        agent=target.agent,
+        scope=target.edit_scope,
+        kind=kind,
         # An uninstall never changes the mode of a file it leaves in place.
         transform=install if action == "install" else uninstall,
         mode=mode if action == "install" else None,
-        owned_bytes=owned, kept_note=kept_note,
+        owned_bytes=owned,
+        kept_note=kept_note,
         description=f"{verb} the {what}",
     )
 
@@ -66,7 +77,10 @@ def template_file(target: Target, action: Action) -> FileEdit:
     desired = artifacts.render_template(name, target.ctx.rtok_bin)
     mode = target.option("mode")
     return _whole_file(
-        target, action, "whole_file", desired,
+        target,
+        action,
+        "whole_file",
+        desired,
         lambda data: artifacts.is_stock_template(name, data),
         f"{target.descriptor.display_name} {name.rsplit('/', 1)[-1]} file",
         mode if isinstance(mode, int) else None,
@@ -101,10 +115,14 @@ def awareness_command(target: Target) -> str:
 
 def awareness_file(target: Target, action: Action) -> FileEdit:
     frontmatter = str(target.option("frontmatter", ""))
-    text = frontmatter + artifacts.awareness_text(awareness_level(target),
-                                                  awareness_command(target))
+    text = frontmatter + artifacts.awareness_text(
+        awareness_level(target), awareness_command(target)
+    )
     return _whole_file(
-        target, action, "awareness_file", text.encode("utf-8"),
+        target,
+        action,
+        "awareness_file",
+        text.encode("utf-8"),
         lambda data: artifacts.is_stock_awareness(data, frontmatter),
         "rtok awareness file",
     )

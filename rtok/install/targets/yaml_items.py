@@ -29,14 +29,21 @@ def yaml_list_item(target: Target, action: Action) -> FileEdit:
         return yamltext.append_to_list(data, keys, item, label=target.path)
 
     def remove(data: bytes) -> bytes:
-        return yamltext.remove_from_list(data, keys, lambda value: value == item,
-                                         prune=len(keys), label=target.path)
+        return yamltext.remove_from_list(
+            data, keys, lambda value: value == item, prune=len(keys), label=target.path
+        )
 
     def owned(data: bytes | None) -> bytes | None:
         return item.encode("utf-8") if present(data) else None
 
     verb = "add" if action == "install" else "remove"
-    return part_edit(target, action, kind="settings_entry", install=install,
-                     uninstall=removing(remove, target), owned=owned,
-                     consent=needs_consent(target, action),
-                     description=f"{verb} {item!r} in {'.'.join(keys)}")
+    return part_edit(
+        target,
+        action,
+        kind="settings_entry",
+        install=install,
+        uninstall=removing(remove, target),
+        owned=owned,
+        consent=needs_consent(target, action),
+        description=f"{verb} {item!r} in {'.'.join(keys)}",
+    )

@@ -16,13 +16,23 @@ import os
 from collections.abc import Callable
 
 BASES = [
-    "git push", "git push origin main", "git push -u origin feature",
-    "git push origin main:release", "git push --all origin", "git push origin --delete old",
-    "git push --prune origin", "git push --tags",
-    "rm notes.txt other.txt", "rm -r build", "rm -rf build", "rm -i notes.txt",
+    "git push",
+    "git push origin main",
+    "git push -u origin feature",
+    "git push origin main:release",
+    "git push --all origin",
+    "git push origin --delete old",
+    "git push --prune origin",
+    "git push --tags",
+    "rm notes.txt other.txt",
+    "rm -r build",
+    "rm -rf build",
+    "rm -i notes.txt",
     "rm -v dir/x",
-    "curl http://127.0.0.1:9/ --output out.html", "curl --remote-name http://127.0.0.1:9/f",
-    "curl --fail --location http://127.0.0.1:9/f", "curl --data name=bob http://127.0.0.1:9/",
+    "curl http://127.0.0.1:9/ --output out.html",
+    "curl --remote-name http://127.0.0.1:9/f",
+    "curl --fail --location http://127.0.0.1:9/f",
+    "curl --data name=bob http://127.0.0.1:9/",
     "curl --header 'X-My-Header: 123' --request PUT http://127.0.0.1:9/",
 ]
 
@@ -50,15 +60,24 @@ FORMS: dict[str, Form] = {
     "single-quoted program": lambda c: _join(f"'{_program(c)[0]}'", _program(c)[1]),
     "backslash program": lambda c: _join("\\" + _program(c)[0], _program(c)[1]),
     "empty quotes in program": lambda c: _join(
-        _program(c)[0][:1] + "''" + _program(c)[0][1:], _program(c)[1]),
+        _program(c)[0][:1] + "''" + _program(c)[0][1:], _program(c)[1]
+    ),
     "escaped letter": lambda c: _join(
-        _program(c)[0][:1] + "\\" + _program(c)[0][1:], _program(c)[1]),
-    "double-quoted whole": lambda c: None if "'" in c else _join(
-        f'"{_program(c)[0]}"', *[f'"{w}"' for w in _program(c)[1].split()]),
-    "quoted subcommand": lambda c: _join(_sub(c)[0], f'"{_sub(c)[1]}"', _sub(c)[2])
-    if c.startswith("git ") else None,
-    "split subcommand": lambda c: _join(_sub(c)[0], _sub(c)[1][:2] + "''" + _sub(c)[1][2:],
-                                        _sub(c)[2]) if c.startswith("git ") else None,
+        _program(c)[0][:1] + "\\" + _program(c)[0][1:], _program(c)[1]
+    ),
+    "double-quoted whole": lambda c: (
+        None
+        if "'" in c
+        else _join(f'"{_program(c)[0]}"', *[f'"{w}"' for w in _program(c)[1].split()])
+    ),
+    "quoted subcommand": lambda c: (
+        _join(_sub(c)[0], f'"{_sub(c)[1]}"', _sub(c)[2]) if c.startswith("git ") else None
+    ),
+    "split subcommand": lambda c: (
+        _join(_sub(c)[0], _sub(c)[1][:2] + "''" + _sub(c)[1][2:], _sub(c)[2])
+        if c.startswith("git ")
+        else None
+    ),
     "absolute path": lambda c: "/usr/bin/" + c,
     "bin path": lambda c: "/bin/" + c,
     "relative path": lambda c: "./" + c,
@@ -98,25 +117,33 @@ FORMS: dict[str, Form] = {
     "nested wrappers": lambda c: "timeout 5 nice -n 2 env A=1 " + c,
     "unknown wrapper option": lambda c: "timeout --frob 5 " + c,
     "brace program": lambda c: _join("{" + _program(c)[0] + ",}", _program(c)[1]),
-    "brace split program": lambda c: _join(
-        "{" + _program(c)[0][:1] + "," + _program(c)[0][1:] + "}", _program(c)[1])
-    if len(_program(c)[0]) > 1 else None,
+    "brace split program": lambda c: (
+        _join("{" + _program(c)[0][:1] + "," + _program(c)[0][1:] + "}", _program(c)[1])
+        if len(_program(c)[0]) > 1
+        else None
+    ),
     "glob program": lambda c: _join("/usr/bin/" + _program(c)[0][:-1] + "?", _program(c)[1]),
     "bracket program": lambda c: _join(
-        _program(c)[0][:-1] + "[" + _program(c)[0][-1] + "]", _program(c)[1]),
-    "brace subcommand": lambda c: _join(_sub(c)[0], "{" + _sub(c)[1] + ",}", _sub(c)[2])
-    if c.startswith("git ") else None,
-    "glob subcommand": lambda c: _join(_sub(c)[0], _sub(c)[1][:-1] + "[" + _sub(c)[1][-1] + "]",
-                                       _sub(c)[2]) if c.startswith("git ") else None,
+        _program(c)[0][:-1] + "[" + _program(c)[0][-1] + "]", _program(c)[1]
+    ),
+    "brace subcommand": lambda c: (
+        _join(_sub(c)[0], "{" + _sub(c)[1] + ",}", _sub(c)[2]) if c.startswith("git ") else None
+    ),
+    "glob subcommand": lambda c: (
+        _join(_sub(c)[0], _sub(c)[1][:-1] + "[" + _sub(c)[1][-1] + "]", _sub(c)[2])
+        if c.startswith("git ")
+        else None
+    ),
     "before a rewritable command": lambda c: c + "; git status",
     "after a rewritable command": lambda c: "git status && " + c,
     "git -C": lambda c: c.replace("git ", "git -C . ", 1) if c.startswith("git ") else None,
-    "git --no-pager": lambda c: c.replace("git ", "git --no-pager ", 1)
-    if c.startswith("git ") else None,
-    "git -c": lambda c: c.replace("git ", "git -c core.x=1 ", 1)
-    if c.startswith("git ") else None,
-    "git several options": lambda c: c.replace("git ", "git -C /tmp -c a=b --no-pager ", 1)
-    if c.startswith("git ") else None,
+    "git --no-pager": lambda c: (
+        c.replace("git ", "git --no-pager ", 1) if c.startswith("git ") else None
+    ),
+    "git -c": lambda c: c.replace("git ", "git -c core.x=1 ", 1) if c.startswith("git ") else None,
+    "git several options": lambda c: (
+        c.replace("git ", "git -C /tmp -c a=b --no-pager ", 1) if c.startswith("git ") else None
+    ),
     "after &&": lambda c: "echo hi && " + c,
     "after ||": lambda c: "false || " + c,
     "after ;": lambda c: "true; " + c,
@@ -163,10 +190,12 @@ FORMS: dict[str, Form] = {
     "watch": lambda c: "watch -n 1 " + c,
     "flock": lambda c: "flock /tmp/lock " + c,
     "unbuffer": lambda c: "unbuffer " + c,
-    "inline git alias": lambda c: c.replace("git push", "git -c alias.p=push p", 1) + "; git status"
-    if c.startswith("git push") else None,
-    "alias then use": lambda c: f"alias x='{_program(c)[0]}'; git status" if "'" not in c
-    else None,
+    "inline git alias": lambda c: (
+        c.replace("git push", "git -c alias.p=push p", 1) + "; git status"
+        if c.startswith("git push")
+        else None
+    ),
+    "alias then use": lambda c: f"alias x='{_program(c)[0]}'; git status" if "'" not in c else None,
     "trap": lambda c: None if "'" in c else f"trap '{c}' EXIT; git status",
     "fish and": lambda c: None if "'" in c else f"fish -c 'true; and {c}'",
     "bash and": lambda c: "true; and " + c,

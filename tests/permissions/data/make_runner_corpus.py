@@ -36,66 +36,171 @@ STRING_QUOTING = {
 }
 
 ARGV = [
-    "setsid", "setsid -w", "chrt -o 0", "ionice -c 3", "taskset -c 0", "nice -n 5", "nohup",
-    "timeout 30", "stdbuf -oL", "env", "env --default-signal", "env --default-signal=INT",
-    "env --block-signal", "env --ignore-signal=PIPE", "prlimit --nofile=256", "prlimit -n256",
-    "flock /tmp/rtok-corpus.lock", "flock -n /tmp/rtok-corpus.lock",
-    "flock -w 5 /tmp/rtok-corpus.lock", "logsave /dev/null", "setarch x86_64",
-    "setarch x86_64 -R", "choom -n 0", "runuser -u root --", "runuser -u root",
-    "chroot /", "unshare -m", "unshare --mount", "unshare -f", "busybox", "exec",
-    "command", "time", "time -p", "strace -o /dev/null", "strace -f -o /dev/null",
-    "parallel --will-cite", "systemd-run --quiet --pipe", "timeout 5 flock /tmp/rtok-corpus.lock",
-    "nice -n 1 setsid", "env -u HOME", "command -p",
+    "setsid",
+    "setsid -w",
+    "chrt -o 0",
+    "ionice -c 3",
+    "taskset -c 0",
+    "nice -n 5",
+    "nohup",
+    "timeout 30",
+    "stdbuf -oL",
+    "env",
+    "env --default-signal",
+    "env --default-signal=INT",
+    "env --block-signal",
+    "env --ignore-signal=PIPE",
+    "prlimit --nofile=256",
+    "prlimit -n256",
+    "flock /tmp/rtok-corpus.lock",
+    "flock -n /tmp/rtok-corpus.lock",
+    "flock -w 5 /tmp/rtok-corpus.lock",
+    "logsave /dev/null",
+    "setarch x86_64",
+    "setarch x86_64 -R",
+    "choom -n 0",
+    "runuser -u root --",
+    "runuser -u root",
+    "chroot /",
+    "unshare -m",
+    "unshare --mount",
+    "unshare -f",
+    "busybox",
+    "exec",
+    "command",
+    "time",
+    "time -p",
+    "strace -o /dev/null",
+    "strace -f -o /dev/null",
+    "parallel --will-cite",
+    "systemd-run --quiet --pipe",
+    "timeout 5 flock /tmp/rtok-corpus.lock",
+    "nice -n 1 setsid",
+    "env -u HOME",
+    "command -p",
 ]
 OPTION = [
-    "script -qc {Q} /dev/null", "script -q -c {Q} /dev/null", "script --command={Q} /dev/null",
-    "script -q /dev/null -c {Q}", "su -m -c {Q}", "su -c {Q}", "su -m root -c {Q}",
-    "su root -m -c {Q}", "su --command={Q} -m", "su -m -c {Q} root",
-    "runuser -m root -c {Q}", "runuser -m -c {Q} root", "runuser -m --command={Q} root",
-    "flock /tmp/rtok-corpus.lock -c {Q}", "flock -n /tmp/rtok-corpus.lock -c {Q}",
-    "flock /tmp/rtok-corpus.lock --command {Q}", "sg root -c {Q}", "sg root {Q}",
-    "bash -c {Q}", "bash -o posix -c {Q}", "bash -O extglob -c {Q}", "bash +O extglob -c {Q}",
-    "bash --norc -c {Q}", "bash -e -c {Q}", "bash -ec {Q}", "bash --posix -c {Q}",
-    "sh -c {Q}", "dash -c {Q}", "zsh -c {Q}", "zsh -f -c {Q}", "mksh -c {Q}",
-    "busybox sh -c {Q}", "busybox ash -c {Q}", "timeout 5 su -m -c {Q}",
-    "setsid script -qc {Q} /dev/null", "env -S {Q}", "watch -g -n 0.1 {Q}",
-    "parallel --will-cite ::: {Q}", "eval {Q}", "eval -- {Q}", "command eval {Q}",
-    "builtin eval {Q}", "trap -- {Q} EXIT", "trap {Q} EXIT", "trap -- {Q} EXIT; true",
-    "find . -maxdepth 0 -exec sh -c {Q} \\;", "xargs -0 -a /dev/null -r sh -c {Q}",
-    "nohup sh -c {Q}", "env bash -c {Q}",
+    "script -qc {Q} /dev/null",
+    "script -q -c {Q} /dev/null",
+    "script --command={Q} /dev/null",
+    "script -q /dev/null -c {Q}",
+    "su -m -c {Q}",
+    "su -c {Q}",
+    "su -m root -c {Q}",
+    "su root -m -c {Q}",
+    "su --command={Q} -m",
+    "su -m -c {Q} root",
+    "runuser -m root -c {Q}",
+    "runuser -m -c {Q} root",
+    "runuser -m --command={Q} root",
+    "flock /tmp/rtok-corpus.lock -c {Q}",
+    "flock -n /tmp/rtok-corpus.lock -c {Q}",
+    "flock /tmp/rtok-corpus.lock --command {Q}",
+    "sg root -c {Q}",
+    "sg root {Q}",
+    "bash -c {Q}",
+    "bash -o posix -c {Q}",
+    "bash -O extglob -c {Q}",
+    "bash +O extglob -c {Q}",
+    "bash --norc -c {Q}",
+    "bash -e -c {Q}",
+    "bash -ec {Q}",
+    "bash --posix -c {Q}",
+    "sh -c {Q}",
+    "dash -c {Q}",
+    "zsh -c {Q}",
+    "zsh -f -c {Q}",
+    "mksh -c {Q}",
+    "busybox sh -c {Q}",
+    "busybox ash -c {Q}",
+    "timeout 5 su -m -c {Q}",
+    "setsid script -qc {Q} /dev/null",
+    "env -S {Q}",
+    "watch -g -n 0.1 {Q}",
+    "parallel --will-cite ::: {Q}",
+    "eval {Q}",
+    "eval -- {Q}",
+    "command eval {Q}",
+    "builtin eval {Q}",
+    "trap -- {Q} EXIT",
+    "trap {Q} EXIT",
+    "trap -- {Q} EXIT; true",
+    "find . -maxdepth 0 -exec sh -c {Q} \\;",
+    "xargs -0 -a /dev/null -r sh -c {Q}",
+    "nohup sh -c {Q}",
+    "env bash -c {Q}",
 ]
 STDIN = [
-    "bash <<< {Q}", "bash -o posix <<< {Q}", "bash -O extglob <<< {Q}", "bash -s <<< {Q}",
-    "bash /dev/stdin <<< {Q}", "bash - <<< {Q}", "bash --norc <<< {Q}", "sh <<< {Q}",
-    "dash <<< {Q}", "zsh <<< {Q}", "mksh <<< {Q}", "busybox sh <<< {Q}", "su -m <<< {Q}",
-    "source /dev/stdin <<< {Q}", ". /dev/stdin <<< {Q}", "xargs -I% sh -c '%' <<< {Q}",
-    "xargs -I{{}} bash -c '{{}}' <<< {Q}", "xargs -i sh -c '{{}}' <<< {Q}",
-    "parallel --will-cite <<< {Q}", "echo {Q} | bash", "echo {Q} | sh -s",
-    "echo {Q} | bash -o posix", "echo {Q} | parallel --will-cite", "echo {Q} | su -m",
-    "chroot / /bin/sh <<< {Q}", "unshare -m sh <<< {Q}", "BASH_ENV=/dev/stdin bash -c : <<< {Q}",
-    "ENV=/dev/stdin sh -i -c : <<< {Q}", "bash -c 'source /dev/stdin' <<< {Q}",
-    "python3 - <<< {P}", "perl <<< {E}",
+    "bash <<< {Q}",
+    "bash -o posix <<< {Q}",
+    "bash -O extglob <<< {Q}",
+    "bash -s <<< {Q}",
+    "bash /dev/stdin <<< {Q}",
+    "bash - <<< {Q}",
+    "bash --norc <<< {Q}",
+    "sh <<< {Q}",
+    "dash <<< {Q}",
+    "zsh <<< {Q}",
+    "mksh <<< {Q}",
+    "busybox sh <<< {Q}",
+    "su -m <<< {Q}",
+    "source /dev/stdin <<< {Q}",
+    ". /dev/stdin <<< {Q}",
+    "xargs -I% sh -c '%' <<< {Q}",
+    "xargs -I{{}} bash -c '{{}}' <<< {Q}",
+    "xargs -i sh -c '{{}}' <<< {Q}",
+    "parallel --will-cite <<< {Q}",
+    "echo {Q} | bash",
+    "echo {Q} | sh -s",
+    "echo {Q} | bash -o posix",
+    "echo {Q} | parallel --will-cite",
+    "echo {Q} | su -m",
+    "chroot / /bin/sh <<< {Q}",
+    "unshare -m sh <<< {Q}",
+    "BASH_ENV=/dev/stdin bash -c : <<< {Q}",
+    "ENV=/dev/stdin sh -i -c : <<< {Q}",
+    "bash -c 'source /dev/stdin' <<< {Q}",
+    "python3 - <<< {P}",
+    "perl <<< {E}",
 ]
 LATE = [
-    "let 'a[$({C})]'", "a=(); let 'a[$({C})]+=1'", "printf -v 'a[$({C})]' x",
-    "read 'a[$({C})]' <<< 1", "a=(); test -v 'a[$({C})]'", "a=(); [ -v 'a[$({C})]' ]",
-    "a=(); [[ -v 'a[$({C})]' ]]", "declare -n r='a[$({C})]'; echo $r",
-    "unset 'a[$({C})]'", "mapfile -C '{C}' -c 1 <<< x", "readarray -C '{C} #' -c 1 <<< x",
-    "PS4='$({C}) '; set -x; true", "x='$({C})'; echo \"${{x@P}}\"",
-    "v='a[$({C})]'; let v", "v='a[$({C})]'; [[ v -eq 0 ]]", "zsh -c '={C}'",
+    "let 'a[$({C})]'",
+    "a=(); let 'a[$({C})]+=1'",
+    "printf -v 'a[$({C})]' x",
+    "read 'a[$({C})]' <<< 1",
+    "a=(); test -v 'a[$({C})]'",
+    "a=(); [ -v 'a[$({C})]' ]",
+    "a=(); [[ -v 'a[$({C})]' ]]",
+    "declare -n r='a[$({C})]'; echo $r",
+    "unset 'a[$({C})]'",
+    "mapfile -C '{C}' -c 1 <<< x",
+    "readarray -C '{C} #' -c 1 <<< x",
+    "PS4='$({C}) '; set -x; true",
+    "x='$({C})'; echo \"${{x@P}}\"",
+    "v='a[$({C})]'; let v",
+    "v='a[$({C})]'; [[ v -eq 0 ]]",
+    "zsh -c '={C}'",
     "export PS4='$({C})'; set -x; :",
 ]
 OPAQUE = [
-    "python3 -c 'import os; os.system(\"{C}\")'", "python3 -c \"import os; os.system('{C}')\"",
-    "perl -e 'system(\"{C}\")'", "perl -e \"system('{C}')\"",
-    "node -e 'require(\"child_process\").execSync(\"{C}\")'",
-    "awk 'BEGIN{{system(\"{C}\")}}'", "mawk 'BEGIN{{system(\"{C}\")}}'",
-    "awk 'BEGIN{{print | \"{C}\"}}'", "awk 'BEGIN{{\"{C}\" | getline}}'",
-    "echo x | sed '1e {C}'", "echo x | sed 's/.*/{C}/e'", "echo x | sed -n 's/x/{C}/ep'",
+    "python3 -c 'import os; os.system(\"{C}\")'",
+    "python3 -c \"import os; os.system('{C}')\"",
+    "perl -e 'system(\"{C}\")'",
+    "perl -e \"system('{C}')\"",
+    'node -e \'require("child_process").execSync("{C}")\'',
+    "awk 'BEGIN{{system(\"{C}\")}}'",
+    "mawk 'BEGIN{{system(\"{C}\")}}'",
+    "awk 'BEGIN{{print | \"{C}\"}}'",
+    "awk 'BEGIN{{\"{C}\" | getline}}'",
+    "echo x | sed '1e {C}'",
+    "echo x | sed 's/.*/{C}/e'",
+    "echo x | sed -n 's/x/{C}/ep'",
     "tar -cf /dev/null /dev/null --checkpoint=1 --checkpoint-action=exec='{C}'",
     "tar -cf /dev/null --to-command='{C}' /dev/null",
-    "find . -maxdepth 0 -exec {C} \\;", "find . -maxdepth 0 -exec sh -c '{C}' \\;",
-    "PAGER='{C}' git -p log -1", "GIT_PAGER='{C}' git --paginate log -1",
+    "find . -maxdepth 0 -exec {C} \\;",
+    "find . -maxdepth 0 -exec sh -c '{C}' \\;",
+    "PAGER='{C}' git -p log -1",
+    "GIT_PAGER='{C}' git --paginate log -1",
     "python3 -c 'import subprocess; subprocess.run(\"{C}\", shell=True)'",
     "echo 'import os; os.system(\"{C}\")' | python3",
     "busybox awk 'BEGIN{{system(\"{C}\")}}'",
@@ -104,8 +209,9 @@ OPAQUE = [
 WRAPPED_ARGV = ["git -p", "git --paginate", "git -p -C ."]
 
 
-REGISTRY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "rules",
-                        "registry.toml")
+REGISTRY = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "rules", "registry.toml"
+)
 
 
 def _table_forms() -> list[tuple[str, str]]:
@@ -135,31 +241,55 @@ def _entries() -> list[dict[str, str]]:
     for base in BASES:
         for runner in ARGV:
             for quoting, spell in ARGV_QUOTING.items():
-                out.append({"cmd": f"{runner} {spell(base)}", "base": base,
-                            "form": f"{runner} (argv, {quoting})", "way": "argv"})
+                out.append(
+                    {
+                        "cmd": f"{runner} {spell(base)}",
+                        "base": base,
+                        "form": f"{runner} (argv, {quoting})",
+                        "way": "argv",
+                    }
+                )
         for template in OPTION + STDIN:
             way = "option" if template in OPTION else "stdin"
             for quoting, spell in STRING_QUOTING.items():
-                cmd = template.format(Q=spell(base), P=spell(f"import os; os.system('{base}')"),
-                                      E=spell(f"system(q({base}))"))
-                out.append({"cmd": cmd, "base": base, "form": f"{template} ({quoting})",
-                            "way": way})
+                cmd = template.format(
+                    Q=spell(base),
+                    P=spell(f"import os; os.system('{base}')"),
+                    E=spell(f"system(q({base}))"),
+                )
+                out.append(
+                    {"cmd": cmd, "base": base, "form": f"{template} ({quoting})", "way": way}
+                )
         for template in LATE:
-            out.append({"cmd": template.format(C=base), "base": base, "form": template,
-                        "way": "late"})
+            out.append(
+                {"cmd": template.format(C=base), "base": base, "form": template, "way": "late"}
+            )
         for template in OPAQUE:
-            out.append({"cmd": template.format(C=base), "base": base, "form": template,
-                        "way": "opaque"})
+            out.append(
+                {"cmd": template.format(C=base), "base": base, "form": template, "way": "opaque"}
+            )
         for template, way in _table_forms():
             for quoting, spell in STRING_QUOTING.items():
                 if quoting == "ansi-c" or ("{Q}" not in template and quoting != "single"):
                     continue
-                out.append({"cmd": template.replace("{Q}", spell(base)).replace("{C}", base),
-                            "base": base, "form": f"{template} ({quoting})", "way": way})
+                out.append(
+                    {
+                        "cmd": template.replace("{Q}", spell(base)).replace("{C}", base),
+                        "base": base,
+                        "form": f"{template} ({quoting})",
+                        "way": way,
+                    }
+                )
         if base.startswith("git "):
             for prefix in WRAPPED_ARGV:
-                out.append({"cmd": base.replace("git", prefix, 1), "base": base,
-                            "form": prefix, "way": "argv"})
+                out.append(
+                    {
+                        "cmd": base.replace("git", prefix, 1),
+                        "base": base,
+                        "form": prefix,
+                        "way": "argv",
+                    }
+                )
     seen: set[str] = set()
     unique = []
     for index, entry in enumerate(out):
