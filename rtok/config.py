@@ -1,7 +1,7 @@
 """rtok's own config.toml, read cheaply enough for the hot path.
 
 `load()` returns the parsed file as a dict ({} when there is none). tomllib is imported and
-run only when the file changed since the last call (rtok.cachefile keeps the parsed value
+run only when the file changed since the last call (rtok._fast.cachefile keeps the parsed value
 keyed by path and content hash). A malformed file gives one warning on stderr and defaults.
 
 Known keys (others are kept and ignored here):
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import sys
 
-from rtok import oslite as os
 from rtok import paths
+from rtok._fast import oslite as os
 
 CACHE_NAMESPACE = "config"
 _warned: set[str] = set()
@@ -59,7 +59,7 @@ def load(path: str | None = None) -> dict[str, object]:
         os.stat(target)
     except OSError:
         return {}
-    from rtok import cachefile
+    from rtok._fast import cachefile
 
     try:
         value = cachefile.cached_parse(target, CACHE_NAMESPACE, parse_config_bytes)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from rtok import oslite as os
+from rtok._fast import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ def private_dir(path: str) -> None:
 
 def launcher() -> str:
     """The launcher the registered hook commands and rewritten commands run (see
-    rtok/launcher.py). It lives outside any virtualenv so that it outlives one, and outside
+    rtok/_fast/launcher.py). It lives outside any virtualenv so that it outlives one, and outside
     the data dir so that it outlives that too."""
     return os.path.join(state_dir(), "bin", "rtok")
 

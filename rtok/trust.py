@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import sys
 
-from rtok import fastjson as json
-from rtok import oslite as os
 from rtok import paths
+from rtok._fast import fastjson as json
+from rtok._fast import oslite as os
 from rtok.fileio import read_if_readable
 from rtok.fileio import sha256_hex as sha256_hex  # re-exported: trust.sha256_hex
 

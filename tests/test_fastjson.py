@@ -1,4 +1,4 @@
-"""rtok.fastjson reads and writes what the json module does, without importing `re`."""
+"""rtok._fast.fastjson reads and writes what the json module does, without importing `re`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rtok import fastjson
+from rtok._fast import fastjson
 from rtok_testing import REPO_ROOT
 
 VALUES = st.recursive(
@@ -65,7 +65,7 @@ def test_indent_goes_to_json() -> None:
 
 def test_importing_it_loads_no_re() -> None:
     code = (
-        "import sys; import rtok.fastjson as f; f.loads('{\"a\": [1]}');"
+        "import sys; import rtok._fast.fastjson as f; f.loads('{\"a\": [1]}');"
         " f.dumps({'a': 1}); print('re' in sys.modules, 'json' in sys.modules)"
     )
     done = subprocess.run(

@@ -98,7 +98,7 @@ def test_the_check_sees_a_forbidden_import(tmp_path: Path) -> None:
 # What the launcher's hot-path start (python -S -I) may not load at all: `re` (and `json`,
 # which imports it) cost more than rtok's own work; `subprocess`, `signal`, `hashlib` and
 # `sqlite3` have cheaper builtin cores that rtok uses instead; `os` (with
-# `_collections_abc`) is rtok.oslite's `posix` (see rtok/oslite.py).
+# `_collections_abc`) is rtok._fast.oslite's `posix` (see rtok/_fast/oslite.py).
 LEAN_CASES = [
     (
         "hook-claude",
@@ -156,7 +156,7 @@ LEAN_CASES = [
 def test_launcher_start_loads_none_of_the_costly_modules(
     args: list[str], stdin: bytes, banned: tuple[str, ...], tmp_path: Path
 ) -> None:
-    from rtok import launcher
+    from rtok._fast import launcher
 
     argv = [
         sys.executable,

@@ -1,6 +1,6 @@
-"""rtok.oslite gives the hot path posixpath's exact answers without importing `os`.
+"""rtok._fast.oslite gives the hot path posixpath's exact answers without importing `os`.
 
-In this process `os` is loaded, so `rtok.oslite` hands out the real functions; the lite
+In this process `os` is loaded, so `rtok._fast.oslite` hands out the real functions; the lite
 ones are tested here by their own names against posixpath, and a `python -S -I`
 subprocess proves the lite mode is what the hot path gets.
 """
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rtok import oslite
+from rtok._fast import oslite
 
 ROOT = str(Path(__file__).resolve().parent.parent)
 PATHS = st.text(alphabet="/.a~b", max_size=14)
@@ -127,7 +127,7 @@ def test_with_os_loaded_every_name_is_the_real_one() -> None:
 LITE_PROBE = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from rtok import oslite
+from rtok._fast import oslite
 assert "os" not in sys.modules and "_collections_abc" not in sys.modules
 import json
 print(json.dumps({"environ": oslite.environ, "cwd": oslite.getcwd(),

@@ -1,4 +1,4 @@
-"""What mypy is told rtok.oslite has is what it has under the launcher's `python -S -I`.
+"""What mypy is told rtok._fast.oslite has is what it has under the launcher's `python -S -I`.
 
 oslite hands out the real `os` where `os` is loaded (tests, the installer), so an in-process
 test cannot see a name the lite module lacks; it would raise AttributeError only under the
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from rtok import launcher, oslite
+from rtok._fast import launcher, oslite
 
 ROOT = Path(__file__).resolve().parent.parent
 OSLITE = Path(oslite.__file__)
@@ -47,7 +47,7 @@ def _declared() -> tuple[set[str], set[str]]:
 def _mypy(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
     probe = tmp_path / "probe_module.py"
     probe.write_text(
-        "from __future__ import annotations\n\nfrom rtok import oslite as os\n\n\n" + body
+        "from __future__ import annotations\n\nfrom rtok._fast import oslite as os\n\n\n" + body
     )
     return subprocess.run(
         [
@@ -84,7 +84,7 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 for name in json.loads(sys.argv[2]):
     __import__(name)
-from rtok import oslite as os
+from rtok._fast import oslite as os
 assert "os" not in sys.modules and type(os.path).__name__ == "_LitePath", sorted(sys.modules)
 work = sys.argv[3]
 used = {}
@@ -197,7 +197,7 @@ def test_every_declared_name_runs_under_the_launcher_flags(tmp_path: Path) -> No
         "rtok.rewrite.rewriter",
         "rtok.filter.run_main",
         "rtok.store.expand_main",
-        "rtok.oslite",
+        "rtok._fast.oslite",
         "rtok.paths",
     } <= set(modules)
     work = tmp_path / "work"
@@ -220,7 +220,7 @@ def test_every_declared_name_runs_under_the_launcher_flags(tmp_path: Path) -> No
 @pytest.mark.parametrize("name", sorted(_declared()[0]))
 def test_each_declared_name_exists_in_the_lite_module(name: str) -> None:
     probe = (
-        "import sys; sys.path.insert(0, sys.argv[1]); from rtok import oslite;"
+        "import sys; sys.path.insert(0, sys.argv[1]); from rtok._fast import oslite;"
         "assert 'os' not in sys.modules; getattr(oslite, sys.argv[2])"
     )
     subprocess.run(

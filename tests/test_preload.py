@@ -1,4 +1,4 @@
-"""rtok.preload: a verb's modules from one bundle, with the same results as normal imports.
+"""rtok._fast.preload: a verb's modules from one bundle, with the same results as normal imports.
 
 Each case starts the launcher's own boot (`python -S -I -c BOOT ROOT LAUNCHER VERB ...`)
 on a private copy of the rtok package, so sources can be touched, and reads which rtok
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from rtok import launcher, preload
+from rtok._fast import launcher, preload
 
-PACKAGE = Path(preload.__file__).resolve().parent
+PACKAGE = Path(preload.__file__).resolve().parents[1]
 # The interpreter matrix (tests/test_interpreter_matrix.py) runs fewer per interpreter; read
 # at import, before the per-test environment drops RTOK_* variables.
 BIT_FLIPS = int(os.environ.get("RTOK_TEST_BIT_FLIPS", "300"))
@@ -94,7 +94,7 @@ def test_a_bundled_run_answers_as_a_normal_one(
     assert "rtok.cli.entry" in first_loaded
     second, second_loaded = _start(root, launcher_path, args, stdin)
     # Only the package and the preloader go through the import system now.
-    assert second_loaded == {"rtok", "rtok.preload"}
+    assert second_loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
     assert (second.returncode, second.stdout, second.stderr) == (
         first.returncode,
         first.stdout,
@@ -115,7 +115,7 @@ def test_a_changed_source_is_never_run_from_a_stale_bundle(root: Path, tmp_path:
     assert result.returncode == 3 and "rtok.shell.words" in loaded
     assert bundle.read_bytes() != before  # made again from the current sources
     _, loaded = _start(root, launcher_path, ["rewrite", "git status"])
-    assert loaded == {"rtok", "rtok.preload"}
+    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
 
 
 @pytest.mark.parametrize("content", [b"", b"not marshal data", b"\x00" * 64])
@@ -128,7 +128,7 @@ def test_a_damaged_bundle_is_replaced(content: bytes, root: Path, tmp_path: Path
     assert result.returncode == 3 and result.stdout.endswith(b"run git status")
     assert "rtok.rewrite.rewriter" in loaded
     _, loaded = _start(root, launcher_path, ["rewrite", "git status"])
-    assert loaded == {"rtok", "rtok.preload"}
+    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
 
 
 def test_a_bundle_of_another_installation_is_not_used(root: Path, tmp_path: Path) -> None:
@@ -158,7 +158,7 @@ def test_an_unwritable_bundle_folder_costs_nothing_but_speed(root: Path, tmp_pat
 LAZY_PROBE = """
 import marshal, sys
 sys.path.insert(0, sys.argv[1])
-from rtok import preload
+from rtok._fast import preload
 order = []
 sys.modules["__main__"].order = order
 def code(text):
@@ -198,7 +198,7 @@ def test_a_module_whose_body_raised_is_not_left_half_made() -> None:
     probe = """
 import marshal, sys
 sys.path.insert(0, sys.argv[1])
-from rtok import preload
+from rtok._fast import preload
 code = marshal.dumps(compile("X = 1\\nraise RuntimeError('boom')", "<probe>", "exec"))
 preload._install([("probe_bad", False, "/x/probe_bad.py", 0, 0, code)])
 import probe_bad
@@ -231,7 +231,7 @@ def test_preloaded_modules_have_a_spec(root: Path, tmp_path: Path) -> None:
     _start(root, launcher_path, ["rewrite", "git status"])
     probe = (
         "import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv.pop(1);"
-        "import rtok.preload; rtok.preload.start();"
+        "import rtok._fast.preload; rtok._fast.preload.start();"
         "import rtok.shell.words as w; print(type(w).__name__, w.__spec__.name,"
         " w.__spec__.origin == w.__file__)"
     )
@@ -250,24 +250,24 @@ def test_a_bundle_grows_to_the_modules_a_later_run_needs(root: Path, tmp_path: P
     passthrough = PAYLOAD.replace(b'"tool_name":"Bash"', b'"tool_name":"Read"')
     _start(root, launcher_path, ["hook", "claude"], passthrough)
     _, loaded = _start(root, launcher_path, ["hook", "claude"], passthrough)
-    assert loaded == {"rtok", "rtok.preload"}
+    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
     # A rewrite needs modules a passthrough never loaded: they are imported, then added.
     first, loaded = _start(root, launcher_path, ["hook", "claude"], PAYLOAD)
     assert "rtok.rewrite.rewriter" in loaded
     second, loaded = _start(root, launcher_path, ["hook", "claude"], PAYLOAD)
-    assert loaded == {"rtok", "rtok.preload"}
+    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
     assert (second.returncode, second.stdout, second.stderr) == (
         first.returncode,
         first.stdout,
         first.stderr,
     )
     _, loaded = _start(root, launcher_path, ["hook", "claude"], passthrough)
-    assert loaded == {"rtok", "rtok.preload"}
+    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
 
 
 NOTED = (
     "import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = sys.argv.pop(1);"
-    "import rtok.preload as p; p.start(); print(len(p._TO_SAVE), len(p._BUNDLED),"
+    "import rtok._fast.preload as p; p.start(); print(len(p._TO_SAVE), len(p._BUNDLED),"
     " p._TO_SAVE[0] if p._TO_SAVE else '-')"
 )
 
@@ -319,7 +319,7 @@ def test_a_read_only_state_dir_never_rebuilds_the_bundle(
         assert first.returncode == 3 and "rtok.rewrite.rewriter" in loaded
         assert spare.stat().st_mode & 0o777 == 0o700
         second, loaded = _start_argv(_read_only_argv([state], rewrite))
-        assert loaded == {"rtok", "rtok.preload"}
+        assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
         assert (second.returncode, second.stdout, second.stderr) == (
             first.returncode,
             first.stdout,
@@ -409,7 +409,7 @@ def test_a_loose_or_foreign_bundle_is_never_run_and_is_replaced(
     assert result.returncode == 3 and "rtok.rewrite.rewriter" in loaded
     assert bundle.stat().st_uid == os.geteuid() and bundle.stat().st_mode & 0o777 == 0o600
     _, loaded = _start(root, launcher_path, ["rewrite", "git status"])
-    assert loaded == {"rtok", "rtok.preload"}
+    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
 
 
 @pytest.mark.parametrize("loose", ["bin", "data", "preload"])

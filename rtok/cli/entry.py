@@ -21,7 +21,7 @@ HOT_PATH_VERBS: dict[str, tuple[str, str]] = {
 }
 # Verbs that end with os._exit once their output is flushed: interpreter teardown costs
 # a hook process a quarter of its life while the agent waits for it to exit. It is also
-# where rtok.preload writes a verb's bundle.
+# where rtok._fast.preload writes a verb's bundle.
 QUICK_EXIT_VERBS = ("hook", "rewrite", "run", "filter")
 # Verbs whose process lives for milliseconds and holds little: the cycle collector only
 # adds work there (it runs several times while the modules load). The others turn it back
@@ -92,10 +92,10 @@ def _run_process(verb: str, module_name: str, func_name: str, rest: list[str]) -
 
 
 def flush_caches() -> None:
-    """Write what this run added to the caches (rtok.filter.regex, rtok.cachefile): only
+    """Write what this run added to the caches (rtok._fast.regex, rtok._fast.cachefile): only
     once a verb has finished, so a cancelled run, or a module merely imported, writes
     none."""
-    for name in ("rtok.filter.regex", "rtok.cachefile"):
+    for name in ("rtok._fast.regex", "rtok._fast.cachefile"):
         module = sys.modules.get(name)
         if module is not None:
             module.flush()
@@ -112,7 +112,7 @@ def _flush_stdout() -> None:
 
 def stdout_to_devnull() -> None:
     """stdout's reader closed: point fd 1 at /dev/null so no later flush fails."""
-    from rtok import oslite as os
+    from rtok._fast import oslite as os
 
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -123,7 +123,7 @@ def stdout_to_devnull() -> None:
 
 
 def _quick_exit(status: int) -> None:
-    from rtok import oslite as os
+    from rtok._fast import oslite as os
 
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -132,7 +132,7 @@ def _quick_exit(status: int) -> None:
         except (OSError, ValueError):
             pass
     flush_caches()
-    preload = sys.modules.get("rtok.preload")
+    preload = sys.modules.get("rtok._fast.preload")
     if preload is not None:
         preload.save()  # only when this run found no current bundle
     os._exit(status & 0xFF if status >= 0 else 1)

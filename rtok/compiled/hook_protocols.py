@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rtok import fastjson as json
+from rtok._fast import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

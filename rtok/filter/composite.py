@@ -13,7 +13,7 @@ the part that failed is always shown and a pass summary never stands alone.
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.formatters.summary import Summarised, clean_lines, summariser, unclaimed_of
 from rtok.filter.protect import is_protected
 

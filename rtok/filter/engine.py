@@ -10,7 +10,7 @@ put back the protected lines they leave out themselves.
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.formatters.summary import is_summariser
 from rtok.filter.protect import is_protected
 from rtok.filter.textlines import cut_middle, terminal_line

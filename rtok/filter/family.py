@@ -7,7 +7,7 @@ two or more distinct programs is the `script` family.
 
 from __future__ import annotations
 
-from rtok import oslite as os
+from rtok._fast import oslite as os
 from rtok.shell.words import assignment_name
 
 TYPE_CHECKING = False

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 import time
 
-from rtok.argv import option_value
+from rtok._fast.argv import option_value
 from rtok.filter.pipeline import finish, new_capture, pump
 
 USAGE = "usage: rtok filter --stdin --cmd COMMAND [--exit-code N]\n"

@@ -3,14 +3,15 @@
 Stdlib only (hot path). Built-in rules come from the generated `rtok.compiled.default_rules`;
 every other layer is a TOML file that must pass the trust gate (`rtok.trust.is_trusted`)
 and parse cleanly. A later layer replaces a family's whole table. Parsed files are cached by
-`rtok.cachefile` under the hash of their bytes, so an unchanged file costs a read, a hash
+`rtok._fast.cachefile` under the hash of their bytes, so an unchanged file costs a read, a hash
 and a JSON read, never a TOML parse; trust is checked against those same bytes.
 """
 
 from __future__ import annotations
 
-from rtok import cachefile, paths
-from rtok import oslite as os
+from rtok import paths
+from rtok._fast import cachefile
+from rtok._fast import oslite as os
 from rtok.filter.rule import SPECIAL_FAMILIES, Rule, default_rule
 
 PROJECT_DIR = ".rtok"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from rtok import oslite as os
+from rtok._fast import oslite as os
 from rtok.filter.capture import Capture
 
 TYPE_CHECKING = False

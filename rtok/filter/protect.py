@@ -10,7 +10,7 @@ must not be. tests/filter/test_protect.py checks every entry both ways.
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ learns where the rest is). An output that is not text is one line saying what it
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.binary import SAMPLE_BYTES, binary_kind, described, text_end, text_lead
 from rtok.filter.engine import normalise, shorten
 from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES

@@ -6,7 +6,7 @@ first problem in it, `Rule.from_table` builds the record the engine uses.
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

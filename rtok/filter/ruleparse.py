@@ -1,7 +1,7 @@
 """Parse one rule file into rule tables, or into the reason it is malformed.
 
 `tomllib` is imported inside `parse_rule_bytes`, which the hot path only reaches through
-`rtok.cachefile` when a file changed. The result is JSON-serialisable so it can be cached:
+`rtok._fast.cachefile` when a file changed. The result is JSON-serialisable so it can be cached:
 `{"rules": {family: table}}` or `{"error": "line N: reason"}`.
 """
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 import time
 
-from rtok import oslite as os
+from rtok._fast import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

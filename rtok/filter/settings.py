@@ -1,6 +1,6 @@
 """The `rtok run` settings from config.toml, with their defaults.
 
-Stdlib only (hot path). config.toml is parsed through `rtok.cachefile`, so an unchanged file
+Stdlib only (hot path). config.toml is parsed through `rtok._fast.cachefile`, so an unchanged file
 costs one stat and one small JSON read (`rtok.config.load`).
 
     [plugins.cmd]
@@ -44,7 +44,7 @@ _loaded: dict[tuple[str, int, int], Settings] = {}
 
 
 def _config_key() -> tuple[str, int, int]:
-    from rtok import oslite as os
+    from rtok._fast import oslite as os
 
     path = paths.config_file()
     try:

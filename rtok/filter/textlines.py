@@ -6,7 +6,7 @@ Stdlib only (hot path).
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rtok import oslite as os
+from rtok._fast import oslite as os
 from rtok.filter.layers import is_trusted, layer_paths
 from rtok.filter.ruleparse import parse_rule_bytes
 

@@ -297,7 +297,7 @@ def python_literal(value: object, indent: int = 0) -> str:
 
 MODULE_BODY = '''from __future__ import annotations
 
-from rtok import fastjson as json
+from rtok._fast import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import sys
 
-from rtok import fastjson as json
-from rtok import oslite as os
+from rtok._fast import fastjson as json
+from rtok._fast import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-from rtok import fastjson as json
+from rtok._fast import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def read_document(
     The deadline is a SIGALRM timer rather than select/poll: `select` is an extension
     module whose loading costs the hook more than the timer (the `_signal` core is
     already loaded)."""
-    from rtok import oslite as os
+    from rtok._fast import oslite as os
 
     signals = __import__("_signal")
     timed = hasattr(signals, "setitimer")

@@ -13,7 +13,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from rtok import launcher, paths
+from rtok import paths
+from rtok._fast import launcher
 from rtok.install import (
     command_link,
     first_run,
@@ -50,7 +51,7 @@ def integrations() -> Integrations:
 
 def resolve_rtok_bin() -> str:
     """The rtok path hooks and plugins are registered with: the launcher in rtok's data
-    dir (rtok/launcher.py), the console script where there is no launcher (Windows).
+    dir (rtok/_fast/launcher.py), the console script where there is no launcher (Windows).
     RTOK_BIN overrides both."""
     override = os.environ.get("RTOK_BIN")
     if override:

@@ -25,7 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 
-from rtok import launcher, paths
+from rtok import paths
+from rtok._fast import launcher
 from rtok.compiled.rewrite_hosts import DEFAULT as REWRITE_DEFAULT
 from rtok.fileio import sha256_hex
 from rtok.hooks.types import HookProtocol, JsonObject, JsonValue, PayloadShape
@@ -1001,7 +1002,7 @@ def one_report_per_broken_file(
 
 
 def check_launcher(checks: Sequence[Check]) -> list[Check]:
-    """The launcher the hooks run (rtok/launcher.py): present, and running this rtok."""
+    """The launcher the hooks run (rtok/_fast/launcher.py): present, and running this rtok."""
     path = paths.launcher()
     named = any(path in (check.command or "") for check in checks)
     if not named and not os.path.exists(path):
@@ -1036,9 +1037,9 @@ def check_launcher(checks: Sequence[Check]) -> list[Check]:
 
 
 def check_preload(launcher_path: str) -> list[Check]:
-    """The preload bundles beside the launcher (rtok/preload.py): one that is ignored
+    """The preload bundles beside the launcher (rtok/_fast/preload.py): one that is ignored
     (foreign, loose or damaged) costs every hook its speed until it is made again."""
-    from rtok import preload
+    from rtok._fast import preload
 
     problems = preload.problems(launcher_path)
     if not problems:

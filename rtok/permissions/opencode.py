@@ -24,7 +24,7 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-from rtok import oslite as os
+from rtok._fast import oslite as os
 from rtok.permissions import sources
 
 # The rule sets read here; a descriptor's `[rewrite] host_rules` names one of them.

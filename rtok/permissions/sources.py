@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import sys
 
-from rtok import fastjson as json
-from rtok import oslite as os
+from rtok._fast import fastjson as json
+from rtok._fast import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def read_settings(path: str, dialect: str = "json") -> dict[str, object] | None:
 
 
 # Larger settings files are parsed once per content: their rule keys (RULE_KEYS) are kept
-# in rtok's cache under the SHA-256 of the bytes (`rtok.cachefile`), so an unchanged file
+# in rtok's cache under the SHA-256 of the bytes (`rtok._fast.cachefile`), so an unchanged file
 # costs a hash and a small read instead of a parse on every shell call.
 CACHE_FROM_BYTES = 64 << 10
 
@@ -101,7 +101,7 @@ RULE_KEYS = (
 
 
 def _cached_parse(path: str, raw: bytes, dialect: str) -> object:
-    from rtok import cachefile
+    from rtok._fast import cachefile
 
     def rules_only(data: bytes) -> object:
         parsed = _parse(data, dialect)
@@ -378,10 +378,10 @@ def _user_config_toml(env_var: str, default_folder: str) -> str:
 
 def _parsed_toml(path: str, key: str, parse: Callable[[bytes], object]) -> tuple[bool, object]:
     """(readable, what `parse` made of the file), parsed only when it changes
-    (`rtok.cachefile`). An unreadable or non-TOML file is a problem of this host's rules:
+    (`rtok._fast.cachefile`). An unreadable or non-TOML file is a problem of this host's rules:
     (False, None), so the caller rewrites nothing for it."""
     try:
-        from rtok import cachefile
+        from rtok._fast import cachefile
 
         return True, cachefile.cached_parse(path, key, parse)
     except Exception as error:  # unreadable or not TOML: no rewrite for this host
@@ -394,7 +394,7 @@ def vibe_rules(cwd: str) -> Rules:
 
     Only the deny list matters: Vibe's reply carries no decision, and a rewrite must not
     slip past a command the user blocked. The TOML is parsed only when the file changes
-    (`rtok.cachefile`); Vibe's built-in deny list (editors, debuggers, interactive shells)
+    (`rtok._fast.cachefile`); Vibe's built-in deny list (editors, debuggers, interactive shells)
     names nothing rtok rewrites.
     """
     del cwd  # Vibe keeps tool settings per user
@@ -438,7 +438,7 @@ def grok_rules(cwd: str) -> Rules:
     """Grok Build's rules: those of Claude's settings files, which Grok merges into its own,
     plus the `[permission]` tables of its config files (`allow`, `ask`, `deny` lists of
     `Bash(…)` rules, and `rules` entries with `tool = "bash"`). The TOML is parsed only when
-    a file changes (`rtok.cachefile`).
+    a file changes (`rtok._fast.cachefile`).
 
     Ask rules count as deny: Grok judges the command the model sends after rtok's
     suggestion, and `rtok run git log` no longer matches `Bash(git log *)`, so a command
@@ -497,7 +497,7 @@ def codex_rules(cwd: str) -> Rules:
         for name in names:
             path = os.path.join(folder, name)
             try:
-                from rtok import cachefile
+                from rtok._fast import cachefile
 
                 parsed = cachefile.cached_parse(path, "codex-rules", _codex_prefix_rules)
             except Exception as error:  # not Starlark rtok can read: no rewrite for Codex

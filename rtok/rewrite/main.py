@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import sys
 
-from rtok import oslite as os
+from rtok._fast import oslite as os
 
 HOST_VARIABLE = "RTOK_REWRITE_HOST"
 BIN_VARIABLE = "RTOK_REWRITE_BIN"

@@ -14,7 +14,7 @@ Hot path: stdlib only.
 
 from __future__ import annotations
 
-from rtok import oslite as os
+from rtok._fast import oslite as os
 from rtok.compiled.registry import REGISTRY
 from rtok.shell import lexer, segments, wrappers
 from rtok.shell.words import assignment_name, basename, dequote

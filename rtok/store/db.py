@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import time
 
-from rtok import oslite as os
 from rtok import paths
+from rtok._fast import oslite as os
 from rtok.store import KEEP_OPEN
 
 TYPE_CHECKING = False

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 
-from rtok import oslite as os
+from rtok._fast import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def line_for(
     rewritten: str,
     now: float | None = None,
 ) -> bytes:
-    from rtok import fastjson
+    from rtok._fast import fastjson
 
     record = {
         "t": round(time.time() if now is None else now, 3),
@@ -149,7 +149,7 @@ def read(path: str | None = None, since: float | None = None) -> Iterator[dict[s
 def _parse(raw: bytes) -> object:
     """One line's record; a line whose start was overwritten (garbage before the last
     record start) still gives its record."""
-    from rtok import fastjson
+    from rtok._fast import fastjson
 
     for start in (0, raw.rfind(b'{"t":')):
         if start < 0:
@@ -164,7 +164,7 @@ def _parse(raw: bytes) -> object:
 def prune(path: str | None = None, now: float | None = None) -> int:
     """Drop lines older than `MAX_AGE_DAYS` from both files; how many were dropped. A file
     with nothing left is removed."""
-    from rtok import fastjson
+    from rtok._fast import fastjson
 
     target = path or log_path()
     floor = (time.time() if now is None else now) - MAX_AGE_DAYS * 86400

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 import time
 
-from rtok.argv import option_value
+from rtok._fast.argv import option_value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -136,8 +136,8 @@ def main(args: list[str]) -> int:
     if isinstance(parsed, str):
         sys.stderr.write(f"rtok expand: {parsed}\n{USAGE}")
         return 2
-    from rtok import oslite as os
     from rtok import paths
+    from rtok._fast import oslite as os
     from rtok.store import archive
 
     if not os.path.exists(paths.archive_db()):

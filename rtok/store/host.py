@@ -17,7 +17,7 @@ then counted as uncapped, and `rtok gain` says so).
 
 from __future__ import annotations
 
-from rtok import oslite as os
+from rtok._fast import oslite as os
 
 UNKNOWN = "unknown"
 

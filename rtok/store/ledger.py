@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import time
 
-from rtok import oslite as os
 from rtok import paths
+from rtok._fast import oslite as os
 from rtok.store import host
 from rtok.store.db import FILE_MODE, connect, release
 
@@ -208,7 +208,7 @@ MAX_PENDING_BYTES = 8 * 1024 * 1024
 
 def append_pending(row: Row, archive_id: str | None = None) -> None:
     """Queue `row` for the database without opening it (one write of one line)."""
-    from rtok import fastjson
+    from rtok._fast import fastjson
 
     line = (
         fastjson.dumps(
@@ -281,7 +281,7 @@ def fold_pending(conn: sqlite3.Connection, schema: str) -> str | None:
 def _pending_row(raw: bytes) -> tuple[Row, str | None] | None:
     """The row of one pending line and its archive id (a line written before schema 2 has
     9 fields: its agent is unknown), or None for an empty or torn line."""
-    from rtok import fastjson
+    from rtok._fast import fastjson
 
     try:
         fields = fastjson.loads(raw.decode("utf-8", "surrogateescape"))

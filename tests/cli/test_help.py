@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rtok import __version__, launcher
+from rtok import __version__
+from rtok._fast import launcher
 from rtok.cli import app as cli_app
 from rtok.cli.entry import HOT_PATH_VERBS
 from rtok.filter import filter_main, run_main

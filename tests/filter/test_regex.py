@@ -1,4 +1,4 @@
-"""rtok.filter.regex: patterns built from cached engine code are the patterns `re` builds."""
+"""rtok._fast.regex: patterns built from cached engine code are the patterns `re` builds."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rtok import launcher
-from rtok.filter import regex
+from rtok._fast import launcher, regex
 
 PATTERNS: list[tuple[str | bytes, int]] = [
     (r"^(?P<name>[\w.-]+):(\d+): (error|warning): (.*)$", regex.MULTILINE),
@@ -27,7 +26,7 @@ SAMPLE = "x.py:12: error: Fatal ERRORS\na\nb A\nB\n"
 PROBE = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from rtok.filter import regex
+from rtok._fast import regex
 patterns = [regex.compile(source, flags) for source, flags in %r]
 loaded = "re" in sys.modules
 sample = %r
@@ -115,7 +114,7 @@ def test_compiling_writes_nothing_until_flush(isolated_home: Path) -> None:
     # A module that compiles patterns when imported (as test collection does) leaves no
     # file; the entry point's flush at the end of a finished verb writes it.
     code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); from rtok.filter import regex; "
+        "import sys; sys.path.insert(0, sys.argv[1]); from rtok._fast import regex; "
         "regex.compile(r'flush-(\\d+)'); print(regex.cache_path('__main__'))"
     )
     done = subprocess.run(
@@ -167,5 +166,5 @@ def test_run_of_a_cut_listing_imports_no_re_once_cached(tmp_path: Path) -> None:
         for line in runs[1].stderr.decode(errors="replace").splitlines()
         if line.startswith("import time:") and line.count("|") == 2
     }
-    assert "rtok.filter.regex" in names
+    assert "rtok._fast.regex" in names
     assert "re" not in names

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from rtok import launcher, paths
+from rtok import paths
+from rtok._fast import launcher
 from rtok.install.integrations import load_descriptors
 from rtok.install.targets.commands import hook_command, is_rtok_hook_command
 from rtok.integrity.verify import rtok_bins_in
@@ -266,7 +267,7 @@ def test_a_stdin_that_never_sends_a_byte_gets_no_opinion_quickly(tmp_path: Path)
 
 
 def test_doctor_reports_foreign_bundles_and_init_removes_them(tmp_path: Path) -> None:
-    from rtok import preload
+    from rtok._fast import preload
 
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)

@@ -351,7 +351,8 @@ def test_unterminated_block_comment_is_an_error() -> None:
 
 
 def test_large_settings_are_parsed_once_per_content(isolated_home: Path, tmp_path: Path) -> None:
-    from rtok import cachefile, paths
+    from rtok import paths
+    from rtok._fast import cachefile
 
     path = isolated_home / ".claude" / "settings.json"
     padding = {"notes": ["x" * 100] * 1000}  # over CACHE_FROM_BYTES

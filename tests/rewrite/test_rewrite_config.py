@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rtok import cachefile, config, paths
+from rtok import config, paths
+from rtok._fast import cachefile
 
 
 def write_config(text: str) -> Path:

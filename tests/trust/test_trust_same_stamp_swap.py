@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rtok import cachefile
+from rtok._fast import cachefile
 from rtok_testing import run_rtok
 
 

@@ -6,7 +6,7 @@ Stdlib only (hot path).
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.formatters.diagnostics import FORMATTERS
 from rtok.filter.formatters.summary import Summary, clean_lines, counted, plural, summariser
 

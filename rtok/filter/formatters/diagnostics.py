@@ -8,7 +8,7 @@ apart from the tool's progress lines and the source excerpts under a diagnostic.
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
 from rtok.filter.protect import carries_secret, is_protected
 from rtok.filter.textlines import cut_middle

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.protect import carries_secret, is_protected
 
 _EMAIL = regex.compile(r"\s*<[^>]*>")

@@ -16,7 +16,7 @@ already shown and its `Test:` line, goroutine numbers, frame arguments, `(0.00s)
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.formatters.diagnostics import FORMATTERS
 from rtok.filter.formatters.summary import (
     Summary,

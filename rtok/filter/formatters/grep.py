@@ -11,7 +11,7 @@ or directory`, `Binary file x matches`) are shown as they are, after the groups.
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.formatters.summary import plural
 from rtok.filter.protect import carries_secret, is_protected
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.protect import is_protected
 
 _LONG = regex.compile(

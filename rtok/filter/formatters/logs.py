@@ -11,7 +11,7 @@ reading an ordinary file is left to the rule.
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.protect import is_protected
 
 # A time stamp near the start of a line: ISO date/time, syslog `Dec  1 10:16:20`, or the

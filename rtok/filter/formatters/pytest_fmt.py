@@ -7,7 +7,7 @@ Stdlib only (hot path).
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, counted, summariser
 from rtok.filter.protect import is_protected
 

@@ -9,7 +9,7 @@ ruff's own count: when they differ, ruff's line is shown as it is, with the file
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
 
 _WOULD = regex.compile(r"^Would reformat: (?P<path>\S.*)$")

@@ -12,7 +12,7 @@ summary. pytest, cargo test and go test have their own readers (`pytest_fmt.py`,
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.formatters.summary import Summary, clean_lines, plural, summariser
 
 TYPE_CHECKING = False

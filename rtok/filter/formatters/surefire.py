@@ -20,7 +20,7 @@ the tests when it ran some.
 
 from __future__ import annotations
 
-from rtok.filter import regex
+from rtok._fast import regex
 from rtok.filter.formatters.diagnostics import FORMATTERS as DIAGNOSTICS
 from rtok.filter.formatters.diagnostics import grouped_diagnostics
 from rtok.filter.formatters.summary import Summary, clean_lines, counted, shortened, summariser

@@ -3,7 +3,7 @@
 Stdlib only, and only builtin modules: this runs before any other rtok module. Each module
 the import system loads costs a fresh interpreter about as much as a small module's whole
 body (finders, specs, locks, a stat and a read of its cached bytecode), and `rtok hook`
-loads about 25 of them. The launcher's start (`rtok.launcher.BOOT`) calls `start()` first:
+loads about 25 of them. The launcher's start (`rtok._fast.launcher.BOOT`) calls `start()` first:
 
 * the verb's bundle (`<launcher dir>/preload/<verb>-<cache tag>-<magic>.bin`) holds, for
   every rtok module that verb loaded when the bundle was made, its source path, the

@@ -7,7 +7,7 @@ costs a hook process about a fifth of rtok's own start-up: `os.environ` is built
 builtin `posix` module's anyway, except `environ` and `os.path`, which this module gives
 as a plain dict and a few pure functions with posixpath's exact results for `str` paths.
 
-Hot-path modules import it as `from rtok import oslite as os`, so call sites read as
+Hot-path modules import it as `from rtok._fast import oslite as os`, so call sites read as
 usual. Where `os` is already loaded (the installer, tests, Windows, which has no `posix`),
 every name here is the real `os` one, so both views of the environment stay the same
 object. The names the type checker sees are the ones declared under TYPE_CHECKING below,

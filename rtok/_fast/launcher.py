@@ -28,11 +28,11 @@ from rtok import __version__, paths
 
 MARK = "# rtok launcher"
 HOT_VERBS = ("hook", "rewrite", "run", "filter", "expand")
-# sys.argv arrives as [-c, package dir, launcher path, args...]; rtok.preload loads the
-# verb's modules from one file when it can (see rtok/preload.py).
+# sys.argv arrives as [-c, package dir, launcher path, args...]; rtok._fast.preload loads the
+# verb's modules from one file when it can (see rtok/_fast/preload.py).
 BOOT = (
     "import sys;sys.path.insert(0,sys.argv.pop(1));sys.argv[0]=sys.argv.pop(1);"
-    "import rtok.preload;rtok.preload.start();"
+    "import rtok._fast.preload;rtok._fast.preload.start();"
     "from rtok.cli.entry import main;sys.exit(main())"
 )
 
@@ -107,7 +107,7 @@ exit 127
 def ensure(path: str | None = None) -> str:
     """Write the launcher for the running installation unless it is already there;
     returns its path."""
-    from rtok import preload
+    from rtok._fast import preload
 
     target = path or paths.launcher()
     text = render(interpreter(), package_root(), no_opinion_replies())

@@ -16,9 +16,9 @@ from there.
 
 from __future__ import annotations
 
-from rtok import fastjson as json
-from rtok import oslite as os
 from rtok import paths
+from rtok._fast import fastjson as json
+from rtok._fast import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
