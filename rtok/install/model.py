@@ -8,20 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 # What a run does: `rtok init` installs, `rtok uninstall` removes.
 Action = Literal["install", "uninstall"]
 
 # Kinds of edit an integration can ask for; the integrity records use the same words.
-EDIT_KINDS: tuple[str, ...] = (
+EditKind = Literal[
     "whole_file",
     "settings_entry",
     "awareness_file",
     "awareness_block",
     "reference_line",
     "trust_entry",
-)
+]
+EDIT_KINDS: tuple[EditKind, ...] = get_args(EditKind)
 
 SCOPES: tuple[str, ...] = ("global", "project")
 AWARENESS_LEVELS: tuple[str, ...] = ("default", "high", "full")
@@ -53,7 +54,7 @@ class FileEdit:
     path: str  # absolute, after expansion (may be a symlink; the link is kept)
     agent: str
     scope: str  # "global" | "project"
-    kind: str  # one of EDIT_KINDS
+    kind: EditKind
     # current bytes (None = absent) -> desired bytes (None = delete the file). Idempotent:
     # applying it to its own output changes nothing. Raises rtok.formats' error for a file
     # that does not parse.

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from rtok.formats.text import decode
 from rtok.install.descriptor import Descriptor, FileSpec
-from rtok.install.model import Action, FileEdit, InstallContext
+from rtok.install.model import Action, EditKind, FileEdit, InstallContext
 
 # current bytes (None = absent) -> desired bytes (None = delete the file)
 Transform = Callable[[bytes | None], bytes | None]
@@ -78,7 +78,7 @@ def part_edit(
     target: Target,
     action: Action,
     *,
-    kind: str,
+    kind: EditKind,
     install: Transform,
     uninstall: Transform,
     owned: Transform,

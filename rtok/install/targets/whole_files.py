@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rtok.install.model import Action, FileEdit
+from rtok.install.model import Action, EditKind, FileEdit
 from rtok.install.targets import artifacts
 from rtok.install.targets.base import IntegrationError, Target
 
@@ -22,7 +22,7 @@ StockTest = Callable[[bytes], bool]
 def _whole_file(
     target: Target,
     action: Action,
-    kind: str,
+    kind: EditKind,
     desired: bytes,
     is_stock: StockTest,
     what: str,
