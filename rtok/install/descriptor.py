@@ -34,7 +34,7 @@ Schema of the installer's part:
     paths = ["${CLAUDE_CONFIG_DIR:-~/.claude}"]   # any existing -> detected
 
     [[install.global]]  /  [[install.project]]   # one table per file rtok touches
-    strategy = "json_hook_group"             # see STRATEGY_KEYS
+    strategy = "json_hook_group"             # see rtok/install/strategies.py
     path = "..."                             # global: ~ / ${VAR:-default}; project: relative
     user_file = false                        # project scope entry that edits a user file
     when_exists = "~/.trae-cn"               # install only where this exists (uninstall: always)
@@ -107,47 +107,34 @@ import json
 import os
 import tomllib
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from rtok import resources, schema
 from rtok.formats.dialects import DIALECTS
-from rtok.hooks.descriptors import HookSample, validate_hook_sample, validate_hook_table
+from rtok.hooks.descriptors import validate_hook_sample, validate_hook_table
 from rtok.hooks.types import HookProtocol
+from rtok.install.model import AWARENESS_LEVELS, SCOPES
+from rtok.install.specs import (
+    Borrower,
+    DenyRule,
+    Descriptor,
+    Detection,
+    DoctorFacts,
+    FileSpec,
+    HostLimits,
+    Proof,
+    RewriteFacts,
+)
+from rtok.install.strategies import STRATEGIES
 from rtok.permissions.opencode import RULE_SETS as HOST_RULE_SETS
 from rtok.permissions.verdict import SOURCES as PERMISSION_SOURCES
 from rtok.schema import DescriptorError, at, only
 
 TIERS = ("hook", "plugin", "rules")
-SCOPES = ("global", "project")
-LEVELS = ("default", "high", "full")
+LEVELS = AWARENESS_LEVELS
 APPROVALS = ("rules", "host")
 PROOFS = ("e2e", "contract")
 
-# strategy -> (required keys with their types, optional keys with their types)
-_T = type
-STRATEGY_KEYS: dict[str, tuple[dict[str, tuple[_T, ...]], dict[str, tuple[_T, ...]]]] = {
-    "json_hook_group": (
-        {"container": (list,), "matcher": (str,)},
-        {"timeout": (int, float), "handler": (dict,), "skeleton": (dict,)},
-    ),
-    "json_hook_flat": (
-        {"container": (list,), "command_key": (str,), "entry": (dict,)},
-        {"skeleton": (dict,)},
-    ),
-    "json_named_hooks": (
-        {"key": (str,), "event": (str,), "matcher": (str,)},
-        {"timeout": (int, float)},
-    ),
-    "toml_hook_table": ({"array": (str,), "fields": (dict,)}, {}),
-    "toml_hook_group": ({"container": (list,), "matcher": (str,)}, {"timeout": (int, float)}),
-    "yaml_list_item": ({"keys": (list,), "item": (str,)}, {}),
-    "template_file": ({"template": (str,)}, {"mode": (int,)}),
-    "awareness_file": ({}, {"frontmatter": (str,), "level": (str,)}),
-    "awareness_block": ({}, {"level": (str,)}),
-    "reference_line": ({"target": (str,), "form": (str,)}, {}),
-    "codex_trust": ({"hooks_file": (str,)}, {}),
-    "rules_dir_or_file": ({"file_in_dir": (str,)}, {"level": (str,)}),
-}
 _COMMON_KEYS = {
     "strategy",
     "path",
@@ -161,25 +148,14 @@ _COMMON_KEYS = {
     "rejects_bom",
     "siblings",
 }
-# The dialect a strategy's files are read in when the descriptor does not say.
-DEFAULT_DIALECT = {
-    "json_hook_group": "jsonc",
-    "json_hook_flat": "jsonc",
-    "json_named_hooks": "jsonc",
-    "toml_hook_table": "toml",
-    "toml_hook_group": "toml",
-    "codex_trust": "toml",
-    "yaml_list_item": "yaml",
-}
-# Strategies whose files exist only to tell the agent about rtok (skipped by --hook-only).
-AWARENESS_STRATEGIES = frozenset(
-    {"awareness_file", "awareness_block", "reference_line", "rules_dir_or_file"}
-)
-
 
 __all__ = [
+    "Borrower",
+    "DenyRule",
     "Descriptor",
     "DescriptorError",
+    "Detection",
+    "DoctorFacts",
     "FileSpec",
     "HostLimits",
     "Proof",
@@ -193,145 +169,6 @@ __all__ = [
     "rewrite_default_permissions",
     "rewrite_hosts",
 ]
-
-
-@dataclass(frozen=True)
-class FileSpec:
-    """One file an agent's integration touches in one scope, and how."""
-
-    strategy: str
-    path: str  # path template (global) or project-relative path
-    options: Mapping[str, object]
-    user_file: bool = False  # a project install that edits a file in the user's home
-    description: str = ""
-    when_exists: str = ""  # install only when this path exists (a second product variant)
-    dialect: str = ""  # what the host's parser accepts ("" for files rtok owns whole)
-    host_files: tuple[str, ...] = ()  # globs of files the host writes beside this one
-    group: str = ""  # entries of one group: the host reads only one of their files
-    prefer_when: tuple[str, ...] = ()  # install here when this key path exists in the file
-    rejects_bom: bool = False  # the host cannot parse the file when it starts with a BOM
-    # Files the host reads together with this one (same scope, same path form): one it
-    # cannot parse, such as an empty file, makes it ignore the hooks in this one too.
-    siblings: tuple[str, ...] = ()
-
-    @property
-    def is_awareness(self) -> bool:
-        return self.strategy in AWARENESS_STRATEGIES
-
-    def option_strings(self, key: str) -> tuple[str, ...]:
-        """A list-of-strings option (`container`, `keys`), empty when absent."""
-        value = self.options.get(key, ())
-        return tuple(str(item) for item in value) if isinstance(value, (list, tuple)) else ()
-
-
-@dataclass(frozen=True)
-class Detection:
-    binaries: tuple[str, ...] = ()
-    paths: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class DenyRule:
-    """A file holding one rule of the agent's permission source that denies `git log`."""
-
-    path: str
-    content: str  # written as is (JSON already serialised)
-    home_env: str = ""  # the file lives in a temporary dir named by this env var
-
-
-@dataclass(frozen=True)
-class Borrower:
-    """Another host that loads this agent's hook settings and runs its hook command with
-    payloads of its own (`[[doctor.borrowers]]`), for `rtok doctor`."""
-
-    name: str
-    binaries: tuple[str, ...]  # any on PATH: the host is on this machine
-    paths: tuple[str, ...]  # any existing: likewise
-    source: str  # where the borrowing is documented
-    payload: str = ""  # its shell-call payload (JSON with ${command} and ${cwd}), or
-    sample_of: str = ""  # the agent whose [hook.sample] shell payload it sends
-
-
-@dataclass(frozen=True)
-class DoctorFacts:
-    """What the host itself does with a hook's reply, for `rtok doctor`."""
-
-    rewrite_input: tuple[str, ...] = ()  # empty: the host's rewrite location is not known
-    rewrite_requires: Mapping[str, str] = field(default_factory=dict)
-    hook_env: Mapping[str, str] = field(default_factory=dict)
-    hook_env_default: Mapping[str, str] = field(default_factory=dict)
-    deny_rule: DenyRule | None = None
-    borrowers: tuple[Borrower, ...] = ()
-
-
-@dataclass(frozen=True)
-class RewriteFacts:
-    """How `rtok rewrite` answers this agent (its `[rewrite]` table)."""
-
-    host_approves: bool = False  # "no rule" is the host's to decide: exit 0, not 3
-    permissions: str = ""  # "" = the rules of the `default_rules` agent
-    default_rules: bool = False
-    host_rules: str = ""  # the host's own permission.bash rule set ("" = none)
-    names: tuple[str, ...] = ()  # other RTOK_REWRITE_HOST values meaning this agent
-
-
-@dataclass(frozen=True)
-class Proof:
-    """How an integration is shown to work (its `[proof]` table)."""
-
-    kind: str = "contract"  # "e2e" | "contract"
-    docs: tuple[str, ...] = ()  # the host documentation it was built from
-    note: str = ""  # e.g. what stops the real CLI from running in the e2e tier
-
-
-@dataclass(frozen=True)
-class HostLimits:
-    """What the host does with a shell result (its `[limits]` table)."""
-
-    tool_result_chars: int | None = None  # None: not known (counted as uncapped)
-    cap_env: str = ""
-    over_cap_chars: int | None = None  # over the cap: a preview this long, not a cut
-    agent_env: tuple[str, ...] = ()
-    session_env: tuple[str, ...] = ()
-    source: str = ""
-
-
-@dataclass(frozen=True)
-class Descriptor:
-    name: str
-    display_name: str
-    tier: str
-    relocation_env: tuple[str, ...]
-    detection: Detection
-    awareness_target: str
-    permission_source: str  # from the [hook] table; "none" without one
-    no_opinion: str  # the hook's exact "no opinion" stdout ("" = print nothing)
-    fail_closed: bool  # the host denies the tool call when the hook command fails
-    files: Mapping[str, tuple[FileSpec, ...]] = field(default_factory=dict)
-    source: str = ""  # the descriptor file, for messages
-    hook_condition: str = ""  # a host setting outside rtok's reach the hook also needs
-    doctor: DoctorFacts = field(default_factory=DoctorFacts)
-    hook: HookProtocol | None = None  # the compiled [hook] table (hook tier only)
-    hook_sample: HookSample | None = None  # [hook.sample]: payloads the agent sends
-    rewrite: RewriteFacts = field(default_factory=RewriteFacts)
-    proof: Proof = field(default_factory=Proof)
-    limits: HostLimits = field(default_factory=HostLimits)
-    transcripts: tuple[str, str] | None = None  # (glob, format) of its session logs
-
-    @property
-    def scopes(self) -> tuple[str, ...]:
-        return tuple(scope for scope in SCOPES if self.files.get(scope))
-
-    @property
-    def has_hook(self) -> bool:
-        """Registers `rtok hook <name>` with the agent (hook tier)."""
-        return self.tier == "hook"
-
-    @property
-    def hook_protocol(self) -> str | None:
-        """The agent whose `[hook]` table `rtok hook` answers with, or None (plugins call
-        `rtok rewrite`; rules-tier agents are only told about rtok)."""
-        return self.name if self.has_hook else None
 
 
 def load_all() -> dict[str, Descriptor]:
@@ -677,16 +514,17 @@ def _detection(value: object, where: str) -> Detection:
 def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
     table = schema.table(entry, where)
     strategy = schema.string(table, "strategy", where)
-    if strategy not in STRATEGY_KEYS:
+    if strategy not in STRATEGIES:
         raise DescriptorError(
-            f"{where}: unknown strategy {strategy!r} (known: {', '.join(sorted(STRATEGY_KEYS))})"
+            f"{where}: unknown strategy {strategy!r} (known: {', '.join(sorted(STRATEGIES))})"
         )
+    record = STRATEGIES[strategy]
     path = schema.string(table, "path", where)
     _check_strategy_keys(table, strategy, where)
     user_file = schema.boolean(table, "user_file", where)
     _check_path(path, scope, user_file, where)
     _check_strategy_values(table, strategy, where)
-    dialect = table.get("dialect", DEFAULT_DIALECT.get(strategy, ""))
+    dialect = table.get("dialect", record.dialect)
     if dialect and dialect not in DIALECTS:
         raise DescriptorError(f"{at(where, 'dialect')} must be one of {', '.join(DIALECTS)}")
     host_files = tuple(schema.strings(table, "host_files", where))
@@ -710,13 +548,14 @@ def _file_spec(entry: object, scope: str, where: str) -> FileSpec:
         prefer_when,
         schema.boolean(table, "rejects_bom", where),
         tuple(schema.strings(table, "siblings", where)),
+        record.awareness,
     )
 
 
 def _check_strategy_keys(entry: Mapping[str, object], strategy: str, where: str) -> None:
     """Only the keys the strategy knows, its required ones present, each of its type."""
-    required, optional = STRATEGY_KEYS[strategy]
-    only(entry, _COMMON_KEYS | set(required) | set(optional), where)
+    required, optional = STRATEGIES[strategy].required, STRATEGIES[strategy].optional
+    only(entry, _COMMON_KEYS | STRATEGIES[strategy].keys, where)
     for key in required:
         if key not in entry:
             raise DescriptorError(f"{where}: strategy {strategy!r} needs the key {key!r}")
@@ -742,29 +581,19 @@ def _check_path(path: str, scope: str, user_file: bool, where: str) -> None:
 def _check_strategy_values(entry: Mapping[str, object], strategy: str, where: str) -> None:
     if "level" in entry:
         schema.choice(entry, "level", LEVELS, where)
-    if strategy == "reference_line":
-        schema.choice(entry, "form", ("relative", "absolute"), where)
     if "container" in entry:  # may be empty: the hook list is the file's top level
         schema.strings(entry, "container", where)
     if "keys" in entry:
         schema.strings(entry, "keys", where, required=True)
-    if strategy == "template_file" and not os.path.isfile(
-        resources.data_path("templates", str(entry["template"]))
-    ):
-        raise DescriptorError(f"{where}: template {entry['template']!r} is not in templates/")
+    STRATEGIES[strategy].check(entry, where)
 
 
 def _check_cross_references(files: Mapping[str, tuple[FileSpec, ...]], where: str) -> None:
     for scope, specs in files.items():
         paths = {spec.path for spec in specs}
         for spec in specs:
-            if spec.strategy == "codex_trust" and spec.options["hooks_file"] not in paths:
+            key, message = STRATEGIES[spec.strategy].refers
+            if key and spec.options[key] not in paths:
                 raise DescriptorError(
-                    f"{where}: install.{scope}: codex_trust names hooks_file "
-                    f"{spec.options['hooks_file']!r}, which no entry of this scope installs"
-                )
-            if spec.strategy == "reference_line" and spec.options["target"] not in paths:
-                raise DescriptorError(
-                    f"{where}: install.{scope}: reference_line target "
-                    f"{spec.options['target']!r} is not an awareness file of this scope"
+                    f"{where}: " + message.format(scope=scope, value=spec.options[key])
                 )

@@ -21,7 +21,8 @@ from rtok.formats import dialects
 from rtok.formats.errors import FormatError
 from rtok.install.descriptor import Descriptor, DescriptorError, FileSpec, load_all
 from rtok.install.model import Action, FileEdit, InstallContext
-from rtok.install.targets import json_hooks, markdown, toml_hooks, whole_files, yaml_items
+from rtok.install.strategies import STRATEGIES, ScopeFiles, Strategy
+from rtok.install.targets import toml_hooks
 from rtok.install.targets.base import IntegrationError, Target
 from rtok.install.targets.commands import hook_command
 from rtok.paths import expand_user_path
@@ -41,20 +42,6 @@ __all__ = [
 ]
 
 ACTIONS = ("install", "uninstall")
-
-Builder = Callable[[Target, Action], FileEdit]
-_SIMPLE_BUILDERS: dict[str, Builder] = {
-    "json_hook_group": json_hooks.json_hook_group,
-    "json_hook_flat": json_hooks.json_hook_flat,
-    "json_named_hooks": json_hooks.json_named_hooks,
-    "toml_hook_table": toml_hooks.toml_hook_table,
-    "toml_hook_group": toml_hooks.toml_hook_group,
-    "yaml_list_item": yaml_items.yaml_list_item,
-    "template_file": whole_files.template_file,
-    "awareness_file": whole_files.awareness_file,
-    "awareness_block": markdown.awareness_block,
-    "rules_dir_or_file": markdown.rules_dir_or_file,
-}
 
 
 @lru_cache(maxsize=1)
@@ -130,7 +117,8 @@ def _target(descriptor: Descriptor, scope: str, spec: FileSpec, ctx: InstallCont
 
 
 def edits_for(agent: str, scope: str, action: Action, ctx: InstallContext) -> list[FileEdit]:
-    """The edits that install (or uninstall) rtok for `agent` in `scope`.
+    """The edits that install (or uninstall) rtok for `agent` in `scope`, each built by
+    its entry's strategy (rtok/install/strategies.py).
 
     Install with ctx.hook_only leaves the awareness files out; uninstall always covers
     every file, so an earlier full install is removed completely.
@@ -148,89 +136,37 @@ def edits_for(agent: str, scope: str, action: Action, ctx: InstallContext) -> li
     # hook and its trust entry).
     targets = [_target(descriptor, scope, spec, ctx) for spec in specs]
     skipped = _unchosen_in_groups(specs, targets) if action == "install" else set()
+    files = ScopeFiles(specs, targets, frozenset(skipped))
     edits: list[FileEdit] = []
     for index, spec in enumerate(specs):
-        if action == "install" and ctx.hook_only and spec.is_awareness:
+        if index in skipped or (action == "install" and _left_out(spec, scope, ctx)):
             continue
-        if index in skipped:
-            continue
-        if (
-            action == "install"
-            and spec.when_exists
-            and not os.path.exists(
-                expand_path(spec.when_exists, scope, ctx, user_file=spec.user_file)
-            )
-        ):
-            continue
-        target = targets[index]
-        if spec.strategy == "reference_line":
-            awareness_path = _named(
-                specs, targets, str(spec.options["target"]), AWARENESS_FILE_STRATEGIES
-            ).path
-            edits.append(markdown.reference_line(target, action, awareness_path))
-        elif spec.strategy == "codex_trust":
-            for hooks_target in _trusted_hook_targets(spec, specs, targets, skipped):
-                hooks_edit = _SIMPLE_BUILDERS[hooks_target.spec.strategy](hooks_target, "install")
-                container = hooks_target.spec.option_strings("container")
-                edits.append(
-                    toml_hooks.codex_trust(
-                        target,
-                        action,
-                        hooks_target.path,
-                        container,
-                        hooks_edit.transform,
-                        json_hooks.desired_group(hooks_target),
-                    )
-                )
-                if spec.description and action == "install":
-                    edits[-1] = replace(
-                        edits[-1], description=f"{edits[-1].description}; {spec.description}"
-                    )
-                edits[-1] = _with_host_facts(edits[-1], spec, target, action)
-            continue
-        else:
-            edits.append(_SIMPLE_BUILDERS[spec.strategy](target, action))
-            if action == "uninstall" and spec.strategy == "template_file":
-                edits[-1] = _keep_if_shared(edits[-1])
-        if spec.description and action == "install":
-            edits[-1] = replace(
-                edits[-1], description=f"{edits[-1].description}; {spec.description}"
-            )
-        edits[-1] = _with_host_facts(edits[-1], spec, target, action)
+        strategy = STRATEGIES[spec.strategy]
+        for edit in strategy.build(targets[index], action, files):
+            edits.append(_finished(edit, strategy, spec, targets[index], action))
     return edits
 
 
-AWARENESS_FILE_STRATEGIES = frozenset({"awareness_file", "rules_dir_or_file"})
-HOOK_FILE_STRATEGIES = frozenset({"json_hook_group", "toml_hook_group"})
+def _left_out(spec: FileSpec, scope: str, ctx: InstallContext) -> bool:
+    """An install leaves out an awareness file with --hook-only, and an entry whose
+    `when_exists` path is absent (a product variant not on this machine)."""
+    if ctx.hook_only and spec.is_awareness:
+        return True
+    return bool(spec.when_exists) and not os.path.exists(
+        expand_path(spec.when_exists, scope, ctx, user_file=spec.user_file)
+    )
 
 
-def _named(
-    specs: tuple[FileSpec, ...], targets: list[Target], path: str, strategies: frozenset[str]
-) -> Target:
-    """The target of the entry with this descriptor path and one of these strategies."""
-    for spec, target in zip(specs, targets, strict=True):
-        if spec.path == path and spec.strategy in strategies:
-            return target
-    return next(t for s, t in zip(specs, targets, strict=True) if s.path == path)
-
-
-def _trusted_hook_targets(
-    spec: FileSpec, specs: tuple[FileSpec, ...], targets: list[Target], skipped: set[int]
-) -> list[Target]:
-    """The hook files a trust entry is for: the named one, or the member of its group the
-    install chose instead; every member for an uninstall."""
-    named = _named(specs, targets, str(spec.options["hooks_file"]), HOOK_FILE_STRATEGIES)
-    group = named.spec.group
-    return [
-        t
-        for i, t in enumerate(targets)
-        if i not in skipped
-        and (
-            t is named
-            if not group
-            else (t.spec.group == group and t.spec.strategy in HOOK_FILE_STRATEGIES)
-        )
-    ]
+def _finished(
+    edit: FileEdit, strategy: Strategy, spec: FileSpec, target: Target, action: Action
+) -> FileEdit:
+    """A strategy's edit with what every entry adds: a file agents share is kept while
+    another uses it, the entry's description, and the host's facts."""
+    if action == "uninstall" and strategy.shared:
+        edit = _keep_if_shared(edit)
+    if spec.description and action == "install":
+        edit = replace(edit, description=f"{edit.description}; {spec.description}")
+    return _with_host_facts(edit, spec, target, action)
 
 
 def _with_host_facts(edit: FileEdit, spec: FileSpec, target: Target, action: Action) -> FileEdit:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from rtok.install import integrations
 from rtok.install.model import FileEdit, InstallContext
+from rtok.install.strategies import STRATEGIES
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
@@ -124,16 +125,5 @@ def agent_scopes() -> Iterator[tuple[str, str]]:
 
 # The fixture folder that fits each strategy's file format (None: a file rtok owns whole).
 FORMAT_OF_STRATEGY: dict[str, str | None] = {
-    "json_hook_group": "json",
-    "json_hook_flat": "json",
-    "json_named_hooks": "json",
-    "toml_hook_table": "toml",
-    "toml_hook_group": "toml",
-    "codex_trust": "toml",
-    "yaml_list_item": "yaml",
-    "awareness_block": "md",
-    "reference_line": "md",
-    "rules_dir_or_file": "md",
-    "template_file": None,
-    "awareness_file": None,
+    name: strategy.file_format or None for name, strategy in STRATEGIES.items()
 }

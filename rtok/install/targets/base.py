@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rtok.formats.text import decode
-from rtok.install.descriptor import Descriptor, FileSpec
 from rtok.install.model import Action, EditKind, FileEdit, InstallContext
+from rtok.install.specs import Descriptor, FileSpec
 
 # current bytes (None = absent) -> desired bytes (None = delete the file)
 Transform = Callable[[bytes | None], bytes | None]
