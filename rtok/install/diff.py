@@ -51,8 +51,18 @@ def unified_diff(change: Change, *, short_paths: bool = False) -> str:
     """The diff of one change; `short_paths` names the files `~/…` (for a terminal; the
     headers are then `--- ~/x` / `+++ ~/x` instead of `--- a/abs/x` / `+++ b/abs/x`)."""
     name = shown_path(change.path) if short_paths else change.path
+    header = _header(change, name, short_paths)
+    old_lines, new_lines = _lines(change.old), _lines(change.new)
+    if old_lines == new_lines:
+        return header
     old_name = "/dev/null" if change.old is None else (name if short_paths else f"a{name}")
     new_name = "/dev/null" if change.new is None else (name if short_paths else f"b{name}")
+    return "".join([header, f"--- {old_name}\n", f"+++ {new_name}\n", *_body(old_lines, new_lines)])
+
+
+def _header(change: Change, name: str, short_paths: bool) -> str:
+    """The lines before the diff: the link's real file, a created or deleted file's mode,
+    a mode change."""
     header = ""
     if change.path != change.real_path:
         real = shown_path(change.real_path) if short_paths else change.real_path
@@ -63,10 +73,12 @@ def unified_diff(change: Change, *, short_paths: bool = False) -> str:
         header += f"deleted file mode {change.old_mode or 0:o}\n"
     elif change.old_mode is not None and change.mode != change.old_mode:
         header += f"old mode {change.old_mode:o}\nnew mode {change.mode:o}\n"
-    old_lines, new_lines = _lines(change.old), _lines(change.new)
-    if old_lines == new_lines:
-        return header
-    out = [header, f"--- {old_name}\n", f"+++ {new_name}\n"]
+    return header
+
+
+def _body(old_lines: list[str], new_lines: list[str]) -> list[str]:
+    """The hunks, each line's CR and missing final newline made visible."""
+    out: list[str] = []
     body = difflib.unified_diff(old_lines, new_lines, n=3, lineterm="\n")
     for index, line in enumerate(body):
         if index < 2:  # difflib's own ---/+++ lines; ours carry the real names
@@ -77,7 +89,7 @@ def unified_diff(change: Change, *, short_paths: bool = False) -> str:
         out.append(line[0] + _visible(line[1:]))
         if not line.endswith("\n"):
             out.append(NO_NEWLINE)
-    return "".join(out)
+    return out
 
 
 def render(changes: tuple[Change, ...] | list[Change]) -> str:

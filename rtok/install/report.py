@@ -73,26 +73,7 @@ def _diff_once(change: Change, shown: dict[tuple[str, bytes | None], Change]) ->
 
 
 def plan_text(plan: Plan, *, action: Action, show_diff: bool, verbose: bool) -> str:
-    lines: list[str] = []
-    shown: dict[tuple[str, bytes | None], Change] = {}
-    for change in plan.changes:
-        lines.append(change_line(change, prefix="would " if show_diff else ""))
-        if show_diff:
-            lines.append(_diff_once(change, shown))
-    for change in plan.declined:
-        lines.append(change_line(change, prefix=declined_prefix(change)))
-        if show_diff:
-            lines.append(_diff_once(change, shown))
-    for edit, note in plan.kept:
-        lines.append(shown_text(f"kept {edit.path} [{edit.agent}]: {note}"))
-    for edit, note in plan.notes:
-        lines.append(shown_text(f"note: {edit.path} [{edit.agent}]: {note}"))
-    if verbose:
-        for edit in plan.unchanged:
-            lines.append(
-                f"already in place: {shown_path(edit.path)} [{edit.agent}] "
-                f"{shown_text(edit.description)}"
-            )
+    lines = _change_lines(plan, show_diff) + _note_lines(plan, verbose)
     existing = sum(1 for c in plan.changes if c.old is not None and c.new != c.old)
     if existing:
         lines.append(
@@ -100,6 +81,32 @@ def plan_text(plan: Plan, *, action: Action, show_diff: bool, verbose: bool) -> 
             f"directory under {shown_path(paths.backups_dir())}"
         )
     return "\n".join(line for line in lines if line) + "\n"
+
+
+def _change_lines(plan: Plan, show_diff: bool) -> list[str]:
+    """A line per change and per declined change, each with its diff when shown."""
+    lines: list[str] = []
+    shown: dict[tuple[str, bytes | None], Change] = {}
+    prefixed = [(c, "would " if show_diff else "") for c in plan.changes]
+    prefixed += [(c, declined_prefix(c)) for c in plan.declined]
+    for change, prefix in prefixed:
+        lines.append(change_line(change, prefix=prefix))
+        if show_diff:
+            lines.append(_diff_once(change, shown))
+    return lines
+
+
+def _note_lines(plan: Plan, verbose: bool) -> list[str]:
+    """The files kept, the uninstall notes, and (verbose) what is already in place."""
+    lines = [shown_text(f"kept {edit.path} [{edit.agent}]: {note}") for edit, note in plan.kept]
+    lines += [shown_text(f"note: {edit.path} [{edit.agent}]: {note}") for edit, note in plan.notes]
+    if verbose:
+        lines += [
+            f"already in place: {shown_path(edit.path)} [{edit.agent}] "
+            f"{shown_text(edit.description)}"
+            for edit in plan.unchanged
+        ]
+    return lines
 
 
 def declined_prefix(change: Change) -> str:
@@ -383,23 +390,13 @@ def result_line(
 ) -> str:
     """One line that says what init/uninstall did, e.g. "rtok installed for 3 agents
     (global): claude, codex, gemini", or "Nothing to do: …"."""
-    count = len(changed)
-    noun = f"{count} agent{'' if count == 1 else 's'}"
     if changed:
-        verb = "installed for" if action == "install" else "removed from"
-        text = f"rtok {verb} {noun} ({scope}): {_agent_list(changed)}"
-        if dry_run:
-            verb = "install rtok for" if action == "install" else "remove rtok from"
-            text = f"Dry run: would {verb} {noun} ({scope}): {_agent_list(changed)}"
+        text = _changed_text(action, scope, changed, dry_run)
     elif declined:
         what = "installed" if action == "install" else "removed"
         text = f"rtok not {what} ({scope}): {_agent_list(agents)}"
     else:
-        state = "already installed for" if action == "install" else "not installed for"
-        who = _agent_list(agents) if agents else "any agent"
-        text = f"Nothing to do: rtok is {state} {who} ({scope})"
-        if dry_run:
-            text = "Dry run: " + text[0].lower() + text[1:]
+        text = _nothing_text(action, scope, agents, dry_run)
     if held:
         what = "installed for" if action == "install" else "removed from"
         text += f"; not {what} {_agent_list(held)}: waits for consent (--auto-patch)"
@@ -410,3 +407,20 @@ def result_line(
     if dry_run:
         text += "; nothing written"
     return text + "."
+
+
+def _changed_text(action: Action, scope: str, changed: Sequence[str], dry_run: bool) -> str:
+    count = len(changed)
+    noun = f"{count} agent{'' if count == 1 else 's'}"
+    if dry_run:
+        verb = "install rtok for" if action == "install" else "remove rtok from"
+        return f"Dry run: would {verb} {noun} ({scope}): {_agent_list(changed)}"
+    verb = "installed for" if action == "install" else "removed from"
+    return f"rtok {verb} {noun} ({scope}): {_agent_list(changed)}"
+
+
+def _nothing_text(action: Action, scope: str, agents: Sequence[str], dry_run: bool) -> str:
+    state = "already installed for" if action == "install" else "not installed for"
+    who = _agent_list(agents) if agents else "any agent"
+    text = f"Nothing to do: rtok is {state} {who} ({scope})"
+    return "Dry run: " + text[0].lower() + text[1:] if dry_run else text

@@ -66,38 +66,51 @@ def build_manifest(
 ) -> Manifest:
     """The manifest with `version`'s entries replaced by `files` and every earlier
     version's entries kept. Pure: the script and the sync test both call it."""
-    old = existing.get("artifacts", {}) if existing else {}
-    artifacts: dict[str, list[ManifestEntry]] = {}
-    if isinstance(old, dict):
-        for relpath, entries in old.items():
-            kept: list[ManifestEntry] = []
-            for entry in entries if isinstance(entries, list) else []:
-                versions = [v for v in entry.get("versions", []) if v != version]
-                if versions:
-                    kept.append({**entry, "versions": versions})
-            if kept:
-                artifacts[relpath] = kept
+    artifacts = _earlier_entries(existing, version)
     for relpath, data in sorted(files.items()):
-        digest = sha256_hex(data)
-        entries = artifacts.setdefault(relpath, [])
-        for entry in entries:
-            if entry["sha256"] == digest:
-                entry["versions"] = _sorted_versions([*_strs(entry["versions"]), version])
-                break
-        else:
-            entries.append(
-                {
-                    "sha256": digest,
-                    "size": len(data),
-                    "slots": [[offset, name] for offset, name in placeholder_slots(data)],
-                    "versions": [version],
-                }
-            )
+        _add_file(artifacts.setdefault(relpath, []), data, version)
     ordered = {
         k: sorted(v, key=lambda e: _version_key(_strs(e["versions"])[0]))
         for k, v in sorted(artifacts.items())
     }
     return {"version": MANIFEST_VERSION, "artifacts": ordered}
+
+
+def _earlier_entries(
+    existing: Mapping[str, object] | None, version: str
+) -> dict[str, list[ManifestEntry]]:
+    """The entries of `existing` with `version` taken out of each (an entry left with no
+    version, and a file left with no entry, are dropped)."""
+    old = existing.get("artifacts", {}) if existing else {}
+    artifacts: dict[str, list[ManifestEntry]] = {}
+    if not isinstance(old, dict):
+        return artifacts
+    for relpath, entries in old.items():
+        kept: list[ManifestEntry] = []
+        for entry in entries if isinstance(entries, list) else []:
+            versions = [v for v in entry.get("versions", []) if v != version]
+            if versions:
+                kept.append({**entry, "versions": versions})
+        if kept:
+            artifacts[relpath] = kept
+    return artifacts
+
+
+def _add_file(entries: list[ManifestEntry], data: bytes, version: str) -> None:
+    """`version` added to the entry of these bytes, or a new entry for them."""
+    digest = sha256_hex(data)
+    for entry in entries:
+        if entry["sha256"] == digest:
+            entry["versions"] = _sorted_versions([*_strs(entry["versions"]), version])
+            return
+    entries.append(
+        {
+            "sha256": digest,
+            "size": len(data),
+            "slots": [[offset, name] for offset, name in placeholder_slots(data)],
+            "versions": [version],
+        }
+    )
 
 
 def _strs(value: object) -> list[str]:
