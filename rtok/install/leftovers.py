@@ -279,12 +279,12 @@ def purge(parts: Sequence[Part]) -> list[str]:
 def installed_now() -> list[Install]:
     """What purge must not pull the launcher from under: the recorded installs, and any
     agent whose global files hold rtok's entries (records can be lost)."""
-    from rtok.install import runner
+    from rtok.install import context
     from rtok.install.options import InitOptions
 
     found = {(i.agent, i.scope, i.project_root): i for i in remaining_installs()}
-    mod = runner.integrations()
-    ctx = runner.build_context(InitOptions(), "global", consent=False, awareness="default")
+    mod = context.integrations()
+    ctx = context.build_context(InitOptions(), "global", consent=False, awareness="default")
     for name, descriptor in sorted(mod.load_descriptors().items()):
         try:
             scopes = mod.installed_scopes(descriptor, ctx)

@@ -8,8 +8,6 @@ The CLI module only parses arguments; printing goes through rtok.install.report.
 from __future__ import annotations
 
 import os
-import shutil
-import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
@@ -21,12 +19,17 @@ from rtok.install import (
     leftovers,
     planner,
     report,
+    show,
     state,
     transaction,
 )
-from rtok.install import integrations as shipped_integrations
+
+# Re-exported: the CLI builds its contexts through the runner.
+from rtok.install.context import build_context as build_context
+from rtok.install.context import check_project_root, configured_awareness
+from rtok.install.context import find_project_root as find_project_root
+from rtok.install.context import integrations as integrations
 from rtok.install.descriptor import Descriptor
-from rtok.install.integration_api import Integrations
 from rtok.install.locks import LockTimeoutError
 from rtok.install.model import AWARENESS_LEVELS, Action, FileEdit, InstallContext
 from rtok.install.options import (
@@ -39,73 +42,6 @@ from rtok.install.options import (
     UsageError,
 )
 from rtok.integrity.records import RecordsError
-
-# The integrations the runner calls (mypy checks the module against the interface); the
-# installer's tests put a one-agent module with the same functions here.
-ACTIVE_INTEGRATIONS: Integrations = shipped_integrations
-
-
-def integrations() -> Integrations:
-    return ACTIVE_INTEGRATIONS
-
-
-def resolve_rtok_bin() -> str:
-    """The rtok path hooks and plugins are registered with: the launcher in rtok's data
-    dir (rtok/_fast/launcher.py), the console script where there is no launcher (Windows).
-    RTOK_BIN overrides both."""
-    override = os.environ.get("RTOK_BIN")
-    if override:
-        return os.path.abspath(override)
-    if launcher.supported():
-        return paths.launcher()
-    return entry_point_bin()
-
-
-def entry_point_bin() -> str:
-    """Absolute path of the running `rtok` console script."""
-    from rtok.invocation import console_script
-
-    found = console_script() or shutil.which("rtok")
-    return (
-        os.path.abspath(found) if found else os.path.join(os.path.dirname(sys.executable), "rtok")
-    )
-
-
-def find_project_root(cwd: str) -> str:
-    from rtok import trust
-
-    return trust.project_root(cwd) or os.path.abspath(cwd)
-
-
-def configured_awareness() -> str:
-    from rtok import config
-
-    try:
-        table = config.load().get("awareness", {})
-        level = table.get("level", "default") if isinstance(table, dict) else "default"
-    except Exception:  # an unreadable config.toml: `rtok config` reports it
-        return "default"
-    return level if level in AWARENESS_LEVELS else "default"
-
-
-def _created_by_rtok(path: str) -> bool:
-    return state.load().created(path)
-
-
-def build_context(
-    opts: InitOptions, scope: str, *, consent: bool, awareness: str
-) -> InstallContext:
-    home = os.environ.get("HOME") or os.path.expanduser("~")
-    return InstallContext(
-        home=home,
-        env=dict(os.environ),
-        project_root=None if scope == "global" else find_project_root(opts.cwd),
-        rtok_bin=resolve_rtok_bin(),
-        awareness_level=awareness,
-        hook_only=opts.hook_only,
-        auto_patch=consent,
-        created_by_rtok=_created_by_rtok,
-    )
 
 
 def _scopes_of(descriptor: Descriptor) -> list[str]:
@@ -143,18 +79,6 @@ def select_agents(
                 f"{', '.join(_scopes_of(descriptors[name])) or 'none'}); use {other}"
             )
     return names
-
-
-def check_project_root(root: str, home: str) -> None:
-    """A project install is refused where it is no project of the user's: in the home
-    directory or above it (the files of a global install under project ownership) and in
-    rtok's own source checkout (the README's first command runs there)."""
-    problem = first_run.project_problem(root, home)
-    if problem is not None:
-        raise UsageError(
-            f"{problem}, not a project of yours: leave out --project to install for your "
-            "user account, or run rtok from inside your project"
-        )
 
 
 def collect_edits(
@@ -271,8 +195,6 @@ def _run(
     ctx = build_context(opts, scope, consent=consent, awareness=awareness)
 
     if opts.show:
-        from rtok.install import show
-
         names = select_agents(opts, descriptors, scope, ctx) if opts.agents else []
         out.write(show.render(descriptors, names or sorted(descriptors), opts, json=opts.json))
         return EXIT_OK

@@ -6,18 +6,17 @@ import json as jsonlib
 import os
 from collections.abc import Mapping, Sequence
 
-from rtok.install import fsio
+from rtok.install import context, fsio
 from rtok.install.descriptor import Descriptor
 from rtok.install.model import FileEdit, InstallContext
 from rtok.install.options import InitOptions, UsageError
 from rtok.install.proof import proof_facts
+from rtok.install.report import shell_path, shown_path, shown_text
 
 
 def _context(opts: InitOptions, scope: str) -> InstallContext:
-    from rtok.install import runner
-
-    return runner.build_context(
-        opts, scope, consent=True, awareness=opts.awareness or runner.configured_awareness()
+    return context.build_context(
+        opts, scope, consent=True, awareness=opts.awareness or context.configured_awareness()
     )
 
 
@@ -37,15 +36,13 @@ def agent_rows(
     *,
     with_status: bool,
 ) -> list[dict[str, object]]:
-    from rtok.install import runner
-
-    mod = runner.integrations()
+    mod = context.integrations()
     contexts = {scope: _context(opts, scope) for scope in ("global", "project")}
     # Outside a project (in HOME or above it) there is no project scope to report.
     in_project = True
     try:
         project = contexts["project"]
-        runner.check_project_root(project.project_root or "", project.home)
+        context.check_project_root(project.project_root or "", project.home)
     except UsageError:
         in_project = False
     rows: list[dict[str, object]] = []
@@ -100,8 +97,6 @@ def agent_rows(
 
 def fix_command(name: str, scope: str, project_root: str | None) -> str:
     """The command that completes (or repairs) rtok's install of `name` in `scope`."""
-    from rtok.install.report import shell_path
-
     if scope == "global":
         return f"rtok init -a {name} -g --auto-patch"
     return f"cd {shell_path(project_root or '.')} && rtok init -a {name} --project --auto-patch"
@@ -124,8 +119,6 @@ def _strings(value: object) -> list[str]:
 
 def status_line(row: Mapping[str, object], project_root: str | None) -> str:
     """One line per agent: installed / partial / broken / absent, the scopes, the fix."""
-    from rtok.install.report import shown_path
-
     name = str(row["name"])
     installed = _strings(row.get("installed"))
     partial = _strings(row.get("partial"))
@@ -159,10 +152,7 @@ def render(
     rows = agent_rows(descriptors, names, opts, with_status=True)
     if json:
         return jsonlib.dumps(rows, indent=2) + "\n"
-    from rtok.install import runner
-    from rtok.install.report import shown_path, shown_text
-
-    root = runner.find_project_root(opts.cwd)
+    root = context.find_project_root(opts.cwd)
     lines: list[str] = []
     for row in rows:
         lines.append(status_line(row, root))

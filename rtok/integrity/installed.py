@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from rtok import fileio, paths
 from rtok.install import integrations
+from rtok.install.context import resolve_rtok_bin
 from rtok.install.descriptor import Descriptor
 from rtok.install.model import FileEdit, InstallContext
 
@@ -43,8 +44,6 @@ def trust_config(agent: str, scope: str) -> str:
 
 
 def rtok_bin() -> str:
-    from rtok.install.runner import resolve_rtok_bin
-
     return resolve_rtok_bin()
 
 

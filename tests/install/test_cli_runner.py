@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rtok.install import runner
+from rtok.install import context, runner
 from rtok.install.options import InitOptions
 
 
@@ -17,7 +17,7 @@ from rtok.install.options import InitOptions
 def _test_integration(monkeypatch: pytest.MonkeyPatch) -> None:
     import install_test_integration
 
-    monkeypatch.setattr(runner, "ACTIVE_INTEGRATIONS", install_test_integration)
+    monkeypatch.setattr(context, "ACTIVE_INTEGRATIONS", install_test_integration)
 
 
 def _run(opts: InitOptions, *, choose=None, confirm=None):  # type: ignore[no-untyped-def]
