@@ -27,8 +27,9 @@ def sha256_hex(data: bytes) -> str:
     return digest
 
 
-def read_or_none(path: str) -> bytes | None:
-    """The bytes of `path`, None when it does not exist; other errors propagate."""
+def read_if_exists(path: str) -> bytes | None:
+    """The bytes of `path`, None when it does not exist; other errors (a directory, no
+    permission) propagate as the OSError they are."""
     try:
         with open(path, "rb") as handle:
             return handle.read()
@@ -54,6 +55,6 @@ def read_if_readable(path: str) -> bytes | None:
     """The bytes of `path`, None when it is missing or cannot be read (checks that report
     on a file, rather than write it, treat both alike)."""
     try:
-        return read_or_none(path)
+        return read_if_exists(path)
     except OSError:
         return None

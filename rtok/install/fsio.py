@@ -38,9 +38,10 @@ class TargetChanged(Exception):
 _UNCHECKED = object()
 
 
-def read_or_none(path: str) -> bytes | None:
-    """Current bytes of `path`, None when it does not exist."""
-    return _readable(fileio.read_or_none, path)
+def read_target(path: str) -> bytes | None:
+    """Current bytes of a file rtok may edit: None when it does not exist; a
+    `FileAccessError` that says why when it cannot be read (a directory, no permission)."""
+    return _readable(fileio.read_if_exists, path)
 
 
 def read_with_mode(path: str) -> tuple[bytes | None, int | None]:
@@ -113,7 +114,7 @@ def atomic_write(
         finally:
             os.close(fd)
         if expect is not _UNCHECKED:
-            current = read_or_none(target)
+            current = read_target(target)
             if current != expect:
                 raise TargetChanged(target, current)
         os.replace(temp, target)
@@ -133,7 +134,7 @@ def write_all(fd: int, data: bytes) -> None:
 
 def durable_unlink(target: str, *, expect: bytes | object | None = _UNCHECKED) -> None:
     if expect is not _UNCHECKED:
-        current = read_or_none(target)
+        current = read_target(target)
         if current != expect:
             raise TargetChanged(target, current)
     os.unlink(target)

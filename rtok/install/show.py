@@ -23,7 +23,7 @@ def _context(opts: InitOptions, scope: str) -> InstallContext:
 def _status(edit: FileEdit) -> str:
     """ "installed" when the install edit would change nothing, else "missing"."""
     try:
-        current = fsio.read_or_none(os.path.realpath(edit.path))
+        current = fsio.read_target(os.path.realpath(edit.path))
         return "installed" if edit.transform(current) == current else "missing"
     except Exception as exc:
         return f"unreadable ({exc})"

@@ -46,7 +46,7 @@ def _keys_for(path: str) -> set[str]:
 
 
 def load() -> InstallState:
-    raw = fsio.read_or_none(state_file())
+    raw = fsio.read_target(state_file())
     if raw is None:
         return InstallState(frozenset(), frozenset())
     try:
@@ -76,7 +76,7 @@ def update(
     if not (add_files or add_dirs or remove_files or remove_dirs):
         return
     with locked([_STATE_LOCK]):
-        raw = fsio.read_or_none(state_file())
+        raw = fsio.read_target(state_file())
         data: dict[str, dict[str, dict[str, object]]]
         if raw is None:
             data = {"created_files": {}, "created_dirs": {}}
@@ -111,7 +111,7 @@ OriginTable = dict[str, tuple[str, str]]
 
 def load_origins() -> OriginTable:
     """Real path -> (hash of the bytes rtok wrote, base64 of the bytes before rtok)."""
-    raw = fsio.read_or_none(state_file())
+    raw = fsio.read_target(state_file())
     if raw is None:
         return {}
     try:
@@ -145,7 +145,7 @@ def update_origins(*, keep: dict[str, tuple[str, bytes]], drop: Iterable[str]) -
     if not keep and not drop:
         return
     with locked([_STATE_LOCK]):
-        raw = fsio.read_or_none(state_file())
+        raw = fsio.read_target(state_file())
         if raw is None:
             document: dict[str, object] = {
                 "version": STATE_VERSION,

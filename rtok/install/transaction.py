@@ -86,7 +86,7 @@ def _recheck(
             f"{change.path}: now resolves to {os.path.realpath(change.path)} instead of "
             f"{change.real_path}; nothing was written, run the command again"
         )
-    current = fsio.read_or_none(change.real_path)
+    current = fsio.read_target(change.real_path)
     if current == change.old:
         return change
     if strict:
@@ -131,7 +131,7 @@ def _recheck_in_place(
     origin_table: state.OriginTable | None = None,
 ) -> Change | None:
     """A file that needed no change at planning; another run may have changed it since."""
-    current = fsio.read_or_none(real_path)
+    current = fsio.read_target(real_path)
     new: bytes | None = current
     for edit in edits:
         new = edit.transform(new)
@@ -218,7 +218,7 @@ def _settled_replan(
     for attempt in range(SETTLE_TRIES):
         if attempt:
             time.sleep(SETTLE_DELAY_S)
-            current = fsio.read_or_none(change.real_path)
+            current = fsio.read_target(change.real_path)
         if _is_blank(current) and not _is_blank(change.old) and change.old is not None:
             problem = None
             continue
@@ -493,7 +493,7 @@ def _sync_integrity(
             (edit, change.new) for change in applied for edit in change.edits
         ]
         outcomes.extend(
-            (edit, fsio.read_or_none(os.path.realpath(edit.path))) for edit in plan.unchanged
+            (edit, fsio.read_target(os.path.realpath(edit.path))) for edit in plan.unchanged
         )
         known = (
             {(os.path.abspath(r.path), r.kind, r.agent, r.sha256) for r in load_records()}

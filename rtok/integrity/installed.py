@@ -99,6 +99,6 @@ def same_path(a: str, b: str) -> bool:
     return os.path.abspath(a) == os.path.abspath(b) or os.path.realpath(a) == os.path.realpath(b)
 
 
-def read_or_none(path: str) -> bytes | None:
-    """The bytes of an installed file, None when it is missing or unreadable."""
-    return fileio.read_if_readable(path)
+# The bytes of an installed file, None when it is missing or cannot be read: the contract
+# of fileio.read_if_readable, under the name verify and doctor call it by.
+read_or_none = fileio.read_if_readable

@@ -277,7 +277,7 @@ def codex_trust(
     state: tuple[str, ...] = ("hooks", "state")
 
     def read_hooks() -> bytes | None:
-        return fsio.read_or_none(hooks_path)
+        return fsio.read_target(hooks_path)
 
     def wanted() -> dict[str, str]:
         return owned_group_entries(hooks_install(read_hooks()), hooks_path, container, target.agent)
