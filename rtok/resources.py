@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-DATA_FOLDERS = ("integrations", "templates", "awareness", "trust", "rules")
+DATA_FOLDERS = ("integrations", "templates", "awareness", "shipped", "rules")
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 

@@ -108,7 +108,7 @@ def test_wheel_metadata_names_license_urls_classifiers_and_runtime_deps(
     assert test_extra and all("extra == 'test'" in h or 'extra == "test"' in h for h in test_extra)
 
 
-def test_sdist_carries_the_license(tmp_path: Path) -> None:
+def test_sdist_carries_the_license_and_the_data_folders(tmp_path: Path) -> None:
     import tarfile
 
     out = tmp_path / "sdist"
@@ -129,6 +129,9 @@ def test_sdist_carries_the_license(tmp_path: Path) -> None:
     with tarfile.open(sdists[0]) as tar:
         members = {m.name.split("/", 1)[1]: m for m in tar.getmembers() if "/" in m.name}
         assert "LICENSE" in members
+        for folder in DATA_FOLDERS:
+            assert any(name.startswith(f"{folder}/") for name in members), folder
+        assert "shipped/manifest.json" in members
         handle = tar.extractfile(members["LICENSE"])
         assert handle is not None and handle.read().decode() == _license_text()
 

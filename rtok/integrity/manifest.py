@@ -1,4 +1,4 @@
-"""The trust/ manifest: SHA-256 of every template and awareness file rtok has shipped.
+"""The shipped/ manifest: SHA-256 of every template and awareness file rtok has shipped.
 
 It lets rtok recognise its own files from any released version and tell a stock file from
 one the user edited. Templates may hold placeholders the installer substitutes (the rtok
@@ -7,7 +7,7 @@ so a written file is recognised whatever value was put there: the values' length
 from the file's length, the values are cut back out, and the result must hash to a shipped
 template.
 
-Format of trust/manifest.json:
+Format of shipped/manifest.json:
     {"version": 1,
      "artifacts": {"templates/opencode/rtok.ts": [
          {"sha256": "<hex of the template bytes>", "size": 1234,
@@ -131,7 +131,7 @@ def render_manifest(manifest: Manifest) -> str:
 
 
 def manifest_path() -> str:
-    return resources.data_path("trust", MANIFEST_FILE)
+    return resources.data_path("shipped", MANIFEST_FILE)
 
 
 @lru_cache(maxsize=1)

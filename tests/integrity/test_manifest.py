@@ -1,4 +1,4 @@
-"""trust/manifest.json: in sync with templates/ and awareness/, history kept, stock files
+"""shipped/manifest.json: in sync with templates/ and awareness/, history kept, stock files
 recognised whatever rtok path was substituted into them."""
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ def test_committed_manifest_matches_shipped_files() -> None:
     fresh = manifest.render_manifest(
         manifest.build_manifest(json.loads(committed), __version__, manifest.shipped_files())
     )
-    assert committed == fresh, "run scripts/gen_trust_manifest.py"
+    assert committed == fresh, "run scripts/gen_shipped_manifest.py"
 
 
 def test_script_check_mode_agrees() -> None:
     result = subprocess.run(
-        [sys.executable, "scripts/gen_trust_manifest.py", "--check"],
+        [sys.executable, "scripts/gen_shipped_manifest.py", "--check"],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,

@@ -3,7 +3,7 @@
 A template holds `{{RTOK_BIN_JSON}}` where the installer puts the rtok path as a JSON
 string literal (valid in TypeScript and Python alike). A file on disk is rtok's stock file
 when some shipped version of its template, with any value in its placeholders, gives its
-bytes: the trust/ manifest knows every shipped version; the current template (rendered
+bytes: the shipped/ manifest knows every shipped version; the current template (rendered
 with any path) is always known, even before the manifest is regenerated.
 """
 

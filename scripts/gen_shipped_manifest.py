@@ -1,4 +1,4 @@
-"""Regenerate trust/manifest.json: the hashes of every shipped template and awareness file.
+"""Regenerate shipped/manifest.json: the hashes of every shipped template and awareness file.
 
 Entries of earlier rtok versions are kept; the current version's entries are replaced by
 what templates/ and awareness/ hold now. `--check` exits 1 (writing nothing) when the
@@ -40,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{os.path.relpath(target, ROOT)} is up to date")
         return 0
     if args.check:
-        print(f"{os.path.relpath(target, ROOT)} is out of date: run scripts/gen_trust_manifest.py")
+        relpath = os.path.relpath(target, ROOT)
+        print(f"{relpath} is out of date: run scripts/gen_shipped_manifest.py")
         return 1
     with open(target, "w", encoding="utf-8") as handle:
         handle.write(fresh)
