@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import TextIO
 
 from rtok import paths
@@ -51,26 +52,16 @@ def _scopes_of(descriptor: Descriptor) -> list[str]:
 def select_agents(
     opts: InitOptions, descriptors: dict[str, Descriptor], scope: str, ctx: InstallContext
 ) -> list[str]:
-    names: list[str] = []
-    for name in opts.agents:
-        for part in name.split(","):
-            part = part.strip().lower()
-            if part and part not in names:
-                names.append(part)
+    """The agents to act on: those named (`--agent a,b`, each once, in order), and with
+    --all every other one with this scope (for an uninstall: installed in it)."""
+    names = _named_agents(opts.agents)
     unknown = [n for n in names if n not in descriptors]
     if unknown:
         raise UsageError(
             f"unknown agent(s): {', '.join(unknown)}; known: {', '.join(sorted(descriptors))}"
         )
     if opts.all_agents:
-        mod = integrations()
-        for name, descriptor in sorted(descriptors.items()):
-            if name in names or scope not in _scopes_of(descriptor):
-                continue
-            if opts.uninstall and scope not in mod.installed_scopes(descriptor, ctx):
-                continue
-            names.append(name)
-        return names
+        return names + _other_agents(opts, descriptors, scope, ctx, names)
     for name in names:
         if scope not in _scopes_of(descriptors[name]):
             other = "-g/--global" if scope == "project" else "a project directory without -g"
@@ -79,6 +70,35 @@ def select_agents(
                 f"{', '.join(_scopes_of(descriptors[name])) or 'none'}); use {other}"
             )
     return names
+
+
+def _named_agents(given: Sequence[str]) -> list[str]:
+    names: list[str] = []
+    for name in given:
+        for part in name.split(","):
+            part = part.strip().lower()
+            if part and part not in names:
+                names.append(part)
+    return names
+
+
+def _other_agents(
+    opts: InitOptions,
+    descriptors: dict[str, Descriptor],
+    scope: str,
+    ctx: InstallContext,
+    named: list[str],
+) -> list[str]:
+    """--all: every agent not named with this scope; for an uninstall, installed in it."""
+    mod = integrations()
+    others: list[str] = []
+    for name, descriptor in sorted(descriptors.items()):
+        if name in named or scope not in _scopes_of(descriptor):
+            continue
+        if opts.uninstall and scope not in mod.installed_scopes(descriptor, ctx):
+            continue
+        others.append(name)
+    return others
 
 
 def collect_edits(
@@ -111,6 +131,7 @@ def run(
     try:
         if opts.purge and not (opts.agents or opts.all_agents):
             return leftovers.run_purge(opts, out, err, confirm)
+        opts = _check_never_writes(opts)
         code = _run(opts, action, out, err, choose, confirm)
         if action == "uninstall":
             code = _after_uninstall(opts, code, out, err, confirm)
@@ -128,6 +149,13 @@ def run(
         return _fail(
             opts, out, err, f"{where}{exc.strerror or exc}; nothing was written", [], EXIT_FAILED
         )
+
+
+def _check_never_writes(opts: InitOptions) -> InitOptions:
+    """--check is a dry run (a copy of `opts` says so; the caller's is left as it is)."""
+    if opts.check and opts.dry_run is False:
+        return replace(opts, dry_run=True)
+    return opts
 
 
 def _after_uninstall(
@@ -160,6 +188,21 @@ def _fail(
     return code
 
 
+@dataclass(frozen=True)
+class _Run:
+    """One init/uninstall once its agents and scope are known."""
+
+    opts: InitOptions
+    action: Action
+    scope: str
+    agents: list[str]
+    descriptors: dict[str, Descriptor]
+    ctx: InstallContext
+    confirming: bool  # the one confirmation after the full diff is asked
+    out: TextIO
+    err: TextIO
+
+
 def _run(
     opts: InitOptions,
     action: Action,
@@ -168,29 +211,23 @@ def _run(
     choose: Choose | None,
     confirm: Confirm | None,
 ) -> int:
+    """From options to exit status; `opts` itself is never changed (the agents and scope
+    chosen at the prompt go into a copy)."""
     awareness = _check_options(opts)
     descriptors = _load_descriptors()
     if opts.global_scope and opts.project_scope:
         raise UsageError("-g/--global and --project exclude each other")
-    prompting = (
-        opts.interactive
-        and not opts.agents
-        and not opts.all_agents
-        and not (opts.json or opts.check or opts.show)
-    )
-    if prompting and not _prompt_for_agents(opts, descriptors, choose, err):
-        return EXIT_OK
+    prompting = _prompting(opts)
+    if prompting:
+        chosen = _prompt_for_agents(opts, descriptors, choose, err)
+        if chosen is None:
+            return EXIT_OK
+        opts = chosen
 
     # One rule for every path, terminal or not: the user's account unless --project was
     # given (or project was chosen at the question).
     scope = "project" if opts.project_scope else "global"
-    # On a terminal, without --auto-patch/--no-patch, the one confirmation after the full
-    # diff is the consent to edit shared settings files too.
-    confirming = prompting or (
-        opts.interactive
-        and opts.patch is None
-        and not (opts.json or opts.check or opts.dry_run or opts.show)
-    )
+    confirming = prompting or _confirms_on_terminal(opts)
     consent = bool(opts.patch) or confirming
     ctx = build_context(opts, scope, consent=consent, awareness=awareness)
 
@@ -204,35 +241,68 @@ def _run(
     agents = select_agents(opts, descriptors, scope, ctx)
     if ctx.project_root is not None:
         check_project_root(ctx.project_root, ctx.home)
-    edits = collect_edits(agents, scope, action, ctx)
+    the_run = _Run(opts, action, scope, agents, descriptors, ctx, confirming, out, err)
+    the_plan = _plan(the_run, consent)
+    if opts.dry_run:
+        return _report_dry_run(opts, the_plan, action, scope, out, ctx)
+    return _apply(the_run, the_plan, confirm)
+
+
+def _prompting(opts: InitOptions) -> bool:
+    """No agent given on a terminal, and nothing that only reports: ask for them."""
+    return (
+        opts.interactive
+        and not opts.agents
+        and not opts.all_agents
+        and not (opts.json or opts.check or opts.show)
+    )
+
+
+def _confirms_on_terminal(opts: InitOptions) -> bool:
+    """On a terminal, without --auto-patch/--no-patch, the one confirmation after the full
+    diff is the consent to edit shared settings files too."""
+    return (
+        opts.interactive
+        and opts.patch is None
+        and not (opts.json or opts.check or opts.dry_run or opts.show)
+    )
+
+
+def _plan(the_run: _Run, consent: bool) -> planner.Plan:
+    """The plan of the run's edits, with the notes that go with it."""
+    opts, action, scope, ctx = the_run.opts, the_run.action, the_run.scope, the_run.ctx
+    edits = collect_edits(the_run.agents, scope, action, ctx)
     # --no-patch asks for the rest to be written and the shared settings change printed
     # as steps to do by hand; otherwise an agent is installed whole or not at all.
     the_plan = planner.plan(
         edits, ctx, consent=consent, action=action, whole=opts.patch is not False
     )
     if action == "install":
-        _install_notes(agents, scope, ctx, err)
+        _install_notes(the_run.agents, scope, ctx, the_run.err)
     if action == "uninstall" and not the_plan.changes and not the_plan.declined:
-        _other_scope_note(opts, agents, descriptors, scope, err)
-    if opts.dry_run:
-        return _report_dry_run(opts, the_plan, action, scope, out, ctx)
+        _other_scope_note(opts, the_run.agents, the_run.descriptors, scope, the_run.err)
+    return the_plan
 
+
+def _apply(the_run: _Run, the_plan: planner.Plan, confirm: Confirm | None) -> int:
+    """Confirm (on a terminal), apply, and report."""
+    opts, action, ctx, out, err = (
+        the_run.opts,
+        the_run.action,
+        the_run.ctx,
+        the_run.out,
+        the_run.err,
+    )
     messages: list[str] = []
     trust_asked = False
-    if confirming and the_plan.changes:
+    if the_run.confirming and the_plan.changes:
         if not _confirm_plan(opts, the_plan, action, confirm, out, err, messages):
             return EXIT_PENDING
         trust_asked = action == "install"
-    if (
-        action == "install"
-        and ctx.rtok_bin == paths.launcher()
-        and set(agents) - set(the_plan.held)
-    ):
-        # Before the hooks that name it: a re-run repairs a launcher that went stale.
-        launcher.ensure()
-        leftovers.make_private()  # what an earlier release left readable to others
+    if action == "install" and ctx.rtok_bin == paths.launcher():
+        _refresh_launcher(the_run.agents, the_plan)
     result = transaction.apply(
-        the_plan, strict=confirming, action=action, project_root=ctx.project_root
+        the_plan, strict=the_run.confirming, action=action, project_root=ctx.project_root
     )
     messages.extend(_settle_command_link(action, ctx, the_plan))
     code = _outcome(opts, the_plan, messages)
@@ -243,7 +313,7 @@ def _run(
             report.plan_json(
                 the_plan,
                 action=action,
-                scope=scope,
+                scope=the_run.scope,
                 applied=result,
                 exit_code=code,
                 messages=messages,
@@ -251,8 +321,17 @@ def _run(
         )
         return code
     _report_applied(opts, the_plan, result, action, messages, out, err)
-    _report_next(agents, descriptors, scope, action, the_plan, result, code, ctx, out)
+    _report_next(
+        the_run.agents, the_run.descriptors, the_run.scope, action, the_plan, result, code, ctx, out
+    )
     return code
+
+
+def _refresh_launcher(agents: Sequence[str], the_plan: planner.Plan) -> None:
+    """Before the hooks that name it: a re-run repairs a launcher that went stale."""
+    if set(agents) - set(the_plan.held):
+        launcher.ensure()
+        leftovers.make_private()  # what an earlier release left readable to others
 
 
 def _report_next(
@@ -282,8 +361,6 @@ def _check_options(opts: InitOptions) -> str:
         raise UsageError(
             f"--awareness must be one of {', '.join(AWARENESS_LEVELS)}, not {opts.awareness!r}"
         )
-    if opts.check and opts.dry_run is False:
-        opts.dry_run = True  # --check never writes
     return opts.awareness or configured_awareness()
 
 
@@ -296,8 +373,8 @@ def _load_descriptors() -> dict[str, Descriptor]:
 
 def _prompt_for_agents(
     opts: InitOptions, descriptors: dict[str, Descriptor], choose: Choose | None, err: TextIO
-) -> bool:
-    """Ask for agents and scope (into `opts`); False when none was chosen."""
+) -> InitOptions | None:
+    """Ask for agents and scope: a copy of `opts` with them; None when none was chosen."""
     if choose is None:
         raise UsageError("no agent given: use --agent NAME (see `rtok agents`) or --all")
     chosen, global_scope = choose(opts, descriptors)
@@ -307,10 +384,8 @@ def _prompt_for_agents(
         err.write(f"note: {first_run.skipped_note(skipped, descriptors, scope)}\n")
     if not chosen:
         err.write("No agent chosen; nothing written.\n")
-        return False
-    opts.agents = chosen
-    opts.global_scope, opts.project_scope = global_scope, not global_scope
-    return True
+        return None
+    return replace(opts, agents=chosen, global_scope=global_scope, project_scope=not global_scope)
 
 
 def _install_notes(agents: Sequence[str], scope: str, ctx: InstallContext, err: TextIO) -> None:

@@ -3,6 +3,7 @@ files, exit statuses."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 from pathlib import Path
@@ -40,6 +41,19 @@ def test_interactive_choice_preview_and_one_confirmation(isolated_home: Path) ->
     assert "+++ ~/" in out  # the full diff was shown before the question
     # The confirmation is the consent: the shared settings file was patched too.
     assert (isolated_home / ".testagent" / "settings.json").exists()
+
+
+def test_the_runner_leaves_the_callers_options_as_they_were(isolated_home: Path) -> None:
+    """The agents and scope chosen at the prompt, and --check's dry run, go into a copy."""
+    opts = InitOptions(cwd=str(isolated_home), interactive=True)
+    before = dataclasses.replace(opts)
+    code, _, _ = _run(opts, choose=lambda o, d: (["test"], True), confirm=lambda q: False)
+    assert code == 1 and opts == before
+    check = InitOptions(agents=["test"], global_scope=True, check=True, cwd=str(isolated_home))
+    before = dataclasses.replace(check)
+    code, out, err = _run(check)
+    assert code == 1, out + err  # changes pending, none written
+    assert check == before and not (isolated_home / ".testagent").exists()
 
 
 def test_interactive_refusal_writes_nothing(isolated_home: Path) -> None:
