@@ -102,28 +102,47 @@ def _count(db: str, table: str) -> int | None:
 
 
 def _detail(label: str, found: Sequence[str], files: int) -> str:
-    data = paths.data_dir()
-    if label == "archive":
-        entries = _count(paths.archive_db(), "entries")
-        return "" if entries is None else f"{entries} entr{'y' if entries == 1 else 'ies'}"
-    if label == "ledger":
-        runs = _count(paths.ledger_db(), "runs")
-        return "" if runs is None else f"{runs} run{'' if runs == 1 else 's'}"
-    if label == "settings backups":
-        backups = os.path.join(data, "backups")
-        folders = [d for d in _listdir(backups) if os.path.isdir(os.path.join(backups, d))]
-        copies = sum(
-            1 for d in folders for f in _listdir(os.path.join(backups, d)) if f != "manifest.json"
-        )
-        return f"{copies} file{'' if copies == 1 else 's'} from {len(folders)} run(s)"
-    if label == "launcher and preload bundles":
-        bundles = sum(
-            len(_listdir(os.path.join(top, "bin", "preload"))) for top in {data, paths.state_dir()}
-        )
-        return f"{bundles} bundle{'' if bundles == 1 else 's'}"
-    if label == "lock files":
-        return f"{files} file{'' if files == 1 else 's'}"
-    return ""
+    """What a part holds, in its own units ("" where there is nothing to count)."""
+    detail = _DETAILS.get(label)
+    return detail(files) if detail is not None else ""
+
+
+def _archive_detail(files: int) -> str:
+    entries = _count(paths.archive_db(), "entries")
+    return "" if entries is None else f"{entries} entr{'y' if entries == 1 else 'ies'}"
+
+
+def _ledger_detail(files: int) -> str:
+    runs = _count(paths.ledger_db(), "runs")
+    return "" if runs is None else f"{runs} run{'' if runs == 1 else 's'}"
+
+
+def _backups_detail(files: int) -> str:
+    backups = os.path.join(paths.data_dir(), "backups")
+    folders = [d for d in _listdir(backups) if os.path.isdir(os.path.join(backups, d))]
+    copies = sum(
+        1 for d in folders for f in _listdir(os.path.join(backups, d)) if f != "manifest.json"
+    )
+    return f"{copies} file{'' if copies == 1 else 's'} from {len(folders)} run(s)"
+
+
+def _bundles_detail(files: int) -> str:
+    tops = {paths.data_dir(), paths.state_dir()}
+    bundles = sum(len(_listdir(os.path.join(top, "bin", "preload"))) for top in tops)
+    return f"{bundles} bundle{'' if bundles == 1 else 's'}"
+
+
+def _files_detail(files: int) -> str:
+    return f"{files} file{'' if files == 1 else 's'}"
+
+
+_DETAILS: dict[str, Callable[[int], str]] = {
+    "archive": _archive_detail,
+    "ledger": _ledger_detail,
+    "settings backups": _backups_detail,
+    "launcher and preload bundles": _bundles_detail,
+    "lock files": _files_detail,
+}
 
 
 def _listdir(path: str) -> list[str]:
@@ -158,22 +177,7 @@ def inventory() -> list[Part]:
         if label == "lock files":
             found += [os.path.join(data, n) for n in present if n.endswith(".lock")]
             known.update(n for n in present if n.endswith(".lock"))
-        if label == "launcher and preload bundles":
-            # The launcher lives in the state dir (so that clearing the data dir leaves
-            # the hooks working); earlier releases kept it in the data dir.
-            state = paths.state_dir()
-            if os.path.realpath(state) != os.path.realpath(data) and os.path.lexists(
-                os.path.join(state, "bin")
-            ):
-                found.append(os.path.join(state, "bin"))
-        if label == "caches":
-            cache = paths.cache_dir()
-            if os.path.realpath(cache) != os.path.realpath(data) and _listdir(cache):
-                found += [
-                    os.path.join(cache, n)
-                    for n in _listdir(cache)
-                    if _owned_everything(cache) or n in ("parsed", "regex")
-                ]
+        found += _EXTRA_PLACES.get(label, _nowhere)(data)
         if found:
             parts.append(_part(label, found))
     if _owned_everything(data):
@@ -181,6 +185,40 @@ def inventory() -> list[Part]:
         if other:
             parts.append(_part("other files", other))
     return parts
+
+
+def _nowhere(data: str) -> list[str]:
+    return []
+
+
+def _state_bin(data: str) -> list[str]:
+    """The launcher lives in the state dir (so that clearing the data dir leaves the hooks
+    working); earlier releases kept it in the data dir."""
+    state = paths.state_dir()
+    if os.path.realpath(state) != os.path.realpath(data) and os.path.lexists(
+        os.path.join(state, "bin")
+    ):
+        return [os.path.join(state, "bin")]
+    return []
+
+
+def _cache_entries(data: str) -> list[str]:
+    """The cache dir's entries: all of them in a folder of rtok's own, else its caches."""
+    cache = paths.cache_dir()
+    if os.path.realpath(cache) == os.path.realpath(data) or not _listdir(cache):
+        return []
+    return [
+        os.path.join(cache, n)
+        for n in _listdir(cache)
+        if _owned_everything(cache) or n in ("parsed", "regex")
+    ]
+
+
+# Parts that also live outside the data dir: label -> where else they are found.
+_EXTRA_PLACES: dict[str, Callable[[str], list[str]]] = {
+    "launcher and preload bundles": _state_bin,
+    "caches": _cache_entries,
+}
 
 
 def make_private() -> None:
@@ -306,10 +344,7 @@ def run_purge(
     installs = installed_now()
     kept = config_files()
     if installs:
-        if opts.json:
-            out.write(report.purge_json([], kept, installs, None, EXIT_USAGE))
-        else:
-            err.write(report.purge_refused(installs))
+        _refuse_purge(opts, out, err, installs, kept)
         return EXIT_USAGE
     parts = inventory()
     if opts.json and (opts.dry_run or not opts.yes or not parts):
@@ -324,19 +359,45 @@ def run_purge(
     if opts.dry_run:
         report.write_result(out, "Dry run: nothing removed.")
         return EXIT_OK
-    if not opts.yes and not opts.json:
-        if not (opts.interactive and confirm is not None):
-            err.write(
-                "rtok: removing rtok's data needs consent: rerun with --yes (nothing removed)\n"
-            )
-            return EXIT_PENDING
-        out.flush()
-        if not confirm(f"Remove these ({human_size(total_size(parts))})?"):
-            err.write("Not confirmed; nothing removed.\n")
-            return EXIT_PENDING
+    if not _purge_confirmed(opts, out, err, confirm, parts):
+        return EXIT_PENDING
     removed = purge(parts)
     if opts.json:
         out.write(report.purge_json(parts, kept, [], removed, EXIT_OK))
     else:
         report.write_result(out, report.purge_result(parts, kept, removed=True))
     return EXIT_OK
+
+
+def _refuse_purge(
+    opts: InitOptions, out: TextIO, err: TextIO, installs: list[Install], kept: list[str]
+) -> None:
+    """Say that an agent still uses rtok (its launcher, its records): nothing is removed."""
+    from rtok.install import report
+    from rtok.install.options import EXIT_USAGE
+
+    if opts.json:
+        out.write(report.purge_json([], kept, installs, None, EXIT_USAGE))
+    else:
+        err.write(report.purge_refused(installs))
+
+
+def _purge_confirmed(
+    opts: InitOptions,
+    out: TextIO,
+    err: TextIO,
+    confirm: Callable[[str], bool] | None,
+    parts: Sequence[Part],
+) -> bool:
+    """--yes (or --json, which asks nothing), or the one question on a terminal (default
+    no); elsewhere, no."""
+    if opts.yes or opts.json:
+        return True
+    if not (opts.interactive and confirm is not None):
+        err.write("rtok: removing rtok's data needs consent: rerun with --yes (nothing removed)\n")
+        return False
+    out.flush()
+    if not confirm(f"Remove these ({human_size(total_size(parts))})?"):
+        err.write("Not confirmed; nothing removed.\n")
+        return False
+    return True

@@ -36,19 +36,13 @@ def agent_rows(
     *,
     with_status: bool,
 ) -> list[dict[str, object]]:
-    mod = context.integrations()
     contexts = {scope: _context(opts, scope) for scope in ("global", "project")}
-    # Outside a project (in HOME or above it) there is no project scope to report.
-    in_project = True
-    try:
-        project = contexts["project"]
-        context.check_project_root(project.project_root or "", project.home)
-    except UsageError:
-        in_project = False
+    in_project = _in_project(contexts["project"])
     rows: list[dict[str, object]] = []
     for name in names:
         descriptor = descriptors[name]
         scopes = list(getattr(descriptor, "scopes", ()) or ())
+        # Outside a project (in HOME or above it) there is no project scope to report.
         visible = [scope for scope in scopes if in_project or scope != "project"]
         row: dict[str, object] = {
             "name": name,
@@ -57,42 +51,73 @@ def agent_rows(
             "scopes": scopes,
             "proof": proof_facts(descriptor),
         }
-        try:
-            row["detected"] = bool(mod.detect(descriptor, contexts["global"]))
-        except Exception as exc:
-            row["detected"] = False
-            row["error"] = str(exc)
-        installed: list[str] = []
-        partial: list[str] = []
-        for scope in visible:
-            try:
-                if scope in mod.installed_scopes(descriptor, contexts[scope]):
-                    installed.append(scope)
-                    if mod.missing_parts(descriptor, scope, contexts[scope]):
-                        partial.append(scope)
-            except Exception as exc:
-                row["error"] = str(exc)
-        row["installed"] = installed
-        row["partial"] = partial
-        files: dict[str, list[object]] = {}
-        for scope in visible:
-            try:
-                edits = mod.edits_for(name, scope, "install", contexts[scope])
-            except Exception as exc:
-                row["error"] = str(exc)
-                continue
-            seen: dict[str, object] = {}
-            for edit in edits:
-                if with_status:
-                    seen.setdefault(
-                        edit.path, {"path": edit.path, "kind": edit.kind, "status": _status(edit)}
-                    )
-                else:
-                    seen.setdefault(edit.path, edit.path)
-            files[scope] = list(seen.values())
-        row["files"] = files
+        _add_install_state(row, descriptor, visible, contexts)
+        _add_files(row, name, visible, contexts, with_status)
         rows.append(row)
     return rows
+
+
+def _in_project(project: InstallContext) -> bool:
+    try:
+        context.check_project_root(project.project_root or "", project.home)
+    except UsageError:
+        return False
+    return True
+
+
+def _add_install_state(
+    row: dict[str, object],
+    descriptor: Descriptor,
+    visible: list[str],
+    contexts: Mapping[str, InstallContext],
+) -> None:
+    """`detected`, and the scopes rtok is `installed` in (`partial` where parts are
+    missing); a failure to tell is the row's `error`."""
+    mod = context.integrations()
+    try:
+        row["detected"] = bool(mod.detect(descriptor, contexts["global"]))
+    except Exception as exc:
+        row["detected"] = False
+        row["error"] = str(exc)
+    installed: list[str] = []
+    partial: list[str] = []
+    for scope in visible:
+        try:
+            if scope in mod.installed_scopes(descriptor, contexts[scope]):
+                installed.append(scope)
+                if mod.missing_parts(descriptor, scope, contexts[scope]):
+                    partial.append(scope)
+        except Exception as exc:
+            row["error"] = str(exc)
+    row["installed"] = installed
+    row["partial"] = partial
+
+
+def _add_files(
+    row: dict[str, object],
+    name: str,
+    visible: list[str],
+    contexts: Mapping[str, InstallContext],
+    with_status: bool,
+) -> None:
+    """Per scope, the files an install touches (each once), with their status."""
+    files: dict[str, list[object]] = {}
+    for scope in visible:
+        try:
+            edits = context.integrations().edits_for(name, scope, "install", contexts[scope])
+        except Exception as exc:
+            row["error"] = str(exc)
+            continue
+        seen: dict[str, object] = {}
+        for edit in edits:
+            if with_status:
+                seen.setdefault(
+                    edit.path, {"path": edit.path, "kind": edit.kind, "status": _status(edit)}
+                )
+            else:
+                seen.setdefault(edit.path, edit.path)
+        files[scope] = list(seen.values())
+    row["files"] = files
 
 
 def fix_command(name: str, scope: str, project_root: str | None) -> str:
@@ -156,19 +181,8 @@ def render(
     lines: list[str] = []
     for row in rows:
         lines.append(status_line(row, root))
-        if not opts.verbose:
-            continue
-        files = row["files"]
-        assert isinstance(files, dict)
-        installed = row["installed"]
-        for scope in installed if isinstance(installed, list) else []:
-            for entry in files.get(scope, []):
-                lines.append(
-                    f"  {scope}: {shown_path(entry['path'])} ({entry['kind']}): "
-                    f"{shown_text(str(entry['status']))}"
-                )
-        if row.get("error"):
-            lines.append(f"  error: {shown_text(str(row['error']))}")
+        if opts.verbose:
+            lines.extend(_file_lines(row))
     counts = {
         word: sum(1 for line in lines if line[13:].startswith(word))
         for word in ("installed", "partial", "broken")
@@ -179,3 +193,20 @@ def render(
         f"(of {len(rows)} agent{'' if len(rows) == 1 else 's'})."
     )
     return "\n".join(lines) + "\n"
+
+
+def _file_lines(row: Mapping[str, object]) -> list[str]:
+    """--verbose: each file of each installed scope with its status, and the error."""
+    lines: list[str] = []
+    files = row["files"]
+    assert isinstance(files, dict)
+    installed = row["installed"]
+    for scope in installed if isinstance(installed, list) else []:
+        for entry in files.get(scope, []):
+            lines.append(
+                f"  {scope}: {shown_path(entry['path'])} ({entry['kind']}): "
+                f"{shown_text(str(entry['status']))}"
+            )
+    if row.get("error"):
+        lines.append(f"  error: {shown_text(str(row['error']))}")
+    return lines

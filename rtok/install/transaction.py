@@ -368,27 +368,7 @@ def apply(
     with locked([c.real_path for c in plan.changes] + list(settled)):
         journal = _Journal()
         try:
-            # An uninstall re-planned under the locks gives back origins as the plan did.
-            origin_table = state.load_origins() if action == "uninstall" else None
-            final = _recheck_all(plan, settled, strict, origin_table, result)
-            for directory in {os.path.dirname(c.real_path) for c in final}:
-                result.removed_temps.extend(fsio.sweep_stale_temps(directory))
-            backups = _back_up(final, result, delay)
-            journal.recorded_files = [c.real_path for c in final if c.old is None]
-            journal.recorded_dirs = sorted(
-                {d for c in final for d in _missing_dirs(os.path.dirname(c.real_path))}
-            )
-            state.update(add_files=journal.recorded_files, add_dirs=journal.recorded_dirs)
-            _pause(delay)
-            written: list[Change] = []
-            for change in final:
-                done = _write_current(change, journal, delay, strict, origin_table, backups, result)
-                if done is not None:
-                    written.append(done)
-                _pause(delay)
-            final = written
-            deleted = [c for c in final if c.new is None]
-            _finish_removal(plan if action == "uninstall" else Plan(), deleted, result)
+            final = _apply_locked(plan, settled, strict, action, journal, delay, result)
         except BaseException as exc:
             failures = journal.undo()
             if isinstance(exc, TransactionError) and not failures:
@@ -404,6 +384,40 @@ def apply(
             origins.after_apply(action, [(c.real_path, c.old, c.new) for c in final])
     _sync_integrity(plan, final, action, project_root, result)
     return result
+
+
+def _apply_locked(
+    plan: Plan,
+    settled: dict[str, list[FileEdit]],
+    strict: bool,
+    action: Action,
+    journal: _Journal,
+    delay: float,
+    result: ApplyResult,
+) -> list[Change]:
+    """Under the locks: re-check, back up, record ahead, write each file; the changes
+    written. Whatever was done is in `journal`, for the caller to undo on failure."""
+    # An uninstall re-planned under the locks gives back origins as the plan did.
+    origin_table = state.load_origins() if action == "uninstall" else None
+    final = _recheck_all(plan, settled, strict, origin_table, result)
+    for directory in {os.path.dirname(c.real_path) for c in final}:
+        result.removed_temps.extend(fsio.sweep_stale_temps(directory))
+    backups = _back_up(final, result, delay)
+    journal.recorded_files = [c.real_path for c in final if c.old is None]
+    journal.recorded_dirs = sorted(
+        {d for c in final for d in _missing_dirs(os.path.dirname(c.real_path))}
+    )
+    state.update(add_files=journal.recorded_files, add_dirs=journal.recorded_dirs)
+    _pause(delay)
+    written: list[Change] = []
+    for change in final:
+        done = _write_current(change, journal, delay, strict, origin_table, backups, result)
+        if done is not None:
+            written.append(done)
+        _pause(delay)
+    deleted = [c for c in written if c.new is None]
+    _finish_removal(plan if action == "uninstall" else Plan(), deleted, result)
+    return written
 
 
 def _recheck_all(
@@ -484,43 +498,51 @@ def _sync_integrity(
             if edits:
                 forget_artifacts([(e.path, e.kind, e.agent) for e in edits])
             return
-        from rtok import __version__
-
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        # What each edit's file holds now: the new bytes of a change, the current bytes of
-        # an edit already in place (so a lost record is restored by running init again).
-        outcomes: list[tuple[FileEdit, bytes | None]] = [
-            (edit, change.new) for change in applied for edit in change.edits
-        ]
-        outcomes.extend(
-            (edit, fsio.read_target(os.path.realpath(edit.path))) for edit in plan.unchanged
-        )
-        known = (
-            {(os.path.abspath(r.path), r.kind, r.agent, r.sha256) for r in load_records()}
-            if plan.unchanged
-            else set()
-        )
-        records: list[ArtifactRecord] = []
-        for edit, data in outcomes:
-            owned = edit.owned_bytes(data) if edit.owned_bytes else data
-            if owned is None:
-                continue
-            digest = sha256_hex(owned)
-            if (os.path.abspath(edit.path), edit.kind, edit.agent, digest) in known:
-                continue
-            records.append(
-                ArtifactRecord(
-                    path=edit.path,
-                    agent=edit.agent,
-                    scope=edit.scope,
-                    project_root=project_root,
-                    kind=edit.kind,
-                    sha256=digest,
-                    rtok_version=__version__,
-                    time=stamp,
-                )
-            )
+        records = _new_records(plan, applied, project_root)
         if records:
             record_artifacts(records)
     except Exception as exc:  # the files are in place; a missing record is reported
         result.warnings.append(f"integrity records not updated: {_describe(exc)}")
+
+
+def _new_records(
+    plan: Plan, applied: Sequence[Change], project_root: str | None
+) -> list[ArtifactRecord]:
+    """A record of each install edit's owned bytes, except those already recorded."""
+    from rtok import __version__
+
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    # What each edit's file holds now: the new bytes of a change, the current bytes of
+    # an edit already in place (so a lost record is restored by running init again).
+    outcomes: list[tuple[FileEdit, bytes | None]] = [
+        (edit, change.new) for change in applied for edit in change.edits
+    ]
+    outcomes.extend(
+        (edit, fsio.read_target(os.path.realpath(edit.path))) for edit in plan.unchanged
+    )
+    known = (
+        {(os.path.abspath(r.path), r.kind, r.agent, r.sha256) for r in load_records()}
+        if plan.unchanged
+        else set()
+    )
+    records: list[ArtifactRecord] = []
+    for edit, data in outcomes:
+        owned = edit.owned_bytes(data) if edit.owned_bytes else data
+        if owned is None:
+            continue
+        digest = sha256_hex(owned)
+        if (os.path.abspath(edit.path), edit.kind, edit.agent, digest) in known:
+            continue
+        records.append(
+            ArtifactRecord(
+                path=edit.path,
+                agent=edit.agent,
+                scope=edit.scope,
+                project_root=project_root,
+                kind=edit.kind,
+                sha256=digest,
+                rtok_version=__version__,
+                time=stamp,
+            )
+        )
+    return records
