@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rtok.formats.errors import FormatError
 from rtok.install import fsio, origins, state
@@ -257,8 +257,7 @@ def _plan_group(
         parts.problems.append(found)
         return
     real, current, old_mode = found
-    accepted = [e for e in group if e.agent not in held and (allowed or not e.needs_consent)]
-    refused = [e for e in group if e not in accepted]
+    accepted, refused = _split(group, allowed, held)
     try:
         new = _apply(accepted, current)
         if action == "uninstall" and accepted:
@@ -270,6 +269,17 @@ def _plan_group(
     _collect_notes(group, current, bool(accepted), parts.kept, parts.notes)
     missing, existing = missing_dirs(os.path.dirname(real))
     mode = target_mode(old_mode, accepted or group)
+    # The file's change, to be filled in with the edits it is made of.
+    base = Change(
+        path=path,
+        real_path=real,
+        old=current,
+        new=new,
+        mode=mode,
+        edit=group[0],
+        old_mode=old_mode,
+        new_dirs=tuple(missing),
+    )
     if not accepted or (new == current and (current is None or mode == old_mode)):
         parts.unchanged.extend(accepted)
         parts.in_place.extend(accepted)
@@ -278,37 +288,24 @@ def _plan_group(
         if writable:
             parts.problems.append(writable)
             return
-        parts.changes.append(
-            Change(
-                path=path,
-                real_path=real,
-                old=current,
-                new=new,
-                mode=mode,
-                edit=accepted[0],
-                edits=tuple(accepted),
-                old_mode=old_mode,
-                new_dirs=tuple(missing),
-                effective=_effective(accepted, current),
-            )
-        )
+        parts.changes.append(_made_of(base, accepted, current))
     if refused and with_refused != new:
-        parts.declined.append(
-            Change(
-                path=path,
-                real_path=real,
-                old=current,
-                new=with_refused,
-                mode=mode,
-                edit=refused[0],
-                edits=tuple(refused),
-                old_mode=old_mode,
-                new_dirs=tuple(missing),
-                effective=_effective(refused, new),
-            )
-        )
+        parts.declined.append(_made_of(replace(base, new=with_refused), refused, new))
     elif refused:
         parts.unchanged.extend(refused)
+
+
+def _split(
+    group: list[FileEdit], allowed: bool, held: frozenset[str]
+) -> tuple[list[FileEdit], list[FileEdit]]:
+    """(the edits planned, the edits refused for want of consent or with a held agent)."""
+    accepted = [e for e in group if e.agent not in held and (allowed or not e.needs_consent)]
+    return accepted, [e for e in group if e not in accepted]
+
+
+def _made_of(base: Change, edits: list[FileEdit], before: bytes | None) -> Change:
+    """`base` as the change these edits make (`before`: the bytes they start from)."""
+    return replace(base, edit=edits[0], edits=tuple(edits), effective=_effective(edits, before))
 
 
 def _read_target(
