@@ -23,16 +23,16 @@ PROTOCOL_JSON = {
         'ne","rtok_path":"bare"}'
     ),
     'auggie': (
-        '{"no_opinion":"","payloads":[{"background":[],"command":["command"],"command_f'
-        'ormat":"string","event":["hook_event_name"],"events":["PreToolUse"],"foregroun'
-        'd":["wait"],"input":["tool_input"],"input_format":"object","replies":{"allow_r'
-        'ewrite":"{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissio'
-        'nDecision\\":\\"allow\\",\\"permissionDecisionReason\\":\\"rtok: same command, short'
-        'ened output\\",\\"updatedInput\\":\\"${input}\\"}}","ask_rewrite":"{\\"hookSpecificO'
-        'utput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecisionReason\\":\\"rtok:'
-        ' same command, shortened output\\",\\"updatedInput\\":\\"${input}\\"}}"},"tool":["t'
-        'ool_name"],"tools":["launch-process"]}],"permissions":"auggie","rtok_path":"ab'
-        'solute"}'
+        '{"cwd_from":[["cwd"],["workspace_roots"]],"no_opinion":"","payloads":[{"backgr'
+        'ound":[],"command":["command"],"command_format":"string","event":["hook_event_'
+        'name"],"events":["PreToolUse"],"foreground":["wait"],"input":["tool_input"],"i'
+        'nput_format":"object","replies":{"allow_rewrite":"{\\"hookSpecificOutput\\":{\\"h'
+        'ookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"allow\\",\\"permissionDec'
+        'isionReason\\":\\"rtok: same command, shortened output\\",\\"updatedInput\\":\\"${in'
+        'put}\\"}}","ask_rewrite":"{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolU'
+        'se\\",\\"permissionDecisionReason\\":\\"rtok: same command, shortened output\\",\\"u'
+        'pdatedInput\\":\\"${input}\\"}}"},"tool":["tool_name"],"tools":["launch-process"]'
+        '}],"permissions":"auggie","rtok_path":"absolute"}'
     ),
     'claude': (
         '{"no_opinion":"","payloads":[{"background":["run_in_background"],"command":["c'
@@ -49,12 +49,13 @@ PROTOCOL_JSON = {
         'tool_name"],"tools":["Bash"]}],"permissions":"claude","rtok_path":"bare"}'
     ),
     'cline': (
-        '{"no_opinion":"","payloads":[{"background":[],"command":["commands"],"command_'
-        'format":"list","event":["hookName"],"events":["tool_call"],"input":["tool_call'
-        '","input"],"input_format":"object","replies":{"allow_rewrite":"{\\"cancel\\":fal'
-        'se,\\"overrideInput\\":\\"${input}\\"}","ask_rewrite":"{\\"cancel\\":false,\\"overrid'
-        'eInput\\":\\"${input}\\"}"},"tool":["tool_call","name"],"tools":["run_commands"]}'
-        '],"permissions":"none","rtok_path":"bare"}'
+        '{"cwd_from":[["cwd"],["workspaceRoots"]],"no_opinion":"","payloads":[{"backgro'
+        'und":[],"command":["commands"],"command_format":"list","event":["hookName"],"e'
+        'vents":["tool_call"],"input":["tool_call","input"],"input_format":"object","re'
+        'plies":{"allow_rewrite":"{\\"cancel\\":false,\\"overrideInput\\":\\"${input}\\"}","a'
+        'sk_rewrite":"{\\"cancel\\":false,\\"overrideInput\\":\\"${input}\\"}"},"tool":["tool'
+        '_call","name"],"tools":["run_commands"]}],"permissions":"none","rtok_path":"ba'
+        're"}'
     ),
     'codebuddy': (
         '{"no_opinion":"","payloads":[{"background":["run_in_background"],"command":["c'
@@ -107,12 +108,13 @@ PROTOCOL_JSON = {
         '["toolName"],"tools":["bash"]}],"permissions":"claude","rtok_path":"bare"}'
     ),
     'cursor': (
-        '{"no_opinion":"{}","payloads":[{"background":[],"command":["command"],"command'
-        '_format":"string","event":[],"events":[],"input":["tool_input"],"input_format"'
-        ':"object","replies":{"allow_rewrite":"{\\"continue\\":true,\\"permission\\":\\"allo'
-        'w\\",\\"updated_input\\":\\"${input}\\"}","ask_rewrite":"{\\"continue\\":true,\\"permi'
-        'ssion\\":\\"ask\\",\\"updated_input\\":\\"${input}\\"}"},"tool":["tool_name"],"tools"'
-        ':["Shell","run_terminal_cmd"]}],"permissions":"cursor","rtok_path":"bare"}'
+        '{"cwd_from":[["cwd"],["workspace_roots"]],"no_opinion":"{}","payloads":[{"back'
+        'ground":[],"command":["command"],"command_format":"string","event":[],"events"'
+        ':[],"input":["tool_input"],"input_format":"object","replies":{"allow_rewrite":'
+        '"{\\"continue\\":true,\\"permission\\":\\"allow\\",\\"updated_input\\":\\"${input}\\"}",'
+        '"ask_rewrite":"{\\"continue\\":true,\\"permission\\":\\"ask\\",\\"updated_input\\":\\"$'
+        '{input}\\"}"},"tool":["tool_name"],"tools":["Shell","run_terminal_cmd"]}],"perm'
+        'issions":"cursor","rtok_path":"bare"}'
     ),
     'droid': (
         '{"no_opinion":"","payloads":[{"background":[],"command":["command"],"command_f'
