@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from rtok._fast import oslite as os
 from rtok.permissions import settings
-from rtok.permissions.readers.common import project_root
+from rtok.permissions.readers import project_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

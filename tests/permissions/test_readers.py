@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rtok.permissions import settings
-from rtok.permissions.readers import auggie, claude, codex, common, droid, gemini, grok, kimi, vibe
+from rtok.permissions import readers, settings
+from rtok.permissions.readers import auggie, claude, codex, droid, gemini, grok, kimi, vibe
 
 
 def _write(path: Path, data: object) -> Path:
@@ -65,19 +65,19 @@ def test_project_root_falls_back_to_git_top(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / "a" / "b").mkdir(parents=True)
-    assert common.project_root(str(repo / "a" / "b"), ".claude") == str(repo)
+    assert readers.project_root(str(repo / "a" / "b"), ".claude") == str(repo)
     # A `.git` file (worktree, submodule) counts too.
     wt = tmp_path / "wt"
     wt.mkdir()
     (wt / ".git").write_text("gitdir: elsewhere\n")
-    assert common.project_root(str(wt), ".claude") == str(wt)
+    assert readers.project_root(str(wt), ".claude") == str(wt)
 
 
 def test_nearest_claude_dir_wins_over_git_top(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / "pkg" / ".claude").mkdir(parents=True)
-    assert common.project_root(str(repo / "pkg"), ".claude") == str(repo / "pkg")
+    assert readers.project_root(str(repo / "pkg"), ".claude") == str(repo / "pkg")
 
 
 def test_malformed_file_warns_once_and_is_ignored(

@@ -8,7 +8,7 @@ Hot path: stdlib only (`re` only when the user has such rules).
 from __future__ import annotations
 
 from rtok._fast import oslite as os
-from rtok.permissions.readers.common import project_root, unique
+from rtok.permissions.readers import project_root, unique
 from rtok.permissions.settings import read_settings
 
 TYPE_CHECKING = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from rtok._fast import oslite as os
-from rtok.permissions.readers.common import home, project_root, strings, tool_patterns, unique
+from rtok.permissions.readers import home, project_root, strings, tool_patterns, unique
 from rtok.permissions.settings import read_settings
 
 TYPE_CHECKING = False

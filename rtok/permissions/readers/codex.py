@@ -7,7 +7,7 @@ Hot path: stdlib only (`ast` only when a file changed).
 from __future__ import annotations
 
 from rtok._fast import oslite as os
-from rtok.permissions.readers.common import home, project_root, unique
+from rtok.permissions.readers import home, project_root, unique
 from rtok.permissions.settings import problem
 
 TYPE_CHECKING = False

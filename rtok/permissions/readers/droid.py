@@ -6,7 +6,7 @@ Hot path: stdlib only.
 from __future__ import annotations
 
 from rtok._fast import oslite as os
-from rtok.permissions.readers.common import project_root, strings, unique
+from rtok.permissions.readers import project_root, strings, unique
 from rtok.permissions.settings import read_settings
 
 TYPE_CHECKING = False

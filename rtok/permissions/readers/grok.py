@@ -7,8 +7,8 @@ Hot path: stdlib only (tomllib only when a file changed).
 from __future__ import annotations
 
 from rtok._fast import oslite as os
+from rtok.permissions.readers import home, project_root, strings, tool_patterns, unique
 from rtok.permissions.readers.claude import claude_rules
-from rtok.permissions.readers.common import home, project_root, strings, tool_patterns, unique
 from rtok.permissions.settings import parsed_toml
 
 TYPE_CHECKING = False

@@ -5,7 +5,7 @@ Hot path: stdlib only (tomllib only when the file changed).
 
 from __future__ import annotations
 
-from rtok.permissions.readers.common import strings, user_config_toml
+from rtok.permissions.readers import strings, user_config_toml
 from rtok.permissions.settings import parsed_toml
 
 TYPE_CHECKING = False
