@@ -91,7 +91,6 @@ _HOOK_KEYS = (
     "payloads",
     "sample",
 )
-DEFAULT_CWD_FROM = [["cwd"]]
 REPLY_CHANNELS = ("stdout", "exit")
 SAMPLE_COMMAND = "${command}"
 SAMPLE_CWD = "${cwd}"
@@ -132,6 +131,7 @@ def validate_hook_table(value: object, where: str) -> HookProtocol:
             RtokPath, schema.choice(hook, "rtok_path", RTOK_PATHS, table, default="bare")
         ),
         "no_opinion": no_opinion,
+        "cwd_from": _cwd_from(hook, table),
         "payloads": [
             _payload(item, f"{table}.payloads[{index}]") for index, item in enumerate(payloads)
         ],
@@ -139,16 +139,13 @@ def validate_hook_table(value: object, where: str) -> HookProtocol:
     if schema.choice(hook, "reply_via", REPLY_CHANNELS, table, default="stdout") == "exit":
         _check_exit_replies(compiled, table)
         compiled["reply_via"] = "exit"  # left out for "stdout": the hook reads a default
-    cwd_from = _cwd_from(hook, table)
-    if cwd_from != DEFAULT_CWD_FROM:  # likewise
-        compiled["cwd_from"] = cwd_from
     return compiled
 
 
 def _cwd_from(hook: dict[str, object], where: str) -> list[list[str]]:
     """The key paths `cwd_from` names (default: `cwd`), each split at its dots."""
     if "cwd_from" not in hook:
-        return DEFAULT_CWD_FROM
+        return [["cwd"]]
     paths = [name.split(".") for name in schema.strings(hook, "cwd_from", where, required=True)]
     if not all(all(path) for path in paths):
         raise DescriptorError(f"{where}.cwd_from must list dotted key paths such as cwd")

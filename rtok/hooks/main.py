@@ -224,13 +224,10 @@ def respond(
     call = shell_call(payload, shape)
     if call is None:
         return Outcome(no_opinion, "passthrough", _tool_name(payload, shape["tool"]))
-    where = cwd if cwd is not None else _payload_cwd(payload, protocol.get("cwd_from", _CWD))
+    where = cwd if cwd is not None else _payload_cwd(payload, protocol["cwd_from"])
     outcome = _decide_call(call, protocol, where, verdict, env)
     outcome.cwd = where
     return outcome
-
-
-_CWD = [["cwd"]]
 
 
 def _decide_call(

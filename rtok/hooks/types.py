@@ -44,6 +44,6 @@ class HookProtocol(TypedDict):
     permissions: str
     rtok_path: RtokPath
     no_opinion: str
+    cwd_from: list[list[str]]  # key paths of the command's working directory, in order
     payloads: list[PayloadShape]
     reply_via: NotRequired[str]  # "exit": the reply is an exit status and stderr
-    cwd_from: NotRequired[list[list[str]]]  # left out for the default, [["cwd"]]

@@ -588,7 +588,7 @@ def test_workspace_root_stands_in_for_cwd(
 def test_cursor_and_cline_name_their_workspace_roots_in_the_descriptor() -> None:
     assert PROTOCOLS["cursor"]["cwd_from"] == [["cwd"], ["workspace_roots"]]
     assert PROTOCOLS["cline"]["cwd_from"] == [["cwd"], ["workspaceRoots"]]
-    assert "cwd_from" not in PROTOCOLS["claude"]  # the default, `cwd`
+    assert PROTOCOLS["claude"]["cwd_from"] == [["cwd"]]  # the default
 
 
 def test_a_list_is_allowed_only_when_every_command_is(project: Path) -> None:
