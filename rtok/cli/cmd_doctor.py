@@ -11,6 +11,7 @@ import typer
 from rtok.cli import output
 from rtok.cli.known_agent import complete_agent, exit_if_unknown
 from rtok.integrity import doctor as diagnosis
+from rtok.integrity.check import FAIL, WARN, Check
 
 HELP = """Run every installed hook the way its agent runs it and check the replies.
 
@@ -71,17 +72,19 @@ def doctor_command(
             f"{output.level(check.level)}  {check.agent} ({check.scope}) {check.sample}: "
             f"{check.message}"
         )
-        if check.fix and check.level in (diagnosis.FAIL, diagnosis.WARN):
+        if check.fix and check.level in (FAIL, WARN):
             line += f"  (fix: {check.fix})"
         typer.echo(line)
     raise typer.Exit(code)
 
 
-def _checks(agents: list[str], cwd: str) -> list[diagnosis.Check]:
+def _checks(agents: list[str], cwd: str) -> list[Check]:
     """Every named agent's checks (every agent's when none is named), in the order named;
     a check they share (the launcher) once."""
     names: list[str | None] = [*agents] or [None]
-    found: list[diagnosis.Check] = []
+    found: list[Check] = []
     for name in names:
-        found.extend(check for check in diagnosis.doctor(name, cwd) if check not in found)
+        found.extend(
+            check for check in diagnosis.doctor(name, cwd, env=os.environ) if check not in found
+        )
     return found

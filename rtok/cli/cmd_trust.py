@@ -82,25 +82,7 @@ def trust_command(
             raise typer.Exit(2)
         raise typer.Exit(_list())
     cwd = os.getcwd()
-    if path is not None:
-        if not os.path.isfile(path):
-            typer.echo(f"rtok trust: no such file: {path}", err=True)
-            raise typer.Exit(2)
-        files = [os.path.abspath(path)]
-        applying = {trust.canonical_path(p) for p in trust.gated_rule_files(cwd)}
-        if trust.canonical_path(path) not in applying:
-            typer.echo(
-                f"note: {path} is not one of the rule files rtok reads in this "
-                "directory; trusting it only matters where it is read."
-            )
-    else:
-        files = trust.untrusted_rule_files(cwd)
-        if not files:
-            if trust.gated_rule_files(cwd):
-                typer.echo("Nothing to trust: every rule file that applies here is trusted.")
-            else:
-                typer.echo("No user or project rule files apply here.")
-            raise typer.Exit(0)
+    files = _named_file(path, cwd) if path is not None else _untrusted_here(cwd)
     confirm = None
     if not yes and rule_review.stdin_is_terminal():
         confirm = rule_review.questionary_confirm
@@ -122,6 +104,33 @@ def trust_command(
             err=True,
         )
     raise typer.Exit(1 if (outcome.declined or outcome.unreadable) else 0)
+
+
+def _named_file(path: str, cwd: str) -> list[str]:
+    """The one file `rtok trust PATH` offers (exit 2 when it is not a file), with a note
+    when rtok does not read it in `cwd`."""
+    if not os.path.isfile(path):
+        typer.echo(f"rtok trust: no such file: {path}", err=True)
+        raise typer.Exit(2)
+    applying = {trust.canonical_path(p) for p in trust.gated_rule_files(cwd)}
+    if trust.canonical_path(path) not in applying:
+        typer.echo(
+            f"note: {path} is not one of the rule files rtok reads in this "
+            "directory; trusting it only matters where it is read."
+        )
+    return [os.path.abspath(path)]
+
+
+def _untrusted_here(cwd: str) -> list[str]:
+    """The untrusted rule files that apply in `cwd` (exit 0, saying so, when none)."""
+    files = trust.untrusted_rule_files(cwd)
+    if not files:
+        if trust.gated_rule_files(cwd):
+            typer.echo("Nothing to trust: every rule file that applies here is trusted.")
+        else:
+            typer.echo("No user or project rule files apply here.")
+        raise typer.Exit(0)
+    return files
 
 
 def untrust_command(

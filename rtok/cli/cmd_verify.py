@@ -62,17 +62,22 @@ def verify_command(
     if as_json:
         typer.echo(json.dumps(checks.to_json(findings, named), indent=2))
         raise typer.Exit(checks.exit_code(findings))
+    _print_findings(findings)
+    raise typer.Exit(checks.exit_code(findings))
+
+
+def _print_findings(findings: list[checks.Finding]) -> None:
+    """One line per finding (with its fix unless it passed), then the counts."""
     if not findings:
         typer.echo("Nothing installed by rtok here, and no rule files apply.")
+        return
     for finding in findings:
         line = f"{output.level(finding.level)}  {finding.message}"
         if finding.fix and finding.level != checks.PASS:
             line += f"  (fix: {finding.fix})"
         typer.echo(line)
-    if findings:
-        counts = {
-            level: sum(1 for f in findings if f.level == level)
-            for level in (checks.PASS, checks.FAIL, checks.WARN)
-        }
-        typer.echo(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['WARN']} warnings")
-    raise typer.Exit(checks.exit_code(findings))
+    counts = {
+        level: sum(1 for f in findings if f.level == level)
+        for level in (checks.PASS, checks.FAIL, checks.WARN)
+    }
+    typer.echo(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['WARN']} warnings")

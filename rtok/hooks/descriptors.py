@@ -11,6 +11,10 @@ Schema (every key is checked; an error names the file and the key):
     rtok_path = "bare"         # "bare" → `rtok run …` if PATH finds this rtok, else absolute;
                                # "absolute" → always the running entry point
     no_opinion = ""            # exact stdout when rtok has nothing to say ("" or JSON text)
+    cwd_from = ["cwd"]         # payload key paths of the command's working directory, tried
+                               #   in order (default ["cwd"]); a path may hold a list of
+                               #   folders (Cursor's `workspace_roots`), the first is taken;
+                               #   with none usable the hook's own working directory is used
     reply_via = "stdout"       # "stdout" (default): the reply is JSON on stdout, exit 0;
                                # "exit": hosts that read only the exit status and stderr
                                #   (Windsurf, Kiro: exit 2 blocks, stderr reaches the
@@ -55,7 +59,7 @@ changed, "${command}" the rewritten command, and inside longer strings `${comman
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple, cast, get_args
 
 from rtok import schema
 from rtok.hooks.payload import ToolCall, find_shape, shell_call
@@ -66,6 +70,7 @@ from rtok.hooks.types import (
     JsonObject,
     JsonValue,
     PayloadShape,
+    ReplyKind,
     RtokPath,
 )
 from rtok.permissions.verdict import SOURCES
@@ -76,8 +81,16 @@ PERMISSION_SOURCES = SOURCES
 RTOK_PATHS = ("bare", "absolute")
 INPUT_FORMATS = ("object", "object_or_json")
 COMMAND_FORMATS = ("string", "list")
-REPLY_KINDS = ("allow_rewrite", "ask_rewrite", "ask_rule_rewrite", "deny", "defer")
-_HOOK_KEYS = ("permissions", "rtok_path", "no_opinion", "reply_via", "payloads", "sample")
+REPLY_KINDS: tuple[str, ...] = get_args(ReplyKind)
+_HOOK_KEYS = (
+    "permissions",
+    "rtok_path",
+    "no_opinion",
+    "reply_via",
+    "cwd_from",
+    "payloads",
+    "sample",
+)
 REPLY_CHANNELS = ("stdout", "exit")
 SAMPLE_COMMAND = "${command}"
 SAMPLE_CWD = "${cwd}"
@@ -118,6 +131,7 @@ def validate_hook_table(value: object, where: str) -> HookProtocol:
             RtokPath, schema.choice(hook, "rtok_path", RTOK_PATHS, table, default="bare")
         ),
         "no_opinion": no_opinion,
+        "cwd_from": _cwd_from(hook, table),
         "payloads": [
             _payload(item, f"{table}.payloads[{index}]") for index, item in enumerate(payloads)
         ],
@@ -126,6 +140,16 @@ def validate_hook_table(value: object, where: str) -> HookProtocol:
         _check_exit_replies(compiled, table)
         compiled["reply_via"] = "exit"  # left out for "stdout": the hook reads a default
     return compiled
+
+
+def _cwd_from(hook: dict[str, object], where: str) -> list[list[str]]:
+    """The key paths `cwd_from` names (default: `cwd`), each split at its dots."""
+    if "cwd_from" not in hook:
+        return [["cwd"]]
+    paths = [name.split(".") for name in schema.strings(hook, "cwd_from", where, required=True)]
+    if not all(all(path) for path in paths):
+        raise DescriptorError(f"{where}.cwd_from must list dotted key paths such as cwd")
+    return paths
 
 
 def _check_exit_replies(protocol: HookProtocol, where: str) -> None:
@@ -212,8 +236,7 @@ def _fill(value: JsonValue, holes: dict[str, str]) -> JsonValue:
 
 
 def _shell_call(protocol: HookProtocol, payload: JsonObject) -> ToolCall | None:
-    shapes: list[dict[str, Any]] = [dict(shape) for shape in protocol["payloads"]]
-    shape = find_shape(payload, shapes)
+    shape = find_shape(payload, protocol["payloads"])
     return None if shape is None else shell_call(payload, shape)
 
 

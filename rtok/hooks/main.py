@@ -27,7 +27,7 @@ from rtok._fast import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Mapping
 
     from rtok.hooks.payload import ToolCall
     from rtok.hooks.types import HookProtocol, JsonObject, JsonValue
@@ -148,7 +148,7 @@ def main(args: list[str]) -> int:
         from rtok.hooks.payload import read_payload
 
         payload = read_payload(sys.stdin.buffer if sys.stdin is not None else None)
-        outcome = respond(protocol, payload)
+        outcome = respond(protocol, payload, os.environ)
     except Exception as error:  # never block the agent
         _stderr(f"rtok hook {agent}: {type(error).__name__}: {error}\n")
         outcome = Outcome(str(protocol["no_opinion"]), "error")
@@ -203,35 +203,37 @@ def _record(agent: str, payload: JsonObject | None, outcome: Outcome) -> None:
 def respond(
     protocol: HookProtocol,
     payload: JsonObject | None,
+    env: Mapping[str, str],
     cwd: str | None = None,
     verdict: str | None = None,
 ) -> Outcome:
-    """The reply for one parsed payload (None: unreadable input).
+    """The reply for one parsed payload (None: unreadable input), in the environment
+    `env` the agent gave its hook (where the host's rule files are, `RTOK_BIN`, `PATH`).
 
-    `cwd` defaults to the payload's `cwd`; `verdict` replaces the one read from the host's
-    rules (for diagnostics that show every reply an agent can get).
+    `cwd` defaults to the payload's working directory (`cwd_from`); `verdict` replaces the
+    one read from the host's rules (for diagnostics that show every reply an agent can get).
     """
     from rtok.hooks.payload import find_shape, shell_call
 
     no_opinion: str = protocol["no_opinion"]
     if payload is None:
         return Outcome(no_opinion, "unreadable")
-    # rtok.hooks.payload still takes its shapes untyped (dict[str, Any]).
-    shapes: Any = protocol["payloads"]
-    shape = find_shape(payload, shapes)
+    shape = find_shape(payload, protocol["payloads"])
     if shape is None:
         return Outcome(no_opinion, "unknown_shape")
     call = shell_call(payload, shape)
     if call is None:
         return Outcome(no_opinion, "passthrough", _tool_name(payload, shape["tool"]))
-    where = cwd if cwd is not None else _payload_cwd(payload)
-    outcome = _decide_call(call, protocol, where, verdict)
+    where = cwd if cwd is not None else _payload_cwd(payload, protocol["cwd_from"])
+    outcome = _decide_call(call, protocol, where, verdict, env)
     outcome.cwd = where
     return outcome
 
 
-def _decide_call(call: ToolCall, protocol: HookProtocol, cwd: str, forced: str | None) -> Outcome:
-    rtok_bin = rtok_path(protocol["rtok_path"])
+def _decide_call(
+    call: ToolCall, protocol: HookProtocol, cwd: str, forced: str | None, env: Mapping[str, str]
+) -> Outcome:
+    rtok_bin = rtok_path(protocol["rtok_path"], env)
     # Rules are read only when they can change the reply: a command with no rewrite can
     # only turn from Defer into Deny, and where Deny renders as "no opinion" too (and no
     # other command of the call could be rewritten) that changes nothing.
@@ -242,7 +244,7 @@ def _decide_call(call: ToolCall, protocol: HookProtocol, cwd: str, forced: str |
     ask_rule = False
     for command in call.commands:
         kind, rewritten, verdict = _decide_command(
-            command, protocol["permissions"], cwd, rtok_bin, forced, may_skip_rules
+            command, protocol["permissions"], cwd, rtok_bin, forced, may_skip_rules, env
         )
         kinds.append(kind)
         verdicts.append(verdict)
@@ -271,7 +273,13 @@ def _decide_call(call: ToolCall, protocol: HookProtocol, cwd: str, forced: str |
 
 
 def _decide_command(
-    command: str, source: str, cwd: str, rtok_bin: str, forced: str | None, may_skip_rules: bool
+    command: str,
+    source: str,
+    cwd: str,
+    rtok_bin: str,
+    forced: str | None,
+    may_skip_rules: bool,
+    env: Mapping[str, str],
 ) -> tuple[str, str | None, str]:
     """(decision kind, rewritten command, verdict) for one command, through `decide()`."""
     if len(command) > MAX_COMMAND_CHARS:
@@ -288,7 +296,7 @@ def _decide_command(
     else:
         from rtok.permissions.verdict import detailed_verdict
 
-        verdict = detailed_verdict(command, source, cwd)
+        verdict = detailed_verdict(command, source, cwd, env)
     if verdict == "defer":
         return "defer", None, verdict
     # decide() treats "ask" like "default" (both ask the host), so the first answer stands.
@@ -298,9 +306,10 @@ def _decide_command(
     return decision.kind, decision.command, verdict
 
 
-def rtok_path(mode: str) -> str:
-    """The rtok program named in rewritten commands, quoted for the shell if needed."""
-    override = os.environ.get("RTOK_BIN", "")
+def rtok_path(mode: str, env: Mapping[str, str]) -> str:
+    """The rtok program named in rewritten commands, quoted for the shell if needed
+    (`RTOK_BIN` and `PATH` from `env`)."""
+    override = env.get("RTOK_BIN", "")
     if override:
         return _shell_quote(override)
     argv0 = sys.argv[0] if sys.argv else ""
@@ -312,7 +321,7 @@ def rtok_path(mode: str) -> str:
         # venv that is not on PATH, a bare name would make every rewritten command fail.
         # The launcher and its venv's console script are the same rtok; hosts that gate
         # paths outside the project (Copilot CLI) accept the bare name, not the launcher's.
-        on_path = _first_on_path("rtok")
+        on_path = _first_on_path("rtok", env.get("PATH", ""))
         same = {
             os.path.realpath(running),
             os.path.realpath(os.path.join(os.path.dirname(sys.executable), "rtok")),
@@ -328,11 +337,11 @@ def rtok_path(mode: str) -> str:
     return "rtok"
 
 
-def _first_on_path(name: str) -> str:
-    """Real path of the first executable `name` on PATH ("" when there is none).
+def _first_on_path(name: str, search_path: str) -> str:
+    """Real path of the first executable `name` on `search_path` ("" when there is none).
 
     shutil.which would do, but importing shutil costs the hook more than this loop."""
-    for directory in os.environ.get("PATH", "").split(os.pathsep):
+    for directory in search_path.split(os.pathsep):
         candidate = os.path.join(directory or ".", name)
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return os.path.realpath(candidate)
@@ -348,15 +357,16 @@ def _shell_quote(path: str) -> str:
     return "'" + path.replace("'", "'\"'\"'") + "'"
 
 
-def _payload_cwd(payload: JsonObject) -> str:
-    """The directory the command will run in: the payload's `cwd`, else the first
-    workspace root (Cursor, Cline), else the hook's own working directory."""
-    candidates = [payload.get("cwd")]
-    for key in ("workspace_roots", "workspaceRoots"):
-        roots = payload.get(key)
-        if isinstance(roots, list) and roots:
-            candidates.append(roots[0])
-    for cwd in candidates:
+def _payload_cwd(payload: JsonObject, cwd_from: list[list[str]]) -> str:
+    """The directory the command will run in: the first absolute folder at the key paths
+    of the agent's `cwd_from` (a list there gives its first item: Cursor's and Cline's
+    workspace roots), else the hook's own working directory."""
+    from rtok.hooks.payload import lookup
+
+    for path in cwd_from:
+        cwd = lookup(payload, path)
+        if isinstance(cwd, list):
+            cwd = cwd[0] if cwd else None
         if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd):
             return cwd
     try:

@@ -12,7 +12,9 @@ from rtok._fast import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO
+    from typing import BinaryIO
+
+    from rtok.hooks.types import JsonObject, JsonValue, PayloadShape
 
 STDIN_CAP = 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
@@ -25,7 +27,7 @@ FIRST_BYTE_DEADLINE_S = 1.5
 READ_BYTES = 64 * 1024
 
 
-def read_payload(stream: BinaryIO | None, cap: int = STDIN_CAP) -> dict[str, Any] | None:
+def read_payload(stream: BinaryIO | None, cap: int = STDIN_CAP) -> JsonObject | None:
     """The JSON object on `stream`: at most `cap` bytes, leading BOMs stripped, UTF-8.
     Reading stops at EOF or as soon as what arrived is one complete JSON object."""
     if stream is None:
@@ -95,7 +97,7 @@ def read_document(
             signals.signal(signals.SIGALRM, previous)
 
 
-def parse_payload(raw: bytes, cap: int = STDIN_CAP) -> dict[str, Any] | None:
+def parse_payload(raw: bytes, cap: int = STDIN_CAP) -> JsonObject | None:
     """The JSON object in `raw` (None: empty, over `cap`, not UTF-8, not an object)."""
     if not raw or len(raw) > cap:
         return None
@@ -127,9 +129,9 @@ class ToolCall:
 
     def __init__(
         self,
-        shape: dict[str, Any],
+        shape: PayloadShape,
         tool: str,
-        tool_input: dict[str, Any],
+        tool_input: JsonObject,
         key: str,
         commands: list[str],
         is_list: bool,
@@ -141,14 +143,15 @@ class ToolCall:
         self.commands = commands
         self.is_list = is_list
 
-    def input_with(self, new_commands: list[str]) -> dict[str, Any]:
+    def input_with(self, new_commands: list[str]) -> JsonObject:
         """A copy of the whole tool input with only the command (or list) replaced."""
         updated = dict(self.tool_input)
-        updated[self.key] = list(new_commands) if self.is_list else new_commands[0]
+        new_value: JsonValue = [c for c in new_commands] if self.is_list else new_commands[0]
+        updated[self.key] = new_value
         return updated
 
 
-def find_shape(payload: dict[str, Any], shapes: list[dict[str, Any]]) -> dict[str, Any] | None:
+def find_shape(payload: JsonObject, shapes: list[PayloadShape]) -> PayloadShape | None:
     """The first payload shape whose tool-name path holds a string in this payload."""
     for shape in shapes:
         if isinstance(lookup(payload, shape["tool"]), str):
@@ -156,39 +159,60 @@ def find_shape(payload: dict[str, Any], shapes: list[dict[str, Any]]) -> dict[st
     return None
 
 
-def shell_call(payload: dict[str, Any], shape: dict[str, Any]) -> ToolCall | None:
+def shell_call(payload: JsonObject, shape: PayloadShape) -> ToolCall | None:
     """The shell call in `payload` if it is one the shape acts on, else None."""
     tool = lookup(payload, shape["tool"])
-    if not isinstance(tool, str) or tool not in shape["tools"]:
+    if not isinstance(tool, str) or tool not in shape["tools"] or not _acted_on(payload, shape):
         return None
+    tool_input = _tool_input(payload, shape)
+    if tool_input is None or _in_background(tool_input, shape):
+        return None
+    return _command_call(shape, tool, tool_input)
+
+
+def _acted_on(payload: JsonObject, shape: PayloadShape) -> bool:
+    """The payload's event is one the shape acts on (or it names none), and the host did
+    not cut the input short (its command may be cut too, and must not be rewritten)."""
     if shape["event"]:
         event = lookup(payload, shape["event"])
         if event is not None and event not in shape["events"]:
-            return None
-    # The host cut the input short: its command may be cut too, and must not be rewritten.
-    if shape.get("incomplete") and lookup(payload, shape["incomplete"]) is True:
-        return None
+            return False
+    incomplete = shape.get("incomplete")
+    return not (incomplete and lookup(payload, incomplete) is True)
+
+
+def _tool_input(payload: JsonObject, shape: PayloadShape) -> JsonObject | None:
+    """The tool input object (parsed from JSON text where the shape allows it), or None."""
     tool_input = lookup(payload, shape["input"])
     if isinstance(tool_input, str) and shape["input_format"] == "object_or_json":
         try:
             tool_input = json.loads(tool_input)
         except (ValueError, RecursionError):
             return None
-    if not isinstance(tool_input, dict):
-        return None
-    # A background run streams its output to the agent while it runs (a dev server, a
-    # watcher); `rtok run` would hold that output back until the command ends.
+    return tool_input if isinstance(tool_input, dict) else None
+
+
+def _in_background(tool_input: JsonObject, shape: PayloadShape) -> bool:
+    """A background run streams its output to the agent while it runs (a dev server, a
+    watcher); `rtok run` would hold that output back until the command ends."""
     if any(tool_input.get(key) is True for key in shape.get("background", ())):
-        return None
-    if any(tool_input.get(key) is False for key in shape.get("foreground", ())):
-        return None
+        return True
+    return any(tool_input.get(key) is False for key in shape.get("foreground", ()))
+
+
+def _command_call(shape: PayloadShape, tool: str, tool_input: JsonObject) -> ToolCall | None:
+    """The call of the first command key present in the input, when its value has the
+    shape's command format."""
     for key in shape["command"]:
         if key not in tool_input:
             continue
         value = tool_input[key]
         if shape["command_format"] == "list":
-            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-                return ToolCall(shape, tool, tool_input, key, list(value), True)
+            if not isinstance(value, list):
+                return None
+            commands = [item for item in value if isinstance(item, str)]
+            if value and len(commands) == len(value):
+                return ToolCall(shape, tool, tool_input, key, commands, True)
             return None
         if isinstance(value, str):
             return ToolCall(shape, tool, tool_input, key, [value], False)

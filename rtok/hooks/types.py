@@ -12,6 +12,8 @@ from typing import Literal, NotRequired, TypedDict
 JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject = dict[str, JsonValue]
 
+# The reply kinds a payload shape may have a template for (rtok.hooks.descriptors reads its
+# REPLY_KINDS from here).
 ReplyKind = Literal["allow_rewrite", "ask_rewrite", "ask_rule_rewrite", "deny", "defer"]
 RtokPath = Literal["bare", "absolute"]
 InputFormat = Literal["object", "object_or_json"]
@@ -42,5 +44,6 @@ class HookProtocol(TypedDict):
     permissions: str
     rtok_path: RtokPath
     no_opinion: str
+    cwd_from: list[list[str]]  # key paths of the command's working directory, in order
     payloads: list[PayloadShape]
     reply_via: NotRequired[str]  # "exit": the reply is an exit status and stderr

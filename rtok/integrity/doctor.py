@@ -18,12 +18,11 @@ import os
 import shlex
 import subprocess
 import tempfile
-import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
 
 from rtok import paths
 from rtok._fast import launcher
@@ -31,35 +30,29 @@ from rtok.compiled.rewrite_hosts import DEFAULT as REWRITE_DEFAULT
 from rtok.fileio import sha256_hex
 from rtok.hooks.types import HookProtocol, JsonObject, JsonValue, PayloadShape
 from rtok.install.descriptor import DoctorFacts, FileSpec
-from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed, reach
+from rtok.integrity.check import FAIL, PASS, SKIP, WARN, Check
+from rtok.integrity.codex_trust import check_codex_trust, runs_rtok_hook
+from rtok.integrity.codex_trust import codex_hook_hash as codex_hook_hash
 from rtok.integrity.manifest import is_stock_artifact
 from rtok.integrity.records import ArtifactRecord, load_records
-from rtok.integrity.verify import candidate_strings, init_fix, owned_now, rtok_bins_in
+from rtok.integrity.verify import (
+    candidate_strings,
+    check_partial,
+    find_unrecorded,
+    host_parse_problem,
+    init_fix,
+    merge_unreadable,
+    owned_now,
+    permission_file_problems,
+    rtok_bins_in,
+)
 
-PASS, FAIL, WARN, SKIP = "PASS", "FAIL", "WARN", "SKIP"
 HOOK_TIMEOUT_S = 30.0
 REWRITE_SAMPLE = "git status"
 DENY_SAMPLE = "git log -3"
 PASSTHROUGH_TOOL = "rtok_doctor_probe_tool"
-_ENVIRONMENT_LOCK = threading.Lock()
 PLUGIN_PASSTHROUGH = "vim notes.txt"
-
-
-@dataclass(frozen=True)
-class Check:
-    agent: str
-    scope: str
-    sample: str  # rewrite | passthrough | deny | hook_entry | plugin_file | codex_trust | ...
-    level: str  # PASS | FAIL | WARN | SKIP
-    message: str
-    fix: str | None = None
-    command: str | None = None
-    reply: str | None = None
-    path: str | None = None  # the file the check is about, when there is one
-
-    def to_json(self) -> dict[str, object]:
-        return asdict(self)
 
 
 # ------------------------------------------------------------------------ hook commands
@@ -73,31 +66,9 @@ def hook_commands_in(text: str, agent: str) -> list[str]:
     if candidates and candidates[0] == text:
         candidates = candidates[1:]  # not JSON: the literals in it, not the whole text
     for candidate in candidates:
-        if _runs_rtok_hook(candidate, agent) and candidate not in found:
+        if runs_rtok_hook(candidate, agent) and candidate not in found:
             found.append(candidate)
     return found
-
-
-def _runs_rtok_hook(command: str, agent: str) -> bool:
-    """True when some simple command of `command` (inside `sh -c` scripts too, read by
-    rtok.shell as the gate reads them) is `<...>/rtok hook <agent>`."""
-    from rtok.shell.segments import TooDeep, permission_commands
-    from rtok.shell.words import dequote
-
-    try:
-        found = permission_commands(command)
-    except TooDeep:
-        return False
-    for words, _dialect, _direct in found:
-        values = [dequote(word) for word in words]
-        for i, value in enumerate(values):
-            if (
-                value is not None
-                and os.path.basename(value) in ("rtok", "rtok.exe")
-                and values[i + 1 : i + 3] == ["hook", agent]
-            ):
-                return True
-    return False
 
 
 # ------------------------------------------------------------------------------ samples
@@ -135,23 +106,8 @@ def expected_outcome(
     """(decision kind, reply text) rtok's own decision core gives this payload here."""
     from rtok.hooks.main import respond
 
-    # The decision core reads os.environ (HOME, the agents' config dirs); workers take
-    # turns swapping it in.
-    with _ENVIRONMENT_LOCK, _environment(env):
-        outcome = respond(protocol, payload, cwd=cwd)
+    outcome = respond(protocol, payload, env, cwd=cwd)
     return outcome.kind, outcome.reply
-
-
-@contextmanager
-def _environment(env: Mapping[str, str]) -> Iterator[None]:
-    saved = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(env)
-    try:
-        yield
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
 
 
 def check_reply(shape: PayloadShape, protocol: HookProtocol, kind: str, stdout: str) -> str | None:
@@ -300,8 +256,11 @@ def agent_env(agent: str, cwd: str, base: Mapping[str, str]) -> dict[str, str]:
 
 
 @contextmanager
-def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
-    """(cwd, env) in which a temporary permission rule of `source` denies DENY_SAMPLE.
+def deny_sandbox(
+    source: str, base: Mapping[str, str]
+) -> Iterator[tuple[str, dict[str, str]] | None]:
+    """(cwd, env: `base` and the rule's home) in which a temporary permission rule of
+    `source` denies DENY_SAMPLE.
     A permission source is named after the agent whose rule files it reads; that agent's
     descriptor holds the rule (`[doctor.deny_rule]`)."""
     facts = _doctor_facts(source)
@@ -312,7 +271,7 @@ def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
         project = os.path.join(tmp, "project")
         os.makedirs(os.path.join(project, ".git"))
-        env = dict(os.environ)
+        env = dict(base)
         root = project
         if rule.home_env:
             root = os.path.join(tmp, "home")
@@ -324,7 +283,9 @@ def deny_sandbox(source: str) -> Iterator[tuple[str, dict[str, str]] | None]:
         yield project, env
 
 
-def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
+def exercise_hook(agent: str, scope: str, command: str, base: Mapping[str, str]) -> list[Check]:
+    """Each sample call through the registered hook `command`, in the agent's hook
+    environment built on `base` (the environment doctor runs in)."""
     from rtok.compiled.hook_protocols import PROTOCOLS
 
     protocol: HookProtocol | None = PROTOCOLS.get(agent)
@@ -339,7 +300,7 @@ def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
         cwd = os.path.realpath(tmp)
         for sample, cmd in (("rewrite", REWRITE_SAMPLE), ("passthrough", None)):
-            env = agent_env(agent, cwd, os.environ)
+            env = agent_env(agent, cwd, base)
             checks.append(
                 _one_sample(
                     agent,
@@ -353,10 +314,8 @@ def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
                     env,
                 )
             )
-        checks.append(
-            _expand_check(agent, scope, command, shape, cwd, agent_env(agent, cwd, os.environ))
-        )
-    with deny_sandbox(str(protocol["permissions"])) as sandbox:
+        checks.append(_expand_check(agent, scope, command, shape, cwd, agent_env(agent, cwd, base)))
+    with deny_sandbox(str(protocol["permissions"]), base) as sandbox:
         if sandbox is None:
             checks.append(
                 Check(
@@ -369,8 +328,8 @@ def exercise_hook(agent: str, scope: str, command: str) -> list[Check]:
                 )
             )
         else:
-            cwd, base = sandbox
-            env = agent_env(agent, cwd, base)
+            cwd, sandbox_env = sandbox
+            env = agent_env(agent, cwd, sandbox_env)
             checks.append(
                 _one_sample(
                     agent,
@@ -543,7 +502,7 @@ def check_stock_file(
 
 
 def exercise_plugin(
-    agent: str, scope: str, files: Sequence[tuple[ArtifactRecord, bytes]]
+    agent: str, scope: str, files: Sequence[tuple[ArtifactRecord, bytes]], env: Mapping[str, str]
 ) -> list[Check]:
     """Stock check of every plugin file, then `rtok rewrite` through each rtok path the
     plugin's files name (a plugin may be several files; one of them holds the path)."""
@@ -559,7 +518,7 @@ def exercise_plugin(
         )
         return checks
     for binary in bins:
-        checks.extend(_plugin_rewrites(agent, scope, binary, fix))
+        checks.extend(_plugin_rewrites(agent, scope, binary, fix, env))
     return checks
 
 
@@ -584,11 +543,13 @@ def _run_rewrite(
     return done.returncode, done.stdout, done.stderr
 
 
-def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Check]:
+def _plugin_rewrites(
+    agent: str, scope: str, binary: str, fix: str, env: Mapping[str, str]
+) -> list[Check]:
     checks: list[Check] = []
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
         cwd = os.path.realpath(tmp)
-        code, out, err = _run_rewrite(binary, REWRITE_SAMPLE, cwd, os.environ)
+        code, out, err = _run_rewrite(binary, REWRITE_SAMPLE, cwd, env)
         if code in (0, 3) and REWRITE_SAMPLE in out and "rtok" in out:
             checks.append(
                 Check(
@@ -616,16 +577,16 @@ def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Chec
                 )
             )
         # As the plugins call it: they name the rtok to put into the command.
-        code, out, err = _run_rewrite(binary, reach.PROBE, cwd, os.environ, ("--rtok-bin", binary))
+        code, out, err = _run_rewrite(binary, reach.PROBE, cwd, env, ("--rtok-bin", binary))
         checks.append(
             _reach_check(
                 agent,
                 scope,
                 binary,
-                reach.through_reply(out if code in (0, 3) else "", cwd, os.environ),
+                reach.through_reply(out if code in (0, 3) else "", cwd, env),
             )
         )
-        code, out, err = _run_rewrite(binary, PLUGIN_PASSTHROUGH, cwd, os.environ)
+        code, out, err = _run_rewrite(binary, PLUGIN_PASSTHROUGH, cwd, env)
         if code == 1 and not out.strip():
             checks.append(
                 Check(
@@ -650,10 +611,10 @@ def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Chec
                     out,
                 )
             )
-    with deny_sandbox(REWRITE_PERMISSION_SOURCE) as sandbox:
+    with deny_sandbox(REWRITE_PERMISSION_SOURCE, env) as sandbox:
         assert sandbox is not None
-        cwd, env = sandbox
-        code, out, err = _run_rewrite(binary, DENY_SAMPLE, cwd, env)
+        cwd, sandbox_env = sandbox
+        code, out, err = _run_rewrite(binary, DENY_SAMPLE, cwd, sandbox_env)
         if code == 2 and not out.strip():
             owner = next(
                 (
@@ -692,148 +653,6 @@ def _plugin_rewrites(agent: str, scope: str, binary: str, fix: str) -> list[Chec
 # -------------------------------------------------------------------------------- codex
 
 
-def codex_hook_hash(command: str, timeout: object, matcher: str, is_async: bool = False) -> str:
-    """The hash Codex keeps for a trusted PreToolUse command hook (`sha256:<hex>`)."""
-    # One hash function for the installer and doctor: the one Codex computes.
-    handler: dict[str, object] = {"async": is_async, "command": command, "type": "command"}
-    if timeout is not None:
-        handler["timeout"] = timeout
-    return codex_group_hash({"matcher": matcher, "hooks": [handler]})
-
-
-def _toml_problem(path: str) -> str:
-    from rtok.formats.errors import FormatError
-    from rtok.formats.tomltext import parse
-
-    try:
-        with open(path, "rb") as handle:
-            parse(handle.read(), label=path)
-    except FormatError as exc:
-        return str(exc)
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    return "not valid TOML"
-
-
-def check_codex_trust(hooks_file: str, scope: str, agent: str) -> list[Check]:
-    """Is every rtok handler in `hooks_file` trusted in Codex's config.toml (the
-    `codex_trust` strategy)? `agent` names the descriptor that installs it."""
-    import tomllib
-
-    fix = init_fix(agent, scope, None)
-    data = installed.read_or_none(hooks_file)
-    if data is None:
-        return [Check(agent, scope, "codex_trust", FAIL, f"{hooks_file} is missing", fix)]
-    try:
-        text = data.decode("utf-8")
-        document = tomllib.loads(text) if hooks_file.endswith(".toml") else json.loads(text)
-        groups = document.get("hooks", {}).get("PreToolUse", [])
-    except (ValueError, AttributeError, UnicodeDecodeError) as exc:
-        return [
-            Check(
-                agent,
-                scope,
-                "codex_trust",
-                FAIL,
-                f"{hooks_file} does not parse: {exc}",
-                fix,
-                path=hooks_file,
-            )
-        ]
-    config_path = installed.trust_config(agent, scope)
-    try:
-        with open(config_path, "rb") as handle:
-            config = tomllib.load(handle)
-    except FileNotFoundError:
-        config = {}
-    except tomllib.TOMLDecodeError:
-        # Said as verify and init say it (rtok's own TOML reader); re-installing would
-        # refuse the file too, so the fix is correcting it.
-        return [
-            Check(
-                agent,
-                scope,
-                "codex_trust",
-                FAIL,
-                f"the file does not parse: {_toml_problem(config_path)}",
-                f"correct {config_path}, then run rtok doctor",
-                path=config_path,
-            )
-        ]
-    except OSError as exc:
-        return [
-            Check(
-                agent,
-                scope,
-                "codex_trust",
-                FAIL,
-                f"{config_path} cannot be read: {exc}",
-                fix,
-                path=config_path,
-            )
-        ]
-    state = config.get("hooks", {}).get("state", {}) if isinstance(config, dict) else {}
-    checks: list[Check] = []
-    absolute = os.path.abspath(hooks_file)
-    for gi, group in enumerate(groups if isinstance(groups, list) else []):
-        if not isinstance(group, dict):
-            continue
-        for hi, handler in enumerate(group.get("hooks", []) or []):
-            command = handler.get("command") if isinstance(handler, dict) else None
-            if not isinstance(command, str) or not _runs_rtok_hook(command, agent):
-                continue
-            key = f"{absolute}:pre_tool_use:{gi}:{hi}"
-            wanted = codex_hook_hash(
-                command,
-                handler.get("timeout"),
-                str(group.get("matcher", "")),
-                bool(handler.get("async", False)),
-            )
-            entry = state.get(key) if isinstance(state, dict) else None
-            found = entry.get("trusted_hash") if isinstance(entry, dict) else None
-            if found == wanted:
-                checks.append(
-                    Check(
-                        agent,
-                        scope,
-                        "codex_trust",
-                        PASS,
-                        f"hook {key} is trusted in {config_path}",
-                        command=command,
-                    )
-                )
-            elif found is None:
-                checks.append(
-                    Check(
-                        agent,
-                        scope,
-                        "codex_trust",
-                        FAIL,
-                        f"hook {key} is not trusted in {config_path}: Codex skips it silently",
-                        fix,
-                        command,
-                    )
-                )
-            else:
-                checks.append(
-                    Check(
-                        agent,
-                        scope,
-                        "codex_trust",
-                        FAIL,
-                        f"hook {key} changed since it was trusted ({found} != "
-                        f"{wanted}): Codex skips it",
-                        fix,
-                        command,
-                    )
-                )
-    if not checks:
-        checks.append(
-            Check(agent, scope, "codex_trust", FAIL, f"no rtok hook in {hooks_file}", fix)
-        )
-    return checks
-
-
 # ------------------------------------------------------------------------------- driver
 
 
@@ -851,7 +670,6 @@ def unrecorded_installs(
 ) -> list[ArtifactRecord]:
     """Records standing in for rtok artifacts found on disk without one (records lost or
     written by another rtok), so their hooks are exercised too."""
-    from rtok.integrity.verify import find_unrecorded
 
     found: list[ArtifactRecord] = []
     for finding in find_unrecorded(records, agent, cwd):
@@ -918,7 +736,7 @@ def competing_hooks(agent: str, scope: str, root: str | None, path: str, data: b
             continue
         for handler in group.get("hooks", []) or []:
             command = handler.get("command") if isinstance(handler, dict) else None
-            if isinstance(command, str) and not _runs_rtok_hook(command, agent):
+            if isinstance(command, str) and not runs_rtok_hook(command, agent):
                 found.append(command)
     return found
 
@@ -926,7 +744,12 @@ def competing_hooks(agent: str, scope: str, root: str | None, path: str, data: b
 DOCTOR_WORKERS = 4  # agents are checked side by side: the time goes into subprocesses
 
 
-def doctor(agent: str | None = None, cwd: str | None = None) -> list[Check]:
+def doctor(
+    agent: str | None = None, cwd: str | None = None, *, env: Mapping[str, str]
+) -> list[Check]:
+    """Every check of the installs recorded (or found) for `agent` (None: all), run in the
+    environment `env` (the caller's): the hook samples read only `env`, and the process's
+    environment is never changed."""
     records = [r for r in load_records() if agent is None or r.agent == agent]
     records += unrecorded_installs(records, agent, cwd or os.getcwd())
     groups = sorted(_groups(records).items(), key=lambda kv: str(kv[0]))
@@ -941,15 +764,15 @@ def doctor(agent: str | None = None, cwd: str | None = None) -> list[Check]:
     ):
         results = list(
             pool.map(
-                lambda item: _doctor_group(item[0][0], item[0][1], item[0][2], item[1]), groups
+                lambda item: _doctor_group(item[0][0], item[0][1], item[0][2], item[1], env),
+                groups,
             )
         )
-    from rtok.integrity.verify import permission_file_problems
 
     agents = sorted({name for (name, _scope, _root), _group in groups})
     checks = one_report_per_broken_file(
         [check for result in results for check in result],
-        permission_file_problems(agents, cwd or os.getcwd()),
+        permission_file_problems(agents, cwd or os.getcwd(), env),
     )
     return check_launcher(checks) + checks
 
@@ -960,7 +783,6 @@ def one_report_per_broken_file(
     """A file its host cannot parse is reported once (host_parse, in the host's terms):
     the hook entry and hook trust checks that fail only because of it, a second record in
     the same file, and the permission reader's report of it are folded into that one."""
-    from rtok.integrity.verify import merge_unreadable
 
     broken = {c.path: c.message for c in checks if c.sample == "host_parse" and c.path}
     merged, rest = merge_unreadable(broken, unreadable)
@@ -1058,12 +880,12 @@ def check_preload(launcher_path: str) -> list[Check]:
 
 
 def _doctor_group(
-    name: str, scope: str, root: str | None, group: Sequence[ArtifactRecord]
+    name: str, scope: str, root: str | None, group: Sequence[ArtifactRecord], env: Mapping[str, str]
 ) -> list[Check]:
     checks = _partial_checks(name, group) + _host_parse_checks(name, scope, group)
     tier = installed.tier_of(name)
     if tier == "hook":
-        return checks + _doctor_hook_agent(name, scope, root, group)
+        return checks + _doctor_hook_agent(name, scope, root, group, env)
     if tier != "plugin":
         return checks
     files: list[tuple[ArtifactRecord, bytes]] = []
@@ -1085,13 +907,12 @@ def _doctor_group(
             continue
         files.append((record, data))
     if files:
-        checks.extend(exercise_plugin(name, scope, files))
+        checks.extend(exercise_plugin(name, scope, files, env))
     return checks
 
 
 def _partial_checks(name: str, group: Sequence[ArtifactRecord]) -> list[Check]:
     """A declined part of the install: say what is missing and how to finish it."""
-    from rtok.integrity.verify import check_partial
 
     return [
         Check(
@@ -1110,7 +931,6 @@ def _partial_checks(name: str, group: Sequence[ArtifactRecord]) -> list[Check]:
 
 
 def _host_parse_checks(name: str, scope: str, group: Sequence[ArtifactRecord]) -> list[Check]:
-    from rtok.integrity.verify import host_parse_problem
 
     checks: list[Check] = []
     for record in group:
@@ -1132,72 +952,91 @@ def _host_parse_checks(name: str, scope: str, group: Sequence[ArtifactRecord]) -
 
 
 def _doctor_hook_agent(
-    name: str, scope: str, root: str | None, group: Sequence[ArtifactRecord]
+    name: str,
+    scope: str,
+    root: str | None,
+    group: Sequence[ArtifactRecord],
+    env: Mapping[str, str],
 ) -> list[Check]:
     fix = init_fix(name, scope, root)
     checks: list[Check] = []
     commands: list[str] = []
     hooks_files: list[str] = []
     for record in group:
-        data = installed.read_or_none(record.path)
-        if record.kind == "whole_file" and data is not None and os.access(record.path, os.X_OK):
-            checks.append(check_stock_file(name, scope, record, data, "hook file"))
-            commands.append(shlex.quote(record.path))  # a hook file the agent executes
+        found_checks, found = _hook_record_checks(name, scope, root, record, fix)
+        checks.extend(found_checks)
+        if record.kind == "whole_file":
+            commands.extend(found)  # a hook file the agent executes
             continue
-        if record.kind == "whole_file" and data is None:
-            checks.append(Check(name, scope, "hook_entry", FAIL, f"{record.path} is missing", fix))
-            continue
-        if record.kind != "settings_entry":
-            continue
-        if data is None:
-            checks.append(Check(name, scope, "hook_entry", FAIL, f"{record.path} is missing", fix))
-            continue
-        owned, reason = owned_now(record, data)
-        found = hook_commands_in(owned.decode("utf-8", "replace"), name) if owned else []
-        if not found:
-            why = reason or "rtok's hook entry is gone or now runs another command"
-            checks.append(
-                Check(
-                    name, scope, "hook_entry", FAIL, f"{record.path}: {why}", fix, path=record.path
-                )
-            )
-            continue
+        commands.extend(c for c in found if c not in commands)
+        if found and installed.trusts_hooks(name, scope):
+            hooks_files.append(record.path)
+    for command in commands:
+        checks.extend(exercise_hook(name, scope, command, env))
+    checks.extend(host_condition_checks(name, scope, bool(commands)))
+    checks.extend(borrowed_hook_checks(name, scope, commands))
+    for hooks_file in hooks_files:
+        checks.extend(check_codex_trust(hooks_file, scope, name, fix))
+        checks.extend(codex_inline_hooks(hooks_file, scope, name))
+    return checks
+
+
+def _hook_record_checks(
+    name: str, scope: str, root: str | None, record: ArtifactRecord, fix: str
+) -> tuple[list[Check], list[str]]:
+    """The checks of one recorded hook artifact, and the hook commands it registers."""
+    data = installed.read_or_none(record.path)
+    if record.kind not in ("whole_file", "settings_entry"):
+        return [], []
+    if data is None:
+        return [Check(name, scope, "hook_entry", FAIL, f"{record.path} is missing", fix)], []
+    if record.kind == "settings_entry":
+        return _settings_entry_checks(name, scope, root, record, data, fix)
+    if os.access(record.path, os.X_OK):
+        return [check_stock_file(name, scope, record, data, "hook file")], [
+            shlex.quote(record.path)
+        ]
+    return [], []
+
+
+def _settings_entry_checks(
+    name: str, scope: str, root: str | None, record: ArtifactRecord, data: bytes, fix: str
+) -> tuple[list[Check], list[str]]:
+    """Whether rtok's hook entry in a settings file is still there (and the commands it
+    registers), and whether other hooks answer the same calls."""
+    owned, reason = owned_now(record, data)
+    found = hook_commands_in(owned.decode("utf-8", "replace"), name) if owned else []
+    if not found:
+        why = reason or "rtok's hook entry is gone or now runs another command"
+        return [
+            Check(name, scope, "hook_entry", FAIL, f"{record.path}: {why}", fix, path=record.path)
+        ], []
+    checks = [
+        Check(
+            name,
+            scope,
+            "hook_entry",
+            PASS,
+            f"{record.path} registers {found[0]}",
+            command=found[0],
+            path=record.path,
+        )
+    ]
+    others = competing_hooks(name, scope, root, record.path, data)
+    if others:
         checks.append(
             Check(
                 name,
                 scope,
-                "hook_entry",
-                PASS,
-                f"{record.path} registers {found[0]}",
+                "hook_order",
+                WARN,
+                f"{len(others)} other hook(s) in {record.path} run for the same calls "
+                f"({_clip(others[0], 60)}); when several hooks answer, the agent may drop "
+                "rtok's rewrite",
                 command=found[0],
-                path=record.path,
             )
         )
-        others = competing_hooks(name, scope, root, record.path, data)
-        if others:
-            checks.append(
-                Check(
-                    name,
-                    scope,
-                    "hook_order",
-                    WARN,
-                    f"{len(others)} other hook(s) in {record.path} run for the same calls "
-                    f"({_clip(others[0], 60)}); when several hooks answer, the agent may drop "
-                    "rtok's rewrite",
-                    command=found[0],
-                )
-            )
-        commands.extend(c for c in found if c not in commands)
-        if installed.trusts_hooks(name, scope):
-            hooks_files.append(record.path)
-    for command in commands:
-        checks.extend(exercise_hook(name, scope, command))
-    checks.extend(host_condition_checks(name, scope, bool(commands)))
-    checks.extend(borrowed_hook_checks(name, scope, commands))
-    for hooks_file in hooks_files:
-        checks.extend(check_codex_trust(hooks_file, scope, name))
-        checks.extend(codex_inline_hooks(hooks_file, scope, name))
-    return checks
+    return checks, found
 
 
 def borrowed_hook_checks(agent: str, scope: str, commands: Sequence[str]) -> list[Check]:

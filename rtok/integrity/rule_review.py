@@ -129,17 +129,7 @@ def review_bytes(path: str, data: bytes, earlier: Sequence[str] = ()) -> Review:
     overridden = [f for f in families if f in builtins]
     if overridden:
         risks.append("replaces the built-in rule of " + ", ".join(f"[{f}]" for f in overridden))
-    shadowed: dict[str, list[str]] = {}
-    for other in earlier:
-        other_data = trust.read_file_bytes(other)
-        if other_data is None or trust.canonical_path(other) == trust.canonical_path(path):
-            continue
-        other_tables, _ = _parse(other_data)
-        for family in families:
-            if family in other_tables:
-                shadowed.setdefault(family, []).append(other)
-    for family, others in sorted(shadowed.items()):
-        risks.append(f"[{family}] shadows the rule in " + ", ".join(others))
+    risks.extend(_shadowing_risks(path, families, earlier))
     added = [f for f in families if f not in builtins and f not in ("script", "mcp")]
     if added:
         notes.append(
@@ -160,6 +150,23 @@ def review_bytes(path: str, data: bytes, earlier: Sequence[str] = ()) -> Review:
         parse_error=error,
         notes=tuple(notes),
     )
+
+
+def _shadowing_risks(path: str, families: Sequence[str], earlier: Sequence[str]) -> list[str]:
+    """One risk per family of `path` that a gated file of a lower layer defines too."""
+    shadowed: dict[str, list[str]] = {}
+    for other in earlier:
+        other_data = trust.read_file_bytes(other)
+        if other_data is None or trust.canonical_path(other) == trust.canonical_path(path):
+            continue
+        other_tables, _ = _parse(other_data)
+        for family in families:
+            if family in other_tables:
+                shadowed.setdefault(family, []).append(other)
+    return [
+        f"[{family}] shadows the rule in " + ", ".join(others)
+        for family, others in sorted(shadowed.items())
+    ]
 
 
 MAX_REVIEW_BYTES = 1 << 20  # a rule file nobody can read through is not reviewed

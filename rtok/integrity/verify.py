@@ -16,7 +16,7 @@ import os
 import re
 import shlex
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -25,6 +25,7 @@ from rtok.fileio import sha256_hex
 from rtok.formats import dialects
 from rtok.install.model import FileEdit
 from rtok.integrity import installed
+from rtok.integrity.codex_trust import check_codex_trust
 from rtok.integrity.manifest import is_stock_artifact
 from rtok.integrity.records import ArtifactRecord, load_records
 from rtok.invocation import rtok_command
@@ -481,22 +482,30 @@ def rtok_bins_in(text: str, depth: int = 0) -> list[str]:
     entry, a plugin file): shell words and string literals, `sh -c` scripts included."""
     bins: list[str] = []
     for candidate in candidate_strings(text) if depth == 0 else [text]:
-        # A string literal that is exactly a path (`const RTOK_BIN = "/a b/rtok"`).
-        if os.path.isabs(candidate) and os.path.basename(candidate) in ("rtok", "rtok.exe"):
-            if candidate not in bins:
-                bins.append(candidate)
-            continue
-        try:
-            words = shlex.split(candidate, comments=False, posix=True)
-        except ValueError:
-            words = candidate.split()
-        for word in words:
-            if os.path.basename(word) in ("rtok", "rtok.exe") and os.path.isabs(word):
-                if word not in bins:
-                    bins.append(word)
-            elif depth < 2 and " " in word and "rtok" in word:
-                bins.extend(b for b in rtok_bins_in(word, depth + 1) if b not in bins)
+        bins.extend(b for b in _bins_in_candidate(candidate, depth) if b not in bins)
     return bins
+
+
+def _is_rtok_path(word: str) -> bool:
+    return os.path.isabs(word) and os.path.basename(word) in ("rtok", "rtok.exe")
+
+
+def _bins_in_candidate(candidate: str, depth: int) -> list[str]:
+    """The rtok paths of one string: itself when it is exactly a path (`const RTOK_BIN =
+    "/a b/rtok"`), else its shell words and the scripts among them."""
+    if _is_rtok_path(candidate):
+        return [candidate]
+    try:
+        words = shlex.split(candidate, comments=False, posix=True)
+    except ValueError:
+        words = candidate.split()
+    found: list[str] = []
+    for word in words:
+        if _is_rtok_path(word):
+            found.append(word)
+        elif depth < 2 and " " in word and "rtok" in word:
+            found.extend(rtok_bins_in(word, depth + 1))
+    return found
 
 
 def _version_of(
@@ -735,8 +744,6 @@ def _rule_file_problem(path: str) -> str | None:
 
 def check_codex_hook_trust(records: Sequence[ArtifactRecord]) -> list[Finding]:
     """Codex runs a hook only while config.toml trusts its exact definition."""
-    from rtok.integrity.doctor import check_codex_trust
-
     findings: list[Finding] = []
     for record in records:
         if record.kind != "settings_entry" or not installed.trusts_hooks(
@@ -745,7 +752,8 @@ def check_codex_hook_trust(records: Sequence[ArtifactRecord]) -> list[Finding]:
             continue
         if installed.read_or_none(record.path) is None:
             continue  # reported as missing already
-        for check in check_codex_trust(record.path, record.scope, record.agent):
+        fix = init_fix(record.agent, record.scope, None)
+        for check in check_codex_trust(record.path, record.scope, record.agent, fix):
             findings.append(
                 Finding(
                     check="hook_trust",
@@ -798,7 +806,7 @@ def verify(agents: Sequence[str], cwd: str) -> list[Finding]:
     findings.extend(check_codex_hook_trust(live))
     findings.extend(check_rule_files(cwd))
     return one_report_per_broken_file(
-        findings, permission_file_problems(sorted({r.agent for r in live}), cwd)
+        findings, permission_file_problems(sorted({r.agent for r in live}), cwd, os.environ)
     )
 
 
@@ -828,9 +836,12 @@ def one_report_per_broken_file(
     return out
 
 
-def permission_file_problems(agents: Sequence[str], cwd: str) -> list[tuple[str, str, str]]:
+def permission_file_problems(
+    agents: Sequence[str], cwd: str, env: Mapping[str, str]
+) -> list[tuple[str, str, str]]:
     """(agent, path, why) once per host permission file rtok cannot read, for the agents
-    given: while one is listed, rtok rewrites nothing for that agent."""
+    given, with the hosts' locations from `env`: while one is listed, rtok rewrites
+    nothing for that agent."""
     from rtok.compiled.hook_protocols import protocol
     from rtok.permissions.verdict import unreadable_rule_files
 
@@ -843,7 +854,7 @@ def permission_file_problems(agents: Sequence[str], cwd: str) -> list[tuple[str,
         source = str(table.get("permissions", "none"))
         # The hot path's one-line warning would report the file a second time.
         with contextlib.redirect_stderr(io.StringIO()):
-            found = unreadable_rule_files(source, cwd)
+            found = unreadable_rule_files(source, cwd, env)
         for path, why in found:
             if path not in seen:
                 seen.add(path)
@@ -852,7 +863,7 @@ def permission_file_problems(agents: Sequence[str], cwd: str) -> list[tuple[str,
 
 
 def check_permission_files(agents: Sequence[str], cwd: str) -> list[Finding]:
-    return _permission_findings(permission_file_problems(agents, cwd))
+    return _permission_findings(permission_file_problems(agents, cwd, os.environ))
 
 
 def _broken_file(finding: Finding) -> bool:

@@ -25,7 +25,12 @@ Hot path: stdlib only.
 from __future__ import annotations
 
 from rtok._fast import oslite as os
-from rtok.permissions import sources
+from rtok.permissions import settings
+from rtok.permissions.readers import project_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 # The rule sets read here; a descriptor's `[rewrite] host_rules` names one of them.
 RULE_SETS = ("opencode", "kilo")
@@ -60,18 +65,19 @@ _UNCHECKED = frozenset(("cd", "push-location", "set-location"))
 Rule = tuple[str, str, str]  # (permission, pattern, action)
 
 
-def config_files(host: str, cwd: str) -> list[str]:
+def config_files(host: str, cwd: str, env: Mapping[str, str] | None = None) -> list[str]:
     """The host's config files that may hold permission rules, in merge order (`host`: one
-    of RULE_SETS)."""
+    of RULE_SETS; locations from `env`, default: this process's environment)."""
     name = host
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(
-        os.environ.get("HOME") or os.path.expanduser("~"), ".config"
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(
+        env.get("HOME") or os.path.expanduser("~"), ".config"
     )
     files = [os.path.join(base, name, config) for config in _CONFIG_NAMES[name]]
-    named = os.environ.get(_ENV[name], "")
+    named = env.get(_ENV[name], "")
     if named:
         files.append(named)
-    root = sources.project_root(cwd, "." + name) or sources.project_root(cwd, ".git")
+    root = project_root(cwd, "." + name) or project_root(cwd, ".git")
     chain = []
     current = os.path.abspath(cwd)
     while True:
@@ -85,16 +91,18 @@ def config_files(host: str, cwd: str) -> list[str]:
     return files
 
 
-def read_rules(host: str, cwd: str) -> tuple[list[Rule], list[tuple[str, str]]]:
+def read_rules(
+    host: str, cwd: str, env: Mapping[str, str] | None = None
+) -> tuple[list[Rule], list[tuple[str, str]]]:
     """(rules in merge order, files that could not be read)."""
-    sources.problems.clear()
+    settings.problems.clear()
     merged: object = None
-    for path in config_files(host, cwd):
-        config = sources.read_settings(path, "jsonc-commas")
+    for path in config_files(host, cwd, env):
+        config = settings.read_settings(path, "jsonc-commas")
         if config is not None and "permission" in config:
             merged = merge_deep(merged, config["permission"])
-    found = list(sources.problems)
-    sources.problems.clear()
+    found = list(settings.problems)
+    settings.problems.clear()
     return rules_of(merged), found
 
 

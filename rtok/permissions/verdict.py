@@ -1,6 +1,6 @@
 """The user's own permission rules applied to one shell command.
 
-`detailed_verdict(cmd, source, cwd)` returns one of (`verdict_for`, the contract for other
+`detailed_verdict(cmd, source, cwd, env)` returns one of (`verdict_for`, the contract for other
 areas, folds "defer" into "deny"):
 - "deny"    a deny rule matches a segment of the command (through env prefixes, process
             wrappers and grammar words);
@@ -15,12 +15,9 @@ areas, folds "defer" into "deny"):
 - "allow"   every non-empty segment, as written, matches an allow rule;
 - "default" nothing applies, or the host owns approval (source "none").
 
-Precedence: deny > defer > ask > allow > default. Sources: "claude" (Claude Code's project,
-user and managed settings files), "cursor" (Cursor CLI's cli-config.json), "gemini" and
-"qwen" (their allowed and excluded shell commands), "droid", "vibe" and "codex" (what they
-block or confirm, as deny), "kimi" (its deny and ask rules, as deny), "auggie" (deny when
-any of Auggie's own shell rules matches the command: its regexes are judged here, not as
-patterns), "none".
+Precedence: deny > defer > ask > allow > default. Sources: the readers and judges of
+rtok.permissions.readers (one module per rule format, every location taken from `env`),
+and "none".
 
 The pattern matcher and the segment peeler live here too: the hook imports this module on
 every call, and each extra module costs more to import than these few functions.
@@ -30,90 +27,79 @@ Hot path: stdlib only (plus rtok.shell for segmenting).
 
 from __future__ import annotations
 
-from rtok.permissions import sources
+from rtok.permissions import readers, settings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Mapping
 
-VERDICTS = ("deny", "defer", "ask", "allow", "default")
+    from rtok.shell.readings import Reading
 
-_READERS: dict[str, Callable[[str], sources.Rules]] = {
-    "claude": sources.claude_rules,
-    "codebuddy": sources.codebuddy_rules,
-    "cursor": sources.cursor_rules,
-    "droid": sources.droid_rules,
-    "gemini": sources.gemini_rules,
-    "grok": sources.grok_rules,
-    "qwen": sources.qwen_rules,
-    "vibe": sources.vibe_rules,
-    "codex": sources.codex_rules,
-    "kimi": sources.kimi_rules,
-}
+    Readings = list[tuple[Reading, bool]]
+
+# Every permission source a descriptor may name (`[hook] permissions`, `[rewrite]
+# permissions`): the rule readers and judges of rtok.permissions.readers, and "none" for a
+# host that has no rules rtok reads.
+SOURCES = (*readers.READERS, *readers.JUDGES, "none")
 
 
-def verdict_for(cmd: str, source: str, cwd: str) -> str:
+def verdict_for(cmd: str, source: str, cwd: str, env: Mapping[str, str]) -> str:
     """ "deny" | "ask" | "allow" | "default": the contract for every caller.
 
     A deny rule matched only inside a shell script counts as "deny" here, which is the
     safe reading for a caller that knows only these four verdicts (`rtok rewrite`).
     """
-    verdict = detailed_verdict(cmd, source, cwd)
+    verdict = detailed_verdict(cmd, source, cwd, env)
     return "deny" if verdict == "defer" else verdict
 
 
-# Hosts whose rules are not prefix patterns judge the whole command themselves.
-_COMMAND_JUDGES: dict[str, Callable[[str, str], str]] = {
-    "auggie": sources.auggie_verdict,
-}
-
-# Every permission source a descriptor may name (`[hook] permissions`, `[rewrite]
-# permissions`): the rule readers above, and "none" for a host that has no rules rtok reads.
-SOURCES = (*_READERS, *_COMMAND_JUDGES, "none")
-
-
-def detailed_verdict(cmd: str, source: str, cwd: str) -> str:
+def detailed_verdict(cmd: str, source: str, cwd: str, env: Mapping[str, str]) -> str:
     """Like `verdict_for`, but keeps "defer" apart from "deny" (used by `rtok hook`); a
     rule file rtok cannot read, or a line that runs what the gate cannot read while deny or
     ask rules exist, gives "defer" too (no rewrite, no opinion)."""
-    verdict = rule_verdict(cmd, source, cwd)
+    verdict = rule_verdict(cmd, source, cwd, env)
     return "defer" if verdict in ("unreadable", "opaque") else verdict
 
 
-def rule_verdict(cmd: str, source: str, cwd: str) -> str:
+def rule_verdict(cmd: str, source: str, cwd: str, env: Mapping[str, str] | None = None) -> str:
     """`detailed_verdict` with "unreadable" kept apart (one of the host's rule files could
     not be read: `unreadable_rule_files` names them) and "opaque" (see
-    `verdict_with_rules`)."""
-    judge = _COMMAND_JUDGES.get(source)
+    `verdict_with_rules`). Every location comes from `env` (default: this process's
+    environment)."""
+    if env is None:
+        from rtok._fast import oslite
+
+        env = oslite.environ
+    judge = readers.judge(source)
     if judge is not None:
-        sources.problems.clear()
-        judged = judge(cmd, cwd)
-        unreadable = bool(sources.problems)
-        sources.problems.clear()
+        settings.problems.clear()
+        judged = judge(cmd, cwd, env)
+        unreadable = bool(settings.problems)
+        settings.problems.clear()
         return "unreadable" if unreadable else judged
-    reader = _READERS.get(source)
+    reader = readers.reader(source)
     if reader is None:
         return "default"
-    (deny, ask, allow), problems = sources.read_rules(reader, cwd)
+    (deny, ask, allow), problems = settings.read_rules(reader, cwd, env)
     if problems:
         return "unreadable"
     return verdict_with_rules(cmd, deny, ask, allow)
 
 
-def unreadable_rule_files(source: str, cwd: str) -> list[tuple[str, str]]:
+def unreadable_rule_files(source: str, cwd: str, env: Mapping[str, str]) -> list[tuple[str, str]]:
     """(path, why) of each of the host's rule files that rtok cannot read (for doctor and
     verify: while one is listed, commands are not rewritten for that host)."""
-    judge = _COMMAND_JUDGES.get(source)
+    judge = readers.judge(source)
     if judge is not None:
-        sources.problems.clear()
-        judge("", cwd)
-        found = list(sources.problems)
-        sources.problems.clear()
+        settings.problems.clear()
+        judge("", cwd, env)
+        found = list(settings.problems)
+        settings.problems.clear()
         return found
-    reader = _READERS.get(source)
+    reader = readers.reader(source)
     if reader is None:
         return []
-    return sources.read_rules(reader, cwd)[1]
+    return settings.read_rules(reader, cwd, env)[1]
 
 
 def verdict_with_rules(cmd: str, deny: list[str], ask: list[str], allow: list[str]) -> str:
@@ -126,42 +112,71 @@ def verdict_with_rules(cmd: str, deny: list[str], ask: list[str], allow: list[st
     """
     if not (deny or ask or allow):
         return "default"  # an unattestable construct is "at most ask": default is below
-    from rtok.shell.lexer import is_unattestable
+    readings = _readings(cmd)
+    if readings is None:
+        return "ask"  # not read: never allowed, and the hook leaves it to the host
+    if deny:
+        denied = _deny_verdict(readings, deny)
+        if denied:
+            return denied
+    if (deny or ask) and (_opaque_line(cmd) or _any_opaque(readings)):
+        # What runs is not in the text (`python3 -c …`, `bash x.sh`, `ssh h cmd`): while a
+        # deny or ask rule exists, neither allowed nor rewritten.
+        return "opaque"
+    return _ask_or_allow(cmd, readings, ask, allow)
+
+
+def _readings(cmd: str) -> Readings | None:
+    """(reading, direct) of every command bash could run for `cmd`; None when the line
+    nests too deep to be read."""
     from rtok.shell.readings import all_readings
     from rtok.shell.segments import TooDeep, permission_commands
 
     try:
         commands = permission_commands(cmd)
     except TooDeep:
-        return "ask"  # not read: never allowed, and the hook leaves it to the host
-    readings = [
+        return None
+    return [
         (reading, direct)
         for words, dialect, direct in commands
         for reading in all_readings(words, dialect)
     ]
-    if deny:
-        hits = [direct for reading, direct in readings if _any_form_matches(reading.forms, deny)]
-        if hits:
-            return "deny" if any(hits) else "defer"
-    if (deny or ask) and (_opaque_line(cmd) or any(reading.opaque for reading, _ in readings)):
-        # What runs is not in the text (`python3 -c …`, `bash x.sh`, `ssh h cmd`): while a
-        # deny or ask rule exists, neither allowed nor rewritten.
-        return "opaque"
+
+
+def _deny_verdict(readings: Readings, deny: list[str]) -> str:
+    """ "deny" when a deny rule matches a direct reading, "defer" when it matches only
+    readings inside a shell script, "" when none matches."""
+    hits = [direct for reading, direct in readings if _any_form_matches(reading.forms, deny)]
+    if not hits:
+        return ""
+    return "deny" if any(hits) else "defer"
+
+
+def _any_opaque(readings: Readings) -> bool:
+    return any(reading.opaque for reading, _ in readings)
+
+
+def _ask_or_allow(cmd: str, readings: Readings, ask: list[str], allow: list[str]) -> str:
+    """Past deny and opaque: "ask" (unattestable, or an ask rule matches), "allow" (every
+    command as executed matches an allow rule) or "default"."""
+    from rtok.shell.lexer import is_unattestable
+
     if is_unattestable(cmd) or not all(reading.attestable for reading, _ in readings):
         return "ask"
     if ask and any(_any_form_matches(reading.forms, ask) for reading, _ in readings):
         return "ask"
-    executed = [reading.executed for reading, _ in readings if reading.forms]
-    if (
-        allow
-        and executed
-        and all(
-            form is not None and any(command_matches_pattern(form, p) for p in allow)
-            for form in executed
-        )
-    ):
+    if allow and _all_allowed(readings, allow):
         return "allow"
     return "default"
+
+
+def _all_allowed(readings: Readings, allow: list[str]) -> bool:
+    """Some command is read, and every command as executed matches an allow rule."""
+    executed = [reading.executed for reading, _ in readings if reading.forms]
+    return bool(executed) and all(
+        form is not None and any(command_matches_pattern(form, p) for p in allow)
+        for form in executed
+    )
 
 
 def _opaque_line(cmd: str) -> bool:

@@ -24,8 +24,6 @@ DEFER = "defer"
 ALLOW_REWRITE = "allow_rewrite"
 ASK_REWRITE = "ask_rewrite"
 
-VERDICTS = ("deny", "ask", "allow", "default")
-
 
 class Decision:
     """What to do with one command: `kind` and, for rewrites, the new `command`."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,7 @@ def test_any_payload_gets_a_well_formed_reply(
 ) -> None:
     payload = shell_payload(agent, command, str(tmp_path))
     _mutate(payload, where, value)
-    outcome = respond(PROTOCOLS[agent], payload)
+    outcome = respond(PROTOCOLS[agent], payload, os.environ)
     assert "\n" not in outcome.reply
     if outcome.reply:
         assert isinstance(json.loads(outcome.reply), dict)

@@ -8,6 +8,7 @@ Expected replies are written out here from the agents' documented contracts
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 
 from rtok.compiled.hook_protocols import PROTOCOLS
 from rtok.hooks.main import Outcome, respond
+from rtok.hooks.types import HookProtocol
 
 from .payloads import HOOK_AGENTS, foreign_payload, grok_payload, shell_payload
 
@@ -256,7 +258,7 @@ def _run(
     agent: str, command: str, cwd: Path, verdict: str | None = None
 ) -> tuple[Outcome, dict[str, Any]]:
     payload = shell_payload(agent, command, str(cwd))
-    return respond(PROTOCOLS[agent], payload, verdict=verdict), payload
+    return respond(PROTOCOLS[agent], payload, os.environ, verdict=verdict), payload
 
 
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
@@ -341,7 +343,7 @@ def test_passthrough_when_nothing_to_rewrite(agent: str, project: Path) -> None:
 
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
 def test_foreign_tool_passes_through(agent: str, project: Path) -> None:
-    outcome = respond(PROTOCOLS[agent], foreign_payload(agent, str(project)))
+    outcome = respond(PROTOCOLS[agent], foreign_payload(agent, str(project)), os.environ)
     assert outcome.reply == PROTOCOLS[agent]["no_opinion"]
     assert outcome.kind in ("passthrough", "unknown_shape")
 
@@ -349,7 +351,7 @@ def test_foreign_tool_passes_through(agent: str, project: Path) -> None:
 def test_whole_tool_input_is_kept(project: Path) -> None:
     payload = shell_payload("claude", "git status", str(project))
     payload["tool_input"].update(timeout=120000, run_in_background=False, extra={"nested": [1, 2]})
-    outcome = respond(PROTOCOLS["claude"], payload)
+    outcome = respond(PROTOCOLS["claude"], payload, os.environ)
     updated = json.loads(outcome.reply)["hookSpecificOutput"]["updatedInput"]
     assert updated == dict(payload["tool_input"], command="rtok run git status")
 
@@ -385,12 +387,12 @@ def test_copilot_vscode_snake_case(project: Path) -> None:
         "tool_use_id": "u",
         "tool_input": {"command": "git status", "explanation": "e", "isBackground": False},
     }
-    outcome = respond(PROTOCOLS["copilot"], payload)
+    outcome = respond(PROTOCOLS["copilot"], payload, os.environ)
     new_input = dict(payload["tool_input"], command="rtok run git status")
     assert _same(json.loads(outcome.reply), _claude_like(new_input, "allow"))
     # VS Code feeds every tool call to Claude-format hooks: other tools pass through.
     payload["tool_name"] = "read_file"
-    assert respond(PROTOCOLS["copilot"], payload).reply == ""
+    assert respond(PROTOCOLS["copilot"], payload, os.environ).reply == ""
 
 
 def test_copilot_cli_args_as_object(project: Path) -> None:
@@ -401,11 +403,11 @@ def test_copilot_cli_args_as_object(project: Path) -> None:
         "toolName": "bash",
         "toolArgs": {"command": "git log -n 1", "description": "d"},
     }
-    reply = json.loads(respond(PROTOCOLS["copilot"], payload).reply)
+    reply = json.loads(respond(PROTOCOLS["copilot"], payload, os.environ).reply)
     assert reply["modifiedArgs"] == {"command": "rtok run git log -n 1", "description": "d"}
     assert reply["permissionDecision"] == "ask"  # the user's ask rule for git log
     payload["toolArgs"] = {"command": "git diff", "description": "d"}
-    reply = json.loads(respond(PROTOCOLS["copilot"], payload).reply)
+    reply = json.loads(respond(PROTOCOLS["copilot"], payload, os.environ).reply)
     assert reply["modifiedArgs"]["command"] == "rtok run git diff"
     assert "permissionDecision" not in reply  # no rule: Copilot's own approval decides
 
@@ -413,14 +415,16 @@ def test_copilot_cli_args_as_object(project: Path) -> None:
 def test_vibe_bare_tool_name(project: Path) -> None:
     payload = shell_payload("vibe", "git status", str(project))
     payload["tool_name"] = "bash"
-    reply = json.loads(respond(PROTOCOLS["vibe"], payload).reply)
+    reply = json.loads(respond(PROTOCOLS["vibe"], payload, os.environ).reply)
     assert reply["hook_specific_output"]["tool_input"]["command"] == "rtok run git status"
 
 
 def test_antigravity_other_command_keys(project: Path) -> None:
     for key in ("command", "cmd"):
         payload = {"toolCall": {"name": "run_command", "args": {key: "git status"}}}
-        reply = json.loads(respond(PROTOCOLS["antigravity"], payload, cwd=str(project)).reply)
+        reply = json.loads(
+            respond(PROTOCOLS["antigravity"], payload, os.environ, cwd=str(project)).reply
+        )
         assert reply["overwrite"] == {key: "rtok run git status"}
 
 
@@ -438,7 +442,7 @@ def test_cline_decides_each_command(project: Path) -> None:
         "commands": ["git status", "cd /tmp", "git log -n 2"],
         "timeout": 5,
     }
-    reply = json.loads(respond(PROTOCOLS["cline"], payload).reply)
+    reply = json.loads(respond(PROTOCOLS["cline"], payload, os.environ).reply)
     assert reply == {
         "cancel": False,
         "overrideInput": {
@@ -470,26 +474,26 @@ def test_grok_truncated_input_passes_through(project: Path) -> None:
     # Grok says when it cut the tool input for the hook: the command may be cut too.
     payload = grok_payload("git diff", str(project))
     payload["toolInputTruncated"] = True
-    outcome = respond(PROTOCOLS["grok"], payload)
+    outcome = respond(PROTOCOLS["grok"], payload, os.environ)
     assert (outcome.kind, outcome.reply) == ("passthrough", "")
     payload["toolInputTruncated"] = "yes"  # only a real true counts
-    assert respond(PROTOCOLS["grok"], payload).rewritten == "rtok run git diff"
+    assert respond(PROTOCOLS["grok"], payload, os.environ).rewritten == "rtok run git diff"
 
 
 def test_openhands_input_to_a_running_command_passes_through(project: Path) -> None:
     payload = shell_payload("openhands", "git status", str(project))
     payload["tool_input"]["is_input"] = True
-    assert respond(PROTOCOLS["openhands"], payload).reply == ""
+    assert respond(PROTOCOLS["openhands"], payload, os.environ).reply == ""
 
 
 @pytest.mark.parametrize("agent", ["claude", "cursor"])
 def test_hooks_grok_borrows_leave_its_payload_unanswered(agent: str, project: Path) -> None:
     # Grok runs the hooks in Claude's settings and Cursor's hooks.json with its own
     # camelCase payload; only rtok's Grok hook answers it.
-    outcome = respond(PROTOCOLS[agent], grok_payload("git status", str(project)))
+    outcome = respond(PROTOCOLS[agent], grok_payload("git status", str(project)), os.environ)
     assert outcome.kind == "unknown_shape"
     assert outcome.reply == PROTOCOLS[agent]["no_opinion"]
-    answer = respond(PROTOCOLS["grok"], grok_payload("git status", str(project)))
+    answer = respond(PROTOCOLS["grok"], grok_payload("git status", str(project)), os.environ)
     assert answer.kind == "allow_rewrite"  # the Claude allow rule Grok also reads
     assert json.loads(answer.reply)["decision"] == "deny"
 
@@ -511,7 +515,7 @@ def test_codebuddy_reads_its_own_rules_not_claudes(project: Path, isolated_home:
 def test_event_of_another_hook_passes_through(project: Path) -> None:
     payload = shell_payload("claude", "git status", str(project))
     payload["hook_event_name"] = "PostToolUse"
-    assert respond(PROTOCOLS["claude"], payload).reply == ""
+    assert respond(PROTOCOLS["claude"], payload, os.environ).reply == ""
 
 
 @pytest.mark.parametrize("agent", HOOK_AGENTS)
@@ -533,7 +537,7 @@ def test_event_of_another_hook_passes_through(project: Path) -> None:
 def test_wrong_shapes_get_no_opinion(
     agent: str, payload: dict[str, Any] | None, project: Path
 ) -> None:
-    outcome = respond(PROTOCOLS[agent], payload, cwd=str(project))
+    outcome = respond(PROTOCOLS[agent], payload, os.environ, cwd=str(project))
     assert outcome.reply == PROTOCOLS[agent]["no_opinion"]
 
 
@@ -560,16 +564,31 @@ def test_rules_are_not_read_for_commands_without_rewrite(
     assert "warning" in capsys.readouterr().err
 
 
-def test_workspace_root_stands_in_for_cwd(project: Path, tmp_path: Path) -> None:
-    # Project rules of the workspace apply although the payload carries no cwd.
+def test_workspace_root_stands_in_for_cwd(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Project rules of the workspace apply although the payload carries no cwd: Cursor
+    # names its workspace folders (its descriptor's `cwd_from`).
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text(
         json.dumps({"permissions": {"deny": ["Bash(git diff:*)"]}})
     )
+    protocol: HookProtocol = {**PROTOCOLS["claude"], "cwd_from": [["cwd"], ["workspace_roots"]]}
     payload = shell_payload("claude", "git diff", str(project))
     del payload["cwd"]
     payload["workspace_roots"] = [str(project)]
-    assert respond(PROTOCOLS["claude"], payload).kind == "deny"
+    assert respond(protocol, payload, os.environ).kind == "deny"
+    # A host that does not name such a key: the hook's own directory (not the project).
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    assert respond(PROTOCOLS["claude"], payload, os.environ).kind != "deny"
+
+
+def test_cursor_and_cline_name_their_workspace_roots_in_the_descriptor() -> None:
+    assert PROTOCOLS["cursor"]["cwd_from"] == [["cwd"], ["workspace_roots"]]
+    assert PROTOCOLS["cline"]["cwd_from"] == [["cwd"], ["workspaceRoots"]]
+    assert PROTOCOLS["claude"]["cwd_from"] == [["cwd"]]  # the default
 
 
 def test_a_list_is_allowed_only_when_every_command_is(project: Path) -> None:
@@ -601,15 +620,17 @@ def test_a_list_is_allowed_only_when_every_command_is(project: Path) -> None:
         "cwd": str(project),
         "tool_input": {"commands": ["git status", "git status --short"]},
     }
-    assert respond(protocol, payload).kind == "allow_rewrite"
+    assert respond(protocol, payload, os.environ).kind == "allow_rewrite"
     payload["tool_input"]["commands"] = ["git status", "curl x | sh"]
-    outcome = respond(protocol, payload)
+    outcome = respond(protocol, payload, os.environ)
     assert outcome.kind == "ask_rewrite"
     assert json.loads(outcome.reply) == {
         "input": {"commands": ["rtok run git status", "curl x | sh"]}
     }
     payload["tool_input"]["commands"] = ["git status", "git push"]
-    assert respond(protocol, payload).reply == ""  # a denied command: nothing is rewritten
+    assert (
+        respond(protocol, payload, os.environ).reply == ""
+    )  # a denied command: nothing is rewritten
 
 
 def test_qwen_never_suggests_a_rewrite_past_an_exclusion(
@@ -668,7 +689,7 @@ def test_auggie_keeps_wait_and_leaves_background_launches_alone(project: Path) -
     updated = json.loads(outcome.reply)["hookSpecificOutput"]["updatedInput"]
     assert updated == dict(payload["tool_input"], command="rtok run git status")
     payload["tool_input"]["wait"] = False  # Auggie then reads the output later
-    assert respond(PROTOCOLS["auggie"], payload).reply == ""
+    assert respond(PROTOCOLS["auggie"], payload, os.environ).reply == ""
 
 
 @pytest.mark.parametrize(
@@ -679,10 +700,10 @@ def test_background_runs_pass_through(agent: str, key: str, project: Path) -> No
     # `rtok run` prints when the command ends; a dev server's output must keep streaming.
     payload = shell_payload(agent, "npm test", str(project))
     payload["tool_input"][key] = True
-    outcome = respond(PROTOCOLS[agent], payload)
+    outcome = respond(PROTOCOLS[agent], payload, os.environ)
     assert outcome.reply == PROTOCOLS[agent]["no_opinion"]
     payload["tool_input"][key] = False
-    assert respond(PROTOCOLS[agent], payload).kind == "ask_rewrite"
+    assert respond(PROTOCOLS[agent], payload, os.environ).kind == "ask_rewrite"
 
 
 def test_vscode_background_terminal_passes_through(project: Path) -> None:
@@ -692,9 +713,9 @@ def test_vscode_background_terminal_passes_through(project: Path) -> None:
         "tool_name": "run_in_terminal",
         "tool_input": {"command": "npm test", "explanation": "e", "isBackground": True},
     }
-    assert respond(PROTOCOLS["copilot"], payload).reply == ""
+    assert respond(PROTOCOLS["copilot"], payload, os.environ).reply == ""
     payload["tool_input"]["isBackground"] = False
-    assert respond(PROTOCOLS["copilot"], payload).kind == "ask_rewrite"
+    assert respond(PROTOCOLS["copilot"], payload, os.environ).kind == "ask_rewrite"
 
 
 def test_auggie_leaves_commands_its_own_rules_judge(project: Path, isolated_home: Path) -> None:

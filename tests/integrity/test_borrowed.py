@@ -5,6 +5,7 @@ answers each one's own payload with a valid reply or no opinion, never an error.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ def test_doctor_names_the_borrowing_hosts_found_and_checks_their_payloads(
     monkeypatch.setenv("PATH", f"{bindir}:/usr/bin:/bin")
     done = run_rtok(["init", "-g", "--agent", "claude", "--auto-patch"])
     assert done.returncode == 0, done.stderr.decode()
-    borrowed = [check for check in doctor("claude") if check.sample == "borrowed"]
+    borrowed = [check for check in doctor("claude", env=os.environ) if check.sample == "borrowed"]
     hosts = {check.message.split(" (")[0]: check for check in borrowed}
     assert set(hosts) == {"Devin CLI", "Grok Build"}  # ZCode and Copilot are not here
     assert all(check.level == "PASS" for check in borrowed), borrowed

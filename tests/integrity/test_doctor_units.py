@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 from rtok.integrity.doctor import hook_commands_in, host_contract_problem, sample_payload
 from rtok.integrity.verify import rtok_bins_in
@@ -81,3 +83,24 @@ def test_sample_payload_follows_the_shape() -> None:
     assert payload["hookName"] == "tool_call"
     other = sample_payload(shape, None, "/tmp")
     assert other["tool_call"]["name"] != "run_commands"
+
+
+def test_expected_outcomes_read_the_env_given_side_by_side(tmp_path: Path) -> None:
+    # Doctor's workers judge samples in different agents' environments at once; each
+    # reads only its own env, and the process's environment is left as it was.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rtok.compiled.hook_protocols import PROTOCOLS
+    from rtok.integrity.doctor import expected_outcome
+
+    protocol = PROTOCOLS["claude"]
+    cwd = str(tmp_path)
+    payload = sample_payload(protocol["payloads"][0], "git status", cwd)
+    before = dict(os.environ)
+    envs = [dict(os.environ, RTOK_BIN=f"/opt/rtok-{n}/rtok") for n in range(8)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        replies = list(pool.map(lambda env: expected_outcome(protocol, payload, cwd, env), envs))
+    for n, (kind, reply) in enumerate(replies):
+        assert kind == "ask_rewrite"
+        assert f"/opt/rtok-{n}/rtok run git status" in reply
+    assert dict(os.environ) == before

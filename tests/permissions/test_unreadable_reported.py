@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from rtok.integrity.verify import check_permission_files, permission_file_problems
@@ -17,11 +18,11 @@ def test_unreadable_claude_settings_are_a_failure_once(isolated_home: Path, tmp_
         ("FAIL", str(settings), "permission_file")
     ]
     assert rule_verdict("git status", "claude", str(tmp_path)) == "unreadable"
-    assert detailed_verdict("git status", "claude", str(tmp_path)) == "defer"
+    assert detailed_verdict("git status", "claude", str(tmp_path), os.environ) == "defer"
 
 
 def test_readable_files_report_nothing(isolated_home: Path, tmp_path: Path) -> None:
     settings = isolated_home / ".gemini" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text('{ // comments are Gemini\'s own dialect\n "tools": {}}')
-    assert permission_file_problems(["gemini", "claude"], str(tmp_path)) == []
+    assert permission_file_problems(["gemini", "claude"], str(tmp_path), os.environ) == []

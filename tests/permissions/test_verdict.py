@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -178,9 +179,9 @@ def _claude(home: Path, rules: dict[str, list[str]]) -> None:
 
 def test_claude_source(isolated_home: Path, tmp_path: Path) -> None:
     _claude(isolated_home, {"allow": ["Bash(git status)"], "deny": ["Bash(git push)"]})
-    assert verdict_for("git status", "claude", str(tmp_path)) == "allow"
-    assert verdict_for("FOO=1 git push", "claude", str(tmp_path)) == "deny"
-    assert verdict_for("git log", "claude", str(tmp_path)) == "default"
+    assert verdict_for("git status", "claude", str(tmp_path), os.environ) == "allow"
+    assert verdict_for("FOO=1 git push", "claude", str(tmp_path), os.environ) == "deny"
+    assert verdict_for("git log", "claude", str(tmp_path), os.environ) == "default"
 
 
 def test_project_rules_join_user_rules(isolated_home: Path, tmp_path: Path) -> None:
@@ -190,14 +191,14 @@ def test_project_rules_join_user_rules(isolated_home: Path, tmp_path: Path) -> N
     (project / ".claude" / "settings.local.json").write_text(
         json.dumps({"permissions": {"deny": ["Bash(npm test)"]}})
     )
-    assert verdict_for("npm test", "claude", str(project)) == "deny"
-    assert verdict_for("npm test", "claude", str(tmp_path)) == "allow"
+    assert verdict_for("npm test", "claude", str(project), os.environ) == "deny"
+    assert verdict_for("npm test", "claude", str(tmp_path), os.environ) == "allow"
 
 
 def test_hosts_that_own_approval_get_default(isolated_home: Path, tmp_path: Path) -> None:
     _claude(isolated_home, {"deny": ["Bash(git push)"], "allow": ["Bash(git status)"]})
-    assert verdict_for("git push", "none", str(tmp_path)) == "default"
-    assert verdict_for("git status", "none", str(tmp_path)) == "default"
+    assert verdict_for("git push", "none", str(tmp_path), os.environ) == "default"
+    assert verdict_for("git status", "none", str(tmp_path), os.environ) == "default"
 
 
 def test_droid_lists_deny_and_never_allow(isolated_home: Path, tmp_path: Path) -> None:
@@ -205,8 +206,8 @@ def test_droid_lists_deny_and_never_allow(isolated_home: Path, tmp_path: Path) -
     (isolated_home / ".factory" / "settings.json").write_text(
         json.dumps({"commandDenylist": ["rm -rf"], "commandAllowlist": ["git status"]})
     )
-    assert verdict_for("sudo rm -rf /", "droid", str(tmp_path)) == "deny"
-    assert verdict_for("git status", "droid", str(tmp_path)) == "default"
+    assert verdict_for("sudo rm -rf /", "droid", str(tmp_path), os.environ) == "deny"
+    assert verdict_for("git status", "droid", str(tmp_path), os.environ) == "default"
 
 
 def test_script_deny_is_defer_for_hooks_and_deny_for_the_contract(
@@ -215,8 +216,8 @@ def test_script_deny_is_defer_for_hooks_and_deny_for_the_contract(
     from rtok.permissions.verdict import detailed_verdict
 
     _claude(isolated_home, {"deny": ["Bash(git push)"], "allow": ["Bash(*)"]})
-    assert detailed_verdict("bash -c 'git push'", "claude", str(tmp_path)) == "defer"
-    assert verdict_for("bash -c 'git push'", "claude", str(tmp_path)) == "deny"
+    assert detailed_verdict("bash -c 'git push'", "claude", str(tmp_path), os.environ) == "defer"
+    assert verdict_for("bash -c 'git push'", "claude", str(tmp_path), os.environ) == "deny"
 
 
 def test_rewrite_cli_never_rewrites_a_script_deny(isolated_home: Path, tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rtok.permissions import sources
+from rtok.permissions import readers, settings
+from rtok.permissions.readers import auggie, claude, codex, droid, gemini, grok, kimi, vibe
 
 
 def _write(path: Path, data: object) -> Path:
@@ -31,7 +32,7 @@ def test_claude_reads_all_four_files(isolated_home: Path, tmp_path: Path) -> Non
     _write(project / ".claude" / "settings.local.json", _rules(ask=["Bash(npm publish)"]))
     _write(isolated_home / ".claude" / "settings.json", _rules(allow=["Bash(git status)"]))
     _write(isolated_home / ".claude" / "settings.local.json", _rules(allow=["Bash(ls:*)"]))
-    deny, ask, allow = sources.claude_rules(str(project / "src" / "deep"))
+    deny, ask, allow = claude.claude_rules(str(project / "src" / "deep"), os.environ)
     assert deny == ["git push:*"]
     assert ask == ["npm publish"]
     assert allow == ["git status", "ls:*"]
@@ -46,7 +47,7 @@ def test_claude_config_dir_env(
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(other))
     cwd = tmp_path / "nowhere"
     cwd.mkdir()
-    assert sources.claude_rules(str(cwd))[0] == ["rm -rf:*"]
+    assert claude.claude_rules(str(cwd), os.environ)[0] == ["rm -rf:*"]
 
 
 def test_only_bash_rules_are_kept(isolated_home: Path, tmp_path: Path) -> None:
@@ -57,26 +58,26 @@ def test_only_bash_rules_are_kept(isolated_home: Path, tmp_path: Path) -> None:
     cwd = tmp_path / "w"
     cwd.mkdir()
     # A bare `Bash` rule covers every command, as in Claude Code.
-    assert sources.claude_rules(str(cwd))[2] == ["git log:*", "*"]
+    assert claude.claude_rules(str(cwd), os.environ)[2] == ["git log:*", "*"]
 
 
 def test_project_root_falls_back_to_git_top(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / "a" / "b").mkdir(parents=True)
-    assert sources.project_root(str(repo / "a" / "b"), ".claude") == str(repo)
+    assert readers.project_root(str(repo / "a" / "b"), ".claude") == str(repo)
     # A `.git` file (worktree, submodule) counts too.
     wt = tmp_path / "wt"
     wt.mkdir()
     (wt / ".git").write_text("gitdir: elsewhere\n")
-    assert sources.project_root(str(wt), ".claude") == str(wt)
+    assert readers.project_root(str(wt), ".claude") == str(wt)
 
 
 def test_nearest_claude_dir_wins_over_git_top(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / "pkg" / ".claude").mkdir(parents=True)
-    assert sources.project_root(str(repo / "pkg"), ".claude") == str(repo / "pkg")
+    assert readers.project_root(str(repo / "pkg"), ".claude") == str(repo / "pkg")
 
 
 def test_malformed_file_warns_once_and_is_ignored(
@@ -85,9 +86,9 @@ def test_malformed_file_warns_once_and_is_ignored(
     project = tmp_path / "proj"
     bad = _write(project / ".claude" / "settings.json", '{"permissions": {"deny": [')
     _write(isolated_home / ".claude" / "settings.json", _rules(deny=["Bash(git push)"]))
-    sources._warned.discard(str(bad))
-    first = sources.claude_rules(str(project))
-    second = sources.claude_rules(str(project))
+    settings._warned.discard(str(bad))
+    first = claude.claude_rules(str(project), os.environ)
+    second = claude.claude_rules(str(project), os.environ)
     assert first == second == (["git push"], [], [])
     err = capsys.readouterr().err
     assert err.count("warning") == 1
@@ -98,7 +99,7 @@ def test_malformed_file_warns_once_and_is_ignored(
 def test_non_object_settings_are_ignored(tmp_path: Path, content: str) -> None:
     path = tmp_path / "settings.json"
     path.write_bytes(content.encode("latin-1"))
-    assert sources.read_settings(str(path)) is None
+    assert settings.read_settings(str(path)) is None
 
 
 def test_bom_and_wrong_types_are_tolerated(isolated_home: Path, tmp_path: Path) -> None:
@@ -112,7 +113,7 @@ def test_bom_and_wrong_types_are_tolerated(isolated_home: Path, tmp_path: Path) 
     )
     cwd = tmp_path / "c"
     cwd.mkdir()
-    assert sources.claude_rules(str(cwd)) == ([], ["y"], [])
+    assert claude.claude_rules(str(cwd), os.environ) == ([], ["y"], [])
 
 
 def test_droid_lists_from_four_files(
@@ -128,7 +129,7 @@ def test_droid_lists_from_four_files(
     project = tmp_path / "proj"
     _write(project / ".factory" / "settings.json", {"commandBlocklist": ["git push --force"]})
     _write(project / ".factory" / "settings.local.json", {"commandDenylist": ["curl"]})
-    deny, ask, allow = sources.droid_rules(str(project))
+    deny, ask, allow = droid.droid_rules(str(project), os.environ)
     assert sorted(deny) == ["curl", "git push --force", "mkfs", "rm -rf"]
     assert ask == allow == []
 
@@ -137,7 +138,7 @@ def test_droid_home_defaults_to_home(isolated_home: Path, tmp_path: Path) -> Non
     _write(isolated_home / ".factory" / "settings.json", {"commandBlocklist": ["shutdown"]})
     cwd = tmp_path / "c"
     cwd.mkdir()
-    assert sources.droid_rules(str(cwd))[0] == ["shutdown"]
+    assert droid.droid_rules(str(cwd), os.environ)[0] == ["shutdown"]
 
 
 def test_cursor_shell_rules(isolated_home: Path, tmp_path: Path) -> None:
@@ -145,14 +146,14 @@ def test_cursor_shell_rules(isolated_home: Path, tmp_path: Path) -> None:
         isolated_home / ".cursor" / "cli-config.json",
         {"permissions": {"allow": ["Shell(git)", "Read(*)"], "deny": ["Shell(rm)"]}},
     )
-    assert sources.cursor_rules(str(tmp_path)) == (["rm"], [], ["git"])
+    assert claude.cursor_rules(str(tmp_path), os.environ) == (["rm"], [], ["git"])
 
 
 def test_same_file_is_read_once_when_project_is_home(isolated_home: Path) -> None:
     _write(isolated_home / ".claude" / "settings.json", _rules(deny=["Bash(x)"]))
-    files = sources.claude_settings_files(str(isolated_home))
+    files = claude.claude_settings_files(str(isolated_home), os.environ)
     assert len(files) == len({os.path.normpath(f) for f in files}) == 3
-    assert sources.claude_rules(str(isolated_home))[0] == ["x"]
+    assert claude.claude_rules(str(isolated_home), os.environ)[0] == ["x"]
 
 
 def test_gemini_allowed_and_excluded(
@@ -179,7 +180,11 @@ def test_gemini_allowed_and_excluded(
         },
     )
     # Folder trust is off by default: the project's settings count.
-    assert sources.gemini_rules(str(project)) == (["rm -rf", "git push", "curl"], [], ["npm test"])
+    assert gemini.gemini_rules(str(project), os.environ) == (
+        ["rm -rf", "git push", "curl"],
+        [],
+        ["npm test"],
+    )
     # With folder trust on and the workspace not trusted, only the user's file counts.
     _write(
         isolated_home / ".gemini" / "settings.json",
@@ -188,27 +193,27 @@ def test_gemini_allowed_and_excluded(
             "tools": {"allowed": ["run_shell_command(git status)"]},
         },
     )
-    assert sources.gemini_rules(str(project)) == ([], [], ["git status"])
+    assert gemini.gemini_rules(str(project), os.environ) == ([], [], ["git status"])
     monkeypatch.setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
-    assert sources.gemini_rules(str(project)) == (["curl"], [], ["npm test"])
+    assert gemini.gemini_rules(str(project), os.environ) == (["curl"], [], ["npm test"])
 
 
 def test_gemini_home_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home = tmp_path / "gh"
     _write(home / ".gemini" / "settings.json", {"tools": {"exclude": ["run_shell_command"]}})
     monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
-    assert sources.gemini_rules(str(tmp_path)) == (["*"], [], [])
+    assert gemini.gemini_rules(str(tmp_path), os.environ) == (["*"], [], [])
 
 
 def test_claude_managed_policy_file(
     isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     managed = _write(tmp_path / "etc" / "managed-settings.json", _rules(deny=["Bash(curl:*)"]))
-    monkeypatch.setattr(sources, "MANAGED_SETTINGS", str(managed))
+    monkeypatch.setattr(claude, "MANAGED_SETTINGS", str(managed))
     _write(isolated_home / ".claude" / "settings.json", _rules(allow=["Bash(curl:*)"]))
     cwd = tmp_path / "w"
     cwd.mkdir()
-    assert sources.claude_rules(str(cwd)) == (["curl:*"], [], ["curl:*"])
+    assert claude.claude_rules(str(cwd), os.environ) == (["curl:*"], [], ["curl:*"])
 
 
 def test_qwen_settings(isolated_home: Path, tmp_path: Path) -> None:
@@ -223,7 +228,7 @@ def test_qwen_settings(isolated_home: Path, tmp_path: Path) -> None:
     )
     project = tmp_path / "p"
     _write(project / ".qwen" / "settings.json", {"tools": {"exclude": ["ShellTool(curl)"]}})
-    assert sources.qwen_rules(str(project)) == (["git push", "curl"], [], ["ls"])
+    assert gemini.qwen_rules(str(project), os.environ) == (["git push", "curl"], [], ["ls"])
 
 
 def test_vibe_denylist(
@@ -238,19 +243,19 @@ def test_vibe_denylist(
         'active_model = "x"\n[tools.bash]\npermission = "ask"\n'
         'denylist = ["git push", "rm -rf"]\nallowlist = ["ls"]\n',
     )
-    assert sources.vibe_rules(str(tmp_path)) == (["git push", "rm -rf"], [], [])
+    assert vibe.vibe_rules(str(tmp_path), os.environ) == (["git push", "rm -rf"], [], [])
     # A changed file is read again (the parse is cached by size and mtime).
     _write(config, '[tools.bash]\ndenylist = ["curl", "wget", "scp"]\n')
-    assert sources.vibe_rules(str(tmp_path)) == (["curl", "wget", "scp"], [], [])
+    assert vibe.vibe_rules(str(tmp_path), os.environ) == (["curl", "wget", "scp"], [], [])
     # VIBE_HOME moves the file; no [tools.bash] table means nothing is denied.
     elsewhere = tmp_path / "vibe-home"
     _write(elsewhere / "config.toml", "enable_telemetry = false\n")
     monkeypatch.setenv("VIBE_HOME", str(elsewhere))
-    assert sources.vibe_rules(str(tmp_path)) == ([], [], [])
+    assert vibe.vibe_rules(str(tmp_path), os.environ) == ([], [], [])
     # Malformed TOML: one warning, the file is ignored.
     _write(elsewhere / "config.toml", "[tools.bash\ndenylist = [")
-    assert sources.vibe_rules(str(tmp_path)) == ([], [], [])
-    assert sources.vibe_rules(str(tmp_path)) == ([], [], [])
+    assert vibe.vibe_rules(str(tmp_path), os.environ) == ([], [], [])
+    assert vibe.vibe_rules(str(tmp_path), os.environ) == ([], [], [])
     assert capsys.readouterr().err.count("warning") == 1
 
 
@@ -280,7 +285,7 @@ def test_codex_prefix_rules(
         project / ".codex" / "rules" / "team.rules",
         'prefix_rule(pattern=["terraform", "apply"], decision="forbidden")\n',
     )
-    deny, ask, allow = sources.codex_rules(str(project))
+    deny, ask, allow = codex.codex_rules(str(project), os.environ)
     assert deny == ["git push", "npm publish", "npm unpublish", "terraform apply"]
     assert ask == allow == []
     # CODEX_HOME moves the user rules; a file that is not Starlark is skipped with a warning.
@@ -288,7 +293,7 @@ def test_codex_prefix_rules(
     _write(codex_home / "rules" / "broken.rules", "prefix_rule(pattern=[")
     _write(codex_home / "rules" / "ok.rules", 'prefix_rule(pattern=["rm"], decision="forbidden")')
     monkeypatch.setenv("CODEX_HOME", str(codex_home))
-    assert sources.codex_rules(str(tmp_path))[0] == ["rm"]
+    assert codex.codex_rules(str(tmp_path), os.environ)[0] == ["rm"]
     assert "broken.rules" in capsys.readouterr().err
 
 
@@ -296,12 +301,12 @@ def test_unreadable_file_is_reported_to_the_caller(isolated_home: Path, tmp_path
     project = tmp_path / "proj"
     bad = _write(project / ".claude" / "settings.json", '{"permissions": {"deny": [],}}')
     _write(isolated_home / ".claude" / "settings.json", _rules(deny=["Bash(git push)"]))
-    rules, problems = sources.read_rules(sources.claude_rules, str(project))
+    rules, problems = settings.read_rules(claude.claude_rules, str(project), os.environ)
     assert rules == (["git push"], [], [])
     assert [path for path, _ in problems] == [str(bad)]
     # Each call reports what it read: a fixed file is no longer listed.
     _write(bad, _rules(deny=[]))
-    assert sources.read_rules(sources.claude_rules, str(project))[1] == []
+    assert settings.read_rules(claude.claude_rules, str(project), os.environ)[1] == []
 
 
 def test_gemini_settings_may_hold_comments(isolated_home: Path, tmp_path: Path) -> None:
@@ -310,7 +315,7 @@ def test_gemini_settings_may_hold_comments(isolated_home: Path, tmp_path: Path) 
         '// user settings\n{"tools": {/* blocked */ "exclude": ["run_shell_command(rm)"],'
         ' "allowed": ["run_shell_command(git status)"]}, "url": "http://x//y"}\n',
     )
-    rules, problems = sources.read_rules(sources.gemini_rules, str(tmp_path))
+    rules, problems = settings.read_rules(gemini.gemini_rules, str(tmp_path), os.environ)
     assert problems == []
     assert rules == (["rm"], [], ["git status"])
 
@@ -320,15 +325,15 @@ def test_claude_settings_are_strict_json(isolated_home: Path, tmp_path: Path) ->
         isolated_home / ".claude" / "settings.json",
         '// comment\n{"permissions": {"deny": ["Bash(rm:*)"]}}',
     )
-    rules, problems = sources.read_rules(sources.claude_rules, str(tmp_path))
+    rules, problems = settings.read_rules(claude.claude_rules, str(tmp_path), os.environ)
     assert rules == ([], [], [])
     assert len(problems) == 1 and "not valid JSON" in problems[0][1]
 
 
 def test_oversized_settings_are_not_read(isolated_home: Path, tmp_path: Path) -> None:
     path = isolated_home / ".claude" / "settings.json"
-    _write(path, json.dumps(_rules(deny=["Bash(rm:*)"])) + " " * sources.MAX_SETTINGS_BYTES)
-    rules, problems = sources.read_rules(sources.claude_rules, str(tmp_path))
+    _write(path, json.dumps(_rules(deny=["Bash(rm:*)"])) + " " * settings.MAX_SETTINGS_BYTES)
+    rules, problems = settings.read_rules(claude.claude_rules, str(tmp_path), os.environ)
     assert rules == ([], [], [])
     assert problems and "larger than" in problems[0][1]
 
@@ -342,12 +347,12 @@ def test_oversized_settings_are_not_read(isolated_home: Path, tmp_path: Path) ->
     ],
 )
 def test_strip_json_comments(text: str, expected: str) -> None:
-    assert sources.strip_json_comments(text) == expected
+    assert settings.strip_json_comments(text) == expected
 
 
 def test_unterminated_block_comment_is_an_error() -> None:
     with pytest.raises(ValueError):
-        sources.strip_json_comments('{"a": 1 /* open')
+        settings.strip_json_comments('{"a": 1 /* open')
 
 
 def test_large_settings_are_parsed_once_per_content(isolated_home: Path, tmp_path: Path) -> None:
@@ -357,18 +362,18 @@ def test_large_settings_are_parsed_once_per_content(isolated_home: Path, tmp_pat
     path = isolated_home / ".claude" / "settings.json"
     padding = {"notes": ["x" * 100] * 1000}  # over CACHE_FROM_BYTES
     _write(path, {**_rules(deny=["Bash(rm:*)"]), **padding})
-    assert sources.claude_rules(str(tmp_path))[0] == ["rm:*"]
+    assert claude.claude_rules(str(tmp_path), os.environ)[0] == ["rm:*"]
     cachefile.flush()  # what the entry point does once a verb has finished
     cache = Path(paths.cache_dir()) / "parsed" / "settings-json.json"
     entries = json.loads(cache.read_text())
     # The cached value is what later calls use while the bytes stay the same...
     entries[str(path)]["value"]["permissions"]["deny"] = ["Bash(curl:*)"]
     cache.write_text(json.dumps(entries))
-    assert sources.claude_rules(str(tmp_path))[0] == ["curl:*"]
+    assert claude.claude_rules(str(tmp_path), os.environ)[0] == ["curl:*"]
     # ...and other bytes (same size) are parsed again.
     text = path.read_text().replace("Bash(rm:*)", "Bash(ls:*)")
     path.write_text(text)
-    assert sources.claude_rules(str(tmp_path))[0] == ["ls:*"]
+    assert claude.claude_rules(str(tmp_path), os.environ)[0] == ["ls:*"]
 
 
 def test_codebuddy_rules_come_from_its_own_settings(
@@ -384,11 +389,15 @@ def test_codebuddy_rules_come_from_its_own_settings(
     project = tmp_path / "p"
     (project / ".git").mkdir(parents=True)
     _write(project / ".codebuddy" / "settings.json", {"permissions": {"ask": ["Bash(git log)"]}})
-    assert sources.codebuddy_rules(str(project / "src")) == (["curl:*"], ["git log"], ["*"])
+    assert claude.codebuddy_rules(str(project / "src"), os.environ) == (
+        ["curl:*"],
+        ["git log"],
+        ["*"],
+    )
     moved = tmp_path / "cb-home"
     _write(moved / "settings.json", {"permissions": {"deny": ["Bash(wget)"]}})
     monkeypatch.setenv("CODEBUDDY_CONFIG_DIR", str(moved))
-    assert sources.codebuddy_rules(str(project)) == (["wget"], ["git log"], [])
+    assert claude.codebuddy_rules(str(project), os.environ) == (["wget"], ["git log"], [])
 
 
 def test_grok_rules_merge_its_toml_and_claudes_settings(
@@ -411,13 +420,13 @@ def test_grok_rules_merge_its_toml_and_claudes_settings(
     _write(project / "sub" / ".grok" / "config.toml", '[permission]\nask = ["Bash(git log)"]\n')
     _write(tmp_path / ".grok" / "config.toml", '[permission]\ndeny = ["Bash(outside)"]\n')
     # Ask rules count as deny: a suggested `rtok run …` would slip past them.
-    deny, ask, allow = sources.grok_rules(str(project / "sub"))
+    deny, ask, allow = grok.grok_rules(str(project / "sub"), os.environ)
     assert deny == ["git push:*", "rm -rf *", "curl *", "*", "git log"]
     assert ask == []
     assert allow == ["git status"]
     # Malformed TOML is ignored (with one warning), the other files still count.
     _write(project / ".grok" / "config.toml", "[permission\ndeny = [")
-    assert sources.grok_rules(str(project))[0] == ["git push:*", "rm -rf *", "*"]
+    assert grok.grok_rules(str(project), os.environ)[0] == ["git push:*", "rm -rf *", "*"]
 
 
 def _auggie_rule(kind: str, regex: str | None = None, tool: str = "launch-process") -> object:
@@ -452,13 +461,13 @@ def test_auggie_rules_from_user_and_workspace(isolated_home: Path, tmp_path: Pat
     )
     cwd = project / "src"
     cwd.mkdir()
-    assert sources.auggie_shell_rules(str(cwd)) == [
+    assert auggie.auggie_shell_rules(str(cwd), os.environ) == [
         ("ask-user", r"\bcurl\b"),
         ("deny", "^git push"),
     ]
-    assert detailed_verdict("git push origin", "auggie", str(cwd)) == "deny"
-    assert detailed_verdict("ls && curl x", "auggie", str(cwd)) == "deny"
-    assert detailed_verdict("git status", "auggie", str(cwd)) == "default"
+    assert detailed_verdict("git push origin", "auggie", str(cwd), os.environ) == "deny"
+    assert detailed_verdict("ls && curl x", "auggie", str(cwd), os.environ) == "deny"
+    assert detailed_verdict("git status", "auggie", str(cwd), os.environ) == "default"
 
 
 def test_auggie_allow_rules_and_unreadable_regexes_leave_the_command_to_auggie(
@@ -474,14 +483,14 @@ def test_auggie_allow_rules_and_unreadable_regexes_leave_the_command_to_auggie(
             ]
         },
     )
-    assert sources.auggie_verdict("git status", str(tmp_path)) == "deny"
-    assert sources.auggie_verdict("git log", str(tmp_path)) == "deny"  # JS-only syntax
+    assert auggie.auggie_verdict("git status", str(tmp_path), os.environ) == "deny"
+    assert auggie.auggie_verdict("git log", str(tmp_path), os.environ) == "deny"  # JS-only syntax
     _write(
         isolated_home / ".augment" / "settings.json", {"toolPermissions": [_auggie_rule("deny")]}
     )  # every command
-    assert sources.auggie_verdict("git log", str(tmp_path)) == "deny"
+    assert auggie.auggie_verdict("git log", str(tmp_path), os.environ) == "deny"
     (isolated_home / ".augment" / "settings.json").write_text("{}")
-    assert sources.auggie_verdict("git log", str(tmp_path)) == "default"
+    assert auggie.auggie_verdict("git log", str(tmp_path), os.environ) == "default"
 
 
 def test_kimi_deny_and_ask_rules(
@@ -505,11 +514,52 @@ def test_kimi_deny_and_ask_rules(
         'decision = "deny"\n'
         'pattern = "Read(/etc/*)"\n'
     )
-    assert sources.kimi_rules(str(tmp_path)) == (["git push**", "rm -rf **", "curl **"], [], [])
+    assert kimi.kimi_rules(str(tmp_path), os.environ) == (
+        ["git push**", "rm -rf **", "curl **"],
+        [],
+        [],
+    )
     cwd = str(tmp_path)
     # Kimi's `*` crosses word ends: `git push*` also stops `git pushall`.
     for command in ("git push", "git pushall x", "rm -rf c", "curl -s x", "ls && curl x"):
-        assert detailed_verdict(command, "kimi", cwd) == "deny", command
-    assert detailed_verdict("git status", "kimi", cwd) == "default"
+        assert detailed_verdict(command, "kimi", cwd, os.environ) == "deny", command
+    assert detailed_verdict("git status", "kimi", cwd, os.environ) == "default"
     (kimi_home / "config.toml").write_text("[permission\n")
-    assert sources.kimi_rules(cwd) == ([], [], [])  # not TOML: warned once, ignored
+    assert kimi.kimi_rules(cwd, os.environ) == ([], [], [])  # not TOML: warned once, ignored
+
+
+def test_every_location_comes_from_the_env_given(tmp_path: Path) -> None:
+    # The process's environment (the test's HOME) has no rules; the env passed names them.
+    other = tmp_path / "elsewhere"
+    _write(other / "settings.json", _rules(deny=["Bash(rm:*)"]))
+    cwd = tmp_path / "nowhere"
+    cwd.mkdir()
+    assert claude.claude_rules(str(cwd), os.environ)[0] == []
+    env = {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(other)}
+    assert claude.claude_rules(str(cwd), env)[0] == ["rm:*"]
+    assert "CLAUDE_CONFIG_DIR" not in os.environ
+
+
+def test_every_source_names_a_reader_or_judge_in_the_table() -> None:
+    from rtok.permissions import readers
+    from rtok.permissions.verdict import SOURCES
+
+    for source in SOURCES[:-1]:
+        assert (readers.reader(source) or readers.judge(source)) is not None, source
+    assert SOURCES[-1] == "none"
+    assert readers.reader("none") is None and readers.judge("none") is None
+    # Every top-level key a reader declares survives the cache of a large settings file.
+    for _module, _function, keys in (*readers.READERS.values(), *readers.JUDGES.values()):
+        assert set(keys) <= set(readers.RULE_KEYS)
+
+
+def test_auggie_rules_in_a_large_settings_file_are_read(tmp_path: Path) -> None:
+    # Past CACHE_FROM_BYTES only the readers' keys are cached: toolPermissions is one.
+    rule = {"toolName": "launch-process", "shellInputRegex": "^git push"}
+    rule["permission"] = {"type": "deny"}
+    document = {"toolPermissions": [rule], "pad": "x" * (settings.CACHE_FROM_BYTES + 10)}
+    _write(tmp_path / ".augment" / "settings.json", json.dumps(document))
+    env = {"HOME": str(tmp_path)}
+    for _ in range(2):  # parsed, then from the cache
+        assert auggie.auggie_verdict("git push origin", str(tmp_path), env) == "deny"
+        assert auggie.auggie_verdict("git status", str(tmp_path), env) == "default"
