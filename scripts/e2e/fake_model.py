@@ -41,7 +41,7 @@ from typing import Any
 try:
     from e2e import fake_augment
 except ImportError:  # run as a script from scripts/e2e/
-    import fake_augment  # type: ignore[no-redef]
+    import fake_augment  # type: ignore[no-redef, import-not-found]
 
 SHELL_WORDS = ("shell", "bash", "terminal", "command", "exec")
 COMMAND_KEYS = ("command", "cmd", "commands")
