@@ -236,60 +236,70 @@ def _table_forms() -> list[tuple[str, str]]:
     return forms
 
 
+def _quoted_entries(base: str) -> list[dict[str, str]]:
+    """BASE behind each argv runner and in each option and stdin template, in every quoting."""
+    out = []
+    for runner in ARGV:
+        for quoting, spell in ARGV_QUOTING.items():
+            out.append(
+                {
+                    "cmd": f"{runner} {spell(base)}",
+                    "base": base,
+                    "form": f"{runner} (argv, {quoting})",
+                    "way": "argv",
+                }
+            )
+    for template in OPTION + STDIN:
+        way = "option" if template in OPTION else "stdin"
+        for quoting, spell in STRING_QUOTING.items():
+            cmd = template.format(
+                Q=spell(base),
+                P=spell(f"import os; os.system('{base}')"),
+                E=spell(f"system(q({base}))"),
+            )
+            out.append({"cmd": cmd, "base": base, "form": f"{template} ({quoting})", "way": way})
+    return out
+
+
+def _template_entries(base: str) -> list[dict[str, str]]:
+    """BASE in the late, opaque and table templates, and behind each wrapper of git."""
+    out = []
+    for template in LATE:
+        out.append({"cmd": template.format(C=base), "base": base, "form": template, "way": "late"})
+    for template in OPAQUE:
+        out.append(
+            {"cmd": template.format(C=base), "base": base, "form": template, "way": "opaque"}
+        )
+    for template, way in _table_forms():
+        for quoting, spell in STRING_QUOTING.items():
+            if quoting == "ansi-c" or ("{Q}" not in template and quoting != "single"):
+                continue
+            out.append(
+                {
+                    "cmd": template.replace("{Q}", spell(base)).replace("{C}", base),
+                    "base": base,
+                    "form": f"{template} ({quoting})",
+                    "way": way,
+                }
+            )
+    if base.startswith("git "):
+        for prefix in WRAPPED_ARGV:
+            out.append(
+                {
+                    "cmd": base.replace("git", prefix, 1),
+                    "base": base,
+                    "form": prefix,
+                    "way": "argv",
+                }
+            )
+    return out
+
+
 def _entries() -> list[dict[str, str]]:
     out = []
     for base in BASES:
-        for runner in ARGV:
-            for quoting, spell in ARGV_QUOTING.items():
-                out.append(
-                    {
-                        "cmd": f"{runner} {spell(base)}",
-                        "base": base,
-                        "form": f"{runner} (argv, {quoting})",
-                        "way": "argv",
-                    }
-                )
-        for template in OPTION + STDIN:
-            way = "option" if template in OPTION else "stdin"
-            for quoting, spell in STRING_QUOTING.items():
-                cmd = template.format(
-                    Q=spell(base),
-                    P=spell(f"import os; os.system('{base}')"),
-                    E=spell(f"system(q({base}))"),
-                )
-                out.append(
-                    {"cmd": cmd, "base": base, "form": f"{template} ({quoting})", "way": way}
-                )
-        for template in LATE:
-            out.append(
-                {"cmd": template.format(C=base), "base": base, "form": template, "way": "late"}
-            )
-        for template in OPAQUE:
-            out.append(
-                {"cmd": template.format(C=base), "base": base, "form": template, "way": "opaque"}
-            )
-        for template, way in _table_forms():
-            for quoting, spell in STRING_QUOTING.items():
-                if quoting == "ansi-c" or ("{Q}" not in template and quoting != "single"):
-                    continue
-                out.append(
-                    {
-                        "cmd": template.replace("{Q}", spell(base)).replace("{C}", base),
-                        "base": base,
-                        "form": f"{template} ({quoting})",
-                        "way": way,
-                    }
-                )
-        if base.startswith("git "):
-            for prefix in WRAPPED_ARGV:
-                out.append(
-                    {
-                        "cmd": base.replace("git", prefix, 1),
-                        "base": base,
-                        "form": prefix,
-                        "way": "argv",
-                    }
-                )
+        out += _quoted_entries(base)
+        out += _template_entries(base)
     seen: set[str] = set()
     unique = []
     for index, entry in enumerate(out):
