@@ -108,3 +108,15 @@ def test_verdict_at_and_around_the_floor() -> None:
     assert verdict(88.01, 88.0) is None
     failure = verdict(87.99, 88.0)
     assert failure is not None and "87.99% is below the floor of 88.00%" in failure
+
+
+def test_a_property_test_runs_untraced(tmp_path: Path) -> None:
+    """A hypothesis test that calls `never` leaves the figure at 75%: it is not traced."""
+    _project(tmp_path, "75")
+    (tmp_path / "tests" / "test_property.py").write_text(
+        "from hypothesis import given, strategies as st\n\nfrom floorpkg import never\n\n\n"
+        "@given(st.integers())\ndef test_never(n: int) -> None:\n    assert never(n) == n * 3\n"
+    )
+    result = _pytest(tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 passed" in result.stdout and "coverage 75.00% (floor" in result.stdout
