@@ -3,9 +3,10 @@ execute in the test process, and fails when the share falls below the floor.
 
 Measured in process only (coverage's C tracer; the `rtok` subprocesses the tests start are
 not traced) and outside property tests (hypothesis runs hundreds of examples over the same
-lines; traced, they take half as long again), so the run costs little more than without. The floor lives in pyproject.toml (`coverage_floor` under
-[tool.pytest.ini_options]); each full run prints the figure, and the floor is raised to it
-(rounded down) as tests are added. docs/DEVELOPING.md says when it runs.
+lines; traced, they take half as long again), so the run costs little more than without.
+The floor lives in pyproject.toml (`coverage_floor` under [tool.pytest.ini_options]); each
+full run prints the figure, and the floor is raised to it (rounded down) as tests are
+added. docs/DEVELOPING.md says when it runs.
 """
 
 from __future__ import annotations

@@ -19,17 +19,18 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Callable
 
 BASES = ["git push origin main", "rm -rf build", "curl --fail http://127.0.0.1:9/f"]
 
 # The command as argument words: as written, with its program quoted or escaped.
-ARGV_QUOTING = {
+ARGV_QUOTING: dict[str, Callable[[str], str]] = {
     "plain": lambda c: c,
     "quoted program": lambda c: "'" + c.split()[0] + "' " + c.split(" ", 1)[1],
     "escaped program": lambda c: "\\" + c,
 }
 # The command as one shell string.
-STRING_QUOTING = {
+STRING_QUOTING: dict[str, Callable[[str], str]] = {
     "single": lambda c: f"'{c}'",
     "double": lambda c: f'"{c}"',
     "ansi-c": lambda c: f"$'{c}'",
