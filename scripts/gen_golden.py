@@ -89,6 +89,14 @@ def _git(project: str, *args: str) -> None:
 
 def build_project(project: str) -> None:
     """A scratch project that every case runs in."""
+    _write_python(project)
+    _write_texts(project)
+    _write_builds(project)
+    _write_history(project)
+
+
+def _write_python(project: str) -> None:
+    """Modules, passing and failing tests, crashing scripts (Python and JavaScript)."""
     for n in range(60):
         body = "".join(
             f"def value_{n}_{i}(x):\n    return x * {i}  # value {i}\n\n" for i in range(4)
@@ -114,6 +122,10 @@ def build_project(project: str) -> None:
         "for (let i = 0; i < 40; i++) console.log(`step ${i}`);\n"
         "function f(o) { return o.missing.field; }\nf({});\n",
     )
+
+
+def _write_texts(project: str) -> None:
+    """Text, JSON and log files for the diff, read and log cases."""
     _write(os.path.join(project, "old.txt"), "".join(f"line {i}\n" for i in range(200)))
     _write(
         os.path.join(project, "new.txt"),
@@ -155,6 +167,10 @@ def build_project(project: str) -> None:
         "    if i % 100 == 42: print(f'[{i:03d}] WARN slow record {i}')\n"
         "print('error: 1 record rejected', file=sys.stderr)\n",
     )
+
+
+def _write_builds(project: str) -> None:
+    """An npm package, a recursive Makefile and a Cargo crate."""
     _write(
         os.path.join(project, "package.json"),
         json.dumps(
@@ -189,6 +205,10 @@ def build_project(project: str) -> None:
     )
     lib += "}\n"
     _write(os.path.join(crate, "src", "lib.rs"), lib)
+
+
+def _write_history(project: str) -> None:
+    """The git history, then uncommitted, staged and untracked changes."""
     _git(project, "init", "-q", "-b", "main")
     _git(project, "add", "-A")
     _git(project, "commit", "-q", "-m", "Initial import")

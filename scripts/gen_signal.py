@@ -27,13 +27,15 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIGNAL = os.path.join(ROOT, "tests", "golden", "signal")
 GZIP_OVER = 256 * 1024
 
-Annotate = Callable[[str, "Context"], tuple[list[object], list[object]]]
+# (E, K) of one case: the lines that report a problem, the names an agent needs.
+Found = tuple[Sequence[object], Sequence[object]]
+Annotate = Callable[[str, "Context"], Found]
 
 
 class Context:
@@ -77,32 +79,37 @@ def severity_lines(raw: str) -> list[object]:
 
 
 def tool_messages(prefixes: tuple[str, ...]) -> Annotate:
-    def annotate(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+    def annotate(raw: str, ctx: Context) -> Found:
         return [line for line in raw.splitlines() if line.startswith(prefixes)], []
 
     return annotate
 
 
-def grep_hits(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def grep_hits(raw: str, ctx: Context) -> Found:
     """E: the search tool's own messages; K: every file with a hit."""
-    prefixes = ("grep:", "rg:", "fatal:", "Binary file")
     lines = [line for line in raw.splitlines() if line and line != "--"]
     numbered = [re.match(r"^([^:]+):\d+:", line) for line in lines]
     if any(numbered):
-        files = dict.fromkeys(found.group(1) for found in numbered if found)
-        # Every line that is neither a hit nor a context row is a message of the tool.
-        messages = [
-            line
-            for line, found in zip(lines, numbered, strict=True)
-            if found is None and not re.match(r"^.+?-\d+-", line)
-        ]
-    else:
-        messages = [line for line in lines if line.startswith(prefixes) or "(os error" in line]
-        files = dict.fromkeys(line.split(":", 1)[0] for line in lines if line not in messages)
+        return _numbered_hits(lines, numbered)
+    prefixes = ("grep:", "rg:", "fatal:", "Binary file")
+    messages = [line for line in lines if line.startswith(prefixes) or "(os error" in line]
+    files = dict.fromkeys(line.split(":", 1)[0] for line in lines if line not in messages)
     return list(messages), list(files)
 
 
-def rg_headed(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def _numbered_hits(lines: list[str], numbered: list[re.Match[str] | None]) -> Found:
+    """grep_hits for `path:N:` output: every line that is neither a hit nor a context row
+    is a message of the tool."""
+    files = dict.fromkeys(found.group(1) for found in numbered if found)
+    messages = [
+        line
+        for line, found in zip(lines, numbered, strict=True)
+        if found is None and not re.match(r"^.+?-\d+-", line)
+    ]
+    return messages, list(files)
+
+
+def rg_headed(raw: str, ctx: Context) -> Found:
     """`rg --heading`: a path line opens each group; K: those paths."""
     lines = raw.splitlines()
     paths = [
@@ -113,7 +120,7 @@ def rg_headed(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     return [line for line in lines if line.startswith("rg:")], paths
 
 
-def tree_summary(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def tree_summary(raw: str, ctx: Context) -> Found:
     """K: the `N directories, M files` line and the folders right under the root."""
     lines = raw.splitlines()
     top = [re.sub(r"^[├└]── ", "", line) for line in lines if re.match(r"^[├└]── ", line)]
@@ -121,7 +128,7 @@ def tree_summary(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     return [], [*folders, *[line for line in lines if "directories" in line]]
 
 
-def git_patch(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def git_patch(raw: str, ctx: Context) -> Found:
     """K: every commit subject and every changed file (old path of a rename too)."""
     keep: list[object] = []
     for line in raw.splitlines():
@@ -134,25 +141,25 @@ def git_patch(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     return [], [*dict.fromkeys(subjects), *dict.fromkeys(keep)]
 
 
-def git_stat(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def git_stat(raw: str, ctx: Context) -> Found:
     subjects = re.findall(r"^commit [0-9a-f]{40}.*\n(?:\w+:.*\n)*\n    (.+)$", raw, re.M)
     files = re.findall(r"^ (\S.*?)\s+\|\s+", raw, re.M)
     return [], [*dict.fromkeys(subjects), *dict.fromkeys(files)]
 
 
-def git_log_plain(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def git_log_plain(raw: str, ctx: Context) -> Found:
     subjects = re.findall(r"^commit [0-9a-f]{40}.*\n(?:\w+:.*\n)*\n    (.+)$", raw, re.M)
     return [], list(dict.fromkeys(subjects))
 
 
-def git_status(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def git_status(raw: str, ctx: Context) -> Found:
     names = [
         line.strip().split(":", 1)[-1].strip() for line in raw.splitlines() if line.startswith("\t")
     ]
     return [], names
 
 
-def folders(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def folders(raw: str, ctx: Context) -> Found:
     """E: the tool's messages; K: every folder that holds a listed path."""
     errors: list[object] = [line for line in raw.splitlines() if line.startswith("find:")]
     dirs: dict[str, None] = {}
@@ -163,7 +170,7 @@ def folders(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     return errors, list(dirs)
 
 
-def ls_folders(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def ls_folders(raw: str, ctx: Context) -> Found:
     errors: list[object] = [line for line in raw.splitlines() if line.startswith("ls:")]
     dirs = [
         line.split()[-1]
@@ -173,20 +180,20 @@ def ls_folders(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     return errors, dirs
 
 
-def log_lines(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def log_lines(raw: str, ctx: Context) -> Found:
     """E: every ERROR/WARN/4xx/5xx-style line; K: the first and the last line."""
     lines = raw.splitlines()
     return severity_lines(raw), [lines[0], lines[-1]] if lines else []
 
 
-def help_text(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def help_text(raw: str, ctx: Context) -> Found:
     """A help text reports nothing wrong; K: its usage line and its last line."""
     lines = [line for line in raw.splitlines() if line.strip()]
     usage = [line for line in lines if line.startswith("Usage:")][:1]
     return [], usage + lines[-1:]
 
 
-def first_last(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def first_last(raw: str, ctx: Context) -> Found:
     """A document or a log without problems (package names like libgpg-error are not)."""
     lines = raw.splitlines()
     return [], [lines[0], lines[-1]] if lines else []
@@ -198,7 +205,7 @@ _TOOL_WARNING = re.compile(
 )
 
 
-def apt_term_log(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def apt_term_log(raw: str, ctx: Context) -> Found:
     """E: the messages maintainer scripts and dpkg print about what went wrong."""
     lines = raw.splitlines()
     errors = [
@@ -209,11 +216,11 @@ def apt_term_log(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     return list(errors), [lines[0], lines[-1]] if lines else []
 
 
-def failure(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def failure(raw: str, ctx: Context) -> Found:
     return [line for line in raw.splitlines() if line.strip()][-3:], []
 
 
-def yaml_keys(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def yaml_keys(raw: str, ctx: Context) -> Found:
     keys = [
         line
         for line in raw.splitlines()
@@ -222,14 +229,14 @@ def yaml_keys(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     return [], keys
 
 
-def json_keys(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def json_keys(raw: str, ctx: Context) -> Found:
     data = json.loads(raw)
     if isinstance(data, dict):
         return [], [f'"{key}"' for key in list(data)[:40]]
     return [], []
 
 
-def installer(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def installer(raw: str, ctx: Context) -> Found:
     keep = [
         line
         for line in raw.splitlines()
@@ -238,22 +245,22 @@ def installer(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
     return severity_lines(raw), keep
 
 
-def curl_verbose(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def curl_verbose(raw: str, ctx: Context) -> Found:
     status = [line for line in raw.splitlines() if line.startswith("< HTTP/")]
     bad = [line for line in status if re.search(r" [45]\d\d\b", line)]
     return bad, status
 
 
-def unified(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def unified(raw: str, ctx: Context) -> Found:
     return [], [line.split("\t")[0] for line in raw.splitlines() if line.startswith("+++ ")]
 
 
-def du_rows(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def du_rows(raw: str, ctx: Context) -> Found:
     lines = raw.splitlines()
     return [], lines[-1:]
 
 
-def postgres_errors(raw: str, ctx: Context) -> tuple[list[object], list[object]]:
+def postgres_errors(raw: str, ctx: Context) -> Found:
     """E: every ERROR, FATAL, PANIC and WARNING line of the server log."""
     lines = raw.splitlines()
     errors = [line for line in lines if re.search(r"\] (?:ERROR|FATAL|PANIC|WARNING):  ", line)]

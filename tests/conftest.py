@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rtok_testing import coverage_floor
 from rtok_testing.isolation import SCRUBBED, SCRUBBED_PREFIXES
 
 
@@ -18,6 +19,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="skip the real-agent end-to-end tier (tests marked e2e)",
     )
+    coverage_floor.add_options(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # First, before any test module imports rtok: the floor's measure starts here.
+    coverage_floor.register(config)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -93,7 +93,10 @@ def test_wheel_metadata_names_license_urls_classifiers_and_runtime_deps(
     assert len(licenses) == 1, names
     assert archive.read(licenses[0]).decode() == _license_text()
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
-    headers = archive.read(metadata).decode().split("\n\n", 1)[0].splitlines()
+    _check_metadata_headers(archive.read(metadata).decode().split("\n\n", 1)[0].splitlines())
+
+
+def _check_metadata_headers(headers: list[str]) -> None:
     assert "License-Expression: Apache-2.0" in headers
     assert "License-File: LICENSE" in headers
     assert any(h.startswith("Project-URL: Homepage, https://") for h in headers), headers

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from rtok import resources
 from rtok.filter.ruleparse import parse_rule_bytes
+from rtok.generated import HEADER, render_module
 
 
 def compile_rules() -> str:
-    from rtok.build import render_module
-
     parsed = parse_rule_bytes(resources.read_bytes("rules", "default.toml"))
     if "error" in parsed:
         raise ValueError(f"rules/default.toml: {parsed['error']}")
@@ -20,7 +19,6 @@ def compile_protect_hints() -> str:
     """rtok/compiled/protect_hints.py: the hint tables derived from protect.CATALOGUE."""
     import pprint
 
-    from rtok.build import HEADER
     from rtok.filter.protect import hint_tables
 
     hints, checks = hint_tables()

@@ -57,6 +57,20 @@ def _rstripped(text: str) -> str:
 
 
 def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace, rtok: str) -> None:
+    _evaluate_rewritten_call(report, session)
+    output = session.final_output
+    match = find_trailer(output)
+    report.check(
+        "rewritten: rtok trailer in tool result",
+        bool(match),
+        match.group(0) if match else output[-300:],
+    )
+    if match:
+        _evaluate_rewritten_archive(report, session, ws, rtok, match.group("id"))
+
+
+def _evaluate_rewritten_call(report: AgentReport, session: Session) -> None:
+    """The hook saw the call, and rewrote it in place or suggested rtok's command."""
     if agent_tier(report.agent) == "hook":
         calls = [
             c
@@ -78,15 +92,13 @@ def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace, rto
             len(session.tool_results) == 1,
             f"{len(session.tool_results)} tool results",
         )
+
+
+def _evaluate_rewritten_archive(
+    report: AgentReport, session: Session, ws: Workspace, rtok: str, archive_id: str
+) -> None:
+    """The shortened output is shorter, `rtok expand` gives the raw bytes, the ledger has it."""
     output = session.final_output
-    match = find_trailer(output)
-    report.check(
-        "rewritten: rtok trailer in tool result",
-        bool(match),
-        match.group(0) if match else output[-300:],
-    )
-    if not match:
-        return
     raw = ws.raw_log.decode()
     report.check(
         "rewritten: output shorter than raw git log",
@@ -99,7 +111,7 @@ def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace, rto
         "",
     )
     expanded = run_rtok(
-        rtok, ["expand", match.group("id")], ws.env, ws.ctx.cwd, session.folder, "rtok-expand"
+        rtok, ["expand", archive_id], ws.env, ws.ctx.cwd, session.folder, "rtok-expand"
     )
     report.commands.append({k: v for k, v in expanded.items() if k not in ("stdout",)})
     report.check(
@@ -108,7 +120,7 @@ def evaluate_rewritten(report: AgentReport, session: Session, ws: Workspace, rto
         f"exit {expanded['returncode']}, {len(expanded['stdout'])} bytes vs {len(ws.raw_log)}",
     )
     rows = ledger_rows(ws)
-    wanted = [r for r in rows if r["archive_id"] == match.group("id")]
+    wanted = [r for r in rows if r["archive_id"] == archive_id]
     report.check(
         "rewritten: ledger row for this run",
         any(r["command"] == COMMAND and r["raw_bytes"] == len(ws.raw_log) for r in wanted),

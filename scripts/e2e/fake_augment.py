@@ -73,21 +73,31 @@ def read_chat_stream(
     for tool in body.get("tool_definitions") or []:
         if isinstance(tool, dict) and tool.get("name"):
             tools.append((str(tool["name"]), _loads(tool.get("input_schema_json"))))
-    results: list[tuple[str, str]] = []
-    calls: dict[str, Json] = {}
     exchanges = [e for e in body.get("chat_history") or [] if isinstance(e, dict)]
+    return tools, _results_in(exchanges, body), _calls_in(exchanges)
+
+
+def _results_in(exchanges: list[Json], body: Json) -> list[tuple[str, str]]:
+    """(call id, result text) of every tool result the history and the request carry."""
     request_nodes = [n for e in exchanges for n in e.get("request_nodes") or []]
     request_nodes += list(body.get("nodes") or [])
+    results: list[tuple[str, str]] = []
     for node in request_nodes:
         if isinstance(node, dict) and node.get("tool_result_node"):
             result = node["tool_result_node"]
             results.append((str(result.get("tool_use_id")), _result_text(node)))
+    return results
+
+
+def _calls_in(exchanges: list[Json]) -> dict[str, Json]:
+    """Our calls the history echoes: id -> arguments."""
+    calls: dict[str, Json] = {}
     for exchange in exchanges:
         for node in exchange.get("response_nodes") or []:
             use = node.get("tool_use") if isinstance(node, dict) else None
             if isinstance(use, dict) and use.get("tool_use_id"):
                 calls[str(use["tool_use_id"])] = _loads(use.get("input_json"))
-    return tools, results, calls
+    return calls
 
 
 def shell_arguments(args: Json, schema: Json) -> Json:

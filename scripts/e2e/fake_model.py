@@ -41,7 +41,7 @@ from typing import Any
 try:
     from e2e import fake_augment
 except ImportError:  # run as a script from scripts/e2e/
-    import fake_augment  # type: ignore[no-redef]
+    import fake_augment  # type: ignore[no-redef, import-not-found]
 
 SHELL_WORDS = ("shell", "bash", "terminal", "command", "exec")
 COMMAND_KEYS = ("command", "cmd", "commands")
@@ -134,29 +134,31 @@ def pick_shell_tool(tools: list[tuple[str, Json]], preferred: list[str]) -> tupl
     return None
 
 
+# The smallest value of each scalar JSON Schema type.
+_SMALLEST: dict[str, Any] = {"integer": 0, "number": 0, "boolean": False, "string": ""}
+
+
 def minimal_json(schema: Json) -> Any:
     """The smallest value that fits a schema a side request demands."""
     if not isinstance(schema, dict):
         return {}
     if schema.get("enum"):
         return schema["enum"][0]
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "object")
-    if isinstance(kind, str):
-        kind = kind.lower()
+    kind = _schema_type(schema)
     if kind == "object" or (kind is None and "properties" in schema):
         props = schema.get("properties") or {}
         return {k: minimal_json(props.get(k) or {}) for k in schema.get("required") or []}
     if kind == "array":
         return []
-    if kind in ("integer", "number"):
-        return 0
-    if kind == "boolean":
-        return False
-    if kind == "string":
-        return ""
-    return {}
+    return _SMALLEST.get(kind, {}) if isinstance(kind, str) else {}
+
+
+def _schema_type(schema: Json) -> Any:
+    """A schema's `type`, lower-case; of a list of types, the first that is not null."""
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "object")
+    return kind.lower() if isinstance(kind, str) else kind
 
 
 def _text_of(content: Any) -> str:
@@ -196,15 +198,20 @@ def read_chat(body: Json) -> Turn:
         if fn.get("name"):
             turn.tools.append((fn["name"], fn.get("parameters") or {}))
     for msg in body.get("messages") or []:
-        if msg.get("role") == "tool":
-            turn.results[str(msg.get("tool_call_id"))] = _text_of(msg.get("content"))
-        for call in msg.get("tool_calls") or []:
-            fn = call.get("function") or {}
-            turn.calls[str(call.get("id"))] = _loads(fn.get("arguments"))
+        _read_chat_message(turn, msg)
     fmt = body.get("response_format") or {}
     if fmt.get("type") == "json_schema":
         turn.json_schema = (fmt.get("json_schema") or {}).get("schema") or {}
     return turn
+
+
+def _read_chat_message(turn: Turn, msg: Json) -> None:
+    """A tool result, and the calls an assistant message echoes."""
+    if msg.get("role") == "tool":
+        turn.results[str(msg.get("tool_call_id"))] = _text_of(msg.get("content"))
+    for call in msg.get("tool_calls") or []:
+        fn = call.get("function") or {}
+        turn.calls[str(call.get("id"))] = _loads(fn.get("arguments"))
 
 
 def read_responses(body: Json) -> Turn:
@@ -248,18 +255,28 @@ def read_gemini(body: Json) -> Turn:
             turn.tools.append((decl.get("name", ""), schema))
     for content in body.get("contents") or []:
         for part in content.get("parts") or []:
-            if "functionResponse" in part:
-                resp = part["functionResponse"]
-                key = str(resp.get("id") or resp.get("name"))
-                turn.results[key] = _text_of(resp.get("response"))
-            if "functionCall" in part:
-                call = part["functionCall"]
-                turn.calls[str(call.get("id") or call.get("name"))] = call.get("args") or {}
-    config = body.get("generationConfig") or {}
+            _read_gemini_part(turn, part)
+    turn.json_schema = _gemini_json_schema(body.get("generationConfig") or {})
+    return turn
+
+
+def _gemini_json_schema(config: Json) -> Json | None:
+    """The schema a JSON answer must fit ({} for any JSON), None when text is asked for."""
     schema = config.get("responseJsonSchema") or config.get("responseSchema")
     if schema or config.get("responseMimeType") == "application/json":
-        turn.json_schema = schema or {}
-    return turn
+        return schema or {}
+    return None
+
+
+def _read_gemini_part(turn: Turn, part: Json) -> None:
+    """A function's response, and a call of ours the history echoes (by id, else name)."""
+    if "functionResponse" in part:
+        resp = part["functionResponse"]
+        key = str(resp.get("id") or resp.get("name"))
+        turn.results[key] = _text_of(resp.get("response"))
+    if "functionCall" in part:
+        call = part["functionCall"]
+        turn.calls[str(call.get("id") or call.get("name"))] = call.get("args") or {}
 
 
 def _loads(text: Any) -> Json:
@@ -355,44 +372,54 @@ def decide(script: Script, turn: Turn, call_prefix: str) -> tuple[Answer, list[t
         return Answer(text=json.dumps(minimal_json(turn.json_schema))), results
     if shell is None:
         return Answer(text=script.final_text), results
-    name, schema = shell
     if not results:
-        if turn.calls:
-            # Our call is in the history but its result is not: stop rather than loop.
-            return Answer(text=script.final_text), results
-        first = next_scripted(script, turn, results)
-        if not first:
-            return Answer(text=script.final_text), results
-        return Answer(
-            tool=name, call_id=f"{call_prefix}1", args=tool_arguments(schema, first)
-        ), results
-    _last_id, last_text = results[-1]
-    count = len(results)
-    if script.follow_expand and count < script.max_calls:
-        trailer = EXPAND_TRAILER.search(last_text)
-        sent = {_command_of(args).strip() for args in turn.calls.values()}
-        expand = f"rtok expand {trailer.group(1)}" if trailer else ""
-        if expand and expand not in sent:
-            return Answer(
-                tool=name, call_id=f"{call_prefix}{count + 1}", args=tool_arguments(schema, expand)
-            ), results
-    if script.follow_suggestions and count < script.max_calls:
-        # Never suggest back a command already sent: that is how a loop would start.
-        sent = {_command_of(args).strip() for args in turn.calls.values()}
-        sent.update(command.strip() for command in script.commands)
-        for suggestion in SUGGESTION.findall(last_text):
-            if suggestion.strip() and suggestion.strip() not in sent:
-                return Answer(
-                    tool=name,
-                    call_id=f"{call_prefix}{count + 1}",
-                    args=tool_arguments(schema, suggestion.strip()),
-                ), results
-    following = next_scripted(script, turn, results)
+        return _first_answer(script, turn, shell, call_prefix), results
+    name, schema = shell
+    command = _expand_to_follow(script, turn, results) or _suggestion_to_follow(
+        script, turn, results
+    )
+    following = command or next_scripted(script, turn, results)
     if following:
-        return Answer(
-            tool=name, call_id=f"{call_prefix}{count + 1}", args=tool_arguments(schema, following)
-        ), results
+        call_id = f"{call_prefix}{len(results) + 1}"
+        return Answer(tool=name, call_id=call_id, args=tool_arguments(schema, following)), results
     return Answer(text=script.final_text), results
+
+
+def _first_answer(script: Script, turn: Turn, shell: tuple[str, Json], call_prefix: str) -> Answer:
+    """The answer to a request that carries no result of ours yet."""
+    if turn.calls:
+        # Our call is in the history but its result is not: stop rather than loop.
+        return Answer(text=script.final_text)
+    first = next_scripted(script, turn, [])
+    if not first:
+        return Answer(text=script.final_text)
+    name, schema = shell
+    return Answer(tool=name, call_id=f"{call_prefix}1", args=tool_arguments(schema, first))
+
+
+def _expand_to_follow(script: Script, turn: Turn, results: list[tuple[str, str]]) -> str:
+    """`rtok expand ID` for the trailer of the last result, when the script follows those
+    and it was not sent yet ("" otherwise)."""
+    if not script.follow_expand or len(results) >= script.max_calls:
+        return ""
+    trailer = EXPAND_TRAILER.search(results[-1][1])
+    sent = {_command_of(args).strip() for args in turn.calls.values()}
+    expand = f"rtok expand {trailer.group(1)}" if trailer else ""
+    return expand if expand and expand not in sent else ""
+
+
+def _suggestion_to_follow(script: Script, turn: Turn, results: list[tuple[str, str]]) -> str:
+    """The first command the last result suggests that was never sent ("" when none, or
+    when the script does not follow suggestions): suggesting back a command already sent
+    is how a loop would start."""
+    if not script.follow_suggestions or len(results) >= script.max_calls:
+        return ""
+    sent = {_command_of(args).strip() for args in turn.calls.values()}
+    sent.update(command.strip() for command in script.commands)
+    for suggestion in SUGGESTION.findall(results[-1][1]):
+        if suggestion.strip() and suggestion.strip() not in sent:
+            return str(suggestion.strip())
+    return ""
 
 
 # --- per-dialect writers ----------------------------------------------------------------

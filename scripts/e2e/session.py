@@ -10,7 +10,7 @@ import sys
 import time
 from typing import Any
 
-from e2e.agents import AgentProfile, RunContext, agent_executable
+from e2e.agents import AgentProfile, RunContext, Step, agent_executable
 from e2e.procs import MARKER_NAME, stop_group, sweep_marked
 from e2e.records import AgentReport, Session, read_requests
 from e2e.settings import COMMAND, FINAL_TEXT, SCRIPTS_DIR, SYSTEM_PATH, prompt_for
@@ -37,31 +37,7 @@ def run_session(
     steps = [*profile.pre_steps(ctx, exe)]
     argv = profile.command(ctx, exe, prompt_for(commands[0] if commands else command))
     marker = env[MARKER_NAME]
-    step_specs: list[dict[str, Any]] = []
-    for step in steps:
-        step_specs.append(
-            {
-                "name": step.name,
-                "argv": step.argv,
-                "env": env,
-                "cwd": ctx.cwd,
-                "timeout": step.timeout,
-                "required": True,
-                "stdout": os.path.join(folder, f"{step.name}.stdout"),
-                "stderr": os.path.join(folder, f"{step.name}.stderr"),
-            }
-        )
-    step_specs.append(
-        {
-            "name": "agent",
-            "argv": argv,
-            "env": env,
-            "cwd": ctx.cwd,
-            "timeout": profile.timeout,
-            "stdout": os.path.join(folder, "agent.stdout"),
-            "stderr": os.path.join(folder, "agent.stderr"),
-        }
-    )
+    step_specs = _step_specs(steps, profile, ctx, env, folder, argv)
     budget = float(sum(s["timeout"] for s in step_specs)) + 30
     log_path = os.path.join(folder, "requests.jsonl")
     result_path = os.path.join(folder, "sandbox-result.json")
@@ -111,6 +87,49 @@ def run_session(
         stop_group(proc, grace=2.0)
     session = Session(scenario, folder, seconds=time.monotonic() - start)
     session.swept_pids = sweep_marked(marker)
+    _read_outcome(session, result_path, hook_log, log_path)
+    return session
+
+
+def _step_specs(
+    steps: list[Step],
+    profile: AgentProfile,
+    ctx: RunContext,
+    env: dict[str, str],
+    folder: str,
+    argv: list[str],
+) -> list[dict[str, Any]]:
+    """The sandbox's steps: the agent's set-up steps (each required), then the agent."""
+    step_specs: list[dict[str, Any]] = []
+    for step in steps:
+        step_specs.append(
+            {
+                "name": step.name,
+                "argv": step.argv,
+                "env": env,
+                "cwd": ctx.cwd,
+                "timeout": step.timeout,
+                "required": True,
+                "stdout": os.path.join(folder, f"{step.name}.stdout"),
+                "stderr": os.path.join(folder, f"{step.name}.stderr"),
+            }
+        )
+    step_specs.append(
+        {
+            "name": "agent",
+            "argv": argv,
+            "env": env,
+            "cwd": ctx.cwd,
+            "timeout": profile.timeout,
+            "stdout": os.path.join(folder, "agent.stdout"),
+            "stderr": os.path.join(folder, "agent.stderr"),
+        }
+    )
+    return step_specs
+
+
+def _read_outcome(session: Session, result_path: str, hook_log: str, log_path: str) -> None:
+    """What the sandbox, the hook and the fake model recorded, into SESSION."""
     try:
         with open(result_path, encoding="utf-8") as handle:
             outcome = json.load(handle)
@@ -133,7 +152,6 @@ def run_session(
             session.offered_tools = record["offered_tools"]
         if record.get("tool_results"):
             session.tool_results = [r["text"] for r in record["tool_results"]]
-    return session
 
 
 def output_is_empty(session: Session) -> bool:

@@ -90,6 +90,17 @@ def test_append_then_remove_is_byte_identical(name: str) -> None:
     assert jsonc.parse(installed) == _expected_after_append(before, HOOKS, RTOK_GROUP)
     assert _json5(installed) == jsonc.parse(installed)
     assert jsonc.get(installed, HOOKS)[-1] == RTOK_GROUP  # type: ignore[index]
+    _check_layout_kept(original, installed)
+
+    removed = jsonc.remove_array_items(installed, HOOKS, lambda v: v == RTOK_GROUP, prune=created)
+    if original.strip():
+        assert removed == original
+    else:
+        assert jsonc.parse(removed) == {}
+
+
+def _check_layout_kept(original: bytes, installed: bytes) -> None:
+    """The BOM, the line endings, the final newline and strict JSON survive an append."""
     assert installed.startswith(b"\xef\xbb\xbf") == original.startswith(b"\xef\xbb\xbf")
     if b"\r\n" in original:
         assert installed.count(b"\n") == installed.count(b"\r\n"), "CRLF file got bare LF"
@@ -103,12 +114,6 @@ def test_append_then_remove_is_byte_identical(name: str) -> None:
             pass
         else:  # strict JSON stays strict JSON
             json.loads(installed.lstrip(b"\xef\xbb\xbf"))
-
-    removed = jsonc.remove_array_items(installed, HOOKS, lambda v: v == RTOK_GROUP, prune=created)
-    if original.strip():
-        assert removed == original
-    else:
-        assert jsonc.parse(removed) == {}
 
 
 @pytest.mark.parametrize("name", sorted(CATALOGUE))

@@ -92,11 +92,7 @@ def _render(draw: st.DrawFn, value: Any, layout: Layout, depth: int) -> str:
             head = inner if pretty else _gap(draw, layout, depth + 1)
             text = _render(draw, inner_value, layout, depth + 1)
             if key is not None:
-                colons = [":", ": ", " : "]
-                if layout.comments:
-                    colons += [" /* k */ : ", ":/* v */ "]
-                colon = draw(st.sampled_from(colons))
-                text = json.dumps(key, ensure_ascii=draw(st.booleans())) + colon + text
+                text = _keyed(draw, key, layout) + text
             parts.append(head + text + ("" if pretty else _gap(draw, layout, depth + 1)))
         body = ",".join(parts)
         if layout.trailing_commas and draw(st.booleans()):
@@ -104,15 +100,27 @@ def _render(draw: st.DrawFn, value: Any, layout: Layout, depth: int) -> str:
         tail = layout.newline + layout.unit * depth if pretty else _gap(draw, layout, depth)
         return opener + body + tail + closer
     if isinstance(value, dict | list):
-        filler = draw(
-            st.sampled_from(["", "", " ", layout.newline, layout.newline + layout.unit * depth])
-        )
-        return (
-            ("{" if isinstance(value, dict) else "[")
-            + filler
-            + ("}" if isinstance(value, dict) else "]")
-        )
+        return _render_empty(draw, value, layout, depth)
     return json.dumps(value, ensure_ascii=draw(st.booleans()))
+
+
+def _render_empty(
+    draw: st.DrawFn, value: dict[str, Any] | list[Any], layout: Layout, depth: int
+) -> str:
+    filler = draw(
+        st.sampled_from(["", "", " ", layout.newline, layout.newline + layout.unit * depth])
+    )
+    opener, closer = ("{", "}") if isinstance(value, dict) else ("[", "]")
+    return opener + filler + closer
+
+
+def _keyed(draw: st.DrawFn, key: str, layout: Layout) -> str:
+    """A member's key and colon, with a comment around the colon where the layout has them."""
+    colons = [":", ": ", " : "]
+    if layout.comments:
+        colons += [" /* k */ : ", ":/* v */ "]
+    colon = draw(st.sampled_from(colons))
+    return json.dumps(key, ensure_ascii=draw(st.booleans())) + colon
 
 
 @st.composite

@@ -70,6 +70,16 @@ def test_project_install_for_several_agents(isolated_home: Path, tmp_path: Path)
     assert (project / ".github" / "hooks" / "rtok.json").is_file()
     assert (project / ".clinerules" / "rtok.md").is_file()
 
+    _check_agents_listing(project)
+
+    gone = run_rtok(["uninstall", *args, "--project"], cwd=str(project))
+    assert gone.returncode == 0, gone.stderr.decode()
+    assert all_files(str(project)) == before
+    assert sorted(os.listdir(project)) == [".gitignore", "AGENTS.md"]
+
+
+def _check_agents_listing(project: Path) -> None:
+    """`rtok agents --json` lists every descriptor's agent with all its fields."""
     listed = run_rtok(["agents", "--json"], cwd=str(project))
     assert listed.returncode == 0, listed.stderr.decode()
     rows = {row["name"]: row for row in json.loads(listed.stdout)}
@@ -78,11 +88,6 @@ def test_project_install_for_several_agents(isolated_home: Path, tmp_path: Path)
         assert {"name", "display_name", "tier", "scopes", "detected", "installed", "files"} <= set(
             row
         )
-
-    gone = run_rtok(["uninstall", *args, "--project"], cwd=str(project))
-    assert gone.returncode == 0, gone.stderr.decode()
-    assert all_files(str(project)) == before
-    assert sorted(os.listdir(project)) == [".gitignore", "AGENTS.md"]
 
 
 def test_uninstall_keeps_a_plugin_the_user_changed(isolated_home: Path) -> None:

@@ -162,6 +162,32 @@ def _parses(path: str, data: bytes, folder: str) -> None:
         yamltext.parse(data, label=path)
 
 
+def _other_entries_editing(
+    box: Sandbox, agent: str, scope: str, spec: FileSpec, path: str
+) -> list[FileSpec]:
+    """The agent's other file entries of SCOPE that edit PATH too."""
+    return [
+        s
+        for s in integrations.get_descriptor(agent).files[scope]
+        if s is not spec
+        and integrations.expand_path(s.path, scope, box.context(scope), user_file=s.user_file)
+        == path
+    ]
+
+
+def _check_entry_in_place(
+    box: Sandbox, agent: str, scope: str, path: str, installed: bytes, folder: str
+) -> None:
+    """The file still parses and each of rtok's owned entries in it is found in place."""
+    _parses(path, installed, folder)
+    owned = [
+        e
+        for e in box.edits(agent, scope, "install")
+        if os.path.abspath(e.path) == path and e.owned_bytes is not None
+    ]
+    assert owned and all(e.owned_bytes(installed) for e in owned), "entry not found in place"
+
+
 @pytest.mark.parametrize(("agent", "scope", "index", "fixture"), _cases())
 def test_round_trip_over_a_user_file(
     agent: str, scope: str, index: int, fixture: str, tmp_path: Path
@@ -187,26 +213,13 @@ def test_round_trip_over_a_user_file(
     if _not_chosen(spec, original):
         # The host reads the group's first file (created now); this entry adds nothing
         # here (another entry, e.g. Codex's trust, may still edit the same file).
-        others = [
-            s
-            for s in integrations.get_descriptor(agent).files[scope]
-            if s is not spec
-            and integrations.expand_path(s.path, scope, box.context(scope), user_file=s.user_file)
-            == path
-        ]
-        assert others or installed == original
+        assert _other_entries_editing(box, agent, scope, spec, path) or installed == original
         box.apply(box.edits(agent, scope, "uninstall"))
         assert all_files(str(tmp_path)) == before_files
         assert all_dirs(str(tmp_path)) == before_dirs
         return
     assert installed is not None and installed != original, "rtok's entry was not added"
-    _parses(path, installed, folder)
-    owned = [
-        e
-        for e in box.edits(agent, scope, "install")
-        if os.path.abspath(e.path) == path and e.owned_bytes is not None
-    ]
-    assert owned and all(e.owned_bytes(installed) for e in owned), "entry not found in place"
+    _check_entry_in_place(box, agent, scope, path, installed, folder)
     snapshot = all_files(str(tmp_path))
 
     assert box.apply(box.edits(agent, scope, "install")) == []

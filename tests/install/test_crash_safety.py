@@ -80,6 +80,19 @@ def _finish(args: list[str], env: dict[str, str]) -> None:
     assert proc.returncode == 0, err.decode()
 
 
+def _check_after_kill(
+    home: Path, index: int, old: dict[str, bytes | None], new: dict[str, bytes | None]
+) -> int:
+    """Every file holds its old or its new bytes and settings.json parses; 1 when the kill
+    left some files old and others new (mid-write), else 0."""
+    now = _files(home)
+    mixed = {name for name in now if now[name] != old[name] and now[name] != new[name]}
+    assert not mixed, f"kill #{index}: {mixed} hold neither old nor new bytes"
+    if now["settings.json"] is not None:
+        jsonc.parse(now["settings.json"])
+    return 1 if len({now[n] == new[n] for n in now}) == 2 else 0
+
+
 def _kill_sequence(home: Path, seed: int, kills: int) -> tuple[int, dict[tuple[str, ...], int]]:
     """Install/uninstall in `home`, killed `kills` times; returns (mixed states, steps)."""
     claude = home / ".claude"
@@ -112,13 +125,7 @@ def _kill_sequence(home: Path, seed: int, kills: int) -> tuple[int, dict[tuple[s
         proc = _rtok(args, env)
         # Kill after a random number of announced steps, at a random instant inside it.
         _kill_after(proc, rng.randint(1, steps[tuple(args)]), rng.uniform(0, delay * 2))
-        now = _files(home)
-        mixed = {name for name in now if now[name] != old[name] and now[name] != new[name]}
-        assert not mixed, f"kill #{index}: {mixed} hold neither old nor new bytes"
-        if len({now[n] == new[n] for n in now}) == 2:
-            killed_mid_write += 1
-        if now["settings.json"] is not None:
-            jsonc.parse(now["settings.json"])
+        killed_mid_write += _check_after_kill(home, index, old, new)
         if index % 25 == 24:  # a rerun converges, from wherever the kill left things
             _finish(args, env)
             assert _files(home) == (new if args is INSTALL else old)

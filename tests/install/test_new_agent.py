@@ -134,6 +134,23 @@ def _sample(copy: Path, command: str, cwd: str) -> dict[str, object]:
     return payload
 
 
+def _check_verify_and_doctor_pass(rtok_copy: Path, work: Path) -> None:
+    """`rtok verify` finds the new agent's files whole, `rtok doctor` its samples answered."""
+    done = _rtok(rtok_copy, "verify", "--json", cwd=work)
+    items = json.loads(done.stdout)["items"]
+    ours = [i for i in items if i.get("agent") == AGENT]
+    assert done.returncode == 0, [i["message"] for i in items if i["level"] != "PASS"]
+    assert {i["check"] for i in ours} >= {"artifact", "hook_command"}
+    assert {i["level"] for i in ours} == {"PASS"}
+
+    done = _rtok(rtok_copy, "doctor", "--json", "--agent", AGENT, cwd=work)
+    checks = json.loads(done.stdout)["checks"]
+    levels = {c["sample"]: c["level"] for c in checks if c["agent"] == AGENT}
+    assert done.returncode == 0, [c["message"] for c in checks if c["level"] == "FAIL"]
+    # The deny sample runs too: the agent reads Claude's permission rules.
+    assert levels["rewrite"] == levels["passthrough"] == levels["deny"] == "PASS", checks
+
+
 def test_a_new_descriptor_is_a_new_agent(rtok_copy: Path, isolated_home: Path) -> None:
     work = isolated_home / "work"
     work.mkdir()
@@ -163,19 +180,7 @@ def test_a_new_descriptor_is_a_new_agent(rtok_copy: Path, isolated_home: Path) -
     assert updated["description"] == "status"
     assert "rtok" in updated["command"] and "git status" in updated["command"]
 
-    done = _rtok(rtok_copy, "verify", "--json", cwd=work)
-    items = json.loads(done.stdout)["items"]
-    ours = [i for i in items if i.get("agent") == AGENT]
-    assert done.returncode == 0, [i["message"] for i in items if i["level"] != "PASS"]
-    assert {i["check"] for i in ours} >= {"artifact", "hook_command"}
-    assert {i["level"] for i in ours} == {"PASS"}
-
-    done = _rtok(rtok_copy, "doctor", "--json", "--agent", AGENT, cwd=work)
-    checks = json.loads(done.stdout)["checks"]
-    levels = {c["sample"]: c["level"] for c in checks if c["agent"] == AGENT}
-    assert done.returncode == 0, [c["message"] for c in checks if c["level"] == "FAIL"]
-    # The deny sample runs too: the agent reads Claude's permission rules.
-    assert levels["rewrite"] == levels["passthrough"] == levels["deny"] == "PASS", checks
+    _check_verify_and_doctor_pass(rtok_copy, work)
 
     done = _rtok(rtok_copy, "uninstall", "--agent", AGENT, "-g", "--auto-patch", cwd=work)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -70,20 +70,27 @@ def _printed_after(text: str, label: str) -> str:
     return lines[0][len(label) :].strip()
 
 
-def test_the_last_uninstall_names_what_stays_and_the_purge_removes_it(
-    isolated_home: Path,
-) -> None:
-    _populate("claude", "codex")
-    assert _entries() >= 2
-    agent_files_before = {
+def _agent_files(home: Path) -> dict[str, tuple[bytes, int, int]]:
+    """Every file under HOME but rtok's data, cache and config."""
+    return {
         p: b
-        for p, b in snapshot(str(isolated_home)).items()
+        for p, b in snapshot(str(home)).items()
         if "/.local/share/rtok" not in p and "/.cache/" not in p and "/.config/rtok" not in p
     }
 
-    done = run_rtok(["uninstall", "--all", "-g"])
-    assert done.returncode == 0, _out(done)
-    text = done.stdout.decode()
+
+def _left_after_purge(home: Path) -> dict[str, tuple[bytes, int, int]]:
+    """Every file under HOME but rtok's config (which a purge keeps) and the test's shims."""
+    return {
+        p: b
+        for p, b in snapshot(str(home)).items()
+        if "/.config/rtok" not in p and not p.startswith(str(home / "shim"))
+    }
+
+
+def _check_what_stays_is_named(text: str) -> str:
+    """The last uninstall's closing lines name each kind of data left; returns the command
+    they print to remove it (the last line)."""
     tail = text.splitlines()[-10:]
     assert any(line.startswith("Left in ~/.local/share/rtok") for line in tail), text
     assert f"{_entries()} entries" in text
@@ -92,6 +99,19 @@ def test_the_last_uninstall_names_what_stays_and_the_purge_removes_it(
     assert "kept by --purge too: ~/.config/rtok" in text
     command = _printed_after(text, "Remove them with:")
     assert text.rstrip("\n").endswith(command)
+    return command
+
+
+def test_the_last_uninstall_names_what_stays_and_the_purge_removes_it(
+    isolated_home: Path,
+) -> None:
+    _populate("claude", "codex")
+    assert _entries() >= 2
+    agent_files_before = _agent_files(isolated_home)
+
+    done = run_rtok(["uninstall", "--all", "-g"])
+    assert done.returncode == 0, _out(done)
+    command = _check_what_stays_is_named(done.stdout.decode())
     assert command == "rtok uninstall --purge --yes"
 
     purged = _run_printed(command)
@@ -100,11 +120,7 @@ def test_the_last_uninstall_names_what_stays_and_the_purge_removes_it(
     assert not os.path.exists(paths.data_dir())
     assert not os.path.exists(paths.cache_dir())
     assert os.path.isfile(paths.config_file())  # the user's settings stay
-    after = {
-        p: b
-        for p, b in snapshot(str(isolated_home)).items()
-        if "/.config/rtok" not in p and not p.startswith(str(isolated_home / "shim"))
-    }
+    after = _left_after_purge(isolated_home)
     # The agents' files are as before the install; nothing else of rtok's is left.
     assert {p: b for p, b in after.items() if p in agent_files_before} == {
         p: b for p, b in agent_files_before.items() if p in after

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rtok.integrity import load_records
+from rtok.integrity import ArtifactRecord, load_records
 from rtok.integrity.doctor import codex_hook_hash
 from rtok.integrity.verify import owned_now
 from rtok_testing import rtok_entry_point, run_rtok
@@ -103,10 +103,26 @@ def test_one_flipped_byte_in_each_artifact_is_tampered(everything_installed: Pat
     assert all(i["expected_sha256"] != i["actual_sha256"] for i in artifacts)
 
 
-def test_each_kind_deleted_is_missing(everything_installed: Path) -> None:
+def _undo_edit(record: ArtifactRecord) -> None:
+    """Take rtok's edit of RECORD's kind out of its file, as uninstall would."""
     from rtok.install import integrations
     from rtok.integrity import installed
 
+    ctx = installed.context(record.scope, record.project_root)
+    edits = integrations.edits_for(record.agent, record.scope, "uninstall", ctx)
+    # Codex's config.toml has one trust edit per file its hook may live in.
+    matching = [e for e in edits if e.kind == record.kind and e.path == record.path]
+    assert matching
+    after: bytes | None = Path(record.path).read_bytes()
+    for edit in matching:
+        after = edit.transform(after)
+    if after is None:
+        os.unlink(record.path)
+    else:
+        Path(record.path).write_bytes(after)
+
+
+def test_each_kind_deleted_is_missing(everything_installed: Path) -> None:
     seen: set[str] = set()
     removed = []
     for record in load_records():
@@ -116,18 +132,7 @@ def test_each_kind_deleted_is_missing(everything_installed: Path) -> None:
         if record.kind in ("whole_file", "awareness_file"):
             os.unlink(record.path)
         else:
-            ctx = installed.context(record.scope, record.project_root)
-            edits = integrations.edits_for(record.agent, record.scope, "uninstall", ctx)
-            # Codex's config.toml has one trust edit per file its hook may live in.
-            matching = [e for e in edits if e.kind == record.kind and e.path == record.path]
-            assert matching
-            after: bytes | None = Path(record.path).read_bytes()
-            for edit in matching:
-                after = edit.transform(after)
-            if after is None:
-                os.unlink(record.path)
-            else:
-                Path(record.path).write_bytes(after)
+            _undo_edit(record)
         removed.append((record.path, record.kind))
     code, items = _verify(everything_installed)
     assert code == 1

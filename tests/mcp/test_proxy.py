@@ -80,6 +80,24 @@ def _session(argv: list[str]) -> tuple[list[bytes], int]:
     return replies, status
 
 
+def _check_cut_message(direct: bytes, proxied: bytes) -> tuple[str, str]:
+    """The long result's text block is cut (its errors and first line kept, rtok's trailer
+    added) and the rest of the message is as sent; returns (raw text, trailer)."""
+    raw_msg = json.loads(direct)
+    cut_msg = json.loads(proxied)
+    raw_text = raw_msg["result"]["content"][0]["text"]
+    cut_text = cut_msg["result"]["content"][0]["text"]
+    assert len(cut_text) < len(raw_text)
+    assert "ERROR: row 50 is broken" in cut_text
+    assert cut_text.splitlines()[0] == "row 0"
+    trailer = cut_text.splitlines()[-1]
+    assert trailer.startswith("[rtok expand ") and trailer.endswith(" · 400 lines]")
+    # Everything but the cut text block is the same message.
+    cut_msg["result"]["content"][0]["text"] = raw_text
+    assert cut_msg == raw_msg
+    return str(raw_text), str(trailer)
+
+
 def test_proxied_session_matches_direct_except_cut_text_blocks() -> None:
     direct, direct_status = _session([sys.executable, SERVER])
     proxied, proxied_status = _session(
@@ -92,18 +110,7 @@ def test_proxied_session_matches_direct_except_cut_text_blocks() -> None:
         if request_id != 3:
             # Not a long, successful tools/call: forwarded byte for byte.
             assert proxied[index] == direct[index], request_id
-    raw_msg = json.loads(direct[by_id[3]])
-    cut_msg = json.loads(proxied[by_id[3]])
-    raw_text = raw_msg["result"]["content"][0]["text"]
-    cut_text = cut_msg["result"]["content"][0]["text"]
-    assert len(cut_text) < len(raw_text)
-    assert "ERROR: row 50 is broken" in cut_text
-    assert cut_text.splitlines()[0] == "row 0"
-    trailer = cut_text.splitlines()[-1]
-    assert trailer.startswith("[rtok expand ") and trailer.endswith(" · 400 lines]")
-    # Everything but the cut text block is the same message.
-    cut_msg["result"]["content"][0]["text"] = raw_text
-    assert cut_msg == raw_msg
+    raw_text, trailer = _check_cut_message(direct[by_id[3]], proxied[by_id[3]])
     # The failing call is an error result: untouched even though its text is long.
     assert json.loads(direct[by_id[5]])["result"]["isError"] is True
     entry_id = trailer.split()[2]

@@ -190,19 +190,15 @@ USER_SETTINGS = st.sampled_from(
 )
 
 
-def check_invariant(cmd: str, rtok_bin: str, user: Settings) -> None:
-    out = rewrite_command(cmd, rtok_bin=rtok_bin, settings=user)
-    if out is None:
-        return
-    found = edit_points(cmd, rtok_bin=rtok_bin, settings=user)
-    assert found is not None
-    offsets, renamed, _ = found
-    inserted = f"{rtok_bin} run "
-    assert out == (
-        apply_edits(cmd, offsets, inserted, renamed, rtok_bin) if offsets or renamed else cmd
-    )
-    if rtok_bin == "rtok":
-        assert not renamed  # a bare rtok is already the rtok to run
+def _undo_edits(
+    cmd: str,
+    out: str,
+    offsets: list[int],
+    renamed: list[tuple[int, int]],
+    inserted: str,
+    rtok_bin: str,
+) -> str:
+    """OUT with every edit undone, checking each is where the edit points say."""
     # Undo every edit from the right, so earlier offsets stay valid: each insertion is
     # deleted, each renamed word gets its own bytes back.
     events = sorted([(o, 0) for o in offsets] + list(renamed))
@@ -222,7 +218,23 @@ def check_invariant(cmd: str, rtok_bin: str, user: Settings) -> None:
             restored = (
                 restored[:at] + cmd[offset : offset + length] + restored[at + len(rtok_bin) :]
             )
-    assert restored == cmd
+    return restored
+
+
+def check_invariant(cmd: str, rtok_bin: str, user: Settings) -> None:
+    out = rewrite_command(cmd, rtok_bin=rtok_bin, settings=user)
+    if out is None:
+        return
+    found = edit_points(cmd, rtok_bin=rtok_bin, settings=user)
+    assert found is not None
+    offsets, renamed, _ = found
+    inserted = f"{rtok_bin} run "
+    assert out == (
+        apply_edits(cmd, offsets, inserted, renamed, rtok_bin) if offsets or renamed else cmd
+    )
+    if rtok_bin == "rtok":
+        assert not renamed  # a bare rtok is already the rtok to run
+    assert _undo_edits(cmd, out, offsets, renamed, inserted, rtok_bin) == cmd
     if "rtok" not in cmd:
         assert out.replace(inserted, "") == cmd
     # The rewritten line reads the same way: no quoting was broken.

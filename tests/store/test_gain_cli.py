@@ -96,25 +96,35 @@ def test_totals_and_every_group_carry_net_saved() -> None:
     assert totals["counterfactual_tokens"] == 7500 + 7500 + 5000 + 2000 + 100
     assert totals["net_saved_tokens"] == 6500 - 2000 + 4500 + 1800 + 0
     assert totals["uncapped_runs"] == 1 and totals["rereads"] == 1
-    assert _keyed(data, "agent") == {"opencode": 4500, "gemini": 4500, "unknown": 1800, "codex": 0}
-    assert _keyed(data, "family") == {"git": 8300, "pytest": 4500, "cargo": -2000, "ls": 0}
-    assert _keyed(data, "project") == {"/w/a": 4500, "/w/b": 4500, "/w/b/sub": 1800, "/w/c": 0}
-    assert sum(_keyed(data, "day").values()) == totals["net_saved_tokens"]
-    assert sum(_keyed(data, "week").values()) == totals["net_saved_tokens"]
-    assert sum(_keyed(data, "month").values()) == totals["net_saved_tokens"]
-    assert len(_keyed(data, "day")) == 5
-    for group in ("agent", "project", "family", "day", "week", "month"):
-        groups = data["groups"]
-        assert isinstance(groups, dict)
-        for row in groups[group]:
-            assert row["net_saved_tokens"] == (
-                row["counterfactual_tokens"] - row["shown_tokens"] - row["reread_tokens"]
-            )
+    _check_groups(data, totals["net_saved_tokens"])
     hosts = data["hosts"]
     assert isinstance(hosts, dict)
     assert hosts["claude"]["cap_chars"] == 30000 and hosts["copilot"]["cap_chars"] is None
     assert hosts["claude"]["over_cap_chars"] == 2000 and hosts["codex"]["over_cap_chars"] is None
     assert "30,000" in hosts["claude"]["source"]
+
+
+def _check_groups(data: dict[str, object], net_saved: int) -> None:
+    """Net saved per agent, family and project; per day, week and month it sums to the total."""
+    assert _keyed(data, "agent") == {"opencode": 4500, "gemini": 4500, "unknown": 1800, "codex": 0}
+    assert _keyed(data, "family") == {"git": 8300, "pytest": 4500, "cargo": -2000, "ls": 0}
+    assert _keyed(data, "project") == {"/w/a": 4500, "/w/b": 4500, "/w/b/sub": 1800, "/w/c": 0}
+    assert sum(_keyed(data, "day").values()) == net_saved
+    assert sum(_keyed(data, "week").values()) == net_saved
+    assert sum(_keyed(data, "month").values()) == net_saved
+    assert len(_keyed(data, "day")) == 5
+    _check_group_rows_net(data)
+
+
+def _check_group_rows_net(data: dict[str, object]) -> None:
+    """Every row of every group: net saved = counterfactual - shown - re-read."""
+    groups = data["groups"]
+    assert isinstance(groups, dict)
+    for group in ("agent", "project", "family", "day", "week", "month"):
+        for row in groups[group]:
+            assert row["net_saved_tokens"] == (
+                row["counterfactual_tokens"] - row["shown_tokens"] - row["reread_tokens"]
+            )
 
 
 def test_since_until_and_project_scope() -> None:
@@ -125,7 +135,7 @@ def test_since_until_and_project_scope() -> None:
     assert recent["totals"]["runs"] == 2  # type: ignore[index]
     assert _json("--since", "30d")["totals"]["runs"] == 4  # type: ignore[index]
     older = _json("--until", (today - dt.timedelta(days=8)).isoformat())
-    assert older["totals"]["runs"] == 3  # type: ignore[index]  (until: end of that day)
+    assert older["totals"]["runs"] == 3  # type: ignore[index]  # until: end of that day
     assert _json("--since", "30d", "--until", "2d")["totals"]["runs"] == 2  # type: ignore[index]
     bad = run_rtok(["gain", "--since", "last tuesday"], env=ENV)
     assert bad.returncode == 2 and b"--since takes" in bad.stderr
@@ -146,21 +156,27 @@ def _lines(columns: int, *args: str) -> list[str]:
     return text.splitlines()
 
 
+def _check_chart_fits(columns: int) -> None:
+    """At COLUMNS, every line fits, the day chart has its five bars (the negative one drawn
+    with '-'), and the family table follows."""
+    lines = _lines(columns)
+    assert max(len(line) for line in lines) <= columns
+    chart = lines[lines.index("net saved per day") + 1 :]
+    assert len(chart) == 5
+    bars = {line.split()[0]: line for line in chart}
+    today = dt.date.today()
+    top_day = (today - dt.timedelta(days=40)).isoformat()  # 6500: the longest bar
+    minus_day = (today - dt.timedelta(days=9)).isoformat()  # -2000: drawn with '-'
+    assert bars[top_day].count("#") > bars[minus_day].count("-") > 0
+    assert bars[minus_day].rstrip().endswith("-2000")
+    family = lines[lines.index(next(x for x in lines if x.startswith("family "))) :]
+    assert "net saved" in family[0] and family[1].startswith("git ")
+
+
 def test_chart_and_tables_fit_40_and_120_columns() -> None:
     _sample()
     for columns in (40, 120):
-        lines = _lines(columns)
-        assert max(len(line) for line in lines) <= columns
-        chart = lines[lines.index("net saved per day") + 1 :]
-        assert len(chart) == 5
-        bars = {line.split()[0]: line for line in chart}
-        today = dt.date.today()
-        top_day = (today - dt.timedelta(days=40)).isoformat()  # 6500: the longest bar
-        minus_day = (today - dt.timedelta(days=9)).isoformat()  # -2000: drawn with '-'
-        assert bars[top_day].count("#") > bars[minus_day].count("-") > 0
-        assert bars[minus_day].rstrip().endswith("-2000")
-        family = lines[lines.index(next(x for x in lines if x.startswith("family "))) :]
-        assert "net saved" in family[0] and family[1].startswith("git ")
+        _check_chart_fits(columns)
     wide = _lines(120)
     heading = next(x for x in wide if x.startswith("family "))
     for column in ("raw", "counterf.", "shown", "re-read", "net saved", "net %"):

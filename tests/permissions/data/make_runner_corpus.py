@@ -19,17 +19,18 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Callable
 
 BASES = ["git push origin main", "rm -rf build", "curl --fail http://127.0.0.1:9/f"]
 
 # The command as argument words: as written, with its program quoted or escaped.
-ARGV_QUOTING = {
+ARGV_QUOTING: dict[str, Callable[[str], str]] = {
     "plain": lambda c: c,
     "quoted program": lambda c: "'" + c.split()[0] + "' " + c.split(" ", 1)[1],
     "escaped program": lambda c: "\\" + c,
 }
 # The command as one shell string.
-STRING_QUOTING = {
+STRING_QUOTING: dict[str, Callable[[str], str]] = {
     "single": lambda c: f"'{c}'",
     "double": lambda c: f'"{c}"',
     "ansi-c": lambda c: f"$'{c}'",
@@ -236,60 +237,70 @@ def _table_forms() -> list[tuple[str, str]]:
     return forms
 
 
+def _quoted_entries(base: str) -> list[dict[str, str]]:
+    """BASE behind each argv runner and in each option and stdin template, in every quoting."""
+    out = []
+    for runner in ARGV:
+        for quoting, spell in ARGV_QUOTING.items():
+            out.append(
+                {
+                    "cmd": f"{runner} {spell(base)}",
+                    "base": base,
+                    "form": f"{runner} (argv, {quoting})",
+                    "way": "argv",
+                }
+            )
+    for template in OPTION + STDIN:
+        way = "option" if template in OPTION else "stdin"
+        for quoting, spell in STRING_QUOTING.items():
+            cmd = template.format(
+                Q=spell(base),
+                P=spell(f"import os; os.system('{base}')"),
+                E=spell(f"system(q({base}))"),
+            )
+            out.append({"cmd": cmd, "base": base, "form": f"{template} ({quoting})", "way": way})
+    return out
+
+
+def _template_entries(base: str) -> list[dict[str, str]]:
+    """BASE in the late, opaque and table templates, and behind each wrapper of git."""
+    out = []
+    for template in LATE:
+        out.append({"cmd": template.format(C=base), "base": base, "form": template, "way": "late"})
+    for template in OPAQUE:
+        out.append(
+            {"cmd": template.format(C=base), "base": base, "form": template, "way": "opaque"}
+        )
+    for template, way in _table_forms():
+        for quoting, spell in STRING_QUOTING.items():
+            if quoting == "ansi-c" or ("{Q}" not in template and quoting != "single"):
+                continue
+            out.append(
+                {
+                    "cmd": template.replace("{Q}", spell(base)).replace("{C}", base),
+                    "base": base,
+                    "form": f"{template} ({quoting})",
+                    "way": way,
+                }
+            )
+    if base.startswith("git "):
+        for prefix in WRAPPED_ARGV:
+            out.append(
+                {
+                    "cmd": base.replace("git", prefix, 1),
+                    "base": base,
+                    "form": prefix,
+                    "way": "argv",
+                }
+            )
+    return out
+
+
 def _entries() -> list[dict[str, str]]:
     out = []
     for base in BASES:
-        for runner in ARGV:
-            for quoting, spell in ARGV_QUOTING.items():
-                out.append(
-                    {
-                        "cmd": f"{runner} {spell(base)}",
-                        "base": base,
-                        "form": f"{runner} (argv, {quoting})",
-                        "way": "argv",
-                    }
-                )
-        for template in OPTION + STDIN:
-            way = "option" if template in OPTION else "stdin"
-            for quoting, spell in STRING_QUOTING.items():
-                cmd = template.format(
-                    Q=spell(base),
-                    P=spell(f"import os; os.system('{base}')"),
-                    E=spell(f"system(q({base}))"),
-                )
-                out.append(
-                    {"cmd": cmd, "base": base, "form": f"{template} ({quoting})", "way": way}
-                )
-        for template in LATE:
-            out.append(
-                {"cmd": template.format(C=base), "base": base, "form": template, "way": "late"}
-            )
-        for template in OPAQUE:
-            out.append(
-                {"cmd": template.format(C=base), "base": base, "form": template, "way": "opaque"}
-            )
-        for template, way in _table_forms():
-            for quoting, spell in STRING_QUOTING.items():
-                if quoting == "ansi-c" or ("{Q}" not in template and quoting != "single"):
-                    continue
-                out.append(
-                    {
-                        "cmd": template.replace("{Q}", spell(base)).replace("{C}", base),
-                        "base": base,
-                        "form": f"{template} ({quoting})",
-                        "way": way,
-                    }
-                )
-        if base.startswith("git "):
-            for prefix in WRAPPED_ARGV:
-                out.append(
-                    {
-                        "cmd": base.replace("git", prefix, 1),
-                        "base": base,
-                        "form": prefix,
-                        "way": "argv",
-                    }
-                )
+        out += _quoted_entries(base)
+        out += _template_entries(base)
     seen: set[str] = set()
     unique = []
     for index, entry in enumerate(out):
