@@ -19,6 +19,7 @@ from rtok.filter.engine import normalise, shorten
 from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
 from rtok.filter.textlines import omitted
+from rtok.store.slices import head_cap, tail_cap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -246,7 +247,16 @@ def _partial_note(captures: list[Capture], settings: Settings) -> str:
     total = sum(c.total for c in captures)
     if total <= settings.max_entry_bytes:
         return ""
-    return f"first {mib(min(settings.max_entry_bytes, total))} of {mib(total)} archived"
+    return f"head and tail of {mib(total)} archived"
+
+
+def _cap_note(settings: Settings, total: int) -> str:
+    """What the archive keeps of an output past its cap (rtok/store/slices.py)."""
+    cap = settings.max_entry_bytes
+    return (
+        f"… {mib(total)} in all, every line scanned for errors; the archive keeps the first"
+        f" {mib(head_cap(cap))} and the last {mib(tail_cap(cap))} (rtok expand names the ranges)"
+    )
 
 
 def _streamed_text(
@@ -260,7 +270,7 @@ def _streamed_text(
         out = [_clip(line) for line in capture.head[:lead].decode("utf-8").split("\n")[:-1]]
         out.append(described(kind, capture.total - lead))
         if capture.total > settings.max_entry_bytes:
-            out.append(f"… bytes past the first {mib(settings.max_entry_bytes)} were not archived")
+            out.append(_cap_note(settings, capture.total))
         return "\n".join(out) + "\n"
     failed = exit_code != 0
     head_count = 0 if failed else rule.head
@@ -295,8 +305,8 @@ def _streamed_text(
         out.append(omitted(tail_start - position))
     if capture.protected_more:
         out.append(
-            f"… {capture.protected_more} more error/warning lines in the archive"
-            f" (rtok expand {entry_id} --grep ...)"
+            f"… {capture.protected_more} more error/warning lines, most like those shown"
+            f" (rtok expand {entry_id} --grep ... searches the archived part)"
         )
     if tail:
         # A failure's tail is shown as written; a success's is tidied like any output.
@@ -304,10 +314,7 @@ def _streamed_text(
     if ending is not None:
         out.append(f"[binary output not shown: the output ends in {ending[1]}]")
     if capture.total > settings.max_entry_bytes:
-        out.append(
-            f"… bytes past the first {mib(settings.max_entry_bytes)} were counted,"
-            " not archived nor scanned for errors"
-        )
+        out.append(_cap_note(settings, capture.total))
     return "\n".join(out) + "\n"
 
 
