@@ -18,6 +18,8 @@ one archive writer (`writer_factory` returns the same writer to each).
 
 from __future__ import annotations
 
+from rtok.store.digest import sha256
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections import deque
@@ -44,19 +46,6 @@ def _masked(word: bytes) -> bytes:
     if equals:
         return key + b"=#"
     return b"#" if len(word.translate(None, b"0123456789")) < len(word) else word
-
-
-def sha256() -> Any:
-    """A SHA-256 hasher from the builtin module (`_sha256` on 3.11, `_sha2` later):
-    `hashlib` loads OpenSSL and blake2 first, which costs a run more than the hashing."""
-    for name in ("_sha256", "_sha2"):
-        try:
-            return __import__(name).sha256()
-        except (ImportError, AttributeError):
-            continue
-    import hashlib
-
-    return hashlib.sha256()
 
 
 class Capture:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from rtok._fast import regex
 from rtok.filter.binary import SAMPLE_BYTES, binary_kind, described, text_end, text_lead
 from rtok.filter.engine import normalise, shorten
-from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
+from rtok.filter.streams import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.textlines import omitted
 from rtok.store.slices import head_cap, tail_cap
 
