@@ -69,17 +69,23 @@ def test_bad_tables_are_refused_with_the_key_named(table: dict[str, Any], messag
         parse(_minimal(**table), "x.toml")
 
 
-def test_agent_session_and_cap_from_the_environment() -> None:
+def test_agent_from_the_environment() -> None:
     assert host.agent({}) == "unknown"
     assert host.agent({"CLAUDECODE": "1"}) == "claude"
     assert host.agent({"GEMINI_CLI": "1"}) == "gemini"
     assert host.agent({"CLAUDECODE": ""}) == "unknown"  # set but empty: not a marker
     assert host.agent({"RTOK_AGENT": "codex", "CLAUDECODE": "1"}) == "codex"
+
+
+def test_session_from_the_environment() -> None:
     assert host.session("claude", {"CLAUDE_CODE_SESSION_ID": "abc"}) == "abc"
     assert (
         host.session("claude", {"RTOK_SESSION": "mine", "CLAUDE_CODE_SESSION_ID": "abc"}) == "mine"
     )
     assert host.session("gemini", {"CLAUDE_CODE_SESSION_ID": "abc"}) == ""
+
+
+def test_cap_from_the_environment_and_what_it_keeps() -> None:
     assert host.cap("claude", {}) == 30000
     assert host.cap("claude", {"BASH_MAX_OUTPUT_LENGTH": "80000"}) == 80000
     assert host.cap("claude", {"BASH_MAX_OUTPUT_LENGTH": "lots"}) == 30000

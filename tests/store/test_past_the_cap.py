@@ -109,26 +109,14 @@ def test_run_past_the_cap_cuts_stdout_and_stderr_each_with_its_own_tail() -> Non
     assert sorted(cuts) == [1, 2]
     # The head is shared by both streams in the order they arrived; each keeps its tail.
     assert cuts[1].start + cuts[2].start == head_cap(CAP)
-    raw_out = b"".join(
-        b"out %07d INFO all good here, nothing to see\n" % i
-        + (b"FATAL: out record lost\n" if i == 200000 else b"")
-        for i in range(250000)
+    raws = {1: _written("out", "all good here, nothing to see", b"FATAL: out record lost\n")}
+    raws[2] = _written(
+        "err", "progress of the build step", b"error: late compile failure in src/x.c\n"
     )
-    raw_err = b"".join(
-        b"err %07d INFO progress of the build step\n" % i
-        + (b"error: late compile failure in src/x.c\n" if i == 200000 else b"")
-        for i in range(250000)
-    )
-    for stream, raw in ((1, raw_out), (2, raw_err)):
-        cut = cuts[stream]
-        assert cut.total == len(raw) and cut.resume == len(raw) - tail_cap(CAP)
+    for stream, raw in raws.items():
+        assert (cuts[stream].total, cuts[stream].resume) == (len(raw), len(raw) - tail_cap(CAP))
     expanded = run_rtok(["expand", entry_id], timeout=180)
-    exact = {
-        stream: raw[: cuts[stream].start]
-        + gap_marker(cuts[stream], raw[cuts[stream].start - 1 : cuts[stream].start])
-        + raw[cuts[stream].resume :]
-        for stream, raw in ((1, raw_out), (2, raw_err))
-    }
+    exact = {stream: _head_marker_tail(raw, cuts[stream]) for stream, raw in raws.items()}
     assert expanded.stdout == exact[1]
     # stderr: the command's stderr as archived, then what expand says about the ranges
     assert expanded.stderr.startswith(exact[2])
@@ -137,6 +125,18 @@ def test_run_past_the_cap_cuts_stdout_and_stderr_each_with_its_own_tail() -> Non
         cut = cuts[stream]
         ranges = f"bytes 0-{cut.start - 1} and {cut.resume}-{cut.total - 1} of {cut.total}"
         assert f"{name}: the archive holds {ranges}" in notes
+
+
+def _written(prefix: str, words: str, late: bytes) -> bytes:
+    """What the script of the test above writes on one stream."""
+    return b"".join(
+        f"{prefix} {i:07d} INFO {words}\n".encode() + (late if i == 200000 else b"")
+        for i in range(250000)
+    )
+
+
+def _head_marker_tail(raw: bytes, cut: Cut) -> bytes:
+    return raw[: cut.start] + gap_marker(cut, raw[cut.start - 1 : cut.start]) + raw[cut.resume :]
 
 
 @settings(max_examples=200, deadline=None)
