@@ -11,9 +11,12 @@ put back the protected lines they leave out themselves.
 from __future__ import annotations
 
 from rtok._fast import regex
+from rtok.filter.cutting import cut_lines as cut_lines
+from rtok.filter.cutting import fail_tail as fail_tail
+from rtok.filter.cutting import keeps as keeps
 from rtok.filter.formatters.summary import is_summariser
 from rtok.filter.protect import is_protected
-from rtok.filter.textlines import cut_middle, terminal_line
+from rtok.filter.textlines import terminal_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,10 +47,6 @@ def normalise(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return [terminal_line(line) for line in lines]
-
-
-def keeps(rule: Rule, line: str) -> bool:
-    return is_protected(line) or (rule.keep is not None and rule.keep.search(line) is not None)
 
 
 def drop_lines(lines: list[str], rule: Rule) -> list[str]:
@@ -90,20 +89,6 @@ def group_lines(lines: list[str]) -> list[str]:
     if sum(len(x) + 1 for x in out) >= sum(len(x) + 1 for x in lines):
         return lines
     return out
-
-
-def cut_lines(lines: list[str], rule: Rule, head: int, tail: int, max_lines: int) -> list[str]:
-    """Head and tail kept, protected/kept lines of the middle kept, the rest counted."""
-    if len(lines) <= max_lines:
-        return lines
-    return cut_middle(lines, head, tail, lambda line: keeps(rule, line))
-
-
-def fail_tail(lines: list[str], rule: Rule, tail_lines: int) -> list[str]:
-    """A failed command: its last `tail_lines` lines verbatim, protected lines before them."""
-    if len(lines) <= tail_lines:
-        return lines
-    return cut_lines(lines, rule, 0, tail_lines, tail_lines)
 
 
 def restore_protected(
@@ -186,7 +171,8 @@ def _summary(
         return None
     if exit_code != 0:
         # The reader owns only the lines it understood: the rest of a failed run
-        # (another tool's part of a `&&` chain or recipe) is shown too.
+        # (another tool's part of a `&&` chain or recipe) is shown too. Loaded here, for a
+        # failed summarised run only (hot path); it does not import this module.
         from rtok.filter.composite import account_for
 
         summary = account_for(summary, text, exit_code, rule, fail_tail_lines)
