@@ -101,6 +101,12 @@ def test_past_the_cap_the_head_and_tail_are_stored_and_the_trailer_says_so() -> 
         == raw[:head] + marker.encode() + b" were counted, not archived]\n" + raw[resume:]
     )
     assert f"bytes 0-{head - 1} and {resume}-{len(raw) - 1} of {len(raw)}".encode() in result.stderr
+    # the line-wise forms read the same bytes: the marker is one line of them
+    found = run_rtok(["expand", entry_id, "--grep", "bytes left out here"])
+    line_no = raw[:head].count(b"\n") + 2  # after the head's own last, partial line
+    assert (
+        found.stdout == b"%d:" % line_no + marker.encode()[1:] + b" were counted, not archived]\n"
+    )
 
 
 def test_entry_count_cap_drops_the_oldest() -> None:
