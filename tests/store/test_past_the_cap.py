@@ -4,6 +4,7 @@ with a marker between them, and `rtok expand` names the byte ranges it has."""
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import sys
 
@@ -222,3 +223,37 @@ def test_a_new_error_after_thousands_of_repeated_warnings_is_still_shown() -> No
     assert novel.decode() in text
     assert "WARN slow request id=0 took 0ms" in text  # the first ones, as they came
     assert "more error/warning lines, most like those shown" in text
+
+
+def test_an_archive_of_schema_2_is_upgraded_and_its_entries_still_expand() -> None:
+    import sqlite3
+    import zlib
+
+    from rtok import paths
+
+    os.makedirs(os.path.dirname(paths.archive_db()), exist_ok=True)
+    conn = sqlite3.connect(paths.archive_db())
+    v2 = archive.SCHEMA[: archive.SCHEMA.index(";\nCREATE TABLE IF NOT EXISTS cuts")]
+    conn.executescript(v2)
+    raw = b"old entry line\n" * 40
+    packer = zlib.compressobj(6, zlib.DEFLATED, 31)
+    conn.execute(
+        "INSERT INTO entries (key, id, created, command, family, exit_code, raw_bytes,"
+        " stored_bytes, lines) VALUES (1, 'a1b2c3d4e5f6', 1.0, 'old', 'old', 0, ?, ?, 40)",
+        (len(raw), len(raw)),
+    )
+    conn.execute(
+        "INSERT INTO pieces (entry, seq, data, stream) VALUES (1, 0, ?, 0)",
+        (packer.compress(raw) + packer.flush(),),
+    )
+    conn.execute("PRAGMA user_version = 2")
+    conn.commit()
+    conn.close()
+    result = run_rtok(["expand", "a1b2"])
+    assert result.returncode == 0 and result.stdout == raw and result.stderr == b""
+    upgraded = archive.open_archive()
+    try:
+        assert upgraded.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert archive.cuts_of(upgraded, 1) == {}
+    finally:
+        upgraded.close()
