@@ -1,9 +1,12 @@
 """Throughput and memory of `rtok filter` on a large log, and start-up cost of `rtok run`.
 
 1. A synthetic log (default 1 GiB) is written into `rtok filter --stdin --cmd app` through a
-   pipe; the archive write is included (the first 10 MiB stored, the rest counted, hashed
-   and tail-kept). Prints MB/s and the peak RSS of the rtok process (from wait4).
-   Target: >= 50 MB/s, <= 64 MiB.
+   pipe; the archive write is included (past the 10 MiB cap the entry keeps the first
+   7.5 MiB and the last 2.5 MiB; every byte is counted, hashed and scanned for error lines).
+   One distinct error line is written at 900 MB (`--late-error-at`): the run reports
+   whether the shown output holds it. Prints MB/s, the peak RSS of the rtok process (from
+   wait4), the load average and the ranges `rtok expand --list` names.
+   Target: >= 50 MB/s, <= 64 MiB, the late error shown.
 2. `rtok run true` p50 next to `python -c "import json, sqlite3, subprocess, zlib"` of the
    same interpreter (the floor of any Python wrapper that archives to SQLite), interleaved
    round by round. Goal: ratio <= 1.3.
@@ -54,8 +57,12 @@ def synthetic_block(seed: int) -> bytes:
     return "".join(lines).encode()
 
 
-def bench_throughput(rtok: str, env: dict[str, str], megabytes: int) -> None:
+LATE_ERROR = b"2026-11-29T13:00:00.000Z FATAL replica lost: wal segment 0042 is corrupt\n"
+
+
+def bench_throughput(rtok: str, env: dict[str, str], megabytes: int, late_at: int) -> None:
     blocks = [synthetic_block(seed) for seed in range(8)]
+    load_before = os.getloadavg()
     child = subprocess.Popen(
         [rtok, "filter", "--stdin", "--cmd", "app --serve"],
         stdin=subprocess.PIPE,
@@ -67,6 +74,9 @@ def bench_throughput(rtok: str, env: dict[str, str], megabytes: int) -> None:
     sent = 0
     for i in range(megabytes):
         block = blocks[i % len(blocks)]
+        if sent <= late_at * 1_000_000 < sent + len(block):
+            cut = block.index(b"\n", late_at * 1_000_000 - sent) + 1
+            block = block[:cut] + LATE_ERROR + block[cut:]
         child.stdin.write(block)
         sent += len(block)
     child.stdin.close()
@@ -82,6 +92,13 @@ def bench_throughput(rtok: str, env: dict[str, str], megabytes: int) -> None:
         f" peak RSS {rss_mib:.1f} MiB, shown {len(shown)} bytes, exit {child.returncode}"
     )
     print(f"  rtok CPU time {cpu:.2f} s ({sent / 1e6 / cpu:.0f} MB per CPU second)")
+    load_after = os.getloadavg()
+    print(f"  load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
+    if late_at * 1_000_000 < sent:
+        found = LATE_ERROR.rstrip(b"\n") in shown
+        print(f"  error line written at {late_at} MB shown: {'yes' if found else 'NO'}")
+    listed = subprocess.run([rtok, "expand", "--list"], env=env, capture_output=True, check=False)
+    print("  archived:", listed.stdout.decode().strip()[:300])
     print("  last lines shown:")
     for line in shown.decode("utf-8", "replace").splitlines()[-3:]:
         print("   ", line[:150])
@@ -124,6 +141,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megabytes", type=int, default=1024, help="log size in MiB (1024)")
     parser.add_argument("--rounds", type=int, default=40, help="runs per start-up case (40)")
+    parser.add_argument(
+        "--late-error-at", type=int, default=900, help="MB at which one error line is written"
+    )
     parser.add_argument("--skip-throughput", action="store_true")
     args = parser.parse_args()
     python = sys.executable
@@ -146,7 +166,7 @@ def main() -> int:
             XDG_CACHE_HOME=os.path.join(tmp, "cache"),
         )
         if not args.skip_throughput:
-            bench_throughput(rtok, env, args.megabytes)
+            bench_throughput(rtok, env, args.megabytes, args.late_error_at)
         bench_startup(python, rtok, env, args.rounds)
     return 0
 

@@ -2,9 +2,14 @@
 
 Stdlib only (hot path). Up to `MEMORY_BYTES` the whole output is kept and the full rule
 engine runs on it. Past that, the capture streams: the raw bytes go to the archive as they
-arrive (up to its per-entry cap), the first `HEAD_BYTES` and the last `TAIL_BYTES` are kept
-for display, error/warning/secret lines of the archived part are collected (up to
-`PROTECTED_LIMIT`), and everything is counted and hashed.
+arrive (which keeps a head and a tail of an output past its per-entry cap, see
+rtok/store/slices.py), the first `HEAD_BYTES` and the last `TAIL_BYTES` are kept for
+display, and everything is counted and hashed. Protected lines are looked for in the whole
+output, however long (scanning is not storing): error, warning and secret lines while the
+archive's head is filling, error and warning lines past it. Up to `PROTECTED_LIMIT` are
+kept with their line numbers: the first `PROTECTED_LIMIT // 2` as they come, then only
+lines of a shape not kept yet (`shape`: digits and ids masked), so a new error late in a
+long log of repeated warnings is still shown; the others are counted.
 
 `rtok run` keeps one capture per stream of the command (stdout, stderr; or one merged
 stream); `stream` is the archive stream its bytes go to, and the captures of one run share
@@ -12,6 +17,8 @@ one archive writer (`writer_factory` returns the same writer to each).
 """
 
 from __future__ import annotations
+
+from rtok.store.digest import sha256
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,17 +35,17 @@ CARRY_LIMIT = 64 * 1024
 LINE_CHARS = 2000
 
 
-def sha256() -> Any:
-    """A SHA-256 hasher from the builtin module (`_sha256` on 3.11, `_sha2` later):
-    `hashlib` loads OpenSSL and blake2 first, which costs a run more than the hashing."""
-    for name in ("_sha256", "_sha2"):
-        try:
-            return __import__(name).sha256()
-        except (ImportError, AttributeError):
-            continue
-    import hashlib
+def shape(line: str) -> tuple[bytes, ...]:
+    """A line's words with every value masked (a word holding a digit, the part after `=`):
+    `WARN slow id=3f2a took 812ms` and `WARN slow id=ff took 95ms` have one shape."""
+    return tuple(_masked(word) for word in line.encode("utf-8", "replace").split())
 
-    return hashlib.sha256()
+
+def _masked(word: bytes) -> bytes:
+    key, equals, _value = word.partition(b"=")
+    if equals:
+        return key + b"=#"
+    return b"#" if len(word.translate(None, b"0123456789")) < len(word) else word
 
 
 class Capture:
@@ -49,6 +56,7 @@ class Capture:
         "_carry_line",
         "_chunks",
         "_hasher",
+        "_shapes",
         "_tail",
         "_tail_size",
         "archive",
@@ -83,6 +91,7 @@ class Capture:
         # line number -> text of protected lines found while streaming
         self.protected: dict[int, str] = {}
         self.protected_more = 0
+        self._shapes: set[tuple[bytes, ...]] = set()
         self.scanned_bytes = 0
         self._carry = b""
         self._carry_line = 0
@@ -108,6 +117,11 @@ class Capture:
         data = b"".join(self._chunks)
         self._chunks = []
         self.streaming = True
+        # A streamed output is hashed by OpenSSL (several times faster than the builtin
+        # module; its import costs milliseconds, which only an output this large pays).
+        import hashlib
+
+        self._hasher = hashlib.sha256(data)
         self.head = data[:HEAD_BYTES]
         from collections import deque
 
@@ -121,7 +135,8 @@ class Capture:
 
     def _stream(self, chunk: bytes, line_before: int) -> None:
         archive = self.archive
-        if archive is not None and archive.stored < archive.cap:
+        whole = archive is not None and not archive.head_full
+        if archive is not None:
             try:
                 archive.write(chunk, self.stream)
             except Exception as exc:
@@ -129,14 +144,15 @@ class Capture:
                 # the command must still run to its end and keep its exit status.
                 self.archive = None
                 self.archive_error = str(exc) or type(exc).__name__
-            self._scan(chunk, line_before)
+        self._scan(chunk, line_before, whole)
         self._tail.append(chunk)
         self._tail_size += len(chunk)
         while self._tail_size - len(self._tail[0]) >= TAIL_BYTES:
             self._tail_size -= len(self._tail.popleft())  # type: ignore[union-attr]
 
-    def _scan(self, chunk: bytes, line_before: int) -> None:
-        """Collect protected lines of an archived chunk, with their line numbers."""
+    def _scan(self, chunk: bytes, line_before: int, whole: bool) -> None:
+        """Collect protected lines of a chunk, with their line numbers (only error and
+        warning lines unless `whole`)."""
         data = self._carry + chunk if self._carry else chunk
         start_line = self._carry_line if self._carry else line_before
         cut = data.rfind(b"\n")
@@ -146,22 +162,29 @@ class Capture:
         self.scanned_bytes += len(chunk)
         if not complete:
             return
-        from rtok.filter.protect import protected_lines
+        from rtok.filter.protect import error_hints, protected_lines
 
-        for offset, text in protected_lines(complete):
-            if len(self.protected) >= PROTECTED_LIMIT:
-                self.protected_more += 1
-            else:
-                self.protected[start_line + offset] = text
+        for offset, text in protected_lines(complete, None if whole else error_hints()):
+            self._keep(start_line + offset, text)
+
+    def _keep(self, line_no: int, text: str) -> None:
+        """Keep one protected line, or count it (see the module's docstring)."""
+        kept = len(self.protected)
+        form = shape(text)
+        if kept >= PROTECTED_LIMIT or (kept >= PROTECTED_LIMIT // 2 and form in self._shapes):
+            self.protected_more += 1
+            return
+        self.protected[line_no] = text
+        self._shapes.add(form)
 
     def finish(self) -> None:
         """Scan what is left: the incomplete last line and the kept tail."""
-        if self.streaming and self._carry and self.archive is not None:
+        if self.streaming and self._carry:
             from rtok.filter.protect import is_protected
 
             text = self._carry.decode("utf-8", "replace")
-            if is_protected(text) and len(self.protected) < PROTECTED_LIMIT:
-                self.protected[self._carry_line] = text
+            if is_protected(text):
+                self._keep(self._carry_line, text)
 
     @property
     def lines(self) -> int:

@@ -14,6 +14,7 @@ the part that failed is always shown and a pass summary never stands alone.
 from __future__ import annotations
 
 from rtok._fast import regex
+from rtok.filter.cutting import fail_tail
 from rtok.filter.formatters.summary import Summarised, clean_lines, summariser, unclaimed_of
 from rtok.filter.protect import is_protected
 
@@ -281,8 +282,6 @@ def account_for(
         said, rest = read_lines(raw, unclaimed, _fallback_readers())
         shown.extend(said)
         if rest:
-            from rtok.filter.engine import fail_tail
-
             present = set(shown)
             lines = [raw[i] for i in rest if raw[i] not in present]
             shown.extend(fail_tail(lines, rule, fail_tail_lines))

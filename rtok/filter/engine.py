@@ -11,9 +11,12 @@ put back the protected lines they leave out themselves.
 from __future__ import annotations
 
 from rtok._fast import regex
+from rtok.filter.cutting import cut_lines as cut_lines
+from rtok.filter.cutting import fail_tail as fail_tail
+from rtok.filter.cutting import keeps as keeps
 from rtok.filter.formatters.summary import is_summariser
 from rtok.filter.protect import is_protected
-from rtok.filter.textlines import cut_middle, terminal_line
+from rtok.filter.textlines import terminal_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,10 +47,6 @@ def normalise(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return [terminal_line(line) for line in lines]
-
-
-def keeps(rule: Rule, line: str) -> bool:
-    return is_protected(line) or (rule.keep is not None and rule.keep.search(line) is not None)
 
 
 def drop_lines(lines: list[str], rule: Rule) -> list[str]:
@@ -92,20 +91,6 @@ def group_lines(lines: list[str]) -> list[str]:
     return out
 
 
-def cut_lines(lines: list[str], rule: Rule, head: int, tail: int, max_lines: int) -> list[str]:
-    """Head and tail kept, protected/kept lines of the middle kept, the rest counted."""
-    if len(lines) <= max_lines:
-        return lines
-    return cut_middle(lines, head, tail, lambda line: keeps(rule, line))
-
-
-def fail_tail(lines: list[str], rule: Rule, tail_lines: int) -> list[str]:
-    """A failed command: its last `tail_lines` lines verbatim, protected lines before them."""
-    if len(lines) <= tail_lines:
-        return lines
-    return cut_lines(lines, rule, 0, tail_lines, tail_lines)
-
-
 def restore_protected(
     raw_lines: list[str], out: list[str], protects: Callable[[str], bool] = is_protected
 ) -> list[str]:
@@ -139,21 +124,9 @@ def shorten(
 ) -> list[str]:
     """The lines to show for `text` (before the trailer and the never_worse check)."""
     if formatter is not None and is_summariser(formatter):
-        # A test runner's or a build's summary reads failures too, keeps every error line
-        # itself and is shown whole; output it does not recognise takes the usual path.
-        try:
-            summary = formatter(text)
-        except Exception:
-            # A reader that trips on an odd output must not cost the command its output.
-            summary = None
+        summary = _summary(text, rule, formatter, exit_code, fail_tail_lines)
         if summary is not None:
-            if exit_code != 0:
-                # The reader owns only the lines it understood: the rest of a failed run
-                # (another tool's part of a `&&` chain or recipe) is shown too.
-                from rtok.filter.composite import account_for
-
-                summary = account_for(summary, text, exit_code, rule, fail_tail_lines)
-            return [clip_line(line) for line in summary]
+            return summary
     if exit_code != 0:
         # A failure's tail is its payload: those lines are shown exactly as written.
         raw_lines = text.split("\n")
@@ -162,26 +135,59 @@ def shorten(
         return fail_tail(raw_lines, rule, fail_tail_lines)
     lines = normalise(text)
     formatted = formatter(text) if formatter is not None else None
-    protects: Callable[[str], bool] = is_protected
-    if formatted is not None:
+    if formatted is None:
+        out = _generic(lines, rule)
+        protects: Callable[[str], bool] = is_protected
+    else:
         out = formatted
         protects = getattr(formatter, "protects", is_protected)
         if getattr(formatter, "complete", False):
             # The formatter named everything and cut within its own budget: a head/tail
             # cut here would drop the headers that say where its rows belong.
             return restore_protected(lines, [clip_line(line) for line in out], protects)
-    else:
-        out = drop_lines(lines, rule)
-        if rule.group:
-            out = group_lines(out)
-        if rule.json_items or rule.json_string:
-            from rtok.filter.jsonbody import compact_json
-
-            compacted = compact_json("\n".join(out), rule.json_items, rule.json_string)
-            if compacted is not None:
-                out = compacted
     if rule.dedupe:
         out = dedupe_lines(out)
     out = cut_lines(out, rule, rule.head, rule.tail, rule.max_lines)
     out = [clip_line(line) for line in out]
     return restore_protected(lines, out, protects)
+
+
+def _summary(
+    text: str,
+    rule: Rule,
+    formatter: Callable[[str], list[str] | None],
+    exit_code: int,
+    fail_tail_lines: int,
+) -> list[str] | None:
+    """A test runner's or a build's summary, shown whole: it reads failures too and keeps
+    every error line itself. None when it does not recognise the output (which then takes
+    the usual path)."""
+    try:
+        summary = formatter(text)
+    except Exception:
+        # A reader that trips on an odd output must not cost the command its output.
+        return None
+    if summary is None:
+        return None
+    if exit_code != 0:
+        # The reader owns only the lines it understood: the rest of a failed run
+        # (another tool's part of a `&&` chain or recipe) is shown too. Loaded here, for a
+        # failed summarised run only (hot path); it does not import this module.
+        from rtok.filter.composite import account_for
+
+        summary = account_for(summary, text, exit_code, rule, fail_tail_lines)
+    return [clip_line(line) for line in summary]
+
+
+def _generic(lines: list[str], rule: Rule) -> list[str]:
+    """The rule's own steps for an output no formatter read: drop, group, JSON."""
+    out = drop_lines(lines, rule)
+    if rule.group:
+        out = group_lines(out)
+    if rule.json_items or rule.json_string:
+        from rtok.filter.jsonbody import compact_json
+
+        compacted = compact_json("\n".join(out), rule.json_items, rule.json_string)
+        if compacted is not None:
+            out = compacted
+    return out

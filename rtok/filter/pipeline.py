@@ -9,6 +9,7 @@ import sys
 
 from rtok._fast import oslite as os
 from rtok.filter.capture import Capture
+from rtok.filter.streams import STDERR_STREAM, TRAILER_BYTES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,10 +18,6 @@ if TYPE_CHECKING:
     from rtok.store.ledger import Row
 
 READ_BYTES = 256 * 1024
-# A shortened result carries a trailer of at least this many bytes, so output this small
-# can never be shortened (never_worse) and is printed as it is.
-TRAILER_BYTES = 64
-STDERR_STREAM = 2
 # Exit statuses that report a result, not a failure (`grep` found nothing, `diff` found
 # differences): their output is shortened like a success's, and the status still propagates.
 NOT_A_FAILURE = {"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "diff": 1, "cmp": 1}
@@ -120,6 +117,8 @@ def _shorten(
     notices: list[str],
     row: Row,
 ) -> Shown:
+    # Loaded only for an output long enough to cut (hot path: a short run never pays for
+    # the rules, the formatters or the renderer); none of them imports this module.
     from rtok.filter.family import formatter_for
     from rtok.filter.layers import resolve_rule
     from rtok.filter.render import render

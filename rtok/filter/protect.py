@@ -383,6 +383,7 @@ def hint_tables() -> tuple[tuple[bytes, ...], tuple[tuple[str, tuple[tuple[str, 
 
 from rtok.compiled.protect_hints import HINT_CHECKS as _HINT_CHECKS  # noqa: E402
 from rtok.compiled.protect_hints import HINTS as _HINTS  # noqa: E402
+from rtok.filter.memfind import finder  # noqa: E402
 
 # Patterns are compiled when a line first needs one: most outputs need none or few, and
 # compiling all of them would cost every `rtok run` a few milliseconds.
@@ -427,24 +428,32 @@ def carries_secret(line: str) -> bool:
     return _matches(line, True)
 
 
-def protected_lines(block: bytes) -> list[tuple[int, str]]:
+def error_hints() -> tuple[bytes, ...]:
+    """The hints of the error and warning entries alone (what the part of an output past
+    the archive is scanned for: a secret there is neither shown nor stored)."""
+    if not _ERROR_HINTS:
+        wanted = {
+            hint.encode() for entry in CATALOGUE if entry.kind != "secret" for hint in entry.hints
+        }
+        _ERROR_HINTS.append(
+            tuple(hint for hint in _HINTS if hint[:1] == b"\n" or any(hint in w for w in wanted))
+        )
+    return _ERROR_HINTS[0]
+
+
+_ERROR_HINTS: list[tuple[bytes, ...]] = []
+
+
+def protected_lines(block: bytes, hints: tuple[bytes, ...] | None = None) -> list[tuple[int, str]]:
     """(line index, text) of the protected lines of `block`, a run of complete lines.
 
-    Candidate lines are found with fast substring searches on the lower-cased block; only
-    those lines go through the patterns.
+    Candidate lines are found with fast substring searches (`rtok.filter.memfind`) on the
+    lower-cased block for `hints` (every hint by default; `error_hints()` leaves secrets
+    out); only those lines go through the patterns.
     """
     low = b"\n" + block.lower()
-    starts: set[int] = set()
-    for hint in _HINTS:
-        pos = low.find(hint)
-        while pos != -1:
-            at = pos + 1 if hint[0] == 10 else pos
-            starts.add(low.rfind(b"\n", 0, at) + 1)
-            end = low.find(b"\n", at)
-            if end == -1:
-                break
-            pos = low.find(hint, end)
-    if b"-----" in block:
+    starts = _candidate_starts(low, _HINTS if hints is None else hints)
+    if hints is None and b"-----" in block:
         # PEM bodies carry no hint; they only occur between BEGIN/END lines.
         text = block.decode("latin-1")
         for found in _pem_body().finditer(text):
@@ -462,3 +471,19 @@ def protected_lines(block: bytes) -> list[tuple[int, str]]:
         if is_protected(text_line):
             found_lines.append((line_no, text_line))
     return found_lines
+
+
+def _candidate_starts(low: bytes, hints: tuple[bytes, ...]) -> set[int]:
+    """Where in `low` each line holding one of `hints` starts."""
+    find = finder(low)
+    starts: set[int] = set()
+    for hint in hints:
+        pos = find(hint, 0)
+        while pos != -1:
+            at = pos + 1 if hint[0] == 10 else pos
+            starts.add(low.rfind(b"\n", 0, at) + 1)
+            end = low.find(b"\n", at)
+            if end == -1:
+                break
+            pos = find(hint, end)
+    return starts

@@ -16,9 +16,10 @@ from __future__ import annotations
 from rtok._fast import regex
 from rtok.filter.binary import SAMPLE_BYTES, binary_kind, described, text_end, text_lead
 from rtok.filter.engine import normalise, shorten
-from rtok.filter.pipeline import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.protect import is_protected
+from rtok.filter.streams import STDERR_STREAM, TRAILER_BYTES
 from rtok.filter.textlines import omitted
+from rtok.store.slices import head_cap, tail_cap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from rtok.filter.family import Formatter
     from rtok.filter.rule import Rule
     from rtok.filter.settings import Settings
+    from rtok.store.archive import ArchiveWriter
     from rtok.store.ledger import Row
 
 
@@ -110,8 +112,33 @@ def render(
     digest = entry_digest([(c.stream, c.sha256_hex()) for c in present])
     entry_id = content_id(digest)
     total_lines = sum(c.lines for c in present)
-    note = _partial_note(present, settings)
-    bodies: dict[int, str] = {}  # index in captures -> shortened text (no trailer)
+    bodies = _bodies(captures, rule, formatter, exit_code, settings, entry_id)
+    line = trailer(entry_id, total_lines, _partial_note(present, settings)) + "\n"
+    shown = _worth_showing(captures, bodies, line)
+    if not shown:
+        return raw_of(captures)
+    stored_id = _archive(
+        captures, digest, total_lines, exit_code, settings, command, family, row, shown
+    )
+    if stored_id is None:
+        if not any(c.streaming for c in captures):
+            return raw_of(captures)
+        # Only what is shown remains of a large output: print it without a trailer.
+        for index in shown:
+            shown[index] = bodies[index].encode("utf-8", "replace")
+    return Shown(_joined(captures, shown, False), _joined(captures, shown, True), stored_id)
+
+
+def _bodies(
+    captures: list[Capture],
+    rule: Rule,
+    formatter: Formatter | None,
+    exit_code: int,
+    settings: Settings,
+    entry_id: str,
+) -> dict[int, str]:
+    """index in `captures` -> its shortened text (no trailer), for the streams that change."""
+    bodies: dict[int, str] = {}
     for index, capture in enumerate(captures):
         if capture.streaming:
             bodies[index] = _streamed_text(capture, rule, exit_code, settings, entry_id)
@@ -119,35 +146,27 @@ def render(
             text = _shortened_text(capture, rule, formatter, exit_code, settings)
             if text is not None:
                 bodies[index] = text
-    line = trailer(entry_id, total_lines, note) + "\n"
+    return bodies
+
+
+def _worth_showing(captures: list[Capture], bodies: dict[int, str], line: str) -> dict[int, bytes]:
+    """index -> the bytes to show (body and trailer) for each stream whose shortened form
+    is never worse than it (a streamed one always is); the others stay as they are."""
     shown: dict[int, bytes] = {}
     for index, text in bodies.items():
         data = (text + line).encode("utf-8", "replace")
         if captures[index].streaming or never_worse(captures[index].data(), data):
-            shown[index] = data  # else this stream stays as it is
-    if not shown:
-        return raw_of(captures)
-    stored_id = _archive(
-        captures, digest, total_lines, exit_code, settings, command, family, row, shown
-    )
-    if stored_id is None:
-        if any(c.streaming for c in captures):
-            # Only what is shown remains of a large output: print it without a trailer.
-            for index in shown:
-                shown[index] = bodies[index].encode("utf-8", "replace")
-        else:
-            return raw_of(captures)
-    out = b"".join(
+            shown[index] = data
+    return shown
+
+
+def _joined(captures: list[Capture], shown: dict[int, bytes], stderr: bool) -> bytes:
+    """What goes to stdout (or stderr): each stream's shown bytes, or its own bytes."""
+    return b"".join(
         shown.get(i, c.data() if not c.streaming else b"")
         for i, c in enumerate(captures)
-        if c.stream != STDERR_STREAM
+        if (c.stream == STDERR_STREAM) == stderr
     )
-    err = b"".join(
-        shown.get(i, c.data() if not c.streaming else b"")
-        for i, c in enumerate(captures)
-        if c.stream == STDERR_STREAM
-    )
-    return Shown(out, err, stored_id)
 
 
 def _shortened_text(
@@ -205,36 +224,51 @@ def _archive(
             from rtok.store.archive import ArchiveWriter
 
             writer = ArchiveWriter(command, family, settings.max_entry_bytes)
-        for capture in captures:
-            if not capture.streaming and capture.total:
-                writer.write(capture.data(), capture.stream)
-        if row is not None:
-            row.shown_bytes = sum(len(data) for data in shown.values()) + sum(
-                c.total for i, c in enumerate(captures) if i not in shown and not c.streaming
-            )
-        return writer.finish(
-            digest,
-            sum(c.total for c in captures),
-            total_lines,
-            exit_code,
-            settings.max_entries,
-            settings.max_age_days,
-            row,
-        )
+        return _store(writer, captures, digest, total_lines, exit_code, settings, row, shown)
     except Exception as exc:
-        streamed = any(c.streaming for c in captures)
-        what = (
-            "only the lines shown here remain of the output"
-            if streamed
-            else "not archived; showing the full output"
-        )
-        _notice(f"archive unavailable ({_reason(exc)}); {what}")
+        _notice(f"archive unavailable ({_reason(exc)}); {_what_remains(captures)}")
         if writer is not None:
             writer.abandon()
         return None
     finally:
         if writer is not None:
             writer.close()
+
+
+def _store(
+    writer: ArchiveWriter,
+    captures: list[Capture],
+    digest: str,
+    total_lines: int,
+    exit_code: int,
+    settings: Settings,
+    row: Row | None,
+    shown: dict[int, bytes],
+) -> str:
+    """Write the streams kept in memory (streamed ones are in already), then name the
+    entry and book the ledger `row` with the bytes shown."""
+    for capture in captures:
+        if not capture.streaming and capture.total:
+            writer.write(capture.data(), capture.stream)
+    if row is not None:
+        row.shown_bytes = sum(len(data) for data in shown.values()) + sum(
+            c.total for i, c in enumerate(captures) if i not in shown and not c.streaming
+        )
+    return writer.finish(
+        digest,
+        sum(c.total for c in captures),
+        total_lines,
+        exit_code,
+        settings.max_entries,
+        settings.max_age_days,
+        row,
+    )
+
+
+def _what_remains(captures: list[Capture]) -> str:
+    if any(c.streaming for c in captures):
+        return "only the lines shown here remain of the output"
+    return "not archived; showing the full output"
 
 
 def _reason(exc: Exception) -> str:
@@ -246,7 +280,16 @@ def _partial_note(captures: list[Capture], settings: Settings) -> str:
     total = sum(c.total for c in captures)
     if total <= settings.max_entry_bytes:
         return ""
-    return f"first {mib(min(settings.max_entry_bytes, total))} of {mib(total)} archived"
+    return f"head and tail of {mib(total)} archived"
+
+
+def _cap_note(settings: Settings, total: int) -> str:
+    """What the archive keeps of an output past its cap (rtok/store/slices.py)."""
+    cap = settings.max_entry_bytes
+    return (
+        f"… {mib(total)} in all, every line scanned for errors; the archive keeps the first"
+        f" {mib(head_cap(cap))} and the last {mib(tail_cap(cap))} (rtok expand names the ranges)"
+    )
 
 
 def _streamed_text(
@@ -256,35 +299,69 @@ def _streamed_text(
     capture.finish()
     kind = binary_kind(capture.head)
     if kind is not None:
-        lead = text_lead(capture.head) if kind == "binary data" else 0
-        out = [_clip(line) for line in capture.head[:lead].decode("utf-8").split("\n")[:-1]]
-        out.append(described(kind, capture.total - lead))
-        if capture.total > settings.max_entry_bytes:
-            out.append(f"… bytes past the first {mib(settings.max_entry_bytes)} were not archived")
-        return "\n".join(out) + "\n"
+        return _streamed_data(capture, kind, settings)
     failed = exit_code != 0
-    head_count = 0 if failed else rule.head
+    head = _complete_lines(capture.head, 0 if failed else rule.head)
+    tail_all, ending = _tail_lines(capture)
     tail_count = settings.fail_tail_lines if failed else rule.tail
-    total_lines = capture.lines
-    head = _complete_lines(capture.head, head_count)
+    tail = tail_all[len(tail_all) - tail_count :] if tail_count else []
+    tail_start = capture.lines - len(tail)
+    protected = _protected_before_tail(capture, tail_all, len(tail))
+    out = [_clip(line) for line in normalise("\n".join(head))] if head else []
+    _middle(out, protected, len(head), tail_start)
+    if capture.protected_more:
+        out.append(
+            f"… {capture.protected_more} more error/warning lines, most like those shown"
+            f" (rtok expand {entry_id} --grep ... searches the archived part)"
+        )
+    if tail:
+        # A failure's tail is shown as written; a success's is tidied like any output.
+        out.extend(_clip(line) for line in (tail if failed else normalise("\n".join(tail))))
+    if ending is not None:
+        out.append(f"[binary output not shown: the output ends in {ending}]")
+    if capture.total > settings.max_entry_bytes:
+        out.append(_cap_note(settings, capture.total))
+    return "\n".join(out) + "\n"
+
+
+def _streamed_data(capture: Capture, kind: str, settings: Settings) -> str:
+    """A large output that is data: its leading text lines, if any, then one line for it."""
+    lead = text_lead(capture.head) if kind == "binary data" else 0
+    out = [_clip(line) for line in capture.head[:lead].decode("utf-8").split("\n")[:-1]]
+    out.append(described(kind, capture.total - lead))
+    if capture.total > settings.max_entry_bytes:
+        out.append(_cap_note(settings, capture.total))
+    return "\n".join(out) + "\n"
+
+
+def _tail_lines(capture: Capture) -> tuple[list[str], str | None]:
+    """The complete lines of the kept tail (its first, maybe partial, line left out) and,
+    when the output ends in data, what kind (that part is not among the lines)."""
     tail_data = capture.tail_bytes()
     ending = _data_at_end(tail_data)
     if ending is not None:
         tail_data = tail_data[: ending[0]]
-    tail_text = tail_data.decode("utf-8", "replace")
-    tail_all = tail_text.split("\n")
+    tail_all = tail_data.decode("utf-8", "replace").split("\n")
     if tail_all and tail_all[-1] == "":
         tail_all.pop()
     tail_all = tail_all[1:] if len(tail_all) > 1 else tail_all  # first may be partial
-    tail_first_line = total_lines - len(tail_all)
-    tail = tail_all[len(tail_all) - tail_count :] if tail_count else []
-    tail_start = total_lines - len(tail)
+    return tail_all, None if ending is None else ending[1]
+
+
+def _protected_before_tail(capture: Capture, tail_all: list[str], shown: int) -> dict[int, str]:
+    """line number -> text: the protected lines collected while streaming, and those of
+    the kept tail above its `shown` last lines."""
     protected = dict(capture.protected)
-    for offset, line in enumerate(tail_all[: len(tail_all) - len(tail)]):
+    first = capture.lines - len(tail_all)
+    for offset, line in enumerate(tail_all[: len(tail_all) - shown]):
         if is_protected(line):
-            protected.setdefault(tail_first_line + offset, line)
-    out = [_clip(line) for line in normalise("\n".join(head))] if head else []
-    position = len(head)
+            protected.setdefault(first + offset, line)
+    return protected
+
+
+def _middle(out: list[str], protected: dict[int, str], position: int, tail_start: int) -> None:
+    """Append the protected lines between the head (`position` lines) and the tail (from
+    line `tail_start`), each gap counted."""
     for line_no in sorted(protected):
         if position <= line_no < tail_start:
             if line_no > position:
@@ -293,22 +370,6 @@ def _streamed_text(
             position = line_no + 1
     if tail_start > position:
         out.append(omitted(tail_start - position))
-    if capture.protected_more:
-        out.append(
-            f"… {capture.protected_more} more error/warning lines in the archive"
-            f" (rtok expand {entry_id} --grep ...)"
-        )
-    if tail:
-        # A failure's tail is shown as written; a success's is tidied like any output.
-        out.extend(_clip(line) for line in (tail if failed else normalise("\n".join(tail))))
-    if ending is not None:
-        out.append(f"[binary output not shown: the output ends in {ending[1]}]")
-    if capture.total > settings.max_entry_bytes:
-        out.append(
-            f"… bytes past the first {mib(settings.max_entry_bytes)} were counted,"
-            " not archived nor scanned for errors"
-        )
-    return "\n".join(out) + "\n"
 
 
 def _data_at_end(tail: bytes) -> tuple[int, str] | None:

@@ -7,9 +7,16 @@ digits of a SHA-256: of the output itself for one stream, of the streams' digest
 (`entry_digest`). Each stream is one gzip stream split into pieces of about 256 KiB. A
 large output's pieces are inserted as they arrive, each in its own short transaction, so a
 long-running command never holds the write lock and memory stays bounded; `finish` names
-the entry and records its ledger row in one transaction. Only the first `max_entry_bytes`
-are stored; the rest of a larger output is counted and hashed, and the entry says it is
-incomplete.
+the entry and records its ledger row in one transaction.
+
+Past the per-entry cap (`max_entry_bytes`) an entry keeps a head and a tail: the first
+`head_cap(cap)` bytes of the run (three quarters of the cap, shared by its streams in the
+order they were written) and, of each stream that went past it, its last `tail_cap(cap)`
+bytes (a quarter of the cap, kept in a ring buffer while the output streams). An output of
+at most `cap` bytes is therefore always whole. Where a stream's head and tail do not meet,
+a `cuts` row records the byte range left out (`start`, `resume`) and the stream's length;
+`iter_marked` puts a marker line there (`gap_marker`), `iter_raw` returns only the kept
+bytes.
 """
 
 from __future__ import annotations
@@ -23,6 +30,9 @@ from rtok.store.db import attach, connect, release
 from rtok.store.entry_id import ID_LENGTH as ID_LENGTH
 from rtok.store.entry_id import content_id as content_id
 from rtok.store.entry_id import entry_digest as entry_digest
+from rtok.store.slices import Cut, head_cap, tail_cap, with_marker
+from rtok.store.slices import gap_marker as gap_marker
+from rtok.store.slices import kept_ranges as kept_ranges
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +41,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 PIECE_BYTES = 256 * 1024
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MERGED, STDOUT, STDERR = 0, 1, 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -52,15 +62,66 @@ CREATE TABLE IF NOT EXISTS pieces (
     data BLOB NOT NULL,
     stream INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (entry, seq)
+);
+CREATE TABLE IF NOT EXISTS cuts (
+    entry INTEGER NOT NULL REFERENCES entries (key) ON DELETE CASCADE,
+    stream INTEGER NOT NULL,
+    start INTEGER NOT NULL,
+    resume INTEGER NOT NULL,
+    total INTEGER NOT NULL,
+    PRIMARY KEY (entry, stream)
 )
 """
-UPGRADES = {2: "ALTER TABLE pieces ADD COLUMN stream INTEGER NOT NULL DEFAULT 0"}
+UPGRADES = {
+    2: "ALTER TABLE pieces ADD COLUMN stream INTEGER NOT NULL DEFAULT 0",
+    3: SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS cuts") :],
+}
 # A half-written entry (its writer died) is removed after this many seconds.
 PENDING_GRACE_S = 6 * 3600
 
 
 def open_archive() -> sqlite3.Connection:
     return connect(paths.archive_db(), SCHEMA, SCHEMA_VERSION, UPGRADES)
+
+
+class _Stream:
+    """One stream being archived: its gzip stream, how much of it the head holds, and the
+    ring of its last bytes past the head."""
+
+    __slots__ = ("compressor", "head", "past", "pending", "ring", "ring_bytes")
+
+    def __init__(self) -> None:
+        self.compressor = zlib.compressobj(6, zlib.DEFLATED, 31)
+        self.pending = b""
+        self.head = 0  # bytes of this stream in the run's head
+        self.past = 0  # bytes of this stream after its head part
+        self.ring: list[bytes] = []
+        self.ring_bytes = 0
+
+    def keep_tail(self, data: bytes, cap: int) -> None:
+        """Add `data` to the ring, dropping whole chunks that the last `cap` bytes no
+        longer need (memory: `cap` plus one chunk)."""
+        self.past += len(data)
+        ring = self.ring
+        ring.append(data)
+        self.ring_bytes += len(data)
+        drop = 0
+        while drop < len(ring) - 1 and self.ring_bytes - len(ring[drop]) >= cap:
+            self.ring_bytes -= len(ring[drop])
+            drop += 1
+        if drop:
+            del ring[:drop]
+
+    def tail(self, cap: int) -> bytes:
+        """The tail slice: the last `cap` bytes after the head (all of them if fewer)."""
+        data = b"".join(self.ring)
+        self.ring = []
+        keep = min(len(data), cap)
+        return data[len(data) - keep :] if keep < len(data) else data
+
+    def cut(self, tail_bytes: int) -> Cut:
+        total = self.head + self.past
+        return Cut(self.head, total - tail_bytes, total)
 
 
 class ArchiveWriter:
@@ -70,10 +131,12 @@ class ArchiveWriter:
         "_command",
         "_conn",
         "_family",
+        "_head_room",
         "_key",
         "_ledger",
         "_seq",
         "_streams",
+        "_tail_cap",
         "cap",
         "stored",
     )
@@ -87,8 +150,14 @@ class ArchiveWriter:
         self._key = 0
         self._seq = 0
         self._ledger = False  # the ledger file is attached to the connection
-        # stream -> [compressor, pending compressed bytes]
-        self._streams: dict[int, list[Any]] = {}
+        self._head_room = head_cap(cap)
+        self._tail_cap = tail_cap(cap)
+        self._streams: dict[int, _Stream] = {}
+
+    @property
+    def head_full(self) -> bool:
+        """True once the run's head slice is full (later bytes only feed the tail rings)."""
+        return self._head_room <= 0
 
     def _connect(self) -> sqlite3.Connection:
         """The archive's connection, with the ledger attached when it can be: a corrupt,
@@ -126,28 +195,52 @@ class ArchiveWriter:
         return self._conn
 
     def write(self, data: bytes, stream: int = MERGED) -> None:
-        """Store `data` of `stream` (the part of it that still fits under the cap)."""
-        room = self.cap - self.stored
-        if room <= 0 or not data:
+        """Store `data` of `stream`: the part that fits in the run's head, the rest in the
+        stream's tail ring (stored by `finish`)."""
+        if not data:
             return
-        if len(data) > room:
-            data = data[:room]
-        self.stored += len(data)
         state = self._streams.get(stream)
         if state is None:
-            state = self._streams[stream] = [zlib.compressobj(6, zlib.DEFLATED, 31), b""]
-        state[1] += state[0].compress(data)
-        if len(state[1]) >= PIECE_BYTES:
+            state = self._streams[stream] = _Stream()
+        room = self._head_room
+        if room > 0:
+            head = data[:room] if len(data) > room else data
+            self._head_room -= len(head)
+            self.stored += len(head)
+            state.head += len(head)
+            self._compress(stream, state, head)
+            data = data[len(head) :]
+            if not data:
+                return
+        state.keep_tail(data, self._tail_cap)
+
+    def _compress(self, stream: int, state: _Stream, data: bytes) -> None:
+        state.pending += state.compressor.compress(data)
+        if len(state.pending) >= PIECE_BYTES:
             self._flush_piece(stream, state)
 
-    def _flush_piece(self, stream: int, state: list[Any]) -> None:
+    def _flush_piece(self, stream: int, state: _Stream) -> None:
         conn = self._open()
         conn.execute(
             "INSERT INTO pieces (entry, seq, data, stream) VALUES (?, ?, ?, ?)",
-            (self._key, self._seq, state[1], stream),
+            (self._key, self._seq, state.pending, stream),
         )
         self._seq += 1
-        state[1] = b""
+        state.pending = b""
+
+    def _store_tails(self, conn: sqlite3.Connection) -> None:
+        """Each stream's tail slice after its head, and a `cuts` row where they do not meet."""
+        for stream, state in sorted(self._streams.items()):
+            tail = state.tail(self._tail_cap)
+            if tail:
+                self.stored += len(tail)
+                self._compress(stream, state, tail)
+            if state.past > len(tail):
+                cut = state.cut(len(tail))
+                conn.execute(
+                    "INSERT INTO cuts (entry, stream, start, resume, total) VALUES (?, ?, ?, ?, ?)",
+                    (self._key, stream, cut.start, cut.resume, cut.total),
+                )
 
     def finish(
         self,
@@ -166,8 +259,9 @@ class ArchiveWriter:
         self._begin(conn)
         try:
             conn = self._open()
+            self._store_tails(conn)
             for stream, state in sorted(self._streams.items()):
-                state[1] += state[0].flush()
+                state.pending += state.compressor.flush()
                 self._flush_piece(stream, state)
             conn.execute("DELETE FROM entries WHERE id = ?", (entry_id,))
             conn.execute(
@@ -348,3 +442,33 @@ def iter_raw(conn: sqlite3.Connection, key: int, stream: int | None = None) -> I
     tail = decompressor.flush()
     if tail:
         yield tail
+
+
+def cuts_of(conn: sqlite3.Connection, key: int) -> dict[int, Cut]:
+    """stream -> its gap, for the streams of an entry that were cut at the cap."""
+    rows = conn.execute(
+        "SELECT stream, start, resume, total FROM cuts WHERE entry = ?", (key,)
+    ).fetchall()
+    return {int(stream): Cut(start, resume, total) for stream, start, resume, total in rows}
+
+
+def all_cuts(conn: sqlite3.Connection) -> dict[int, dict[int, Cut]]:
+    """entry key -> stream -> its gap, for every entry cut at the cap (for `--list`)."""
+    found: dict[int, dict[int, Cut]] = {}
+    for key, stream, start, resume, total in conn.execute(
+        "SELECT entry, stream, start, resume, total FROM cuts"
+    ):
+        found.setdefault(int(key), {})[int(stream)] = Cut(start, resume, total)
+    return found
+
+
+def iter_marked(conn: sqlite3.Connection, key: int, stream: int | None = None) -> Iterator[bytes]:
+    """Like `iter_raw`, with a marker line (`gap_marker`) where a cut stream's bytes were
+    left out: what `rtok expand` writes back."""
+    cuts = cuts_of(conn, key)
+    for one in streams_of(conn, key) if stream is None else [stream]:
+        cut = cuts.get(one)
+        if cut is None:
+            yield from iter_raw(conn, key, one)
+        else:
+            yield from with_marker(iter_raw(conn, key, one), cut)

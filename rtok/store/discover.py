@@ -228,12 +228,9 @@ def load(
     return classify(calls, list(decision_log.read(since=since)))
 
 
-def discover(since: float | None = None, project: str | None = None) -> Discovery:
-    from rtok.store.transcripts import transcript_sources
-
-    sources = transcript_sources()
-    items = load(since, project, sources)
-    shares = _removed_share()
+def _groups(items: list[Classified], shares: dict[str, float]) -> dict[str, dict[str, Missed]]:
+    """The missed and not-covered calls, grouped by family (calls, bytes, three examples,
+    and for missed ones the tokens rtok would have saved)."""
     groups: dict[str, dict[str, Missed]] = {"missed": {}, "not_covered": {}}
     for item in items:
         if item.status not in groups:
@@ -247,21 +244,30 @@ def discover(since: float | None = None, project: str | None = None) -> Discover
             saved = _estimate(item.call, shares.get(item.family, shares.get("")))
             if saved is not None:
                 group.estimated_saved_tokens = (group.estimated_saved_tokens or 0) + saved
+    return groups
+
+
+def _rerun_row(call: ShellCall) -> dict[str, object]:
+    return {
+        "session": call.session,
+        "call_id": call.call_id,
+        "time": call.time,
+        "command": call.command[:200],
+        "output_bytes": call.output_bytes,
+    }
+
+
+def discover(since: float | None = None, project: str | None = None) -> Discovery:
+    from rtok.store.transcripts import transcript_sources
+
+    sources = transcript_sources()
+    items = load(since, project, sources)
+    groups = _groups(items, _removed_share())
     matched: dict[str, int] = {}
     for item in items:
         if item.status == "rtok":
             matched[item.how] = matched.get(item.how, 0) + 1
-    reruns = [
-        {
-            "session": i.call.session,
-            "call_id": i.call.call_id,
-            "time": i.call.time,
-            "command": i.call.command[:200],
-            "output_bytes": i.call.output_bytes,
-        }
-        for i in items
-        if i.rerun
-    ]
+    reruns = [_rerun_row(i.call) for i in items if i.rerun]
 
     def ordered(kind: str) -> list[Missed]:
         return sorted(groups[kind].values(), key=lambda m: (-m.output_bytes, m.family))

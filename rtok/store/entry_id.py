@@ -6,6 +6,8 @@ names the entry) loads neither zlib nor SQLite.
 
 from __future__ import annotations
 
+from rtok.store.digest import sha256
+
 ID_LENGTH = 12
 
 
@@ -17,8 +19,6 @@ def entry_digest(digests: list[tuple[int, str]]) -> str:
     """The SHA-256 (hex) naming an entry whose non-empty streams have these digests."""
     if len(digests) == 1:
         return digests[0][1]
-    from rtok.filter.capture import sha256
-
     hasher = sha256()
     hasher.update("".join(f"{stream}:{digest}\n" for stream, digest in digests).encode())
     return str(hasher.hexdigest())

@@ -8,6 +8,11 @@ goes to stdout). `--merged` writes stdout's bytes then stderr's, all to stdout. 
 starts at line N (1-based), `--lines N` stops after N lines, `--grep RE` prints matching
 lines as `N:line`; these read stdout and stderr as one text (stdout first). An id may be
 shortened to any unique prefix of at least 4 hex digits.
+
+An output past the per-entry cap was archived as a head and a tail (rtok/store/slices.py):
+where bytes were left out, one marker line says how many and which; the line numbers of
+`--from` and `--grep` count that line, so past it they are those of what was archived. The
+ranges kept are named on stderr after the bytes, and in `--list`.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
     from rtok.store.archive import Entry
+    from rtok.store.slices import Cut
 
 USAGE = (
     "usage: rtok expand ID [--full | --merged | --from N | --lines N | --grep RE]\n"
@@ -148,7 +154,7 @@ def main(args: list[str]) -> int:
     conn = archive.open_archive()
     try:
         if parsed.listing:
-            _print_list(archive.list_entries(conn))
+            _print_list(archive.list_entries(conn), archive.all_cuts(conn))
             return 0
         entry = _one_entry(conn, parsed.entry_id)
         if isinstance(entry, int):
@@ -161,13 +167,31 @@ def main(args: list[str]) -> int:
             return 0  # the reader has seen enough
         _book_reread(entry.id, counter.bytes)
         if status == 0 and not entry.complete:
-            sys.stderr.write(
-                f"rtok expand: only the first {entry.stored_bytes} of {entry.raw_bytes} bytes"
-                " of this output were archived (the per-entry cap)\n"
-            )
+            sys.stderr.write(_partial_notice(entry, archive.cuts_of(conn, entry.key)))
         return status
     finally:
         conn.close()
+
+
+_STREAM_NAMES = {0: "output", 1: "stdout", 2: "stderr"}
+
+
+def _partial_notice(entry: Entry, cuts: dict[int, Cut]) -> str:
+    """What stderr says after the bytes of an entry cut at the cap: the ranges it holds."""
+    from rtok.store.archive import kept_ranges
+
+    if not cuts:  # an entry written before tails were kept: its head only
+        return (
+            f"rtok expand: only the first {entry.stored_bytes} of {entry.raw_bytes} bytes"
+            " of this output were archived (the per-entry cap)\n"
+        )
+    lines = [
+        f"rtok expand: {_STREAM_NAMES.get(stream, 'output')}: the archive holds"
+        f" {kept_ranges(cut)} ({cut.left_out} bytes between were counted, not archived;"
+        " the marker line shows where)\n"
+        for stream, cut in sorted(cuts.items())
+    ]
+    return "".join(lines)
 
 
 def _one_entry(conn: sqlite3.Connection, entry_id: str) -> Entry | int:
@@ -220,11 +244,11 @@ def _write_entry(
 
     out = sys.stdout.buffer
     if _slicing(options):
-        status = _write_lines(out, archive.iter_raw(conn, entry.key), options, counter)
+        status = _write_lines(out, archive.iter_marked(conn, entry.key), options, counter)
         if status:
             return status
     elif options.merged:
-        for chunk in archive.iter_raw(conn, entry.key):
+        for chunk in archive.iter_marked(conn, entry.key):
             counter.bytes += len(chunk)
             out.write(chunk)
     else:
@@ -240,7 +264,7 @@ def _write_streams(conn: sqlite3.Connection, key: int, counter: _Counter) -> Non
     for stream in archive.streams_of(conn, key):
         target = sys.stderr.buffer if stream == archive.STDERR else sys.stdout.buffer
         sys.stdout.flush()
-        for chunk in archive.iter_raw(conn, key, stream):
+        for chunk in archive.iter_marked(conn, key, stream):
             counter.bytes += len(chunk)
             target.write(chunk)
         target.flush()
@@ -288,12 +312,26 @@ def _write_lines(
     return 0
 
 
-def _print_list(entries: list[Entry]) -> None:
+def _print_list(entries: list[Entry], cuts: dict[int, dict[int, Cut]]) -> None:
     out = sys.stdout
     for entry in entries:
         stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.created))
-        partial = "" if entry.complete else " (partial)"
+        partial = "" if entry.complete else _partial_label(cuts.get(entry.key, {}))
         out.write(
             f"{entry.id}  {stamp}  {entry.lines:>7} lines  {entry.raw_bytes:>10} bytes"
             f"{partial}  {entry.command}\n"
         )
+
+
+def _partial_label(cuts: dict[int, Cut]) -> str:
+    """` (partial: stdout bytes 0-7864319 and 1071644672-1073741823 of 1073741824)`."""
+    from rtok.store.archive import kept_ranges
+
+    if not cuts:
+        return " (partial)"
+    named = len(cuts) > 1 or 0 not in cuts
+    parts = [
+        (f"{_STREAM_NAMES.get(stream, 'output')} " if named else "") + kept_ranges(cut)
+        for stream, cut in sorted(cuts.items())
+    ]
+    return f" (partial: {'; '.join(parts)})"

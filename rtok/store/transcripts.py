@@ -127,27 +127,37 @@ def _claude_entry(entry: dict[str, Any], calls: dict[str, ShellCall]) -> None:
         if not isinstance(block, dict):
             continue
         if block.get("type") == "tool_use" and block.get("name") == "Bash":
-            command = (block.get("input") or {}).get("command")
-            call_id = block.get("id")
-            if isinstance(command, str) and isinstance(call_id, str) and call_id not in calls:
-                calls[call_id] = ShellCall(
-                    "claude",
-                    str(entry.get("sessionId", "")),
-                    call_id,
-                    _epoch(entry.get("timestamp")),
-                    str(entry.get("cwd", "")),
-                    command,
-                )
+            _claude_call(entry, block, calls)
         elif block.get("type") == "tool_result" and block.get("tool_use_id") in calls:
-            call = calls[str(block["tool_use_id"])]
-            text = _result_text(block)
-            extra = entry.get("toolUseResult")
-            if isinstance(extra, dict) and isinstance(extra.get("stdout"), str):
-                text = str(extra.get("stdout", "")) + str(extra.get("stderr", "") or "")
-            call.output_bytes = len(text.encode("utf-8", "replace"))
-            call.shortened = TRAILER in text
-            call.answered = True
-            call.is_error = bool(block.get("is_error"))
+            _claude_result(entry, block, calls[str(block["tool_use_id"])])
+
+
+def _claude_call(entry: dict[str, Any], block: dict[str, Any], calls: dict[str, ShellCall]) -> None:
+    """Record a Bash `tool_use` block (the first one with its id)."""
+    command = (block.get("input") or {}).get("command")
+    call_id = block.get("id")
+    if isinstance(command, str) and isinstance(call_id, str) and call_id not in calls:
+        calls[call_id] = ShellCall(
+            "claude",
+            str(entry.get("sessionId", "")),
+            call_id,
+            _epoch(entry.get("timestamp")),
+            str(entry.get("cwd", "")),
+            command,
+        )
+
+
+def _claude_result(entry: dict[str, Any], block: dict[str, Any], call: ShellCall) -> None:
+    """Fill in `call` from its `tool_result` block (the entry's `toolUseResult` stdout and
+    stderr, when it has them, are the output as the command wrote it)."""
+    text = _result_text(block)
+    extra = entry.get("toolUseResult")
+    if isinstance(extra, dict) and isinstance(extra.get("stdout"), str):
+        text = str(extra.get("stdout", "")) + str(extra.get("stderr", "") or "")
+    call.output_bytes = len(text.encode("utf-8", "replace"))
+    call.shortened = TRAILER in text
+    call.answered = True
+    call.is_error = bool(block.get("is_error"))
 
 
 CODEX_SHELL_TOOLS = ("exec_command", "shell", "shell_command", "local_shell")

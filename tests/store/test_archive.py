@@ -80,18 +80,33 @@ def test_large_random_outputs_round_trip(seed: int, size: int, newline_every: in
         assert _expanded(entry_id) == raw
 
 
-def test_past_the_cap_the_head_is_stored_and_the_trailer_says_so() -> None:
+def test_past_the_cap_the_head_and_tail_are_stored_and_the_trailer_says_so() -> None:
     raw = b"".join(b"line %07d\n" % i for i in range(600_000))  # 7.8 MB
     settings = _settings(max_entry_bytes=1_000_000)
     shown, entry_id = _run_in_process(raw, 65536, settings=settings)
     assert entry_id is not None
-    assert _expanded(entry_id) == raw[:1_000_000]
+    head, resume = 750_000, len(raw) - 250_000  # three quarters of the cap, then a quarter
+    assert _expanded(entry_id) == raw[:head] + raw[resume:]
     text = shown.decode()
-    assert "600000 lines" in text and "first 1.0 MiB of 7.4 MiB archived" in text
+    assert "600000 lines" in text and "head and tail of 7.4 MiB archived" in text
     assert "line 0599999" in text
     result = run_rtok(["expand", entry_id])
-    assert result.stdout == raw[:1_000_000]
-    assert b"only the first 1000000 of" in result.stderr
+    # the head ends inside a line: the marker starts a line of its own
+    assert raw[head - 1 : head] != b"\n"
+    marker = (
+        f"\n[rtok: {resume - head} bytes left out here: bytes {head}-{resume - 1} of {len(raw)}"
+    )
+    assert (
+        result.stdout
+        == raw[:head] + marker.encode() + b" were counted, not archived]\n" + raw[resume:]
+    )
+    assert f"bytes 0-{head - 1} and {resume}-{len(raw) - 1} of {len(raw)}".encode() in result.stderr
+    # the line-wise forms read the same bytes: the marker is one line of them
+    found = run_rtok(["expand", entry_id, "--grep", "bytes left out here"])
+    line_no = raw[:head].count(b"\n") + 2  # after the head's own last, partial line
+    assert (
+        found.stdout == b"%d:" % line_no + marker.encode()[1:] + b" were counted, not archived]\n"
+    )
 
 
 def test_entry_count_cap_drops_the_oldest() -> None:

@@ -90,34 +90,28 @@ def test_totals_and_every_group_carry_net_saved() -> None:
     _sample()
     data = _json()
     assert data["schema"] == "rtok.gain/1"
+    _check_totals(data)
+    _check_groups(data)
+    _check_hosts(data)
+
+
+def _check_totals(data: dict[str, object]) -> None:
     totals = data["totals"]
     assert isinstance(totals, dict)
     assert totals["runs"] == 5
     assert totals["counterfactual_tokens"] == 7500 + 7500 + 5000 + 2000 + 100
     assert totals["net_saved_tokens"] == 6500 - 2000 + 4500 + 1800 + 0
-    assert totals["uncapped_runs"] == 1 and totals["rereads"] == 1
-    _check_groups(data, totals["net_saved_tokens"])
-    hosts = data["hosts"]
-    assert isinstance(hosts, dict)
-    assert hosts["claude"]["cap_chars"] == 30000 and hosts["copilot"]["cap_chars"] is None
-    assert hosts["claude"]["over_cap_chars"] == 2000 and hosts["codex"]["over_cap_chars"] is None
-    assert "30,000" in hosts["claude"]["source"]
-
-
-def _check_groups(data: dict[str, object], net_saved: int) -> None:
-    """Net saved per agent, family and project; per day, week and month it sums to the total."""
+    assert totals["uncapped_runs"] == 1
+    assert totals["rereads"] == 1
     assert _keyed(data, "agent") == {"opencode": 4500, "gemini": 4500, "unknown": 1800, "codex": 0}
     assert _keyed(data, "family") == {"git": 8300, "pytest": 4500, "cargo": -2000, "ls": 0}
     assert _keyed(data, "project") == {"/w/a": 4500, "/w/b": 4500, "/w/b/sub": 1800, "/w/c": 0}
-    assert sum(_keyed(data, "day").values()) == net_saved
-    assert sum(_keyed(data, "week").values()) == net_saved
-    assert sum(_keyed(data, "month").values()) == net_saved
+    for period in ("day", "week", "month"):
+        assert sum(_keyed(data, period).values()) == totals["net_saved_tokens"]
     assert len(_keyed(data, "day")) == 5
-    _check_group_rows_net(data)
 
 
-def _check_group_rows_net(data: dict[str, object]) -> None:
-    """Every row of every group: net saved = counterfactual - shown - re-read."""
+def _check_groups(data: dict[str, object]) -> None:
     groups = data["groups"]
     assert isinstance(groups, dict)
     for group in ("agent", "project", "family", "day", "week", "month"):
@@ -125,6 +119,16 @@ def _check_group_rows_net(data: dict[str, object]) -> None:
             assert row["net_saved_tokens"] == (
                 row["counterfactual_tokens"] - row["shown_tokens"] - row["reread_tokens"]
             )
+
+
+def _check_hosts(data: dict[str, object]) -> None:
+    hosts = data["hosts"]
+    assert isinstance(hosts, dict)
+    assert hosts["claude"]["cap_chars"] == 30000
+    assert hosts["copilot"]["cap_chars"] is None
+    assert hosts["claude"]["over_cap_chars"] == 2000
+    assert hosts["codex"]["over_cap_chars"] is None
+    assert "30,000" in hosts["claude"]["source"]
 
 
 def test_since_until_and_project_scope() -> None:
@@ -135,7 +139,7 @@ def test_since_until_and_project_scope() -> None:
     assert recent["totals"]["runs"] == 2  # type: ignore[index]
     assert _json("--since", "30d")["totals"]["runs"] == 4  # type: ignore[index]
     older = _json("--until", (today - dt.timedelta(days=8)).isoformat())
-    assert older["totals"]["runs"] == 3  # type: ignore[index]  # until: end of that day
+    assert older["totals"]["runs"] == 3  # type: ignore[index]  (until: end of that day)
     assert _json("--since", "30d", "--until", "2d")["totals"]["runs"] == 2  # type: ignore[index]
     bad = run_rtok(["gain", "--since", "last tuesday"], env=ENV)
     assert bad.returncode == 2 and b"--since takes" in bad.stderr
@@ -156,10 +160,23 @@ def _lines(columns: int, *args: str) -> list[str]:
     return text.splitlines()
 
 
-def _check_chart_fits(columns: int) -> None:
-    """At COLUMNS, every line fits, the day chart has its five bars (the negative one drawn
-    with '-'), and the family table follows."""
-    lines = _lines(columns)
+def test_chart_and_tables_fit_40_and_120_columns() -> None:
+    _sample()
+    for columns in (40, 120):
+        _check_fits(_lines(columns), columns)
+    wide = _lines(120)
+    heading = next(x for x in wide if x.startswith("family "))
+    for column in ("raw", "counterf.", "shown", "re-read", "net saved", "net %"):
+        assert column in heading  # every honest column at 120
+    narrow_heading = next(x for x in _lines(40) if x.startswith("family "))
+    assert "net saved" in narrow_heading
+    assert "re-read" not in narrow_heading
+    weeks = _lines(120, "--by", "month")
+    assert "net saved per month" in weeks
+
+
+def _check_fits(lines: list[str], columns: int) -> None:
+    """The chart and the family table of a report `columns` wide."""
     assert max(len(line) for line in lines) <= columns
     chart = lines[lines.index("net saved per day") + 1 :]
     assert len(chart) == 5
@@ -170,21 +187,8 @@ def _check_chart_fits(columns: int) -> None:
     assert bars[top_day].count("#") > bars[minus_day].count("-") > 0
     assert bars[minus_day].rstrip().endswith("-2000")
     family = lines[lines.index(next(x for x in lines if x.startswith("family "))) :]
-    assert "net saved" in family[0] and family[1].startswith("git ")
-
-
-def test_chart_and_tables_fit_40_and_120_columns() -> None:
-    _sample()
-    for columns in (40, 120):
-        _check_chart_fits(columns)
-    wide = _lines(120)
-    heading = next(x for x in wide if x.startswith("family "))
-    for column in ("raw", "counterf.", "shown", "re-read", "net saved", "net %"):
-        assert column in heading  # every honest column at 120
-    narrow_heading = next(x for x in _lines(40) if x.startswith("family "))
-    assert "net saved" in narrow_heading and "re-read" not in narrow_heading
-    weeks = _lines(120, "--by", "month")
-    assert "net saved per month" in weeks
+    assert "net saved" in family[0]
+    assert family[1].startswith("git ")
 
 
 def test_csv_schema() -> None:

@@ -85,7 +85,7 @@ def test_session_from_the_environment() -> None:
     assert host.session("gemini", {"CLAUDE_CODE_SESSION_ID": "abc"}) == ""
 
 
-def test_cap_from_the_environment_and_the_counterfactual() -> None:
+def test_cap_from_the_environment_and_what_it_keeps() -> None:
     assert host.cap("claude", {}) == 30000
     assert host.cap("claude", {"BASH_MAX_OUTPUT_LENGTH": "80000"}) == 80000
     assert host.cap("claude", {"BASH_MAX_OUTPUT_LENGTH": "lots"}) == 30000
