@@ -8,12 +8,25 @@ from rtok.filter.ruleparse import parse_rule_bytes
 
 
 def compile_rules() -> str:
-    from rtok.build import render_module
+    import pprint
+
+    from rtok.build import HEADER
 
     parsed = parse_rule_bytes(resources.read_bytes("rules", "default.toml"))
     if "error" in parsed:
         raise ValueError(f"rules/default.toml: {parsed['error']}")
-    return render_module("rules/default.toml", "RULES", parsed["rules"])
+    # Annotated, so that mypy checks the literal against the rule schema (a string: the
+    # module never imports typing).
+    body = pprint.pformat(parsed["rules"], width=100, sort_dicts=True)
+    return HEADER.format(source="rules/default.toml") + _TYPES + f"RULES = {body}\n"
+
+
+_TYPES = """TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtok.filter.rule import RuleTables
+
+RULES: "RuleTables"
+"""
 
 
 def compile_protect_hints() -> str:
