@@ -169,14 +169,14 @@ def _units(script: str) -> list[list[list[str]]]:
 
 def _subcommand(words: list[str]) -> str:
     """First non-option word after the program (skipping the global options that take a
-    value, from the registry's family tables: `git -C dir`, `git -c k=v`)."""
+    value, from the registry's rewrite groups: `git -C dir`, `git -c k=v`)."""
     from rtok.compiled.registry import REGISTRY
 
     index = REGISTRY["command_index"]
-    families = REGISTRY["families"]
+    groups = REGISTRY["groups"]
     takes_value: set[str] = set()
-    for family in index.get(program_name(words[0]) if words else "", ()):
-        takes_value.update(families[family].get("global_options", ()))
+    for group in index.get(program_name(words[0]) if words else "", ()):
+        takes_value.update(groups[group].get("global_options", ()))
     i = 1
     while i < len(words):
         word = words[i]
