@@ -97,12 +97,6 @@ def compile_registry() -> str:
     return render_registry_module()
 
 
-def compile_formatter_dispatch() -> str:
-    from rtok.filter.compile_formatters import dispatch_module
-
-    return dispatch_module()
-
-
 def compile_runs_commands() -> str:
     from rtok.rewrite.registry_source import compiled_registry
 
@@ -158,7 +152,6 @@ GENERATORS["protect_hints"] = compile_protect_hints
 GENERATORS["rewrite_hosts"] = compile_rewrite_hosts
 GENERATORS["runs_commands"] = compile_runs_commands
 GENERATORS["host_limits"] = compile_host_limits
-GENERATORS["formatter_dispatch"] = compile_formatter_dispatch
 
 
 def compile_all() -> dict[str, str]:

@@ -1,8 +1,10 @@
-"""Reads and checks rules/formatters.toml (formatter dispatch) and turns it into
-rtok/compiled/formatter_dispatch.py.
+"""Reads and checks rules/formatters.toml (formatter dispatch) and turns it into the
+DISPATCH table of rtok/compiled/default_rules.py.
 
-Build time only (uses tomllib): `rtok.build.compile_formatter_dispatch` calls
-`dispatch_module()`, and `rtok.filter.family.formatter_for` reads the generated module.
+Build time only (uses tomllib): `rtok.filter.compile_rules.compile_rules` adds
+`dispatch_text()` to the module it writes, and `rtok.filter.family.formatter_for` reads it.
+The table shares the module of the built-in rules because every shortened output reads
+both: one import on the hot path, not two.
 Checked with the helpers and the error type of the other data files (rtok.schema); every
 formatter a row names is imported and looked up, so a misspelt one fails the build.
 """
@@ -10,7 +12,6 @@ formatter a row names is imported and looked up, so a misspelt one fails the bui
 from __future__ import annotations
 
 import importlib
-import pprint
 import tomllib
 from dataclasses import dataclass
 
@@ -43,22 +44,19 @@ class DispatchRow:
     options: tuple[str, ...] | None
     test_script: bool
 
-    @property
-    def needs_subcommand(self) -> bool:
-        return self.subcommands is not None or self.test_script
-
-    def compiled(self) -> tuple[object, ...]:
-        """The row as formatter_dispatch.py holds it."""
+    def compiled(self) -> str:
+        """The row as a DISPATCH line holds it (see `dispatch_text`)."""
         ref = self.formatter
-        return (
-            self.subcommands,
-            self.options,
-            self.test_script,
-            ref.module if ref else None,
+        fields = (
+            "*" if self.subcommands is None else " ".join(self.subcommands),
+            "*" if self.options is None else " ".join(self.options),
+            "t" if self.test_script else "",
+            ref.module if ref else "",
             ref.name if ref else "",
-            ref.key if ref else None,
-            self.composite,
+            (ref.key or "") if ref else "",
+            "c" if self.composite else "",
         )
+        return "|".join(fields)
 
 
 def parse_reference(text: str, where: str) -> Reference:
@@ -97,7 +95,7 @@ def parse_row(value: object, where: str) -> DispatchRow:
         raise DescriptorError(f"{schema.at(where, 'formatter')} is required (or composite)")
     return DispatchRow(
         purpose=schema.string(raw, "for", where),
-        programs=tuple(schema.strings(raw, "programs", where, required=True)),
+        programs=_words(raw, "programs", where),
         formatter=parse_reference(formatter, schema.at(where, "formatter")) if formatter else None,
         composite=composite,
         subcommands=_optional_words(raw, "subcommands", where),
@@ -109,7 +107,17 @@ def parse_row(value: object, where: str) -> DispatchRow:
 def _optional_words(raw: dict[str, object], key: str, where: str) -> tuple[str, ...] | None:
     if key not in raw:
         return None
-    return tuple(schema.strings(raw, key, where, required=True))
+    return _words(raw, key, where)
+
+
+def _words(raw: dict[str, object], key: str, where: str) -> tuple[str, ...]:
+    """Words as a command line has them: no blanks, and none of the compiled line's
+    separators (`|`, `;`), nor `*` alone."""
+    words = tuple(schema.strings(raw, key, where, required=True))
+    for word in words:
+        if word == "*" or any(c.isspace() or c in "|;" for c in word):
+            raise DescriptorError(f"{schema.at(where, key)}: {word!r} is not a command word")
+    return words
 
 
 def parse_dispatch(text: str) -> list[DispatchRow]:
@@ -122,30 +130,37 @@ def parse_dispatch(text: str) -> list[DispatchRow]:
     return [parse_row(row, f"{SOURCE}: formatters[{index}]") for index, row in enumerate(rows)]
 
 
-def dispatch_table(
-    rows: list[DispatchRow],
-) -> dict[str, tuple[bool, tuple[tuple[object, ...], ...]]]:
-    """program -> (whether a row reads its subcommand, its rows in order)."""
-    table: dict[str, list[DispatchRow]] = {}
+def dispatch_lines(rows: list[DispatchRow]) -> list[str]:
+    """One line per program, `program<TAB>row;row…`, its rows in the table's order."""
+    return ["".join(pieces) for pieces in _line_pieces(rows)]
+
+
+def _line_pieces(rows: list[DispatchRow]) -> list[list[str]]:
+    """Each program's line in pieces, one row a piece (written one per source line)."""
+    table: dict[str, list[str]] = {}
     for row in rows:
         for program in row.programs:
-            table.setdefault(program, []).append(row)
-    return {
-        program: (any(r.needs_subcommand for r in its), tuple(r.compiled() for r in its))
-        for program, its in table.items()
-    }
+            table.setdefault(program, []).append(row.compiled())
+    return [
+        [f"{program}\t" + its[0], *(";" + row for row in its[1:])]
+        for program, its in sorted(table.items())
+    ]
 
 
-def dispatch_module() -> str:
-    from rtok.build import HEADER
-
+def dispatch_text() -> str:
+    """The DISPATCH assignment, with its comment, for rtok/compiled/default_rules.py."""
     rows = parse_dispatch(resources.read_text("rules", "formatters.toml"))
-    body = pprint.pformat(dispatch_table(rows), width=100, sort_dicts=True)
+    lines = "".join(
+        "".join(f"    {piece!r}\n" for piece in [*pieces[:-1], pieces[-1] + "\n"])
+        for pieces in _line_pieces(rows)
+    )
     return (
-        HEADER.format(source=SOURCE)
-        + "# output family -> (a row reads the subcommand, rows tried in order); a row is\n"
-        + "# (subcommands or None, options or None, test_script, module or None, name, key\n"
-        + "#  or None, composite): the formatter is rtok.filter.formatters.<module>.<name>,\n"
-        + "#  or that table's entry <key>\n"
-        + f"DISPATCH = {body}\n"
+        f"# {SOURCE}: one line per output family, `\\n<family>\\t<row>;<row>…` (rows in\n"
+        + "# order), a row `subcommands|options|t|module|name|key|c` (words space-separated,\n"
+        + "# * for no condition; t: a test script; c: composite): the formatter is\n"
+        + "# rtok.filter.formatters.<module>.<name>, or that table's entry <key>. One text,\n"
+        + "# not a dict of tuples: it loads in no time, and a run splits only its own line.\n"
+        + "DISPATCH = (\n    '\\n'\n"
+        + lines
+        + ")\n"
     )

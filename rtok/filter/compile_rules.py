@@ -1,5 +1,6 @@
-"""Generators of rtok/compiled/default_rules.py (from rules/default.toml) and
-rtok/compiled/protect_hints.py (from the protected-line catalogue); build time only."""
+"""Generators of rtok/compiled/default_rules.py (from rules/default.toml and
+rules/formatters.toml) and rtok/compiled/protect_hints.py (from the protected-line
+catalogue); build time only."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ def compile_rules() -> str:
     import pprint
 
     from rtok.build import HEADER
+    from rtok.filter.compile_formatters import dispatch_text
 
     parsed = parse_rule_bytes(resources.read_bytes("rules", "default.toml"))
     if "error" in parsed:
@@ -18,7 +20,12 @@ def compile_rules() -> str:
     # Annotated, so that mypy checks the literal against the rule schema (a string: the
     # module never imports typing).
     body = pprint.pformat(parsed["rules"], width=100, sort_dicts=True)
-    return HEADER.format(source="rules/default.toml") + _TYPES + f"RULES = {body}\n"
+    return (
+        HEADER.format(source="rules/default.toml (RULES)\nand rules/formatters.toml (DISPATCH)")
+        + _TYPES
+        + f"RULES = {body}\n"
+        + dispatch_text()
+    )
 
 
 _TYPES = """TYPE_CHECKING = False

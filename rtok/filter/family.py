@@ -16,17 +16,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtok.filter.formatters import Formatter as Formatter
 
-    # a row of rtok/compiled/formatter_dispatch.py (rules/formatters.toml): subcommands,
-    # options, test_script, module, name, key, composite
-    DispatchRow = tuple[
-        "tuple[str, ...] | None",
-        "tuple[str, ...] | None",
-        bool,
-        "str | None",
-        str,
-        "str | None",
-        bool,
-    ]
 
 _RUNNERS = {"npx", "bunx", "pnpx"}
 _RUN_SUB = {
@@ -195,12 +184,8 @@ def formatter_for(family: str, words: list[str]) -> Formatter | None:
     the family's rows whose conditions hold), or None: the family's line rule alone."""
     if family == "script":
         return _chain(words[2]) if len(words) == 3 else None
-    from rtok.compiled.formatter_dispatch import DISPATCH
-
-    entry = DISPATCH.get(family)
-    if entry is None:
-        return None
-    reads_subcommand, rows = entry
+    rows = _dispatch_rows(family)
+    reads_subcommand = any(row[0] != "*" or row[2] for row in rows)
     sub = _subcommand(words) if reads_subcommand else ""
     for row in rows:
         if _holds(row, sub, words):
@@ -208,25 +193,40 @@ def formatter_for(family: str, words: list[str]) -> Formatter | None:
     return None
 
 
-def _holds(row: DispatchRow, sub: str, words: list[str]) -> bool:
+def _dispatch_rows(family: str) -> list[list[str]]:
+    """The family's rows of rules/formatters.toml, in order, each
+    `[subcommands, options, t, module, name, key, c]` (the compiled line's fields)."""
+    # (beside the built-in rules, which every shortened output has loaded already)
+    from rtok.compiled.default_rules import DISPATCH
+
+    if "\t" in family or "\n" in family:
+        return []
+    start = DISPATCH.find(f"\n{family}\t")
+    if start < 0:
+        return []
+    line = DISPATCH[start + len(family) + 2 : DISPATCH.index("\n", start + 1)]
+    return [row.split("|") for row in line.split(";")]
+
+
+def _holds(row: list[str], sub: str, words: list[str]) -> bool:
     """Whether the command (`sub`: its subcommand, when a row of its family reads it)
-    meets the row's conditions."""
+    meets the row's conditions (`*`: none)."""
     subcommands, options, test_script = row[0], row[1], row[2]
-    if subcommands is not None and sub not in subcommands:
+    if subcommands != "*" and sub not in subcommands.split(" "):
         return False
-    if options is not None and not any(option in words for option in options):
+    if options != "*" and not any(option in words for option in options.split(" ")):
         return False
     return not test_script or _runs_test_script(sub, words)
 
 
-def _reader(family: str, row: DispatchRow) -> Formatter | None:
+def _reader(family: str, row: list[str]) -> Formatter | None:
     """The formatter a row names, imported at its first use (a run pays only for the
     formatter it reads); a composite row's reader of several tools' sections."""
     module, name, key, composite = row[3], row[4], row[5], row[6]
     reader: Formatter | None = None
-    if module is not None:
+    if module:
         loaded = __import__(f"rtok.filter.formatters.{module}", None, None, [name])
-        reader = getattr(loaded, name) if key is None else getattr(loaded, name).get(key)
+        reader = getattr(loaded, name).get(key) if key else getattr(loaded, name)
     return _composite(family, reader) if composite else reader
 
 

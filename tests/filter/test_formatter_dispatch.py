@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 from rtok import resources
-from rtok.filter.compile_formatters import DispatchRow, dispatch_table, parse_dispatch
+from rtok.filter.compile_formatters import DispatchRow, dispatch_lines, parse_dispatch
 from rtok.filter.family import family_of_command, formatter_for
 from rtok.filter.formatters import cargo, git, gotest, listing, ruff_format, runners
 from rtok.filter.formatters.diagnostics import diagnostics_for
@@ -123,11 +123,23 @@ def test_scripts_and_recipes_are_read_in_sections(command: str) -> None:
 
 def test_a_new_formatter_is_one_row() -> None:
     text = (
-        'formatters = [{ programs = ["kubectl"], subcommands = ["get"],'
-        ' formatter = "listing.tree", for = "kubectl get: a table" }]\n'
+        'formatters = [{ programs = ["kubectl", "oc"], subcommands = ["get"], options = ["-o", '
+        '"--output"], formatter = "listing.tree", for = "kubectl get: a table" },'
+        ' { programs = ["kubectl"], formatter = "diagnostics[go]", for = "kubectl: its errors" },'
+        ' { programs = ["kubectl"], composite = true, test_script = true, for = "kubectl x" }]\n'
     )
-    table = dispatch_table(parse_dispatch(text))
-    assert table == {"kubectl": (True, ((("get",), None, False, "listing", "tree", None, False),))}
+    assert dispatch_lines(parse_dispatch(text)) == [
+        "kubectl\tget|-o --output||listing|tree||;*|*||diagnostics|FORMATTERS|go|;*|*|t||||c",
+        "oc\tget|-o --output||listing|tree||",
+    ]
+
+
+def test_the_compiled_table_reads_only_its_own_family() -> None:
+    # a family name that would reach across the compiled text's lines finds nothing
+    assert formatter_for("git\tstatus|*||git|git_status||\nls", ["ls"]) is None
+    assert formatter_for("ack\t*|*||grep|grep_output||\nag", ["ag"]) is None
+    assert formatter_for("", []) is None
+    assert formatter_for("gi", ["gi", "status"]) is None
 
 
 @pytest.mark.parametrize(
@@ -142,6 +154,8 @@ def test_a_new_formatter_is_one_row() -> None:
         ('{ programs = [], formatter = "git.git_log", for = "x" }', "programs is required"),
         ('{ programs = ["x"], formatter = "git.git_log", for = "x", sub = ["a"] }', "'sub'"),
         ('{ programs = ["x"], formatter = "git.git_log", for = "x", options = [] }', "options"),
+        ('{ programs = ["x y"], formatter = "git.git_log", for = "x" }', "not a command word"),
+        ('{ programs = ["x"], formatter = "git.git_log", for = "x", options = ["a|b"] }', "a|b"),
     ],
 )
 def test_a_bad_row_is_named(row: str, message: str) -> None:
