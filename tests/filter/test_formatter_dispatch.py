@@ -162,3 +162,18 @@ def test_a_bad_row_is_named(row: str, message: str) -> None:
     with pytest.raises(DescriptorError, match=r"rules/formatters\.toml: formatters\[0\]") as caught:
         parse_dispatch(f"formatters = [{row}]\n")
     assert message in str(caught.value)
+
+
+def test_complete_formatters_carry_what_the_engine_reads() -> None:
+    from rtok.filter.formatters import grep, logs
+    from rtok.filter.protect import is_protected
+
+    for formatter in (git.git_diff, git.unified_diff, listing.ls_long, grep.grep_output):
+        assert getattr(formatter, "complete", False) is True
+        assert getattr(formatter, "protects", is_protected) is not is_protected
+    assert getattr(logs.log_lines, "complete", False) is True
+    assert getattr(logs.log_lines, "protects", None) is is_protected
+    assert not hasattr(git.git_status, "complete")
+    # a listed file name is not a message; the tool's own line is
+    protects = getattr(listing.paths_by_folder, "protects", None)
+    assert protects is not None and not protects("src/password_reset/")
