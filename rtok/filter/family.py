@@ -1,8 +1,10 @@
-"""Which family a command's output belongs to, and which formatter reads it.
+"""Which output family a command's output belongs to, and which formatter reads it.
 
-Stdlib only (hot path). The family is the program's name with wrappers, env assignments and
-interpreter launchers peeled off (`python -m pytest` is pytest). A `sh -c` script that chains
-two or more distinct programs is the `script` family.
+Stdlib only (hot path). The output family is the program's name with wrappers, env
+assignments and interpreter launchers peeled off (`python -m pytest` is pytest). A `sh -c`
+script that chains two or more distinct programs is the `script` family. The family names
+the output rule (rules/default.toml, user rule files), the ledger's and `rtok gain`'s
+groups, and the rows of rules/formatters.toml that pick its formatter.
 """
 
 from __future__ import annotations
@@ -12,9 +14,8 @@ from rtok.shell.words import assignment_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from rtok.filter.formatters import Formatter as Formatter
 
-    Formatter = Callable[[str], "list[str] | None"]
 
 _RUNNERS = {"npx", "bunx", "pnpx"}
 _RUN_SUB = {
@@ -157,14 +158,14 @@ def _units(script: str) -> list[list[list[str]]]:
 
 def _subcommand(words: list[str]) -> str:
     """First non-option word after the program (skipping the global options that take a
-    value, from the registry's family tables: `git -C dir`, `git -c k=v`)."""
+    value, from the registry's rewrite groups: `git -C dir`, `git -c k=v`)."""
     from rtok.compiled.registry import REGISTRY
 
     index = REGISTRY["command_index"]
-    families = REGISTRY["families"]
+    groups = REGISTRY["groups"]
     takes_value: set[str] = set()
-    for family in index.get(program_name(words[0]) if words else "", ()):
-        takes_value.update(families[family].get("global_options", ()))
+    for group in index.get(program_name(words[0]) if words else "", ()):
+        takes_value.update(groups[group].get("global_options", ()))
     i = 1
     while i < len(words):
         word = words[i]
@@ -179,110 +180,56 @@ def _subcommand(words: list[str]) -> str:
 
 
 def formatter_for(family: str, words: list[str]) -> Formatter | None:
+    """The formatter that reads an output of `family` (rules/formatters.toml: the first of
+    the family's rows whose conditions hold), or None: the family's line rule alone."""
     if family == "script":
         return _chain(words[2]) if len(words) == 3 else None
-    if family == "git" and _subcommand(words) != "ls-files":
-        sub = _subcommand(words)
-        from rtok.filter.formatters import git
-
-        return {
-            "status": git.git_status,
-            "log": git.git_log,
-            "diff": git.git_diff,
-            "show": git.git_show,
-        }.get(sub)
-    if family == "diff":
-        from rtok.filter.formatters.git import unified_diff
-
-        return unified_diff
-    if family in _TEST_BUILD_FAMILIES:
-        return _test_or_build_formatter(family, words)
-    if family == "ls":
-        from rtok.filter.formatters.listing import ls_long
-
-        return ls_long
-    if family in ("find", "fd", "fdfind") or (family == "git" and _subcommand(words) == "ls-files"):
-        from rtok.filter.formatters.listing import paths_by_folder
-
-        return paths_by_folder
-    if family == "tree":
-        from rtok.filter.formatters.listing import tree
-
-        return tree
-    if family in ("cat", "head", "tail", "zcat"):
-        from rtok.filter.formatters.logs import log_lines
-
-        return log_lines
-    if family in ("grep", "rg", "egrep", "fgrep", "ag", "ack"):
-        from rtok.filter.formatters.grep import grep_output
-
-        return grep_output
+    rows = _dispatch_rows(family)
+    reads_subcommand = any(row[0] != "*" or row[2] for row in rows)
+    sub = _subcommand(words) if reads_subcommand else ""
+    for row in rows:
+        if _holds(row, sub, words):
+            return _reader(family, row)
     return None
 
 
-# Test runners, builds and linters: family -> the table its formatter reads
-# (`formatters/runners.py` or `formatters/diagnostics.py`); pytest, cargo and go have their own.
-_RUNNER_OF = {
-    "jest": "jest",
-    "vitest": "vitest",
-    "mocha": "mocha",
-    "ava": "ava",
-    "tap": "tap",
-    "tape": "tap",
-    "playwright": "playwright",
-    "rspec": "rspec",
-    "phpunit": "phpunit",
-    "ctest": "ctest",
-    "unittest": "unittest",
-}
-_DIAGNOSTICS_OF = {
-    "rustc": "rustc",
-    "tsc": "tsc",
-    "vue-tsc": "tsc",
-    "eslint": "eslint",
-    "xo": "xo",
-    "tsd": "tsd",
-    "ruff": "ruff",
-    "mypy": "mypy",
-    "dmypy": "mypy",
-    "pyright": "pyright",
-    "basedpyright": "pyright",
-    "flake8": "flake8",
-    "pylint": "pylint",
-    "gcc": "gcc",
-    "g++": "gcc",
-    "cc": "gcc",
-    "c++": "gcc",
-    "clang": "gcc",
-    "clang++": "gcc",
-    "make": "make",
-    "gmake": "make",
-    "ninja": "make",
-    "javac": "javac",
-    "mvn": "mvn",
-    "mvnw": "mvn",
-    "gradle": "gradle",
-    "gradlew": "gradle",
-    "dotnet": "dotnet",
-    "msbuild": "dotnet",
-}
-_PACKAGE_SCRIPTS = {"npm", "pnpm", "yarn", "bun"}
-_TEST_BUILD_FAMILIES = frozenset(
-    {
-        "pytest",
-        "cargo",
-        "go",
-        "node",
-        *_RUNNER_OF,
-        *_DIAGNOSTICS_OF,
-        *_PACKAGE_SCRIPTS,
-        "just",
-        "tox",
-        "nox",
-    }
-)
-# families whose output is other tools' output in sections
-_RECIPES = frozenset({"make", "gmake", "ninja", "just", "tox", "nox"})
+def _dispatch_rows(family: str) -> list[list[str]]:
+    """The family's rows of rules/formatters.toml, in order, each
+    `[subcommands, options, t, module, name, key, c]` (the compiled line's fields)."""
+    # (beside the built-in rules, which every shortened output has loaded already)
+    from rtok.compiled.default_rules import DISPATCH
+
+    if "\t" in family or "\n" in family:
+        return []
+    start = DISPATCH.find(f"\n{family}\t")
+    if start < 0:
+        return []
+    line = DISPATCH[start + len(family) + 2 : DISPATCH.index("\n", start + 1)]
+    return [row.split("|") for row in line.split(";")]
+
+
+def _holds(row: list[str], sub: str, words: list[str]) -> bool:
+    """Whether the command (`sub`: its subcommand, when a row of its family reads it)
+    meets the row's conditions (`*`: none)."""
+    subcommands, options, test_script = row[0], row[1], row[2]
+    if subcommands != "*" and sub not in subcommands.split(" "):
+        return False
+    if options != "*" and not any(option in words for option in options.split(" ")):
+        return False
+    return not test_script or _runs_test_script(sub, words)
+
+
+def _reader(family: str, row: list[str]) -> Formatter | None:
+    """The formatter a row names, imported at its first use (a run pays only for the
+    formatter it reads); a composite row's reader of several tools' sections."""
+    module, name, key, composite = row[3], row[4], row[5], row[6]
+    reader: Formatter | None = None
+    if module:
+        loaded = __import__(f"rtok.filter.formatters.{module}", None, None, [name])
+        reader = getattr(loaded, name).get(key) if key else getattr(loaded, name)
+    return _composite(family, reader) if composite else reader
+
+
 _COMPOSITE_READERS: dict[str, Formatter] = {}
 
 
@@ -307,65 +254,12 @@ def _is_test_script(name: str) -> bool:
     )
 
 
-def _test_or_build_formatter(family: str, words: list[str]) -> Formatter | None:
-    sub = _subcommand(words)
-    if family == "pytest":
-        from rtok.filter.formatters.pytest_fmt import pytest_output
-
-        return pytest_output
-    if family == "cargo":
-        from rtok.filter.formatters import cargo
-
-        if sub in ("test", "nextest", "t"):
-            return cargo.cargo_test
-        if sub in ("build", "check", "clippy", "run", "b", "c", "r", "rustc", "doc"):
-            return cargo.cargo_build
-        return None
-    if family == "go":
-        if sub == "test":
-            from rtok.filter.formatters.gotest import go_test
-
-            return go_test
-        if sub in ("build", "vet", "run", "install"):
-            from rtok.filter.formatters.diagnostics import diagnostics_for
-
-            return diagnostics_for("go")
-        return None
-    if family == "node":
-        if "--test" not in words:
-            return None
-        from rtok.filter.formatters.runners import FORMATTERS
-
-        return FORMATTERS["tap"]
-    if family in _PACKAGE_SCRIPTS or family in _RECIPES:
-        return _script_formatter(family, words, sub)
-    runner = _RUNNER_OF.get(family)
-    if runner is not None:
-        from rtok.filter.formatters.runners import FORMATTERS
-
-        return FORMATTERS[runner]
-    if _DIAGNOSTICS_OF.get(family) == "mvn":
-        from rtok.filter.formatters.surefire import maven_output
-
-        return maven_output
-    if family == "ruff" and sub == "format":
-        return _ruff_format(words)
-    if family == "dotnet" and sub not in ("build", "msbuild", "publish", "pack", "run"):
-        return None
-    from rtok.filter.formatters.diagnostics import diagnostics_for
-
-    return diagnostics_for(_DIAGNOSTICS_OF[family])
-
-
-def _ruff_format(words: list[str]) -> Formatter:
-    """`ruff format --diff` prints a unified diff; `--check` (and a plain run) its files."""
-    if "--diff" in words:
-        from rtok.filter.formatters.git import unified_diff
-
-        return unified_diff
-    from rtok.filter.formatters.ruff_format import ruff_format
-
-    return ruff_format
+def _runs_test_script(sub: str, words: list[str]) -> bool:
+    """`npm test`, `pnpm t`, `yarn test:unit`, `npm run e2e`: a package script that runs
+    tests (the second or third word after the program, for `run` and `run-script`)."""
+    if sub in ("t", "tst") or _is_test_script(sub):
+        return True
+    return sub in ("run", "run-script") and any(map(_is_test_script, words[2:4]))
 
 
 def _chain(script: str) -> Formatter | None:
@@ -374,23 +268,3 @@ def _chain(script: str) -> Formatter | None:
     from rtok.filter.composite import chain_reader
 
     return chain_reader(script)
-
-
-def _script_formatter(family: str, words: list[str], sub: str) -> Formatter | None:
-    """A package's test script, a make or just recipe, a tox or nox session: the tools'
-    sections, each read by its own reader."""
-    if family in _PACKAGE_SCRIPTS:
-        if (
-            sub not in ("t", "tst")
-            and not _is_test_script(sub)
-            and not (sub in ("run", "run-script") and any(map(_is_test_script, words[2:4])))
-        ):
-            return None
-        from rtok.filter.formatters.runners import detect_runner
-
-        return _composite(family, detect_runner)
-    from rtok.filter.formatters.diagnostics import diagnostics_for
-
-    return _composite(
-        family, diagnostics_for("make") if family in ("make", "gmake", "ninja") else None
-    )

@@ -14,6 +14,10 @@ from rtok._fast import cachefile
 from rtok._fast import oslite as os
 from rtok.filter.rule import SPECIAL_FAMILIES, Rule, default_rule
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtok.filter.rule import RuleTable, RuleTables
+
 PROJECT_DIR = ".rtok"
 DEFAULT_TABLE = "default"
 CACHE_NAMESPACE = "rules"
@@ -27,7 +31,7 @@ class Layer:
     def __init__(self, path: str, scope: str) -> None:
         self.path = path
         self.scope = scope
-        self.tables: dict[str, dict[str, object]] = {}
+        self.tables: RuleTables = {}
         self.error: str | None = None
         self.trusted = False
 
@@ -114,11 +118,10 @@ def read_layers(cwd: str) -> list[Layer]:
     return [read_layer(path, scope) for path, scope in layer_paths(cwd)]
 
 
-def builtin_tables() -> dict[str, dict[str, object]]:
+def builtin_tables() -> RuleTables:
     from rtok.compiled.default_rules import RULES
 
-    tables: dict[str, dict[str, object]] = RULES  # type: ignore[assignment]
-    return tables
+    return RULES
 
 
 def resolve_rule(family: str, cwd: str, notices: list[str] | None = None) -> Rule:
@@ -127,9 +130,9 @@ def resolve_rule(family: str, cwd: str, notices: list[str] | None = None) -> Rul
     Malformed files are skipped and named in `notices` (when given); untrusted ones are
     skipped silently (`rtok trust --list` and `rtok config validate` report them).
     """
-    table: dict[str, object] | None = builtin_tables().get(family)
+    table: RuleTable | None = builtin_tables().get(family)
     source = "built-in"
-    fallback: dict[str, object] | None = None
+    fallback: RuleTable | None = None
     fallback_source = ""
     for layer in read_layers(cwd):
         if layer.error is not None:

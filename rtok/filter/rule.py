@@ -11,8 +11,26 @@ from rtok._fast import regex
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from re import Pattern
+    from typing import TypedDict, TypeGuard
 
-# field -> (type name, default). The defaults are the rule an unknown family gets.
+    class RuleTable(TypedDict, total=False):
+        """One rule table as a rule file holds it, once `check_table` accepted it."""
+
+        max_lines: int
+        head: int
+        tail: int
+        drop: list[str]
+        keep: list[str]
+        dedupe: bool
+        group: bool
+        json_items: int
+        json_string: int
+
+    # family -> its table: what a rule file holds (rules/default.toml, user and project files)
+    RuleTables = dict[str, RuleTable]
+
+# field -> (type name, default). The defaults are the rule an unknown family gets (the same
+# figures as `Rule.from_table`'s, which tests/filter/test_rules.py holds together).
 FIELDS: dict[str, tuple[str, object]] = {
     "max_lines": ("int", 40),
     "head": ("int", 10),
@@ -59,6 +77,11 @@ def check_table(family: str, table: object) -> str | None:
     if head + tail > max_lines:
         return f"[{family}] head + tail ({head} + {tail}) is larger than max_lines ({max_lines})"
     return None
+
+
+def is_rule_table(table: object, family: str) -> TypeGuard[RuleTable]:
+    """Whether `table` is a valid rule for `family` (`check_table` says why not)."""
+    return check_table(family, table) is None
 
 
 def check_value(kind: str, value: object) -> str | None:
@@ -128,20 +151,20 @@ class Rule:
     json_string: int
 
     @classmethod
-    def from_table(cls, family: str, table: dict[str, object], source: str) -> Rule:
+    def from_table(cls, family: str, table: RuleTable, source: str) -> Rule:
+        """The rule of a checked table (`check_table`), its unset fields from FIELDS."""
         rule = cls()
         rule.family = family
         rule.source = source
-        values = {name: table.get(name, spec[1]) for name, spec in FIELDS.items()}
-        rule.max_lines = int(values["max_lines"])  # type: ignore[call-overload]
-        rule.head = int(values["head"])  # type: ignore[call-overload]
-        rule.tail = int(values["tail"])  # type: ignore[call-overload]
-        rule.drop = _combine(values["drop"])
-        rule.keep = _combine(values["keep"])
-        rule.dedupe = bool(values["dedupe"])
-        rule.group = bool(values["group"])
-        rule.json_items = int(values["json_items"])  # type: ignore[call-overload]
-        rule.json_string = int(values["json_string"])  # type: ignore[call-overload]
+        rule.max_lines = table.get("max_lines", 40)
+        rule.head = table.get("head", 10)
+        rule.tail = table.get("tail", 10)
+        rule.drop = _combine(table.get("drop", []))
+        rule.keep = _combine(table.get("keep", []))
+        rule.dedupe = table.get("dedupe", True)
+        rule.group = table.get("group", False)
+        rule.json_items = table.get("json_items", 5)
+        rule.json_string = table.get("json_string", 200)
         return rule
 
 
@@ -149,7 +172,7 @@ def default_rule(family: str) -> Rule:
     return Rule.from_table(family, {}, "default")
 
 
-def _combine(patterns: object) -> Pattern[str] | None:
-    if not isinstance(patterns, list) or not patterns:
+def _combine(patterns: list[str]) -> Pattern[str] | None:
+    if not patterns:
         return None
     return regex.compile("|".join(f"(?:{p})" for p in patterns))

@@ -9,12 +9,26 @@ from __future__ import annotations
 
 import re
 
-from rtok.filter.rule import check_table
+from rtok.filter.rule import check_table, is_rule_table
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    from rtok.filter.rule import RuleTables
+
+    class ParsedRules(TypedDict, total=False):
+        """A rule file's tables, or the line-numbered reason it is malformed (JSON-safe:
+        the cache keeps it)."""
+
+        rules: RuleTables
+        error: str
+
 
 _TOML_POSITION = re.compile(r"\(at line (\d+), column \d+\)")
 
 
-def parse_rule_bytes(data: bytes) -> dict[str, object]:
+def parse_rule_bytes(data: bytes) -> ParsedRules:
     import tomllib
 
     try:
@@ -29,11 +43,13 @@ def parse_rule_bytes(data: bytes) -> dict[str, object]:
         reason = _TOML_POSITION.sub("", message).strip()
         line = found.group(1) if found else "?"
         return {"error": f"line {line}: broken TOML: {reason}"}
+    tables: RuleTables = {}
     for family, table in document.items():
-        problem = check_table(family, table)
-        if problem:
+        if not is_rule_table(table, family):
+            problem = check_table(family, table)
             return {"error": f"line {_line_of(text, family, table)}: {problem}"}
-    return {"rules": document}
+        tables[family] = table
+    return {"rules": tables}
 
 
 def _line_of(text: str, family: str, table: object) -> int:

@@ -62,8 +62,8 @@ def _parse(data: bytes) -> tuple[dict[str, object], str | None]:
     parsed = parse_rule_bytes(data)
     if "error" in parsed:
         return {}, str(parsed["error"])
-    rules = parsed.get("rules")
-    return (rules if isinstance(rules, dict) else {}), None
+    rules: dict[str, object] = dict(parsed.get("rules") or {})
+    return rules, None
 
 
 def _patterns(table: dict[str, object], key: str) -> list[str]:

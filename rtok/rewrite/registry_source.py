@@ -20,7 +20,7 @@ SOURCE = "rules/registry.toml"
 
 PIPELINE_POSITIONS = ("producer", "final", "both", "none")
 
-_FAMILY_KEYS = {
+_GROUP_KEYS = {
     "commands",
     "subcommands",
     "bare",
@@ -80,9 +80,9 @@ def _check_keys(table: object, allowed: set[str], where: str) -> dict[str, objec
     return raw
 
 
-def _family(name: str, table: object) -> dict[str, Any]:
-    where = _where(f"families.{name}")
-    raw = _check_keys(table, _FAMILY_KEYS, where)
+def _group(name: str, table: object) -> dict[str, Any]:
+    where = _where(f"groups.{name}")
+    raw = _check_keys(table, _GROUP_KEYS, where)
     commands = schema.strings(raw, "commands", where, required=True)
     subcommands = schema.strings(raw, "subcommands", where, required=True)
     pipeline = schema.choice(raw, "pipeline", PIPELINE_POSITIONS, where, default="none")
@@ -131,7 +131,7 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
         source = load_source()
     unknown = set(source) - {
         "never",
-        "families",
+        "groups",
         "wrappers",
         "shells",
         "runs_commands",
@@ -145,15 +145,15 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
     never: set[str] = set()
     for key in never_table:
         never.update(schema.strings(never_table, key, _where("never")))
-    families: dict[str, dict[str, Any]] = {}
+    groups: dict[str, dict[str, Any]] = {}
     index: dict[str, list[str]] = {}
-    for name, table in source.get("families", {}).items():
-        family = _family(name, table)
-        families[name] = family
-        for command in family["commands"]:
+    for name, table in source.get("groups", {}).items():
+        group = _group(name, table)
+        groups[name] = group
+        for command in group["commands"]:
             if command in never:
                 raise DescriptorError(
-                    f"{_where('families.' + name)}: {command!r} is in a [never] list"
+                    f"{_where('groups.' + name)}: {command!r} is in a [never] list"
                 )
             index.setdefault(command, []).append(name)
     runs = _check_keys(
@@ -162,7 +162,7 @@ def compiled_registry(source: dict[str, Any] | None = None) -> dict[str, Any]:
         _where("runs_commands"),
     )
     return {
-        "families": families,
+        "groups": groups,
         "command_index": {k: tuple(v) for k, v in index.items()},
         "never": _sorted(never),
         "wrappers": {

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import NotRequired, TypedDict
 
 
-class Family(TypedDict):
-    """A command family: when `rtok run` may wrap one of its commands."""
+class RewriteGroup(TypedDict):
+    """A rewrite group (rules/registry.toml `[groups.NAME]`): when `rtok run` may wrap one
+    of its commands."""
 
     commands: tuple[str, ...]
     bare: bool
@@ -63,7 +64,7 @@ class Shell(TypedDict):
 
 class Registry(TypedDict):
     command_index: dict[str, tuple[str, ...]]
-    families: dict[str, Family]
+    groups: dict[str, RewriteGroup]
     never: tuple[str, ...]
     runs_commands: dict[str, tuple[str, ...]]
     shells: dict[str, Shell]

@@ -6,8 +6,9 @@ Invariant: deleting every inserted `<rtok_bin> run ` gives back the input byte f
 
 What is rewritten is decided by the compiled registry (rules/registry.toml), the user's
 `[hooks] exclude_commands` and `transparent_prefixes`, and trusted user rule files
-(families from rtok.filter.layers, outside pipelines only). Lines with a construct rtok cannot
-attest, or with compound syntax (subshells, loops, conditionals, functions), are left alone.
+(the output families they give a table, rtok.filter.layers; outside pipelines only). Lines
+with a construct rtok cannot attest, or with compound syntax (subshells, loops,
+conditionals, functions), are left alone.
 
 Hot path: stdlib only.
 """
@@ -23,10 +24,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from rtok.rewrite.registry_types import Family
+    from rtok.rewrite.registry_types import RewriteGroup
     from rtok.shell.segments import SimpleCommand
 
-_FAMILIES = REGISTRY["families"]
+_GROUPS = REGISTRY["groups"]
 _INDEX = REGISTRY["command_index"]
 _NEVER = frozenset(REGISTRY["never"])
 _SHELLS = REGISTRY["shells"]
@@ -399,13 +400,13 @@ def _plan_command(
         return False
     if name in _NEVER:
         return False
-    family = _matching_family(name, args)
-    if family is None:
+    group = _matching_group(name, args)
+    if group is None:
         # A user rule file may add commands the registry does not know; it cannot undo the
         # registry's own limits (`git rebase -i`, `tail -f`) for commands it does know.
         if context != NORMAL or name in _INDEX or not _is_user_family(name, plan):
             return False
-    elif family["pipeline"] not in _CONTEXT_OK[context]:
+    elif group["pipeline"] not in _CONTEXT_OK[context]:
         return False
     if _is_excluded(head, words[peeled.index + 1 :], plan.settings):
         return False
@@ -474,14 +475,14 @@ def _is_absolute(rtok_bin: str) -> bool:
     return (dequote(rtok_bin) or "").startswith("/")
 
 
-def _matching_family(name: str, args: list[str | None]) -> Family | None:
+def _matching_group(name: str, args: list[str | None]) -> RewriteGroup | None:
     names = _INDEX.get(name)
     if not names:
         return None
-    for family_name in reversed(names):
-        family = _FAMILIES[family_name]
-        if _family_matches(family, args):
-            return family
+    for group_name in reversed(names):
+        group = _GROUPS[group_name]
+        if _group_matches(group, args):
+            return group
     return None
 
 
@@ -503,22 +504,22 @@ def _blocked(args: list[str | None], never: tuple[str, ...], short: str) -> bool
     return False
 
 
-def _family_matches(family: Family, args: list[str | None]) -> bool:
-    never = family.get("never_with", ())
-    short = family.get("never_short", "")
+def _group_matches(group: RewriteGroup, args: list[str | None]) -> bool:
+    never = group.get("never_with", ())
+    short = group.get("never_short", "")
     if _blocked(args, never, short):
         return False
-    if family.get("needs_operand") and not any(a is None or not a.startswith("-") for a in args):
+    if group.get("needs_operand") and not any(a is None or not a.startswith("-") for a in args):
         return False
-    subcommands = family["subcommands"]
+    subcommands = group["subcommands"]
     if subcommands is None:
-        return bool(args) or bool(family["bare"])
+        return bool(args) or bool(group["bare"])
     if not args:
-        return bool(family["bare"])
-    options = family.get("global_options", ())
-    flags = family.get("global_flags", ())
-    pager = family.get("pager_flags", ())
-    by_sub = family.get("never_with_sub", {})
+        return bool(group["bare"])
+    options = group.get("global_options", ())
+    flags = group.get("global_flags", ())
+    pager = group.get("pager_flags", ())
+    by_sub = group.get("never_with_sub", {})
     p = 0
     while p < len(args):
         for sub in subcommands:
@@ -528,7 +529,7 @@ def _family_matches(family: Family, args: list[str | None]) -> bool:
                 blocked = by_sub.get(name)
                 if blocked and _blocked(rest, blocked, ""):
                     return False
-                delegates = family.get("delegate", ())
+                delegates = group.get("delegate", ())
                 return name not in delegates or _delegated_command_known(rest)
         arg = args[p]
         if arg is None or arg in pager:
@@ -547,7 +548,7 @@ def _family_matches(family: Family, args: list[str | None]) -> bool:
 
 
 def _delegated_command_known(rest: list[str | None]) -> bool:
-    """`uv run X …`, `bundle exec X …`: rewritten only when X is itself a known family
+    """`uv run X …`, `bundle exec X …`: rewritten only when X is itself in a rewrite group
     (so `uv run python` – a REPL – or `bundle exec rails server` stays as written)."""
     for index, arg in enumerate(rest):
         if arg is None:
@@ -557,7 +558,7 @@ def _delegated_command_known(rest: list[str | None]) -> bool:
         name = basename(arg)
         if name in _NEVER or name not in _INDEX:
             return False
-        return _matching_family(name, rest[index + 1 :]) is not None
+        return _matching_group(name, rest[index + 1 :]) is not None
     return False
 
 

@@ -8,7 +8,7 @@ returns:
   from each command word left after peeling assignments and wrappers (also generously,
   through options the wrapper tables do not know), with a path-spelled program reduced to
   its name, and with the program's global options that do not change its subcommand
-  skipped (from the family tables of rules/registry.toml);
+  skipped (from the rewrite groups of rules/registry.toml);
 - `executed`: the command as bash runs it (quotes removed, each word re-quoted when it
   needs it), which allow rules are checked against; None when it cannot be vouched for;
 - `inner`: the commands it runs in turn (the command behind its wrappers, `find -exec`,
@@ -30,10 +30,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from rtok.rewrite.registry_types import Family, Runner, Wrapper
+    from rtok.rewrite.registry_types import RewriteGroup, Runner, Wrapper
 
 _WRAPPERS = REGISTRY["wrappers"]
-_FAMILIES = REGISTRY["families"]
+_GROUPS = REGISTRY["groups"]
 _INDEX = REGISTRY["command_index"]
 _RUNS = REGISTRY["runs_commands"]
 _VALUE_LETTERS = REGISTRY["value_letters"]
@@ -471,11 +471,11 @@ def _read_program(
     reading: Reading,
 ) -> None:
     """Add the global-option-free form and the commands run by `-exec`-style options."""
-    for family_name in _INDEX.get(name, ()):
-        family = _FAMILIES[family_name]
-        if family.get("subcommands") is None:
+    for group_name in _INDEX.get(name, ()):
+        group = _GROUPS[group_name]
+        if group.get("subcommands") is None:
             continue
-        p = _past_global_options(family, values, i + 1)
+        p = _past_global_options(group, values, i + 1)
         if p < len(words) and (values[p] is None or expands(words[p])):
             reading.attestable = False  # `git $y`, `git {push,}`: not in the text
         if _inline_alias(name, values, i + 1, p):
@@ -489,11 +489,11 @@ def _read_program(
         )
 
 
-def _past_global_options(family: Family, values: list[str | None], p: int) -> int:
-    """The index of the first word from `p` on that is not one of the family's global
+def _past_global_options(group: RewriteGroup, values: list[str | None], p: int) -> int:
+    """The index of the first word from `p` on that is not one of the group's global
     options (with its value) or flags: where the subcommand stands."""
-    options = family.get("global_options", ())
-    flags = (*family.get("global_flags", ()), *family.get("pager_flags", ()))
+    options = group.get("global_options", ())
+    flags = (*group.get("global_flags", ()), *group.get("pager_flags", ()))
     while p < len(values):
         value = values[p]
         if value is None:

@@ -11,7 +11,7 @@ import pytest
 
 from rtok import paths
 from rtok.filter import layers
-from rtok.filter.rule import check_table
+from rtok.filter.rule import FIELDS, Rule, check_table, default_rule, is_rule_table
 from rtok.filter.ruleparse import parse_rule_bytes
 from rtok_testing import run_rtok
 
@@ -135,6 +135,22 @@ def test_validate_names_line_and_reason() -> None:
 def test_schema_rejects(table: dict[str, object], problem: str) -> None:
     found = check_table("fam", table)
     assert found is not None and problem in found
+
+
+def test_an_unset_field_takes_the_schema_default() -> None:
+    rule = default_rule("anytool")
+    for name, (kind, default) in FIELDS.items():
+        expected = None if kind == "regex_list" else default
+        assert getattr(rule, name) == expected, name
+    assert default_rule("x").max_lines == Rule.from_table("x", {"head": 1}, "t").max_lines
+
+
+def test_a_valid_table_is_typed_once_checked() -> None:
+    assert is_rule_table({"max_lines": 25, "drop": ["^x"]}, "fam")
+    assert not is_rule_table({"max_lines": "5"}, "fam")
+    assert not is_rule_table({"max_lines": 5}, "bad name")
+    parsed = parse_rule_bytes(b"[fam]\nmax_lines = 25\n[other]\ndedupe = false\n")
+    assert parsed == {"rules": {"fam": {"max_lines": 25}, "other": {"dedupe": False}}}
 
 
 def test_top_level_value_is_malformed() -> None:

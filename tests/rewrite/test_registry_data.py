@@ -1,4 +1,4 @@
-"""rules/registry.toml: enough families, a valid schema, and the never-lists enforced."""
+"""rules/registry.toml: enough rewrite groups, a valid schema, and the never-lists enforced."""
 
 from __future__ import annotations
 
@@ -46,18 +46,18 @@ REQUIRED_COMMANDS = [
 ]
 
 
-def test_at_least_sixty_families() -> None:
-    assert len(REGISTRY["families"]) >= 60
+def test_at_least_sixty_groups() -> None:
+    assert len(REGISTRY["groups"]) >= 60
 
 
 @pytest.mark.parametrize("command", REQUIRED_COMMANDS)
-def test_required_command_is_a_family(command: str) -> None:
+def test_required_command_is_in_a_group(command: str) -> None:
     assert command in REGISTRY["command_index"]
 
 
-def test_every_family_has_a_pipeline_position() -> None:
-    for name, family in REGISTRY["families"].items():
-        assert family["pipeline"] in ("producer", "final", "both", "none"), name
+def test_every_group_has_a_pipeline_position() -> None:
+    for name, group in REGISTRY["groups"].items():
+        assert group["pipeline"] in ("producer", "final", "both", "none"), name
 
 
 def test_never_lists_cover_the_issue() -> None:
@@ -84,21 +84,23 @@ def test_compiled_module_matches_source() -> None:
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda s: s["families"]["git"].update(pipeline="sometimes"), "families.git.pipeline"),
-        (lambda s: s["families"]["git"].update(colour=1), "unknown key 'colour'"),
-        (lambda s: s["families"]["git"].update(commands="git"), "families.git.commands"),
+        (lambda s: s["groups"]["git"].update(pipeline="sometimes"), "groups.git.pipeline"),
+        (lambda s: s["groups"]["git"].update(colour=1), "unknown key 'colour'"),
+        (lambda s: s["groups"]["git"].update(commands="git"), "groups.git.commands"),
         (
-            lambda s: s["families"].update(bad={"commands": ["vim"], "subcommands": ["*"]}),
+            lambda s: s["groups"].update(bad={"commands": ["vim"], "subcommands": ["*"]}),
             "in a [never] list",
         ),
-        (lambda s: s["families"]["ls"].update(subcommands=["*", "x"]), "must stand alone"),
-        (lambda s: s["families"]["git"].update(never_with=["nosuch -x"]), "not a listed"),
-        (lambda s: s["families"]["uv"].update(delegate=["nosuch"]), "families.uv.delegate"),
+        (lambda s: s["groups"]["ls"].update(subcommands=["*", "x"]), "must stand alone"),
+        (lambda s: s["groups"]["git"].update(never_with=["nosuch -x"]), "not a listed"),
+        (lambda s: s["groups"]["uv"].update(delegate=["nosuch"]), "groups.uv.delegate"),
         (
             lambda s: s["shells"]["bash"].update(dialect="tcsh"),
             "shells.bash.dialect must be one of bash, fish",
         ),
         (lambda s: s.update(extra={}), "unknown top-level"),
+        # "family" names an output family (rtok/filter/family.py) only
+        (lambda s: s.update(families=s.pop("groups")), "unknown top-level tables ['families']"),
     ],
 )
 def test_schema_errors_name_the_table(edit: Any, message: str) -> None:

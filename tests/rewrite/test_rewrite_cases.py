@@ -9,7 +9,7 @@ from rtok.rewrite.rewriter import Settings, edit_points, insertion_points, rewri
 NO_SETTINGS = Settings()
 
 REWRITTEN = [
-    # plain families
+    # plain rewrite groups
     ("git status", "rtok run git status"),
     ("git -C /repo --no-pager log -5", "rtok run git -C /repo --no-pager log -5"),
     ("cargo test --workspace", "rtok run cargo test --workspace"),
@@ -29,7 +29,7 @@ REWRITTEN = [
     ("docker compose ps", "rtok run docker compose ps"),
     ("npx tsc --noEmit", "rtok run npx tsc --noEmit"),
     ('git commit -m "fix: $TICKET"', 'rtok run git commit -m "fix: $TICKET"'),
-    # launchers: rewritten when what they run is itself a family
+    # launchers: rewritten when what they run is itself in a group
     ("uv run pytest -q", "rtok run uv run pytest -q"),
     ("bundle exec rspec spec/a_spec.rb", "rtok run bundle exec rspec spec/a_spec.rb"),
     ("poetry run mypy .", "rtok run poetry run mypy ."),
@@ -233,7 +233,7 @@ LEFT_ALONE = [
     "git log | grep -f patterns.txt",
     "cat file | sort",
     "npm test | head",
-    # not a family / unknown command word
+    # in no group / unknown command word
     "frobnicate --all",
     "$GIT status",
     '"$X" status',
@@ -289,7 +289,7 @@ def test_already_rtok_via_absolute_bin() -> None:
 def test_exclude_commands_word_prefix() -> None:
     settings = Settings(exclude_commands=["git rebase", "playwright", "pytest", "rspec"])
     assert rewrite_command("git rebase main", settings=settings) is None
-    assert rewrite_command("git rebased", settings=settings) is None  # not a family anyway
+    assert rewrite_command("git rebased", settings=settings) is None  # in no group anyway
     assert rewrite_command("git status", settings=settings) == "rtok run git status"
     assert rewrite_command("FOO=1 git rebase main", settings=settings) is None
     assert rewrite_command("timeout 9 git rebase x", settings=settings) is None
@@ -319,7 +319,7 @@ def test_transparent_prefixes() -> None:
         rewrite_command("direnv exec . cargo test", settings=settings)
         == "direnv exec . rtok run cargo test"
     )
-    # No fall-through: an inner command that is not a family leaves the line alone.
+    # No fall-through: an inner command in no group leaves the line alone.
     assert rewrite_command("docker exec web bash", settings=settings) is None
 
 

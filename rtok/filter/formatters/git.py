@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rtok._fast import regex
+from rtok.filter.formatters import declare_complete
 from rtok.filter.protect import carries_secret, is_protected
 
 _EMAIL = regex.compile(r"\s*<[^>]*>")
@@ -356,5 +357,4 @@ def _protects(line: str) -> bool:
 
 
 for _formatter in (git_log, git_show, git_diff, unified_diff):
-    _formatter.protects = _protects  # type: ignore[attr-defined]
-    _formatter.complete = True  # type: ignore[attr-defined]
+    declare_complete(_formatter, _protects)

@@ -12,6 +12,7 @@ or directory`, `Binary file x matches`) are shown as they are, after the groups.
 from __future__ import annotations
 
 from rtok._fast import regex
+from rtok.filter.formatters import declare_complete
 from rtok.filter.formatters.summary import plural
 from rtok.filter.protect import carries_secret, is_protected
 
@@ -309,5 +310,4 @@ def _protects(line: str) -> bool:
 
 
 for _formatter in (grep_grouped, grep_output):
-    _formatter.protects = _protects  # type: ignore[attr-defined]
-    _formatter.complete = True  # type: ignore[attr-defined]
+    declare_complete(_formatter, _protects)

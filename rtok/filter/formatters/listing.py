@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rtok._fast import regex
+from rtok.filter.formatters import declare_complete
 from rtok.filter.protect import is_protected
 
 _LONG = regex.compile(
@@ -78,8 +79,7 @@ def _row_is_not_a_message(line: str) -> bool:
     return _LONG.match(line) is None and is_protected(line)
 
 
-ls_long.protects = _row_is_not_a_message  # type: ignore[attr-defined]
-ls_long.complete = True  # type: ignore[attr-defined]
+declare_complete(ls_long, _row_is_not_a_message)
 
 
 def _human(size: str) -> str:
@@ -184,5 +184,4 @@ def _path_is_not_a_message(line: str) -> bool:
     return line.startswith(_TOOL_MESSAGE) and is_protected(line)
 
 
-paths_by_folder.protects = _path_is_not_a_message  # type: ignore[attr-defined]
-paths_by_folder.complete = True  # type: ignore[attr-defined]
+declare_complete(paths_by_folder, _path_is_not_a_message)

@@ -12,6 +12,7 @@ reading an ordinary file is left to the rule.
 from __future__ import annotations
 
 from rtok._fast import regex
+from rtok.filter.formatters import declare_complete
 from rtok.filter.protect import is_protected
 
 # A time stamp near the start of a line: ISO date/time, syslog `Dec  1 10:16:20`, or the
@@ -73,4 +74,4 @@ def log_lines(text: str) -> list[str] | None:
     return out if len(out) < len(lines) else None
 
 
-log_lines.complete = True  # type: ignore[attr-defined]
+declare_complete(log_lines)
