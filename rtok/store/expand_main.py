@@ -46,6 +46,10 @@ stdout).
   --lines N     stop after N lines
   --grep RE     only lines matching RE, as N:line
   --list        the archived entries, newest first
+
+An output longer than the archive's per-entry cap was kept as its head and its tail: it
+comes back with one marker line where bytes were left out, and stderr (and --list) names
+the byte ranges the archive holds.
 """
 MIN_PREFIX = 4
 
