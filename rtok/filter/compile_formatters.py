@@ -2,7 +2,7 @@
 DISPATCH table of rtok/compiled/default_rules.py.
 
 Build time only (uses tomllib): `rtok.filter.compile_rules.compile_rules` adds
-`dispatch_text()` to the module it writes, and `rtok.filter.family.formatter_for` reads it.
+`dispatch_text()` to the module it writes, and `rtok.filter.dispatch.formatter_for` reads it.
 The table shares the module of the built-in rules because every shortened output reads
 both: one import on the hot path, not two.
 Checked with the helpers and the error type of the other data files (rtok.schema); every

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from rtok.filter.rule import Rule
 
     Reader = Callable[[str], "list[str] | None"]
+    # rtok.filter.dispatch.formatter_for: a family and argv -> its reader, or None
+    Lookup = Callable[[str, list[str]], "Reader | None"]
 
 # npm and pnpm: `> pkg@1.0.0 test` then `> the script`; yarn 1: `$ the script`; tox 4:
 # `py311: commands[0]> pytest`; tox 3: `py311 run-test: commands[0] | pytest`; nox:
@@ -53,7 +55,7 @@ class Section:
         self.lines: list[int] = []
 
 
-def _header_command(lines: list[str], i: int, echoing: bool) -> str:
+def _header_command(lines: list[str], i: int, echoing: bool, lookup: Lookup) -> str:
     """The command a line says starts here, or ""."""
     line = lines[i]
     found = _HEADER.match(line)
@@ -63,12 +65,12 @@ def _header_command(lines: list[str], i: int, echoing: bool) -> str:
         if line.startswith("> ") and (i == 0 or not _PACKAGE_LINE.match(lines[i - 1])):
             return ""
         return found.group("cmd")
-    if echoing and line[:1] not in ("", " ", "\t") and _reads(line):
+    if echoing and line[:1] not in ("", " ", "\t") and _reads(line, lookup):
         return line
     return ""
 
 
-def _reads(command: str) -> bool:
+def _reads(command: str, lookup: Lookup) -> bool:
     """Whether a recipe line runs a program rtok has a summary reader for."""
     from rtok.filter.family import family_of_command
 
@@ -76,24 +78,24 @@ def _reads(command: str) -> bool:
         family, words = family_of_command(command)
     except Exception:
         return False
-    return bool(words) and family not in COMPOSITE and bool(_readers_of(command))
+    return bool(words) and family not in COMPOSITE and bool(_readers_of(command, lookup))
 
 
-def sections(lines: list[str], echoing: bool) -> list[Section]:
+def sections(lines: list[str], echoing: bool, lookup: Lookup) -> list[Section]:
     """The output cut where a header says a command starts (the first section, before any
     header, has no command)."""
     out = [Section("")]
     for i in range(len(lines)):
-        command = _header_command(lines, i, echoing)
+        command = _header_command(lines, i, echoing, lookup)
         if command:
             out.append(Section(command))
         out[-1].lines.append(i)
     return [section for section in out if section.lines]
 
 
-def _readers_of(command: str) -> list[Reader]:
+def _readers_of(command: str, lookup: Lookup) -> list[Reader]:
     """The summary readers of the programs a command runs, in the order it runs them."""
-    from rtok.filter.family import chain, family_of, formatter_for
+    from rtok.filter.family import chain, family_of
     from rtok.filter.formatters.summary import is_summariser
 
     try:
@@ -105,7 +107,7 @@ def _readers_of(command: str) -> list[Reader]:
         family, words = family_of(argv)
         if family in COMPOSITE:
             continue
-        reader = formatter_for(family, words)
+        reader = lookup(family, words)
         if reader is not None and is_summariser(reader) and reader not in readers:
             readers.append(reader)
     return readers
@@ -202,15 +204,17 @@ def _read(raw: list[str], indices: list[int], reader: Reader) -> tuple[list[str]
     return said, {i for i in indices if i not in left and raw[i].strip()}
 
 
-def chain_reader(script: str) -> Reader | None:
+def chain_reader(script: str, lookup: Lookup) -> Reader | None:
     """The reader of a script's output: its lines before any header are the output of the
     programs it chains, read in the order they ran. None when no program has a reader."""
-    if not _readers_of(script):
+    if not _readers_of(script, lookup):
         return None
-    return composite_reader("script", None, script)
+    return composite_reader("script", None, lookup, script)
 
 
-def composite_reader(family: str, fallback: Reader | None, command: str = "") -> Reader:
+def composite_reader(
+    family: str, fallback: Reader | None, lookup: Lookup, command: str = ""
+) -> Reader:
     """A summary reader for an output of several tools (see the module docstring);
     `command` is what printed the lines before the first header."""
     echoing = family in _ECHOING
@@ -218,7 +222,7 @@ def composite_reader(family: str, fallback: Reader | None, command: str = "") ->
     @summariser
     def read(text: str) -> list[str] | None:
         raw = clean_lines(text)
-        parts = sections(raw, echoing)
+        parts = sections(raw, echoing, lookup)
         lead = parts[0] if command and parts and not parts[0].command else None
         if lead is not None:
             lead.command = command  # the lines before any header: no header line of theirs
@@ -226,7 +230,7 @@ def composite_reader(family: str, fallback: Reader | None, command: str = "") ->
         unclaimed: list[int] = []
         read_any = False
         for section in parts:
-            readers = _readers_of(section.command) if section.command else []
+            readers = _readers_of(section.command, lookup) if section.command else []
             if not readers:
                 if section.command and raw[section.lines[0]].strip():
                     unclaimed.append(section.lines[0])

@@ -119,7 +119,7 @@ def _shorten(
 ) -> Shown:
     # Loaded only for an output long enough to cut (hot path: a short run never pays for
     # the rules, the formatters or the renderer); none of them imports this module.
-    from rtok.filter.family import formatter_for
+    from rtok.filter.dispatch import formatter_for
     from rtok.filter.layers import resolve_rule
     from rtok.filter.render import render
 

@@ -24,7 +24,7 @@ from rtok.store.slices import head_cap, tail_cap
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtok.filter.capture import Capture
-    from rtok.filter.family import Formatter
+    from rtok.filter.formatters import Formatter
     from rtok.filter.rule import Rule
     from rtok.filter.settings import Settings
     from rtok.store.archive import ArchiveWriter

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from rtok.filter import engine
 from rtok.filter.composite import sections
-from rtok.filter.family import family_of_command, formatter_for
+from rtok.filter.dispatch import formatter_for
+from rtok.filter.family import family_of_command
 from rtok.filter.protect import is_protected
 from rtok.filter.rule import default_rule
 
@@ -98,7 +99,7 @@ def test_sections_follow_the_headers() -> None:
         "nox > ruff check .",
         "z",
     ]
-    parts = sections(lines, echoing=False)
+    parts = sections(lines, echoing=False, lookup=formatter_for)
     assert [part.command for part in parts] == ["", "xo && ava", "pytest -q", "ruff check ."]
     assert [part.lines for part in parts] == [[0, 1], [2, 3], [4, 5], [6, 7]]
 

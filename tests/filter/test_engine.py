@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rtok.filter import engine
-from rtok.filter.family import family_of, family_of_command, formatter_for
+from rtok.filter.dispatch import formatter_for
+from rtok.filter.family import family_of, family_of_command
 from rtok.filter.formatters import cargo, git, gotest, grep, listing, pytest_fmt
 from rtok.filter.jsonbody import compact_json
 from rtok.filter.rule import Rule, default_rule

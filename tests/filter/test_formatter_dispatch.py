@@ -8,7 +8,8 @@ import pytest
 
 from rtok import resources
 from rtok.filter.compile_formatters import DispatchRow, dispatch_lines, parse_dispatch
-from rtok.filter.family import family_of_command, formatter_for
+from rtok.filter.dispatch import formatter_for
+from rtok.filter.family import family_of_command
 from rtok.filter.formatters import cargo, git, gotest, listing, ruff_format, runners
 from rtok.filter.formatters.diagnostics import diagnostics_for
 from rtok.filter.formatters.summary import is_summariser

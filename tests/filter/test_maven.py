@@ -7,7 +7,8 @@ surefire 2 and 3 print and the edge cases.
 from __future__ import annotations
 
 from rtok.filter import engine
-from rtok.filter.family import family_of_command, formatter_for
+from rtok.filter.dispatch import formatter_for
+from rtok.filter.family import family_of_command
 from rtok.filter.formatters.summary import is_summariser
 from rtok.filter.formatters.surefire import maven_output, surefire_output
 from rtok.filter.rule import default_rule

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rtok.filter.family import family_of_command, formatter_for
+from rtok.filter.dispatch import formatter_for
+from rtok.filter.family import family_of_command
 from rtok.filter.formatters.git import unified_diff
 from rtok.filter.formatters.ruff_format import ruff_format
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from rtok.filter import engine
-from rtok.filter.family import family_of_command, formatter_for
+from rtok.filter.dispatch import formatter_for
+from rtok.filter.family import family_of_command
 from rtok.filter.formatters import cargo, gotest, pytest_fmt, runners
 from rtok.filter.formatters.diagnostics import FORMATTERS as DIAGNOSTICS
 from rtok.filter.formatters.summary import is_summariser

@@ -12,8 +12,9 @@ from functools import cache
 
 import pytest
 
+from rtok.filter.dispatch import formatter_for
 from rtok.filter.engine import normalise
-from rtok.filter.family import family_of_command, formatter_for
+from rtok.filter.family import family_of_command
 from rtok.filter.formatters.summary import is_summariser
 from rtok.filter.protect import is_protected
 from rtok_testing import run_rtok
