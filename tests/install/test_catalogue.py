@@ -180,12 +180,12 @@ def _check_entry_in_place(
 ) -> None:
     """The file still parses and each of rtok's owned entries in it is found in place."""
     _parses(path, installed, folder)
-    owned = [
-        e
+    finders = [
+        e.owned_bytes
         for e in box.edits(agent, scope, "install")
         if os.path.abspath(e.path) == path and e.owned_bytes is not None
     ]
-    assert owned and all(e.owned_bytes(installed) for e in owned), "entry not found in place"
+    assert finders and all(find(installed) for find in finders), "entry not found in place"
 
 
 @pytest.mark.parametrize(("agent", "scope", "index", "fixture"), _cases())
