@@ -148,7 +148,7 @@ def _take_no_color(args: list[str]) -> list[str]:
     """`--no-color` among rtok's own options (`rtok verify --no-color` as well as
     `rtok --no-color verify`), never in a command rtok runs (after `--`, or after `run`,
     `mcp`, ...); the arguments without it."""
-    from rtok.cli.entry import HOT_PATH_VERBS
+    from rtok.cli.process import HOT_PATH_VERBS
 
     end = args.index("--") if "--" in args else len(args)
     for index, word in enumerate(args[:end]):
@@ -162,6 +162,6 @@ def _take_no_color(args: list[str]) -> list[str]:
 
 
 def _flush_caches() -> None:
-    from rtok.cli.entry import flush_caches
+    from rtok.cli.process import flush_caches
 
     flush_caches()

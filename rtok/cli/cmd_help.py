@@ -9,7 +9,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from rtok.cli import cmd_hotpath
-from rtok.cli.entry import HOT_PATH_VERBS
+from rtok.cli.process import HOT_PATH_VERBS
 
 
 def register(app: typer.Typer) -> None:

@@ -15,7 +15,8 @@ from typing import Annotated, Any
 
 import typer
 
-from rtok.cli.entry import HELP_OPTIONS, HOT_PATH_VERBS
+from rtok.cli.entry import HELP_OPTIONS
+from rtok.cli.process import HOT_PATH_VERBS
 
 _HELP = {
     "hook": "Answer an agent's pre-tool hook (agent JSON on stdin, reply on stdout). Never blocks.",

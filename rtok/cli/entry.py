@@ -10,15 +10,8 @@ from __future__ import annotations
 import gc
 import sys
 
-# verb -> (module, function). Each function takes the argument list after the verb and
-# returns an exit status. Keep the modules stdlib-only (see tests/test_hot_path_imports.py).
-HOT_PATH_VERBS: dict[str, tuple[str, str]] = {
-    "hook": ("rtok.hooks.main", "main"),
-    "rewrite": ("rtok.rewrite.main", "main"),
-    "run": ("rtok.filter.run_main", "main"),
-    "filter": ("rtok.filter.filter_main", "main"),
-    "expand": ("rtok.store.expand_main", "main"),
-}
+from rtok.cli.process import HOT_PATH_VERBS, flush_caches, stdout_to_devnull
+
 # Verbs that end with os._exit once their output is flushed: interpreter teardown costs
 # a hook process a quarter of its life while the agent waits for it to exit. It is also
 # where rtok._fast.preload writes a verb's bundle.
@@ -91,34 +84,12 @@ def _run_process(verb: str, module_name: str, func_name: str, rest: list[str]) -
     return status
 
 
-def flush_caches() -> None:
-    """Write what this run added to the caches (rtok._fast.regex, rtok._fast.cachefile): only
-    once a verb has finished, so a cancelled run, or a module merely imported, writes
-    none."""
-    for name in ("rtok._fast.regex", "rtok._fast.cachefile"):
-        module = sys.modules.get(name)
-        if module is not None:
-            module.flush()
-
-
 def _flush_stdout() -> None:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
         stdout_to_devnull()
     except (OSError, ValueError, AttributeError):
-        pass
-
-
-def stdout_to_devnull() -> None:
-    """stdout's reader closed: point fd 1 at /dev/null so no later flush fails."""
-    from rtok._fast import oslite as os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.close(devnull)
-    except OSError:
         pass
 
 

@@ -133,7 +133,7 @@ class _QuietWhenClosed(io.FileIO):
 
 def reader_gone() -> None:
     """Point stdout at /dev/null: nothing more is said to a reader that left."""
-    from rtok.cli.entry import stdout_to_devnull
+    from rtok.cli.process import stdout_to_devnull
 
     _reader_gone[0] = True
     stdout_to_devnull()

@@ -13,7 +13,7 @@ import pytest
 from rtok import __version__
 from rtok._fast import launcher
 from rtok.cli import app as cli_app
-from rtok.cli.entry import HOT_PATH_VERBS
+from rtok.cli.process import HOT_PATH_VERBS
 from rtok.filter import filter_main, run_main
 from rtok.rewrite import main as rewrite_main
 from rtok.store import expand_main

@@ -26,7 +26,8 @@ FORBIDDEN = (
 
 PROBE = """
 import json, sys
-from rtok.cli.entry import flush_caches, main
+from rtok.cli.entry import main
+from rtok.cli.process import flush_caches
 status = main(json.loads(sys.argv[1]))
 sys.stdout.flush()
 flush_caches()  # what a process run of the verb does once it has finished
@@ -74,7 +75,7 @@ def test_trusted_families_does_not_parse_toml_when_nothing_changed(tmp_path: obj
     probe = (
         "import sys; from rtok.filter.layers import trusted_families;"
         " trusted_families('.'); print('tomllib' in sys.modules);"
-        " from rtok.cli.entry import flush_caches; flush_caches()"
+        " from rtok.cli.process import flush_caches; flush_caches()"
     )
     first = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
