@@ -163,7 +163,7 @@ def bench_home(tmp: str) -> tuple[dict[str, str], str]:
     # A temporary dir of its own: where a read-only state dir's preload bundles go.
     env["TMPDIR"] = os.path.join(tmp, "tmpdir")
     os.makedirs(env["TMPDIR"])
-    code = "import sys, os; from rtok import launcher; print(launcher.ensure())"
+    code = "import sys, os; from rtok._fast import launcher; print(launcher.ensure())"
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
