@@ -29,16 +29,10 @@ LINE_CHARS = 2000
 
 
 def sha256() -> Any:
-    """A SHA-256 hasher from the builtin module (`_sha256` on 3.11, `_sha2` later):
-    `hashlib` loads OpenSSL and blake2 first, which costs a run more than the hashing."""
-    for name in ("_sha256", "_sha2"):
-        try:
-            return __import__(name).sha256()
-        except (ImportError, AttributeError):
-            continue
-    import hashlib
+    """A SHA-256 hasher (`rtok.fileio.sha256`: the builtin module, not `hashlib`)."""
+    from rtok.fileio import sha256 as new_hasher
 
-    return hashlib.sha256()
+    return new_hasher()
 
 
 class Capture:
