@@ -26,22 +26,40 @@ OSLITE = Path(oslite.__file__)
 
 def _declared() -> tuple[set[str], set[str]]:
     """(module names, `os.path` names) the type checker sees declared for oslite."""
-    tree = ast.parse(OSLITE.read_text())
+    return _declared_in(ast.parse(OSLITE.read_text()))
+
+
+def _declared_in(tree: ast.Module) -> tuple[set[str], set[str]]:
     names: set[str] = set()
     path_names: set[str] = set()
     for top in tree.body:
         if isinstance(top, ast.ClassDef) and top.name == "_LitePath":
-            for item in top.body:
-                if isinstance(item, ast.Assign):
-                    path_names.update(t.id for t in item.targets if isinstance(t, ast.Name))
-        if not (isinstance(top, ast.If) and ast.unparse(top.test) == "TYPE_CHECKING"):
-            continue
-        for node in top.body:
-            if isinstance(node, ast.ImportFrom) and node.module == "os":
-                names.update(alias.asname or alias.name for alias in node.names)
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                names.add(node.target.id)
+            path_names.update(_assigned(top.body))
+        if isinstance(top, ast.If) and ast.unparse(top.test) == "TYPE_CHECKING":
+            names.update(_type_checking_names(top.body))
     return names, path_names
+
+
+def _assigned(body: list[ast.stmt]) -> set[str]:
+    """Names a class body assigns with `=`."""
+    return {
+        target.id
+        for item in body
+        if isinstance(item, ast.Assign)
+        for target in item.targets
+        if isinstance(target, ast.Name)
+    }
+
+
+def _type_checking_names(body: list[ast.stmt]) -> set[str]:
+    """Names an `if TYPE_CHECKING:` block imports from `os` or declares with a type."""
+    names: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.ImportFrom) and node.module == "os":
+            names.update(alias.asname or alias.name for alias in node.names)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
 
 
 def _mypy(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
