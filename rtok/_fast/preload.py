@@ -320,10 +320,11 @@ def _install(entries: list[Entry]) -> None:
 def save() -> None:
     """Write the bundle noted by `start()`: from the rtok modules this run loaded, or the
     one read with the modules this run had to import besides."""
-    try:  # noqa: SIM105 (contextlib costs start-up time)
-        _write_record()
-    except OSError:
-        pass  # a cache: the next run checks the whole bundle again
+    if _BUNDLED:  # (a bundle this run did not use is about to be replaced)
+        try:  # noqa: SIM105 (contextlib costs start-up time)
+            _write_record()
+        except OSError:
+            pass  # a cache: the next run checks the whole bundle again
     if not _TO_SAVE:
         return
     path = _TO_SAVE.pop()
