@@ -5,13 +5,18 @@ Stdlib only and free of typing imports, so the hot path may import it too.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 _sha256_impl: list[object] = []
 
 
-def sha256_hex(data: bytes) -> str:
-    """Hex SHA-256 of `data`. The interpreter's built-in module loads in well under a
-    millisecond; `hashlib` loads OpenSSL first, so it is only the fallback. The choice is
-    made once: a failed import costs a search of sys.path."""
+def sha256() -> Any:
+    """A new SHA-256 hasher, from the interpreter's built-in module (`_sha256` on 3.11,
+    `_sha2` later) when it has one: it loads in well under a millisecond, while `hashlib`
+    loads OpenSSL and blake2 first, so that is only the fallback. The one probe for it in
+    rtok; the choice is made once (a failed import costs a search of sys.path)."""
     if not _sha256_impl:
         for name in ("_sha2", "_sha256"):
             try:
@@ -23,7 +28,14 @@ def sha256_hex(data: bytes) -> str:
             import hashlib
 
             _sha256_impl.append(hashlib.sha256)
-    digest: str = _sha256_impl[0](data).hexdigest()  # type: ignore[operator]
+    return _sha256_impl[0]()  # type: ignore[operator]
+
+
+def sha256_hex(data: bytes) -> str:
+    """Hex SHA-256 of `data` (see `sha256`)."""
+    hasher = sha256()
+    hasher.update(data)
+    digest: str = hasher.hexdigest()
     return digest
 
 

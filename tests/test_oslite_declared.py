@@ -26,18 +26,22 @@ OSLITE = Path(oslite.__file__)
 
 def _declared() -> tuple[set[str], set[str]]:
     """(module names, `os.path` names) the type checker sees declared for oslite."""
-    tree = ast.parse(OSLITE.read_text())
+    return _declared_in(ast.parse(OSLITE.read_text()))
+
+
+def _declared_in(tree: ast.Module) -> tuple[set[str], set[str]]:
     names: set[str] = set()
     path_names: set[str] = set()
     for top in tree.body:
         if isinstance(top, ast.ClassDef) and top.name == "_LitePath":
-            path_names.update(_assigned_names(top.body))
+            path_names.update(_assigned(top.body))
         if isinstance(top, ast.If) and ast.unparse(top.test) == "TYPE_CHECKING":
             names.update(_type_checking_names(top.body))
     return names, path_names
 
 
-def _assigned_names(body: list[ast.stmt]) -> set[str]:
+def _assigned(body: list[ast.stmt]) -> set[str]:
+    """Names a class body assigns with `=`."""
     return {
         target.id
         for item in body
@@ -48,7 +52,7 @@ def _assigned_names(body: list[ast.stmt]) -> set[str]:
 
 
 def _type_checking_names(body: list[ast.stmt]) -> set[str]:
-    """The names imported from `os` and annotated in an `if TYPE_CHECKING:` block."""
+    """Names an `if TYPE_CHECKING:` block imports from `os` or declares with a type."""
     names: set[str] = set()
     for node in body:
         if isinstance(node, ast.ImportFrom) and node.module == "os":

@@ -21,6 +21,9 @@ PACKAGE = Path(preload.__file__).resolve().parents[1]
 # The interpreter matrix (tests/test_interpreter_matrix.py) runs fewer per interpreter; read
 # at import, before the per-test environment drops RTOK_* variables.
 BIT_FLIPS = int(os.environ.get("RTOK_TEST_BIT_FLIPS", "300"))
+# What a bundled run still imports through the import system: the preloader alone (the
+# launcher's boot imports it as a top-level module; `rtok` itself comes from the bundle).
+BOOTED = {"preload"}
 PAYLOAD = (
     b'{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash",'
     b'"tool_input":{"command":"git status"},"cwd":"/tmp"}'
@@ -65,7 +68,7 @@ def _start(
         else:
             kept.append(line)
     result.stderr = "".join(kept).encode()
-    return result, {name for name in loaded if name.startswith("rtok")}
+    return result, {name for name in loaded if name.startswith("rtok") or name == "preload"}
 
 
 def _bundle(launcher_path: Path, verb: str) -> Path:
@@ -94,7 +97,7 @@ def test_a_bundled_run_answers_as_a_normal_one(
     assert "rtok.cli.entry" in first_loaded
     second, second_loaded = _start(root, launcher_path, args, stdin)
     # Only the package and the preloader go through the import system now.
-    assert second_loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
+    assert second_loaded == BOOTED
     assert (second.returncode, second.stdout, second.stderr) == (
         first.returncode,
         first.stdout,
@@ -115,7 +118,7 @@ def test_a_changed_source_is_never_run_from_a_stale_bundle(root: Path, tmp_path:
     assert result.returncode == 3 and "rtok.shell.words" in loaded
     assert bundle.read_bytes() != before  # made again from the current sources
     _, loaded = _start(root, launcher_path, ["rewrite", "git status"])
-    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
+    assert loaded == BOOTED
 
 
 @pytest.mark.parametrize("content", [b"", b"not marshal data", b"\x00" * 64])
@@ -128,7 +131,7 @@ def test_a_damaged_bundle_is_replaced(content: bytes, root: Path, tmp_path: Path
     assert result.returncode == 3 and result.stdout.endswith(b"run git status")
     assert "rtok.rewrite.rewriter" in loaded
     _, loaded = _start(root, launcher_path, ["rewrite", "git status"])
-    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
+    assert loaded == BOOTED
 
 
 def test_a_bundle_of_another_installation_is_not_used(root: Path, tmp_path: Path) -> None:
@@ -250,19 +253,19 @@ def test_a_bundle_grows_to_the_modules_a_later_run_needs(root: Path, tmp_path: P
     passthrough = PAYLOAD.replace(b'"tool_name":"Bash"', b'"tool_name":"Read"')
     _start(root, launcher_path, ["hook", "claude"], passthrough)
     _, loaded = _start(root, launcher_path, ["hook", "claude"], passthrough)
-    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
+    assert loaded == BOOTED
     # A rewrite needs modules a passthrough never loaded: they are imported, then added.
     first, loaded = _start(root, launcher_path, ["hook", "claude"], PAYLOAD)
     assert "rtok.rewrite.rewriter" in loaded
     second, loaded = _start(root, launcher_path, ["hook", "claude"], PAYLOAD)
-    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
+    assert loaded == BOOTED
     assert (second.returncode, second.stdout, second.stderr) == (
         first.returncode,
         first.stdout,
         first.stderr,
     )
     _, loaded = _start(root, launcher_path, ["hook", "claude"], passthrough)
-    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
+    assert loaded == BOOTED
 
 
 NOTED = (
@@ -319,7 +322,7 @@ def test_a_read_only_state_dir_never_rebuilds_the_bundle(
         assert first.returncode == 3 and "rtok.rewrite.rewriter" in loaded
         assert spare.stat().st_mode & 0o777 == 0o700
         second, loaded = _start_argv(_read_only_argv([state], rewrite))
-        assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
+        assert loaded == BOOTED
         assert (second.returncode, second.stdout, second.stderr) == (
             first.returncode,
             first.stdout,
@@ -388,7 +391,7 @@ def _start_argv(argv: list[str]) -> tuple[subprocess.CompletedProcess[bytes], se
         if line.startswith("import time:") and line.count("|") == 2
     }
     result.stderr = "".join(line for line in lines if not line.startswith("import time:")).encode()
-    return result, {name for name in loaded if name.startswith("rtok")}
+    return result, {name for name in loaded if name.startswith("rtok") or name == "preload"}
 
 
 @pytest.mark.parametrize("foreign_owner", [False, True])
@@ -409,7 +412,7 @@ def test_a_loose_or_foreign_bundle_is_never_run_and_is_replaced(
     assert result.returncode == 3 and "rtok.rewrite.rewriter" in loaded
     assert bundle.stat().st_uid == os.geteuid() and bundle.stat().st_mode & 0o777 == 0o600
     _, loaded = _start(root, launcher_path, ["rewrite", "git status"])
-    assert loaded == {"rtok", "rtok._fast", "rtok._fast.preload"}
+    assert loaded == BOOTED
 
 
 @pytest.mark.parametrize("loose", ["bin", "data", "preload"])
@@ -482,3 +485,86 @@ def test_problems_name_a_damaged_bundle_and_clear_untrusted_removes_it(
     ]
     assert preload.clear_untrusted(str(launcher_path)) == [str(bundle)]
     assert not bundle.exists() and preload.problems(str(launcher_path)) == []
+
+
+def test_a_verified_record_does_not_outlive_a_write(root: Path, tmp_path: Path) -> None:
+    """Once a bundle's checksum matched and its last change is settled, a record beside it
+    spares the next runs the hashing; a write into the bundle (even one that puts the
+    mtime back) moves its change time, so the damage is caught as without a record."""
+    import time
+
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    args = ["hook", "claude"]
+    expected, _ = _start(root, launcher_path, args, PAYLOAD, cwd=tmp_path)
+    bundle = _bundle(launcher_path, "hook")
+    record = Path(f"{bundle}.ok")
+    _start(root, launcher_path, args, PAYLOAD, cwd=tmp_path)
+    assert not record.exists()  # changed too recently to be recorded
+    time.sleep(2.2)
+    _start(root, launcher_path, args, PAYLOAD, cwd=tmp_path)
+    assert record.exists() and record.stat().st_mode & 0o777 == 0o600
+    result, loaded = _start(root, launcher_path, args, PAYLOAD, cwd=tmp_path)
+    assert (result.stdout, loaded) == (expected.stdout, BOOTED)
+    good = bundle.read_bytes()
+    before = bundle.stat()
+    damaged = bytearray(good)
+    damaged[len(good) // 2] ^= 0x10
+    with open(bundle, "r+b") as handle:
+        handle.write(damaged)
+    os.utime(bundle, ns=(before.st_atime_ns, before.st_mtime_ns))
+    result, loaded = _start(root, launcher_path, args, PAYLOAD, cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (0, expected.stdout, b"")
+    assert "rtok.hooks.main" in loaded  # imported: the damaged bundle was not used
+    assert preload.problems(str(launcher_path)) == []  # and it was made again
+
+
+def _constants(code: object) -> list[object]:
+    found: list[object] = []
+    for value in getattr(code, "co_consts", ()):
+        found.append(value)
+        found.extend(_constants(value))
+    return found
+
+
+def test_bundles_leave_out_the_docstrings_nothing_reads(root: Path, tmp_path: Path) -> None:
+    """Function and class docstrings are not bundled, nor a module's own unless its source
+    reads `__doc__` (`rtok rewrite --help` prints its module's), and the replies are the
+    same."""
+    import ast
+    import marshal
+
+    launcher_path = tmp_path / "bin" / "rtok"
+    launcher_path.parent.mkdir()
+    first, _ = _start(root, launcher_path, ["rewrite", "git status"])
+    second, loaded = _start(root, launcher_path, ["rewrite", "git status"])
+    assert (
+        (first.returncode, first.stdout)
+        == (second.returncode, second.stdout)
+        == (
+            3,
+            b"rtok run git status",
+        )
+    )
+    assert loaded == BOOTED
+    data = _bundle(launcher_path, "rewrite").read_bytes()
+    _, entries = marshal.loads(data[len(preload._MAGIC) + 8 :])
+    dropped = kept = 0
+    for name, _, source, _, _, code in entries:
+        text = Path(source).read_text(encoding="utf-8")
+        constants = [value for value in _constants(marshal.loads(code)) if isinstance(value, str)]
+        for node in ast.walk(ast.parse(text)):
+            if not isinstance(
+                node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+            ):
+                continue
+            doc = ast.get_docstring(node, clean=False)
+            if doc is None:
+                continue
+            if isinstance(node, ast.Module) and "__doc__" in text:
+                assert doc in constants, name
+                kept += 1
+            else:
+                assert doc not in constants, (name, doc[:60])
+                dropped += 1
+    assert kept >= 1 and dropped > 50

@@ -28,11 +28,14 @@ from rtok import __version__, paths
 
 MARK = "# rtok launcher"
 HOT_VERBS = ("hook", "rewrite", "run", "filter", "expand")
-# sys.argv arrives as [-c, package dir, launcher path, args...]; rtok._fast.preload loads the
-# verb's modules from one file when it can (see rtok/_fast/preload.py).
+# sys.argv arrives as [-c, package dir, launcher path, args...]. rtok._fast.preload loads
+# the verb's modules from one file when it can (see rtok/_fast/preload.py); it is imported
+# as the top-level `preload` from its own folder, so that no package goes through the
+# import system before the bundle is read (the bundle holds `rtok` and `rtok._fast` too).
 BOOT = (
-    "import sys;sys.path.insert(0,sys.argv.pop(1));sys.argv[0]=sys.argv.pop(1);"
-    "import rtok._fast.preload;rtok._fast.preload.start();"
+    "import sys;r=sys.argv.pop(1);sys.argv[0]=sys.argv.pop(1);"
+    'sys.path.insert(0,r+"/rtok/_fast");import preload;sys.path[0]=r;'
+    "sys.modules[preload.SELF]=preload;preload.start();"
     "from rtok.cli.entry import main;sys.exit(main())"
 )
 

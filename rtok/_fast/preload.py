@@ -3,7 +3,9 @@
 Stdlib only, and only builtin modules: this runs before any other rtok module. Each module
 the import system loads costs a fresh interpreter about as much as a small module's whole
 body (finders, specs, locks, a stat and a read of its cached bytecode), and `rtok hook`
-loads about 25 of them. The launcher's start (`rtok._fast.launcher.BOOT`) calls `start()` first:
+loads about 25 of them. The launcher's start (`rtok._fast.launcher.BOOT`) imports this module
+as the top-level `preload` (so `rtok` and `rtok._fast` come from the bundle too) and calls
+`start()` first:
 
 * the verb's bundle (`<launcher dir>/preload/<verb>-<cache tag>-<magic>.bin`) holds, for
   every rtok module that verb loaded when the bundle was made, its source path, the
@@ -16,13 +18,19 @@ loads about 25 of them. The launcher's start (`rtok._fast.launcher.BOOT`) calls 
   bundle's folder, the launcher's and the state dir above it) and only when the file is the
   user's, not group/world-writable, and its checksum (`_imp.source_hash`, a keyed SipHash
   of everything after the header) matches: a damaged or foreign bundle is never
-  unmarshalled, it is replaced. `problems()` says what `rtok doctor` reports;
-  `clear_untrusted()` (run by `rtok init`) removes what would be ignored;
+  unmarshalled, it is replaced. Hashing a hook's bundle is about 1.1 million
+  instructions, so once it matched on a bundle whose last change is two seconds old, a
+  verified record (`<bundle>.ok`: inode, change time, size, checksum) spares later runs
+  the hashing; any write to the bundle moves its change time, which no one can set
+  back, and the record no longer matches. `problems()` (what `rtok doctor` reports)
+  always hashes; `clear_untrusted()` (run by `rtok init`) removes what would be ignored;
+* a bundle holds each module's code without the docstrings nothing reads (functions',
+  classes', and a module's own unless its source names `__doc__`), compiled from the
+  source with the same line numbers;
 * when the bundle is missing, damaged, made by another interpreter or another
   installation, or any source changed (an upgrade, an edit), nothing is preloaded and the
   modules load the usual way; `save()` then writes a new bundle from the modules this run
-  loaded (their code read from the `.pyc` the import system just used, compiled only when
-  there is none), but only when the folder is writable. When it is not (a read-only state
+  loaded, but only when the folder is writable. When it is not (a read-only state
   dir, as in an agent's sandbox, or one not the user's alone), the bundle lives in the
   user's own folder in the temporary dir (`$TMPDIR/rtok-<uid>-preload`, 0700, used only
   when it is a real folder the user owns alone); when that cannot be written either,
@@ -43,7 +51,6 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from os import stat_result
     from types import ModuleType as _Module
 else:
     _Module = type(sys)  # `types` is not loaded yet at this point
@@ -53,7 +60,19 @@ _MAGIC: bytes = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
 _KEY = 0x72746F6B
 _HEADER = len(_MAGIC) + 8
 _W_OK = 2
+_ONLY_AST = 0x400  # ast.PyCF_ONLY_AST, without importing ast
+_DOC_HOLDERS = ("Module", "ClassDef", "FunctionDef", "AsyncFunctionDef")
 Entry = tuple[str, bool, str, int, int, bytes]
+# This module's name in the package; the launcher's boot imports it as the top-level
+# `preload` (no package import before the bundle is read) and files it under this name too.
+SELF = "rtok._fast.preload"
+# A verified record (`<bundle>.ok`) is written only for a bundle whose inode changed at
+# least this long ago: a later write, however quick, then gives it another change time,
+# even where the filesystem keeps change times in whole seconds.
+_SETTLED_NS = 2_000_000_000
+# [bundle path, record] of a bundle whose checksum this run checked and that has no
+# record yet: written after the output, with the bundle (see _checked_bytes).
+_TO_RECORD: list[object] = []
 # name -> marshalled code of a module not run yet
 _PENDING: dict[str, bytes] = {}
 # The bundle to write at exit: when none current was read and the folder is writable, or
@@ -193,8 +212,13 @@ def _writable(folder: str) -> bool:
     return False
 
 
-def _checked_bytes(path: str) -> memoryview | None:
-    """The bundle's payload when the file is the user's own, private and intact."""
+def _checked_bytes(path: str, full: bool = False) -> memoryview | None:
+    """The bundle's payload when the file is the user's own, private and intact.
+
+    Intact means its checksum matches, or (unless `full`) that a verified record beside
+    it names this very file as it was when its checksum last matched: inode, change time
+    (which any write moves, and no one can set back), size and checksum. Checking the
+    record costs one small read instead of hashing the whole bundle."""
     import _imp
     import posix
 
@@ -210,9 +234,43 @@ def _checked_bytes(path: str) -> memoryview | None:
     if len(data) <= _HEADER or data[: len(_MAGIC)] != _MAGIC:
         return None
     payload = memoryview(data)[_HEADER:]
-    if _imp.source_hash(_KEY, payload) != data[len(_MAGIC) : _HEADER]:
+    checksum = data[len(_MAGIC) : _HEADER]
+    record = b"%d %d %d %s" % (stat.st_ino, stat.st_ctime_ns, stat.st_size, checksum.hex().encode())
+    if not full and _record_of(path) == record:
+        return payload
+    if _imp.source_hash(_KEY, payload) != checksum:
         return None
+    if not full:
+        _TO_RECORD[:] = [path, record, stat.st_ctime_ns]
     return payload
+
+
+def _record_of(path: str) -> bytes:
+    import posix
+
+    try:
+        fd = posix.open(f"{path}.ok", posix.O_RDONLY | posix.O_CLOEXEC)
+    except OSError:
+        return b""
+    try:
+        return posix.read(fd, 256)
+    finally:
+        posix.close(fd)
+
+
+def _write_record() -> None:
+    """Write the verified record of the bundle this run checked in full, once its last
+    change is old enough that no later write can share its change time."""
+    import time
+
+    if not _TO_RECORD:
+        return
+    path, record, changed = _TO_RECORD
+    if not isinstance(path, str) or not isinstance(record, bytes) or not isinstance(changed, int):
+        return
+    if time.time_ns() - changed < _SETTLED_NS:
+        return
+    _replace_file(f"{path}.ok", record)
 
 
 def _read(path: str, root: str) -> list[Entry] | None:
@@ -254,11 +312,19 @@ def _install(entries: list[Entry]) -> None:
         parent, _, child = name.rpartition(".")
         if parent in sys.modules:
             setattr(sys.modules[parent], child, created_module)
+    package, _, child = SELF.rpartition(".")
+    if SELF in sys.modules and package in sys.modules:
+        sys.modules[package].__dict__.setdefault(child, sys.modules[SELF])
 
 
 def save() -> None:
     """Write the bundle noted by `start()`: from the rtok modules this run loaded, or the
     one read with the modules this run had to import besides."""
+    if _BUNDLED:  # (a bundle this run did not use is about to be replaced)
+        try:  # noqa: SIM105 (contextlib costs start-up time)
+            _write_record()
+        except OSError:
+            pass  # a cache: the next run checks the whole bundle again
     if not _TO_SAVE:
         return
     path = _TO_SAVE.pop()
@@ -278,7 +344,9 @@ def _entries(skip: set[str]) -> list[Entry]:
 
     entries: list[Entry] = []
     for name, module in list(sys.modules.items()):
-        if not name.startswith("rtok.") or name == __name__ or name in skip:
+        if not (name == "rtok" or name.startswith("rtok.")) or name in skip:
+            continue
+        if module is sys.modules.get(__name__) or name == SELF:
             continue
         source = module.__dict__.get("__file__")
         if not isinstance(source, str) or not source.endswith(".py"):
@@ -291,33 +359,47 @@ def _entries(skip: set[str]) -> list[Entry]:
                 source,
                 stat.st_mtime_ns,
                 stat.st_size,
-                _code(module, source, stat),
+                _code(source),
             )
         )
     return entries
 
 
-def _code(module: _Module, source: str, stat: stat_result) -> bytes:
-    """The module's marshalled code: from the `.pyc` the import system used when it
-    matches the source (timestamp-based, same magic), else compiled again."""
-    spec = module.__dict__.get("__spec__")
-    cached = getattr(spec, "cached", None)
-    if isinstance(cached, str):
-        try:
-            with open(cached, "rb") as handle:
-                data = handle.read()
-            if (
-                data[:4] == _MAGIC
-                and data[4:8] == b"\0\0\0\0"
-                and int.from_bytes(data[8:12], "little") == int(stat.st_mtime) & 0xFFFFFFFF
-                and int.from_bytes(data[12:16], "little") == stat.st_size & 0xFFFFFFFF
-            ):
-                return data[16:]
-        except OSError:
-            pass
+def _code(source: str) -> bytes:
+    """The module's marshalled code, compiled from its source without the docstrings
+    nothing on the hot path reads: those of functions and classes, and the module's own
+    unless its source names `__doc__` (as `rtok rewrite --help` does). Fewer bytes to
+    check and unmarshal on every run; line numbers stay as in the source."""
     with open(source, "rb") as handle:
-        code = compile(handle.read(), source, "exec", dont_inherit=True)
-    return marshal.dumps(code)
+        text = handle.read()
+    tree = compile(text, source, "exec", _ONLY_AST, dont_inherit=True)
+    _drop_docstrings(tree, keep_module=b"__doc__" in text)
+    return marshal.dumps(compile(tree, source, "exec", dont_inherit=True))
+
+
+def _drop_docstrings(tree: object, keep_module: bool) -> None:
+    """Remove each docstring from the syntax tree (one that is a whole body becomes a
+    constant None, a statement the compiler drops), except the module's when
+    `keep_module`."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        kind = type(node).__name__
+        body = getattr(node, "body", None)
+        if kind in _DOC_HOLDERS and not (keep_module and kind == "Module") and body:
+            first = body[0]
+            value = getattr(first, "value", None)
+            if type(first).__name__ == "Expr" and isinstance(getattr(value, "value", 0), str):
+                if len(body) > 1:
+                    del body[0]  # (a `from __future__` import may follow)
+                else:
+                    value.value = None  # type: ignore[union-attr]
+        for field in getattr(node, "_fields", ()):
+            child = getattr(node, field, None)
+            if isinstance(child, list):
+                stack.extend(child)
+            elif hasattr(child, "_fields"):
+                stack.append(child)
 
 
 def _write(path: str, entries: list[Entry]) -> None:
@@ -330,12 +412,18 @@ def _write(path: str, entries: list[Entry]) -> None:
     except FileExistsError:
         pass
     payload = marshal.dumps((sys.path[0], entries))
+    _replace_file(path, _MAGIC + _imp.source_hash(_KEY, payload) + payload)
+
+
+def _replace_file(path: str, data: bytes) -> None:
+    import posix
+
     temporary = f"{path}.{posix.getpid()}.tmp"
     fd = posix.open(
         temporary, posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC | posix.O_CLOEXEC, 0o600
     )
     with open(fd, "wb") as handle:
-        handle.write(_MAGIC + _imp.source_hash(_KEY, payload) + payload)
+        handle.write(data)
     posix.replace(temporary, path)
 
 
@@ -354,7 +442,7 @@ def problems(launcher: str) -> list[tuple[str, bool]]:
         for current in _untrusted_folders(_folders(folder))
     ]
     for path in _bundles(folder):
-        if _checked_bytes(path) is None:
+        if _checked_bytes(path, full=True) is None:
             try:
                 stat = posix.lstat(path)
             except OSError:
@@ -376,12 +464,13 @@ def clear_untrusted(launcher: str) -> list[str]:
         return [folder]
     removed = []
     for path in _bundles(folder):
-        if _checked_bytes(path) is None:
+        if _checked_bytes(path, full=True) is None:
             try:
                 import posix
 
                 posix.unlink(path)
                 removed.append(path)
+                posix.unlink(f"{path}.ok")
             except OSError:
                 pass
     return removed

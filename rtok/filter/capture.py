@@ -18,7 +18,7 @@ one archive writer (`writer_factory` returns the same writer to each).
 
 from __future__ import annotations
 
-from rtok.store.digest import sha256
+from rtok.fileio import sha256
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ names the entry) loads neither zlib nor SQLite.
 
 from __future__ import annotations
 
-from rtok.store.digest import sha256
+from rtok.fileio import sha256
 
 ID_LENGTH = 12
 

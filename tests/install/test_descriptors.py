@@ -13,7 +13,12 @@ import pytest
 from agent_harness import Sandbox, read
 
 from rtok.install import descriptor, integrations
-from rtok.install.targets.commands import hook_command, is_rtok_hook_command, registered_binary
+from rtok.install.targets.commands import (
+    hook_command,
+    is_edited_rtok_hook_command,
+    is_rtok_hook_command,
+    registered_binary,
+)
 from rtok.install.targets.toml_hooks import codex_group_hash
 
 
@@ -265,11 +270,16 @@ def test_detection_by_binary_on_path_or_config_dir(tmp_path: Path) -> None:
 
 def test_hook_command_is_quoted_and_recognised() -> None:
     command = hook_command("/opt/my tools/rtok", "claude")
-    assert command == "'/opt/my tools/rtok' hook claude"
+    assert command == (
+        "[ -x '/opt/my tools/rtok' ] && exec '/opt/my tools/rtok' hook claude || true"
+    )
     assert is_rtok_hook_command(command, "claude")
     assert not is_rtok_hook_command(command, "codex")
+    assert is_rtok_hook_command("'/opt/my tools/rtok' hook claude", "claude")  # earlier form
+    assert hook_command("rtok", "claude") == "rtok hook claude"  # no path to check
     degraded = hook_command("/x/rtok", "copilot", fail_closed=True)
-    assert degraded == "/x/rtok hook copilot || true"
+    assert degraded == "[ -x /x/rtok ] && /x/rtok hook copilot || true"
+    assert is_rtok_hook_command("/x/rtok hook copilot || true", "copilot")
     assert is_rtok_hook_command(degraded, "copilot")
     json_degraded = hook_command(
         "/x/rtok", "antigravity", fail_closed=True, no_opinion='{"decision":"allow"}'
@@ -283,10 +293,18 @@ def test_hook_command_is_quoted_and_recognised() -> None:
         "/x/rtok hook claude || rm -rf ~",
         "'/x/rtok hook claude",
         "/x/rtok claude hook",
+        "[ -x /x/rtok ] && exec /x/rtok hook claude",
+        "[ -x /x/other ] && exec /x/rtok hook claude || true",
+        "[ -x /x/rtok ] && exec /x/rtok hook claude || rm -rf ~",
+        "[ -x /x/rtok ] || exec /x/rtok hook claude || true",
         42,
     ]:
         assert not is_rtok_hook_command(foreign, "claude"), foreign
     assert is_rtok_hook_command('"C:\\\\Tools\\\\rtok.exe" hook claude', "claude")
+    # A guard that names another rtok path is still rtok's entry (its hash says whether it
+    # was changed); one that checks some other program is not.
+    assert is_rtok_hook_command("[ -x /y/rtok ] && exec /x/rtok hook claude || true", "claude")
+    assert is_edited_rtok_hook_command("[ -x /x/rtok ] && exec /x/rtok hook claude -v", "claude")
     assert registered_binary(command, "claude") == "/opt/my tools/rtok"
     assert registered_binary(degraded, "copilot") == "/x/rtok"
     assert registered_binary("rtk hook claude", "claude") is None
@@ -317,12 +335,17 @@ def test_codex_trust_key_follows_where_rtoks_group_lands(tmp_path: Path) -> None
         handle.write(user)
     box.apply(box.edits("codex", "global", "install"))
     config = read(os.path.join(codex, "config.toml"))
+    group = {
+        "matcher": "Bash",
+        "hooks": [
+            {"type": "command", "command": hook_command(box.rtok_bin, "codex"), "timeout": 30}
+        ],
+    }
     assert (
         config
         == (
             f'[hooks.state."{hooks}:pre_tool_use:2:0"]\n'
-            'trusted_hash = "sha256:'
-            '9f43bab89ab8164729c020d6c7b424a31c4a3bc4059605c30109be016c60e336"\n'
+            f'trusted_hash = "{codex_group_hash(group)}"\n'
         ).encode()
     )
     box.apply(box.edits("codex", "global", "uninstall"))
@@ -356,7 +379,9 @@ def test_an_older_rtok_entry_is_replaced_not_duplicated(tmp_path: Path) -> None:
     box.apply(box.edits("claude", "global", "install"))
     settings = os.path.join(box.home, ".claude", "settings.json")
     groups = json.loads(read(settings) or b"")["hooks"]["PreToolUse"]
-    assert [g["hooks"][0]["command"] for g in groups] == ["/new/venv/bin/rtok hook claude"]
+    assert [g["hooks"][0]["command"] for g in groups] == [
+        hook_command("/new/venv/bin/rtok", "claude")
+    ]
     box.apply(box.edits("claude", "global", "uninstall"))
     assert read(settings) is None
 

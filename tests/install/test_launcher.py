@@ -121,7 +121,7 @@ def test_init_writes_the_launcher_and_the_hook_runs_it(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
     command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    assert command == f"{paths.launcher()} hook claude"
+    assert command == hook_command(paths.launcher(), "claude")
     assert launcher.problems() == []
     reply = _sh(command, json.dumps(dict(PAYLOAD, cwd=str(project))).encode(), project)
     rewritten = json.loads(reply.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
@@ -191,11 +191,41 @@ def test_an_old_style_install_is_upgraded_and_uninstalled(tmp_path: Path) -> Non
     assert not settings.exists()
 
 
-def test_every_registered_hook_survives_a_wiped_data_dir(tmp_path: Path) -> None:
-    """`rm -rf ~/.local/share/rtok` (to clear the archive) after init: every hook command
-    registered for every hook agent, in either scope, still exits 0, with the agent's
-    "no opinion" reply for a call that is not the shell's."""
-    from rtok_testing.samples import foreign_payload, hook_agents
+def _registered(roots: list[Path]) -> list[tuple[str, list[str]]]:
+    """(agent, argv) of every hook command rtok registered under `roots`, as its host runs
+    it: a command string through the shell (both the POSIX sh and bash, since hosts use
+    either; Copilot also runs Claude's files), a hook file (Cline) executed itself."""
+    from rtok.integrity.doctor import hook_commands_in
+    from rtok_testing.samples import hook_agents
+
+    found: list[tuple[str, list[str]]] = []
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if not path.is_file() or ".git" in path.parts:
+                continue
+            if path.name == "PreToolUse.py" and os.access(path, os.X_OK):
+                found.append(("cline", [str(path)]))
+                continue
+            text = path.read_text(errors="replace")
+            for agent in hook_agents():
+                for command in hook_commands_in(text, agent):
+                    found += [(agent, [shell, "-c", command]) for shell in ("/bin/sh", "bash")]
+    return found
+
+
+GONE = ("data dir", "launcher", "state dir", "interpreter")
+
+
+@pytest.mark.parametrize("gone", GONE)
+def test_every_registered_hook_answers_no_opinion_whatever_is_deleted(
+    gone: str, tmp_path: Path
+) -> None:
+    """After init for every hook agent in both scopes, delete the data dir (`rm -rf
+    ~/.local/share/rtok` to clear the archive), the launcher file, the whole state dir
+    holding it, or the venv's interpreter the launcher names: every registered command,
+    run as its host runs it, exits 0 with the agent's "no opinion" reply and nothing on
+    stderr."""
+    from rtok_testing.samples import foreign_payload, hook_agents, shell_payload
 
     project = tmp_path / "project"
     subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
@@ -208,36 +238,44 @@ def test_every_registered_hook_survives_a_wiped_data_dir(tmp_path: Path) -> None
             check=False,
         )
         assert done.returncode == 0, done.stdout + done.stderr
-    texts = [
-        path.read_text(errors="replace")
-        for root in (project, Path(os.environ["HOME"]))
-        for path in root.rglob("*")
-        if path.is_file() and ".git" not in path.parts
-    ]
-    assert not paths.launcher().startswith(paths.data_dir())
-    shutil.rmtree(paths.data_dir())
-    checked = []
-    for agent in hook_agents():
+    registered = _registered([project, Path(os.environ["HOME"])])
+    assert {agent for agent, _ in registered} == set(hook_agents())
+    target = Path(paths.launcher())
+    assert not str(target).startswith(paths.data_dir())
+    if gone == "data dir":
+        shutil.rmtree(paths.data_dir())
+    elif gone == "launcher":
+        target.unlink()
+    elif gone == "state dir":
+        shutil.rmtree(target.parent.parent)
+    else:
+        venv = tmp_path / "venv" / "bin"
+        venv.mkdir(parents=True)
+        (venv / "python").symlink_to(sys.executable)
+        _write_launcher(target.parent.parent, str(venv / "python"), launcher.package_root())
+        shutil.rmtree(tmp_path / "venv")
+    failed = []
+    for agent, argv in registered:
         descriptor = load_descriptors()[agent]
-        command = hook_command(
-            paths.launcher(),
-            agent,
-            fail_closed=descriptor.fail_closed,
-            no_opinion=descriptor.no_opinion,
+        # rtok still works without its data dir: a call of another tool is what gets "no
+        # opinion" then; with rtok gone, a shell call does.
+        sample = (
+            foreign_payload(agent, str(project))
+            if gone == "data dir"
+            else shell_payload(agent, "git status", str(project))
         )
-        if not any(command in text for text in texts):
-            continue  # not registered for this agent in these scopes
-        payload = json.dumps(foreign_payload(agent, str(project))).encode()
-        done = _sh(command, payload, project)
+        done = subprocess.run(
+            argv,
+            input=json.dumps(sample).encode(),
+            capture_output=True,
+            cwd=project,
+            timeout=60,
+            check=False,
+        )
         expected = descriptor.no_opinion + "\n" if descriptor.no_opinion else ""
-        assert (agent, done.returncode, done.stdout.decode(), done.stderr) == (
-            agent,
-            0,
-            expected,
-            b"",
-        )
-        checked.append(agent)
-    assert len(checked) >= len(hook_agents()) - 2, checked
+        if (done.returncode, done.stdout.decode(), done.stderr) != (0, expected, b""):
+            failed.append((agent, argv[-1][:60], done.returncode, done.stdout, done.stderr))
+    assert failed == []
 
 
 def test_a_stdin_that_never_sends_a_byte_gets_no_opinion_quickly(tmp_path: Path) -> None:

@@ -80,9 +80,11 @@ def _flip_inside_rtoks_bytes(path: str, data: bytes, owned: bytes, kind: str) ->
     # Flip a letter of the directory part of rtok's path when there is one: flipping a
     # letter of `rtok` or `hook` would make the entry someone else's (reported missing),
     # and which letter is in the middle depends on where the checkout lives.
+    # In the guarded form (`[ -x P ] && exec P hook A || true`) that is the path it runs.
     directory_end = span.rfind(b"/rtok")
+    start = pos + span.rfind(b" ", 0, directory_end) + 1 if directory_end > 0 else pos
     end = pos + directory_end if directory_end > 0 else pos + len(span)
-    letters = [i for i in range(pos, end) if chr(data[i]).isalpha()]
+    letters = [i for i in range(start, end) if chr(data[i]).isalpha()]
     flipped = bytearray(data)
     flipped[letters[len(letters) // 2]] ^= 0x20
     Path(path).write_bytes(bytes(flipped))
