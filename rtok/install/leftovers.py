@@ -18,14 +18,13 @@ import os
 import shutil
 import sqlite3
 import stat
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from collections.abc import Callable, Sequence
+from typing import TextIO
 
 from rtok import paths
-
-if TYPE_CHECKING:
-    from rtok.install.options import InitOptions
+from rtok.install import report
+from rtok.install.leftover_parts import Install, Part, human_size, total_size
+from rtok.install.options import EXIT_OK, EXIT_PENDING, EXIT_USAGE, InitOptions
 
 # Top-level names in the data dir -> the part they belong to (listed in this order).
 _DATA_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -55,17 +54,6 @@ _DATA_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("install records", ("installed.json", "install-state.json")),
     ("caches", ("regex", "cache")),
 )
-
-
-@dataclass(frozen=True)
-class Part:
-    """One part of rtok's folders: its name, the paths it is made of, files and bytes."""
-
-    label: str
-    paths: tuple[str, ...]
-    files: int
-    size: int
-    detail: str = ""
 
 
 def _walk(path: str) -> tuple[int, int]:
@@ -252,36 +240,6 @@ def config_files() -> list[str]:
     return [os.path.join(folder, n) for n in _listdir(folder)]
 
 
-def human_size(size: int) -> str:
-    value = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1000 or unit == "GB":
-            return f"{int(value)} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1000
-    return f"{size} B"  # pragma: no cover (the loop always returns)
-
-
-def total_size(parts: Iterable[Part]) -> int:
-    return sum(p.size for p in parts)
-
-
-@dataclass(frozen=True)
-class Install:
-    """An agent rtok is still installed in (from its integrity records)."""
-
-    agent: str
-    scope: str
-    project_root: str | None
-
-    def describe_short(self) -> str:
-        from rtok.install.report import shown_path
-
-        where = (
-            "global" if self.project_root is None else (f"project {shown_path(self.project_root)}")
-        )
-        return f"{self.agent} ({where})"
-
-
 def remaining_installs() -> list[Install]:
     """The agents whose artifacts rtok recorded and that are still on disk."""
     from rtok.integrity import records
@@ -318,7 +276,6 @@ def installed_now() -> list[Install]:
     """What purge must not pull the launcher from under: the recorded installs, and any
     agent whose global files hold rtok's entries (records can be lost)."""
     from rtok.install import context
-    from rtok.install.options import InitOptions
 
     found = {(i.agent, i.scope, i.project_root): i for i in remaining_installs()}
     mod = context.integrations()
@@ -338,9 +295,6 @@ def run_purge(
 ) -> int:
     """`rtok uninstall --purge`: refuse while an agent still uses rtok, show what goes,
     ask once on a terminal (default no) or take --yes, then remove it."""
-    from rtok.install import report
-    from rtok.install.options import EXIT_OK, EXIT_PENDING, EXIT_USAGE
-
     installs = installed_now()
     kept = config_files()
     if installs:
@@ -373,9 +327,6 @@ def _refuse_purge(
     opts: InitOptions, out: TextIO, err: TextIO, installs: list[Install], kept: list[str]
 ) -> None:
     """Say that an agent still uses rtok (its launcher, its records): nothing is removed."""
-    from rtok.install import report
-    from rtok.install.options import EXIT_USAGE
-
     if opts.json:
         out.write(report.purge_json([], kept, installs, None, EXIT_USAGE))
     else:

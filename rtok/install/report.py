@@ -17,7 +17,7 @@ from rtok.fileio import sha256_hex
 from rtok.install import diff
 from rtok.install.diff import shown_path as shown_path
 from rtok.install.diff import shown_text as shown_text
-from rtok.install.leftovers import Install, Part, human_size, total_size
+from rtok.install.leftover_parts import Install, Part, human_size, total_size
 from rtok.install.model import Action
 from rtok.install.planner import Change, Plan
 from rtok.install.transaction import ApplyResult
