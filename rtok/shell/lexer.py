@@ -16,8 +16,6 @@ from __future__ import annotations
 from rtok.shell import segments
 from rtok.shell.scanner import (
     _MEMO,
-    _MEMO_MAX_TEXT,
-    _MEMO_SIZE,
     ANSI_C_QUOTE,
     ARITHMETIC,
     BACKTICK,
@@ -42,6 +40,7 @@ from rtok.shell.scanner import (
     UNTERMINATED,
     WORD,
     Lexed,
+    Memo,
     Token,
     join_continuations,
     lex,
@@ -89,7 +88,7 @@ __all__ = [
 # attested; deeper is "nesting too deep to read".
 MAX_ATTESTED_SCRIPT_DEPTH = 8
 
-_REASONS_MEMO: dict[tuple[str, str], frozenset[str]] = {}
+_REASONS_MEMO = Memo()
 
 
 def unattestable_reasons(cmd: str, dialect: str = "bash", _depth: int = 0) -> set[str]:
@@ -98,12 +97,9 @@ def unattestable_reasons(cmd: str, dialect: str = "bash", _depth: int = 0) -> se
         return {TOO_DEEP}
     key = (cmd, dialect)
     found = _REASONS_MEMO.get(key)
-    if found is None:
+    if not isinstance(found, frozenset):
         found = frozenset(_reasons(cmd, dialect, _depth))
-        if len(cmd) <= _MEMO_MAX_TEXT:
-            if len(_REASONS_MEMO) >= _MEMO_SIZE:
-                _REASONS_MEMO.clear()
-            _REASONS_MEMO[key] = found
+        _REASONS_MEMO.put(key, found)
     return set(found)
 
 

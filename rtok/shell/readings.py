@@ -57,6 +57,9 @@ _INLINE_ALIASES = {"git": ("alias.",), "yadm": ("alias.",)}
 # fish's connectives (`git fetch; and git push`): bash would run a command named `and`,
 # fish runs what follows. Deny and ask rules see both readings.
 _FISH_CONNECTIVES = frozenset(("and", "or", "not", "begin"))
+# The tables whose names the readings below treat apart from others (looked up one by one:
+# building their union would cost every hook start more than the lookups cost a line).
+_TABLES = (_FISH_CONNECTIVES, _REDEFINE, _SHELLS, _RUNNERS, _WRAPPERS, _INDEX, _RUNS)
 # Wrappers looked through, and later words tried as the command after an unknown option:
 # enough for any real chain, and it keeps the work linear in the length of the line.
 MAX_LAYERS = 64
@@ -124,6 +127,13 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
     if not words:
         return reading
     values = [dequote(w, dialect) for w in words]
+    if _plain(words, values):
+        # `make`, `ls -la src`: words that are their own values, under a name no table
+        # knows and with no assignment: one reading, as written.
+        reading.add(" ".join(words))
+        reading.executed = " ".join(words)
+        reading.attestable = not expands(words[0])
+        return reading
     literals = [_literal(w, v) for w, v in zip(words, values, strict=True)]
     reading.add(" ".join(words))
     reading.add(" ".join(literals))
@@ -143,6 +153,19 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
         reading.attestable = False  # more wrappers than are read
         _add_guesses(reading, literals, i)
     return reading
+
+
+def _plain(words: list[str], values: list[str | None]) -> bool:
+    """Every word is its own value (quote removal left it as it is, `dequote` gave the same
+    string back) with no `=`, and the command word is a plain name (no `/`, no zsh `=`)
+    that none of the tables read here lists: `read_command` would add nothing but the
+    words as written."""
+    head = words[0]
+    if "/" in head or head.startswith("=") or head in _NAME_TAKERS:
+        return False
+    if any(head in table for table in _TABLES):
+        return False
+    return all(v is w and "=" not in w for w, v in zip(words, values, strict=True))
 
 
 def _read_layer(

@@ -380,11 +380,43 @@ class _Scanner:
         return 0
 
 
-# One decision reads the same line several times (gate, rewriter, scripts): keep the last
-# few results. Lexed objects are never modified after `lex` returns them.
-_MEMO: dict[tuple[str, str], Lexed] = {}
-_MEMO_SIZE = 32
+# Characters of text (each entry counting 64 more) a memo holds before it starts again: a
+# 16 KiB line stays while the thousands of short bodies and scripts read with it come and go.
+_MEMO_CHARS = 1 << 18
+_MEMO_ENTRY = 64
 _MEMO_MAX_TEXT = MAX_LENGTH
+
+
+class Memo:
+    """Recent results keyed by (text, dialect), up to _MEMO_CHARS characters of text."""
+
+    __slots__ = ("chars", "entries")
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[str, str], object] = {}
+        self.chars = 0
+
+    def get(self, key: tuple[str, str]) -> object | None:
+        return self.entries.get(key)
+
+    def put(self, key: tuple[str, str], value: object) -> None:
+        """Keep `value` (texts longer than _MEMO_MAX_TEXT are not kept)."""
+        size = len(key[0]) + _MEMO_ENTRY
+        if len(key[0]) > _MEMO_MAX_TEXT:
+            return
+        if self.chars + size > _MEMO_CHARS:
+            self.clear()
+        self.entries[key] = value
+        self.chars += size
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self.chars = 0
+
+
+# One decision reads the same line several times (gate, rewriter, scripts): keep recent
+# results. Lexed objects are never modified after `lex` returns them.
+_MEMO = Memo()
 
 
 def lex(cmd: str, dialect: str = "bash") -> Lexed:
@@ -392,7 +424,7 @@ def lex(cmd: str, dialect: str = "bash") -> Lexed:
     key = (cmd, dialect)
     found = _MEMO.get(key)
     if found is not None:
-        return found
+        return found  # type: ignore[return-value]
     lexed = Lexed(cmd, dialect)
     if len(cmd) > MAX_LENGTH:
         lexed.tokens.append((WORD, 0, len(cmd)))
@@ -410,10 +442,7 @@ def lex(cmd: str, dialect: str = "bash") -> Lexed:
         lexed = Lexed(cmd, dialect)
         lexed.tokens.append((WORD, 0, len(cmd)))
         lexed.reasons.add(TOO_DEEP)
-    if len(cmd) <= _MEMO_MAX_TEXT:
-        if len(_MEMO) >= _MEMO_SIZE:
-            _MEMO.clear()
-        _MEMO[key] = lexed
+    _MEMO.put(key, lexed)
     return lexed
 
 

@@ -43,18 +43,7 @@ GRAMMAR_WORDS = frozenset(
 FISH_GRAMMAR_WORDS = GRAMMAR_WORDS | frozenset(("and", "or", "not", "begin", "end", "switch"))
 MAX_DEPTH = 16
 _RUNNERS = REGISTRY["runners"]
-# Programs whose words may hold a script `_nested_scripts` reads: shells (`-c`) and runners
-# that take a command line as an option's value (`su -c`).
-_SCRIPT_HEADS = frozenset(
-    (
-        *REGISTRY["shells"],
-        *(
-            name
-            for name, runner in _RUNNERS.items()
-            if runner["command_options"] and "option" in runner["how"]
-        ),
-    )
-)
+_SHELLS = REGISTRY["shells"]
 
 
 class SimpleCommand:
@@ -197,8 +186,8 @@ def _nested_scripts(lexed: scanner.Lexed) -> Iterator[tuple[str | None, str]]:
                 yield from _builtin_script(head, words, values, index)
                 break
             name = head if "/" not in head else basename(head)
-            if not every_word and name not in _SCRIPT_HEADS:
-                continue
+            if not every_word and name not in _SHELLS and name not in _RUNNERS:
+                continue  # neither a shell (`-c`) nor a runner with command options
             scripts = _command_scripts(words, values, index, name)
             if scripts:
                 yield from scripts
