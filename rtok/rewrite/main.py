@@ -127,14 +127,11 @@ def main(args: list[str]) -> int:
         sys.stderr.write(USAGE)
         return EXIT_NONE
     options, words = parsed
-    bin_path = options.get("--rtok-bin") or os.environ.get(BIN_VARIABLE) or None
     cmd = " ".join(words)
     if not cmd.strip():
         return EXIT_NONE
     from rtok.rewrite.decision import decide
-    from rtok.shell.words import quote_word
 
-    rtok_bin = quote_word(bin_path) if bin_path else "rtok"
     host = (options.get("--agent") or os.environ.get(HOST_VARIABLE, "")).strip().lower()
     source, host_approves, rule_set = host_facts(host)
     verdict = _verdict(cmd, source)
@@ -143,30 +140,59 @@ def main(args: list[str]) -> int:
         # they deny or ask about something: the command stays as written.
         return EXIT_NONE
     host_rules = _host_rules(rule_set)
+    host_verdict = ""
     if host_rules is not None:
-        from rtok.permissions import opencode
-
-        rules, problems = host_rules
-        if problems:
-            return EXIT_NONE
-        host_verdict = opencode.verdict_with_rules(cmd, rules)
-        if host_verdict == "deny" or opencode.denied_in_any_reading(cmd, rules):
-            return EXIT_DENY
-        if opencode.limits_something(rules):
-            from rtok.permissions.verdict import is_opaque
-
-            if is_opaque(cmd):
-                return EXIT_NONE
-    decision = decide(cmd, verdict, rtok_bin=rtok_bin)
+        early, host_verdict = _host_gate(cmd, host_rules)
+        if early is not None:
+            return early
+    decision = decide(cmd, verdict, rtok_bin=_rtok_bin(options))
     status = exit_status(decision.kind, verdict, host_approves)
     if host_rules is not None and decision.command is not None and status != EXIT_DENY:
-        # The host matches its rules against the command it finally runs: a rewrite must
-        # leave its verdict as it was (no `"*": "allow"` for what a rule asked about).
-        if opencode.verdict_with_rules(decision.command, host_rules[0]) != host_verdict:
-            return EXIT_NONE
-        if host_verdict == "ask" and status == EXIT_ALLOW:
-            status = EXIT_ASK
+        status = _host_status(decision.command, host_rules[0], host_verdict, status)
     if status in (EXIT_ALLOW, EXIT_ASK) and decision.command is not None:
         sys.stdout.write(decision.command)
         sys.stdout.flush()
+    return status
+
+
+def _rtok_bin(options: dict[str, str]) -> str:
+    """The rtok command the rewrite names: `--rtok-bin`, $RTOK_BIN, or a bare `rtok`."""
+    from rtok.shell.words import quote_word
+
+    bin_path = options.get("--rtok-bin") or os.environ.get(BIN_VARIABLE) or None
+    return quote_word(bin_path) if bin_path else "rtok"
+
+
+def _host_gate(
+    cmd: str, host_rules: tuple[list[tuple[str, str, str]], list[tuple[str, str]]]
+) -> tuple[int | None, str]:
+    """(the status to end with now, or None to go on; the host's own verdict) for a host
+    that matches its own bash rules (OpenCode, Kilo)."""
+    from rtok.permissions import opencode
+
+    rules, problems = host_rules
+    if problems:
+        return EXIT_NONE, ""
+    host_verdict = opencode.verdict_with_rules(cmd, rules)
+    if host_verdict == "deny" or opencode.denied_in_any_reading(cmd, rules):
+        return EXIT_DENY, host_verdict
+    if opencode.limits_something(rules):
+        from rtok.permissions.verdict import is_opaque
+
+        if is_opaque(cmd):
+            return EXIT_NONE, host_verdict
+    return None, host_verdict
+
+
+def _host_status(
+    command: str, rules: list[tuple[str, str, str]], host_verdict: str, status: int
+) -> int:
+    """The host matches its rules against the command it finally runs: a rewrite must
+    leave its verdict as it was (no `"*": "allow"` for what a rule asked about)."""
+    from rtok.permissions import opencode
+
+    if opencode.verdict_with_rules(command, rules) != host_verdict:
+        return EXIT_NONE
+    if host_verdict == "ask" and status == EXIT_ALLOW:
+        return EXIT_ASK
     return status

@@ -52,7 +52,9 @@ _NAMING_BUILTINS = frozenset(("export", "unset", "declare", "typeset", "readonly
 _PATH_ASSIGNMENTS = ("PATH=", "PATH+=")
 # Text without any of these cannot change a meaning as `_meaning_changes` reads it.
 _MEANING_HINTS = ("PATH", "hash", "ulimit", "enable", "exec", "-")
-MAX_SCRIPT_DEPTH = 4
+# `bash -c '…'` scripts inside scripts rewritten in place; deeper ones are left as written
+# (rtok.shell.lexer.MAX_ATTESTED_SCRIPT_DEPTH is how deep the attestation reads).
+MAX_REWRITTEN_SCRIPT_DEPTH = 4
 
 NORMAL = "normal"
 PRODUCER = "producer"
@@ -113,7 +115,15 @@ class _Plan:
     """Insertion offsets found so far, offsets of a bare `rtok` command word to name
     `rtok_bin` instead, and whether the line already runs through rtok."""
 
-    __slots__ = ("already_rtok", "offsets", "renamed", "rtok_bin", "settings", "user_families")
+    __slots__ = (
+        "actions",
+        "already_rtok",
+        "offsets",
+        "renamed",
+        "rtok_bin",
+        "settings",
+        "user_families",
+    )
 
     def __init__(self, rtok_bin: str, settings: Settings) -> None:
         self.rtok_bin = rtok_bin
@@ -122,6 +132,8 @@ class _Plan:
         self.renamed: list[tuple[int, int]] = []  # (offset, length) of each word
         self.already_rtok = False
         self.user_families: frozenset[str] | None = None
+        # (words, context) -> `_command_action`'s answer, for the commands of this line.
+        self.actions: dict[tuple[tuple[str, ...], str], tuple[int, int]] = {}
 
     def trusted_families(self) -> frozenset[str]:
         if self.user_families is None:
@@ -219,25 +231,34 @@ def _meaning_changes(lexed: lexer.Lexed) -> bool:
     if not any(hint in text for hint in _MEANING_HINTS):
         return False
     for command in segments.simple_commands(lexed):
-        for op_start, op_end, target_start, target_end in command.redirects:
-            target = text[target_start:target_end]
-            if text[op_start:op_end].endswith("&") and target.endswith("-"):
-                return True
-        words = segments.strip_grammar(segments.word_texts(lexed, command))
-        values = [dequote(w) for w in words]
-        if any(
-            w.startswith(_PATH_ASSIGNMENTS) or (v or "").startswith(_PATH_ASSIGNMENTS)
-            for w, v in zip(words, values, strict=True)
-        ):
+        if _closes_an_fd(text, command):
             return True
-        head = next(
-            (v for v, w in zip(values, words, strict=True) if assignment_name(w) is None), None
-        )
-        if head in _MEANING_BUILTINS or (head in _NAMING_BUILTINS and "PATH" in values):
-            return True
-        if head == "exec" and len(values) == 1 and command.redirects:
+        texts = segments.word_texts(lexed, command)
+        words = segments.strip_grammar(texts)
+        values = segments.word_values(lexed, command)[len(texts) - len(words) :]
+        if _changes_lookups(words, values) or (values == ["exec"] and bool(command.redirects)):
             return True
     return False
+
+
+def _closes_an_fd(text: str, command: SimpleCommand) -> bool:
+    """`>&-`, `2<&-`: a redirect that closes an fd."""
+    for op_start, op_end, target_start, target_end in command.redirects:
+        if text[op_start:op_end].endswith("&") and text[target_start:target_end].endswith("-"):
+            return True
+    return False
+
+
+def _changes_lookups(words: list[str], values: list[str | None]) -> bool:
+    """A PATH assignment, or a builtin that changes what names or limits mean (`hash`,
+    `ulimit`, `enable`, `export PATH`, `unset PATH`)."""
+    if any(
+        w.startswith(_PATH_ASSIGNMENTS) or (v or "").startswith(_PATH_ASSIGNMENTS)
+        for w, v in zip(words, values, strict=True)
+    ):
+        return True
+    head = next((v for v, w in zip(values, words, strict=True) if assignment_name(w) is None), None)
+    return head in _MEANING_BUILTINS or (head in _NAMING_BUILTINS and "PATH" in values)
 
 
 def _plan_line(cmd: str, base: int, plan: _Plan, depth: int) -> bool:
@@ -267,7 +288,9 @@ def _plan_line(cmd: str, base: int, plan: _Plan, depth: int) -> bool:
 def _readable_structure(lexed: lexer.Lexed) -> bool:
     """False for syntax the rewriter does not walk: case, functions, arrays, extglob."""
     tokens = lexed.tokens
-    for index, (kind, start, end) in enumerate(tokens):
+    text = lexed.text
+    # Without `;` or `(` the line holds none of the operators read here.
+    for index, (kind, start, end) in enumerate(tokens if ";" in text or "(" in text else ()):
         if kind != lexer.OP:
             continue
         op = lexed.text[start:end]
@@ -280,7 +303,9 @@ def _readable_structure(lexed: lexer.Lexed) -> bool:
             return False  # `((` arithmetic command
     # A lone CR separates commands for the gate (conservative) but is a word character to
     # bash: the line would not run the way it reads.
-    return not any(k == lexer.NEWLINE and lexed.text[s:e] == "\r" for k, s, e in tokens)
+    return "\r" not in text or not any(
+        k == lexer.NEWLINE and text[s:e] == "\r" for k, s, e in tokens
+    )
 
 
 def _grammar_leads(lexed: lexer.Lexed, commands: list[SimpleCommand]) -> list[int] | None:
@@ -363,6 +388,14 @@ def _rename_bare_rtok(
         plan.already_rtok = True
 
 
+# What `_command_action` finds for one simple command.
+_SKIP = 0  # left as written
+_INSERT = 1  # `rtok run ` goes before its command word
+_SELF = 2  # it already runs rtok
+_RENAME_SELF = 3  # it runs a bare `rtok`, which becomes `rtok_bin`
+_SHELL = 4  # a shell whose `-c` script may be rewritten inside
+
+
 def _plan_command(
     lexed: lexer.Lexed,
     command: SimpleCommand,
@@ -372,35 +405,68 @@ def _plan_command(
     plan: _Plan,
     depth: int,
 ) -> bool:
-    """Add the insertion for one simple command; True when it was rewritten."""
+    """Add the insertion for one simple command; True when it was rewritten. The same
+    words in the same context get the same answer: it is found once per line."""
     words = segments.word_texts(lexed, command)[lead:]
     if not words:
         return False
-    peeled = wrappers.command_index(words, transparent=plan.settings.transparent)
-    if peeled is None or peeled.disabled:
+    key = (tuple(words), context)
+    found = plan.actions.get(key)
+    if found is None:
+        values = segments.word_values(lexed, command)[lead:]
+        found = plan.actions[key] = _command_action(words, values, context, plan)
+    action, index = found
+    if action == _SKIP:
         return False
-    if peeled.resets_environment:
+    if action == _SHELL:
+        _plan_shell_script(lexed, command, lead, index, base, plan, depth)
+        return False
+    offset = base + command.words[lead + index][0]
+    if action == _INSERT:
+        plan.offsets.append(offset)
+        return True
+    plan.already_rtok = True
+    if action == _RENAME_SELF:
+        plan.renamed.append((offset, len(words[index])))
+    return False
+
+
+def _command_action(
+    words: list[str], values: list[str | None], context: str, plan: _Plan
+) -> tuple[int, int]:
+    """(what to do, index of the command word) for one simple command's words."""
+    peeled = wrappers.command_index(words, transparent=plan.settings.transparent)
+    if peeled is None or peeled.disabled or peeled.resets_environment:
         # `env -i git status`, `PATH=/x git status`: rtok itself may not be found (exit
         # 127) or may run without its settings; the command keeps its own form.
-        return False
-    head = dequote(words[peeled.index])
+        return _SKIP, 0
+    index = peeled.index
+    head = values[index]
     if head is None:
-        return False
+        return _SKIP, 0
     name = basename(head)
-    offset = base + command.words[lead + peeled.index][0]
     if name in SELF_NAMES or head == dequote(plan.rtok_bin):
-        plan.already_rtok = True
-        if head == BARE_NAME and dequote(plan.rtok_bin) != BARE_NAME:
-            plan.renamed.append((offset, len(words[peeled.index])))
-        return False
-    args = [dequote(w) for w in words[peeled.index + 1 :]]
+        renamed = head == BARE_NAME and dequote(plan.rtok_bin) != BARE_NAME
+        return (_RENAME_SELF if renamed else _SELF), index
     if name in _SHELLS:
-        if context == NORMAL:
-            _plan_shell_script(lexed, command, lead, peeled.index, base, plan, depth)
-        return False
-    if name in _NEVER:
-        return False
-    group = _matching_group(name, args)
+        return (_SHELL if context == NORMAL else _SKIP), index
+    if name in _NEVER or not _rewritable(name, head, words, values, index, context, plan):
+        return _SKIP, 0
+    return _INSERT, index
+
+
+def _rewritable(
+    name: str,
+    head: str,
+    words: list[str],
+    values: list[str | None],
+    index: int,
+    context: str,
+    plan: _Plan,
+) -> bool:
+    """The command at `index` is in a rewrite group worth shortening in this context, and the user
+    does not exclude it."""
+    group = _matching_group(name, values[index + 1 :])
     if group is None:
         # A user rule file may add commands the registry does not know; it cannot undo the
         # registry's own limits (`git rebase -i`, `tail -f`) for commands it does know.
@@ -408,10 +474,7 @@ def _plan_command(
             return False
     elif group["pipeline"] not in _CONTEXT_OK[context]:
         return False
-    if _is_excluded(head, words[peeled.index + 1 :], plan.settings):
-        return False
-    plan.offsets.append(offset)
-    return True
+    return not _is_excluded(head, words[index + 1 :], plan.settings)
 
 
 def _is_user_family(name: str, plan: _Plan) -> bool:
@@ -432,7 +495,7 @@ def _plan_shell_script(
     depth: int,
 ) -> None:
     """Rewrite inside `bash -c '…'` when the insertion stays valid in the script's quoting."""
-    if depth >= MAX_SCRIPT_DEPTH:
+    if depth >= MAX_REWRITTEN_SCRIPT_DEPTH:
         return
     words = segments.word_texts(lexed, command)[lead:]
     found = wrappers.shell_script(words, index)
@@ -441,15 +504,8 @@ def _plan_shell_script(
     script_index = found[0]
     if _is_login_shell(words[index + 1 : script_index]) and not _is_absolute(plan.rtok_bin):
         return  # a login shell reads the user's profile, which may set another PATH
-    raw = words[script_index]
-    if len(raw) < 2 or raw[0] != raw[-1] or raw[0] not in "'\"":
-        return
-    body = raw[1:-1]
-    inserted = f"{plan.rtok_bin} run "
-    if raw[0] == "'":
-        if "'" in body or "'" in inserted:
-            return
-    elif any(c in body or c in inserted for c in '"$`\\'):
+    body = _script_body(words[script_index], f"{plan.rtok_bin} run ")
+    if body is None:
         return
     start = base + command.words[lead + script_index][0] + 1
     inner = _Plan(plan.rtok_bin, plan.settings)
@@ -459,6 +515,17 @@ def _plan_shell_script(
         plan.renamed.extend(inner.renamed)
         plan.already_rtok = plan.already_rtok or inner.already_rtok
         plan.user_families = inner.user_families
+
+
+def _script_body(raw: str, inserted: str) -> str | None:
+    """The text of a script word quoted as a whole (`'…'` or `"…"`) in which `inserted`
+    can go without changing its quoting; None otherwise."""
+    if len(raw) < 2 or raw[0] != raw[-1] or raw[0] not in "'\"":
+        return None
+    body = raw[1:-1]
+    if raw[0] == "'":
+        return None if "'" in body or "'" in inserted else body
+    return None if any(c in body or c in inserted for c in '"$`\\') else body
 
 
 def _is_login_shell(options: list[str]) -> bool:
@@ -516,35 +583,43 @@ def _group_matches(group: RewriteGroup, args: list[str | None]) -> bool:
         return bool(args) or bool(group["bare"])
     if not args:
         return bool(group["bare"])
-    options = group.get("global_options", ())
-    flags = group.get("global_flags", ())
-    pager = group.get("pager_flags", ())
-    by_sub = group.get("never_with_sub", {})
     p = 0
     while p < len(args):
         for sub in subcommands:
             if tuple(args[p : p + len(sub)]) == sub:
-                rest = args[p + len(sub) :]
-                name = " ".join(sub)
-                blocked = by_sub.get(name)
-                if blocked and _blocked(rest, blocked, ""):
-                    return False
-                delegates = group.get("delegate", ())
-                return name not in delegates or _delegated_command_known(rest)
-        arg = args[p]
-        if arg is None or arg in pager:
-            return False  # `git -p log`: its output goes to a pager
-        if arg in flags:
-            p += 1
-        elif arg in options:
-            p += 2
-        elif ("=" in arg and arg.split("=", 1)[0] in options) or (
-            len(arg) > 2 and not arg.startswith("--") and arg[:2] in options
-        ):
-            p += 1  # `--opt=value` or `-Cvalue`
-        else:
+                return _subcommand_allowed(group, sub, args[p + len(sub) :])
+        step = _global_option_length(group, args[p])
+        if not step:
             return False
+        p += step
     return False
+
+
+def _subcommand_allowed(group: RewriteGroup, sub: tuple[str, ...], rest: list[str | None]) -> bool:
+    """The subcommand `sub` with the words after it is not blocked, and a delegating one
+    (`uv run X`) runs a known command."""
+    name = " ".join(sub)
+    blocked = group.get("never_with_sub", {}).get(name)
+    if blocked and _blocked(rest, blocked, ""):
+        return False
+    return name not in group.get("delegate", ()) or _delegated_command_known(rest)
+
+
+def _global_option_length(group: RewriteGroup, arg: str | None) -> int:
+    """How many words the global option `arg` takes before the subcommand (itself and its
+    value), or 0 when it is not one, expands, or asks for a pager (`git -p log`)."""
+    if arg is None or arg in group.get("pager_flags", ()):
+        return 0
+    options = group.get("global_options", ())
+    if arg in group.get("global_flags", ()):
+        return 1
+    if arg in options:
+        return 2
+    if ("=" in arg and arg.split("=", 1)[0] in options) or (
+        len(arg) > 2 and not arg.startswith("--") and arg[:2] in options
+    ):
+        return 1  # `--opt=value` or `-Cvalue`
+    return 0
 
 
 def _delegated_command_known(rest: list[str | None]) -> bool:
@@ -565,32 +640,43 @@ def _delegated_command_known(rest: list[str | None]) -> bool:
 def _is_excluded(head: str, rest: list[str], settings: Settings) -> bool:
     if not settings.exclude_prefixes and not settings.exclude_regexes:
         return False
-    literal_rest = [dequote(w) or w for w in rest]
-    forms = [tuple([head, *literal_rest])]
-    if basename(head) != head:
-        forms.append(tuple([basename(head), *literal_rest]))
-    # Launcher spellings: `python3 -m pytest` is excluded by "pytest", `npx playwright` by
-    # "playwright".
-    if literal_rest[:1] in (["-m"], ["run"], ["exec"], ["x"], ["dlx"]) and len(literal_rest) > 1:
-        forms.append(tuple(literal_rest[1:]))  # also `uv run pytest`, `bundle exec rspec`
-    elif basename(head) in _LAUNCHERS and literal_rest:
-        forms.append(tuple(literal_rest))
+    forms = _excluded_forms(head, [dequote(w) or w for w in rest])
     for form in forms:
         for prefix in settings.exclude_prefixes:
             if form[: len(prefix)] == prefix:
                 return True
-    if settings.exclude_regexes:
-        import re
+    return bool(settings.exclude_regexes) and _regex_excluded(
+        [" ".join(f) for f in forms], settings.exclude_regexes
+    )
 
-        texts = [" ".join(f) for f in forms]
-        for pattern in settings.exclude_regexes:
-            try:
-                compiled = re.compile(pattern)
-            except re.error:
-                compiled = None
-            for text in texts:
-                if compiled is not None and compiled.search(text):
-                    return True
-                if compiled is None and text.startswith(pattern[1:]):
-                    return True
+
+def _excluded_forms(head: str, literal_rest: list[str]) -> list[tuple[str, ...]]:
+    """The spellings a user exclusion may name: as written, the program's name, and the
+    launched command (`python3 -m pytest` is excluded by "pytest", `npx playwright` by
+    "playwright", also `uv run pytest`, `bundle exec rspec`)."""
+    forms = [tuple([head, *literal_rest])]
+    if basename(head) != head:
+        forms.append(tuple([basename(head), *literal_rest]))
+    if literal_rest[:1] in (["-m"], ["run"], ["exec"], ["x"], ["dlx"]) and len(literal_rest) > 1:
+        forms.append(tuple(literal_rest[1:]))
+    elif basename(head) in _LAUNCHERS and literal_rest:
+        forms.append(tuple(literal_rest))
+    return forms
+
+
+def _regex_excluded(texts: list[str], patterns: list[str]) -> bool:
+    """One of the `^…` exclusions matches one of `texts` (a pattern that does not compile
+    is read as a literal prefix)."""
+    import re
+
+    for pattern in patterns:
+        try:
+            compiled = re.compile(pattern)
+        except re.error:
+            compiled = None
+        for text in texts:
+            if compiled is not None and compiled.search(text):
+                return True
+            if compiled is None and text.startswith(pattern[1:]):
+                return True
     return False

@@ -57,6 +57,9 @@ _INLINE_ALIASES = {"git": ("alias.",), "yadm": ("alias.",)}
 # fish's connectives (`git fetch; and git push`): bash would run a command named `and`,
 # fish runs what follows. Deny and ask rules see both readings.
 _FISH_CONNECTIVES = frozenset(("and", "or", "not", "begin"))
+# The tables whose names the readings below treat apart from others (looked up one by one:
+# building their union would cost every hook start more than the lookups cost a line).
+_TABLES = (_FISH_CONNECTIVES, _REDEFINE, _SHELLS, _RUNNERS, _WRAPPERS, _INDEX, _RUNS)
 # Wrappers looked through, and later words tried as the command after an unknown option:
 # enough for any real chain, and it keeps the work linear in the length of the line.
 MAX_LAYERS = 64
@@ -92,7 +95,7 @@ _EXPANDING = frozenset("{*?[")
 
 def expands(word: str) -> bool:
     """True when bash may turn `word` into other text (brace expansion, glob, `~user`)."""
-    return any(c in _EXPANDING for c in word) or (
+    return not _EXPANDING.isdisjoint(word) or (
         word.startswith("~") and not word.startswith(("~/", "~:")) and word != "~"
     )
 
@@ -104,13 +107,17 @@ def _literal(word: str, value: str | None) -> str:
 def executed_form(words: Sequence[str], dialect: str = "bash") -> str | None:
     """The words as bash passes them on (quote removal, then re-quoted where needed); None
     when one of them expands to something the text does not show."""
-    out = []
-    for word in words:
-        value = dequote(word, dialect)
-        if value is None:
-            return None
-        out.append(word if value == word else quote_word(value))
-    return " ".join(out)
+    return _executed(words, [dequote(word, dialect) for word in words])
+
+
+def _executed(words: Sequence[str], values: Sequence[str | None]) -> str | None:
+    """`executed_form` from the words and their dequoted values."""
+    if None in values:
+        return None
+    return " ".join(
+        word if value == word else quote_word(value)  # type: ignore[arg-type]
+        for word, value in zip(words, values, strict=True)
+    )
 
 
 def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
@@ -120,10 +127,17 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
     if not words:
         return reading
     values = [dequote(w, dialect) for w in words]
+    if _plain(words, values):
+        # `make`, `ls -la src`: words that are their own values, under a name no table
+        # knows and with no assignment: one reading, as written.
+        reading.add(" ".join(words))
+        reading.executed = " ".join(words)
+        reading.attestable = not expands(words[0])
+        return reading
     literals = [_literal(w, v) for w, v in zip(words, values, strict=True)]
     reading.add(" ".join(words))
     reading.add(" ".join(literals))
-    reading.executed = executed_form(words, dialect)
+    reading.executed = _executed(words, values)
     if _late_text(words, values):
         reading.opaque = True
     i = 0
@@ -132,37 +146,59 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
     layers = 0
     while i < len(words) and layers <= MAX_LAYERS:
         layers += 1
-        value = values[i]
-        if value is None or expands(words[i]):
-            # `$x push`, `{git,push}`, `/usr/bin/gi? push`: the command word is not in the
-            # text as bash will run it
-            reading.attestable = False
-            if value is None:
-                return reading
-        name = basename(value)
-        if name.startswith("=") and len(name) > 1:
-            name = name[1:]  # zsh's `=rm` is the path of `rm`
-        reading.add(" ".join(words[i:]))
-        reading.add(" ".join(literals[i:]))
-        reading.add(" ".join([name, *literals[i + 1 :]]))
-        if name in _FISH_CONNECTIVES and name not in _WRAPPERS:
-            i += 1
-            continue
-        if _hides_what_runs(name, values, i):
-            reading.attestable = False
-        runner = _RUNNERS.get(name)
-        if runner is not None and _runs_unread(name, runner, values, i):
-            reading.opaque = True
-        table = _WRAPPERS.get(name)
-        if table is not None:
-            _read_wrapped(table, words, values, literals, i, reading)
+        if not _read_layer(words, values, literals, i, reading):
             return reading
-        _read_program(name, words, values, literals, i, reading)
-        return reading
+        i += 1
     if i < len(words):
         reading.attestable = False  # more wrappers than are read
         _add_guesses(reading, literals, i)
     return reading
+
+
+def _plain(words: list[str], values: list[str | None]) -> bool:
+    """Every word is its own value (quote removal left it as it is, `dequote` gave the same
+    string back) with no `=`, and the command word is a plain name (no `/`, no zsh `=`)
+    that none of the tables read here lists: `read_command` would add nothing but the
+    words as written."""
+    head = words[0]
+    if "/" in head or head.startswith("=") or head in _NAME_TAKERS:
+        return False
+    if any(head in table for table in _TABLES):
+        return False
+    return all(v is w and "=" not in w for w, v in zip(words, values, strict=True))
+
+
+def _read_layer(
+    words: list[str], values: list[str | None], literals: list[str], i: int, reading: Reading
+) -> bool:
+    """Read the command whose word is at `i`; True when that word is a fish connective
+    (`and git push`) and the command starts at the next word."""
+    value = values[i]
+    if value is None or expands(words[i]):
+        # `$x push`, `{git,push}`, `/usr/bin/gi? push`: the command word is not in the
+        # text as bash will run it
+        reading.attestable = False
+        if value is None:
+            return False
+    name = basename(value)
+    if name.startswith("=") and len(name) > 1:
+        name = name[1:]  # zsh's `=rm` is the path of `rm`
+    reading.add(" ".join(words[i:]))
+    reading.add(" ".join(literals[i:]))
+    reading.add(" ".join([name, *literals[i + 1 :]]))
+    if name in _FISH_CONNECTIVES and name not in _WRAPPERS:
+        return True
+    if _hides_what_runs(name, values, i):
+        reading.attestable = False
+    runner = _RUNNERS.get(name)
+    if runner is not None and _runs_unread(name, runner, values, i):
+        reading.opaque = True
+    table = _WRAPPERS.get(name)
+    if table is not None:
+        _read_wrapped(table, words, values, literals, i, reading)
+    else:
+        _read_program(name, words, values, literals, i, reading)
+    return False
 
 
 def _read_wrapped(
@@ -245,12 +281,27 @@ def _runs_unread(name: str, runner: Runner, values: list[str | None], i: int) ->
     reader = runner["reader"]
     if reader:
         return _has_option(words, runner["code_options"]) or _program_runs(reader, words)
-    if "code" in how and (
-        _has_option(words, runner["code_options"]) or _runs_setting(words, runner["code_settings"])
-    ):
+    if "code" in how and _runs_code(runner, words):
         return True
     if not _UNREAD_WAYS.intersection(how) or set(how) == {"code"}:
         return False
+    return _runs_unseen(name, runner, words, values, i)
+
+
+def _runs_code(runner: Runner, words: Sequence[str]) -> bool:
+    """Inline code (`python3 -c …`) or a setting that names a program (`git -c
+    core.pager=…`)."""
+    return _has_option(words, runner["code_options"]) or _runs_setting(
+        words, runner["code_settings"]
+    )
+
+
+def _runs_unseen(
+    name: str, runner: Runner, words: Sequence[str], values: list[str | None], i: int
+) -> bool:
+    """A runner that may read its command from stdin or a file: False when an option says
+    it does not here (a safe option, a command option, a command in argv)."""
+    how = runner["how"]
     if _has_option(words, runner["safe_options"]):
         return False
     if name in _SHELLS:
@@ -324,6 +375,8 @@ def _program_runs(reader: str, words: Sequence[str]) -> bool:
 
 
 def _programs(words: Sequence[str], sed: bool) -> list[str]:
+    """The program texts of an awk or sed command line: the first operand, and for sed
+    every `-e`/`--expression` value."""
     out: list[str] = []
     k = 0
     while k < len(words):
@@ -332,22 +385,28 @@ def _programs(words: Sequence[str], sed: bool) -> list[str]:
             out.append(words[k + 1] if k + 1 < len(words) else "")
             k += 2
             continue
-        if sed and word.startswith("--expression="):
-            out.append(word.split("=", 1)[1])
-        elif sed and word.startswith("-e") and not word.startswith("--"):
-            out.append(word[2:])
+        if sed and _attached_expression(word) is not None:
+            out.append(_attached_expression(word))  # type: ignore[arg-type]
         elif word in ("-v", "-F") and not sed:
             k += 2
             continue
-        elif word == "--":
-            if not out and k + 1 < len(words):
+        elif word == "--" or (not word.startswith("-") and not out):
+            if word != "--":
+                out.append(word)
+            elif not out and k + 1 < len(words):
                 out.append(words[k + 1])
-            break
-        elif not word.startswith("-") and not out:
-            out.append(word)
             break
         k += 1
     return out
+
+
+def _attached_expression(word: str) -> str | None:
+    """The sed program given in the same word as its option (`--expression=P`, `-eP`)."""
+    if word.startswith("--expression="):
+        return word.split("=", 1)[1]
+    if word.startswith("-e") and not word.startswith("--"):
+        return word[2:]
+    return None
 
 
 def _sed_executes(program: str) -> bool:
@@ -366,25 +425,33 @@ def _sed_executes(program: str) -> bool:
         elif c == "s" or c == "y":
             if i + 1 >= n:
                 return False
-            delim = program[i + 1]
-            i = _skip_delimited(program, i + 1, delim, 1)
-            i = _skip_delimited(program, i - 1, delim, 1)
-            while i < n and program[i] not in ";\n}":
-                if program[i] == "e" and c == "s":
-                    return True
-                if program[i] == "w":
-                    return True  # `w /dev/stdout` is fine, but `w file` writes: cautious
-                i += 1
-        elif c == "e":
-            return True
-        elif c in "aicrRwWbtTqQlL:#":
+            i = _past_replacement(program, i, c == "s")
+            if i < 0:
+                return True
+        elif c == "e" or c in "wW":
+            return True  # `w`/`W` write a file: not the gate's to judge, read cautiously
+        elif c in "aicrRbtTqQlL:#":
             end = program.find("\n", i)
-            if c in "wW":
-                return True  # writes a file: not the gate's to judge, read cautiously
             i = n if end < 0 else end
         else:
             i += 1
     return False
+
+
+def _past_replacement(program: str, i: int, substitute: bool) -> int:
+    """Past `s/A/B/FLAGS` or `y/A/B/` at `i`: the index of the next command, or -1 when
+    its flags run or write something (`e`, `w`)."""
+    n = len(program)
+    delim = program[i + 1]
+    i = _skip_delimited(program, i + 1, delim, 1)
+    i = _skip_delimited(program, i - 1, delim, 1)
+    while i < n and program[i] not in ";\n}":
+        if program[i] == "e" and substitute:
+            return -1
+        if program[i] == "w":
+            return -1  # `w /dev/stdout` is fine, but `w file` writes: cautious
+        i += 1
+    return i
 
 
 def _skip_delimited(text: str, i: int, delim: str, skip: int) -> int:
@@ -426,17 +493,22 @@ def _late_text(words: Sequence[str], values: list[str | None]) -> bool:
     for word, value in zip(words, values, strict=True):
         if takes_names and value in _COMMAND_VARIABLES:
             return True  # `export PAGER`, `read PS4`, `unset PATH`
-        if "=" in word:
-            name = assignment_name(word)
-            if name is not None and name.rstrip("+") in _COMMAND_VARIABLES:
-                return True
+        if "=" in word and _assigns_command_variable(word):
+            return True
         if "$" in word and ("@P" in word or "${!" in word):
             return True
-    return (
-        bool(words)
-        and words[0] in _DECLARERS
-        and any(v is not None and v.startswith("-") and "n" in v for v in values[1:])
-    )
+    return bool(words) and words[0] in _DECLARERS and _has_n_flag(values[1:])
+
+
+def _assigns_command_variable(word: str) -> bool:
+    """`PAGER=…`, `BASH_ENV+=…`: an assignment to one of [command_variables]."""
+    name = assignment_name(word)
+    return name is not None and name.rstrip("+") in _COMMAND_VARIABLES
+
+
+def _has_n_flag(values: Sequence[str | None]) -> bool:
+    """An option word holding `n` (`declare -n`, `local -rn`)."""
+    return any(v is not None and v.startswith("-") and "n" in v for v in values)
 
 
 def _inline_alias(name: str, values: list[str | None], start: int, end: int) -> bool:
@@ -544,8 +616,37 @@ def _single_quoted(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
 
+# One decision reads the same commands several times (the gate's rules, whether the line
+# can be attested, every repeated `a; a`): the readings of recent word lists are kept, up
+# to about _MEMO_CHARS characters of words. Readings are never modified once made.
+_MEMO: dict[tuple[tuple[str, ...], str], list[Reading]] = {}
+_MEMO_CHARS = 1 << 18
+_memo_size = [0]
+
+
+def clear_memo() -> None:
+    """Forget the memoised readings (see rtok.shell.lexer.clear_memos)."""
+    _MEMO.clear()
+    _memo_size[0] = 0
+
+
 def all_readings(words: Sequence[str], dialect: str = "bash") -> list[Reading]:
-    """The reading of `words` followed by those of every command it runs in turn."""
+    """The reading of `words` followed by those of every command it runs in turn (the
+    list is shared: callers must not modify it)."""
+    key = (tuple(words), dialect)
+    found = _MEMO.get(key)
+    if found is None:
+        found = _all_readings(words, dialect)
+        size = len(words) + sum(map(len, words))
+        if _memo_size[0] + size > _MEMO_CHARS:
+            _MEMO.clear()
+            _memo_size[0] = 0
+        _MEMO[key] = found
+        _memo_size[0] += size
+    return found
+
+
+def _all_readings(words: Sequence[str], dialect: str) -> list[Reading]:
     out: list[Reading] = []
     pending = [list(words)]
     while pending and len(out) < MAX_LAYERS:

@@ -12,7 +12,7 @@ Hot path: stdlib only.
 from __future__ import annotations
 
 from rtok.compiled.registry import REGISTRY
-from rtok.shell import lexer
+from rtok.shell import scanner, wrappers
 from rtok.shell.words import assignment_name, basename, dequote
 
 TYPE_CHECKING = False
@@ -43,23 +43,26 @@ GRAMMAR_WORDS = frozenset(
 FISH_GRAMMAR_WORDS = GRAMMAR_WORDS | frozenset(("and", "or", "not", "begin", "end", "switch"))
 MAX_DEPTH = 16
 _RUNNERS = REGISTRY["runners"]
+_SHELLS = REGISTRY["shells"]
 
 
 class SimpleCommand:
     """One simple command of a line: its word tokens and where it sits."""
 
-    __slots__ = ("after", "before", "end", "redirects", "start", "words")
+    __slots__ = ("after", "before", "end", "redirects", "start", "texts", "values", "words")
 
     def __init__(self, before: str) -> None:
         self.before = before  # operator that precedes it ("" at the start of the line)
         self.after = ""  # operator that follows it ("" at the end of the line)
         self.words: list[tuple[int, int]] = []  # word tokens, redirect targets excluded
+        self.texts: list[str] = []  # the text of each word token
+        self.values: list[str | None] | None = None  # each text dequoted (`word_values`)
         self.redirects: list[tuple[int, int, int, int]] = []  # op start/end, target start/end
         self.start = -1  # first byte of its first word or redirect
         self.end = -1  # last byte (exclusive) of its last word or redirect
 
 
-def simple_commands(lexed: lexer.Lexed) -> list[SimpleCommand]:
+def simple_commands(lexed: scanner.Lexed) -> list[SimpleCommand]:
     """Every simple command of the line, with the operators around it (comments dropped).
 
     Computed once per lexed line; callers must not modify the result."""
@@ -68,41 +71,62 @@ def simple_commands(lexed: lexer.Lexed) -> list[SimpleCommand]:
     return lexed.commands  # type: ignore[return-value]
 
 
-def _simple_commands(lexed: lexer.Lexed) -> list[SimpleCommand]:
+def _simple_commands(lexed: scanner.Lexed) -> list[SimpleCommand]:
     tokens = lexed.tokens
+    text = lexed.text
     out: list[SimpleCommand] = []
     current = SimpleCommand("")
     skip_target = -1
     for index, (kind, start, end) in enumerate(tokens):
-        if kind in (lexer.OP, lexer.NEWLINE):
-            op = lexed.text[start:end] if kind == lexer.OP else "\n"
+        if kind == scanner.WORD:
+            if index == skip_target:
+                continue
+            current.words.append((start, end))
+            current.texts.append(text[start:end])
+        elif kind == scanner.SPACE or kind == scanner.COMMENT:
+            continue
+        elif kind == scanner.REDIR:
+            end = _add_redirect(tokens, index, current)
+            skip_target = scanner.redirect_target_index(tokens, index)
+        else:  # an operator or a line break ends the command
+            op = text[start:end] if kind == scanner.OP else "\n"
             current.after = op
             out.append(current)
             current = SimpleCommand(op)
             continue
-        if kind == lexer.WORD:
-            if index == skip_target:
-                continue
-            current.words.append((start, end))
-        elif kind == lexer.REDIR:
-            target_index = lexer.redirect_target_index(tokens, index)
-            if target_index < 0:
-                current.redirects.append((start, end, end, end))
-            else:
-                _, target_start, end = tokens[target_index]
-                current.redirects.append((start, tokens[index][2], target_start, end))
-                skip_target = target_index
-        else:
-            continue
         if current.start < 0:
             current.start = start
-        current.end = max(current.end, end)
+        if end > current.end:
+            current.end = end
     out.append(current)
     return [c for c in out if c.start >= 0 or c.before or c.after]
 
 
-def word_texts(lexed: lexer.Lexed, command: SimpleCommand) -> list[str]:
-    return [lexed.text[s:e] for s, e in command.words]
+def _add_redirect(tokens: list[scanner.Token], index: int, command: SimpleCommand) -> int:
+    """Add the redirect at `index` (and its target word) to `command`; the end of the last
+    token it takes."""
+    start, end = tokens[index][1], tokens[index][2]
+    target_index = scanner.redirect_target_index(tokens, index)
+    if target_index < 0:
+        command.redirects.append((start, end, end, end))
+        return end
+    _, target_start, target_end = tokens[target_index]
+    command.redirects.append((start, end, target_start, target_end))
+    return target_end
+
+
+def word_texts(lexed: scanner.Lexed, command: SimpleCommand) -> list[str]:
+    """The text of each word of `command` (computed once; callers must not modify it)."""
+    return command.texts
+
+
+def word_values(lexed: scanner.Lexed, command: SimpleCommand) -> list[str | None]:
+    """Each word of `command` after quote removal in the line's dialect (None where it
+    expands), computed once per line and shared by every reader."""
+    if command.values is None:
+        dialect = lexed.dialect
+        command.values = [dequote(word, dialect) for word in command.texts]
+    return command.values
 
 
 def strip_grammar(words: list[str], dialect: str = "bash") -> list[str]:
@@ -126,7 +150,7 @@ def _unescape_backtick(body: str) -> str:
     return "".join(out)
 
 
-def nested_scripts(lexed: lexer.Lexed) -> list[tuple[str | None, str]]:
+def nested_scripts(lexed: scanner.Lexed) -> list[tuple[str | None, str]]:
     """(script, dialect) of every `sh -c`, `fish -c` and `eval` in the line (once per
     lexed line; see `_nested_scripts`)."""
     if lexed.scripts is None:
@@ -134,7 +158,7 @@ def nested_scripts(lexed: lexer.Lexed) -> list[tuple[str | None, str]]:
     return lexed.scripts
 
 
-def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
+def _nested_scripts(lexed: scanner.Lexed) -> Iterator[tuple[str | None, str]]:
     """(script, dialect) of every `sh -c`, `fish -c`, `eval` and `trap` in the line; the
     script is None when its text cannot be known statically (`bash -c "$CMD"`).
 
@@ -142,50 +166,64 @@ def _nested_scripts(lexed: lexer.Lexed) -> Iterator[tuple[str | None, str]]:
     wrapper option rtok does not know (`timeout --odd 5 bash -c '…'`) must not hide a
     script from the gate. Finding a script in an argument list too (`echo bash -c x`) only
     adds segments, which is the safe direction. The first script of a simple command is
-    the last one: everything after it is its text or its arguments.
+    the last one: everything after it is its text or its arguments. Each word's dequoted
+    value is read once (`word_values`); only a word naming a shell, `trap`, `eval` or a
+    runner with command options is read further.
     """
-    from rtok.shell import wrappers
-
     late = any(hint in lexed.text for hint in _LATE_HINTS)
+    # A shell is named by the bash reading of a word: in another dialect every word is tried.
+    every_word = lexed.dialect != "bash"
     for command in simple_commands(lexed):
-        words = word_texts(lexed, command)
         if late:
-            yield from _late_scripts(lexed, command, words)
-        for index, word in enumerate(words):
-            head = dequote(word, lexed.dialect)
+            yield from _late_scripts(lexed, command)
+        words = command.texts
+        values = word_values(lexed, command)
+        for index, head in enumerate(values):
             if head is None:
                 continue
-            if head == "trap" and index + 1 < len(words):
-                # `trap 'git push' EXIT`, `trap -- 'git push' EXIT`: the first argument
-                # runs later, as a script.
-                action = words[index + 1]
-                if action == "--" and index + 2 < len(words):
-                    action = words[index + 2]
-                if action not in ("-p", "-l", "--", "-"):
-                    yield dequote(action, lexed.dialect), "bash"
+            if head == "trap" or head == "eval":
+                # the script holds every later word (and any later `eval`)
+                yield from _builtin_script(head, words, values, index)
                 break
-            if head == "eval":
-                parts = [dequote(w, lexed.dialect) for w in words[index + 1 :]]
-                if parts[:1] == ["--"]:
-                    parts = parts[1:]  # `eval -- 'git push'`
-                if any(p is None for p in parts):
-                    yield None, "bash"
-                elif parts:
-                    yield " ".join(p for p in parts if p is not None), "bash"
-                break  # the script holds every later word (and any later `eval`)
-            found = wrappers.shell_script(words, index)
-            if found is not None:
-                script_index, dialect = found
-                yield dequote(words[script_index], lexed.dialect), dialect
+            name = head if "/" not in head else basename(head)
+            if not every_word and name not in _SHELLS and name not in _RUNNERS:
+                continue  # neither a shell (`-c`) nor a runner with command options
+            scripts = _command_scripts(words, values, index, name)
+            if scripts:
+                yield from scripts
                 break  # later words are the script's arguments, not commands
-            runner = _RUNNERS.get(head if "/" not in head else basename(head))
-            if runner is not None and runner["command_options"] and "option" in runner["how"]:
-                scripts = list(
-                    _option_scripts(words, index + 1, runner["command_options"], lexed.dialect)
-                )
-                if scripts:
-                    yield from scripts
-                    break
+
+
+def _builtin_script(
+    head: str, words: list[str], values: list[str | None], index: int
+) -> list[tuple[str | None, str]]:
+    """`eval 'git push'`, `eval -- …` (every later word, joined), `trap 'git push' EXIT`,
+    `trap -- 'git push' EXIT` (the first argument runs later, as a script)."""
+    if head == "eval":
+        parts = values[index + 1 :]
+        if parts[:1] == ["--"]:
+            parts = parts[1:]
+        if any(p is None for p in parts):
+            return [(None, "bash")]
+        return [(" ".join(parts), "bash")] if parts else []  # type: ignore[arg-type]
+    if index + 1 >= len(words):
+        return []
+    k = index + 2 if words[index + 1] == "--" and index + 2 < len(words) else index + 1
+    return [] if words[k] in ("-p", "-l", "--", "-") else [(values[k], "bash")]
+
+
+def _command_scripts(
+    words: list[str], values: list[str | None], index: int, name: str
+) -> list[tuple[str | None, str]]:
+    """The script of a shell's `-c` at `index`, or the command lines given to a runner's
+    command options (`su -c 'git push'`)."""
+    found = wrappers.shell_script(words, index)
+    if found is not None:
+        return [(values[found[0]], found[1])]
+    runner = _RUNNERS.get(name)
+    if runner is not None and runner["command_options"] and "option" in runner["how"]:
+        return list(_option_scripts(values, index + 1, runner["command_options"]))
+    return []
 
 
 # Builtins whose arguments bash evaluates later as arithmetic, subscripts or commands
@@ -226,68 +264,75 @@ def _substitutes(text: str | None) -> bool:
     return text is not None and ("$(" in text or "`" in text or "<(" in text or ">(" in text)
 
 
-def _late_scripts(
-    lexed: lexer.Lexed, command: SimpleCommand, words: list[str]
-) -> Iterator[tuple[str | None, str]]:
+def _late_scripts(lexed: scanner.Lexed, command: SimpleCommand) -> Iterator[tuple[str | None, str]]:
     """Text of this command that bash runs later although it is quoted: assignment values
     (`PS4='$(cmd)'`, `x='$(cmd)'` for `${x@P}`), here-strings, the arguments of the
     builtins above, and `mapfile -C CALLBACK`."""
-    values = [dequote(w, lexed.dialect) for w in words]
-    for word, value in zip(words, values, strict=True):
-        if "=" in word and value is not None and assignment_name(word) is not None:
-            assigned = value.split("=", 1)[1]
-            if _substitutes(assigned):
-                yield assigned, "bash"
+    words = command.texts
+    values = word_values(lexed, command)
+    yield from _assigned_scripts(words, values)
+    text = lexed.text
     for op_start, op_end, target_start, target_end in command.redirects:
-        if lexed.text[op_start:op_end].endswith("<<<"):
-            body = dequote(lexed.text[target_start:target_end], lexed.dialect)
+        if text[op_start:op_end].endswith("<<<"):
+            body = dequote(text[target_start:target_end], lexed.dialect)
             if _substitutes(body):
                 yield body, "bash"
-    stripped = strip_grammar(words, lexed.dialect)
-    head = dequote(stripped[0], lexed.dialect) if stripped else None
+    lead = len(words) - len(strip_grammar(words, lexed.dialect))
+    head = values[lead] if lead < len(words) else None
     if head in _LATE_BUILTINS:
         for value in values[1:]:
             if _substitutes(value) and "=" not in (value or ""):
                 yield value, "bash"
     if head in _CALLBACK_BUILTINS:
-        for k, value in enumerate(values[:-1]):
-            if value == "-C" or (value or "").startswith("-C"):
-                callback = values[k + 1] if value == "-C" else (value or "")[2:]
-                yield callback, "bash"
+        yield from _callbacks(values)
+
+
+def _assigned_scripts(words: list[str], values: list[str | None]) -> Iterator[tuple[str, str]]:
+    """The value of each assignment word that holds a substitution."""
+    for word, value in zip(words, values, strict=True):
+        if "=" in word and value is not None and assignment_name(word) is not None:
+            assigned = value.split("=", 1)[1]
+            if _substitutes(assigned):
+                yield assigned, "bash"
+
+
+def _callbacks(values: list[str | None]) -> Iterator[tuple[str | None, str]]:
+    """`mapfile -C CALLBACK`, `mapfile -CCALLBACK`: the callback runs as a command."""
+    for k, value in enumerate(values[:-1]):
+        if value == "-C" or (value or "").startswith("-C"):
+            callback = values[k + 1] if value == "-C" else (value or "")[2:]
+            yield callback, "bash"
 
 
 def _option_scripts(
-    words: list[str], start: int, options: tuple[str, ...], dialect: str
+    values: list[str | None], start: int, options: tuple[str, ...]
 ) -> Iterator[tuple[str | None, str]]:
     """The shell command lines given to a runner's command options (`su -c 'git push'`,
     `script -qc …`, `flock F --command=…`), read as bash scripts; every word that may be
-    such an option is read."""
-    k = start
-    while k < len(words):
-        value = dequote(words[k], dialect)
-        k += 1
+    such an option is read (`values` are the words dequoted)."""
+    for k in range(start, len(values)):
+        value = values[k]
         if value is None or not value.startswith("-") or value == "--":
             continue
+        following = values[k + 1] if k + 1 < len(values) else ""
         for option in options:
-            if value == option or (
-                len(option) == 2
-                and not value.startswith("--")
-                and value.endswith(option[1])
-                and option[1] in value[1:]
-            ):
-                yield (dequote(words[k], dialect) if k < len(words) else ""), "bash"
+            matched, script = _option_text(value, option, following)
+            if matched:
+                yield script, "bash"
                 break
-            if option.startswith("--") and value.startswith(option + "="):
-                yield value.split("=", 1)[1], "bash"
-                break
-            if (
-                len(option) == 2
-                and not value.startswith("--")
-                and value.startswith(option)
-                and len(value) > 2
-            ):
-                yield value[2:], "bash"
-                break
+
+
+def _option_text(value: str, option: str, following: str | None) -> tuple[bool, str | None]:
+    """Whether the word `value` gives `option`, and the command line it gives: the next
+    word (`-c CMD`, `-qc CMD`), after `=` (`--command=CMD`) or attached (`-cCMD`)."""
+    short = len(option) == 2 and not value.startswith("--")
+    if value == option or (short and value.endswith(option[1]) and option[1] in value[1:]):
+        return True, following
+    if option.startswith("--") and value.startswith(option + "="):
+        return True, value.split("=", 1)[1]
+    if short and value.startswith(option) and len(value) > 2:
+        return True, value[2:]
+    return False, None
 
 
 def split_for_permissions(cmd: str) -> list[str]:
@@ -345,10 +390,19 @@ class TooDeep(Exception):
 def permission_commands(cmd: str) -> list[tuple[list[str], str, bool]]:
     """(words, dialect, direct) of every simple command `split_for_permissions` yields;
     `direct` is False inside `sh -c` / `eval` scripts (the shell runs those only through
-    another command). Raises TooDeep past MAX_DEPTH levels of nesting."""
+    another command). Raises TooDeep past MAX_DEPTH levels of nesting. A command found
+    again (same words, dialect and directness) is listed once: every reader of the list
+    asks whether any or all of them match, so `a; a; a` costs one reading."""
     out: list[tuple[list[str], str, bool]] = []
     _collect(cmd, "bash", out, 0, True)
-    return out
+    seen: set[tuple[tuple[str, ...], str, bool]] = set()
+    unique = []
+    for words, dialect, direct in out:
+        key = (tuple(words), dialect, direct)
+        if key not in seen:
+            seen.add(key)
+            unique.append((words, dialect, direct))
+    return unique
 
 
 def _collect(
@@ -361,12 +415,12 @@ def _collect(
 ) -> None:
     if depth > MAX_DEPTH:
         raise TooDeep(cmd[:40])
-    joined = lexer.join_continuations(cmd)
+    joined = scanner.join_continuations(cmd)
     if joined != cmd:
         # `git pu\<newline>sh` is `git push`
         _collect(joined, dialect, out, depth + 1, direct, substitutions)
-    lexed = lexer.lex(cmd, dialect)
-    if lexer.TOO_DEEP in lexed.reasons or lexer.TOO_LONG in lexed.reasons:
+    lexed = scanner.lex(cmd, dialect)
+    if scanner.TOO_DEEP in lexed.reasons or scanner.TOO_LONG in lexed.reasons:
         raise TooDeep(cmd[:40])
     for command in simple_commands(lexed):
         words = strip_grammar(word_texts(lexed, command), dialect)
@@ -376,12 +430,13 @@ def _collect(
         # The lexer lists substitutions at every depth, so each body is read once, on its
         # own, without descending again (that would read the innermost one 2^depth times),
         # and with the bodies nested in it cut to `:` (they are read on their own): every
-        # byte of the line is lexed once however deep the nesting.
-        for kind, body in _bodies(cmd, lexed.substitutions):
+        # byte of the line is lexed once however deep the nesting. A body met again in
+        # the same text adds the same commands: it is read once.
+        for kind, body in dict.fromkeys(_bodies(cmd, lexed.substitutions)):
             if kind == "backtick":
                 _collect(_unescape_backtick(body), dialect, out, depth + 1, direct)
             else:
                 _collect(body, dialect, out, depth + 1, direct, False)
-    for script, script_dialect in nested_scripts(lexed):
+    for script, script_dialect in dict.fromkeys(nested_scripts(lexed)):
         if script is not None:
             _collect(script, script_dialect, out, depth + 1, False)

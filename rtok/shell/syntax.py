@@ -10,7 +10,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rtok.shell.lexer import Lexed
+    from rtok.shell.scanner import Lexed
 
 _SEPARATORS = frozenset((";", "&", "&&", "||", "|", "|&"))
 _CONTINUED = frozenset(("&&", "||", "|", "|&"))
@@ -31,6 +31,17 @@ _ALL_RESERVED = frozenset((*_RESERVED, *_OPENERS, *_UNFOLLOWED, "!", "time"))
 _LEADING = frozenset(("then", "do", "else", "elif", "if", "while", "until", "{", "!", "time"))
 
 
+# Every token that is not a word or blanks holds one of these (an operator, a redirect, a
+# line break or a comment).
+_NON_WORD = frozenset(";&|()<>\n\r#")
+
+
+def _simple(text: str, tokens: list[tuple[str, int, int]]) -> bool:
+    """Every token is a word or blanks (decided from the text alone when it holds none of
+    the characters other tokens need)."""
+    return _NON_WORD.isdisjoint(text) or all(kind in ("word", "space") for kind, _s, _e in tokens)
+
+
 class _State:
     __slots__ = ("command_word", "empty", "pending", "skip_words", "stack")
 
@@ -48,7 +59,7 @@ def rejects(lexed: Lexed) -> bool:
         return False
     text = lexed.text
     tokens = lexed.tokens
-    if all(kind in ("word", "space") for kind, _s, _e in tokens) and (
+    if _simple(text, tokens) and (
         not tokens or text[tokens[0][1] : tokens[0][2]] not in _ALL_RESERVED
     ):
         return False  # one simple command (the common case)

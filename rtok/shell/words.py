@@ -24,37 +24,40 @@ def dequote(word: str, dialect: str = "bash") -> str | None:
         and "(" not in word
     ):
         return word  # nothing to remove or expand (the common case)
+    return _dequoted(word, dialect == "fish")
+
+
+def _dequoted(word: str, fish: bool) -> str | None:
+    """`dequote` for a word that holds a quote, a backslash or an expansion character."""
     out: list[str] = []
     i, n = 0, len(word)
-    fish = dialect == "fish"
     while i < n:
         c = word[i]
         if c == "\\":
             if i + 1 < n and word[i + 1] != "\n":
                 out.append(word[i + 1])
             i += 2
-        elif c == "'":
-            i = _single_quoted(word, i + 1, fish, out)
+        elif c == "'" or c == '"':
+            i = (_single_quoted if c == "'" else _double_quoted)(word, i + 1, fish, out)
             if i < 0:
                 return None
-        elif c == '"':
-            i = _double_quoted(word, i + 1, fish, out)
-            if i < 0:
-                return None
-        elif c == "$" and i + 1 == n:
-            out.append(c)  # a lone trailing `$` is literal
-            i += 1
-        elif (
-            c == "$"
-            or (c == "`" and not fish)
-            or (c == "(" and fish)
-            or (c in "<>" and i + 1 < n and word[i + 1] == "(" and not fish)
-        ):
+        elif _expands_at(word, i, fish):
             return None  # an expansion, a substitution, `<(…)` or `>(…)`
         else:
             out.append(c)
             i += 1
     return "".join(out)
+
+
+def _expands_at(word: str, i: int, fish: bool) -> bool:
+    """An expansion or substitution starts at `word[i]` (a lone trailing `$` is literal;
+    fish substitutes `(…)`, bash backticks, `<(…)` and `>(…)`)."""
+    c = word[i]
+    if c == "$":
+        return i + 1 < len(word)
+    if fish:
+        return c == "("
+    return c == "`" or (c in "<>" and word.startswith("(", i + 1))
 
 
 def _single_quoted(word: str, i: int, fish: bool, out: list[str]) -> int:

@@ -72,15 +72,12 @@ def command_index(
             i += prefix_len
             layers += 1
             continue
-        table = _WRAPPERS.get(basename(literal)) if "/" not in literal else _WRAPPERS.get(literal)
-        if table is None:
+        table = _WRAPPERS.get(literal)  # a path-spelled wrapper is not looked through
+        if table is None or (table.get("rewrite") is False and not through_privileged):
             return _peeled(i, disabled, layers, privileged, resets)
-        if table.get("rewrite") is False:
-            if not through_privileged:
-                return _peeled(i, disabled, layers, privileged, resets)
-            privileged = True
-        after = skip_options([dequote(w) for w in words[: i + 1 + _OPTION_WINDOW]], i + 1, table)
-        if after is None or after[3] is not None:
+        privileged = privileged or table.get("rewrite") is False
+        after = _wrapped_at(words, i, table)
+        if after is None:
             return None  # an unknown option, or `env -S 'cmd'`: left alone
         i, found_disabled, found_reset, _ = after
         disabled = disabled or found_disabled
@@ -89,6 +86,15 @@ def command_index(
     if i >= n or layers > MAX_LAYERS:
         return None
     return _peeled(i, disabled, layers, privileged, resets)
+
+
+def _wrapped_at(
+    words: Sequence[str], i: int, table: Wrapper
+) -> tuple[int, bool, bool, str | None] | None:
+    """`skip_options` for the wrapper at `i` (reading at most _OPTION_WINDOW words), None
+    also when it has a script option (`env -S 'cmd'`)."""
+    after = skip_options([dequote(w) for w in words[: i + 1 + _OPTION_WINDOW]], i + 1, table)
+    return None if after is None or after[3] is not None else after
 
 
 def _peeled(index: int, disabled: bool, layers: int, privileged: bool, resets: bool) -> Peeled:
@@ -116,22 +122,38 @@ def skip_options(
     not know. An expansion where an option could stand stops the reading there: it is
     then the command word, which nobody can attest.
     """
-    flags = table["flags"]
-    value_options = table["value_options"]
+    read = _read_options(values, i, table)
+    if read is None:
+        return None
+    i, disabled, resets, script, stopped = read
+    if stopped:
+        return i, disabled, resets, script
     positionals = table["positionals"]
+    if i + positionals > len(values):
+        return None  # `timeout` without its duration (or an option without its value)
+    i += positionals
+    if positionals:
+        i = _options_after_positionals(values, i, table["flags"], table["value_options"])
+    if table["assignments"]:
+        resetting = table["resets_environment"]
+        i, disabled, resets = _assignments(values, i, resetting, disabled, resets)
+    return i, disabled, resets, script
+
+
+def _read_options(
+    values: Sequence[str | None], i: int, table: Wrapper
+) -> tuple[int, bool, bool, str | None, bool] | None:
+    """The options part of `skip_options`: (index past the options, RTOK_DISABLED set,
+    environment reset, script option value, stopped at an expansion), or None."""
     assignments = table["assignments"]
-    numeric = table["numeric_flags"]
     resetting = table["resets_environment"]
-    scripts = table["script_options"]
-    optional = table["optional_values"]
     disabled = False
     resets = False
     script: str | None = None
-    n = len(values)
-    while i < n:
+    while i < len(values):
         word = values[i]
         if word is None:
-            return i, disabled, resets, script
+            return i, disabled, resets, script, True
         if word == "--":
             i += 1
             break
@@ -140,30 +162,38 @@ def skip_options(
             # for the gate, and the rewriter only ever inserts before a command word.
             i, disabled, resets = _assignments(values, i, resetting, disabled, resets)
             continue
-        if not word.startswith("-") or (word == "-" and "-" not in flags):
+        if _ends_options(word, table["flags"]):
             break
         option = word.split("=", 1)[0] if word.startswith("--") else word[:2]
-        if option in resetting or word in resetting:
-            resets = True
-        if word in flags or (optional and _optional_value(word, option, optional)):
-            i += 1
-            continue
-        if option not in value_options:
-            if numeric and word[1:].isdigit():
-                i += 1
-                continue
+        resets = resets or option in resetting or word in resetting
+        step = _option_step(word, option, values, i, table)
+        if step is None:
             return None
-        i, value = _option_value(word, values, i)
-        if option in scripts:
+        i, value, takes_value = step
+        if takes_value and option in table["script_options"]:
             script = value if value is not None else ""
-    if i + positionals > n:
-        return None  # `timeout` without its duration (or an option without its value)
-    i += positionals
-    if positionals:
-        i = _options_after_positionals(values, i, flags, value_options)
-    if assignments:
-        i, disabled, resets = _assignments(values, i, resetting, disabled, resets)
-    return i, disabled, resets, script
+    return i, disabled, resets, script, False
+
+
+def _ends_options(word: str, flags: Collection[str]) -> bool:
+    """`word` is not an option (`-` is one only where the table lists it)."""
+    return not word.startswith("-") or (word == "-" and "-" not in flags)
+
+
+def _option_step(
+    word: str, option: str, values: Sequence[str | None], i: int, table: Wrapper
+) -> tuple[int, str | None, bool] | None:
+    """(index past the option at `i`, its value, whether it takes one), or None when the
+    table does not know it."""
+    optional = table["optional_values"]
+    if word in table["flags"] or (optional and _optional_value(word, option, optional)):
+        return i + 1, None, False
+    if option not in table["value_options"]:
+        if table["numeric_flags"] and word[1:].isdigit():
+            return i + 1, None, False
+        return None
+    i, value = _option_value(word, values, i)
+    return i, value, True
 
 
 def _options_after_positionals(
@@ -242,9 +272,6 @@ def shell_script(words: Sequence[str], index: int) -> tuple[int, str] | None:
 def _script_index(words: Sequence[str], i: int, table: Shell, fish: bool) -> int | None:
     """Read a shell's options from `i` on: the index of the `-c` script, or None when there
     is none (no `-c`, an option the table does not know, or no word left for it)."""
-    letters = table["flags"]
-    long_flags = table["long_flags"]
-    value_options = table["value_options"]
     seen_c = False
     n = len(words)
     while i < n:
@@ -254,19 +281,36 @@ def _script_index(words: Sequence[str], i: int, table: Shell, fish: bool) -> int
         if fish and word.startswith("--command") and (word == "--command" or word[9] == "="):
             # `--command=…` shares a word with its script: not rewritable in place
             return i + 1 if word == "--command" and i + 1 < n else None
-        if word in long_flags:
-            i += 1
-        elif word in value_options:
-            i += 2
-        elif word.startswith(("-", "+")) and len(word) > 1:
-            with_c = _short_flags(word, letters)
-            if with_c is None:
-                return None
-            seen_c = seen_c or with_c
-            i += 1
-        else:
+        step = _shell_option(word, table)
+        if step is None:
+            return None
+        if not step:
             break
+        seen_c = seen_c or step == _WITH_C
+        i += 2 if step == _WITH_VALUE else 1
     return i if seen_c and i < n else None
+
+
+# What `_shell_option` finds in one word.
+_NOT_AN_OPTION = 0
+_OPTION = 1
+_WITH_VALUE = 2
+_WITH_C = 3
+
+
+def _shell_option(word: str, table: Shell) -> int | None:
+    """Whether `word` is one of the shell's options: a long flag, one that takes the next
+    word, single letters holding `c` or not; None for letters the table does not list."""
+    if word in table["long_flags"]:
+        return _OPTION
+    if word in table["value_options"]:
+        return _WITH_VALUE
+    if not word.startswith(("-", "+")) or len(word) <= 1:
+        return _NOT_AN_OPTION
+    with_c = _short_flags(word, table["flags"])
+    if with_c is None:
+        return None
+    return _WITH_C if with_c else _OPTION
 
 
 def _short_flags(word: str, letters: str) -> bool | None:

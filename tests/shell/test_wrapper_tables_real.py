@@ -31,10 +31,41 @@ PROGRAMS: dict[str, tuple[list[str], dict[str, str]]] = {
     "prlimit": ([], {"-o": "RESOURCE", "--output": "RESOURCE"}),
     "chroot": (["/"], {"--userspec": "0:0", "--groups": "0"}),
     "nohup": ([], {}),
+    "xargs": (
+        [],
+        {
+            "-a": "{input}",
+            "--arg-file": "{input}",
+            "-d": "\n",
+            "--delimiter": "\n",
+            "-E": "EOF",
+            "-I": "%",
+            "-L": "1",
+            "-n": "1",
+            "--max-args": "1",
+            "-P": "1",
+            "--max-procs": "1",
+            "-s": "4096",
+            "--max-chars": "4096",
+            "--process-slot-var": "SLOT",
+        },
+    ),
 }
+# What each program reads on stdin (xargs: one argument, so that its replace modes run once).
+STDIN = {"xargs": "x\n"}
 # Options the program accepts but with which it does not run a command here: env's NUL
 # output takes no command; setsid's --ctty needs a terminal. The gate still reads past them.
-NO_RUN = {("env", "-0"), ("env", "--null"), ("setsid", "-c"), ("setsid", "--ctty")}
+NO_RUN = {
+    ("env", "-0"),
+    ("env", "--null"),
+    ("setsid", "-c"),
+    ("setsid", "--ctty"),
+    # xargs asks on the terminal (-p) or gives the command the terminal as stdin (-o).
+    ("xargs", "-p"),
+    ("xargs", "--interactive"),
+    ("xargs", "-o"),
+    ("xargs", "--open-tty"),
+}
 REJECTED = ("unrecognized option", "invalid option", "unknown option", "illegal option")
 
 
@@ -60,7 +91,9 @@ def test_each_listed_option_is_accepted_and_the_command_runs(
         pytest.fail(f"{program} is not installed")
     between, values = PROGRAMS[program]
     between = [w.replace("{lock}", str(tmp_path / "lock")) for w in between]
-    words = [program, option, *([values[option]] if takes_value else []), *between]
+    (tmp_path / "input").write_text("x\n")
+    value = values.get(option, "").replace("{input}", str(tmp_path / "input"))
+    words = [program, option, *([value] if takes_value else []), *between]
     if option in ("-S", "--split-string"):
         command: list[str] = []  # the value is the command
     else:
@@ -76,6 +109,7 @@ def test_each_listed_option_is_accepted_and_the_command_runs(
         check=False,
         env=dict(os.environ),
         cwd=tmp_path,
+        input=STDIN.get(program),
     )
     assert not any(r in result.stderr.lower() for r in REJECTED), result.stderr
     if command and (program, option) not in NO_RUN:
