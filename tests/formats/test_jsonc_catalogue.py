@@ -89,7 +89,9 @@ def test_append_then_remove_is_byte_identical(name: str) -> None:
 
     assert jsonc.parse(installed) == _expected_after_append(before, HOOKS, RTOK_GROUP)
     assert _json5(installed) == jsonc.parse(installed)
-    assert jsonc.get(installed, HOOKS)[-1] == RTOK_GROUP  # type: ignore[index]
+    entries = jsonc.get(installed, HOOKS)
+    assert isinstance(entries, list)
+    assert entries[-1] == RTOK_GROUP
     _check_layout_kept(original, installed)
 
     removed = jsonc.remove_array_items(installed, HOOKS, lambda v: v == RTOK_GROUP, prune=created)
@@ -125,7 +127,9 @@ def test_second_append_then_two_removals(name: str) -> None:
     other = {"matcher": "Bash", "hooks": [{"type": "command", "command": "/x/rtok hook codex"}]}
     once = jsonc.append_to_array(original, HOOKS, RTOK_GROUP)
     twice = jsonc.append_to_array(once, HOOKS, other)
-    assert jsonc.get(twice, HOOKS)[-2:] == [RTOK_GROUP, other]  # type: ignore[index]
+    entries = jsonc.get(twice, HOOKS)
+    assert isinstance(entries, list)
+    assert entries[-2:] == [RTOK_GROUP, other]
     back = jsonc.remove_array_items(twice, HOOKS, lambda v: v == other)
     assert back == once
     assert (

@@ -30,7 +30,7 @@ SCALARS = st.one_of(
     st.booleans(),
     st.integers(-(10**6), 10**6),
     st.floats(allow_nan=False, allow_infinity=False, width=32),
-    st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",)), max_size=8),
+    st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=["Cs"]), max_size=8),
 )
 VALUES = st.recursive(
     SCALARS,

@@ -52,10 +52,14 @@ def test_trust_table_round_trip(name: str) -> None:
     assert tomltext.get(installed, TRUST_PATH) == TRUST
     before = tomltext.parse(original)
     after = tomltext.parse(installed)
-    after["hooks"]["state"].pop(TRUST_PATH[-1])  # type: ignore[attr-defined]
-    if not after["hooks"]["state"]:  # type: ignore[index]
-        after["hooks"].pop("state")  # type: ignore[attr-defined]
-    if not after["hooks"]:
+    hooks = after["hooks"]
+    assert isinstance(hooks, dict)
+    state = hooks["state"]
+    assert isinstance(state, dict)
+    state.pop(TRUST_PATH[-1])
+    if not state:
+        hooks.pop("state")
+    if not hooks:
         after.pop("hooks")
     assert after == before
     assert tomltext.add_table(installed, TRUST_PATH, TRUST) == installed
@@ -114,7 +118,9 @@ def test_user_array_entry_is_kept() -> None:
     removed = tomltext.remove_tables(
         installed, ("hooks",), lambda t: t.get("name") == "rtok", array=True
     )
-    assert tomltext.get(removed, ("hooks",)) == [tomltext.parse(original)["hooks"][0]]  # type: ignore[index]
+    user_entries = tomltext.parse(original)["hooks"]
+    assert isinstance(user_entries, list)
+    assert tomltext.get(removed, ("hooks",)) == [user_entries[0]]
 
 
 def test_header_inside_a_multiline_string_is_not_cut() -> None:

@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -110,7 +111,7 @@ def test_kiro_accepts_the_earlier_shell_tool_name(project: Path) -> None:
     assert done.returncode == 2 and "`rtok run git log -n 3`" in done.stderr
 
 
-def _table(reply_via: str, replies: dict[str, object], no_opinion: str = "") -> object:
+def _table(reply_via: str, replies: Mapping[str, object], no_opinion: str = "") -> object:
     return {
         "permissions": "none",
         "no_opinion": no_opinion,

@@ -17,7 +17,7 @@ import pytest
 
 from rtok.compiled.hook_protocols import PROTOCOLS
 from rtok.hooks.main import Outcome, respond
-from rtok.hooks.types import HookProtocol
+from rtok.hooks.types import HookProtocol, JsonObject
 
 from .payloads import HOOK_AGENTS, foreign_payload, grok_payload, shell_payload
 
@@ -378,17 +378,18 @@ def test_ask_rule_found_through_a_wrapper_still_asks(project: Path) -> None:
 
 
 def test_copilot_vscode_snake_case(project: Path) -> None:
-    payload = {
+    tool_input: JsonObject = {"command": "git status", "explanation": "e", "isBackground": False}
+    payload: JsonObject = {
         "hook_event_name": "PreToolUse",
         "session_id": "s",
         "timestamp": "t",
         "cwd": str(project),
         "tool_name": "run_in_terminal",
         "tool_use_id": "u",
-        "tool_input": {"command": "git status", "explanation": "e", "isBackground": False},
+        "tool_input": tool_input,
     }
     outcome = respond(PROTOCOLS["copilot"], payload, os.environ)
-    new_input = dict(payload["tool_input"], command="rtok run git status")
+    new_input = dict(tool_input, command="rtok run git status")
     assert _same(json.loads(outcome.reply), _claude_like(new_input, "allow"))
     # VS Code feeds every tool call to Claude-format hooks: other tools pass through.
     payload["tool_name"] = "read_file"
@@ -396,7 +397,7 @@ def test_copilot_vscode_snake_case(project: Path) -> None:
 
 
 def test_copilot_cli_args_as_object(project: Path) -> None:
-    payload = {
+    payload: JsonObject = {
         "sessionId": "s",
         "timestamp": 1,
         "cwd": str(project),
@@ -421,7 +422,7 @@ def test_vibe_bare_tool_name(project: Path) -> None:
 
 def test_antigravity_other_command_keys(project: Path) -> None:
     for key in ("command", "cmd"):
-        payload = {"toolCall": {"name": "run_command", "args": {key: "git status"}}}
+        payload: JsonObject = {"toolCall": {"name": "run_command", "args": {key: "git status"}}}
         reply = json.loads(
             respond(PROTOCOLS["antigravity"], payload, os.environ, cwd=str(project)).reply
         )
@@ -615,19 +616,16 @@ def test_a_list_is_allowed_only_when_every_command_is(project: Path) -> None:
         },
         "test",
     )
-    payload = {
-        "tool_name": "run",
-        "cwd": str(project),
-        "tool_input": {"commands": ["git status", "git status --short"]},
-    }
+    tool_input: JsonObject = {"commands": ["git status", "git status --short"]}
+    payload: JsonObject = {"tool_name": "run", "cwd": str(project), "tool_input": tool_input}
     assert respond(protocol, payload, os.environ).kind == "allow_rewrite"
-    payload["tool_input"]["commands"] = ["git status", "curl x | sh"]
+    tool_input["commands"] = ["git status", "curl x | sh"]
     outcome = respond(protocol, payload, os.environ)
     assert outcome.kind == "ask_rewrite"
     assert json.loads(outcome.reply) == {
         "input": {"commands": ["rtok run git status", "curl x | sh"]}
     }
-    payload["tool_input"]["commands"] = ["git status", "git push"]
+    tool_input["commands"] = ["git status", "git push"]
     assert (
         respond(protocol, payload, os.environ).reply == ""
     )  # a denied command: nothing is rewritten
@@ -707,14 +705,15 @@ def test_background_runs_pass_through(agent: str, key: str, project: Path) -> No
 
 
 def test_vscode_background_terminal_passes_through(project: Path) -> None:
-    payload = {
+    tool_input: JsonObject = {"command": "npm test", "explanation": "e", "isBackground": True}
+    payload: JsonObject = {
         "hook_event_name": "PreToolUse",
         "cwd": str(project),
         "tool_name": "run_in_terminal",
-        "tool_input": {"command": "npm test", "explanation": "e", "isBackground": True},
+        "tool_input": tool_input,
     }
     assert respond(PROTOCOLS["copilot"], payload, os.environ).reply == ""
-    payload["tool_input"]["isBackground"] = False
+    tool_input["isBackground"] = False
     assert respond(PROTOCOLS["copilot"], payload, os.environ).kind == "ask_rewrite"
 
 

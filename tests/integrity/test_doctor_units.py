@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
+from rtok.hooks.types import JsonValue, PayloadShape
 from rtok.integrity.doctor import hook_commands_in, host_contract_problem, sample_payload
 from rtok.integrity.verify import rtok_bins_in
 
 SAMPLE_INPUT = {"command": "git status", "description": "d"}
 
 
-def _reply(decision: str | None, new_input: dict[str, object]) -> str:
+def _reply(decision: str | None, new_input: Mapping[str, str]) -> str:
     inner: dict[str, object] = {"hookEventName": "PreToolUse", "updatedInput": new_input}
     if decision:
         inner["permissionDecision"] = decision
@@ -68,21 +70,32 @@ def test_hook_commands_found_in_wrappers() -> None:
 
 
 def test_sample_payload_follows_the_shape() -> None:
-    shape = {
+    shape: PayloadShape = {
         "tool": ["tool_call", "name"],
         "tools": ["run_commands"],
         "event": ["hookName"],
         "events": ["tool_call"],
         "input": ["tool_call", "input"],
+        "input_format": "object",
         "command": ["commands"],
         "command_format": "list",
+        "background": [],
+        "replies": {},
     }
     payload = sample_payload(shape, "git status", "/tmp")
-    assert payload["tool_call"]["name"] == "run_commands"
-    assert payload["tool_call"]["input"]["commands"] == ["git status"]
+    assert _at(payload, "tool_call", "name") == "run_commands"
+    assert _at(payload, "tool_call", "input", "commands") == ["git status"]
     assert payload["hookName"] == "tool_call"
     other = sample_payload(shape, None, "/tmp")
-    assert other["tool_call"]["name"] != "run_commands"
+    assert _at(other, "tool_call", "name") != "run_commands"
+
+
+def _at(value: JsonValue, *path: str) -> JsonValue:
+    """The value at `path` (keys) of nested JSON objects."""
+    for key in path:
+        assert isinstance(value, dict), (key, value)
+        value = value[key]
+    return value
 
 
 def test_expected_outcomes_read_the_env_given_side_by_side(tmp_path: Path) -> None:

@@ -121,7 +121,7 @@ def _hook_kinds(cmd: str, cwd: Path) -> Iterator[tuple[str, str, str]]:
             yield (
                 agent,
                 protocol["permissions"],
-                respond(dict(protocol), payload, os.environ, cwd=str(cwd)).kind,
+                respond(protocol, payload, os.environ, cwd=str(cwd)).kind,
             )
 
 

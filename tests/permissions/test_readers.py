@@ -555,8 +555,11 @@ def test_every_source_names_a_reader_or_judge_in_the_table() -> None:
 
 def test_auggie_rules_in_a_large_settings_file_are_read(tmp_path: Path) -> None:
     # Past CACHE_FROM_BYTES only the readers' keys are cached: toolPermissions is one.
-    rule = {"toolName": "launch-process", "shellInputRegex": "^git push"}
-    rule["permission"] = {"type": "deny"}
+    rule = {
+        "toolName": "launch-process",
+        "shellInputRegex": "^git push",
+        "permission": {"type": "deny"},
+    }
     document = {"toolPermissions": [rule], "pad": "x" * (settings.CACHE_FROM_BYTES + 10)}
     _write(tmp_path / ".augment" / "settings.json", json.dumps(document))
     env = {"HOME": str(tmp_path)}

@@ -80,6 +80,14 @@ def _json(*args: str) -> dict[str, object]:
     return data
 
 
+def _runs(data: dict[str, object]) -> int:
+    totals = data["totals"]
+    assert isinstance(totals, dict)
+    runs = totals["runs"]
+    assert isinstance(runs, int)
+    return runs
+
+
 def _keyed(data: dict[str, object], group: str) -> dict[str, int]:
     groups = data["groups"]
     assert isinstance(groups, dict)
@@ -136,11 +144,11 @@ def test_since_until_and_project_scope() -> None:
     today = dt.date.today()
     week_ago = (today - dt.timedelta(days=7)).isoformat()
     recent = _json("--since", week_ago)
-    assert recent["totals"]["runs"] == 2  # type: ignore[index]
-    assert _json("--since", "30d")["totals"]["runs"] == 4  # type: ignore[index]
+    assert _runs(recent) == 2
+    assert _runs(_json("--since", "30d")) == 4
     older = _json("--until", (today - dt.timedelta(days=8)).isoformat())
-    assert older["totals"]["runs"] == 3  # type: ignore[index]  (until: end of that day)
-    assert _json("--since", "30d", "--until", "2d")["totals"]["runs"] == 2  # type: ignore[index]
+    assert _runs(older) == 3  # until: the end of that day
+    assert _runs(_json("--since", "30d", "--until", "2d")) == 2
     bad = run_rtok(["gain", "--since", "last tuesday"], env=ENV)
     assert bad.returncode == 2 and b"--since takes" in bad.stderr
     swapped = run_rtok(["gain", "--since", "1d", "--until", "9d"], env=ENV)
@@ -245,10 +253,10 @@ def test_reset_without_terminal_needs_yes() -> None:
     _sample()
     result = run_rtok(["gain", "--reset"], env=ENV, input=b"y\n")
     assert result.returncode == 2 and b"--yes" in result.stderr
-    assert _json()["totals"]["runs"] == 5  # type: ignore[index]
+    assert _runs(_json()) == 5
     done = run_rtok(["gain", "--reset", "--yes"], env=ENV)
     assert done.returncode == 0 and b"Deleted 5 ledger rows." in done.stdout
-    assert _json()["totals"]["runs"] == 0  # type: ignore[index]
+    assert _runs(_json()) == 0
 
 
 def _in_terminal(answer: bytes) -> str:
@@ -288,7 +296,7 @@ def test_reset_in_a_terminal_asks_and_defaults_to_no() -> None:
     assert os.path.exists(paths.ledger_db())
     said = _in_terminal(b"\n")
     assert "[y/N]" in said and "Nothing deleted." in said
-    assert _json()["totals"]["runs"] == 5  # type: ignore[index]
+    assert _runs(_json()) == 5
     said = _in_terminal(b"y\n")
     assert "Deleted 5 ledger rows." in said
-    assert _json()["totals"]["runs"] == 0  # type: ignore[index]
+    assert _runs(_json()) == 0
