@@ -230,29 +230,37 @@ def composite_reader(
         unclaimed: list[int] = []
         read_any = False
         for section in parts:
-            readers = _readers_of(section.command, lookup) if section.command else []
-            if not readers:
-                if section.command and raw[section.lines[0]].strip():
-                    unclaimed.append(section.lines[0])
-                    body = section.lines[1:]
-                else:
-                    body = section.lines
-                unclaimed.extend(i for i in body if raw[i].strip())
-                continue
-            body = section.lines if section is lead else section.lines[1:]
-            said, rest = read_chain(raw, body, readers)
-            if not said:
-                unclaimed.extend(i for i in section.lines if raw[i].strip())
-                continue
-            read_any = True
-            shown.extend(said)
+            said, rest = _read_section(raw, section, section is lead, lookup)
             unclaimed.extend(rest)
+            if said:
+                read_any = True
+                shown.extend(said)
         if not read_any:
             return fallback(text) if fallback is not None else None
         return _with_protected(shown, raw, sorted(unclaimed))
 
     read.__name__ = f"{family}_sections"
     return read
+
+
+def _read_section(
+    raw: list[str], section: Section, is_lead: bool, lookup: Lookup
+) -> tuple[list[str], list[int]]:
+    """(what the readers of the section's command said of its lines, the lines none of
+    them claimed); nothing said when no reader knows the command or its lines. A header
+    line is the section's first, except for the lead (the lines before any header)."""
+    readers = _readers_of(section.command, lookup) if section.command else []
+    if not readers:
+        body = section.lines
+        if section.command and raw[section.lines[0]].strip():
+            body = section.lines[1:]
+            return [], [section.lines[0], *(i for i in body if raw[i].strip())]
+        return [], [i for i in body if raw[i].strip()]
+    body = section.lines if is_lead else section.lines[1:]
+    said, rest = read_chain(raw, body, readers)
+    if not said:
+        return [], [i for i in section.lines if raw[i].strip()]
+    return said, rest
 
 
 def _with_protected(shown: list[str], raw: list[str], unclaimed: list[int]) -> Summarised:
