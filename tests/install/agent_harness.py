@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rtok.install import integrations
-from rtok.install.model import FileEdit, InstallContext
+from rtok.install.model import Action, FileEdit, InstallContext
 from rtok.install.strategies import STRATEGIES
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
@@ -39,7 +39,7 @@ class Sandbox:
             created_by_rtok=lambda path: os.path.abspath(path) in self.created,
         )
 
-    def edits(self, agent: str, scope: str, action: str) -> list[FileEdit]:
+    def edits(self, agent: str, scope: str, action: Action) -> list[FileEdit]:
         return integrations.edits_for(agent, scope, action, self.context(scope))
 
     def apply(self, edits: list[FileEdit]) -> list[str]:

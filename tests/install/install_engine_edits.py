@@ -27,9 +27,8 @@ def settings_edit(
     """Append (or remove) one hook entry in a JSON settings file, like a hook integration."""
 
     def install(current: bytes | None) -> bytes | None:
-        if current is not None and any(
-            _is_ours(v) for v in jsonc.get(current, ("hooks",), [], label=path) or []
-        ):
+        hooks = jsonc.get(current, ("hooks",), [], label=path)
+        if isinstance(hooks, list) and any(_is_ours(v) for v in hooks):
             return current
         return jsonc.append_to_array(current, ("hooks",), RTOK_ENTRY, label=path)
 

@@ -250,7 +250,10 @@ def _hermes_plugin(tmp_path: Path, rtok_bin: str) -> tuple[Any, dict[str, Any]]:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.TIMEOUT_S = 30.0  # a loaded test machine must not turn into a fail-open case
+    # A loaded test machine must not turn into a fail-open case: the plugin's own timeout
+    # (a module global it reads on each call) is raised for the test.
+    assert isinstance(vars(module).get("TIMEOUT_S"), float)
+    vars(module)["TIMEOUT_S"] = 30.0
     registered: dict[str, Any] = {}
 
     class Ctx:
@@ -320,8 +323,8 @@ def test_hermes_rewrites_only_for_the_backends_it_is_told(
         # Hermes' own config module, as the plugin finds it inside Hermes' process.
         package = types.ModuleType("hermes_cli")
         module = types.ModuleType("hermes_cli.config")
-        module.load_config_readonly = lambda: config  # type: ignore[attr-defined]
-        package.config = module  # type: ignore[attr-defined]
+        vars(module)["load_config_readonly"] = lambda: config
+        vars(package)["config"] = module
         monkeypatch.setitem(sys.modules, "hermes_cli", package)
         monkeypatch.setitem(sys.modules, "hermes_cli.config", module)
     else:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rtok.formats import dialects, jsonc
 from rtok.formats.errors import FormatError
 from rtok.install import integrations
-from rtok.install.model import InstallContext
+from rtok.install.model import Action, FileEdit, InstallContext
 from rtok.install.targets.commands import is_rtok_hook_command
 
 HOME = "/home/someone"
@@ -35,7 +35,7 @@ TARGETS = [
 ]
 
 
-def _edit(agent: str, path: str, action: str) -> Any:
+def _edit(agent: str, path: str, action: Action) -> FileEdit:
     [edit] = [e for e in integrations.edits_for(agent, "global", action, CTX) if e.path == path]
     return edit
 
@@ -58,9 +58,9 @@ scalars = st.one_of(
     st.booleans(),
     st.integers(-(10**6), 10**6),
     st.floats(allow_nan=False, allow_infinity=False, width=32),
-    st.text(st.characters(blacklist_categories=("Cs",)), max_size=8),
+    st.text(st.characters(exclude_categories=["Cs"]), max_size=8),
 )
-keys = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=6).filter(
+keys = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=6).filter(
     lambda k: k not in ("hooks", "PreToolUse", "rtok", "version")
 )
 values = st.recursive(

@@ -5,14 +5,13 @@ added and removed again."""
 from __future__ import annotations
 
 import tomllib
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtok.formats.errors import FormatError
 from rtok.install import integrations
-from rtok.install.model import InstallContext
+from rtok.install.model import Action, FileEdit, InstallContext
 
 HOME = "/home/someone"
 CTX = InstallContext(
@@ -51,13 +50,13 @@ def text_files(draw: st.DrawFn) -> bytes:
     lines = draw(st.lists(user_lines, max_size=8))
     newline = draw(st.sampled_from(["\n", "\r\n"]))
     text = newline.join(lines)
-    if lines and draw(st.booleans()):
+    if len(lines) > 0 and draw(st.booleans()):
         text += newline
     data = text.encode("utf-8")
     return (b"\xef\xbb\xbf" + data) if draw(st.booleans()) else data
 
 
-def _edit(agent: str, scope: str, kind: str, action: str) -> Any:
+def _edit(agent: str, scope: str, kind: str, action: Action) -> FileEdit:
     [edit] = [e for e in integrations.edits_for(agent, scope, action, CTX) if e.kind == kind]
     return edit
 
@@ -89,7 +88,7 @@ toml_keys = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True).filter(lambda 
 toml_scalars = st.one_of(
     st.integers(-1000, 1000),
     st.booleans(),
-    st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8),
+    st.text(st.characters(exclude_categories=("Cs", "Cc")), max_size=8),
 )
 
 
@@ -111,7 +110,7 @@ def toml_files(draw: st.DrawFn) -> bytes:
     for index in range(draw(st.integers(0, 2))):
         lines.extend(["", "[[hooks]]", f'name = "user-{index}"', 'command = "guard"'])
     text = newline.join(lines)
-    if lines and draw(st.booleans()):
+    if len(lines) > 0 and draw(st.booleans()):
         text += newline
     return text.encode("utf-8")
 

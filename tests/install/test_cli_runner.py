@@ -21,10 +21,25 @@ def _test_integration(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(context, "ACTIVE_INTEGRATIONS", install_test_integration)
 
 
-def _run(opts: InitOptions, *, choose=None, confirm=None):  # type: ignore[no-untyped-def]
+def _run(
+    opts: InitOptions,
+    *,
+    choose: runner.Choose | None = None,
+    confirm: runner.Confirm | None = None,
+) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = runner.run(opts, out, err, choose=choose, confirm=confirm)
     return code, out.getvalue(), err.getvalue()
+
+
+def _saying_yes(asked: list[str]) -> runner.Confirm:
+    """A confirm prompt that records each question in `asked` and answers yes."""
+
+    def confirm(question: str) -> bool:
+        asked.append(question)
+        return True
+
+    return confirm
 
 
 def test_interactive_choice_preview_and_one_confirmation(isolated_home: Path) -> None:
@@ -127,7 +142,7 @@ def test_on_a_terminal_a_named_agent_is_confirmed_once_and_that_is_consent(
 ) -> None:
     asked: list[str] = []
     opts = InitOptions(agents=["test"], global_scope=True, cwd=str(isolated_home), interactive=True)
-    code, out, _ = _run(opts, confirm=lambda q: asked.append(q) or True)
+    code, out, _ = _run(opts, confirm=_saying_yes(asked))
     assert code == 0 and len(asked) == 1 and "+++ ~/" in out
     assert (isolated_home / ".testagent" / "settings.json").exists()
     # --no-patch on a terminal: no question, shared settings left to the user.
@@ -139,7 +154,7 @@ def test_on_a_terminal_a_named_agent_is_confirmed_once_and_that_is_consent(
         patch=False,
         uninstall=True,
     )
-    code, out, _ = _run(opts, confirm=lambda q: asked.append(q) or True)
+    code, out, _ = _run(opts, confirm=_saying_yes(asked))
     assert code == 0 and len(asked) == 1
     assert (isolated_home / ".testagent" / "settings.json").exists()
     assert "by hand" in out

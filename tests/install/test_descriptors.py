@@ -277,6 +277,10 @@ def test_hook_command_is_quoted_and_recognised() -> None:
     assert not is_rtok_hook_command(command, "codex")
     assert is_rtok_hook_command("'/opt/my tools/rtok' hook claude", "claude")  # earlier form
     assert hook_command("rtok", "claude") == "rtok hook claude"  # no path to check
+    assert registered_binary(command, "claude") == "/opt/my tools/rtok"
+
+
+def test_fail_closed_hook_command_degrades_and_is_recognised() -> None:
     degraded = hook_command("/x/rtok", "copilot", fail_closed=True)
     assert degraded == "[ -x /x/rtok ] && /x/rtok hook copilot || true"
     assert is_rtok_hook_command("/x/rtok hook copilot || true", "copilot")
@@ -285,7 +289,12 @@ def test_hook_command_is_quoted_and_recognised() -> None:
         "/x/rtok", "antigravity", fail_closed=True, no_opinion='{"decision":"allow"}'
     )
     assert is_rtok_hook_command(json_degraded, "antigravity")
-    for foreign in [
+    assert registered_binary(degraded, "copilot") == "/x/rtok"
+
+
+@pytest.mark.parametrize(
+    "foreign",
+    [
         "rtk hook claude",
         "echo rtok hook claude",
         "/x/not-rtok hook claude",
@@ -298,15 +307,18 @@ def test_hook_command_is_quoted_and_recognised() -> None:
         "[ -x /x/rtok ] && exec /x/rtok hook claude || rm -rf ~",
         "[ -x /x/rtok ] || exec /x/rtok hook claude || true",
         42,
-    ]:
-        assert not is_rtok_hook_command(foreign, "claude"), foreign
+    ],
+)
+def test_foreign_command_is_not_rtoks_hook(foreign: object) -> None:
+    assert not is_rtok_hook_command(foreign, "claude"), foreign
+
+
+def test_windows_path_and_other_rtok_guards_are_recognised() -> None:
     assert is_rtok_hook_command('"C:\\\\Tools\\\\rtok.exe" hook claude', "claude")
     # A guard that names another rtok path is still rtok's entry (its hash says whether it
     # was changed); one that checks some other program is not.
     assert is_rtok_hook_command("[ -x /y/rtok ] && exec /x/rtok hook claude || true", "claude")
     assert is_edited_rtok_hook_command("[ -x /x/rtok ] && exec /x/rtok hook claude -v", "claude")
-    assert registered_binary(command, "claude") == "/opt/my tools/rtok"
-    assert registered_binary(degraded, "copilot") == "/x/rtok"
     assert registered_binary("rtk hook claude", "claude") is None
 
 

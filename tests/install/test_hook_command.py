@@ -17,12 +17,27 @@ from agent_harness import Sandbox, read
 from rtok.compiled.hook_protocols import PROTOCOLS
 from rtok.formats import jsonc
 from rtok.install import integrations
+from rtok.install.specs import FileSpec
 from rtok_testing import rtok_entry_point
 from rtok_testing.samples import hook_agents, shell_payload
 
 GIT_STATUS = "git status"
 
 HOOK_AGENTS = hook_agents()
+
+
+def _text_option(spec: FileSpec, key: str) -> str:
+    value = spec.options[key]
+    assert isinstance(value, str), (key, value)
+    return value
+
+
+def _path_option(spec: FileSpec, key: str) -> tuple[str, ...]:
+    value = spec.options[key]
+    assert isinstance(value, list), (key, value)
+    steps = tuple(step for step in value if isinstance(step, str))
+    assert len(steps) == len(value), (key, value)
+    return steps
 
 
 def _registered_command(agent: str, box: Sandbox) -> list[str]:
@@ -33,19 +48,19 @@ def _registered_command(agent: str, box: Sandbox) -> list[str]:
         data = read(path)
         assert data is not None, path
         if spec.strategy == "json_hook_group":
-            groups = jsonc.get(data, tuple(spec.options["container"]))
+            groups = jsonc.get(data, _path_option(spec, "container"))
             assert isinstance(groups, list)
             return ["sh", "-c", groups[-1]["hooks"][0]["command"]]
         if spec.strategy == "json_hook_flat":
-            entries = jsonc.get(data, tuple(spec.options["container"]))
+            entries = jsonc.get(data, _path_option(spec, "container"))
             assert isinstance(entries, list)
-            return ["sh", "-c", entries[-1][spec.options["command_key"]]]
+            return ["sh", "-c", entries[-1][_text_option(spec, "command_key")]]
         if spec.strategy == "json_named_hooks":
-            group = jsonc.get(data, (spec.options["key"], spec.options["event"], 0))
+            group = jsonc.get(data, (_text_option(spec, "key"), _text_option(spec, "event"), 0))
             assert isinstance(group, dict)
             return ["sh", "-c", group["hooks"][0]["command"]]
         if spec.strategy == "toml_hook_table":
-            table = tomllib.loads(data.decode())[spec.options["array"]][-1]
+            table = tomllib.loads(data.decode())[_text_option(spec, "array")][-1]
             return ["sh", "-c", table["command"]]
         if spec.strategy == "template_file" and path.endswith(".py"):
             assert os.access(path, os.X_OK), "the Cline hook file must be executable"

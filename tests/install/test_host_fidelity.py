@@ -19,7 +19,7 @@ import pytest
 from rtok import paths
 from rtok.formats import jsonc
 from rtok.install import integrations, planner, state, transaction
-from rtok.install.model import InstallContext
+from rtok.install.model import Action, InstallContext
 from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.install.transaction import STEP_DELAY_ENV, STEP_MARKER
 from rtok.integrity.doctor import codex_hook_hash
@@ -383,7 +383,7 @@ def test_no_edit_saved_during_an_install_is_lost(
     lost: list[str] = []
     trials = 60
     for trial in range(trials):
-        action = "install" if trial % 2 == 0 else "uninstall"
+        action: Action = "install" if trial % 2 == 0 else "uninstall"
         writer = subprocess.Popen(
             [sys.executable, "-c", WRITER, str(settings), "40"], stdout=subprocess.PIPE
         )

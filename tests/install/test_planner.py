@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from install_engine_edits import failing_edit, settings_edit, snapshot, whole_file_edit
 
 from rtok.install import diff, planner
-from rtok.install.model import InstallContext
+from rtok.install.model import FileEdit, InstallContext
 
 
 def _ctx(home: Path, project_root: str | None = None) -> InstallContext:
@@ -43,10 +44,11 @@ def test_a_plan_reads_current_bytes_and_changes_nothing_on_disk(isolated_home: P
 def test_edits_of_one_file_are_folded_into_one_change(isolated_home: Path) -> None:
     path = str(isolated_home / "AGENTS.md")
 
-    def add(line: bytes):  # type: ignore[no-untyped-def]
-        return lambda cur: (cur or b"") + line if line not in (cur or b"") else cur
+    def add(line: bytes) -> Callable[[bytes | None], bytes | None]:
+        def transform(cur: bytes | None) -> bytes | None:
+            return (cur or b"") + line if line not in (cur or b"") else cur
 
-    from rtok.install.model import FileEdit
+        return transform
 
     edits = [
         FileEdit(
