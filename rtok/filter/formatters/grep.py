@@ -28,8 +28,8 @@ _CONTEXT_MARK = regex.compile(r"-(\d+)-")
 _PLAIN = regex.compile(r"^((?:[^\s:]*/)?[^\s:/]+\.[A-Za-z0-9_]+|[^\s:]*/[^\s:]+):(.*)$")
 
 # Rows shown in all, and at most per file; files beyond the budget show their count only.
-ROWS = 30
-ROWS_PER_FILE = 6
+ROWS = 160
+ROWS_PER_FILE = 40
 ROW_CHARS = 160
 
 
@@ -295,8 +295,8 @@ def grep_output(text: str) -> list[str] | None:
 
 
 # A log's rows (one file, `grep -n ERROR app.log`) after their repeats are counted.
-LOG_HEAD = 40
-LOG_TAIL = 10
+LOG_HEAD = 120
+LOG_TAIL = 40
 
 
 def _protects(line: str) -> bool:

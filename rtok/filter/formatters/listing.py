@@ -32,7 +32,7 @@ def ls_long(text: str) -> list[str] | None:
     rows = [line for line in lines if line.strip() and not line.startswith("total ")]
     matched = [_LONG.match(line) for line in rows]
     if not rows or sum(m is not None for m in matched) < len(rows) * 0.8:
-        return None
+        return ls_recursive(lines)
     out: list[str] = []
     files: list[str] = []
     in_order: list[str] = []
@@ -56,6 +56,27 @@ def ls_long(text: str) -> list[str] | None:
         return out + files[:LS_FILES] + [f"… {len(files) - LS_FILES} more files"]
     # every file, several to a line
     return out + wrapped(f"{len(files)} files: ", files)
+
+
+def ls_recursive(lines: list[str]) -> list[str] | None:
+    """Plain `ls -R` (one name a line, each folder under its `dir:` header): each folder
+    once with all its names, losslessly; None for any other plain `ls`."""
+    sections: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        if line.endswith(":") and not line.startswith(("ls:", " ")):
+            sections.append((line[:-1], []))
+        elif sections and not line.startswith("ls:"):
+            sections[-1][1].append(line)
+        else:
+            return None
+    if len(sections) < 2:
+        return None
+    out: list[str] = []
+    for folder, names in sections:
+        out.extend(wrapped(f"{folder}/ ({len(names)}): ", names) if names else [f"{folder}/ (0)"])
+    return out
 
 
 def wrapped(lead: str, items: list[str]) -> list[str]:
@@ -140,7 +161,8 @@ def paths_by_folder(text: str) -> list[str] | None:
         folder = head + "/" if sep else "./"
         folders.setdefault(folder, []).append(name + ("/" if line.endswith("/") else ""))
     if len(folders) * 2 > len(paths):
-        return None
+        # most folders hold one path: grouping saves nothing, and no path is dropped
+        return lines if len(paths) <= ALL_PATHS else None
     if len(paths) <= ALL_PATHS:
         return _every_path(folders, len(paths)) + messages
     share = dict.fromkeys(folders, 0)
