@@ -397,18 +397,33 @@ def _seconds(packages: list[Match[str]]) -> str:
     return f"{sum(seconds):.2f}s" if seconds else ""
 
 
+def _package_lines(lines: list[str]) -> list[Match[str]]:
+    """The packages' result lines (a `?` line only for a package without test files)."""
+    return [
+        found
+        for found in map(_PACKAGE.match, lines)
+        if found is not None
+        and (found.group("kind") != "?" or "[no test files]" in found.group("rest"))
+    ]
+
+
+def _shown_loose(loose: list[str], run_failed: bool, out: Summary) -> list[str]:
+    """Lines outside any test, without runtime frames; in a passing run only protected ones."""
+    loose = _trimmed(loose, out)
+    if run_failed:
+        return loose
+    for line in loose:
+        out.cover(line)
+    return [line for line in loose if is_protected(line)]
+
+
 @summariser
 def go_test(text: str) -> list[str] | None:
     decoded = _json_output(text)
     if decoded is not None:
         text = decoded
     lines = clean_lines(text)
-    packages = [
-        found
-        for found in map(_PACKAGE.match, lines)
-        if found is not None
-        and (found.group("kind") != "?" or "[no test files]" in found.group("rest"))
-    ]
+    packages = _package_lines(lines)
     if not packages:
         return None
     out = Summary()
@@ -422,12 +437,7 @@ def go_test(text: str) -> list[str] | None:
     failed = [test for test in run.order if test.failed] if run_failed else []
     for test in failed:
         test.lines = without_echoes(test, out)
-    loose = _trimmed(run.loose, out)
-    if not run_failed:
-        for line in loose:
-            out.cover(line)
-        loose = [line for line in loose if is_protected(line)]
-    _loose_lines(loose, out)
+    _loose_lines(_shown_loose(run.loose, run_failed, out), out)
     shown = _failures(failed, out)
     _passing_errors([test for test in run.order if test not in failed], out, run_failed)
     _counts(packages, run, len(failed), out, shown)
