@@ -351,7 +351,7 @@ class Totals:
     """Sums over the cases of one family (or of all)."""
 
     def __init__(self) -> None:
-        self.cases = self.raw = self.rtok = 0
+        self.cases = self.raw = self.rtok = self.floor = 0
         self.e = [0, 0]
         self.k = [0, 0]
         self.rtk_cases = self.rtk_raw = self.rtok_on_rtk = self.rtk = self.floor_on_rtk = 0
@@ -364,6 +364,7 @@ class Totals:
         self.cases += 1
         self.raw += raw
         self.rtok += rtok
+        self.floor += int(str(row["floor"]))
         _add(self.e, row["rtok_E"])
         _add(self.k, row["rtok_K"])
         stored = row.get("rtk")
@@ -380,10 +381,17 @@ class Totals:
         _add(self.rtk_e, stored["E"])
         _add(self.rtk_k, stored["K"])
 
+    def bound(self) -> int:
+        """max(RTK's tokens, when RTK could be given every case, 1.3 x E floor + 30 a case)."""
+        floor = math.ceil(1.3 * self.floor) + 30 * self.cases
+        return max(self.rtk, floor) if self.rtk_cases == self.cases else floor
+
     def cells(self) -> str:
+        within = "yes" if self.rtok <= self.bound() else "no"
         ours = (
             f"{self.cases} | {self.raw} | {self.rtok} | {pct(self.rtok, self.raw)} | "
-            f"{self.e[0]}/{self.e[1]} | {self.k[0]}/{self.k[1]}"
+            f"{self.e[0]}/{self.e[1]} | {self.k[0]}/{self.k[1]} | {self.floor} | "
+            f"{self.bound()} | {within}"
         )
         if not self.rtk_cases:
             return f"{ours} | – | – | – | – | – | – | –"
@@ -417,12 +425,16 @@ def build_table(rows: dict[str, dict[str, object]]) -> str:
         'RTK columns cover the cases RTK could be given ("RTK cases"); "rtok there" is',
         'rtok\'s tokens on those same cases, and "E floor there" the tokens of the raw lines',
         "carrying an E entry of those cases, each once and verbatim (the error lines as the",
-        "tools wrote them, nothing else). Regenerate with `python scripts/bench_savings.py`.",
+        'tools wrote them, nothing else). "E floor" is the same over all the family\'s',
+        'cases, "bound" max(RTK tokens, when RTK could be given every case of the family,',
+        '1.3 x E floor + 30 a case), "within" whether rtok\'s tokens are at most the bound.',
+        "Regenerate with `python scripts/bench_savings.py`.",
         "",
         "| family | cases | raw tokens | rtok tokens | rtok saved | rtok E | rtok K "
+        "| E floor | bound | within "
         "| RTK cases | rtok there | E floor there | RTK tokens | RTK saved | RTK E | RTK K "
         "| RTK via |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, fam in sorted(families.items(), key=lambda kv: (-kv[1].raw, kv[0])):
         via = "; ".join(sorted(fam.via)) or "not measured"

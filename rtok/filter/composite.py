@@ -38,6 +38,12 @@ _HEADER = regex.compile(
 )
 # make's own lines (`make[1]: Entering directory …`, `make: *** [Makefile:3: test] Error 1`)
 _MAKE_OWN = regex.compile(r"^g?make(?:\[\d+\])?: ")
+# a session's or an env's own result (nox's `nox > Session tests-3.11 was successful in 49
+# seconds.`, tox 4's `  py311: OK (12.30=setup[2.10]+cmd[10.20] seconds)`): always shown
+_SESSION_RESULT = regex.compile(
+    r"^(?:nox > Session \S+ (?:was successful|failed|aborted|was skipped)"
+    r"|\s+\S+: (?:OK|FAIL) \(|\s+congratulations :\))"
+)
 # families whose recipe lines are echoed as they run
 _ECHOING = frozenset({"make", "gmake", "just"})
 COMPOSITE = frozenset({"make", "gmake", "just", "tox", "nox"})
@@ -272,7 +278,7 @@ def _with_protected(shown: list[str], raw: list[str], unclaimed: list[int]) -> S
         line = raw[i]
         if (_MAKE_OWN.match(line) or _PACKAGE_LINE.match(line)) and not is_protected(line):
             continue  # make entering and leaving directories, npm naming the package
-        if is_protected(line):
+        if is_protected(line) or _SESSION_RESULT.match(line):
             if line.strip() not in present:
                 shown.append(line)
                 present.add(line.strip())

@@ -49,6 +49,7 @@ def test_go_test_keeps_failures_and_package_results() -> None:
         "--- FAIL: TestB",
         "    b_test.go:9: want 2, got 3",
         "FAIL\texample.com/b\t0.01s",
+        "ok: example.com/a",
         "go test: 1 package ok; 1 failed; tests: 1 passed, 1 failed; 0.03s",
     ]
 

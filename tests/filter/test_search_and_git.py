@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rtok.filter import engine
-from rtok.filter.formatters import git, grep
+from rtok.filter.formatters import git, grep, listing
 from rtok.filter.rule import default_rule
 
 
@@ -28,14 +28,14 @@ def grep_output(files: int, hits: int) -> str:
 
 
 def test_every_file_with_a_hit_is_named_with_its_count() -> None:
-    out = shorten(grep_output(17, 9), grep.grep_grouped)
+    out = shorten(grep_output(17, 12), grep.grep_grouped)
     for f in range(17):
-        assert f"src/pkg/mod_{f}.py (9)" in out
-    assert out[0] == "153 hits in 17 files, 30 shown"
+        assert f"src/pkg/mod_{f}.py (12)" in out
+    assert out[0] == f"204 hits in 17 files, {grep.ROWS} shown"
 
 
 def test_a_kept_row_sits_under_its_own_file_and_never_twice() -> None:
-    out = shorten(grep_output(17, 9), grep.grep_grouped)
+    out = shorten(grep_output(17, 12), grep.grep_grouped)
     current = ""
     seen: set[str] = set()
     for line in out[1:]:
@@ -61,15 +61,15 @@ def test_a_hit_carrying_a_secret_is_always_shown_and_tool_messages_kept() -> Non
 
 
 def test_paths_holding_colons_and_dashes_keep_their_rows() -> None:
-    text = "".join(f"./a:b.txt:{n}:line {n} foo\n" for n in range(1, 41))
-    text += "".join(f"./sub/12:34.py:{n}:x foo {n}\n" for n in range(1, 41))
-    text += "".join(f"./dash-1-2.txt:{n}:foo-{n}\n" for n in range(1, 41))
+    text = "".join(f"./a:b.txt:{n}:line {n} foo\n" for n in range(1, 61))
+    text += "".join(f"./sub/12:34.py:{n}:x foo {n}\n" for n in range(1, 61))
+    text += "".join(f"./dash-1-2.txt:{n}:foo-{n}\n" for n in range(1, 61))
     out = shorten(text, grep.grep_grouped)
-    assert out[0] == "120 hits in 3 files, 18 shown"
+    assert out[0] == f"180 hits in 3 files, {3 * grep.ROWS_PER_FILE} shown"
     assert [line for line in out[1:] if not line.startswith("  ")] == [
-        "./a:b.txt (40)",
-        "./sub/12:34.py (40)",
-        "./dash-1-2.txt (40)",
+        "./a:b.txt (60)",
+        "./sub/12:34.py (60)",
+        "./dash-1-2.txt (60)",
     ]
     assert "  1:line 1 foo" in out and "  1:x foo 1" in out and "  1:foo-1" in out
 
@@ -96,15 +96,15 @@ def test_context_rows_whose_text_holds_a_colon_number_stay_under_their_file() ->
 
 
 def test_one_file_one_hit_count_reads_in_the_singular() -> None:
-    text = "".join(f"app.log:{n}:{n} request ok\n" for n in range(1, 50))
-    assert shorten(text, grep.grep_grouped)[0].startswith("49 hits in 1 file, ")
+    text = "".join(f"app.log:{n}:{n} request ok\n" for n in range(1, 250))
+    assert shorten(text, grep.grep_grouped)[0].startswith("249 hits in 1 file, ")
 
 
 def test_rg_without_line_numbers_is_grouped_too() -> None:
-    text = "".join(f"lib/a{f}.js:  return x{n};\n" for f in range(4) for n in range(12))
+    text = "".join(f"lib/a{f}.js:  return x{n};\n" for f in range(4) for n in range(50))
     out = shorten(text, grep.grep_grouped)
     assert [line for line in out if not line.startswith("  ")][1:] == [
-        f"lib/a{f}.js (12)" for f in range(4)
+        f"lib/a{f}.js (50)" for f in range(4)
     ]
 
 
@@ -259,13 +259,13 @@ def test_pytest_quiet_pass_is_not_made_longer_in_tokens() -> None:
 
 def test_rg_heading_groups_are_read_with_their_paths() -> None:
     text = "".join(
-        f"src/m{f}.py\n" + "".join(f"{n}:    row_{f}_{n}\n" for n in range(1, 12)) + "\n"
+        f"src/m{f}.py\n" + "".join(f"{n}:    row_{f}_{n}\n" for n in range(1, 51)) + "\n"
         for f in range(5)
     )
     out = shorten(text, grep.grep_grouped)
-    assert out[0] == "55 hits in 5 files, 30 shown"
+    assert out[0] == f"250 hits in 5 files, {grep.ROWS} shown"
     assert [line for line in out[1:] if not line.startswith("  ")] == [
-        f"src/m{f}.py (11)" for f in range(5)
+        f"src/m{f}.py (50)" for f in range(5)
     ]
     assert "  1:    row_0_1" in out
 
@@ -305,9 +305,10 @@ def test_a_log_error_hit_is_never_cut_but_code_naming_an_error_is() -> None:
     out = shorten(log, grep.grep_grouped)
     assert sum(1 for line in out if "ERROR worker" in line) == 87
     code = "".join(
-        f"src/m{f}.py:{n}:    raise RuntimeError('x{n}')\n" for f in range(3) for n in range(1, 30)
+        f"src/m{f}.py:{n}:    raise RuntimeError('x{n}')\n" for f in range(3) for n in range(1, 60)
     )
-    assert sum(1 for line in shorten(code, grep.grep_grouped) if "RuntimeError" in line) == 18
+    shown = sum(1 for line in shorten(code, grep.grep_grouped) if "RuntimeError" in line)
+    assert shown == 3 * grep.ROWS_PER_FILE
 
 
 def headers(out: list[str]) -> list[str]:
@@ -402,3 +403,20 @@ def test_rg_heading_capture_with_one_hit_per_file_is_grouped() -> None:
     assert "./--:1:TODO in dashes" in out, out
     for n in range(12):
         assert f"./mod_{n}.py:2:TODO item {n}" in out, out
+
+
+def test_plain_ls_r_names_each_folder_once_with_every_name() -> None:
+    text = "tests:\n__init__.py\nunit\n\ntests/unit:\ntest_a.py\ntest_b.py\n\ntests/empty:\n"
+    assert listing.ls_long(text) == [
+        "tests/ (2): __init__.py, unit",
+        "tests/unit/ (2): test_a.py, test_b.py",
+        "tests/empty/ (0)",
+    ]
+    assert listing.ls_long("README.md\nsetup.py\nsrc\n") is None
+
+
+def test_paths_alone_in_their_folders_are_all_kept_as_they_are() -> None:
+    text = "".join(
+        f"node_modules/.pnpm/p{n}@1.0.0/node_modules/p{n}/package.json\n" for n in range(30)
+    )
+    assert listing.paths_by_folder(text) == text.splitlines()

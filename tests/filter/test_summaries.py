@@ -463,6 +463,7 @@ def test_go_verbose_failures_with_the_same_reason_share_it() -> None:
         "--- FAIL: TestB/two",
         "    b_test.go:9: want 2, got 3",
         "FAIL\texample.com/b\t0.01s",
+        "ok: example.com/a",
         "go test: 1 package ok; 1 failed; 1 without tests; tests: 1 passed, 3 failed; 0.03s",
     ]
 
@@ -491,7 +492,10 @@ def test_go_passing_run_is_one_line_even_when_tests_log_failures() -> None:
         "    suite_test.go:4: Error: Not equal\n--- FAIL: TestSuite/Inner (0.00s)\n"
         "--- PASS: TestSuite (0.00s)\n        PASS\nPASS\nok  \texample.com/net\t0.250s\n"
     )
-    assert gotest.go_test(text) == ["go test: 1 package ok; tests: 2 passed; 0.25s"]
+    assert gotest.go_test(text) == [
+        "ok: example.com/net",
+        "go test: 1 package ok; tests: 2 passed; 0.25s",
+    ]
 
 
 def test_go_testify_report_drops_what_the_test_line_already_says() -> None:
@@ -569,7 +573,10 @@ def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -
 
 def test_go_pass_is_its_counts() -> None:
     text = "ok  \texample.com/a\t0.02s\n?   \texample.com/c\t[no test files]\n"
-    assert gotest.go_test(text) == ["go test: 1 package ok; 1 without tests; 0.02s"]
+    assert gotest.go_test(text) == [
+        "ok: example.com/a",
+        "go test: 1 package ok; 1 without tests; 0.02s",
+    ]
 
 
 def test_go_runtime_frames_leave_a_panic() -> None:
@@ -1378,6 +1385,7 @@ def test_go_without_v_counts_only_what_it_names_and_keeps_packages_apart() -> No
         "--- FAIL: TestDecode",
         "    b_test.go:20: got x",
         "FAIL\texample.com/b\t0.020s",
+        "ok: example.com/c",
         "go test: 1 package ok; 2 failed; tests: 3 failed; 0.06s",
     ]
 

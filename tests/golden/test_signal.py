@@ -78,14 +78,25 @@ def test_entries_are_real_lines_of_the_raw_output() -> None:
             assert not bad, f"{name} {key} entries not in raw: {bad[:3]}"
 
 
-@pytest.mark.parametrize("name", case_names())
+def graded_cases() -> list[object]:
+    """Every case; one whose case.json names a `pending` change rtok still lacks is expected
+    to fail (strictly: once the change is in, the marker must go)."""
+    return [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=str(case(name)["pending"])))
+        if "pending" in case(name)
+        else name
+        for name in case_names()
+    ]
+
+
+@pytest.mark.parametrize("name", graded_cases())
 def test_every_error_line_is_kept(name: str) -> None:
     text = shown(name)
     lost = [entry for entry in entries(name, "E") if not is_kept(entry, text)]
     assert not lost, f"{len(lost)} of {len(entries(name, 'E'))} E entries lost: {lost[:5]}"
 
 
-@pytest.mark.parametrize("name", case_names())
+@pytest.mark.parametrize("name", graded_cases())
 def test_context_lines_are_mostly_kept(name: str) -> None:
     text = shown(name)
     wanted = entries(name, "K")

@@ -275,14 +275,8 @@ class _Reader:
             self.end_pending()
             self.in_block = False
             return
-        pending = self.pending
-        if pending is not None and not pending.loc:
-            arrow = _ARROW.match(line)
-            if arrow is not None:
-                pending.loc = arrow.group("loc")
-                self.out.cover(pending.raw)
-                self.out.cover(line)
-                return
+        if self._arrow(line):
+            return
         if self.excerpt_next:
             self.excerpt_next = False
             if not self._diagnostic(line):
@@ -291,25 +285,7 @@ class _Reader:
         if self._diagnostic(line):
             self.in_block = True
             return
-        xo_file = _XO_FILE.match(line) if "xo" in self.kinds else None
-        if xo_file is not None:
-            self.current_file = xo_file.group("file")
-            self.out.cover(line)
-            return
-        if self._java_detail(line):
-            return
-        if (self.in_block or pending is not None) and (
-            _SNIPPET.match(line)
-            or ("ruff" in self.kinds and _RUFF_FIX.match(line))
-            or (line[:1].isspace() and (not is_protected(line) or self._rust_note(line)))
-        ):
-            if pending is not None and not pending.code:
-                lint = _RUST_CODE.search(line)
-                if lint is not None:
-                    pending.code = lint.group("lint") or lint.group("attr") or ""
-                    if pending.code and "::" not in pending.code and lint.group("lint"):
-                        pending.code = f"clippy::{pending.code}"
-            self.out.cover(line)
+        if self._xo_file(line) or self._java_detail(line) or self._block_line(line):
             return
         self.end_pending()
         self.in_block = False
@@ -319,6 +295,50 @@ class _Reader:
         if not line[:1].isspace():
             self.current_file = line.strip()
         self.other.append(line)
+
+    def _arrow(self, line: str) -> bool:
+        """ruff's and rustc's `--> file:L:C` under a diagnostic that gave no location."""
+        pending = self.pending
+        if pending is None or pending.loc:
+            return False
+        arrow = _ARROW.match(line)
+        if arrow is None:
+            return False
+        pending.loc = arrow.group("loc")
+        self.out.cover(pending.raw)
+        self.out.cover(line)
+        return True
+
+    def _xo_file(self, line: str) -> bool:
+        """xo's file header line: the file its diagnostics below are in."""
+        xo_file = _XO_FILE.match(line) if "xo" in self.kinds else None
+        if xo_file is None:
+            return False
+        self.current_file = xo_file.group("file")
+        self.out.cover(line)
+        return True
+
+    def _block_line(self, line: str) -> bool:
+        """A line of a diagnostic's block (a source snippet, ruff's fix, an indented note);
+        rustc's lint name read from it."""
+        pending = self.pending
+        if not (self.in_block or pending is not None) or not self._in_block_shape(line):
+            return False
+        if pending is not None and not pending.code:
+            lint = _RUST_CODE.search(line)
+            if lint is not None:
+                pending.code = lint.group("lint") or lint.group("attr") or ""
+                if pending.code and "::" not in pending.code and lint.group("lint"):
+                    pending.code = f"clippy::{pending.code}"
+        self.out.cover(line)
+        return True
+
+    def _in_block_shape(self, line: str) -> bool:
+        return bool(
+            _SNIPPET.match(line)
+            or ("ruff" in self.kinds and _RUFF_FIX.match(line))
+            or (line[:1].isspace() and (not is_protected(line) or self._rust_note(line)))
+        )
 
     def _java_detail(self, line: str) -> bool:
         """javac says which symbol on its own line under the location; maven repeats every

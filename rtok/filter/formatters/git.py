@@ -48,18 +48,9 @@ def git_status(text: str) -> list[str] | None:
         if line in _SECTION:
             section = _SECTION[line]
             continue
-        if line.startswith("Your branch") or line.startswith("  (use") or not line.strip():
-            if line.startswith("Your branch") and "up to date" not in line:
-                out.append(line.strip())
-            continue
-        found = _ENTRY.match(line) if section else None
-        if found is not None and section is not None:
-            code = _CODES.get(found.group(1) or "", "?" if section == "untracked" else "")
-            entries.setdefault(section, []).append(f"{code} {found.group(2)}".strip())
-            continue
-        if line.startswith(("nothing to commit", "no changes added")):
-            continue
-        out.append(line)
+        shown = _status_line(line, section, entries)
+        if shown:
+            out.append(shown)
     for name in ("staged", "unstaged", "unmerged", "untracked"):
         items = entries.get(name)
         if items:
@@ -68,6 +59,23 @@ def git_status(text: str) -> list[str] | None:
     if not entries:
         out.append("clean")
     return out
+
+
+def _status_line(line: str, section: str | None, entries: dict[str, list[str]]) -> str:
+    """One line of `git status` under `section`: a path goes to `entries`; what is shown of
+    the rest ("" for hints, blank lines and a branch up to date)."""
+    if line.startswith("Your branch"):
+        return "" if "up to date" in line else line.strip()
+    if line.startswith("  (use") or not line.strip():
+        return ""
+    found = _ENTRY.match(line) if section else None
+    if found is not None and section is not None:
+        code = _CODES.get(found.group(1) or "", "?" if section == "untracked" else "")
+        entries.setdefault(section, []).append(f"{code} {found.group(2)}".strip())
+        return ""
+    if line.startswith(("nothing to commit", "no changes added")):
+        return ""
+    return line
 
 
 _COMMIT = regex.compile(r"^commit ([0-9a-f]{7,64})(.*)$")
@@ -156,21 +164,25 @@ def _log_lines(lines: list[str]) -> list[str] | None:
                 continue
             out.extend(commit.lines())
             in_header = False
-        if _STAT.match(line) is not None:
-            stat = _STAT.match(line)
-            assert stat is not None
-            count = stat.group(2).split(" ", 1)[0] if stat.group(2)[:1].isdigit() else stat.group(2)
-            out.append(f"  {stat.group(1)} | {count}")
-        elif _STAT_SUMMARY.match(line) is not None:
-            out.append("  " + line.strip())
-        elif line.startswith("diff --git ") or patch.active:
-            patch.feed(line, out)
-        elif line.strip():
-            out.append(line)
+        _body_line(line, patch, out)
     if commit is not None and in_header:
         out.extend(commit.lines())
     patch.end_file()
     return patch.finish(out)
+
+
+def _body_line(line: str, patch: _Patch, out: list[str]) -> None:
+    """A line after a commit's header: a --stat row or summary, a patch's, or as it is."""
+    stat = _STAT.match(line)
+    if stat is not None:
+        count = stat.group(2).split(" ", 1)[0] if stat.group(2)[:1].isdigit() else stat.group(2)
+        out.append(f"  {stat.group(1)} | {count}")
+    elif _STAT_SUMMARY.match(line) is not None:
+        out.append("  " + line.strip())
+    elif line.startswith("diff --git ") or patch.active:
+        patch.feed(line, out)
+    elif line.strip():
+        out.append(line)
 
 
 def _short_date(value: str) -> str:

@@ -1,17 +1,18 @@
-"""go test (plain, -v and -json): a pass is its counts; a failure is each failed package's
-failed tests, each with its own lines (the same line within a test once, with how often it
-came; tests of one package whose lines read the same share them), then the package's result
-line, then the counts. Without -v go names only the tests that failed, so no pass count is
-given.
+"""go test (plain, -v and -json): a pass is its packages and counts; a failure is each
+failed package's failed tests, each with its own lines (the same line within a test once,
+with how often it came; tests of one package whose lines read the same share them), then
+the package's result line, then the ok packages by name and the counts. Without -v go names
+only the tests that failed, so no pass count is given.
 
 Stdlib only (hot path). Lines a test logs belong to the test named by the last `=== RUN`,
 `=== CONT` or `=== NAME` (-v), or follow its `--- FAIL` line (plain; a failed example's
 got/want lines and a panic's are not indented). Tests are scoped by package: a name met
 again after a package's result line is another package's test. In a failed run a
 passing test's lines are dropped unless they carry an error word; a run whose packages are
-all ok is its counts and time only (a `--- FAIL` there comes from a test that runs tests of
-its own). What a failure repeats is left out: testify's `Error Trace:` at the location
-already shown and its `Test:` line, goroutine numbers, frame arguments, `(0.00s)` times.
+all ok is its packages, counts and time only (a `--- FAIL` there comes from a test that
+runs tests of its own). What a failure repeats is left out: testify's `Error Trace:` at the
+location already shown and its `Test:` line, goroutine numbers, frame arguments, `(0.00s)`
+times.
 """
 
 from __future__ import annotations
@@ -355,33 +356,65 @@ def _passing_errors(passing: list[_Test], out: Summary, run_failed: bool) -> Non
 def _counts(
     packages: list[Match[str]], run: _Run, failed: int, out: Summary, shown: set[str]
 ) -> None:
-    ok = [p for p in packages if p.group("kind") == "ok"]
-    bad = [p for p in packages if p.group("kind") == "FAIL"]
-    none = [p for p in packages if p.group("kind") == "?"]
+    """The failed packages not shown yet, the ok packages by name, then one counts line."""
+    by_kind: dict[str, list[Match[str]]] = {"ok": [], "FAIL": [], "?": []}
+    for package in packages:
+        by_kind[package.group("kind")].append(package)
+    ok, bad = by_kind["ok"], by_kind["FAIL"]
     for package in bad:
         if package.group(0) not in shown:  # a build failure, or a failed package's own error
             out.add(package.group(0))
+    if ok:
+        out.add("ok: " + ", ".join(package.group("pkg") for package in ok))
     parts = [plural(len(ok), "package") + " ok"]
     if bad:
         parts.append(f"{len(bad)} failed")
-    if none:
-        parts.append(f"{len(none)} without tests")
-    # without -v go names only the tests that failed: how many passed is not known
-    tests = (
-        ([f"{run.passed} passed"] if run.verbose else [])
-        + ([f"{failed} failed"] if failed else [])
-        + ([f"{run.skipped} skipped"] if run.skipped else [])
-    )
+    if by_kind["?"]:
+        parts.append(f"{len(by_kind['?'])} without tests")
+    tests = _test_counts(run, failed)
     if tests:
         parts.append("tests: " + ", ".join(tests))
-    seconds = [
-        float(found.group(1))
-        for found in (_SECONDS.search(p.group("rest")) for p in ok + bad)
-        if found is not None
-    ]
+    seconds = _seconds(ok + bad)
     if seconds:
-        parts.append(f"{sum(seconds):.2f}s")
+        parts.append(seconds)
     out.add("go test: " + "; ".join(parts))
+
+
+def _test_counts(run: _Run, failed: int) -> list[str]:
+    """Without -v go names only the tests that failed: how many passed is not known."""
+    counts = [f"{run.passed} passed"] if run.verbose else []
+    if failed:
+        counts.append(f"{failed} failed")
+    if run.skipped:
+        counts.append(f"{run.skipped} skipped")
+    return counts
+
+
+def _seconds(packages: list[Match[str]]) -> str:
+    """The packages' times added up, or "" when none gave one."""
+    found = [_SECONDS.search(package.group("rest")) for package in packages]
+    seconds = [float(match.group(1)) for match in found if match is not None]
+    return f"{sum(seconds):.2f}s" if seconds else ""
+
+
+def _package_lines(lines: list[str]) -> list[Match[str]]:
+    """The packages' result lines (a `?` line only for a package without test files)."""
+    return [
+        found
+        for found in map(_PACKAGE.match, lines)
+        if found is not None
+        and (found.group("kind") != "?" or "[no test files]" in found.group("rest"))
+    ]
+
+
+def _shown_loose(loose: list[str], run_failed: bool, out: Summary) -> list[str]:
+    """Lines outside any test, without runtime frames; in a passing run only protected ones."""
+    loose = _trimmed(loose, out)
+    if run_failed:
+        return loose
+    for line in loose:
+        out.cover(line)
+    return [line for line in loose if is_protected(line)]
 
 
 @summariser
@@ -390,12 +423,7 @@ def go_test(text: str) -> list[str] | None:
     if decoded is not None:
         text = decoded
     lines = clean_lines(text)
-    packages = [
-        found
-        for found in map(_PACKAGE.match, lines)
-        if found is not None
-        and (found.group("kind") != "?" or "[no test files]" in found.group("rest"))
-    ]
+    packages = _package_lines(lines)
     if not packages:
         return None
     out = Summary()
@@ -409,12 +437,7 @@ def go_test(text: str) -> list[str] | None:
     failed = [test for test in run.order if test.failed] if run_failed else []
     for test in failed:
         test.lines = without_echoes(test, out)
-    loose = _trimmed(run.loose, out)
-    if not run_failed:
-        for line in loose:
-            out.cover(line)
-        loose = [line for line in loose if is_protected(line)]
-    _loose_lines(loose, out)
+    _loose_lines(_shown_loose(run.loose, run_failed, out), out)
     shown = _failures(failed, out)
     _passing_errors([test for test in run.order if test not in failed], out, run_failed)
     _counts(packages, run, len(failed), out, shown)

@@ -29,8 +29,8 @@ _CONTEXT_MARK = regex.compile(r"-(\d+)-")
 _PLAIN = regex.compile(r"^((?:[^\s:]*/)?[^\s:/]+\.[A-Za-z0-9_]+|[^\s:]*/[^\s:]+):(.*)$")
 
 # Rows shown in all, and at most per file; files beyond the budget show their count only.
-ROWS = 30
-ROWS_PER_FILE = 6
+ROWS = 160
+ROWS_PER_FILE = 40
 ROW_CHARS = 160
 
 
@@ -84,17 +84,25 @@ def _parse_headed(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None
             # group starts, `--` is a file of that name)
             current = None if not line else current
             continue
-        found = _HEADED.match(line)
-        if found is not None and current is not None:
-            row = (int(found.group(1)), found.group(3))
-            (current.hits if found.group(2) == ":" else current.context).append(row)
-        elif current is None and found is None and not line.startswith(("rg:", "ag:")):
-            current = files.setdefault(line, _File(line))
-        else:
-            other.append(line)
+        current = _headed_line(line, current, files, other)
     if not files or any(not entry.hits for entry in files.values()):
         return None
     return files, other
+
+
+def _headed_line(
+    line: str, current: _File | None, files: dict[str, _File], other: list[str]
+) -> _File | None:
+    """One line of a headed listing read into `files` or `other`; the file now open."""
+    found = _HEADED.match(line)
+    if found is not None and current is not None:
+        row = (int(found.group(1)), found.group(3))
+        (current.hits if found.group(2) == ":" else current.context).append(row)
+    elif current is None and found is None and not line.startswith(("rg:", "ag:")):
+        current = files.setdefault(line, _File(line))
+    else:
+        other.append(line)
+    return current
 
 
 def _parse(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
@@ -296,8 +304,8 @@ def grep_output(text: str) -> list[str] | None:
 
 
 # A log's rows (one file, `grep -n ERROR app.log`) after their repeats are counted.
-LOG_HEAD = 40
-LOG_TAIL = 10
+LOG_HEAD = 120
+LOG_TAIL = 40
 
 
 def _protects(line: str) -> bool:

@@ -6,6 +6,10 @@ from rtok._fast import regex
 from rtok.filter.formatters import declare_complete
 from rtok.filter.protect import is_protected
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Match
+
 _LONG = regex.compile(
     r"^([-dlcbps])[-rwxsStT@+.]{9}[@+.]?\s+\d+\s+\S+\s+\S+\s+"
     r"([\d,]+(?:\s*,\s*\d+)?)"
@@ -33,7 +37,21 @@ def ls_long(text: str) -> list[str] | None:
     rows = [line for line in lines if line.strip() and not line.startswith("total ")]
     matched = [_LONG.match(line) for line in rows]
     if not rows or sum(m is not None for m in matched) < len(rows) * 0.8:
-        return None
+        return ls_recursive(lines)
+    out, files, in_order = _long_rows(rows, matched)
+    if len(files) <= LS_FILES:
+        return in_order
+    if len(files) > ALL_PATHS:
+        return out + files[:LS_FILES] + [f"… {len(files) - LS_FILES} more files"]
+    # every file, several to a line
+    return out + wrapped(f"{len(files)} files: ", files)
+
+
+def _long_rows(
+    rows: list[str], matched: list[Match[str] | None]
+) -> tuple[list[str], list[str], list[str]]:
+    """(folders and other lines, files with their sizes, every entry in order) of `ls -l`
+    rows (`.` and `..` left out)."""
     out: list[str] = []
     files: list[str] = []
     in_order: list[str] = []
@@ -51,12 +69,28 @@ def ls_long(text: str) -> list[str] | None:
         else:
             files.append(name if kind == "l" else f"{name} {_human(size)}")
             in_order.append(name if kind == "l" else f"{name}  {_human(size)}")
-    if len(files) <= LS_FILES:
-        return in_order
-    if len(files) > ALL_PATHS:
-        return out + files[:LS_FILES] + [f"… {len(files) - LS_FILES} more files"]
-    # every file, several to a line
-    return out + wrapped(f"{len(files)} files: ", files)
+    return out, files, in_order
+
+
+def ls_recursive(lines: list[str]) -> list[str] | None:
+    """Plain `ls -R` (one name a line, each folder under its `dir:` header): each folder
+    once with all its names, losslessly; None for any other plain `ls`."""
+    sections: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        if line.endswith(":") and not line.startswith(("ls:", " ")):
+            sections.append((line[:-1], []))
+        elif sections and not line.startswith("ls:"):
+            sections[-1][1].append(line)
+        else:
+            return None
+    if len(sections) < 2:
+        return None
+    out: list[str] = []
+    for folder, names in sections:
+        out.extend(wrapped(f"{folder}/ ({len(names)}): ", names) if names else [f"{folder}/ (0)"])
+    return out
 
 
 def wrapped(lead: str, items: list[str]) -> list[str]:
@@ -130,9 +164,7 @@ def paths_by_folder(text: str) -> list[str] | None:
     lines = text.splitlines()
     paths = [line for line in lines if not line.startswith(_TOOL_MESSAGE)]
     messages = [line for line in lines if line.startswith(_TOOL_MESSAGE)]
-    if len(paths) < 4 or any(
-        not line or line.endswith(":") or "\t" in line or "/" not in line for line in paths
-    ):
+    if len(paths) < 4 or not all(map(_is_path, paths)):
         return None
     folders: dict[str, list[str]] = {}
     for line in paths:
@@ -140,9 +172,15 @@ def paths_by_folder(text: str) -> list[str] | None:
         folder = head + "/" if sep else "./"
         folders.setdefault(folder, []).append(name + ("/" if line.endswith("/") else ""))
     if len(folders) * 2 > len(paths):
-        return None
+        # most folders hold one path: grouping saves nothing, and no path is dropped
+        return lines if len(paths) <= ALL_PATHS else None
     if len(paths) <= ALL_PATHS:
         return _every_path(folders, len(paths)) + messages
+    return _cut_paths(folders, len(paths)) + messages
+
+
+def _shares(folders: dict[str, list[str]]) -> dict[str, int]:
+    """How many names each folder shows: a fair share of NAMES, at most NAMES_PER_FOLDER."""
     share = dict.fromkeys(folders, 0)
     left = NAMES
     while left > 0:
@@ -154,7 +192,13 @@ def paths_by_folder(text: str) -> list[str] | None:
                 grew = True
         if not grew:
             break
-    out = []
+    return share
+
+
+def _cut_paths(folders: dict[str, list[str]], count: int) -> list[str]:
+    """Past ALL_PATHS: every folder with its count, its names cut to its share."""
+    share = _shares(folders)
+    out = [f"{count} paths in {len(folders)} folders (names past {NAMES} cut)"]
     for folder, names in folders.items():
         if len(names) == 1:
             out.append(folder + names[0])
@@ -163,8 +207,12 @@ def paths_by_folder(text: str) -> list[str] | None:
         more = f", +{len(names) - len(shown)}" if len(shown) < len(names) else ""
         listed = f": {', '.join(shown)}{more}" if shown else ""
         out.append(f"{folder} ({len(names)}){listed}")
-    out.insert(0, f"{len(paths)} paths in {len(folders)} folders (names past {NAMES} cut)")
-    return out + messages
+    return out
+
+
+def _is_path(line: str) -> bool:
+    """A line a path lister prints: a path with a slash, no tab, not a `dir:` header."""
+    return bool(line) and not line.endswith(":") and "\t" not in line and "/" in line
 
 
 def _every_path(folders: dict[str, list[str]], count: int) -> list[str]:

@@ -20,12 +20,10 @@ _COUNTS = regex.compile(r"^(?P<n>\d+) files? would be reformatted\b|^\d+ files? 
 _DIFF = regex.compile(r"^\s*\d*\s+[|+-](?: |$)|^-{20,}$|^\s+\|$")
 
 
-@summariser
-def ruff_format(text: str) -> list[str] | None:
-    lines = clean_lines(text)
-    counts = [line for line in lines if _COUNTS.match(line)]
+def _read_files(lines: list[str], out: Summary) -> list[str]:
+    """The files ruff names, each once, in order (the lines naming them and the diffs are
+    covered)."""
     files: list[str] = []
-    out = Summary()
     opened = False  # after an `unformatted:` line, its `-->` names the file
     for line in lines:
         named = _WOULD.match(line) or (_ARROW.match(line) if opened else None)
@@ -40,21 +38,32 @@ def ruff_format(text: str) -> list[str] | None:
             out.cover(line)
         elif _DIFF.match(line) or _COUNTS.match(line):
             out.cover(line)
-    if not files and not counts:
-        return None
+    return files
+
+
+def _headline(counts: list[str], files: list[str]) -> str:
+    """ruff's counts when they agree with the files read, else with how many were read."""
+    if not counts:
+        return f"ruff format: {plural(len(files), 'file')} would be reformatted"
     told = [
         int(found.group("n"))
         for found in map(_COUNTS.match, counts)
         if found is not None and found.group("n")
     ]
-    if counts and (not told or told[0] == len(files)):
-        out.add("ruff format: " + "; ".join(counts))
-    elif counts:
-        out.add(
-            "ruff format: " + "; ".join(counts) + f" ({plural(len(files), 'file')} named below)"
-        )
-    else:
-        out.add(f"ruff format: {plural(len(files), 'file')} would be reformatted")
+    if not told or told[0] == len(files):
+        return "ruff format: " + "; ".join(counts)
+    return "ruff format: " + "; ".join(counts) + f" ({plural(len(files), 'file')} named below)"
+
+
+@summariser
+def ruff_format(text: str) -> list[str] | None:
+    lines = clean_lines(text)
+    counts = [line for line in lines if _COUNTS.match(line)]
+    out = Summary()
+    files = _read_files(lines, out)
+    if not files and not counts:
+        return None
+    out.add(_headline(counts, files))
     for path in files:
         out.add(f"  {path}")
     return out.finish(lines)

@@ -246,24 +246,36 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
     if not summary:
         return None
     out = Summary()
-    parts = [
-        " ".join((table.trim.sub("", lines[i]) if table.trim else lines[i]).split())
-        for i in summary
-    ]
-    counts = f"{table.label}: " + "; ".join(parts)
+    counts = _counts_line(lines, summary, table)
     if not any(_matches(table.failed, lines[i]) for i in summary):
-        out.add(counts, *(lines[i] for i in summary))
-        skipped = _skipped(lines, table)
-        for i, line in enumerate(lines):
-            if i in skipped or _matches(table.passing, line) or _matches(table.noise, line):
-                out.cover(line)
-        return out.finish(lines, table.passing.search if table.passing else None)
+        return _passed(lines, summary, counts, table, out)
     kept = _failure_lines(lines, set(summary), table, out)
     kept = _collapsed(_merged_retries(_marked(kept, lines, table, out), table, out), out)
     for line in _frames_once(_shared_reasons(kept, table, out), table, out):
         out.add(line)
     out.add(counts, *(lines[i] for i in summary))
     return out.finish(lines)
+
+
+def _counts_line(lines: list[str], summary: list[int], table: _Table) -> str:
+    """The runner's label and its summary lines, each on one line (its `trim` cut)."""
+    parts = [
+        " ".join((table.trim.sub("", lines[i]) if table.trim else lines[i]).split())
+        for i in summary
+    ]
+    return f"{table.label}: " + "; ".join(parts)
+
+
+def _passed(
+    lines: list[str], summary: list[int], counts: str, table: _Table, out: Summary
+) -> list[str]:
+    """A passing run: its counts, standing for the summary, skip, pass and noise lines."""
+    out.add(counts, *(lines[i] for i in summary))
+    skipped = _skipped(lines, table)
+    for i, line in enumerate(lines):
+        if i in skipped or _matches(table.passing, line) or _matches(table.noise, line):
+            out.cover(line)
+    return out.finish(lines, table.passing.search if table.passing else None)
 
 
 # A JavaScript stack frame outside the project: in an installed package or in node itself
@@ -300,10 +312,7 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table, out: Summ
     kept: list[str] = []
     skipped = _skipped(lines, table)
     for i, line in enumerate(lines):
-        if has_tree and not in_tree and not kept and _matches(table.tree_start, line):
-            in_tree = True
-        if in_tree and _matches(table.tree_end, line):
-            in_tree = False
+        in_tree = _in_tree(line, in_tree, has_tree and not kept, table)
         if i in summary:
             continue
         if runs.get(i, 0) > 1:  # one such frame is left out as the runner's noise
@@ -316,17 +325,31 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table, out: Summ
             out.cover(line)
             kept.append(line)  # read by _item_blocks, not shown
             continue
-        if (
-            i in skipped
-            or not line.strip()
-            or _matches(table.passing, line)
-            or (_matches(table.noise, line) and not _failing_source(lines, i))
-            or (in_tree and not _matches(table.fail_item, line))
-        ):
+        if i in skipped or _dropped(lines, i, in_tree, table):
             out.cover(line)
             continue
         kept.append(line)
     return kept
+
+
+def _in_tree(line: str, in_tree: bool, may_start: bool, table: _Table) -> bool:
+    """Whether `line` is inside the runner's list of all tests (which starts only where
+    `may_start`, and ends at its end line)."""
+    if may_start and not in_tree and _matches(table.tree_start, line):
+        in_tree = True
+    return in_tree and not _matches(table.tree_end, line)
+
+
+def _dropped(lines: list[str], i: int, in_tree: bool, table: _Table) -> bool:
+    """Whether a failed run's line says nothing of a failure: blank, a pass, the runner's
+    noise (but a failing source line), a passing test of the list of all tests."""
+    line = lines[i]
+    return (
+        not line.strip()
+        or _matches(table.passing, line)
+        or (_matches(table.noise, line) and not _failing_source(lines, i))
+        or (in_tree and not _matches(table.fail_item, line))
+    )
 
 
 # A source excerpt's line that failed: jest and playwright mark it `> 12 |`, vitest puts a
