@@ -36,16 +36,23 @@ LINE_CHARS = 2000
 
 
 def shape(line: str) -> tuple[bytes, ...]:
-    """A line's words with every value masked (a word holding a digit, the part after `=`):
-    `WARN slow id=3f2a took 812ms` and `WARN slow id=ff took 95ms` have one shape."""
+    """A line's words with every value masked (each run of digits, the part after `=`):
+    `WARN slow id=3f2a took 812ms` and `WARN slow id=ff took 95ms` have one shape, while
+    `--- FAIL: TestSort#04` and `--- FAIL: TestDiff/Map (0.01s)` keep their names apart."""
     return tuple(_masked(word) for word in line.encode("utf-8", "replace").split())
+
+
+_DIGITS_MASKED = bytes.maketrans(b"0123456789", b"##########")
 
 
 def _masked(word: bytes) -> bytes:
     key, equals, _value = word.partition(b"=")
     if equals:
         return key + b"=#"
-    return b"#" if len(word.translate(None, b"0123456789")) < len(word) else word
+    masked = word.translate(_DIGITS_MASKED)
+    while b"##" in masked:  # a run of digits is one mark, whatever its length
+        masked = masked.replace(b"##", b"#")
+    return masked
 
 
 class Capture:
