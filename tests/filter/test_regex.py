@@ -56,14 +56,11 @@ def _probe() -> dict[str, object]:
 def _expected() -> list[list[str]]:
     out = []
     for source, flags in PATTERNS:
-        pattern = re.compile(source, flags)
-        data = SAMPLE if isinstance(source, str) else SAMPLE.encode()
-        out.append(
-            [
-                m.group(0) if isinstance(m.group(0), str) else m.group(0).decode()
-                for m in pattern.finditer(data)
-            ]
-        )  # type: ignore[arg-type]
+        if isinstance(source, str):
+            out.append([m.group(0) for m in re.compile(source, flags).finditer(SAMPLE)])
+        else:
+            found = re.compile(source, flags).finditer(SAMPLE.encode())
+            out.append([m.group(0).decode() for m in found])
     return out
 
 

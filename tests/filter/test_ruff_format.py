@@ -53,7 +53,9 @@ def test_old_form_names_each_file() -> None:
 
 def test_a_count_that_differs_from_the_files_read_says_so() -> None:
     text = DIFFS.replace("2 files would", "3 files would")
-    assert ruff_format(text)[0] == (
+    shown = ruff_format(text)
+    assert shown is not None
+    assert shown[0] == (
         "ruff format: 3 files would be reformatted, 9 files already formatted (2 files named below)"
     )
 

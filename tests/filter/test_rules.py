@@ -22,10 +22,14 @@ def trust_file(path: Path) -> None:
     """Write the real trust store entry for `path` (the format rtok.trust reads)."""
     store = Path(paths.trust_store())
     store.parent.mkdir(parents=True, exist_ok=True)
-    data = {"version": 1, "trusted": {}}
+    trusted: dict[str, object] = {}
+    data: dict[str, object] = {"version": 1, "trusted": trusted}
     if store.exists():
         data = json.loads(store.read_text())
-    data["trusted"][os.path.realpath(path)] = {
+        loaded = data["trusted"]
+        assert isinstance(loaded, dict)
+        trusted = loaded
+    trusted[os.path.realpath(path)] = {
         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         "trusted_at": "2026-01-01T00:00:00Z",
         "scope": "user",
