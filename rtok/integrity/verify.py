@@ -656,6 +656,51 @@ def _version_sort_key(version: str) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- rule files
 
 
+def _rule_file_finding(path: str, state: str) -> Finding | None:
+    """The finding for one gated rule file in trust state `state` (None: a state not reported)."""
+    quoted = shlex.quote(path)
+    if state == "trusted":
+        problem = _rule_file_problem(path)
+        if not problem:
+            return _rule_finding(path, "trusted", PASS, "trusted", None)
+        return _rule_finding(
+            path,
+            "malformed",
+            WARN,
+            f"trusted but malformed ({problem}); rtok skips it",
+            f"{rtok_command()} config validate {quoted}",
+        )
+    if state == "modified":
+        return _rule_finding(
+            path,
+            "modified",
+            WARN,
+            "changed since it was trusted; rtok skips it",
+            f"{rtok_command()} trust {quoted}",
+        )
+    if state == "untrusted":
+        return _rule_finding(
+            path,
+            "untrusted",
+            WARN,
+            "not trusted; rtok skips it",
+            f"{rtok_command()} trust {quoted}",
+        )
+    return None
+
+
+def _rule_finding(path: str, status: str, level: str, what: str, fix: str | None) -> Finding:
+    return Finding(
+        check="rule_file",
+        status=status,
+        level=level,
+        path=path,
+        scope=trust.scope_of(path),
+        fix=fix,
+        message=f"rule file {path}: {what}",
+    )
+
+
 def check_rule_files(cwd: str) -> list[Finding]:
     findings: list[Finding] = []
     problem = trust.store_problem()
@@ -672,59 +717,9 @@ def check_rule_files(cwd: str) -> list[Finding]:
             )
         )
     for path in trust.gated_rule_files(cwd):
-        state = trust.trust_state(path)
-        scope = trust.scope_of(path)
-        quoted = shlex.quote(path)
-        if state == "trusted":
-            problem = _rule_file_problem(path)
-            if problem:
-                findings.append(
-                    Finding(
-                        check="rule_file",
-                        status="malformed",
-                        level=WARN,
-                        path=path,
-                        scope=scope,
-                        fix=f"{rtok_command()} config validate {quoted}",
-                        message=f"rule file {path}: trusted but malformed ({problem}); rtok "
-                        "skips it",
-                    )
-                )
-            else:
-                findings.append(
-                    Finding(
-                        check="rule_file",
-                        status="trusted",
-                        level=PASS,
-                        path=path,
-                        scope=scope,
-                        message=f"rule file {path}: trusted",
-                    )
-                )
-        elif state == "modified":
-            findings.append(
-                Finding(
-                    check="rule_file",
-                    status="modified",
-                    level=WARN,
-                    path=path,
-                    scope=scope,
-                    fix=f"{rtok_command()} trust {quoted}",
-                    message=f"rule file {path}: changed since it was trusted; rtok skips it",
-                )
-            )
-        elif state == "untrusted":
-            findings.append(
-                Finding(
-                    check="rule_file",
-                    status="untrusted",
-                    level=WARN,
-                    path=path,
-                    scope=scope,
-                    fix=f"{rtok_command()} trust {quoted}",
-                    message=f"rule file {path}: not trusted; rtok skips it",
-                )
-            )
+        finding = _rule_file_finding(path, trust.trust_state(path))
+        if finding is not None:
+            findings.append(finding)
     return findings
 
 
