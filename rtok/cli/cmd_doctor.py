@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from rtok.cli import output
-from rtok.cli.known_agent import complete_agent, exit_if_unknown
+from rtok.cli.known_agent import agent_option, exit_if_any_unknown
 from rtok.integrity import doctor as diagnosis
 from rtok.integrity.check import FAIL, WARN, Check
 
@@ -33,19 +33,11 @@ def register(app: typer.Typer) -> None:
 
 def doctor_command(
     agents: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--agent",
-            "-a",
-            metavar="NAME",
-            autocompletion=complete_agent,
-            help="Only this agent (repeat the option for several).",
-        ),
+        list[str] | None, agent_option("Only this agent (repeat the option for several).")
     ] = None,
     as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON."),
 ) -> None:
-    for name in agents or ():
-        exit_if_unknown("doctor", name)
+    exit_if_any_unknown("doctor", agents)
     checks = _checks(agents or [], os.getcwd())
     code = diagnosis.exit_code(checks)
     if as_json:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from rtok.cli import output
-from rtok.cli.known_agent import complete_agent, exit_if_any_unknown
+from rtok.cli.known_agent import agent_option, exit_if_any_unknown
 from rtok.install.options import EXIT_CODES_HELP, InitOptions
 
 if TYPE_CHECKING:
@@ -22,14 +22,7 @@ if TYPE_CHECKING:
 # meaning differs between the two (--all, --auto-patch/--no-patch, --hook-only) are
 # declared with each command.
 _AgentOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--agent",
-        "-a",
-        metavar="NAME",
-        autocompletion=complete_agent,
-        help="Agent to act on (repeatable; see `rtok agents`).",
-    ),
+    list[str] | None, agent_option("Agent to act on (repeatable; see `rtok agents`).")
 ]
 _GlobalOption = Annotated[
     bool,

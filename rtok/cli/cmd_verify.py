@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from rtok.cli import output
-from rtok.cli.known_agent import complete_agent, exit_if_unknown
+from rtok.cli.known_agent import agent_option, exit_if_unknown
 from rtok.integrity import verify as checks
 
 HELP = """Check that what rtok installed is intact and still works.
@@ -37,13 +37,7 @@ def register(app: typer.Typer) -> None:
 def verify_command(
     agents: Annotated[
         list[str] | None,
-        typer.Option(
-            "--agent",
-            "-a",
-            metavar="NAME",
-            autocompletion=complete_agent,
-            help="Only this agent's artifacts (repeat the option for several).",
-        ),
+        agent_option("Only this agent's artifacts (repeat the option for several)."),
     ] = None,
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
     prune: bool = typer.Option(

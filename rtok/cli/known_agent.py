@@ -5,6 +5,7 @@ completion."""
 from __future__ import annotations
 
 import difflib
+from typing import Any
 
 import typer
 
@@ -48,3 +49,10 @@ def exit_if_any_unknown(verb: str, agents: list[str] | None) -> None:
 def complete_agent(incomplete: str) -> list[str]:
     """Shell completion of `--agent`: the known names that start with `incomplete`."""
     return [name for name in known_agents() or () if name.startswith(incomplete)]
+
+
+def agent_option(help_text: str) -> Any:
+    """The `--agent NAME` / `-a NAME` option (repeatable, completed from the known names)."""
+    return typer.Option(
+        "--agent", "-a", metavar="NAME", autocompletion=complete_agent, help=help_text
+    )
