@@ -74,6 +74,11 @@ def needs_consent(target: Target, action: Action) -> bool:
     return action == "install" and os.path.lexists(target.path)
 
 
+def add_or_remove(action: Action) -> str:
+    """The verb of a part edit's description."""
+    return "add" if action == "install" else "remove"
+
+
 def part_edit(
     target: Target,
     action: Action,
@@ -98,4 +103,29 @@ def part_edit(
         owned_bytes=owned,
         description=description,
         removal_note=removal_note if action == "uninstall" else None,
+    )
+
+
+def settings_entry_edit(
+    target: Target,
+    action: Action,
+    *,
+    install: Transform,
+    uninstall: Transform,
+    owned: Transform,
+    what: str,
+    removal_note: Callable[[bytes | None], str | None] | None = None,
+) -> FileEdit:
+    """The edit of rtok's entry in a settings file, described as "add WHAT" or "remove WHAT";
+    changing a file the user already has asks first (`needs_consent`)."""
+    return part_edit(
+        target,
+        action,
+        kind="settings_entry",
+        install=install,
+        uninstall=uninstall,
+        owned=owned,
+        consent=needs_consent(target, action),
+        description=f"{add_or_remove(action)} {what}",
+        removal_note=removal_note,
     )

@@ -18,7 +18,7 @@ import json
 
 from rtok.formats import jsonc
 from rtok.install.model import Action, FileEdit
-from rtok.install.targets.base import Target, hand_edited_note, needs_consent, part_edit
+from rtok.install.targets.base import Target, hand_edited_note, settings_entry_edit
 from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
 JsonPath = tuple[str | int, ...]
@@ -152,7 +152,7 @@ def _entries_edit(
     desired: dict[str, object],
     command_key: str,
     grouped: bool,
-    description: str,
+    what: str,
 ) -> FileEdit:
     container = _container(target)
 
@@ -198,15 +198,13 @@ def _entries_edit(
             return None
         return json.dumps([items[i] for i in whole], sort_keys=True).encode("utf-8")
 
-    return part_edit(
+    return settings_entry_edit(
         target,
         action,
-        kind="settings_entry",
         install=install,
         uninstall=uninstall,
         owned=owned,
-        consent=needs_consent(target, action),
-        description=description,
+        what=what,
         removal_note=removal_note,
     )
 
@@ -232,8 +230,7 @@ def json_hook_group(target: Target, action: Action) -> FileEdit:
         desired_group(target),
         "command",
         True,
-        f"{'add' if action == 'install' else 'remove'} rtok's {container} hook "
-        f"(matcher {target.option('matcher')})",
+        f"rtok's {container} hook (matcher {target.option('matcher')})",
     )
 
 
@@ -252,7 +249,7 @@ def json_hook_flat(target: Target, action: Action) -> FileEdit:
         desired,
         command_key,
         False,
-        f"{'add' if action == 'install' else 'remove'} rtok's {container} hook",
+        f"rtok's {container} hook",
     )
 
 
@@ -290,14 +287,11 @@ def json_named_hooks(target: Target, action: Action) -> FileEdit:
         value = jsonc.get(data, (key,), None, label=target.path) if data else None
         return None if value is None else json.dumps(value, sort_keys=True).encode("utf-8")
 
-    verb = "add" if action == "install" else "remove"
-    return part_edit(
+    return settings_entry_edit(
         target,
         action,
-        kind="settings_entry",
         install=install,
         uninstall=uninstall,
         owned=owned,
-        consent=needs_consent(target, action),
-        description=f"{verb} the {key!r} hook group",
+        what=f"the {key!r} hook group",
     )

@@ -16,7 +16,7 @@ from dataclasses import replace
 from rtok.formats import markdown
 from rtok.install.model import Action, FileEdit
 from rtok.install.targets import artifacts
-from rtok.install.targets.base import Target, part_edit, removing
+from rtok.install.targets.base import Target, add_or_remove, part_edit, removing
 from rtok.install.targets.whole_files import awareness_command, awareness_file, awareness_level
 
 
@@ -38,7 +38,6 @@ def awareness_block(target: Target, action: Action) -> FileEdit:
         found = markdown.get_block(data, begin=begin, end=end, label=target.path)
         return None if found is None else found.encode("utf-8")
 
-    verb = "add" if action == "install" else "remove"
     return part_edit(
         target,
         action,
@@ -46,7 +45,7 @@ def awareness_block(target: Target, action: Action) -> FileEdit:
         install=install,
         uninstall=removing(remove, target),
         owned=owned,
-        description=f"{verb} rtok's marked awareness block",
+        description=f"{add_or_remove(action)} rtok's marked awareness block",
     )
 
 
@@ -97,7 +96,6 @@ def reference_line(target: Target, action: Action, awareness_path: str) -> FileE
                 return (line + "\n").encode("utf-8")
         return None
 
-    verb = "add" if action == "install" else "remove"
     return part_edit(
         target,
         action,
@@ -105,7 +103,7 @@ def reference_line(target: Target, action: Action, awareness_path: str) -> FileE
         install=install,
         uninstall=removing(remove, target),
         owned=owned,
-        description=f"{verb} the line {reference}",
+        description=f"{add_or_remove(action)} the line {reference}",
     )
 
 

@@ -23,9 +23,9 @@ from rtok.install.targets.base import (
     Target,
     delete_if_created,
     hand_edited_note,
-    needs_consent,
     part_edit,
     removing,
+    settings_entry_edit,
 )
 from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
@@ -85,16 +85,13 @@ def toml_hook_table(target: Target, action: Action) -> FileEdit:
         ours = [e for e in entries if isinstance(e, dict) and owned_entry(e)]
         return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
 
-    verb = "add" if action == "install" else "remove"
-    return part_edit(
+    return settings_entry_edit(
         target,
         action,
-        kind="settings_entry",
         install=install,
         uninstall=removing(remove, target),
         owned=owned,
-        consent=needs_consent(target, action),
-        description=f"{verb} rtok's [[{array}]] entry",
+        what=f"rtok's [[{array}]] entry",
         removal_note=removal_note,
     )
 
@@ -184,17 +181,13 @@ def toml_hook_group(target: Target, action: Action) -> FileEdit:
         ours = [e for e in entries(data) if isinstance(e, dict) and is_ours(e)]
         return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
 
-    verb = "add" if action == "install" else "remove"
-    return part_edit(
+    return settings_entry_edit(
         target,
         action,
-        kind="settings_entry",
         install=install,
         uninstall=removing(remove, target),
         owned=owned,
-        consent=needs_consent(target, action),
-        description=f"{verb} rtok's [[{'.'.join(container)}]] hook "
-        f"(matcher {target.option('matcher')})",
+        what=f"rtok's [[{'.'.join(container)}]] hook (matcher {target.option('matcher')})",
         removal_note=removal_note,
     )
 

@@ -4,7 +4,7 @@ through rtok.formats.yamltext so comments, anchors and the user's layout survive
 from __future__ import annotations
 
 from rtok.install.model import Action, FileEdit
-from rtok.install.targets.base import Target, needs_consent, part_edit, removing
+from rtok.install.targets.base import Target, removing, settings_entry_edit
 
 
 def _keys(target: Target) -> tuple[str, ...]:
@@ -36,14 +36,11 @@ def yaml_list_item(target: Target, action: Action) -> FileEdit:
     def owned(data: bytes | None) -> bytes | None:
         return item.encode("utf-8") if present(data) else None
 
-    verb = "add" if action == "install" else "remove"
-    return part_edit(
+    return settings_entry_edit(
         target,
         action,
-        kind="settings_entry",
         install=install,
         uninstall=removing(remove, target),
         owned=owned,
-        consent=needs_consent(target, action),
-        description=f"{verb} {item!r} in {'.'.join(keys)}",
+        what=f"{item!r} in {'.'.join(keys)}",
     )
