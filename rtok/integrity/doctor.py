@@ -587,67 +587,49 @@ def _plugin_rewrites(
             )
         )
         code, out, err = _run_rewrite(binary, PLUGIN_PASSTHROUGH, cwd, env)
-        if code == 1 and not out.strip():
-            checks.append(
-                Check(
-                    agent,
-                    scope,
-                    "passthrough",
-                    PASS,
-                    f"`{PLUGIN_PASSTHROUGH}` is left alone (exit 1)",
-                    command=binary,
-                )
-            )
-        else:
-            checks.append(
-                Check(
-                    agent,
-                    scope,
-                    "passthrough",
-                    FAIL,
-                    f"`{PLUGIN_PASSTHROUGH}` gave exit {code}, {_clip(out)!r}",
-                    fix,
-                    binary,
-                    out,
-                )
-            )
+        ok = code == 1 and not out.strip()
+        message = (
+            f"`{PLUGIN_PASSTHROUGH}` is left alone (exit 1)"
+            if ok
+            else f"`{PLUGIN_PASSTHROUGH}` gave exit {code}, {_clip(out)!r}"
+        )
+        checks.append(_answer_check(agent, scope, "passthrough", ok, message, fix, binary, out))
     with deny_sandbox(REWRITE_PERMISSION_SOURCE, env) as sandbox:
         assert sandbox is not None
         cwd, sandbox_env = sandbox
         code, out, err = _run_rewrite(binary, DENY_SAMPLE, cwd, sandbox_env)
-        if code == 2 and not out.strip():
-            owner = next(
-                (
-                    d.display_name
-                    for d in installed.descriptors().values()
-                    if d.rewrite.default_rules
-                ),
-                REWRITE_PERMISSION_SOURCE,
-            )
-            checks.append(
-                Check(
-                    agent,
-                    scope,
-                    "deny",
-                    PASS,
-                    f"a command your {owner} rules deny is left alone (exit 2)",
-                    command=binary,
-                )
-            )
-        else:
-            checks.append(
-                Check(
-                    agent,
-                    scope,
-                    "deny",
-                    FAIL,
-                    f"a denied command gave exit {code}, {_clip(out)!r}",
-                    fix,
-                    binary,
-                    out,
-                )
-            )
+        ok = code == 2 and not out.strip()
+        message = (
+            f"a command your {_permission_rules_owner()} rules deny is left alone (exit 2)"
+            if ok
+            else f"a denied command gave exit {code}, {_clip(out)!r}"
+        )
+        checks.append(_answer_check(agent, scope, "deny", ok, message, fix, binary, out))
     return checks
+
+
+def _permission_rules_owner() -> str:
+    """The agent whose permission rules `rtok rewrite` reads by default."""
+    return next(
+        (d.display_name for d in installed.descriptors().values() if d.rewrite.default_rules),
+        REWRITE_PERMISSION_SOURCE,
+    )
+
+
+def _answer_check(
+    agent: str,
+    scope: str,
+    sample: str,
+    ok: bool,
+    message: str,
+    fix: str,
+    binary: str,
+    out: str,
+) -> Check:
+    """PASS, or FAIL with the fix and the reply, for one sample `rtok rewrite` answered."""
+    if ok:
+        return Check(agent, scope, sample, PASS, message, command=binary)
+    return Check(agent, scope, sample, FAIL, message, fix, binary, out)
 
 
 # -------------------------------------------------------------------------------- codex
