@@ -88,7 +88,7 @@ def flush() -> None:
     """Write every cache file this process added to."""
     while _pending:
         cache_path, entries = _pending.popitem()
-        _write_atomic(cache_path, json.dumps(entries))
+        write_cache(cache_path, json.dumps(entries))
 
 
 # Past this size OpenSSL's SHA-256 (hashlib: a few milliseconds to import) beats the
@@ -106,7 +106,9 @@ def _digest(data: bytes) -> str:
     return sha256_hex(data)
 
 
-def _write_atomic(path: str, text: str) -> None:
+def write_cache(path: str, text: str) -> None:
+    """Write a cache file under the cache dir atomically, private to the user; a cache that
+    cannot be written is left out."""
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         # Private like the data dir (0700 dirs, 0600 files): a parsed permission or rule

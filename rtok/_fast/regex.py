@@ -24,6 +24,7 @@ import sys
 from rtok import paths
 from rtok._fast import fastjson as json
 from rtok._fast import oslite as os
+from rtok._fast.cachefile import write_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -159,18 +160,4 @@ def _load(group: str) -> dict[str, list[Any]]:
 def _save(group: str, entries: dict[str, list[Any]]) -> None:
     if len(entries) > MAX_ENTRIES:
         entries.clear()
-    path = cache_path(group)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        paths.private_dir(paths.cache_dir())
-        paths.private_dir(os.path.dirname(path))
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps({"tag": _tag, "patterns": entries}))
-        os.replace(tmp, path)
-    except OSError:
-        # A cache that cannot be written only costs speed.
-        try:  # noqa: SIM105 (contextlib costs start-up time)
-            os.unlink(tmp)
-        except OSError:
-            pass
+    write_cache(cache_path(group), json.dumps({"tag": _tag, "patterns": entries}))
