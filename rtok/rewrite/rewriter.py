@@ -118,6 +118,7 @@ class _Plan:
     __slots__ = (
         "actions",
         "already_rtok",
+        "bin_value",
         "offsets",
         "renamed",
         "rtok_bin",
@@ -127,6 +128,7 @@ class _Plan:
 
     def __init__(self, rtok_bin: str, settings: Settings) -> None:
         self.rtok_bin = rtok_bin
+        self.bin_value = dequote(rtok_bin)  # its value, compared with every command word
         self.settings = settings
         self.offsets: list[int] = []
         self.renamed: list[tuple[int, int]] = []  # (offset, length) of each word
@@ -445,8 +447,8 @@ def _command_action(
     if head is None:
         return _SKIP, 0
     name = basename(head)
-    if name in SELF_NAMES or head == dequote(plan.rtok_bin):
-        renamed = head == BARE_NAME and dequote(plan.rtok_bin) != BARE_NAME
+    if name in SELF_NAMES or head == plan.bin_value:
+        renamed = head == BARE_NAME and plan.bin_value != BARE_NAME
         return (_RENAME_SELF if renamed else _SELF), index
     if name in _SHELLS:
         return (_SHELL if context == NORMAL else _SKIP), index

@@ -163,8 +163,9 @@ def _plain(words: list[str], values: list[str | None]) -> bool:
     head = words[0]
     if "/" in head or head.startswith("=") or head in _NAME_TAKERS:
         return False
-    if any(head in table for table in _TABLES):
-        return False
+    for table in _TABLES:
+        if head in table:
+            return False
     return all(v is w and "=" not in w for w, v in zip(words, values, strict=True))
 
 

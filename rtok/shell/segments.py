@@ -405,6 +405,31 @@ def permission_commands(cmd: str) -> list[tuple[list[str], str, bool]]:
     return unique
 
 
+# Characters of a text that is only plain words: no quoting, expansion, operator, redirect,
+# comment, line break or glob can start there, so it is one simple command of its words.
+_PLAIN_TEXT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:+@% ")
+
+
+def _plain_words(cmd: str, dialect: str) -> list[str] | None:
+    """The words of `cmd` when it is one simple command of plain words (see _PLAIN_TEXT)
+    naming no shell, runner, `eval` or `trap` and holding no late-evaluation hint: what
+    `_collect` would find by lexing it (the many short `$(x1) $(x2)…` bodies). None when
+    the text needs the full reading."""
+    if dialect != "bash" or len(cmd) > scanner.MAX_LENGTH or not _PLAIN_TEXT.issuperset(cmd):
+        return None
+    if "-C" in cmd:
+        return None  # a late-evaluation hint (`mapfile -C`)
+    words = cmd.split()
+    for word in words:
+        name = basename(word)
+        if name in _SCRIPT_BUILTINS or name in _SHELLS or name in _RUNNERS:
+            return None
+    return words
+
+
+_SCRIPT_BUILTINS = frozenset(("eval", "trap"))
+
+
 def _collect(
     cmd: str,
     dialect: str,
@@ -415,6 +440,12 @@ def _collect(
 ) -> None:
     if depth > MAX_DEPTH:
         raise TooDeep(cmd[:40])
+    plain = _plain_words(cmd, dialect)
+    if plain is not None:
+        words = strip_grammar(plain, dialect)
+        if words:
+            out.append((words, dialect, direct))
+        return
     joined = scanner.join_continuations(cmd)
     if joined != cmd:
         # `git pu\<newline>sh` is `git push`
