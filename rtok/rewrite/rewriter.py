@@ -292,10 +292,11 @@ def _readable_structure(lexed: lexer.Lexed) -> bool:
     tokens = lexed.tokens
     text = lexed.text
     # Without `;` or `(` the line holds none of the operators read here.
+    op_kind = lexer.OP
     for index, (kind, start, end) in enumerate(tokens if ";" in text or "(" in text else ()):
-        if kind != lexer.OP:
+        if kind != op_kind:
             continue
-        op = lexed.text[start:end]
+        op = text[start:end]
         if op in _CASE_OPS:
             return False
         # `name(`, `arr=(`, `@(`: a word glued to a parenthesis is not a subshell.
@@ -315,7 +316,7 @@ def _grammar_leads(lexed: lexer.Lexed, commands: list[SimpleCommand]) -> list[in
     when a command opens syntax the rewriter leaves alone (for, case, select, function)."""
     leads = []
     for command in commands:
-        words = segments.word_texts(lexed, command)
+        words = command.texts  # segments.word_texts
         lead = 0
         while lead < len(words) and words[lead] in _STEP_OVER:
             lead += 1
@@ -335,7 +336,7 @@ def _group_depths(lexed: lexer.Lexed, commands: list[SimpleCommand]) -> list[int
     for command in commands:
         if command.before == "(":
             depth += 1
-        for word in segments.word_texts(lexed, command):
+        for word in command.texts:  # segments.word_texts
             if word in _OPENERS:
                 depth += 1
             elif word in _CLOSERS:

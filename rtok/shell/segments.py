@@ -77,15 +77,16 @@ def _simple_commands(lexed: scanner.Lexed) -> list[SimpleCommand]:
     out: list[SimpleCommand] = []
     current = SimpleCommand("")
     skip_target = -1
+    word, space, comment, redir = scanner.WORD, scanner.SPACE, scanner.COMMENT, scanner.REDIR
     for index, (kind, start, end) in enumerate(tokens):
-        if kind == scanner.WORD:
+        if kind == word:
             if index == skip_target:
                 continue
             current.words.append((start, end))
             current.texts.append(text[start:end])
-        elif kind == scanner.SPACE or kind == scanner.COMMENT:
+        elif kind in (space, comment):
             continue
-        elif kind == scanner.REDIR:
+        elif kind == redir:
             end = _add_redirect(tokens, index, current)
             skip_target = scanner.redirect_target_index(tokens, index)
         else:  # an operator or a line break ends the command
@@ -154,8 +155,27 @@ def nested_scripts(lexed: scanner.Lexed) -> list[tuple[str | None, str]]:
     """(script, dialect) of every `sh -c`, `fish -c` and `eval` in the line (once per
     lexed line; see `_nested_scripts`)."""
     if lexed.scripts is None:
-        lexed.scripts = list(_nested_scripts(lexed))
+        lexed.scripts = [] if _names_no_script(lexed) else list(_nested_scripts(lexed))
     return lexed.scripts
+
+
+# A line at least this long is first searched for the names `_nested_scripts` reads
+# further: in a long line of other commands that one search costs less than the walk.
+_SEARCHED_LENGTH = 2048
+_SCRIPT_NAMES = (*_SHELLS, *_RUNNERS, "eval", "trap")
+_DEQUOTING = frozenset("\\'\"$`(")  # what `dequote` may change or expand a word by
+
+
+def _names_no_script(lexed: scanner.Lexed) -> bool:
+    """True when `_nested_scripts` would find nothing in a long bash line: every word is
+    its own value (no quoting or expansion character) and no script-running name or
+    late-evaluation hint occurs anywhere in the text."""
+    text = lexed.text
+    if len(text) < _SEARCHED_LENGTH or lexed.dialect != "bash" or not _DEQUOTING.isdisjoint(text):
+        return False
+    return not any(hint in text for hint in _LATE_HINTS) and not any(
+        name in text for name in _SCRIPT_NAMES
+    )
 
 
 def _nested_scripts(lexed: scanner.Lexed) -> Iterator[tuple[str | None, str]]:
@@ -454,7 +474,7 @@ def _collect(
     if scanner.TOO_DEEP in lexed.reasons or scanner.TOO_LONG in lexed.reasons:
         raise TooDeep(cmd[:40])
     for command in simple_commands(lexed):
-        words = strip_grammar(word_texts(lexed, command), dialect)
+        words = strip_grammar(command.texts, dialect)
         if words:
             out.append((words, dialect, direct))
     if substitutions:
