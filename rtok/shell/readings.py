@@ -130,8 +130,9 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
     if _plain(words, values):
         # `make`, `ls -la src`: words that are their own values, under a name no table
         # knows and with no assignment: one reading, as written.
-        reading.add(" ".join(words))
-        reading.executed = " ".join(words)
+        joined = " ".join(words)
+        reading.add(joined)
+        reading.executed = joined
         reading.attestable = not expands(words[0])
         return reading
     literals = [_literal(w, v) for w, v in zip(words, values, strict=True)]

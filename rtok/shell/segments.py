@@ -159,9 +159,10 @@ def nested_scripts(lexed: scanner.Lexed) -> list[tuple[str | None, str]]:
     return lexed.scripts
 
 
-# A line at least this long is first searched for the names `_nested_scripts` reads
-# further: in a long line of other commands that one search costs less than the walk.
+# A line at least this long, of at least this many commands, is first searched for the
+# names `_nested_scripts` reads further: then that one search costs less than the walk.
 _SEARCHED_LENGTH = 2048
+_SEARCHED_COMMANDS = 64
 _SCRIPT_NAMES = (*_SHELLS, *_RUNNERS, "eval", "trap")
 _DEQUOTING = frozenset("\\'\"$`(")  # what `dequote` may change or expand a word by
 
@@ -172,6 +173,8 @@ def _names_no_script(lexed: scanner.Lexed) -> bool:
     late-evaluation hint occurs anywhere in the text."""
     text = lexed.text
     if len(text) < _SEARCHED_LENGTH or lexed.dialect != "bash" or not _DEQUOTING.isdisjoint(text):
+        return False
+    if len(simple_commands(lexed)) < _SEARCHED_COMMANDS:
         return False
     return not any(hint in text for hint in _LATE_HINTS) and not any(
         name in text for name in _SCRIPT_NAMES
