@@ -172,9 +172,9 @@ def _names_no_script(lexed: scanner.Lexed) -> bool:
     its own value (no quoting or expansion character) and no script-running name or
     late-evaluation hint occurs anywhere in the text."""
     text = lexed.text
-    if len(text) < _SEARCHED_LENGTH or lexed.dialect != "bash" or not _DEQUOTING.isdisjoint(text):
+    if len(text) < _SEARCHED_LENGTH or lexed.dialect != "bash":
         return False
-    if len(simple_commands(lexed)) < _SEARCHED_COMMANDS:
+    if len(simple_commands(lexed)) < _SEARCHED_COMMANDS or not _DEQUOTING.isdisjoint(text):
         return False
     return not any(hint in text for hint in _LATE_HINTS) and not any(
         name in text for name in _SCRIPT_NAMES
