@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from rtok.shell.readings import Reading
 
     Readings = list[tuple[Reading, bool]]
+    Rule = tuple[int, str, list[str]]
 
 # Every permission source a descriptor may name (`[hook] permissions`, `[rewrite]
 # permissions`): the rule readers and judges of rtok.permissions.readers, and "none" for a
@@ -146,7 +147,8 @@ def _readings(cmd: str) -> Readings | None:
 def _deny_verdict(readings: Readings, deny: list[str]) -> str:
     """ "deny" when a deny rule matches a direct reading, "defer" when it matches only
     readings inside a shell script, "" when none matches."""
-    hits = [direct for reading, direct in readings if _any_form_matches(reading.forms, deny)]
+    rules = _compiled(deny)
+    hits = [direct for reading, direct in readings if _any_form_matches(reading.forms, rules)]
     if not hits:
         return ""
     return "deny" if any(hits) else "defer"
@@ -163,8 +165,10 @@ def _ask_or_allow(cmd: str, readings: Readings, ask: list[str], allow: list[str]
 
     if is_unattestable(cmd) or not all(reading.attestable for reading, _ in readings):
         return "ask"
-    if ask and any(_any_form_matches(reading.forms, ask) for reading, _ in readings):
-        return "ask"
+    if ask:
+        rules = _compiled(ask)
+        if any(_any_form_matches(reading.forms, rules) for reading, _ in readings):
+            return "ask"
     if allow and _all_allowed(readings, allow):
         return "allow"
     return "default"
@@ -173,10 +177,8 @@ def _ask_or_allow(cmd: str, readings: Readings, ask: list[str], allow: list[str]
 def _all_allowed(readings: Readings, allow: list[str]) -> bool:
     """Some command is read, and every command as executed matches an allow rule."""
     executed = [reading.executed for reading, _ in readings if reading.forms]
-    return bool(executed) and all(
-        form is not None and any(command_matches_pattern(form, p) for p in allow)
-        for form in executed
-    )
+    rules = _compiled(allow)
+    return bool(executed) and all(form is not None and _matches(form, rules) for form in executed)
 
 
 def _opaque_line(cmd: str) -> bool:
@@ -205,8 +207,8 @@ def is_opaque(cmd: str) -> bool:
     )
 
 
-def _any_form_matches(forms: list[str], patterns: list[str]) -> bool:
-    return any(command_matches_pattern(form, pattern) for form in forms for pattern in patterns)
+def _any_form_matches(forms: list[str], rules: list[Rule]) -> bool:
+    return any(_matches(form, rules) for form in forms)
 
 
 # --- Claude-format permission patterns ---------------------------------------------------
@@ -223,16 +225,43 @@ _SPACE = " \t\n"
 
 
 def command_matches_pattern(command: str, pattern: str) -> bool:
-    cmd = command.strip()
+    return _matches(command, [_rule(pattern)])
+
+
+# A pattern read once per verdict, not once per command: (kind, prefix, glob parts).
+_EVERY = 0  # matches every command
+_PREFIX = 1  # a word-bounded prefix
+_GLOB = 2  # the parts between stars
+
+
+def _rule(pattern: str) -> Rule:
     pat = pattern.strip()
     if not pat.strip("*"):
-        return True
+        return (_EVERY, "", [])
     if "*" not in pat:
-        return _word_prefix(cmd, pat)
+        return (_PREFIX, pat, [])
     if pat.endswith("*") and "*" not in pat[:-1]:
         prefix = pat[:-1].rstrip(": \t")
-        return not prefix or _word_prefix(cmd, prefix)
-    return _glob(cmd, pat.replace(":*", " *").replace("*:", "* ").split("*"))
+        return (_PREFIX, prefix, []) if prefix else (_EVERY, "", [])
+    return (_GLOB, "", pat.replace(":*", " *").replace("*:", "* ").split("*"))
+
+
+def _compiled(patterns: list[str]) -> list[Rule]:
+    return [_rule(pattern) for pattern in patterns]
+
+
+def _matches(command: str, rules: list[Rule]) -> bool:
+    """`command` matches one of `rules` (see the pattern syntax above)."""
+    cmd = command.strip()
+    for kind, prefix, parts in rules:
+        if kind == _EVERY:
+            return True
+        if kind == _PREFIX:
+            if _word_prefix(cmd, prefix):
+                return True
+        elif _glob(cmd, parts):
+            return True
+    return False
 
 
 def _word_prefix(cmd: str, prefix: str) -> bool:

@@ -118,6 +118,7 @@ class _Plan:
     __slots__ = (
         "actions",
         "already_rtok",
+        "bin_value",
         "offsets",
         "renamed",
         "rtok_bin",
@@ -127,6 +128,7 @@ class _Plan:
 
     def __init__(self, rtok_bin: str, settings: Settings) -> None:
         self.rtok_bin = rtok_bin
+        self.bin_value = dequote(rtok_bin)  # its value, compared with every command word
         self.settings = settings
         self.offsets: list[int] = []
         self.renamed: list[tuple[int, int]] = []  # (offset, length) of each word
@@ -290,10 +292,11 @@ def _readable_structure(lexed: lexer.Lexed) -> bool:
     tokens = lexed.tokens
     text = lexed.text
     # Without `;` or `(` the line holds none of the operators read here.
+    op_kind = lexer.OP
     for index, (kind, start, end) in enumerate(tokens if ";" in text or "(" in text else ()):
-        if kind != lexer.OP:
+        if kind != op_kind:
             continue
-        op = lexed.text[start:end]
+        op = text[start:end]
         if op in _CASE_OPS:
             return False
         # `name(`, `arr=(`, `@(`: a word glued to a parenthesis is not a subshell.
@@ -313,7 +316,7 @@ def _grammar_leads(lexed: lexer.Lexed, commands: list[SimpleCommand]) -> list[in
     when a command opens syntax the rewriter leaves alone (for, case, select, function)."""
     leads = []
     for command in commands:
-        words = segments.word_texts(lexed, command)
+        words = command.texts  # segments.word_texts
         lead = 0
         while lead < len(words) and words[lead] in _STEP_OVER:
             lead += 1
@@ -333,7 +336,7 @@ def _group_depths(lexed: lexer.Lexed, commands: list[SimpleCommand]) -> list[int
     for command in commands:
         if command.before == "(":
             depth += 1
-        for word in segments.word_texts(lexed, command):
+        for word in command.texts:  # segments.word_texts
             if word in _OPENERS:
                 depth += 1
             elif word in _CLOSERS:
@@ -445,8 +448,8 @@ def _command_action(
     if head is None:
         return _SKIP, 0
     name = basename(head)
-    if name in SELF_NAMES or head == dequote(plan.rtok_bin):
-        renamed = head == BARE_NAME and dequote(plan.rtok_bin) != BARE_NAME
+    if name in SELF_NAMES or head == plan.bin_value:
+        renamed = head == BARE_NAME and plan.bin_value != BARE_NAME
         return (_RENAME_SELF if renamed else _SELF), index
     if name in _SHELLS:
         return (_SHELL if context == NORMAL else _SKIP), index

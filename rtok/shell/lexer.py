@@ -117,9 +117,10 @@ def _reasons(cmd: str, dialect: str, depth: int) -> set[str]:
         # and must not load the gate's readers (and the exec-option reader) for it.
         from rtok.shell import readings
 
+        strip_grammar, all_attestable = segments.strip_grammar, readings.all_attestable
         for command in segments.simple_commands(lexed):
-            words = segments.strip_grammar(segments.word_texts(lexed, command), dialect)
-            if words and not readings.all_attestable(words, dialect):
+            words = strip_grammar(command.texts, dialect)
+            if words and not all_attestable(words, dialect):
                 reasons.add(EXPANDED_COMMAND)
                 return reasons
         for script, script_dialect in segments.nested_scripts(lexed):

@@ -130,8 +130,9 @@ def read_command(words: Sequence[str], dialect: str = "bash") -> Reading:
     if _plain(words, values):
         # `make`, `ls -la src`: words that are their own values, under a name no table
         # knows and with no assignment: one reading, as written.
-        reading.add(" ".join(words))
-        reading.executed = " ".join(words)
+        joined = " ".join(words)
+        reading.add(joined)
+        reading.executed = joined
         reading.attestable = not expands(words[0])
         return reading
     literals = [_literal(w, v) for w, v in zip(words, values, strict=True)]
@@ -163,8 +164,9 @@ def _plain(words: list[str], values: list[str | None]) -> bool:
     head = words[0]
     if "/" in head or head.startswith("=") or head in _NAME_TAKERS:
         return False
-    if any(head in table for table in _TABLES):
-        return False
+    for table in _TABLES:
+        if head in table:
+            return False
     return all(v is w and "=" not in w for w, v in zip(words, values, strict=True))
 
 

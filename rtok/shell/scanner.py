@@ -314,6 +314,9 @@ class _Scanner:
             elif c in " \t" or (c == "\\" and text.startswith("\n", i + 1)):
                 end = self.blanks(i)
                 append((SPACE, i, end))
+            elif c == ";" and not text.startswith((";", "&"), i + 1):
+                end = i + 1  # `;` alone (not `;;`, `;&`, `;;&`): the common operator
+                append((OP, i, end))
             else:
                 end = self.special(c, i)
             i = end

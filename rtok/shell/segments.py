@@ -77,15 +77,16 @@ def _simple_commands(lexed: scanner.Lexed) -> list[SimpleCommand]:
     out: list[SimpleCommand] = []
     current = SimpleCommand("")
     skip_target = -1
+    word, space, comment, redir = scanner.WORD, scanner.SPACE, scanner.COMMENT, scanner.REDIR
     for index, (kind, start, end) in enumerate(tokens):
-        if kind == scanner.WORD:
+        if kind == word:
             if index == skip_target:
                 continue
             current.words.append((start, end))
             current.texts.append(text[start:end])
-        elif kind == scanner.SPACE or kind == scanner.COMMENT:
+        elif kind in (space, comment):
             continue
-        elif kind == scanner.REDIR:
+        elif kind == redir:
             end = _add_redirect(tokens, index, current)
             skip_target = scanner.redirect_target_index(tokens, index)
         else:  # an operator or a line break ends the command
@@ -154,8 +155,30 @@ def nested_scripts(lexed: scanner.Lexed) -> list[tuple[str | None, str]]:
     """(script, dialect) of every `sh -c`, `fish -c` and `eval` in the line (once per
     lexed line; see `_nested_scripts`)."""
     if lexed.scripts is None:
-        lexed.scripts = list(_nested_scripts(lexed))
+        lexed.scripts = [] if _names_no_script(lexed) else list(_nested_scripts(lexed))
     return lexed.scripts
+
+
+# A line at least this long, of at least this many commands, is first searched for the
+# names `_nested_scripts` reads further: then that one search costs less than the walk.
+_SEARCHED_LENGTH = 2048
+_SEARCHED_COMMANDS = 64
+_SCRIPT_NAMES = (*_SHELLS, *_RUNNERS, "eval", "trap")
+_DEQUOTING = frozenset("\\'\"$`(")  # what `dequote` may change or expand a word by
+
+
+def _names_no_script(lexed: scanner.Lexed) -> bool:
+    """True when `_nested_scripts` would find nothing in a long bash line: every word is
+    its own value (no quoting or expansion character) and no script-running name or
+    late-evaluation hint occurs anywhere in the text."""
+    text = lexed.text
+    if len(text) < _SEARCHED_LENGTH or lexed.dialect != "bash":
+        return False
+    if len(simple_commands(lexed)) < _SEARCHED_COMMANDS or not _DEQUOTING.isdisjoint(text):
+        return False
+    return not any(hint in text for hint in _LATE_HINTS) and not any(
+        name in text for name in _SCRIPT_NAMES
+    )
 
 
 def _nested_scripts(lexed: scanner.Lexed) -> Iterator[tuple[str | None, str]]:
@@ -405,6 +428,31 @@ def permission_commands(cmd: str) -> list[tuple[list[str], str, bool]]:
     return unique
 
 
+# Characters of a text that is only plain words: no quoting, expansion, operator, redirect,
+# comment, line break or glob can start there, so it is one simple command of its words.
+_PLAIN_TEXT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:+@% ")
+
+
+def _plain_words(cmd: str, dialect: str) -> list[str] | None:
+    """The words of `cmd` when it is one simple command of plain words (see _PLAIN_TEXT)
+    naming no shell, runner, `eval` or `trap` and holding no late-evaluation hint: what
+    `_collect` would find by lexing it (the many short `$(x1) $(x2)…` bodies). None when
+    the text needs the full reading."""
+    if dialect != "bash" or len(cmd) > scanner.MAX_LENGTH or not _PLAIN_TEXT.issuperset(cmd):
+        return None
+    if "-C" in cmd:
+        return None  # a late-evaluation hint (`mapfile -C`)
+    words = cmd.split()
+    for word in words:
+        name = basename(word)
+        if name in _SCRIPT_BUILTINS or name in _SHELLS or name in _RUNNERS:
+            return None
+    return words
+
+
+_SCRIPT_BUILTINS = frozenset(("eval", "trap"))
+
+
 def _collect(
     cmd: str,
     dialect: str,
@@ -415,6 +463,12 @@ def _collect(
 ) -> None:
     if depth > MAX_DEPTH:
         raise TooDeep(cmd[:40])
+    plain = _plain_words(cmd, dialect)
+    if plain is not None:
+        words = strip_grammar(plain, dialect)
+        if words:
+            out.append((words, dialect, direct))
+        return
     joined = scanner.join_continuations(cmd)
     if joined != cmd:
         # `git pu\<newline>sh` is `git push`
@@ -423,7 +477,7 @@ def _collect(
     if scanner.TOO_DEEP in lexed.reasons or scanner.TOO_LONG in lexed.reasons:
         raise TooDeep(cmd[:40])
     for command in simple_commands(lexed):
-        words = strip_grammar(word_texts(lexed, command), dialect)
+        words = strip_grammar(command.texts, dialect)
         if words:
             out.append((words, dialect, direct))
     if substitutions:

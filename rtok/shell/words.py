@@ -98,7 +98,7 @@ def _double_quoted(word: str, i: int, fish: bool, out: list[str]) -> int:
 
 def assignment_name(word: str) -> str | None:
     """`NAME` for an assignment word `NAME=…` or `NAME+=…`, else None."""
-    if not word or word[0] not in _NAME_START:
+    if "=" not in word or word[0] not in _NAME_START:
         return None
     i = 1
     while i < len(word) and word[i] in _NAME_CHARS:
