@@ -41,18 +41,7 @@ def _start(
     root: Path, launcher_path: Path, args: list[str], stdin: bytes = b"", cwd: Path | None = None
 ) -> tuple[subprocess.CompletedProcess[bytes], set[str]]:
     result = subprocess.run(
-        [
-            sys.executable,
-            "-S",
-            "-I",
-            "-X",
-            "importtime",
-            "-c",
-            launcher.BOOT,
-            str(root),
-            str(launcher_path),
-            *args,
-        ],
+        _boot(root, launcher_path, args),
         input=stdin,
         capture_output=True,
         env=dict(os.environ),
