@@ -9,6 +9,7 @@ import json
 import os
 import tomllib
 
+from rtok import fileio
 from rtok.install.targets.toml_hooks import codex_group_hash
 from rtok.integrity import installed
 from rtok.integrity.check import FAIL, PASS, Check
@@ -99,7 +100,7 @@ def check_codex_trust(hooks_file: str, scope: str, agent: str, fix: str) -> list
 
 def _pre_tool_use_groups(hooks_file: str, scope: str, agent: str, fix: str) -> list[object] | Check:
     """The PreToolUse hook groups of `hooks_file` (TOML or JSON), or the failed check."""
-    data = installed.read_or_none(hooks_file)
+    data = fileio.read_if_readable(hooks_file)
     if data is None:
         return Check(agent, scope, "codex_trust", FAIL, f"{hooks_file} is missing", fix)
     try:

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
 
-from rtok import paths
+from rtok import fileio, paths
 from rtok._fast import launcher
 from rtok.compiled.rewrite_hosts import DEFAULT as REWRITE_DEFAULT
 from rtok.fileio import sha256_hex
@@ -874,7 +874,7 @@ def _doctor_group(
     for record in group:
         if record.kind != "whole_file":
             continue
-        data = installed.read_or_none(record.path)
+        data = fileio.read_if_readable(record.path)
         if data is None:
             checks.append(
                 Check(
@@ -916,7 +916,7 @@ def _host_parse_checks(name: str, scope: str, group: Sequence[ArtifactRecord]) -
 
     checks: list[Check] = []
     for record in group:
-        data = installed.read_or_none(record.path)
+        data = fileio.read_if_readable(record.path)
         problem = host_parse_problem(record, data) if data is not None else None
         if problem:
             checks.append(
@@ -967,7 +967,7 @@ def _hook_record_checks(
     name: str, scope: str, root: str | None, record: ArtifactRecord, fix: str
 ) -> tuple[list[Check], list[str]]:
     """The checks of one recorded hook artifact, and the hook commands it registers."""
-    data = installed.read_or_none(record.path)
+    data = fileio.read_if_readable(record.path)
     if record.kind not in ("whole_file", "settings_entry"):
         return [], []
     if data is None:
@@ -1042,7 +1042,7 @@ def codex_inline_hooks(hooks_file: str, scope: str, agent: str) -> list[Check]:
     config = os.path.join(os.path.dirname(os.path.abspath(hooks_file)), "config.toml")
     if installed.same_path(config, hooks_file):
         return []  # rtok's hook is inline itself: one representation
-    data = installed.read_or_none(config)
+    data = fileio.read_if_readable(config)
     if data is None:
         return []
     try:

@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping
 from functools import lru_cache
 
-from rtok import fileio, paths
+from rtok import paths
 from rtok.install import integrations
 from rtok.install.context import resolve_rtok_bin
 from rtok.install.descriptor import Descriptor
@@ -97,8 +97,3 @@ def scopes_of(agent: str) -> tuple[str, ...]:
 
 def same_path(a: str, b: str) -> bool:
     return os.path.abspath(a) == os.path.abspath(b) or os.path.realpath(a) == os.path.realpath(b)
-
-
-# The bytes of an installed file, None when it is missing or cannot be read: the contract
-# of fileio.read_if_readable, under the name verify and doctor call it by.
-read_or_none = fileio.read_if_readable

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from rtok import __version__, paths, trust
+from rtok import __version__, fileio, paths, trust
 from rtok.fileio import sha256_hex
 from rtok.formats import dialects
 from rtok.install.model import FileEdit
@@ -211,7 +211,7 @@ def check_record(record: ArtifactRecord, known_agents: Iterable[str] | None) -> 
             message=f"{where}: its project {record.project_root} is gone",
             **base,
         )
-    data = installed.read_or_none(record.path)
+    data = fileio.read_if_readable(record.path)
     if data is None:
         if not os.path.isdir(os.path.dirname(record.path)):
             return Finding(
@@ -401,7 +401,7 @@ def find_unrecorded(
             for edit in edits:
                 if (os.path.realpath(edit.path), edit.kind, edit.agent) in recorded:
                     continue
-                data = installed.read_or_none(edit.path)
+                data = fileio.read_if_readable(edit.path)
                 if data is None or not _holds_rtok_bytes(edit, data):
                     continue
                 findings.append(
@@ -621,7 +621,7 @@ def check_hook_commands(records: Sequence[ArtifactRecord]) -> list[Finding]:
         has_entry = any(r.kind == "settings_entry" for r in group)
         readable = False
         for record in group:
-            data = installed.read_or_none(record.path)
+            data = fileio.read_if_readable(record.path)
             if data is None:
                 continue
             owned, _reason = owned_now(record, data)
@@ -745,7 +745,7 @@ def check_codex_hook_trust(records: Sequence[ArtifactRecord]) -> list[Finding]:
             record.agent, record.scope
         ):
             continue
-        if installed.read_or_none(record.path) is None:
+        if fileio.read_if_readable(record.path) is None:
             continue  # reported as missing already
         fix = init_fix(record.agent, record.scope, None)
         for check in check_codex_trust(record.path, record.scope, record.agent, fix):
