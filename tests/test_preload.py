@@ -7,6 +7,7 @@ modules the import system loaded from `-X importtime`.
 
 from __future__ import annotations
 
+import marshal
 import os
 import shutil
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rtok._fast import launcher, preload
+from rtok._fast import bundles, launcher, preload
 
 PACKAGE = Path(preload.__file__).resolve().parents[1]
 # The interpreter matrix (tests/test_interpreter_matrix.py) runs fewer per interpreter; read
@@ -57,7 +58,11 @@ def _start(
         else:
             kept.append(line)
     result.stderr = "".join(kept).encode()
-    return result, {name for name in loaded if name.startswith("rtok") or name == "preload"}
+    # `__future__` too: a bundled run never imports it (its modules' `from __future__
+    # import annotations` is compiled in as a flag).
+    return result, {
+        name for name in loaded if name.startswith("rtok") or name in ("preload", "__future__")
+    }
 
 
 def _bundle(launcher_path: Path, verb: str) -> Path:
@@ -380,7 +385,11 @@ def _start_argv(argv: list[str]) -> tuple[subprocess.CompletedProcess[bytes], se
         if line.startswith("import time:") and line.count("|") == 2
     }
     result.stderr = "".join(line for line in lines if not line.startswith("import time:")).encode()
-    return result, {name for name in loaded if name.startswith("rtok") or name == "preload"}
+    # `__future__` too: a bundled run never imports it (its modules' `from __future__
+    # import annotations` is compiled in as a flag).
+    return result, {
+        name for name in loaded if name.startswith("rtok") or name in ("preload", "__future__")
+    }
 
 
 @pytest.mark.parametrize("foreign_owner", [False, True])
@@ -419,7 +428,7 @@ def test_bundles_in_a_folder_others_can_write_are_neither_read_nor_written(
     try:
         result, loaded = _start(root, launcher_path, ["rewrite", "git status"])
         assert result.returncode == 3 and "rtok.rewrite.rewriter" in loaded
-        assert [text for text, _ in preload.problems(str(launcher_path))] == [
+        assert [text for text, _ in bundles.problems(str(launcher_path))] == [
             f"{folder} is not yours alone (owner or mode): the preload bundles in it are ignored"
         ]
         bundle.unlink()
@@ -465,15 +474,15 @@ def test_problems_name_a_damaged_bundle_and_clear_untrusted_removes_it(
     launcher_path.parent.mkdir()
     _start(root, launcher_path, ["rewrite", "git status"])
     bundle = _bundle(launcher_path, "rewrite")
-    assert preload.problems(str(launcher_path)) == []
+    assert bundles.problems(str(launcher_path)) == []
     data = bytearray(bundle.read_bytes())
     data[len(data) // 2] ^= 0x10
     bundle.write_bytes(bytes(data))
-    assert preload.problems(str(launcher_path)) == [
+    assert bundles.problems(str(launcher_path)) == [
         (f"{bundle} is damaged: ignored until it is made again", False)
     ]
-    assert preload.clear_untrusted(str(launcher_path)) == [str(bundle)]
-    assert not bundle.exists() and preload.problems(str(launcher_path)) == []
+    assert bundles.clear_untrusted(str(launcher_path)) == [str(bundle)]
+    assert not bundle.exists() and bundles.problems(str(launcher_path)) == []
 
 
 def test_a_verified_record_does_not_outlive_a_write(root: Path, tmp_path: Path) -> None:
@@ -505,7 +514,7 @@ def test_a_verified_record_does_not_outlive_a_write(root: Path, tmp_path: Path) 
     result, loaded = _start(root, launcher_path, args, PAYLOAD, cwd=tmp_path)
     assert (result.returncode, result.stdout, result.stderr) == (0, expected.stdout, b"")
     assert "rtok.hooks.main" in loaded  # imported: the damaged bundle was not used
-    assert preload.problems(str(launcher_path)) == []  # and it was made again
+    assert bundles.problems(str(launcher_path)) == []  # and it was made again
 
 
 def _constants(code: object) -> list[object]:
@@ -557,3 +566,31 @@ def test_bundles_leave_out_the_docstrings_nothing_reads(root: Path, tmp_path: Pa
                 assert doc not in constants, (name, doc[:60])
                 dropped += 1
     assert kept >= 1 and dropped > 50
+
+
+def test_bundled_code_keeps_string_annotations_without_importing_future(tmp_path: Path) -> None:
+    source = tmp_path / "sample.py"
+    source.write_text(
+        '"""Doc."""\n\nfrom __future__ import annotations\n\n'
+        "def f(x: Undefined) -> list[Missing]:\n    return x\n",
+        encoding="utf-8",
+    )
+    code = marshal.loads(bundles._code(str(source)))
+    namespace: dict[str, object] = {}
+    exec(code, namespace)
+    function = namespace["f"]
+    assert callable(function)
+    # The names are never evaluated (they do not exist): the annotations stay strings.
+    assert function.__annotations__ == {"x": "Undefined", "return": "list[Missing]"}
+    assert "annotations" not in namespace  # the statement itself is gone
+
+
+def test_a_future_import_of_another_feature_is_kept(tmp_path: Path) -> None:
+    source = tmp_path / "sample.py"
+    source.write_text(
+        "from __future__ import annotations, generator_stop\n\ndef f(x: Undefined): ...\n",
+        encoding="utf-8",
+    )
+    namespace: dict[str, object] = {}
+    exec(marshal.loads(bundles._code(str(source))), namespace)
+    assert "annotations" in namespace and "generator_stop" in namespace

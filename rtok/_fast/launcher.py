@@ -32,12 +32,10 @@ HOT_VERBS = ("hook", "rewrite", "run", "filter", "expand")
 # the verb's modules from one file when it can (see rtok/_fast/preload.py); it is imported
 # as the top-level `preload` from its own folder, so that no package goes through the
 # import system before the bundle is read (the bundle holds `rtok` and `rtok._fast` too).
-BOOT = (
-    "import sys;r=sys.argv.pop(1);sys.argv[0]=sys.argv.pop(1);"
-    'sys.path.insert(0,r+"/rtok/_fast");import preload;sys.path[0]=r;'
-    "sys.modules[preload.SELF]=preload;preload.start();"
-    "from rtok.cli.entry import main;sys.exit(main())"
-)
+# The rest of the start is `preload.boot()`, compiled once into its cached bytecode: the
+# interpreter parses this line on every run (each statement here cost a hook tens of
+# thousands of instructions).
+BOOT = 'import sys;sys.path.insert(0,sys.argv[1]+"/rtok/_fast");import preload;preload.boot()'
 
 
 def supported() -> bool:
@@ -110,20 +108,20 @@ exit 127
 def ensure(path: str | None = None) -> str:
     """Write the launcher for the running installation unless it is already there;
     returns its path."""
-    from rtok._fast import preload
+    from rtok._fast import bundles
 
     target = path or paths.launcher()
     text = render(interpreter(), package_root(), no_opinion_replies())
     if not problems(target):
         _tighten(target)
-        preload.clear_untrusted(target)
+        bundles.clear_untrusted(target)
         return target
     directory = os.path.dirname(target)
     paths.private_dir(os.path.dirname(directory))
     paths.private_dir(directory)
     # A bundle folder another user made, or anyone may write, is never used: remove it
     # (and any damaged bundle) so the next runs make private ones.
-    preload.clear_untrusted(target)
+    bundles.clear_untrusted(target)
     temporary = os.path.join(directory, f".rtok.{os.getpid()}.tmp")
     with open(temporary, "w", encoding="utf-8") as handle:
         handle.write(text)

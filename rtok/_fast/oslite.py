@@ -286,6 +286,10 @@ def _public(module: object) -> dict[str, object]:
     }
 
 
+_OWN_ATTRIBUTES = {
+    key: globals().get(key)
+    for key in ("__name__", "__doc__", "__package__", "__loader__", "__spec__")
+}
 _real = sys.modules.get("os")
 if _real is None and "posix" not in sys.builtin_module_names:
     import os as _real  # Windows: no posix module to stand in for os
@@ -293,7 +297,10 @@ _posix = _real if _real is not None else __import__("posix")
 if _real is not None:
     globals().update(_public(_real))
 else:
-    globals().update(_public(_posix))
+    # Every name of posix but its module attributes: copied whole, since filtering its
+    # ~350 names one by one cost a hook a fifth of a million instructions (its few other
+    # private names, `_have_functions` and the like, come along unused).
+    globals().update({**vars(_posix), **_OWN_ATTRIBUTES})
     globals().update(
         environ=_decoded_environ(),
         path=_LitePath(),

@@ -5,7 +5,7 @@ the import system loads costs a fresh interpreter about as much as a small modul
 body (finders, specs, locks, a stat and a read of its cached bytecode), and `rtok hook`
 loads about 25 of them. The launcher's start (`rtok._fast.launcher.BOOT`) imports this module
 as the top-level `preload` (so `rtok` and `rtok._fast` come from the bundle too) and calls
-`start()` first:
+`boot()`, which calls `start()` first:
 
 * the verb's bundle (`<launcher dir>/preload/<verb>-<cache tag>-<magic>.bin`) holds, for
   every rtok module that verb loaded when the bundle was made, its source path, the
@@ -22,29 +22,31 @@ as the top-level `preload` (so `rtok` and `rtok._fast` come from the bundle too)
   instructions, so once it matched on a bundle whose last change is two seconds old, a
   verified record (`<bundle>.ok`: inode, change time, size, checksum) spares later runs
   the hashing; any write to the bundle moves its change time, which no one can set
-  back, and the record no longer matches. `problems()` (what `rtok doctor` reports)
-  always hashes; `clear_untrusted()` (run by `rtok init`) removes what would be ignored;
+  back, and the record no longer matches. `bundles.problems()` (what `rtok doctor` reports)
+  always hashes; `bundles.clear_untrusted()` (run by `rtok init`) removes what would be ignored;
 * a bundle holds each module's code without the docstrings nothing reads (functions',
   classes', and a module's own unless its source names `__doc__`), compiled from the
   source with the same line numbers;
 * when the bundle is missing, damaged, made by another interpreter or another
   installation, or any source changed (an upgrade, an edit), nothing is preloaded and the
-  modules load the usual way; `save()` then writes a new bundle from the modules this run
-  loaded, but only when the folder is writable. When it is not (a read-only state
-  dir, as in an agent's sandbox, or one not the user's alone), the bundle lives in the
-  user's own folder in the temporary dir (`$TMPDIR/rtok-<uid>-preload`, 0700, used only
+  modules load the usual way; a new bundle is then written (`bundles.save()`)
+  from the modules this run loaded, but only when the folder is writable. When it is not
+  (a read-only state dir, as in an agent's sandbox, or one not the user's alone), the bundle
+  lives in the user's own folder in the temporary dir (`$TMPDIR/rtok-<uid>-preload`, 0700, used only
   when it is a real folder the user owns alone); when that cannot be written either,
   nothing is bundled: never a rebuild per run. A bundled run that had to import a module
   the bundle lacks writes the bundle again with it added, so a bundle grows to every module
-  its verb needs. rtok.cli.entry calls `save()` once the output is flushed, for the verbs
+  its verb needs. rtok.cli.entry has it written once the output is flushed, for the verbs
   it ends with os._exit (`QUICK_EXIT_VERBS`); other verbs never get a bundle;
 * a module whose body raises is taken out of sys.modules again (as a failed import is), so
   the next import runs it afresh instead of finding it half made.
 
 A bundle is a cache: deleting it costs one run at normal speed.
-"""
 
-from __future__ import annotations
+This module has no `from __future__ import annotations` (that statement imports the
+`__future__` module, half a million instructions, before any bundle is read): its
+annotations that are not a plain name are strings.
+"""
 
 import marshal
 import sys
@@ -60,25 +62,26 @@ _MAGIC: bytes = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
 _KEY = 0x72746F6B
 _HEADER = len(_MAGIC) + 8
 _W_OK = 2
-_ONLY_AST = 0x400  # ast.PyCF_ONLY_AST, without importing ast
-_DOC_HOLDERS = ("Module", "ClassDef", "FunctionDef", "AsyncFunctionDef")
 Entry = tuple[str, bool, str, int, int, bytes]
 # This module's name in the package; the launcher's boot imports it as the top-level
 # `preload` (no package import before the bundle is read) and files it under this name too.
 SELF = "rtok._fast.preload"
+# Modules a bundle never holds: this one (imported before any bundle is read) and the
+# writer, which only a run with something to write imports.
+NOT_BUNDLED = (SELF, "rtok._fast.bundles")
 # A verified record (`<bundle>.ok`) is written only for a bundle whose inode changed at
 # least this long ago: a later write, however quick, then gives it another change time,
 # even where the filesystem keeps change times in whole seconds.
 _SETTLED_NS = 2_000_000_000
 # [bundle path, record] of a bundle whose checksum this run checked and that has no
 # record yet: written after the output, with the bundle (see _checked_bytes).
-_TO_RECORD: list[object] = []
+_TO_RECORD: "list[object]" = []
 # name -> marshalled code of a module not run yet
-_PENDING: dict[str, bytes] = {}
+_PENDING: "dict[str, bytes]" = {}
 # The bundle to write at exit: when none current was read and the folder is writable, or
 # when one was read (its entries in _BUNDLED) and this run imported a module it lacks.
-_TO_SAVE: list[str] = []
-_BUNDLED: list[Entry] = []
+_TO_SAVE: "list[str]" = []
+_BUNDLED: "list[Entry]" = []
 
 
 class _LazyModule(_Module):
@@ -99,7 +102,7 @@ class _LazyModule(_Module):
         return getattr(self, name)
 
 
-def _forget(module: _Module) -> None:
+def _forget(module: "_Module") -> None:
     """Undo a module whose body raised, as the import system does for a failed import."""
     name = str(module.__name__)
     if sys.modules.get(name) is module:
@@ -108,6 +111,26 @@ def _forget(module: _Module) -> None:
     holder = sys.modules.get(parent)
     if holder is not None and holder.__dict__.get(child) is module:
         del holder.__dict__[child]
+
+
+def boot() -> None:
+    """The launcher's start (rtok._fast.launcher.BOOT imported this module from its own
+    folder): the cycle collector off, sys.argv and sys.path as rtok's entry point expects
+    them, the verb's bundle preloaded, then the verb."""
+    import gc
+
+    # It ran several times while the modules loaded (a quarter million instructions a
+    # hook); rtok.cli.entry turns it back on for every verb but `hook` and `rewrite`.
+    gc.disable()
+    argv = sys.argv
+    root = argv.pop(1)
+    argv[0] = argv.pop(1)
+    sys.path[0] = root
+    sys.modules[SELF] = sys.modules[__name__]
+    start()
+    from rtok.cli.entry import main
+
+    sys.exit(main())
 
 
 def bundle_path(launcher: str, verb: str) -> str:
@@ -174,13 +197,13 @@ def _spare_folder() -> str:
     return f"{tmp}/rtok-{posix.geteuid()}-preload"
 
 
-def _folders(folder: str) -> list[str]:
+def _folders(folder: str) -> "list[str]":
     """The bundle folder, the launcher's folder and the state dir holding it."""
     launcher_folder = folder.rpartition("/")[0]
     return [folder, launcher_folder, launcher_folder.rpartition("/")[0] or "/"]
 
 
-def _untrusted_folders(folders: list[str], follow: bool = True) -> list[str]:
+def _untrusted_folders(folders: "list[str]", follow: bool = True) -> "list[str]":
     """Those of `folders` that another user owns or can write, or (`follow` False) that
     are not a directory itself; the first may be missing (it is then made private)."""
     import posix
@@ -212,7 +235,7 @@ def _writable(folder: str) -> bool:
     return False
 
 
-def _checked_bytes(path: str, full: bool = False) -> memoryview | None:
+def _checked_bytes(path: str, full: bool = False) -> "memoryview | None":
     """The bundle's payload when the file is the user's own, private and intact.
 
     Intact means its checksum matches, or (unless `full`) that a verified record beside
@@ -258,22 +281,7 @@ def _record_of(path: str) -> bytes:
         posix.close(fd)
 
 
-def _write_record() -> None:
-    """Write the verified record of the bundle this run checked in full, once its last
-    change is old enough that no later write can share its change time."""
-    import time
-
-    if not _TO_RECORD:
-        return
-    path, record, changed = _TO_RECORD
-    if not isinstance(path, str) or not isinstance(record, bytes) or not isinstance(changed, int):
-        return
-    if time.time_ns() - changed < _SETTLED_NS:
-        return
-    _replace_file(f"{path}.ok", record)
-
-
-def _read(path: str, root: str) -> list[Entry] | None:
+def _read(path: str, root: str) -> "list[Entry] | None":
     """The bundle's entries, or None when it is missing, damaged, foreign or stale."""
     import posix
 
@@ -293,7 +301,7 @@ def _read(path: str, root: str) -> list[Entry] | None:
     return list(entries)
 
 
-def _install(entries: list[Entry]) -> None:
+def _install(entries: "list[Entry]") -> None:
     spec_class = sys.modules["_frozen_importlib"].ModuleSpec
     created: list[tuple[str, _LazyModule]] = []
     for name, is_package, source, _, _, code in entries:
@@ -317,170 +325,30 @@ def _install(entries: list[Entry]) -> None:
         sys.modules[package].__dict__.setdefault(child, sys.modules[SELF])
 
 
-def save() -> None:
-    """Write the bundle noted by `start()`: from the rtok modules this run loaded, or the
-    one read with the modules this run had to import besides."""
-    if _BUNDLED:  # (a bundle this run did not use is about to be replaced)
-        try:  # noqa: SIM105 (contextlib costs start-up time)
-            _write_record()
-        except OSError:
-            pass  # a cache: the next run checks the whole bundle again
-    if not _TO_SAVE:
-        return
-    path = _TO_SAVE.pop()
-    known = list(_BUNDLED)
-    try:
-        names = {entry[0] for entry in known}
-        added = _entries(names)
-        if known and not added:
-            return
-        _write(path, known + added)
-    except (OSError, ValueError, SyntaxError):
-        pass  # a cache: the next run tries again
+def pending_write() -> bool:
+    """Whether this run has something for rtok/_fast/bundles.py to write: the bundle's
+    verified record, or the bundle itself from the rtok modules this run loaded (none was
+    read, or this run imported a module it lacks). rtok.cli.entry then calls
+    `bundles.save()`, so that only a run with something to write imports the writer."""
+    return bool((_BUNDLED and _record_due()) or (_TO_SAVE and _lacking()))
 
 
-def _entries(skip: set[str]) -> list[Entry]:
-    import posix
+def _record_due() -> bool:
+    """Whether this run checked the bundle in full and its last change is old enough for a
+    verified record (see _SETTLED_NS)."""
+    import time
 
-    entries: list[Entry] = []
-    for name, module in list(sys.modules.items()):
-        if not (name == "rtok" or name.startswith("rtok.")) or name in skip:
-            continue
-        if module is sys.modules.get(__name__) or name == SELF:
-            continue
-        source = module.__dict__.get("__file__")
-        if not isinstance(source, str) or not source.endswith(".py"):
-            continue
-        stat = posix.stat(source)
-        entries.append(
-            (
-                name,
-                "__path__" in module.__dict__,
-                source,
-                stat.st_mtime_ns,
-                stat.st_size,
-                _code(source),
-            )
-        )
-    return entries
+    changed = _TO_RECORD[2] if len(_TO_RECORD) == 3 else None
+    return isinstance(changed, int) and time.time_ns() - changed >= _SETTLED_NS
 
 
-def _code(source: str) -> bytes:
-    """The module's marshalled code, compiled from its source without the docstrings
-    nothing on the hot path reads: those of functions and classes, and the module's own
-    unless its source names `__doc__` (as `rtok rewrite --help` does). Fewer bytes to
-    check and unmarshal on every run; line numbers stay as in the source."""
-    with open(source, "rb") as handle:
-        text = handle.read()
-    tree = compile(text, source, "exec", _ONLY_AST, dont_inherit=True)
-    _drop_docstrings(tree, keep_module=b"__doc__" in text)
-    return marshal.dumps(compile(tree, source, "exec", dont_inherit=True))
-
-
-def _drop_docstrings(tree: object, keep_module: bool) -> None:
-    """Remove each docstring from the syntax tree (one that is a whole body becomes a
-    constant None, a statement the compiler drops), except the module's when
-    `keep_module`."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        kind = type(node).__name__
-        body = getattr(node, "body", None)
-        if kind in _DOC_HOLDERS and not (keep_module and kind == "Module") and body:
-            first = body[0]
-            value = getattr(first, "value", None)
-            if type(first).__name__ == "Expr" and isinstance(getattr(value, "value", 0), str):
-                if len(body) > 1:
-                    del body[0]  # (a `from __future__` import may follow)
-                else:
-                    value.value = None  # type: ignore[union-attr]
-        for field in getattr(node, "_fields", ()):
-            child = getattr(node, field, None)
-            if isinstance(child, list):
-                stack.extend(child)
-            elif hasattr(child, "_fields"):
-                stack.append(child)
-
-
-def _write(path: str, entries: list[Entry]) -> None:
-    import _imp
-    import posix
-
-    folder = path.rpartition("/")[0]
-    try:  # noqa: SIM105 (contextlib costs start-up time)
-        posix.mkdir(folder, 0o700)
-    except FileExistsError:
-        pass
-    payload = marshal.dumps((sys.path[0], entries))
-    _replace_file(path, _MAGIC + _imp.source_hash(_KEY, payload) + payload)
-
-
-def _replace_file(path: str, data: bytes) -> None:
-    import posix
-
-    temporary = f"{path}.{posix.getpid()}.tmp"
-    fd = posix.open(
-        temporary, posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC | posix.O_CLOEXEC, 0o600
+def _lacking() -> bool:
+    """Whether the bundle to write lacks a module this run loaded (or none was read)."""
+    if not _BUNDLED:
+        return True
+    names = {entry[0] for entry in _BUNDLED}
+    return any(
+        (name == "rtok" or name.startswith("rtok.")) and name not in names
+        for name in sys.modules
+        if name not in NOT_BUNDLED
     )
-    with open(fd, "wb") as handle:
-        handle.write(data)
-    posix.replace(temporary, path)
-
-
-def problems(launcher: str) -> list[tuple[str, bool]]:
-    """What makes the bundles beside `launcher` unusable (for `rtok doctor`), each with
-    whether another user could be behind it: folders another user owns or can write,
-    bundles that are foreign or loose (True), damaged bundles (False)."""
-    import posix
-
-    folder = bundle_path(launcher, "x").rpartition("/")[0]
-    found = [
-        (
-            f"{current} is not yours alone (owner or mode): the preload bundles in it are ignored",
-            True,
-        )
-        for current in _untrusted_folders(_folders(folder))
-    ]
-    for path in _bundles(folder):
-        if _checked_bytes(path, full=True) is None:
-            try:
-                stat = posix.lstat(path)
-            except OSError:
-                continue
-            foreign = stat.st_uid != posix.geteuid() or bool(stat.st_mode & 0o022)
-            why = "not yours alone (owner or mode)" if foreign else "damaged"
-            found.append((f"{path} is {why}: ignored until it is made again", foreign))
-    return found
-
-
-def clear_untrusted(launcher: str) -> list[str]:
-    """Remove the bundle folder when it is not the user's alone, or else each bundle that
-    would be ignored, so the next runs make them again; returns what was removed."""
-    import shutil
-
-    folder = bundle_path(launcher, "x").rpartition("/")[0]
-    if _untrusted_folders(_folders(folder))[:1] == [folder]:
-        shutil.rmtree(folder, ignore_errors=True)
-        return [folder]
-    removed = []
-    for path in _bundles(folder):
-        if _checked_bytes(path, full=True) is None:
-            try:
-                import posix
-
-                posix.unlink(path)
-                removed.append(path)
-                posix.unlink(f"{path}.ok")
-            except OSError:
-                pass
-    return removed
-
-
-def _bundles(folder: str) -> list[str]:
-    import posix
-
-    try:
-        names = posix.listdir(folder)
-    except OSError:
-        return []
-    return sorted(f"{folder}/{name}" for name in names if name.endswith(".bin"))

@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
             status: int = getattr(module, func_name)(args[1:])
             return status
         return _run_process(args[0], module_name, func_name, args[1:])
+    gc.enable()  # (the launcher's boot turns it off first)
     from rtok.cli.app import run_app
 
     return run_app(args)
@@ -48,6 +49,7 @@ def _hot_path_help(verb: str) -> int:
     """`rtok VERB --help` for a hot-path verb: the typer verbs' help style, so typer is
     loaded (only here). Under the launcher's `python -S` the venv's site-packages are added
     first; without typer the verb's own plain help is printed."""
+    gc.enable()  # (the launcher's boot turns it off first)
     if sys.flags.no_site:
         import site
 
@@ -104,8 +106,10 @@ def _quick_exit(status: int) -> None:
             pass
     flush_caches()
     preload = sys.modules.get("rtok._fast.preload")
-    if preload is not None:
-        preload.save()  # only when this run found no current bundle
+    if preload is not None and preload.pending_write():
+        from rtok._fast import bundles
+
+        bundles.save()  # a new bundle or its verified record (rtok/_fast/preload.py)
     os._exit(status & 0xFF if status >= 0 else 1)
 
 

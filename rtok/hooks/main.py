@@ -321,12 +321,13 @@ def rtok_path(mode: str, env: Mapping[str, str]) -> str:
         # venv that is not on PATH, a bare name would make every rewritten command fail.
         # The launcher and its venv's console script are the same rtok; hosts that gate
         # paths outside the project (Copilot CLI) accept the bare name, not the launcher's.
+        if not running:
+            return "rtok"
         on_path = _first_on_path("rtok", env.get("PATH", ""))
-        same = {
+        if on_path and on_path in (
             os.path.realpath(running),
             os.path.realpath(os.path.join(os.path.dirname(sys.executable), "rtok")),
-        }
-        if not running or on_path in same:
+        ):
             return "rtok"
         return _shell_quote(running)
     if running:
@@ -348,11 +349,11 @@ def _first_on_path(name: str, search_path: str) -> str:
     return ""
 
 
-_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
+_SAFE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_"
 
 
 def _shell_quote(path: str) -> str:
-    if path and all(char in _SAFE for char in path):
+    if path and not path.strip(_SAFE):  # every character is safe
         return path
     return "'" + path.replace("'", "'\"'\"'") + "'"
 

@@ -841,11 +841,12 @@ def check_launcher(checks: Sequence[Check]) -> list[Check]:
 
 
 def check_preload(launcher_path: str) -> list[Check]:
-    """The preload bundles beside the launcher (rtok/_fast/preload.py): one that is ignored
-    (foreign, loose or damaged) costs every hook its speed until it is made again."""
-    from rtok._fast import preload
+    """The preload bundles beside the launcher (rtok/_fast/preload.py, bundles.py): one
+    that is ignored (foreign, loose or damaged) costs every hook its speed until it is made
+    again."""
+    from rtok._fast import bundles
 
-    problems = preload.problems(launcher_path)
+    problems = bundles.problems(launcher_path)
     if not problems:
         return []
     level = FAIL if any(foreign for _, foreign in problems) else WARN

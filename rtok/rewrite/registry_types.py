@@ -7,6 +7,7 @@ exactly this shape before it is compiled.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NotRequired, TypedDict
 
 
@@ -64,11 +65,12 @@ class Shell(TypedDict):
 
 class Registry(TypedDict):
     command_index: dict[str, tuple[str, ...]]
-    groups: dict[str, RewriteGroup]
+    # unmarshalled entry by entry at first lookup (rtok/_fast/lazytable.py)
+    groups: Mapping[str, RewriteGroup]
     never: tuple[str, ...]
     runs_commands: dict[str, tuple[str, ...]]
     shells: dict[str, Shell]
-    wrappers: dict[str, Wrapper]
+    wrappers: Mapping[str, Wrapper]
     value_letters: dict[str, str]
-    runners: dict[str, Runner]
+    runners: Mapping[str, Runner]
     command_variables: tuple[str, ...]

@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from rtok.store import decisions as decision_log
+from rtok.store import decision_history as decision_log
 from rtok.store import host
 from rtok.store.transcripts import ShellCall, shell_calls
 

@@ -305,7 +305,7 @@ def test_a_stdin_that_never_sends_a_byte_gets_no_opinion_quickly(tmp_path: Path)
 
 
 def test_doctor_reports_foreign_bundles_and_init_removes_them(tmp_path: Path) -> None:
-    from rtok._fast import preload
+    from rtok._fast import bundles, preload
 
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
@@ -334,7 +334,7 @@ def test_doctor_reports_foreign_bundles_and_init_removes_them(tmp_path: Path) ->
         subprocess.run(init, cwd=project, capture_output=True, timeout=120, check=False).returncode
         == 0
     )
-    assert not bundle.parent.exists() and preload.problems(path) == []
+    assert not bundle.parent.exists() and bundles.problems(path) == []
     reply = _sh(f"{path} hook claude", payload, project)
     assert b"rtok run git status" in reply.stdout or b"run git status" in reply.stdout
     assert bundle.stat().st_mode & 0o777 == 0o600 and bundle.parent.stat().st_mode & 0o777 == 0o700

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from rtok import paths
-from rtok.store import decisions
+from rtok.store import decision_history, decisions
 from rtok_testing import run_rtok
 from rtok_testing.samples import foreign_payload, shell_payload
 
@@ -41,7 +41,7 @@ def test_each_verdict_is_logged_with_ids_and_reason(tmp_path: Path, isolated_hom
     _hook("claude", shell_payload("claude", "echo hello", cwd))
     _hook("claude", foreign_payload("claude", cwd))
     run_rtok(["hook", "claude"], input=b"not json")
-    found = list(decisions.read())
+    found = list(decision_history.read())
     assert [(d["command"], d["verdict"]) for d in found] == [
         ("git status", "rewritten"),
         ("git log -n 3", "denied"),
@@ -65,7 +65,7 @@ def test_each_verdict_is_logged_with_ids_and_reason(tmp_path: Path, isolated_hom
 def test_other_agents_ids_are_read_from_their_own_keys(tmp_path: Path) -> None:
     _hook("kimi", shell_payload("kimi", "git status", str(tmp_path)))
     _hook("copilot", shell_payload("copilot", "git status", str(tmp_path)))
-    kimi, copilot = decisions.read()
+    kimi, copilot = decision_history.read()
     assert (kimi["agent"], kimi["session"], kimi["call"]) == ("kimi", "s", "call_1")
     assert (copilot["agent"], copilot["session"]) == ("copilot", "s")
 
@@ -84,7 +84,7 @@ def test_a_broken_log_never_changes_the_answer(tmp_path: Path) -> None:
     os.unlink(decisions.log_path())
     Path(decisions.log_path()).write_bytes(os.urandom(3000))
     assert _hook("claude", payload) == expected
-    assert [d["command"] for d in decisions.read()] == ["git status"]
+    assert [d["command"] for d in decision_history.read()] == ["git status"]
 
 
 def test_size_cap_rotates_and_bounds_the_log() -> None:
@@ -117,8 +117,8 @@ def test_age_cap_readers_skip_and_prune_drops_old_lines() -> None:
     decisions.append(
         decisions.line_for("claude", None, "/p", "Bash", "new", "deny", "deny", "", now=now)
     )
-    assert [d["command"] for d in decisions.read()] == ["new"]
-    assert decisions.prune() == 2
+    assert [d["command"] for d in decision_history.read()] == ["new"]
+    assert decision_history.prune() == 2
     assert Path(decisions.log_path()).read_bytes().count(b"\n") == 1
     assert stat.S_IMODE(os.stat(decisions.log_path()).st_mode) == 0o600
-    assert decisions.prune() == 0
+    assert decision_history.prune() == 0
