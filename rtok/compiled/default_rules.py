@@ -146,6 +146,7 @@ DISPATCH = (
     'head\t*|*||logs|log_lines||\n'
     'javac\t*|*||diagnostics|FORMATTERS|javac|\n'
     'jest\t*|*||runners|FORMATTERS|jest|\n'
+    'jq\t*|*||jsondoc|json_outline||\n'
     'just\t*|*|||||c\n'
     'ls\t*|*||listing|ls_long||\n'
     'make\t*|*||diagnostics|FORMATTERS|make|c\n'
