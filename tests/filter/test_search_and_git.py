@@ -420,3 +420,31 @@ def test_paths_alone_in_their_folders_are_all_kept_as_they_are() -> None:
         f"node_modules/.pnpm/p{n}@1.0.0/node_modules/p{n}/package.json\n" for n in range(30)
     )
     assert listing.paths_by_folder(text) == text.splitlines()
+
+
+def test_tree_names_each_folder_once_with_every_entry() -> None:
+    # tree in a UTF-8 locale pads `│` with no-break spaces
+    bar = "│\u00a0\u00a0 "
+    text = (
+        "src\n├── README.md\n├── pkg\n"
+        f"{bar}├── a.py\n{bar}└── sub\n{bar}    └── exceptions.py\n"
+        "└── only\n    └── deep\n        └── x.txt\n\n4 directories, 4 files\n"
+    )
+    assert listing.tree(text) == [
+        "src/ (3): README.md, pkg/, only/",
+        "src/pkg/ (2): a.py, sub/",
+        "src/pkg/sub/ (1): exceptions.py",
+        "src/only/deep/ (1): x.txt",  # `only` holds `deep` alone: its own line says so
+        "4 directories, 4 files",
+    ]
+    out = shorten(text, listing.tree)
+    assert not any("├──" in line or "└──" in line for line in out)  # no name put back raw
+
+
+def test_tree_as_ascii_and_of_the_current_folder() -> None:
+    text = ".\n|-- a.txt\n`-- lib\n    |-- b.txt\n    `-- c.txt\n\n1 directory, 3 files\n"
+    assert listing.tree(text) == [
+        "./ (2): a.txt, lib/",
+        "lib/ (2): b.txt, c.txt",
+        "1 directory, 3 files",
+    ]

@@ -1,4 +1,5 @@
-"""ls -l and tree: the columns and drawing characters an agent does not need."""
+"""ls -l, ls -R, tree and path listings: the columns and drawing characters an agent does not
+need, each folder named once with its entries."""
 
 from __future__ import annotations
 
@@ -128,23 +129,66 @@ def _human(size: str) -> str:
     return size
 
 
-_ART = regex.compile(r"^((?:│   |    |\|   |`-- |\|-- )*)(├── |└── |\|-- |`-- )")
+# tree's drawing: a level is `│   ` (its spaces no-break ones in a UTF-8 locale) or four
+# spaces, then `├── ` or `└── ` (`|-- `, `` `-- `` with --charset ascii).
+_ART = regex.compile("^((?:[│|][ \u00a0]{2} |[ \u00a0]{3} |`-- |\\|-- )*)(├── |└── |\\|-- |`-- )")
+
+
+_TREE_REPORT = regex.compile(r"^\d+ director(?:y|ies)(?:, \d+ files?)?$")
 
 
 def tree(text: str) -> list[str] | None:
-    """tree's box drawing replaced by two spaces per level."""
+    """tree's drawing read back into folders: each folder once with all its entries (a
+    folder among them marked `name/`), losslessly; its closing count and any other line
+    (a root given as a file, `[error opening dir]`) stay as they are."""
     lines = text.splitlines()
     if not any(_ART.match(line) for line in lines):
         return None
-    out = []
+    folders: dict[str, list[str]] = {}
+    other: list[str] = []
+    stack: list[str] = []
     for line in lines:
         found = _ART.match(line)
         if found is None:
-            out.append(line)
+            if not line.strip():
+                continue
+            if not _TREE_REPORT.match(line):
+                stack = [line]  # a root: the folder (or file) tree was given
+                folders.setdefault(line, [])
+            other.append(line)
             continue
-        depth = (len(found.group(1)) // 4) + 1
-        out.append("  " * depth + line[found.end() :])
-    return out
+        depth = len(found.group(1)) // 4 + 1
+        if not stack or depth > len(stack):
+            return None  # not a drawing tree prints: an entry deeper than its folder
+        name = line[found.end() :]
+        stack = [*stack[:depth], name]
+        folders.setdefault(_joined(stack[:depth]), []).append(name)
+    return _tree_lines(folders, other)
+
+
+def _joined(parts: list[str]) -> str:
+    return "/".join(parts)
+
+
+def _tree_lines(folders: dict[str, list[str]], other: list[str]) -> list[str]:
+    out: list[str] = []
+    for folder, names in folders.items():
+        shown = [name + "/" if folders.get(f"{folder}/{name}") else name for name in names]
+        label = folder[2:] if folder.startswith("./") else folder
+        if not shown or (len(shown) == 1 and shown[0].endswith("/")):
+            continue  # nothing in it, or only a folder whose own line names it
+        out.extend(wrapped(f"{label.rstrip('/')}/ ({len(shown)}): ", shown))
+    roots = [line for line in other if line in folders and not folders[line]]
+    rest = [line for line in other if line not in folders]
+    return out + roots + rest if out else [*other]
+
+
+def _tree_name_is_not_a_message(line: str) -> bool:
+    """An entry of the drawing is a name (`exceptions.py`), not a message."""
+    return _ART.match(line) is None and is_protected(line)
+
+
+declare_complete(tree, _tree_name_is_not_a_message)
 
 
 # File names shown in all and at most per folder; every folder is named with its count.
