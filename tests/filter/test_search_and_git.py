@@ -448,3 +448,50 @@ def test_tree_as_ascii_and_of_the_current_folder() -> None:
         "lib/ (2): b.txt, c.txt",
         "1 directory, 3 files",
     ]
+
+
+def context_output(files: int, hits: int) -> str:
+    """`grep -rn -C1` output: each hit between two context rows, `--` between groups."""
+    groups = [
+        f"src/m{f}.py-{n * 10 - 1}-    warnings.warn(\n"
+        f"src/m{f}.py:{n * 10}:        'x is deprecated',\n"
+        f"src/m{f}.py-{n * 10 + 1}-        DeprecationWarning,\n"
+        for f in range(files)
+        for n in range(1, hits + 1)
+    ]
+    return "--\n".join(groups)
+
+
+def test_context_rows_are_read_as_rows_of_their_file() -> None:
+    out = grep.grep_grouped(context_output(2, 10))
+    assert out is not None
+    assert out[:4] == [
+        "src/m0.py (10)",
+        "  9-    warnings.warn(",
+        "  10:        'x is deprecated',",
+        "  11-        DeprecationWarning,",
+    ]
+    assert "src/m1.py (10)" in out
+
+
+def test_context_rows_count_against_the_budget_and_are_not_put_back_as_warnings() -> None:
+    # 8 files of 10 hits: 80 hit rows, 20 context rows each; the budget has room for
+    # the context of the first four files only
+    out = shorten(context_output(8, 10), grep.grep_grouped)
+    shown_context = [line for line in out if line.startswith("  ") and "-    warnings" in line]
+    assert len(shown_context) == 10 * ((grep.ROWS - 80) // 20)
+    assert not any(line.startswith("src/m7.py-") for line in out)  # no raw row appended
+    assert sum(1 for line in out if "'x is deprecated'" in line) == 80
+
+
+def test_a_failed_grep_still_shows_its_hits_grouped_and_its_messages() -> None:
+    text = grep_output(1, 100) + "grep: src/nosuch: No such file or directory\n"
+    out = engine.shorten(text, default_rule("grep"), grep.grep_output, 2, 80)
+    assert out[:2] == [
+        f"100 hits in 1 file, {grep.ROWS_PER_FILE} shown",
+        "src/pkg/mod_0.py (100)",
+    ]
+    assert out[-1] == "grep: src/nosuch: No such file or directory"
+    # a formatter that does not read failed runs gets the verbatim tail instead
+    tail = engine.shorten(text, default_rule("grep"), listing.tree, 2, 80)
+    assert tail == text.splitlines()  # every row names an error here: all kept, verbatim
