@@ -495,3 +495,10 @@ def test_a_failed_grep_still_shows_its_hits_grouped_and_its_messages() -> None:
     # a formatter that does not read failed runs gets the verbatim tail instead
     tail = engine.shorten(text, default_rule("grep"), listing.tree, 2, 80)
     assert tail == text.splitlines()  # every row names an error here: all kept, verbatim
+
+
+def test_git_grep_is_read_as_grep() -> None:
+    from rtok.filter.dispatch import formatter_for
+
+    assert formatter_for("git", ["git", "grep", "-n", "ctx.exit"]) is grep.grep_output
+    assert formatter_for("git", ["git", "-C", "repo", "grep", "x"]) is grep.grep_output
