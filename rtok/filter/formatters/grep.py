@@ -15,6 +15,7 @@ from rtok._fast import regex
 from rtok.filter.formatters import declare_complete, declare_reads_failures
 from rtok.filter.formatters.summary import plural
 from rtok.filter.protect import carries_secret, is_protected
+from rtok.filter.textlines import fair_share
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -249,18 +250,10 @@ def _parse_plain(lines: list[str]) -> tuple[dict[str, _File], list[str]]:
 
 def _quota(files: list[_File]) -> dict[str, int]:
     """How many hit rows each file shows: a fair share of ROWS, at most ROWS_PER_FILE."""
-    quota = {entry.path: 0 for entry in files}
-    left = ROWS
-    while left > 0:
-        grew = False
-        for entry in files:
-            if left and quota[entry.path] < min(len(entry.hits), ROWS_PER_FILE):
-                quota[entry.path] += 1
-                left -= 1
-                grew = True
-        if not grew:
-            break
-    return quota
+    counts = [len(entry.hits) for entry in files]
+    return dict(
+        zip((entry.path for entry in files), fair_share(counts, ROWS, ROWS_PER_FILE), strict=True)
+    )
 
 
 def _row(number: int, text: str, sep: str) -> str:

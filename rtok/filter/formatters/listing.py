@@ -6,6 +6,7 @@ from __future__ import annotations
 from rtok._fast import regex
 from rtok.filter.formatters import declare_complete
 from rtok.filter.protect import is_protected
+from rtok.filter.textlines import fair_share
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -225,18 +226,8 @@ def paths_by_folder(text: str) -> list[str] | None:
 
 def _shares(folders: dict[str, list[str]]) -> dict[str, int]:
     """How many names each folder shows: a fair share of NAMES, at most NAMES_PER_FOLDER."""
-    share = dict.fromkeys(folders, 0)
-    left = NAMES
-    while left > 0:
-        grew = False
-        for folder, names in folders.items():
-            if left and share[folder] < min(len(names), NAMES_PER_FOLDER):
-                share[folder] += 1
-                left -= 1
-                grew = True
-        if not grew:
-            break
-    return share
+    counts = [len(names) for names in folders.values()]
+    return dict(zip(folders, fair_share(counts, NAMES, NAMES_PER_FOLDER), strict=True))
 
 
 def _cut_paths(folders: dict[str, list[str]], count: int) -> list[str]:
