@@ -48,6 +48,9 @@ def test_help_of_container_tools_is_read_by_the_outline() -> None:
     assert formatter_for("docker", ["docker", "run", "--help"]) is helptext.help_outline
     assert formatter_for("kubectl", ["kubectl", "options"]) is helptext.help_outline
     assert formatter_for("docker", ["docker", "ps"]) is None
+    # `docker run -h NAME` sets the container's host name: its output is the container's
+    assert formatter_for("docker", ["docker", "run", "-h", "web", "alpine"]) is None
+    assert formatter_for("kubectl", ["kubectl", "get", "-h"]) is helptext.help_outline
 
 
 def test_each_section_names_its_entries_and_drops_their_descriptions() -> None:

@@ -502,3 +502,11 @@ def test_git_grep_is_read_as_grep() -> None:
 
     assert formatter_for("git", ["git", "grep", "-n", "ctx.exit"]) is grep.grep_output
     assert formatter_for("git", ["git", "-C", "repo", "grep", "x"]) is grep.grep_output
+
+
+def test_tree_with_full_paths_or_a_root_given_with_its_slash() -> None:
+    full = "src\n├── src/a.py\n└── src/lib\n    ├── src/lib/b.py\n    └── src/lib/c.py\n"
+    expected = ["src/ (2): a.py, lib/", "src/lib/ (2): b.py, c.py"]
+    assert listing.tree(full) == expected
+    slashed = "src/\n├── a.py\n└── lib\n    ├── b.py\n    └── c.py\n"
+    assert listing.tree(slashed) == expected

@@ -161,20 +161,29 @@ def tree(text: str) -> list[str] | None:
         depth = len(found.group(1)) // 4 + 1
         if not stack or depth > len(stack):
             return None  # not a drawing tree prints: an entry deeper than its folder
-        name = line[found.end() :]
-        stack = [*stack[:depth], name]
-        folders.setdefault(_joined(stack[:depth]), []).append(name)
+        parent = stack[depth - 1]
+        full = _entry_path(parent, line[found.end() :])
+        stack = [*stack[:depth], full]
+        folders.setdefault(parent, []).append(full[len(_base(parent)) + 1 :])
     return _tree_lines(folders, other)
 
 
-def _joined(parts: list[str]) -> str:
-    return "/".join(parts)
+def _base(folder: str) -> str:
+    """A folder as the start of its entries' paths (`src/` given as `src/` reads `src`)."""
+    return folder.rstrip("/") if folder != "/" else ""
+
+
+def _entry_path(parent: str, name: str) -> str:
+    """The path of an entry of `parent`: `tree -f` prints it whole, tree by default its
+    name alone."""
+    base = _base(parent)
+    return name if name.startswith(base + "/") else f"{base}/{name}"
 
 
 def _tree_lines(folders: dict[str, list[str]], other: list[str]) -> list[str]:
     out: list[str] = []
     for folder, names in folders.items():
-        shown = [name + "/" if folders.get(f"{folder}/{name}") else name for name in names]
+        shown = [name + "/" if folders.get(f"{_base(folder)}/{name}") else name for name in names]
         label = folder[2:] if folder.startswith("./") else folder
         if not shown or (len(shown) == 1 and shown[0].endswith("/")):
             continue  # nothing in it, or only a folder whose own line names it
