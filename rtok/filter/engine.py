@@ -5,7 +5,9 @@ output) or drop; dedupe; group; JSON compaction; head/tail cut. Lines that are p
 (`rtok.filter.protect`) or match the rule's `keep` survive every step, and a final pass puts
 back any protected line a formatter left out, so no rule or formatter can lose one.
 Summarising formatters (`formatters/summary.py`) read failures too and are shown whole; they
-put back the protected lines they leave out themselves.
+put back the protected lines they leave out themselves. A failed command's output is
+otherwise its verbatim tail, unless its formatter reads failed runs too (`grep` exiting 2 for
+a missing file still printed its hits, and its messages are among the groups).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from rtok._fast import regex
 from rtok.filter.cutting import cut_lines as cut_lines
 from rtok.filter.cutting import fail_tail as fail_tail
 from rtok.filter.cutting import keeps as keeps
+from rtok.filter.formatters import reads_failures
 from rtok.filter.formatters.summary import is_summariser
 from rtok.filter.protect import is_protected
 from rtok.filter.textlines import terminal_line
@@ -127,14 +130,14 @@ def shorten(
         summary = _summary(text, rule, formatter, exit_code, fail_tail_lines)
         if summary is not None:
             return summary
-    if exit_code != 0:
+    formatted = _formatted(text, formatter, exit_code)
+    if exit_code != 0 and formatted is None:
         # A failure's tail is its payload: those lines are shown exactly as written.
         raw_lines = text.split("\n")
         if raw_lines and raw_lines[-1] == "":
             raw_lines.pop()
         return fail_tail(raw_lines, rule, fail_tail_lines)
     lines = normalise(text)
-    formatted = formatter(text) if formatter is not None else None
     if formatted is None:
         out = _generic(lines, rule)
         protects: Callable[[str], bool] = is_protected
@@ -150,6 +153,15 @@ def shorten(
     out = cut_lines(out, rule, rule.head, rule.tail, rule.max_lines)
     out = [clip_line(line) for line in out]
     return restore_protected(lines, out, protects)
+
+
+def _formatted(
+    text: str, formatter: Callable[[str], list[str] | None] | None, exit_code: int
+) -> list[str] | None:
+    """The formatter's reading of `text`; a failed run's only when it reads those too."""
+    if formatter is None or (exit_code != 0 and not reads_failures(formatter)):
+        return None
+    return formatter(text)
 
 
 def _summary(

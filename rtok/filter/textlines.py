@@ -1,5 +1,7 @@
-"""Line helpers the engine and the formatters share: a line as a terminal shows it, and the
-cut that keeps a list's head, tail and the lines of its middle that must stay.
+"""Line helpers the engine and the formatters share: a line as a terminal shows it, the
+cut that keeps a list's head, tail and the lines of its middle that must stay, and the
+fair share of a budget of lines among groups (grep's files, a diff's files, a listing's
+folders).
 
 Stdlib only (hot path).
 """
@@ -50,3 +52,20 @@ def cut_middle(lines: list[str], head: int, tail: int, keep: Callable[[str], boo
     if gap:
         out.append(omitted(gap))
     return out + lines[end:]
+
+
+def fair_share(counts: list[int], budget: int, cap: int) -> list[int]:
+    """How many of its `counts[i]` lines group i shows: `budget` handed out one line at a
+    time to each group in turn, none past its count or `cap`."""
+    share = [0] * len(counts)
+    left = budget
+    while left > 0:
+        grew = False
+        for i, count in enumerate(counts):
+            if left and share[i] < min(count, cap):
+                share[i] += 1
+                left -= 1
+                grew = True
+        if not grew:
+            break
+    return share

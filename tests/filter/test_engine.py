@@ -9,7 +9,7 @@ import pytest
 from rtok.filter import engine
 from rtok.filter.dispatch import formatter_for
 from rtok.filter.family import family_of, family_of_command
-from rtok.filter.formatters import cargo, git, gotest, grep, listing, pytest_fmt
+from rtok.filter.formatters import cargo, git, gotest, grep, jsondoc, listing, pytest_fmt
 from rtok.filter.jsonbody import compact_json
 from rtok.filter.rule import Rule, default_rule
 
@@ -40,6 +40,7 @@ def rule(**table: object) -> Rule:
         listing.tree,
         listing.paths_by_folder,
         grep.grep_grouped,
+        jsondoc.json_outline,
     ],
 )
 def test_formatters_stand_down_on_foreign_output(formatter: object) -> None:

@@ -420,3 +420,93 @@ def test_paths_alone_in_their_folders_are_all_kept_as_they_are() -> None:
         f"node_modules/.pnpm/p{n}@1.0.0/node_modules/p{n}/package.json\n" for n in range(30)
     )
     assert listing.paths_by_folder(text) == text.splitlines()
+
+
+def test_tree_names_each_folder_once_with_every_entry() -> None:
+    # tree in a UTF-8 locale pads `│` with no-break spaces
+    bar = "│\u00a0\u00a0 "
+    text = (
+        "src\n├── README.md\n├── pkg\n"
+        f"{bar}├── a.py\n{bar}└── sub\n{bar}    └── exceptions.py\n"
+        "└── only\n    └── deep\n        └── x.txt\n\n4 directories, 4 files\n"
+    )
+    assert listing.tree(text) == [
+        "src/ (3): README.md, pkg/, only/",
+        "src/pkg/ (2): a.py, sub/",
+        "src/pkg/sub/ (1): exceptions.py",
+        "src/only/deep/ (1): x.txt",  # `only` holds `deep` alone: its own line says so
+        "4 directories, 4 files",
+    ]
+    out = shorten(text, listing.tree)
+    assert not any("├──" in line or "└──" in line for line in out)  # no name put back raw
+
+
+def test_tree_as_ascii_and_of_the_current_folder() -> None:
+    text = ".\n|-- a.txt\n`-- lib\n    |-- b.txt\n    `-- c.txt\n\n1 directory, 3 files\n"
+    assert listing.tree(text) == [
+        "./ (2): a.txt, lib/",
+        "lib/ (2): b.txt, c.txt",
+        "1 directory, 3 files",
+    ]
+
+
+def context_output(files: int, hits: int) -> str:
+    """`grep -rn -C1` output: each hit between two context rows, `--` between groups."""
+    groups = [
+        f"src/m{f}.py-{n * 10 - 1}-    warnings.warn(\n"
+        f"src/m{f}.py:{n * 10}:        'x is deprecated',\n"
+        f"src/m{f}.py-{n * 10 + 1}-        DeprecationWarning,\n"
+        for f in range(files)
+        for n in range(1, hits + 1)
+    ]
+    return "--\n".join(groups)
+
+
+def test_context_rows_are_read_as_rows_of_their_file() -> None:
+    out = grep.grep_grouped(context_output(2, 10))
+    assert out is not None
+    assert out[:4] == [
+        "src/m0.py (10)",
+        "  9-    warnings.warn(",
+        "  10:        'x is deprecated',",
+        "  11-        DeprecationWarning,",
+    ]
+    assert "src/m1.py (10)" in out
+
+
+def test_context_rows_count_against_the_budget_and_are_not_put_back_as_warnings() -> None:
+    # 8 files of 10 hits: 80 hit rows, 20 context rows each; the budget has room for
+    # the context of the first four files only
+    out = shorten(context_output(8, 10), grep.grep_grouped)
+    shown_context = [line for line in out if line.startswith("  ") and "-    warnings" in line]
+    assert len(shown_context) == 10 * ((grep.ROWS - 80) // 20)
+    assert not any(line.startswith("src/m7.py-") for line in out)  # no raw row appended
+    assert sum(1 for line in out if "'x is deprecated'" in line) == 80
+
+
+def test_a_failed_grep_still_shows_its_hits_grouped_and_its_messages() -> None:
+    text = grep_output(1, 100) + "grep: src/nosuch: No such file or directory\n"
+    out = engine.shorten(text, default_rule("grep"), grep.grep_output, 2, 80)
+    assert out[:2] == [
+        f"100 hits in 1 file, {grep.ROWS_PER_FILE} shown",
+        "src/pkg/mod_0.py (100)",
+    ]
+    assert out[-1] == "grep: src/nosuch: No such file or directory"
+    # a formatter that does not read failed runs gets the verbatim tail instead
+    tail = engine.shorten(text, default_rule("grep"), listing.tree, 2, 80)
+    assert tail == text.splitlines()  # every row names an error here: all kept, verbatim
+
+
+def test_git_grep_is_read_as_grep() -> None:
+    from rtok.filter.dispatch import formatter_for
+
+    assert formatter_for("git", ["git", "grep", "-n", "ctx.exit"]) is grep.grep_output
+    assert formatter_for("git", ["git", "-C", "repo", "grep", "x"]) is grep.grep_output
+
+
+def test_tree_with_full_paths_or_a_root_given_with_its_slash() -> None:
+    full = "src\n├── src/a.py\n└── src/lib\n    ├── src/lib/b.py\n    └── src/lib/c.py\n"
+    expected = ["src/ (2): a.py, lib/", "src/lib/ (2): b.py, c.py"]
+    assert listing.tree(full) == expected
+    slashed = "src/\n├── a.py\n└── lib\n    ├── b.py\n    └── c.py\n"
+    assert listing.tree(slashed) == expected

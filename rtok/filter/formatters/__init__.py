@@ -32,3 +32,14 @@ def declare_complete(formatter: Formatter, protects: Callable[[str], bool] | Non
     from rtok.filter.protect import is_protected
 
     formatter.__dict__.update(complete=True, protects=protects or is_protected)
+
+
+def declare_reads_failures(formatter: Formatter) -> None:
+    """Declare that `formatter` reads a failed run's output as it reads a passing one's
+    (grep exits 2 when a file is missing, after printing every hit of the others): the
+    engine gives it that output instead of showing the verbatim tail."""
+    formatter.__dict__.update(reads_failures=True)
+
+
+def reads_failures(formatter: object) -> bool:
+    return getattr(formatter, "reads_failures", False) is True

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rtok._fast import regex
 from rtok.filter.formatters import declare_complete
 from rtok.filter.protect import carries_secret, is_protected
+from rtok.filter.textlines import fair_share
 
 _EMAIL = regex.compile(r"\s*<[^>]*>")
 _BRANCH = regex.compile(r"^On branch (\S+)|^HEAD detached (?:at|from) (\S+)")
@@ -285,7 +286,7 @@ class _Patch:
 
     def finish(self, out: list[str]) -> list[str]:
         # A deleted file's lines are its old content: the count says enough.
-        quota = _fair_share(
+        quota = fair_share(
             [
                 0
                 if ("h", "  deleted file mode") in [(kind, text[:19]) for kind, text in items]
@@ -304,21 +305,6 @@ class _Patch:
             previous = slot + 1
         result.extend(out[previous:])
         return result
-
-
-def _fair_share(counts: list[int], budget: int, cap: int) -> list[int]:
-    share = [0] * len(counts)
-    left = budget
-    while left > 0:
-        grew = False
-        for i, count in enumerate(counts):
-            if left and share[i] < min(count, cap):
-                share[i] += 1
-                left -= 1
-                grew = True
-        if not grew:
-            break
-    return share
 
 
 def _file_block(items: list[tuple[str, str]], share: int) -> list[str]:

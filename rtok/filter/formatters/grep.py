@@ -12,9 +12,10 @@ or directory`, `Binary file x matches`) are shown as they are, after the groups.
 from __future__ import annotations
 
 from rtok._fast import regex
-from rtok.filter.formatters import declare_complete
+from rtok.filter.formatters import declare_complete, declare_reads_failures
 from rtok.filter.formatters.summary import plural
 from rtok.filter.protect import carries_secret, is_protected
+from rtok.filter.textlines import fair_share
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,10 +26,12 @@ if TYPE_CHECKING:
 # `-N-` falls, since a path may hold `-N-` too).
 _HIT = regex.compile(r"^(.+?):(\d+):(.*)$")
 _CONTEXT_MARK = regex.compile(r"-(\d+)-")
+_CONTEXT_LINE = regex.compile(r"^[^\s:]+-\d+-")
 # Without -n: `path:text`, where path looks like a file path.
 _PLAIN = regex.compile(r"^((?:[^\s:]*/)?[^\s:/]+\.[A-Za-z0-9_]+|[^\s:]*/[^\s:]+):(.*)$")
 
 # Rows shown in all, and at most per file; files beyond the budget show their count only.
+# Context rows (-A/-B/-C) of a file whose hits are all shown count against ROWS too.
 ROWS = 160
 ROWS_PER_FILE = 40
 ROW_CHARS = 160
@@ -113,7 +116,7 @@ def _parse(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
     hits = [_HIT.match(line) for line in lines]
     if sum(1 for line in lines if "\0" in line) * 2 >= len(lines):
         parsed = _parse_null(lines)
-    elif sum(1 for found in hits if found is not None) * 2 >= len(lines):
+    elif _numbered_rows(lines, hits) * 2 >= len(lines):
         parsed = _parse_numbered(lines, hits)
     else:
         parsed = _parse_plain(lines)
@@ -121,6 +124,22 @@ def _parse(lines: list[str]) -> tuple[dict[str, _File], list[str]] | None:
     if not files or len(other) * 5 > len(lines):
         return None
     return files, other
+
+
+def _numbered_rows(lines: list[str], hits: list[Match[str] | None]) -> int:
+    """How many lines read as `grep -n` rows: hits, context rows of a file with hits and the
+    `--` between context groups (with -C2 a hit has up to four context rows)."""
+    count: dict[str, int] = {}
+    for found in hits:
+        if found is not None:
+            count[found.group(1)] = count.get(found.group(1), 0) + 1
+    if not count:
+        return 0
+    return sum(
+        1
+        for line, found in zip(lines, hits, strict=True)
+        if found is not None or line == "--" or _context_row(line, count) is not None
+    )
 
 
 def _parse_numbered(
@@ -231,23 +250,31 @@ def _parse_plain(lines: list[str]) -> tuple[dict[str, _File], list[str]]:
 
 def _quota(files: list[_File]) -> dict[str, int]:
     """How many hit rows each file shows: a fair share of ROWS, at most ROWS_PER_FILE."""
-    quota = {entry.path: 0 for entry in files}
-    left = ROWS
-    while left > 0:
-        grew = False
-        for entry in files:
-            if left and quota[entry.path] < min(len(entry.hits), ROWS_PER_FILE):
-                quota[entry.path] += 1
-                left -= 1
-                grew = True
-        if not grew:
-            break
-    return quota
+    counts = [len(entry.hits) for entry in files]
+    return dict(
+        zip((entry.path for entry in files), fair_share(counts, ROWS, ROWS_PER_FILE), strict=True)
+    )
 
 
 def _row(number: int, text: str, sep: str) -> str:
     """`12:    text`, as grep -n prints it (the text's indentation kept)."""
     return f"{number}{sep}{_clip(text)}" if number else _clip(text)
+
+
+def _file_rows(entry: _File, quota: int, spare: int) -> tuple[set[int], list[tuple[int, str]], int]:
+    """(indexes of the hits shown, the rows shown in line order, context rows still to
+    spare) of one file: its first `quota` hits and those no budget may cut; its context
+    rows too when every hit is shown and they fit in what is spare."""
+    shown: set[int] = set(range(quota))
+    shown.update(i for i, (_, row) in enumerate(entry.hits) if _must_show(row))
+    rows = [
+        (entry.hits[i][0], _row(entry.hits[i][0], entry.hits[i][1], ":")) for i in sorted(shown)
+    ]
+    if entry.context and len(shown) == len(entry.hits) and len(entry.context) <= spare:
+        spare -= len(entry.context)
+        rows.extend((number, _row(number, row, "-")) for number, row in entry.context)
+        rows.sort(key=lambda item: item[0])
+    return shown, rows, spare
 
 
 def grep_grouped(text: str) -> list[str] | None:
@@ -263,15 +290,9 @@ def grep_grouped(text: str) -> list[str] | None:
     quota = _quota(entries)
     out: list[str] = []
     shown_rows = 0
+    spare = ROWS - sum(quota.values())  # rows left for context
     for entry in entries:
-        shown: set[int] = set(range(quota[entry.path]))
-        shown.update(i for i, (_, row) in enumerate(entry.hits) if _must_show(row))
-        rows = [
-            (entry.hits[i][0], _row(entry.hits[i][0], entry.hits[i][1], ":")) for i in sorted(shown)
-        ]
-        if entry.context and len(shown) == len(entry.hits):
-            rows.extend((number, _row(number, row, "-")) for number, row in entry.context)
-            rows.sort(key=lambda item: item[0])
+        shown, rows, spare = _file_rows(entry, quota[entry.path], spare)
         shown_rows += len(shown)
         if len(entry.hits) == 1 and rows and not entry.context:
             out.append(f"{entry.path}:{rows[0][1]}")
@@ -314,8 +335,15 @@ def _protects(line: str) -> bool:
         return is_protected(line)
     if _HIT.match(line) is not None or _PLAIN.match(line) is not None:
         return False  # a hit row: grep_grouped itself keeps those carrying a secret
+    if _CONTEXT_LINE.match(line) is not None:
+        # a context row is file content too (`warnings.warn(` is no message of grep's);
+        # one carrying a secret is put back when its file's context is not shown
+        return carries_secret(line)
     return is_protected(line)
 
 
 for _formatter in (grep_grouped, grep_output):
     declare_complete(_formatter, _protects)
+    # exit 2 (a path missing or unreadable) follows the hits of the others; the tool's
+    # messages are shown after the groups
+    declare_reads_failures(_formatter)

@@ -1,10 +1,12 @@
-"""ls -l and tree: the columns and drawing characters an agent does not need."""
+"""ls -l, ls -R, tree and path listings: the columns and drawing characters an agent does not
+need, each folder named once with its entries."""
 
 from __future__ import annotations
 
 from rtok._fast import regex
 from rtok.filter.formatters import declare_complete
 from rtok.filter.protect import is_protected
+from rtok.filter.textlines import fair_share
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -128,23 +130,75 @@ def _human(size: str) -> str:
     return size
 
 
-_ART = regex.compile(r"^((?:│   |    |\|   |`-- |\|-- )*)(├── |└── |\|-- |`-- )")
+# tree's drawing: a level is `│   ` (its spaces no-break ones in a UTF-8 locale) or four
+# spaces, then `├── ` or `└── ` (`|-- `, `` `-- `` with --charset ascii).
+_ART = regex.compile("^((?:[│|][ \u00a0]{2} |[ \u00a0]{3} |`-- |\\|-- )*)(├── |└── |\\|-- |`-- )")
+
+
+_TREE_REPORT = regex.compile(r"^\d+ director(?:y|ies)(?:, \d+ files?)?$")
 
 
 def tree(text: str) -> list[str] | None:
-    """tree's box drawing replaced by two spaces per level."""
+    """tree's drawing read back into folders: each folder once with all its entries (a
+    folder among them marked `name/`), losslessly; its closing count and any other line
+    (a root given as a file, `[error opening dir]`) stay as they are."""
     lines = text.splitlines()
     if not any(_ART.match(line) for line in lines):
         return None
-    out = []
+    folders: dict[str, list[str]] = {}
+    other: list[str] = []
+    stack: list[str] = []
     for line in lines:
         found = _ART.match(line)
         if found is None:
-            out.append(line)
+            if not line.strip():
+                continue
+            if not _TREE_REPORT.match(line):
+                stack = [line]  # a root: the folder (or file) tree was given
+                folders.setdefault(line, [])
+            other.append(line)
             continue
-        depth = (len(found.group(1)) // 4) + 1
-        out.append("  " * depth + line[found.end() :])
-    return out
+        depth = len(found.group(1)) // 4 + 1
+        if not stack or depth > len(stack):
+            return None  # not a drawing tree prints: an entry deeper than its folder
+        parent = stack[depth - 1]
+        full = _entry_path(parent, line[found.end() :])
+        stack = [*stack[:depth], full]
+        folders.setdefault(parent, []).append(full[len(_base(parent)) + 1 :])
+    return _tree_lines(folders, other)
+
+
+def _base(folder: str) -> str:
+    """A folder as the start of its entries' paths (`src/` given as `src/` reads `src`)."""
+    return folder.rstrip("/") if folder != "/" else ""
+
+
+def _entry_path(parent: str, name: str) -> str:
+    """The path of an entry of `parent`: `tree -f` prints it whole, tree by default its
+    name alone."""
+    base = _base(parent)
+    return name if name.startswith(base + "/") else f"{base}/{name}"
+
+
+def _tree_lines(folders: dict[str, list[str]], other: list[str]) -> list[str]:
+    out: list[str] = []
+    for folder, names in folders.items():
+        shown = [name + "/" if folders.get(f"{_base(folder)}/{name}") else name for name in names]
+        label = folder[2:] if folder.startswith("./") else folder
+        if not shown or (len(shown) == 1 and shown[0].endswith("/")):
+            continue  # nothing in it, or only a folder whose own line names it
+        out.extend(wrapped(f"{label.rstrip('/')}/ ({len(shown)}): ", shown))
+    roots = [line for line in other if line in folders and not folders[line]]
+    rest = [line for line in other if line not in folders]
+    return out + roots + rest if out else [*other]
+
+
+def _tree_name_is_not_a_message(line: str) -> bool:
+    """An entry of the drawing is a name (`exceptions.py`), not a message."""
+    return _ART.match(line) is None and is_protected(line)
+
+
+declare_complete(tree, _tree_name_is_not_a_message)
 
 
 # File names shown in all and at most per folder; every folder is named with its count.
@@ -181,18 +235,8 @@ def paths_by_folder(text: str) -> list[str] | None:
 
 def _shares(folders: dict[str, list[str]]) -> dict[str, int]:
     """How many names each folder shows: a fair share of NAMES, at most NAMES_PER_FOLDER."""
-    share = dict.fromkeys(folders, 0)
-    left = NAMES
-    while left > 0:
-        grew = False
-        for folder, names in folders.items():
-            if left and share[folder] < min(len(names), NAMES_PER_FOLDER):
-                share[folder] += 1
-                left -= 1
-                grew = True
-        if not grew:
-            break
-    return share
+    counts = [len(names) for names in folders.values()]
+    return dict(zip(folders, fair_share(counts, NAMES, NAMES_PER_FOLDER), strict=True))
 
 
 def _cut_paths(folders: dict[str, list[str]], count: int) -> list[str]:
