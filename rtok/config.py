@@ -18,6 +18,10 @@ import sys
 from rtok import paths
 from rtok._fast import oslite as os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 CACHE_NAMESPACE = "config"
 _warned: set[str] = set()
 
@@ -52,9 +56,10 @@ def _jsonable(value: object) -> object:
     return str(value)
 
 
-def load(path: str | None = None) -> dict[str, object]:
-    """config.toml as a dict; {} when missing or malformed (malformed: one stderr warning)."""
-    target = path or paths.config_file()
+def load(path: str | None = None, env: Mapping[str, str] | None = None) -> dict[str, object]:
+    """config.toml as a dict; {} when missing or malformed (malformed: one stderr warning).
+    Found through `env` (by default the process environment) unless `path` is given."""
+    target = path or paths.config_file(env)
     try:
         os.stat(target)
     except OSError:

@@ -14,12 +14,20 @@ from rtok._fast import oslite as os
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
+    from typing import Protocol
+
+    class PathGetter(Protocol):
+        """A location inside one of rtok's folders, read from `env` (by default the
+        process environment)."""
+
+        def __call__(self, env: Mapping[str, str] | None = None) -> str: ...
+
 
 APP = "rtok"
 
 
-def home() -> str:
-    return _home(os.environ)
+def home(env: Mapping[str, str] | None = None) -> str:
+    return _home(os.environ if env is None else env)
 
 
 def _home(env: Mapping[str, str]) -> str:
@@ -75,40 +83,41 @@ def _folder(name: str, env: Mapping[str, str] | None = None) -> str:
     return os.path.join(_xdg(xdg_var, xdg_fallback, environ), APP)
 
 
-def config_dir() -> str:
+def config_dir(env: Mapping[str, str] | None = None) -> str:
     """`$XDG_CONFIG_HOME/rtok` (Linux), `~/Library/Application Support/rtok` (macOS),
     `%APPDATA%\\rtok` (Windows). `RTOK_CONFIG_DIR` overrides all of them."""
-    return _folder("config")
+    return _folder("config", env)
 
 
-def data_dir() -> str:
+def data_dir(env: Mapping[str, str] | None = None) -> str:
     """Archive, ledger, trust store, integrity records, backups. `RTOK_DATA_DIR` overrides."""
-    return _folder("data")
+    return _folder("data", env)
 
 
-def cache_dir() -> str:
+def cache_dir(env: Mapping[str, str] | None = None) -> str:
     """Disposable caches (parsed config, compiled user rules). `RTOK_CACHE_DIR` overrides."""
-    return _folder("cache")
+    return _folder("cache", env)
 
 
-def state_dir() -> str:
+def state_dir(env: Mapping[str, str] | None = None) -> str:
     """What keeps the registered hooks running but is not the user's data: the launcher
     and its preload bundles. `$XDG_STATE_HOME/rtok` (Linux), apart from the data dir so that
     clearing the archive (`rm -rf ~/.local/share/rtok`) leaves every hook working.
     `RTOK_STATE_DIR` overrides."""
-    return _folder("state")
+    return _folder("state", env)
 
 
-def _inside(folder: Callable[[], str], relative: str) -> Callable[[], str]:
-    """The getter of `relative` ("/"-separated) inside the folder `folder()` returns."""
+def _inside(folder: Callable[[Mapping[str, str] | None], str], relative: str) -> PathGetter:
+    """The getter of `relative` ("/"-separated) inside the folder `folder(env)` returns."""
 
-    def path() -> str:
-        return os.path.join(folder(), *relative.split("/"))
+    def path(env: Mapping[str, str] | None = None) -> str:
+        return os.path.join(folder(env), *relative.split("/"))
 
     return path
 
 
-# The files and folders inside rtok's own folders, each a function of no arguments.
+# The files and folders inside rtok's own folders, each a function of the environment
+# (by default the process's).
 config_file = _inside(config_dir, "config.toml")
 user_rules_file = _inside(config_dir, "rules.toml")
 user_rules_dir = _inside(config_dir, "rules.d")
@@ -148,11 +157,11 @@ def command_link() -> str:
     return os.path.join(user_bin_dir(), "rtok.exe" if os.name == "nt" else "rtok")
 
 
-def project_rules_root(cwd: str) -> str | None:
+def project_rules_root(cwd: str, env: Mapping[str, str] | None = None) -> str | None:
     """The project whose `.rtok/` rule files apply at `cwd`: the nearest directory at or
     above `cwd` holding `.rtok/`, looking no higher than the git top level (a directory with
     `.git`) and never taking the home directory itself, whose `.rtok/` is not a project."""
-    user_home = os.path.abspath(home())
+    user_home = os.path.abspath(home(env))
     for current in ancestors(cwd):
         if current != user_home and os.path.isdir(os.path.join(current, ".rtok")):
             return current
@@ -172,7 +181,7 @@ def ancestors(cwd: str) -> Iterator[str]:
         current = parent
 
 
-def expand_user_path(template: str, env: dict[str, str] | None = None) -> str:
+def expand_user_path(template: str, env: Mapping[str, str] | None = None) -> str:
     """Expand `~` and `${VAR}` / `${VAR:-default}` in a descriptor path template.
 
     `${VAR:-default}` takes `default` (itself expanded) when VAR is unset or empty, which is

@@ -26,7 +26,7 @@ from rtok.fileio import sha256_hex as sha256_hex  # re-exported: trust.sha256_he
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping
 
     from filelock import BaseFileLock
 
@@ -89,10 +89,11 @@ def _parse_store(raw: bytes) -> dict[str, dict[str, str]]:
     return entries
 
 
-def load_entries() -> dict[str, dict[str, str]]:
-    """Every trust entry, keyed by canonical path. A missing store is empty; a corrupt
-    one is empty too (everything untrusted) with one warning on stderr."""
-    store = paths.trust_store()
+def load_entries(env: Mapping[str, str] | None = None) -> dict[str, dict[str, str]]:
+    """Every trust entry, keyed by canonical path, from the store `env` names (by default
+    the process environment). A missing store is empty; a corrupt one is empty too
+    (everything untrusted) with one warning on stderr."""
+    store = paths.trust_store(env)
     stamp = _store_stamp(store)
     if stamp is None:
         return {}
@@ -136,12 +137,14 @@ def _stdio_is_terminal() -> bool:
     return False
 
 
-def env_override_active() -> bool:
-    """`RTOK_TRUST_PROJECT_RULES=1` counts only in CI: a CI variable set and no terminal on
-    stdin or stdout. Anywhere else it is ignored with one warning."""
-    if os.environ.get(ENV_OVERRIDE, "") != "1":
+def env_override_active(env: Mapping[str, str] | None = None) -> bool:
+    """`RTOK_TRUST_PROJECT_RULES=1` in `env` (by default the process environment) counts
+    only in CI: a CI variable set and no terminal on stdin or stdout. Anywhere else it is
+    ignored with one warning."""
+    environ = os.environ if env is None else env
+    if environ.get(ENV_OVERRIDE, "") != "1":
         return False
-    if not any(os.environ.get(name) for name in CI_VARIABLES):
+    if not any(environ.get(name) for name in CI_VARIABLES):
         _warn_once(
             "env",
             f"{ENV_OVERRIDE}=1 ignored: no CI environment detected "
@@ -158,12 +161,12 @@ def env_override_active() -> bool:
 read_file_bytes = read_if_readable
 
 
-def is_trusted(path: str) -> bool:
+def is_trusted(path: str, env: Mapping[str, str] | None = None) -> bool:
     """True when the current bytes of `path` are the bytes the user trusted at its
     canonical path (or the CI override is active). Unreadable files are untrusted."""
-    if env_override_active():
+    if env_override_active(env):
         return True
-    entry = load_entries().get(canonical_path(path))
+    entry = load_entries(env).get(canonical_path(path))
     if entry is None:
         return False
     data = read_file_bytes(path)
@@ -172,12 +175,12 @@ def is_trusted(path: str) -> bool:
     return sha256_hex(data) == entry.get("sha256")
 
 
-def is_trusted_bytes(path: str, data: bytes) -> bool:
+def is_trusted_bytes(path: str, data: bytes, env: Mapping[str, str] | None = None) -> bool:
     """True when `data` (bytes the caller read from `path` and is about to apply) are the
     bytes the user trusted at its canonical path (or the CI override is active)."""
-    if env_override_active():
+    if env_override_active(env):
         return True
-    entry = load_entries().get(canonical_path(path))
+    entry = load_entries(env).get(canonical_path(path))
     return entry is not None and sha256_hex(data) == entry.get("sha256")
 
 

@@ -16,6 +16,8 @@ from rtok.filter.rule import SPECIAL_FAMILIES, Rule, default_rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from rtok.filter.rule import RuleTable, RuleTables
 
 PROJECT_DIR = ".rtok"
@@ -41,15 +43,16 @@ def project_root(cwd: str) -> str | None:
     return paths.project_rules_root(cwd)
 
 
-def layer_paths(cwd: str) -> list[tuple[str, str]]:
-    """(path, scope) of every rule file that exists, in merge order."""
+def layer_paths(cwd: str, env: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """(path, scope) of every rule file that exists, in merge order (rtok's own folders
+    found through `env`, by default the process environment)."""
     from rtok.filter.settings import load_settings
 
-    settings = load_settings()
+    settings = load_settings(env)
     found: list[tuple[str, str]] = []
     _add_file(found, settings.rules_file, "user")
     _add_dir(found, settings.rules_dir, "user")
-    root = project_root(cwd)
+    root = paths.project_rules_root(cwd, env)
     if root is not None:
         base = os.path.join(root, PROJECT_DIR)
         _add_file(found, os.path.join(base, "rules.toml"), "project")
@@ -72,7 +75,7 @@ def _add_dir(found: list[tuple[str, str]], directory: str, scope: str) -> None:
             _add_file(found, os.path.join(directory, name), scope)
 
 
-def read_layer(path: str, scope: str) -> Layer:
+def read_layer(path: str, scope: str, env: Mapping[str, str] | None = None) -> Layer:
     """Parse (through the cache) and trust-check one rule file."""
     from rtok.filter.ruleparse import parse_rule_bytes
 
@@ -94,11 +97,11 @@ def read_layer(path: str, scope: str) -> Layer:
     rules = parsed.get("rules")
     if isinstance(rules, dict):
         layer.tables = rules
-    layer.trusted = is_trusted(path, data)
+    layer.trusted = is_trusted(path, data, env)
     return layer
 
 
-def is_trusted(path: str, data: bytes | None = None) -> bool:
+def is_trusted(path: str, data: bytes | None = None, env: Mapping[str, str] | None = None) -> bool:
     """The trust gate, for the bytes that were parsed (`data`) when given: the rules
     applied are the rules whose bytes were trusted. Without a trust module every gated
     file counts as untrusted."""
@@ -108,14 +111,14 @@ def is_trusted(path: str, data: bytes | None = None) -> bool:
     except ImportError:
         return False
     try:
-        return bool(trust_check(path) if data is None else is_trusted_bytes(path, data))
+        return bool(trust_check(path, env) if data is None else is_trusted_bytes(path, data, env))
     except Exception:
         # A broken trust store must never let a file through, nor break the command.
         return False
 
 
-def read_layers(cwd: str) -> list[Layer]:
-    return [read_layer(path, scope) for path, scope in layer_paths(cwd)]
+def read_layers(cwd: str, env: Mapping[str, str] | None = None) -> list[Layer]:
+    return [read_layer(path, scope, env) for path, scope in layer_paths(cwd, env)]
 
 
 def builtin_tables() -> RuleTables:
@@ -155,10 +158,10 @@ def resolve_rule(family: str, cwd: str, notices: list[str] | None = None) -> Rul
     return Rule.from_table(family, table, source)
 
 
-def trusted_families(cwd: str) -> frozenset[str]:
+def trusted_families(cwd: str, env: Mapping[str, str] | None = None) -> frozenset[str]:
     """Command families that trusted, well-formed user or project rule files define."""
     names: set[str] = set()
-    for layer in read_layers(cwd):
+    for layer in read_layers(cwd, env):
         if layer.error is None and layer.trusted:
             names.update(name for name in layer.tables if name not in SPECIAL_FAMILIES)
     return frozenset(names)

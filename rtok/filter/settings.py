@@ -18,6 +18,10 @@ from __future__ import annotations
 
 from rtok import paths
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 
 class Settings:
     __slots__ = (
@@ -29,49 +33,53 @@ class Settings:
         "rules_file",
     )
 
-    def __init__(self) -> None:
-        self.rules_file = paths.user_rules_file()
-        self.rules_dir = paths.user_rules_dir()
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        self.rules_file = paths.user_rules_file(env)
+        self.rules_dir = paths.user_rules_dir(env)
         self.fail_tail_lines = 80
         self.max_entries = 200
         self.max_entry_bytes = 10 * 1024 * 1024
         self.max_age_days = 30
 
 
-# Settings per (config file, size, mtime): a process that changes HOME or edits config.toml
-# (tests, long-running callers) never sees stale values.
-_loaded: dict[tuple[str, int, int], Settings] = {}
+# Settings per (config file, size, mtime, environment the paths in it expand with): a
+# process that changes HOME or edits config.toml (tests, long-running callers, doctor
+# reading for another environment) never sees stale values.
+_loaded: dict[tuple[str, int, int, str], Settings] = {}
 
 
-def _config_key() -> tuple[str, int, int]:
+def _config_key(env: Mapping[str, str] | None = None) -> tuple[str, int, int, str]:
     from rtok._fast import oslite as os
 
-    path = paths.config_file()
+    path = paths.config_file(env)
+    home = paths.home(env)
     try:
         st = os.stat(path)
     except OSError:
-        return (path, -1, -1)
-    return (path, st.st_size, st.st_mtime_ns)
+        return (path, -1, -1, home)
+    return (path, st.st_size, st.st_mtime_ns, home)
 
 
-def load_settings() -> Settings:
-    key = _config_key()
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    """config.toml's output settings, found through `env` (by default the process
+    environment)."""
+    key = _config_key(env)
     cached = _loaded.get(key)
     if cached is not None:
         return cached
-    settings = Settings()
+    settings = Settings(env)
     from rtok.config import load
 
     try:
-        document: object = load()
+        document: object = load(key[0])
     except Exception:
         document = None
     if isinstance(document, dict):
         plugins = document.get("plugins")
         cmd = plugins.get("cmd") if isinstance(plugins, dict) else None
         if isinstance(cmd, dict):
-            settings.rules_file = _path(cmd.get("rules"), settings.rules_file)
-            settings.rules_dir = _path(cmd.get("rules_dir"), settings.rules_dir)
+            settings.rules_file = _path(cmd.get("rules"), settings.rules_file, env)
+            settings.rules_dir = _path(cmd.get("rules_dir"), settings.rules_dir, env)
             settings.fail_tail_lines = _count(cmd.get("fail_tail_lines"), 80)
         archive = document.get("archive")
         if isinstance(archive, dict):
@@ -83,9 +91,11 @@ def load_settings() -> Settings:
     return settings
 
 
-def _path(value: object, fallback: str) -> str:
+def _path(value: object, fallback: str, env: Mapping[str, str] | None) -> str:
     if isinstance(value, str) and value:
-        return paths.expand_user_path(value) if "~" in value or "$" in value else value
+        if "~" in value or "$" in value:
+            return paths.expand_user_path(value, env)
+        return value
     return fallback
 
 

@@ -288,7 +288,7 @@ def _decide_command(
 
     first = None
     if forced is None and may_skip_rules:
-        first = decide(command, "default", rtok_bin=rtok_bin, cwd=cwd)
+        first = decide(command, "default", rtok_bin=rtok_bin, cwd=cwd, env=env)
         if first.kind == "defer":
             return "defer", None, "unread"
     if forced is not None:
@@ -301,7 +301,7 @@ def _decide_command(
         return "defer", None, verdict
     # decide() treats "ask" like "default" (both ask the host), so the first answer stands.
     if first is None or verdict not in ("default", "ask"):
-        first = decide(command, verdict, rtok_bin=rtok_bin, cwd=cwd)
+        first = decide(command, verdict, rtok_bin=rtok_bin, cwd=cwd, env=env)
     decision = for_hook(first, command)
     return decision.kind, decision.command, verdict
 

@@ -19,6 +19,10 @@ from __future__ import annotations
 from rtok.rewrite import rewriter
 from rtok.shell import lexer
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 DENY = "deny"
 DEFER = "defer"
 ALLOW_REWRITE = "allow_rewrite"
@@ -53,11 +57,14 @@ def decide(
     rtok_bin: str = "rtok",
     settings: rewriter.Settings | None = None,
     cwd: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Decision:
     """Deny | Defer | AllowRewrite | AskRewrite for `cmd` under `verdict` (see module doc).
 
     `settings` defaults to config.toml's `[hooks]`; `cwd` is where trusted project rule
-    files are looked up (default: the process's working directory).
+    files are looked up (default: the process's working directory); `env` is the
+    environment rtok's own folders (config.toml, user rule files, the trust store) are
+    found through (default: the process's).
     """
     if verdict == "deny":
         return Decision(DENY, None, "deny rule")
@@ -68,7 +75,7 @@ def decide(
     if lexer.is_unattestable(cmd):
         return Decision(DEFER, None, "unattestable")
     if settings is None:
-        settings = rewriter.load_settings(cwd)
+        settings = rewriter.load_settings(cwd, env)
     elif cwd is not None and settings.cwd is None:
         settings.cwd = cwd
     rewritten = rewriter.rewrite_command(cmd, rtok_bin=rtok_bin, settings=settings)

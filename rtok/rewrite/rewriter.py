@@ -22,7 +22,7 @@ from rtok.shell.words import assignment_name, basename, dequote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from rtok.rewrite.registry_types import RewriteGroup
     from rtok.shell.segments import SimpleCommand
@@ -69,15 +69,19 @@ _CONTEXT_OK = {
 class Settings:
     """User settings that shape the rewrite (from config.toml `[hooks]`)."""
 
-    __slots__ = ("cwd", "exclude_prefixes", "exclude_regexes", "transparent")
+    __slots__ = ("cwd", "env", "exclude_prefixes", "exclude_regexes", "transparent")
 
     def __init__(
         self,
         exclude_commands: Sequence[str] = (),
         transparent_prefixes: Sequence[str] = (),
         cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.cwd = cwd
+        # The environment rtok's own folders (user rule files, trust store) are found
+        # through; None: the process's.
+        self.env = env
         self.exclude_prefixes: list[tuple[str, ...]] = []
         self.exclude_regexes: list[str] = []
         for entry in exclude_commands:
@@ -92,23 +96,27 @@ class Settings:
         self.transparent: list[tuple[str, ...]] = sorted(prefixes, key=len, reverse=True)
 
 
-def settings_from_config(config: dict[str, object], cwd: str | None = None) -> Settings:
+def settings_from_config(
+    config: dict[str, object], cwd: str | None = None, env: Mapping[str, str] | None = None
+) -> Settings:
     hooks = config.get("hooks")
     if not isinstance(hooks, dict):
-        return Settings(cwd=cwd)
+        return Settings(cwd=cwd, env=env)
     exclude = hooks.get("exclude_commands", [])
     transparent = hooks.get("transparent_prefixes", [])
     return Settings(
         [e for e in exclude if isinstance(e, str)] if isinstance(exclude, list) else [],
         [t for t in transparent if isinstance(t, str)] if isinstance(transparent, list) else [],
         cwd,
+        env,
     )
 
 
-def load_settings(cwd: str | None = None) -> Settings:
+def load_settings(cwd: str | None = None, env: Mapping[str, str] | None = None) -> Settings:
+    """config.toml's `[hooks]`, found through `env` (by default the process environment)."""
     from rtok import config
 
-    return settings_from_config(config.load(), cwd)
+    return settings_from_config(config.load(env=env), cwd, env)
 
 
 class _Plan:
@@ -145,7 +153,9 @@ class _Plan:
             except ImportError:
                 return self.user_families
             try:
-                self.user_families = trusted_families(self.settings.cwd or os.getcwd())
+                self.user_families = trusted_families(
+                    self.settings.cwd or os.getcwd(), self.settings.env
+                )
             except Exception:  # a broken rule file must never stop a command
                 self.user_families = frozenset()
         return self.user_families

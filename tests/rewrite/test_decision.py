@@ -116,3 +116,51 @@ def test_user_rule_file_cannot_make_a_never_or_limited_command_rewritable(
     assert decide("tail -f log", "allow", cwd=cwd).kind == DEFER
     assert decide("git rebase -i HEAD~2", "allow", cwd=cwd).kind == DEFER
     assert decide("git status", "allow", cwd=cwd).kind == ALLOW_REWRITE
+
+
+def _other_home(root: Path) -> dict[str, str]:
+    """An environment naming another home than the process's, as a hook payload's host
+    or doctor may read for: rtok's folders follow it."""
+    home = root / "other-home"
+    (home / ".config" / "rtok").mkdir(parents=True)
+    return {
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "PATH": "/usr/bin:/bin",
+    }
+
+
+def test_the_given_environment_names_the_config_file(isolated_home: Path, tmp_path: Path) -> None:
+    env = _other_home(tmp_path)
+    config = Path(env["XDG_CONFIG_HOME"]) / "rtok" / "config.toml"
+    config.write_text('[hooks]\nexclude_commands = ["git status"]\n', encoding="utf-8")
+    # The process's own home has no config: only the given environment excludes it.
+    assert decide("git status", "allow").kind == ALLOW_REWRITE
+    assert decide("git status", "allow", env=env).kind == DEFER
+    assert decide("git log", "allow", env=env).kind == ALLOW_REWRITE
+
+
+def test_the_given_environment_names_the_rule_files_and_the_trust_store(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rtok import trust
+    from rtok.filter import settings
+
+    settings.reset_cache()
+    env = _other_home(tmp_path)
+    rules = Path(env["XDG_CONFIG_HOME"]) / "rtok" / "rules.toml"
+    rules.write_text("[frobtool]\nmax_lines = 50\n", encoding="utf-8")
+    cwd = str(tmp_path)
+    assert decide("frobtool --all", "allow", cwd=cwd, env=env).kind == DEFER  # untrusted
+    # Trusted in the other home's store (written with the process pointed there) ...
+    with monkeypatch.context() as patched:
+        for key, value in env.items():
+            patched.setenv(key, value)
+        trust.trust_bytes(str(rules), rules.read_bytes())
+    settings.reset_cache()
+    rewritten = decide("frobtool --all", "allow", cwd=cwd, env=env)
+    assert rewritten.command == "rtok run frobtool --all"
+    # ... and nowhere else: the process's own home has neither the file nor the trust.
+    assert decide("frobtool --all", "allow", cwd=cwd).kind == DEFER
+    assert not (isolated_home / ".local" / "share" / "rtok" / "trusted.json").exists()
