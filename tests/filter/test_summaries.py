@@ -533,16 +533,65 @@ def test_go_testify_location_is_kept_under_every_test_that_logged_it() -> None:
     )
     assert gotest.go_test(text) == [
         "--- FAIL: TestDiff/empty",
-        "    lists_test.go:919:",
-        "    Error: Not equal:",
+        "    lists_test.go:919: Error: Not equal:",
         "    Messages: extra A for []",
         "--- FAIL: TestDiff/same",
-        "    lists_test.go:919:",
-        "    Error: Not equal:",
+        "    lists_test.go:919: Error: Not equal:",
         "    Messages: extra A for [x]",
         "FAIL\texample.com/lists\t0.010s",
         "go test: 0 packages ok; 1 failed; tests: 2 failed; 0.01s",
     ]
+
+
+def test_go_failure_details_are_cut_after_a_few_lines_and_counted() -> None:
+    dump = "".join(f"        field{n}: {n}\n" for n in range(8))
+    text = (
+        "--- FAIL: TestDump (0.00s)\n    dump_test.go:7: values differ\n"
+        + dump
+        + "        error: field7 is wrong\n        reason: the fields differ\n"
+        "FAIL\nFAIL\texample.com/dump\t0.010s\n"
+    )
+    shown = gotest.go_test(text)
+    assert shown is not None
+    assert shown[:8] == [
+        "--- FAIL: TestDump",
+        "    dump_test.go:7: values differ",
+        "    field0: 0",
+        "    field1: 1",
+        "    field2: 2",
+        "    … 5 more lines",
+        "    error: field7 is wrong",
+        "    reason: the fields differ",
+    ]
+
+
+def test_go_failures_past_the_first_ones_keep_their_location_and_errors_only() -> None:
+    def failing(number: int) -> str:
+        return (
+            f"--- FAIL: TestCase{number} (0.00s)\n    case_test.go:{number}: \n"
+            "        \tError:      \tNot equal: \n"
+            f"        \t            \texpected: {number}\n"
+            f"        \t            \tactual  : {number + 1}\n"
+            "        \t            \tDiff:\n"
+        )
+
+    text = "".join(failing(n) for n in range(1, 13)) + "FAIL\nFAIL\texample.com/cases\t0.010s\n"
+    shown = gotest.go_test(text)
+    assert shown is not None
+    assert shown[:5] == [
+        "--- FAIL: TestCase1",
+        "    case_test.go:1: Error: Not equal:",
+        "    expected: 1",
+        "    actual: 2",
+        "    Diff:",
+    ]
+    assert shown[-5:-1] == [
+        "--- FAIL: TestCase12",
+        "    case_test.go:12: Error: Not equal:",
+        "    … 3 more lines",
+        "FAIL\texample.com/cases\t0.010s",
+    ]
+    assert sum(line.startswith("--- FAIL: TestCase") for line in shown) == 12
 
 
 def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -> None:
