@@ -768,15 +768,17 @@ def test_unittest_pass_with_a_warning_printed_into_the_dots() -> None:
 
 
 def test_ctest_failure_lists_the_failed_tests() -> None:
+    # the list's heading and a test program's own counts say nothing its lines do not
     text = (
         "Test project /p/build\n      Start  1: a\n 1/2 Test  #1: a ....   Passed    0.00 sec\n"
-        "      Start  2: b\n 2/2 Test  #2: b ....***Failed    0.01 sec\n\n"
+        "      Start  2: b\n 2/2 Test  #2: b ....***Failed    0.01 sec\n"
+        "b.c:9:test_b:FAIL: Expected 1 Was 2\n3 Tests 1 Failures 0 Ignored\nFAIL\n\n"
         "50% tests passed, 1 tests failed out of 2\n\nTotal Test time (real) =   0.02 sec\n\n"
         "The following tests FAILED:\n\t  2 - b (Failed)\n"
     )
     assert runners.FORMATTERS["ctest"](text) == [
         " 2/2 Test  #2: b ....***Failed    0.01 sec",
-        "The following tests FAILED:",
+        "b.c:9:test_b:FAIL: Expected 1 Was 2",
         "\t  2 - b (Failed)",
         "ctest: 50% tests passed, 1 tests failed out of 2; 0.02 sec",
     ]

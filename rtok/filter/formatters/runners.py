@@ -180,9 +180,12 @@ _RUNNERS: dict[str, dict[str, str]] = {
         # passing cases of the tests' own output (Unity's file:line:name:PASS)
         r"^\S+:\d+:\w+:(?:PASS|IGNORE)$",
         # where the log is and how to rerun (the agent has the output itself); a test
-        # program's own rule and bare verdict under its counts (the test's line says it)
+        # program's own rule, counts and bare verdict under its cases (Unity's
+        # `15 Tests 1 Failures 0 Ignored`: the failed case's line and the test's line say
+        # it); the heading of the failed tests' list (each of its lines says `(Failed)`)
         "noise": r"^Output from these tests are in: |^Use \"--rerun-failed|^-{10,}$|^FAIL$|"
-        r"^Errors while running CTest$",
+        r"^Errors while running CTest$|^\d+ Tests \d+ Failures \d+ Ignored$|"
+        r"^The following tests FAILED:$",
         "trim": r"^Total Test time \(real\) = ",
     },
 }
