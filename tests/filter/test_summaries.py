@@ -1506,6 +1506,29 @@ def test_runs_of_frames_in_installed_packages_are_one_count_line() -> None:
     assert " ❯ test/a.test.js:7:12" in shown
 
 
+def test_vitest_snapshot_diff_keeps_its_changed_lines_and_the_location() -> None:
+    text = (
+        " ❯ test/a.test.ts (2 tests | 1 failed) 20ms\n   × a > renders 5ms\n"
+        "     → Snapshot `a > renders 1` mismatched\n   ✓ a > parses 1ms\n\n"
+        "⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯\n\n FAIL  test/a.test.ts > a > renders\n"
+        "Error: Snapshot `a > renders 1` mismatched\n\n- Expected\n+ Received\n\n"
+        "@@ -1,3 +1,3 @@\n  ## v1\n- - Jane (@jane)\n+ - Jane <jane@x.org>\n  - Bob\n\n"
+        " ❯ test/a.test.ts:7:20\n      6|     const md = render()\n"
+        "      7|     expect(md).toMatchInlineSnapshot(`\n       |                ^\n\n"
+        " Test Files  1 failed (1)\n      Tests  1 failed | 1 passed (2)\n"
+    )
+    assert runners.FORMATTERS["vitest"](text) == [
+        " FAIL  test/a.test.ts > a > renders",
+        " ❯ test/a.test.ts:7:20",
+        "Error: Snapshot `a > renders 1` mismatched",
+        "- Expected",
+        "+ Received",
+        "- - Jane (@jane)",
+        "+ - Jane <jane@x.org>",
+        "vitest: Test Files 1 failed (1); Tests 1 failed | 1 passed (2)",
+    ]
+
+
 def test_pytest_skip_reason_given_at_several_places_is_said_once() -> None:
     text = (
         "=========================== short test summary info ============================\n"

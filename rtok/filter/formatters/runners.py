@@ -53,7 +53,11 @@ _JS_FRAME = r"^\s+at (?:\S.* \()?\S+:\d+:\d+\)?$"
 #   retry    the line that opens the report of a test's next attempt: an attempt that reads
 #            like an earlier one of the same test is said in one line;
 #   listed   a count line the runner follows with the names of its tests (`3 flaky`): the
-#            report header of each such test is marked with the count's word.
+#            report header of each such test is marked with the count's word;
+#   drop     lines of a failed run left out although they would be kept (a source excerpt's
+#            failing line where the location frame is always printed, a heading);
+#   diff     the line after which a failure's diff runs (`+ Received`): inside it only the
+#            changed lines (`- `, `+ `) are kept, its context and hunk lines left out.
 _RUNNERS: dict[str, dict[str, str]] = {
     "unittest": {
         "summary": r"^Ran \d+ tests? in |^(?:OK|FAILED)(?: \(.*\))?$|^NO TESTS RAN$",
@@ -87,9 +91,14 @@ _RUNNERS: dict[str, dict[str, str]] = {
         # the list of failed tests before the details repeats them
         "tree_start": r"^ ❯ \S.*\(\d+ tests?",
         "tree_end": r"^Failed (?:Tests|Suites) \d+$",
-        "fail_item": r"^ ❯ \S.*\(\d+ tests?",
+        # its failed files' lines too: each failed test's report names its file
+        "fail_item": r"(?!)",
         "item": r"^ FAIL  ",
         "where": r"^ ❯ \S+:\d+:\d+$",
+        # the source excerpt (the location frame above it names the line), the heading of
+        # the failed tests' reports (the counts say how many)
+        "drop": r"^\s*\d+\|(?!.*\bat\b)|^Failed Tests \d+$",
+        "diff": r"^\+ Received$",
         # the rule drawn around a heading (`⎯⎯⎯ Failed Tests 4 ⎯⎯⎯`)
         "strip": r"^⎯+ (?=\S)| ⎯+$",
     },
@@ -193,6 +202,8 @@ _RUNNERS: dict[str, dict[str, str]] = {
 
 class _Table:
     __slots__ = (
+        "diff",
+        "drop",
         "fail_item",
         "failed",
         "frame",
@@ -236,6 +247,8 @@ class _Table:
         self.where = compiled("where")
         self.retry = compiled("retry")
         self.listed = compiled("listed")
+        self.drop = compiled("drop")
+        self.diff = compiled("diff")
 
 
 def _matches(pattern: Pattern[str] | None, line: str) -> bool:
@@ -252,7 +265,7 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
     counts = _counts_line(lines, summary, table)
     if not any(_matches(table.failed, lines[i]) for i in summary):
         return _passed(lines, summary, counts, table, out)
-    kept = _failure_lines(lines, set(summary), table, out)
+    kept = _diff_changes(_failure_lines(lines, set(summary), table, out), table, out)
     kept = _collapsed(_merged_retries(_marked(kept, lines, table, out), table, out), out)
     for line in _frames_once(_shared_reasons(kept, table, out), table, out):
         out.add(line)
@@ -335,6 +348,27 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table, out: Summ
     return kept
 
 
+# a unified diff's lines as a runner prints them: changed, context, hunk header
+_DIFF_BODY = regex.compile(r"^(?:[-+] |  |@@ .* @@$)")
+_DIFF_CONTEXT = regex.compile(r"^(?:  |@@ .* @@$)")
+
+
+def _diff_changes(kept: list[str], table: _Table, out: Summary) -> list[str]:
+    """The lines, each diff (after the table's `diff` line) without its context and hunk
+    lines: the changed lines say what differs."""
+    if table.diff is None:
+        return kept
+    shown: list[str] = []
+    in_diff = False
+    for line in kept:
+        in_diff = (in_diff and _DIFF_BODY.match(line) is not None) or _matches(table.diff, line)
+        if in_diff and _DIFF_CONTEXT.match(line):
+            out.cover(line)
+            continue
+        shown.append(line)
+    return shown
+
+
 def _in_tree(line: str, in_tree: bool, may_start: bool, table: _Table) -> bool:
     """Whether `line` is inside the runner's list of all tests (which starts only where
     `may_start`, and ends at its end line)."""
@@ -349,6 +383,7 @@ def _dropped(lines: list[str], i: int, in_tree: bool, table: _Table) -> bool:
     line = lines[i]
     return (
         not line.strip()
+        or _matches(table.drop, line)
         or _matches(table.passing, line)
         or (_matches(table.noise, line) and not _failing_source(lines, i))
         or (in_tree and not _matches(table.fail_item, line))
