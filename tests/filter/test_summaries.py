@@ -875,14 +875,13 @@ Running 2 tests using 1 worker
 
 
 def test_playwright_failure_and_pass() -> None:
-    # the progress line and the name under the counts repeat the report's header
+    # the progress line and the name under the counts repeat the report's header; the
+    # failing source line is named by the frame under it
     assert runners.FORMATTERS["playwright"](PLAYWRIGHT_FAIL) == [
         "  1) [chromium] › example.spec.ts:10:1 › get started link",
         "      at /p/tests/example.spec.ts:10:69",
         "    Error: Timed out 5000ms waiting for expect(locator).toBeVisible()",
         "    Locator: getByRole('heading', { name: 'Installation' })",
-        "    > 10 |   await expect(page.getByRole('heading', { name: 'Installation' }))"
-        ".toBeVisible();",
         "playwright: 1 failed; 1 passed (6.5s)",
     ]
     passing = (
@@ -950,6 +949,42 @@ Running 3 tests using 1 worker
 """
 
 
+def test_playwright_call_log_keeps_only_what_the_locator_resolved_to() -> None:
+    def attempt(polls: int) -> str:
+        return (
+            "    Error: Timed out 5000ms waiting for expect(locator).toHaveText(expected)\n\n"
+            "    Locator: locator('#out')\n    Expected string: \"on\"\n"
+            '    Received string: "off"\n    Call log:\n'
+            "      - expect.toHaveText with timeout 5000ms\n"
+            "      - waiting for locator('#out')\n"
+            f'        {polls} × locator resolved to <div id="out">off</div>\n'
+            '          - unexpected value "off"\n\n'
+            "      4 |   await page.click('#go')\n"
+            "    > 5 |   await expect(page.locator('#out')).toHaveText('on')\n"
+            "        |                                      ^\n"
+            "        at /p/a.spec.js:5:40\n\n"
+        )
+
+    text = (
+        "  1) [chrome] › a.spec.js:3:5 › turns on ──────────\n\n"
+        + attempt(9)
+        + "    Retry #1 ──────────\n\n"
+        + attempt(8)
+        + "  1 failed\n    [chrome] › a.spec.js:3:5 › turns on ──────────\n  2 passed (9.0s)\n"
+    )
+    assert runners.FORMATTERS["playwright"](text) == [
+        "  1) [chrome] › a.spec.js:3:5 › turns on",
+        "        at /p/a.spec.js:5:40",
+        "    Error: Timed out 5000ms waiting for expect(locator).toHaveText(expected)",
+        "    Locator: locator('#out')",
+        '    Expected string: "on"',
+        '    Received string: "off"',
+        '        9 × locator resolved to <div id="out">off</div>',
+        "    Retry #1: the same as the first attempt",
+        "playwright: 1 failed; 2 passed (9.0s)",
+    ]
+
+
 def test_playwright_retries_that_read_the_same_are_one_line() -> None:
     # a flaky test's header says so (the names under `1 flaky` are left out)
     assert runners.FORMATTERS["playwright"](PLAYWRIGHT_RETRIED) == [
@@ -958,7 +993,6 @@ def test_playwright_retries_that_read_the_same_are_one_line() -> None:
         "        at /p/a_tests.js:6:25",
         "    Error: page.evaluate: Execution context was destroyed, most likely because of a "
         "navigation",
-        "    > 237 |   return page.evaluate(",
         "    Retry #1",
         "    Error: Timed out 5000ms waiting for expect(locator).toHaveURL(expected)",
         '    Expected string: "https://example.org/post"',

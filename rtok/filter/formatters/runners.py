@@ -157,6 +157,11 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "item": r"^\s+\d+\) ",
         "where": r"^\s+at ",
         "retry": r"^\s+Retry #\d+",
+        # the source excerpt's failing line (the frame under it names the line), and the
+        # call log's lines that say again what the error's lines say (the assertion and its
+        # timeout, the locator, the value received); what the locator resolved to stays
+        "drop": r"^\s*>\s*\d+\s*\|(?!.*\bat\b)|^\s+Call log:$|^\s+- expect\.\w+ with timeout \d+ms$"
+        r"|^\s+- waiting for (?:locator|getBy)|^\s+- unexpected value ",
         # the names under `N flaky` are left out with the others: their reports say it
         "listed": r"^\s+\d+ (flaky|interrupted)$",
         "frame": _JS_FRAME,
@@ -434,6 +439,11 @@ def _marked(kept: list[str], lines: list[str], table: _Table, out: Summary) -> l
     return shown
 
 
+# how often a retrying assertion polled (`9 × locator resolved to …`): an attempt that
+# polled more or fewer times reads the same
+_POLLS = regex.compile(r"^\s*\d+ × ")
+
+
 def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
     """Each test's attempts; one whose lines read like an earlier attempt of the same test
     is a line saying which (`Retry #1, #2: the same as the first attempt`)."""
@@ -459,10 +469,12 @@ def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
 
     def close(next_opener: str) -> None:
         nonlocal opener
-        key = tuple(body)
+        key = tuple(_POLLS.sub("", line) for line in body)
         earlier = attempts.get(key) if opener else None
         if earlier is not None and body:
             out.cover(opener)
+            for line in body:
+                out.cover(line)
             indent = opener[: len(opener) - len(opener.lstrip())]
             same.append((indent, opener.split()[-1], earlier))
         else:
@@ -482,7 +494,7 @@ def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
             shown.append(line)
         elif table.retry.match(line):
             if not opener and not attempts:
-                attempts[tuple(body)] = "the first attempt"
+                attempts[tuple(_POLLS.sub("", line) for line in body)] = "the first attempt"
             close(line)
         else:
             body.append(line)
