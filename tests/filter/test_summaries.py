@@ -60,8 +60,8 @@ def test_pytest_failure_keeps_name_assertion_location_and_captured_errors() -> N
     shown = pytest_fmt.pytest_output(PYTEST_FAIL)
     assert shown == [
         "FAILED tests/test_a.py::test_token",
-        # the statement as written; the E line has it with its values filled in
-        '>       assert token == "abc"',
+        # the E line gives the statement with its values filled in (the `>` line above it
+        # is left out)
         "E       AssertionError: assert 'abd' == 'abc'",
         "tests/test_a.py:12: AssertionError",
         "ERROR: token service unreachable",
@@ -1153,11 +1153,39 @@ FAILED tests/test_u.py::test_a[2] - AssertionError: assert 'a' == 'b'
 )
 
 
+def test_pytest_diff_of_values_the_assertion_shows_whole_is_left_out() -> None:
+    def failure(expected: str, got: str, diff: list[str]) -> str:
+        return (
+            "================================= FAILURES =================================\n"
+            "________________________________ test_v ________________________________\n\n"
+            "    def test_v():\n>       assert got == expected\n"
+            f"E       AssertionError: assert '{got}' == '{expected}'\n"
+            + "".join(f"E         {line}\n" for line in diff)
+            + "E         Use -v to get more diff\n\ntests/test_v.py:3: AssertionError\n"
+            "=========================== short test summary info ============================\n"
+            f"FAILED tests/test_v.py::test_v - AssertionError: assert '{got}' == '{expected}'\n"
+            "============================== 1 failed in 0.10s ===============================\n"
+        )
+
+    shown = pytest_fmt.pytest_output(
+        failure("1.0.post0", "1.0post0", ["- 1.0.post0", "?    -", "+ 1.0post0"])
+    )
+    assert shown == [
+        "FAILED tests/test_v.py::test_v",
+        "E       AssertionError: assert '1.0post0' == '1.0.post0'",
+        "tests/test_v.py:3: AssertionError",
+        "pytest: 1 failed in 0.10s",
+    ]
+    # a value pytest cut (`...`) is not shown whole: its diff stays
+    cut = pytest_fmt.pytest_output(failure("ab...", "abc...", ["- ab...", "+ abc..."]))
+    assert cut is not None
+    assert "E         - ab..." in cut and "E         + abc..." in cut
+
+
 def test_pytest_failures_that_say_the_same_share_one_block() -> None:
     assert pytest_fmt.pytest_output(PYTEST_SAME_FAILURES) == [
         "FAILED tests/test_u.py::test_a[1]",
         "FAILED tests/test_u.py::test_a[2]",
-        ">       assert out == expect",
         "E       AssertionError: assert 'a' == 'b'",
         "E       assert 'a' == 'b'",
         "tests/test_u.py:5: AssertionError",
