@@ -1307,6 +1307,29 @@ def test_tap_files_that_failed_the_same_way_are_said_once_with_their_own_output(
     ]
 
 
+def test_rspec_thread_report_keeps_its_error_and_leaves_out_its_frames() -> None:
+    text = (
+        "..#<Thread:0x1 /p/spec/env_spec.rb:9 run> terminated with exception"
+        " (report_on_exception is true):\n"
+        "/gems/rspec-support/lib/rspec/support.rb:102:in `block':  "
+        "(RSpec::Expectations::ExpectationNotMetError)\n"
+        'expected: "1"\n     got: nil\n(compared using ==)\n'
+        "\tfrom /p/spec/env_spec.rb:11:in `block (3 levels)'\n"
+        "\tfrom /p/lib/env.rb:4:in `modify'\nF\n\nFailures:\n\n"
+        "  1) Env sets FOO\n     Failure/Error: expect(ENV['FOO']).to eq '1'\n\n"
+        '       expected: "1"\n            got: nil\n\n       (compared using ==)\n'
+        "     # ./spec/env_spec.rb:11:in `block (3 levels)'\n\n"
+        "Finished in 0.1 seconds\n3 examples, 1 failure\n\nFailed examples:\n\n"
+        "rspec ./spec/env_spec.rb:8 # Env sets FOO\n"
+    )
+    shown = runners.FORMATTERS["rspec"](text)
+    assert shown is not None
+    assert not any(line.lstrip().startswith(("from ", "(compared")) for line in shown)
+    assert '       expected: "1"' in shown
+    assert "     # ./spec/env_spec.rb:11:in `block (3 levels)'" in shown
+    assert any("ExpectationNotMetError" in line for line in shown)
+
+
 def test_rspec_frames_shown_in_an_earlier_failure_are_counted_not_repeated() -> None:
     def failure(number: int, line: int) -> str:
         return (

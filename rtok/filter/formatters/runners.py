@@ -170,8 +170,11 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "summary": r"^\d+ examples?, \d+ failures?|^Finished in ",
         "failed": r"^\d+ examples?, [1-9]\d* failures?",
         "passing": r"^[.*F]+$|^Randomized with seed",
-        # backtrace frames inside installed gems and Ruby itself
-        "noise": r"^\s*(?:from |# )\S*/(?:gems|rubygems-integration|ruby/\d[\d.]*)/",
+        # backtrace frames inside installed gems and Ruby itself; the frames of Ruby's own
+        # report of a thread that died (`from file:line:in`: the failure it raised is
+        # reported again, with its frames, under Failures); how the values were compared
+        "noise": r"^\s*(?:from |# )\S*/(?:gems|rubygems-integration|ruby/\d[\d.]*)/|"
+        r"^\s+from \S+:\d+:in |^\s*\(compared using \S+\)$",
         "frame": r"^\s*(?:# |from )\S+:\d+:in ",
     },
     "phpunit": {
