@@ -73,13 +73,22 @@ _RUNNERS: dict[str, dict[str, str]] = {
         # in colour the PASS and FAIL labels have a blank each side (` PASS  a.test.js`)
         "passing": r"^\s*[✓√○✎] |^ ?PASS |^Ran all test suites"
         r"|^\s+console\.(?:log|info|debug|warn)$",
-        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        # node's assert names the types that differ when the values shown already do
+        "noise": _CODE_FRAME
+        + "|"
+        + _RUNTIME_FRAME
+        + r"|^\s+Difference:$|^\s+Comparing two different types of values\.",
         "frame": _JS_FRAME,
         "skip_block": r"^\s+console\.(?:log|info|debug|warn)$",
-        # the list opens with the first file's FAIL line: kept, as later files' are
+        # the list opens with the first file's FAIL line: kept, as later files' are; its
+        # failed tests (`✕ name`) are each reported under their full name below
         "tree_start": r"^ ?(?:PASS|FAIL) ",
         "tree_end": r"^\s+● ",
-        "fail_item": r"✕|^ ?FAIL ",
+        "fail_item": r"^ ?FAIL ",
+        # the source excerpt's failing line (the frame under it names the line)
+        "drop": r"^\s*>?\s*\d+\s*\|(?!.*\bat\b)",
+        # a count of none, and jest's estimate of the time
+        "trim": r"^Snapshots:\s+0 total$|, estimated \d+ m?s$",
     },
     "vitest": {
         "summary": r"^\s*(?:Test Files|Tests|Duration)\s{2}",
@@ -287,7 +296,7 @@ def _counts_line(lines: list[str], summary: list[int], table: _Table) -> str:
         " ".join((table.trim.sub("", lines[i]) if table.trim else lines[i]).split())
         for i in summary
     ]
-    return f"{table.label}: " + "; ".join(parts)
+    return f"{table.label}: " + "; ".join(part for part in parts if part)
 
 
 def _passed(
