@@ -594,6 +594,28 @@ def test_go_failures_past_the_first_ones_keep_their_location_and_errors_only() -
     assert sum(line.startswith("--- FAIL: TestCase") for line in shown) == 12
 
 
+def test_go_panic_keeps_its_innermost_frames() -> None:
+    text = (
+        "--- FAIL: TestB (0.00s)\npanic: runtime error: index out of range [recovered]\n\n"
+        "goroutine 7 [running]:\n"
+        + "".join(f"example.com/b.f{n}(0xc000012345)\n\t/p/b.go:{n} +0x1d\n" for n in range(1, 7))
+        + "FAIL\texample.com/b\t0.010s\nFAIL\n"
+    )
+    shown = gotest.go_test(text)
+    assert shown is not None
+    # three frames (a call and its file line each), the rest counted, the outermost last
+    assert shown[3:11] == [
+        "    example.com/b.f1(…)",
+        "    /p/b.go:1",
+        "    example.com/b.f2(…)",
+        "    /p/b.go:2",
+        "    example.com/b.f3(…)",
+        "    /p/b.go:3",
+        "    … 5 more lines",
+        "    /p/b.go:6",
+    ]
+
+
 def test_go_frames_repeated_across_tests_with_other_arguments_are_shown_once() -> None:
     def failing(name: str, arg: str) -> str:
         return (

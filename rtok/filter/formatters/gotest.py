@@ -351,6 +351,10 @@ DETAIL_LINES = 3
 # every failure's location and reason, and a few examples' values are in the archive
 MANY_FAILURES = 10
 FEW_DETAIL_LINES = 0
+# where a panic's goroutine dump starts (its number already left out), and how many of its
+# lines (a frame is two: the call and its file line) are shown before the rest is counted
+DUMP_LINES = 6
+_GOROUTINE_DUMP = regex.compile(r"^\s*goroutine (?:\d+ )?\[")
 # a diff's own lines (testify prints one under `Diff:`), never a block's closing line
 _DIFF_LINE = regex.compile(r"^\s*(?:[-+@]|Diff:$)")
 
@@ -375,7 +379,12 @@ def _block_lines(block: list[tuple[str, str]], out: Summary, allowed: int) -> No
     last = len(block) - 1 if not _DIFF_LINE.match(block[-1][0]) else len(block)
     first = _head(block, out)
     for at, (raw, shown) in enumerate(block[first:], start=first):
-        if at < last and not is_protected(raw):
+        dump = allowed and _GOROUTINE_DUMP.match(raw) is not None
+        if dump:
+            # a panic's innermost frames are where it happened: more of them are shown
+            # (past the first failures its details are cut like any others)
+            details, allowed = 0, max(allowed, DUMP_LINES)
+        elif at < last and not is_protected(raw):
             details += 1
             if details > allowed:
                 cut.append(raw)
