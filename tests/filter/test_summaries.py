@@ -565,6 +565,27 @@ def test_go_failure_details_are_cut_after_a_few_lines_and_counted() -> None:
     ]
 
 
+def test_go_cut_details_are_counted_as_the_raw_lines_they_were() -> None:
+    # run with -count=2, the test logs each line twice: the cut says how many raw lines
+    dump = "".join(f"        field{n}: {n}\n" for n in range(8))
+    report = "    dump_test.go:7: values differ\n" + dump + "        reason: the fields differ\n"
+    text = (
+        "=== RUN   TestDump\n" + report + "--- FAIL: TestDump (0.00s)\n"
+        "=== RUN   TestDump\n" + report + "--- FAIL: TestDump (0.00s)\n"
+        "FAIL\nFAIL\texample.com/dump\t0.010s\n"
+    )
+    shown = gotest.go_test(text)
+    assert shown is not None
+    assert shown[1:7] == [
+        "    dump_test.go:7: values differ (×2)",
+        "    field0: 0 (×2)",
+        "    field1: 1 (×2)",
+        "    field2: 2 (×2)",
+        "    … 10 more lines",
+        "    reason: the fields differ (×2)",
+    ]
+
+
 def test_go_failures_past_the_first_ones_keep_their_location_and_errors_only() -> None:
     def failing(number: int) -> str:
         return (

@@ -375,7 +375,7 @@ def _block_lines(block: list[tuple[str, str]], out: Summary, allowed: int) -> No
     """One location's lines: its first details, its error lines and its last line (unless
     a diff's); the others counted on one line where the first of them was."""
     details = 0
-    cut: list[str] = []
+    cut: list[tuple[str, str]] = []
     last = len(block) - 1 if not _DIFF_LINE.match(block[-1][0]) else len(block)
     first = _head(block, out)
     for at, (raw, shown) in enumerate(block[first:], start=first):
@@ -387,7 +387,7 @@ def _block_lines(block: list[tuple[str, str]], out: Summary, allowed: int) -> No
         elif at < last and not is_protected(raw):
             details += 1
             if details > allowed:
-                cut.append(raw)
+                cut.append((raw, shown))
                 continue
         if cut:
             _cut_marker(cut, out)
@@ -419,14 +419,18 @@ def _count_suffix(shown: str) -> tuple[str, str]:
     return shown, ""
 
 
-def _cut_marker(cut: list[str], out: Summary) -> None:
-    """A run of detail lines left out: one line saying how many (a single line is shown)."""
+def _cut_marker(cut: list[tuple[str, str]], out: Summary) -> None:
+    """A run of detail lines left out: one line saying how many raw lines they were (a
+    line that came N times counts N; a single line is shown)."""
     if len(cut) == 1:
-        out.add(f"    {shortened(cut[0].strip())}", cut[0])
+        out.add(cut[0][1], cut[0][0])
         return
-    for raw in cut:
+    lines = 0
+    for raw, shown in cut:
         out.cover(raw)
-    out.add(f"    … {len(cut)} more lines")
+        count = _count_suffix(shown)[1]
+        lines += int(count[3:-1]) if count else 1
+    out.add(f"    … {lines} more lines")
 
 
 def _runs(lines: list[str], out: Summary) -> list[tuple[str, int]]:
