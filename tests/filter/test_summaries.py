@@ -60,8 +60,8 @@ def test_pytest_failure_keeps_name_assertion_location_and_captured_errors() -> N
     shown = pytest_fmt.pytest_output(PYTEST_FAIL)
     assert shown == [
         "FAILED tests/test_a.py::test_token",
-        # the statement as written; the E line has it with its values filled in
-        '>       assert token == "abc"',
+        # the E line gives the statement with its values filled in (the `>` line above it
+        # is left out)
         "E       AssertionError: assert 'abd' == 'abc'",
         "tests/test_a.py:12: AssertionError",
         "ERROR: token service unreachable",
@@ -533,15 +533,107 @@ def test_go_testify_location_is_kept_under_every_test_that_logged_it() -> None:
     )
     assert gotest.go_test(text) == [
         "--- FAIL: TestDiff/empty",
-        "    lists_test.go:919:",
-        "    Error: Not equal:",
+        "    lists_test.go:919: Error: Not equal:",
         "    Messages: extra A for []",
         "--- FAIL: TestDiff/same",
-        "    lists_test.go:919:",
-        "    Error: Not equal:",
+        "    lists_test.go:919: Error: Not equal:",
         "    Messages: extra A for [x]",
         "FAIL\texample.com/lists\t0.010s",
         "go test: 0 packages ok; 1 failed; tests: 2 failed; 0.01s",
+    ]
+
+
+def test_go_failure_details_are_cut_after_a_few_lines_and_counted() -> None:
+    dump = "".join(f"        field{n}: {n}\n" for n in range(8))
+    text = (
+        "--- FAIL: TestDump (0.00s)\n    dump_test.go:7: values differ\n"
+        + dump
+        + "        error: field7 is wrong\n        reason: the fields differ\n"
+        "FAIL\nFAIL\texample.com/dump\t0.010s\n"
+    )
+    shown = gotest.go_test(text)
+    assert shown is not None
+    assert shown[:8] == [
+        "--- FAIL: TestDump",
+        "    dump_test.go:7: values differ",
+        "    field0: 0",
+        "    field1: 1",
+        "    field2: 2",
+        "    … 5 more lines",
+        "    error: field7 is wrong",
+        "    reason: the fields differ",
+    ]
+
+
+def test_go_cut_details_are_counted_as_the_raw_lines_they_were() -> None:
+    # run with -count=2, the test logs each line twice: the cut says how many raw lines
+    dump = "".join(f"        field{n}: {n}\n" for n in range(8))
+    report = "    dump_test.go:7: values differ\n" + dump + "        reason: the fields differ\n"
+    text = (
+        "=== RUN   TestDump\n" + report + "--- FAIL: TestDump (0.00s)\n"
+        "=== RUN   TestDump\n" + report + "--- FAIL: TestDump (0.00s)\n"
+        "FAIL\nFAIL\texample.com/dump\t0.010s\n"
+    )
+    shown = gotest.go_test(text)
+    assert shown is not None
+    assert shown[1:7] == [
+        "    dump_test.go:7: values differ (×2)",
+        "    field0: 0 (×2)",
+        "    field1: 1 (×2)",
+        "    field2: 2 (×2)",
+        "    … 10 more lines",
+        "    reason: the fields differ (×2)",
+    ]
+
+
+def test_go_failures_past_the_first_ones_keep_their_location_and_errors_only() -> None:
+    def failing(number: int) -> str:
+        return (
+            f"--- FAIL: TestCase{number} (0.00s)\n    case_test.go:{number}: \n"
+            "        \tError:      \tNot equal: \n"
+            f"        \t            \texpected: {number}\n"
+            f"        \t            \tactual  : {number + 1}\n"
+            "        \t            \tDiff:\n"
+        )
+
+    text = "".join(failing(n) for n in range(1, 13)) + "FAIL\nFAIL\texample.com/cases\t0.010s\n"
+    shown = gotest.go_test(text)
+    assert shown is not None
+    assert shown[:5] == [
+        "--- FAIL: TestCase1",
+        "    case_test.go:1: Error: Not equal:",
+        "    expected: 1",
+        "    actual: 2",
+        "    Diff:",
+    ]
+    assert shown[-5:-1] == [
+        "--- FAIL: TestCase12",
+        "    case_test.go:12: Error: Not equal:",
+        "    … 3 more lines",
+        "FAIL\texample.com/cases\t0.010s",
+    ]
+    assert sum(line.startswith("--- FAIL: TestCase") for line in shown) == 12
+
+
+def test_go_panic_keeps_its_innermost_frames() -> None:
+    text = (
+        "--- FAIL: TestB (0.00s)\npanic: runtime error: index out of range [recovered]\n\n"
+        "goroutine 7 [running]:\n"
+        + "".join(f"example.com/b.f{n}(0xc000012345)\n\t/p/b.go:{n} +0x1d\n" for n in range(1, 7))
+        + "FAIL\texample.com/b\t0.010s\nFAIL\n"
+    )
+    shown = gotest.go_test(text)
+    assert shown is not None
+    # three frames (a call and its file line each), the rest counted, the outermost last
+    assert shown[3:11] == [
+        "    example.com/b.f1(…)",
+        "    /p/b.go:1",
+        "    example.com/b.f2(…)",
+        "    /p/b.go:2",
+        "    example.com/b.f3(…)",
+        "    /p/b.go:3",
+        "    … 5 more lines",
+        "    /p/b.go:6",
     ]
 
 
@@ -631,17 +723,15 @@ Time:        0.5 s
 
 def test_jest_failure_keeps_the_failed_test_its_reason_and_location() -> None:
     assert runners.FORMATTERS["jest"](JEST_FAIL) == [
+        # the `✕` line names the test the `●` report names in full; the excerpt's line is
+        # the one the frame under it names; a count of none says nothing
         "FAIL test/a.test.js",
-        "    ✕ subtracts (1 ms)",
         "  ● sum › subtracts",
         "    expect(received).toBe(expected) // Object.is equality",
         "    Expected: 1",
         "    Received: 2",
-        # the excerpt's failing line (a caret under it) is the assertion as written
-        "      10 |   expect(sub(3, 1)).toBe(1)",
         "      at Object.toBe (test/a.test.js:10:21)",
-        "jest: Test Suites: 1 failed, 1 total; Tests: 1 failed, 1 passed, 2 total; "
-        "Snapshots: 0 total; Time: 0.5 s",
+        "jest: Test Suites: 1 failed, 1 total; Tests: 1 failed, 1 passed, 2 total; Time: 0.5 s",
     ]
 
 
@@ -661,8 +751,6 @@ def test_jest_helper_frames_of_an_earlier_failure_are_counted_not_repeated() -> 
     )
     assert runners.FORMATTERS["jest"](text) == [
         "FAIL test/api.test.js",
-        "    ✕ get (3 ms)",
-        "    ✕ put (2 ms)",
         "  ● api › get",
         "    Expected: 200",
         "    Received: 500",
@@ -680,11 +768,16 @@ def test_jest_helper_frames_of_an_earlier_failure_are_counted_not_repeated() -> 
 def test_jest_pass_is_one_line() -> None:
     text = (
         "PASS test/a.test.js\n  ✓ adds (2 ms)\n\nTest Suites: 1 passed, 1 total\n"
-        "Tests:       1 passed, 1 total\nSnapshots:   0 total\nTime:        0.4 s\n"
+        "Tests:       1 passed, 1 total\nSnapshots:   0 total\nTime:        0.4 s, estimated 1 s\n"
     )
+    # no snapshots and jest's estimate of the time say nothing of this run
     assert runners.FORMATTERS["jest"](text) == [
-        "jest: Test Suites: 1 passed, 1 total; Tests: 1 passed, 1 total; Snapshots: 0 total; "
-        "Time: 0.4 s"
+        "jest: Test Suites: 1 passed, 1 total; Tests: 1 passed, 1 total; Time: 0.4 s"
+    ]
+    written = text.replace("Snapshots:   0 total", "Snapshots:   2 written, 2 total")
+    assert runners.FORMATTERS["jest"](written) == [
+        "jest: Test Suites: 1 passed, 1 total; Tests: 1 passed, 1 total; "
+        "Snapshots: 2 written, 2 total; Time: 0.4 s"
     ]
 
 
@@ -719,15 +812,17 @@ def test_unittest_pass_with_a_warning_printed_into_the_dots() -> None:
 
 
 def test_ctest_failure_lists_the_failed_tests() -> None:
+    # the list's heading and a test program's own counts say nothing its lines do not
     text = (
         "Test project /p/build\n      Start  1: a\n 1/2 Test  #1: a ....   Passed    0.00 sec\n"
-        "      Start  2: b\n 2/2 Test  #2: b ....***Failed    0.01 sec\n\n"
+        "      Start  2: b\n 2/2 Test  #2: b ....***Failed    0.01 sec\n"
+        "b.c:9:test_b:FAIL: Expected 1 Was 2\n3 Tests 1 Failures 0 Ignored\nFAIL\n\n"
         "50% tests passed, 1 tests failed out of 2\n\nTotal Test time (real) =   0.02 sec\n\n"
         "The following tests FAILED:\n\t  2 - b (Failed)\n"
     )
     assert runners.FORMATTERS["ctest"](text) == [
         " 2/2 Test  #2: b ....***Failed    0.01 sec",
-        "The following tests FAILED:",
+        "b.c:9:test_b:FAIL: Expected 1 Was 2",
         "\t  2 - b (Failed)",
         "ctest: 50% tests passed, 1 tests failed out of 2; 0.02 sec",
     ]
@@ -824,14 +919,13 @@ Running 2 tests using 1 worker
 
 
 def test_playwright_failure_and_pass() -> None:
-    # the progress line and the name under the counts repeat the report's header
+    # the progress line and the name under the counts repeat the report's header; the
+    # failing source line is named by the frame under it
     assert runners.FORMATTERS["playwright"](PLAYWRIGHT_FAIL) == [
         "  1) [chromium] › example.spec.ts:10:1 › get started link",
         "      at /p/tests/example.spec.ts:10:69",
         "    Error: Timed out 5000ms waiting for expect(locator).toBeVisible()",
         "    Locator: getByRole('heading', { name: 'Installation' })",
-        "    > 10 |   await expect(page.getByRole('heading', { name: 'Installation' }))"
-        ".toBeVisible();",
         "playwright: 1 failed; 1 passed (6.5s)",
     ]
     passing = (
@@ -899,6 +993,42 @@ Running 3 tests using 1 worker
 """
 
 
+def test_playwright_call_log_keeps_only_what_the_locator_resolved_to() -> None:
+    def attempt(polls: int) -> str:
+        return (
+            "    Error: Timed out 5000ms waiting for expect(locator).toHaveText(expected)\n\n"
+            "    Locator: locator('#out')\n    Expected string: \"on\"\n"
+            '    Received string: "off"\n    Call log:\n'
+            "      - expect.toHaveText with timeout 5000ms\n"
+            "      - waiting for locator('#out')\n"
+            f'        {polls} × locator resolved to <div id="out">off</div>\n'
+            '          - unexpected value "off"\n\n'
+            "      4 |   await page.click('#go')\n"
+            "    > 5 |   await expect(page.locator('#out')).toHaveText('on')\n"
+            "        |                                      ^\n"
+            "        at /p/a.spec.js:5:40\n\n"
+        )
+
+    text = (
+        "  1) [chrome] › a.spec.js:3:5 › turns on ──────────\n\n"
+        + attempt(9)
+        + "    Retry #1 ──────────\n\n"
+        + attempt(8)
+        + "  1 failed\n    [chrome] › a.spec.js:3:5 › turns on ──────────\n  2 passed (9.0s)\n"
+    )
+    assert runners.FORMATTERS["playwright"](text) == [
+        "  1) [chrome] › a.spec.js:3:5 › turns on",
+        "        at /p/a.spec.js:5:40",
+        "    Error: Timed out 5000ms waiting for expect(locator).toHaveText(expected)",
+        "    Locator: locator('#out')",
+        '    Expected string: "on"',
+        '    Received string: "off"',
+        '        9 × locator resolved to <div id="out">off</div>',
+        "    Retry #1: the same as the first attempt",
+        "playwright: 1 failed; 2 passed (9.0s)",
+    ]
+
+
 def test_playwright_retries_that_read_the_same_are_one_line() -> None:
     # a flaky test's header says so (the names under `1 flaky` are left out)
     assert runners.FORMATTERS["playwright"](PLAYWRIGHT_RETRIED) == [
@@ -907,7 +1037,6 @@ def test_playwright_retries_that_read_the_same_are_one_line() -> None:
         "        at /p/a_tests.js:6:25",
         "    Error: page.evaluate: Execution context was destroyed, most likely because of a "
         "navigation",
-        "    > 237 |   return page.evaluate(",
         "    Retry #1",
         "    Error: Timed out 5000ms waiting for expect(locator).toHaveURL(expected)",
         '    Expected string: "https://example.org/post"',
@@ -1068,11 +1197,39 @@ FAILED tests/test_u.py::test_a[2] - AssertionError: assert 'a' == 'b'
 )
 
 
+def test_pytest_diff_of_values_the_assertion_shows_whole_is_left_out() -> None:
+    def failure(expected: str, got: str, diff: list[str]) -> str:
+        return (
+            "================================= FAILURES =================================\n"
+            "________________________________ test_v ________________________________\n\n"
+            "    def test_v():\n>       assert got == expected\n"
+            f"E       AssertionError: assert '{got}' == '{expected}'\n"
+            + "".join(f"E         {line}\n" for line in diff)
+            + "E         Use -v to get more diff\n\ntests/test_v.py:3: AssertionError\n"
+            "=========================== short test summary info ============================\n"
+            f"FAILED tests/test_v.py::test_v - AssertionError: assert '{got}' == '{expected}'\n"
+            "============================== 1 failed in 0.10s ===============================\n"
+        )
+
+    shown = pytest_fmt.pytest_output(
+        failure("1.0.post0", "1.0post0", ["- 1.0.post0", "?    -", "+ 1.0post0"])
+    )
+    assert shown == [
+        "FAILED tests/test_v.py::test_v",
+        "E       AssertionError: assert '1.0post0' == '1.0.post0'",
+        "tests/test_v.py:3: AssertionError",
+        "pytest: 1 failed in 0.10s",
+    ]
+    # a value pytest cut (`...`) is not shown whole: its diff stays
+    cut = pytest_fmt.pytest_output(failure("ab...", "abc...", ["- ab...", "+ abc..."]))
+    assert cut is not None
+    assert "E         - ab..." in cut and "E         + abc..." in cut
+
+
 def test_pytest_failures_that_say_the_same_share_one_block() -> None:
     assert pytest_fmt.pytest_output(PYTEST_SAME_FAILURES) == [
         "FAILED tests/test_u.py::test_a[1]",
         "FAILED tests/test_u.py::test_a[2]",
-        ">       assert out == expect",
         "E       AssertionError: assert 'a' == 'b'",
         "E       assert 'a' == 'b'",
         "tests/test_u.py:5: AssertionError",
@@ -1192,6 +1349,29 @@ def test_tap_files_that_failed_the_same_way_are_said_once_with_their_own_output(
         "# time=30ms",
         "tap: # { total: 3, pass: 0, fail: 3 }",
     ]
+
+
+def test_rspec_thread_report_keeps_its_error_and_leaves_out_its_frames() -> None:
+    text = (
+        "..#<Thread:0x1 /p/spec/env_spec.rb:9 run> terminated with exception"
+        " (report_on_exception is true):\n"
+        "/gems/rspec-support/lib/rspec/support.rb:102:in `block':  "
+        "(RSpec::Expectations::ExpectationNotMetError)\n"
+        'expected: "1"\n     got: nil\n(compared using ==)\n'
+        "\tfrom /p/spec/env_spec.rb:11:in `block (3 levels)'\n"
+        "\tfrom /p/lib/env.rb:4:in `modify'\nF\n\nFailures:\n\n"
+        "  1) Env sets FOO\n     Failure/Error: expect(ENV['FOO']).to eq '1'\n\n"
+        '       expected: "1"\n            got: nil\n\n       (compared using ==)\n'
+        "     # ./spec/env_spec.rb:11:in `block (3 levels)'\n\n"
+        "Finished in 0.1 seconds\n3 examples, 1 failure\n\nFailed examples:\n\n"
+        "rspec ./spec/env_spec.rb:8 # Env sets FOO\n"
+    )
+    shown = runners.FORMATTERS["rspec"](text)
+    assert shown is not None
+    assert not any(line.lstrip().startswith(("from ", "(compared")) for line in shown)
+    assert '       expected: "1"' in shown
+    assert "     # ./spec/env_spec.rb:11:in `block (3 levels)'" in shown
+    assert any("ExpectationNotMetError" in line for line in shown)
 
 
 def test_rspec_frames_shown_in_an_earlier_failure_are_counted_not_repeated() -> None:
@@ -1453,6 +1633,29 @@ def test_runs_of_frames_in_installed_packages_are_one_count_line() -> None:
     assert " … 3 frames in installed packages or node" in shown
     assert not any("node_modules" in line for line in shown)
     assert " ❯ test/a.test.js:7:12" in shown
+
+
+def test_vitest_snapshot_diff_keeps_its_changed_lines_and_the_location() -> None:
+    text = (
+        " ❯ test/a.test.ts (2 tests | 1 failed) 20ms\n   × a > renders 5ms\n"
+        "     → Snapshot `a > renders 1` mismatched\n   ✓ a > parses 1ms\n\n"
+        "⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯\n\n FAIL  test/a.test.ts > a > renders\n"
+        "Error: Snapshot `a > renders 1` mismatched\n\n- Expected\n+ Received\n\n"
+        "@@ -1,3 +1,3 @@\n  ## v1\n- - Jane (@jane)\n+ - Jane <jane@x.org>\n  - Bob\n\n"
+        " ❯ test/a.test.ts:7:20\n      6|     const md = render()\n"
+        "      7|     expect(md).toMatchInlineSnapshot(`\n       |                ^\n\n"
+        " Test Files  1 failed (1)\n      Tests  1 failed | 1 passed (2)\n"
+    )
+    assert runners.FORMATTERS["vitest"](text) == [
+        " FAIL  test/a.test.ts > a > renders",
+        " ❯ test/a.test.ts:7:20",
+        "Error: Snapshot `a > renders 1` mismatched",
+        "- Expected",
+        "+ Received",
+        "- - Jane (@jane)",
+        "+ - Jane <jane@x.org>",
+        "vitest: Test Files 1 failed (1); Tests 1 failed | 1 passed (2)",
+    ]
 
 
 def test_pytest_skip_reason_given_at_several_places_is_said_once() -> None:

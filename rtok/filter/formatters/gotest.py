@@ -12,7 +12,9 @@ passing test's lines are dropped unless they carry an error word; a run whose pa
 all ok is its packages, counts and time only (a `--- FAIL` there comes from a test that
 runs tests of its own). What a failure repeats is left out: testify's `Error Trace:` at the
 location already shown and its `Test:` line, goroutine numbers, frame arguments, `(0.00s)`
-times.
+times. A failure's details (dumped values, diffs, the input a test read) are cut after a
+few lines under each location, and counted where they were cut; past the first failures
+only the locations and error lines stay (testify's bare location joined to its `Error:`).
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ _PLACE = regex.compile(r"^\s*(?P<place>[\w.-]+\.go:\d+):")
 _BARE_PLACE = regex.compile(r"^\s*[\w.-]+\.go:\d+:\s*$")
 _TRACE = regex.compile(r"^\s*Error Trace:\s+\S+\.go:\d+$")
 _TRACE_MORE = regex.compile(r"^\s+\S+\.go:\d+$")
+_EMPTY_TRACE = regex.compile(r"^\s*Error Trace:\s*$")  # testify left out its own frames
+# testify's reason, joined to the bare location above it
+_ERROR_LABEL = regex.compile(r"^\s*Error:\s+\S")
 _TEST_LINE = regex.compile(r"^\s*Test:\s+(?P<name>\S+)$")
 # testify pads its labels to one width (`Error:      \tNot equal:`, `actual  : 2`)
 _LABEL = regex.compile(
@@ -232,12 +237,15 @@ def _trimmed(lines: list[str], out: Summary) -> list[str]:
 
 def without_echoes(test: _Test, out: Summary) -> list[str]:
     """A failed test's lines without those that repeat what is already shown: testify's
-    `Error Trace:` entries at a location the test's own `file.go:N:` line names, and its
-    `Test:` line naming this test."""
+    `Error Trace:` entries at a location the test's own `file.go:N:` line names (an empty
+    `Error Trace:` too), and its `Test:` line naming this test."""
     places = {found.group("place") for found in map(_PLACE.match, test.lines) if found is not None}
     kept: list[str] = []
     in_trace = False
     for line in test.lines:
+        if _EMPTY_TRACE.match(line):
+            out.cover(line)
+            continue
         trace = _TRACE.match(line)
         if trace is not None or (in_trace and _TRACE_MORE.match(line)):
             in_trace = True
@@ -283,13 +291,16 @@ def _failures(failed: list[_Test], out: Summary) -> set[str]:
     packages: dict[str, list[tuple[tuple[str, ...], list[_Test]]]] = {}
     for (package, key), tests in blocks.items():
         packages.setdefault(package, []).append((key, tests))
+    shown = 0
     for package, groups in packages.items():
         for _, tests in groups:
+            details = DETAIL_LINES if shown < MANY_FAILURES else FEW_DETAIL_LINES
+            shown += 1
             for test in tests:
                 # a time is left out when it says nothing (0.00s)
                 time = f" ({test.time})" if test.time and test.time.strip("0.s") else ""
                 out.add(f"--- FAIL: {test.name}{time}")
-            _test_lines(tests[0], out)
+            _test_lines(tests[0], out, details)
             for test in tests[1:]:
                 for line in test.lines:
                     out.cover(line)
@@ -298,28 +309,128 @@ def _failures(failed: list[_Test], out: Summary) -> set[str]:
     return set(packages)
 
 
-def _test_lines(test: _Test, out: Summary) -> None:
+def _test_lines(test: _Test, out: Summary, details: int) -> None:
     """A test's lines, each once with how often it came (a test run with -count=N logs
-    them N times; a bare `file.go:N:`, testify's location, is counted where it comes). A
-    failed example's got and want lines are its output, in order: only a run of the same
-    line is said once."""
+    them N times; a bare `file.go:N:`, testify's location, is counted where it comes),
+    each location with at most `details` lines of its details. A failed example's got and
+    want lines are its output, in order and whole: only a run of the same line is said
+    once."""
     if test.name.startswith("Example"):
         for line, count in _runs(test.lines, out):
             out.add(f"    {shortened(line.strip())}" + (f" (×{count})" if count > 1 else ""), line)
         return
+    _detail_capped(_counted_lines(test, out), out, details)
+
+
+def _counted_lines(test: _Test, out: Summary) -> list[tuple[str, str]]:
+    """Each raw line of a test once, with what is shown for it."""
     places = _counts_by_text([line for line in test.lines if _BARE_PLACE.match(line)])
     seen = _counts_by_text(test.lines)
     shown: set[str] = set()
+    lines: list[tuple[str, str]] = []
     for line in test.lines:
         key = line.strip()
         if key in places:
             count = places.pop(key)
         elif key in shown:
+            out.cover(line)
             continue
         else:
             count = seen[key]
         shown.add(key)
-        out.add(f"    {shortened(key)}" + (f" (×{count})" if count > 1 else ""), line)
+        lines.append((line, f"    {shortened(key)}" + (f" (×{count})" if count > 1 else "")))
+    return lines
+
+
+# A failure's details (a dumped value, a diff, the input it read) are shown up to this many
+# lines after each location the test logged, and the block's last line (go-cmp's `reason:`);
+# its error lines and locations always are, and the rest is counted on one line where it
+# was cut (the archive has it).
+DETAIL_LINES = 3
+# a run with more failures than this shows one detail line per location: the agent reads
+# every failure's location and reason, and a few examples' values are in the archive
+MANY_FAILURES = 10
+FEW_DETAIL_LINES = 0
+# where a panic's goroutine dump starts (its number already left out), and how many of its
+# lines (a frame is two: the call and its file line) are shown before the rest is counted
+DUMP_LINES = 6
+_GOROUTINE_DUMP = regex.compile(r"^\s*goroutine (?:\d+ )?\[")
+# a diff's own lines (testify prints one under `Diff:`), never a block's closing line
+_DIFF_LINE = regex.compile(r"^\s*(?:[-+@]|Diff:$)")
+
+
+def _detail_capped(lines: list[tuple[str, str]], out: Summary, details: int) -> None:
+    """The lines shown, each location followed by at most DETAIL_LINES of its details."""
+    block: list[tuple[str, str]] = []
+    for raw, shown in lines:
+        if _PLACE.match(raw) is not None and block:
+            _block_lines(block, out, details)
+            block = []
+        block.append((raw, shown))
+    if block:
+        _block_lines(block, out, details)
+
+
+def _block_lines(block: list[tuple[str, str]], out: Summary, allowed: int) -> None:
+    """One location's lines: its first details, its error lines and its last line (unless
+    a diff's); the others counted on one line where the first of them was."""
+    details = 0
+    cut: list[tuple[str, str]] = []
+    last = len(block) - 1 if not _DIFF_LINE.match(block[-1][0]) else len(block)
+    first = _head(block, out)
+    for at, (raw, shown) in enumerate(block[first:], start=first):
+        dump = allowed and _GOROUTINE_DUMP.match(raw) is not None
+        if dump:
+            # a panic's innermost frames are where it happened: more of them are shown
+            # (past the first failures its details are cut like any others)
+            details, allowed = 0, max(allowed, DUMP_LINES)
+        elif at < last and not is_protected(raw):
+            details += 1
+            if details > allowed:
+                cut.append((raw, shown))
+                continue
+        if cut:
+            _cut_marker(cut, out)
+            cut = []
+        out.add(shown, raw)
+    if cut:
+        _cut_marker(cut, out)
+
+
+def _head(block: list[tuple[str, str]], out: Summary) -> int:
+    """Shows a block's first line, testify's bare location joined to its `Error:` line
+    when both came as often; returns how many lines that took."""
+    (raw, shown), rest = block[0], block[1:]
+    if _BARE_PLACE.match(raw) and rest and _ERROR_LABEL.match(rest[0][0]):
+        place, count = _count_suffix(shown)
+        reason, same = _count_suffix(rest[0][1])
+        if count == same:
+            out.add(f"{place} {reason.strip()}{count}", raw, rest[0][0])
+            return 2
+    out.add(shown, raw)
+    return 1
+
+
+def _count_suffix(shown: str) -> tuple[str, str]:
+    """A shown line split into its text and its ` (×N)` (or "")."""
+    text, mark, count = shown.rpartition(" (×")
+    if mark and count.endswith(")") and count[:-1].isdigit():
+        return text, mark + count
+    return shown, ""
+
+
+def _cut_marker(cut: list[tuple[str, str]], out: Summary) -> None:
+    """A run of detail lines left out: one line saying how many raw lines they were (a
+    line that came N times counts N; a single line is shown)."""
+    if len(cut) == 1:
+        out.add(cut[0][1], cut[0][0])
+        return
+    lines = 0
+    for raw, shown in cut:
+        out.cover(raw)
+        count = _count_suffix(shown)[1]
+        lines += int(count[3:-1]) if count else 1
+    out.add(f"    … {lines} more lines")
 
 
 def _runs(lines: list[str], out: Summary) -> list[tuple[str, int]]:

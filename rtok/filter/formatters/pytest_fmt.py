@@ -56,6 +56,14 @@ _LIBRARY_FRAME = regex.compile(
 # pytest's explanation of a failed assertion names where each value came from; a line whose
 # value the assertion above already shows only repeats it
 _RAISE = regex.compile(r"^>\s+raise\b")
+# an `E` line that gives the failed assertion with its values filled in, whole (pytest cuts
+# a long value with `...`)
+_ASSERTED = regex.compile(r"^E\s+(?:AssertionError: )?assert (?!.*\.\.\.).+ (?:==|!=) .+$")
+_FILLED_IN = regex.compile(r"^E\s+(?:AssertionError: )?assert\s")
+# pytest's diff of the two values under such a line (`E   - 1.0.post0`, `E   ?    -`,
+# `E   + 1.0post0`), and its hints on how to see more
+_VALUE_DIFF = regex.compile(r"^E\s{3,}[-+?] ")
+_DIFF_HINT = regex.compile(r"^E\s+(?:Use -v to get more diff|\.\.\.Full output truncated .*)$")
 # A value that an `E` line shows without saying what it is (`assert False`): the `+ where`
 # that gives it (`False = isinstance(None, Foo)`) is the assertion's actual values.
 _SAYS_NOTHING = frozenset({"True", "False", "None"})
@@ -75,9 +83,9 @@ def reason_lines(block: list[str], out: Summary) -> list[str]:
     value an earlier `E` line shows (but True, False, None, which an `E` line shows without
     saying what they are), frames of installed packages but the innermost (where
     it was raised), and the `+ where` lines that explain a dropped one (each dropped line is
-    covered: what it said is still shown). The `>` line stays, the statement that failed as
-    written (the `E` lines give it with its values filled in), but for a `raise`, whose
-    exception the `E` line names."""
+    covered: what it said is still shown). The `>` line goes where an `E` line gives the
+    assertion with its values filled in, and for a `raise`, whose exception the `E` line
+    names; pytest's diff of two values an `E` line shows whole goes, and its hints."""
     frames = [i for i, line in enumerate(block) if _LOCATION.match(line)]
     innermost = frames[-1] if frames else -1
     kept: list[str] = []
@@ -94,13 +102,27 @@ def reason_lines(block: list[str], out: Summary) -> list[str]:
             out.cover(line)
             continue
         dropped_depth = 0
-        if (index != innermost and _LIBRARY_FRAME.match(line)) or _RAISE.match(line):
+        if (index != innermost and _LIBRARY_FRAME.match(line)) or _echoed(block, index, shown_e):
             out.cover(line)
             continue
         if line.startswith("E "):
             shown_e += line + "\n"
         kept.append(line)
     return counted(kept)
+
+
+def _echoed(block: list[str], index: int, shown_e: str) -> bool:
+    """Whether a failure's line says again what another of its lines says: a `raise`, a
+    `>` line above the `E` line that gives its assertion with values, the diff of values
+    an `E` line shows whole, pytest's hint to rerun with -v."""
+    line = block[index]
+    if line.startswith(">"):
+        after = block[index + 1] if index + 1 < len(block) else ""
+        return bool(_RAISE.match(line) or _FILLED_IN.match(after))
+    if _DIFF_HINT.match(line):
+        return True
+    last_assert = shown_e.rsplit("\n", 2)[-2] if shown_e.count("\n") else ""
+    return bool(_VALUE_DIFF.match(line) and _ASSERTED.match(last_assert))
 
 
 class _Failures:

@@ -53,7 +53,11 @@ _JS_FRAME = r"^\s+at (?:\S.* \()?\S+:\d+:\d+\)?$"
 #   retry    the line that opens the report of a test's next attempt: an attempt that reads
 #            like an earlier one of the same test is said in one line;
 #   listed   a count line the runner follows with the names of its tests (`3 flaky`): the
-#            report header of each such test is marked with the count's word.
+#            report header of each such test is marked with the count's word;
+#   drop     lines of a failed run left out although they would be kept (a source excerpt's
+#            failing line where the location frame is always printed, a heading);
+#   diff     the line after which a failure's diff runs (`+ Received`): inside it only the
+#            changed lines (`- `, `+ `) are kept, its context and hunk lines left out.
 _RUNNERS: dict[str, dict[str, str]] = {
     "unittest": {
         "summary": r"^Ran \d+ tests? in |^(?:OK|FAILED)(?: \(.*\))?$|^NO TESTS RAN$",
@@ -69,13 +73,22 @@ _RUNNERS: dict[str, dict[str, str]] = {
         # in colour the PASS and FAIL labels have a blank each side (` PASS  a.test.js`)
         "passing": r"^\s*[✓√○✎] |^ ?PASS |^Ran all test suites"
         r"|^\s+console\.(?:log|info|debug|warn)$",
-        "noise": _CODE_FRAME + "|" + _RUNTIME_FRAME,
+        # node's assert names the types that differ when the values shown already do
+        "noise": _CODE_FRAME
+        + "|"
+        + _RUNTIME_FRAME
+        + r"|^\s+Difference:$|^\s+Comparing two different types of values\.",
         "frame": _JS_FRAME,
         "skip_block": r"^\s+console\.(?:log|info|debug|warn)$",
-        # the list opens with the first file's FAIL line: kept, as later files' are
+        # the list opens with the first file's FAIL line: kept, as later files' are; its
+        # failed tests (`✕ name`) are each reported under their full name below
         "tree_start": r"^ ?(?:PASS|FAIL) ",
         "tree_end": r"^\s+● ",
-        "fail_item": r"✕|^ ?FAIL ",
+        "fail_item": r"^ ?FAIL ",
+        # the source excerpt's failing line (the frame under it names the line)
+        "drop": r"^\s*>?\s*\d+\s*\|(?!.*\bat\b)",
+        # a count of none, and jest's estimate of the time
+        "trim": r"^Snapshots:\s+0 total$|, estimated \d+ m?s$",
     },
     "vitest": {
         "summary": r"^\s*(?:Test Files|Tests|Duration)\s{2}",
@@ -87,9 +100,14 @@ _RUNNERS: dict[str, dict[str, str]] = {
         # the list of failed tests before the details repeats them
         "tree_start": r"^ ❯ \S.*\(\d+ tests?",
         "tree_end": r"^Failed (?:Tests|Suites) \d+$",
-        "fail_item": r"^ ❯ \S.*\(\d+ tests?",
+        # its failed files' lines too: each failed test's report names its file
+        "fail_item": r"(?!)",
         "item": r"^ FAIL  ",
         "where": r"^ ❯ \S+:\d+:\d+$",
+        # the source excerpt (the location frame above it names the line), the heading of
+        # the failed tests' reports (the counts say how many)
+        "drop": r"^\s*\d+\|(?!.*\bat\b)|^Failed Tests \d+$",
+        "diff": r"^\+ Received$",
         # the rule drawn around a heading (`⎯⎯⎯ Failed Tests 4 ⎯⎯⎯`)
         "strip": r"^⎯+ (?=\S)| ⎯+$",
     },
@@ -148,6 +166,11 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "item": r"^\s+\d+\) ",
         "where": r"^\s+at ",
         "retry": r"^\s+Retry #\d+",
+        # the source excerpt's failing line (the frame under it names the line), and the
+        # call log's lines that say again what the error's lines say (the assertion and its
+        # timeout, the locator, the value received); what the locator resolved to stays
+        "drop": r"^\s*>\s*\d+\s*\|(?!.*\bat\b)|^\s+Call log:$|^\s+- expect\.\w+ with timeout \d+ms$"
+        r"|^\s+- waiting for (?:locator|getBy)|^\s+- unexpected value ",
         # the names under `N flaky` are left out with the others: their reports say it
         "listed": r"^\s+\d+ (flaky|interrupted)$",
         "frame": _JS_FRAME,
@@ -156,8 +179,11 @@ _RUNNERS: dict[str, dict[str, str]] = {
         "summary": r"^\d+ examples?, \d+ failures?|^Finished in ",
         "failed": r"^\d+ examples?, [1-9]\d* failures?",
         "passing": r"^[.*F]+$|^Randomized with seed",
-        # backtrace frames inside installed gems and Ruby itself
-        "noise": r"^\s*(?:from |# )\S*/(?:gems|rubygems-integration|ruby/\d[\d.]*)/",
+        # backtrace frames inside installed gems and Ruby itself; the frames of Ruby's own
+        # report of a thread that died (`from file:line:in`: the failure it raised is
+        # reported again, with its frames, under Failures); how the values were compared
+        "noise": r"^\s*(?:from |# )\S*/(?:gems|rubygems-integration|ruby/\d[\d.]*)/|"
+        r"^\s+from \S+:\d+:in |^\s*\(compared using \S+\)$",
         "frame": r"^\s*(?:# |from )\S+:\d+:in ",
     },
     "phpunit": {
@@ -180,9 +206,12 @@ _RUNNERS: dict[str, dict[str, str]] = {
         # passing cases of the tests' own output (Unity's file:line:name:PASS)
         r"^\S+:\d+:\w+:(?:PASS|IGNORE)$",
         # where the log is and how to rerun (the agent has the output itself); a test
-        # program's own rule and bare verdict under its counts (the test's line says it)
+        # program's own rule, counts and bare verdict under its cases (Unity's
+        # `15 Tests 1 Failures 0 Ignored`: the failed case's line and the test's line say
+        # it); the heading of the failed tests' list (each of its lines says `(Failed)`)
         "noise": r"^Output from these tests are in: |^Use \"--rerun-failed|^-{10,}$|^FAIL$|"
-        r"^Errors while running CTest$",
+        r"^Errors while running CTest$|^\d+ Tests \d+ Failures \d+ Ignored$|"
+        r"^The following tests FAILED:$",
         "trim": r"^Total Test time \(real\) = ",
     },
 }
@@ -190,6 +219,8 @@ _RUNNERS: dict[str, dict[str, str]] = {
 
 class _Table:
     __slots__ = (
+        "diff",
+        "drop",
         "fail_item",
         "failed",
         "frame",
@@ -233,6 +264,8 @@ class _Table:
         self.where = compiled("where")
         self.retry = compiled("retry")
         self.listed = compiled("listed")
+        self.drop = compiled("drop")
+        self.diff = compiled("diff")
 
 
 def _matches(pattern: Pattern[str] | None, line: str) -> bool:
@@ -249,7 +282,7 @@ def _summarise(text: str, table: _Table) -> list[str] | None:
     counts = _counts_line(lines, summary, table)
     if not any(_matches(table.failed, lines[i]) for i in summary):
         return _passed(lines, summary, counts, table, out)
-    kept = _failure_lines(lines, set(summary), table, out)
+    kept = _diff_changes(_failure_lines(lines, set(summary), table, out), table, out)
     kept = _collapsed(_merged_retries(_marked(kept, lines, table, out), table, out), out)
     for line in _frames_once(_shared_reasons(kept, table, out), table, out):
         out.add(line)
@@ -263,7 +296,7 @@ def _counts_line(lines: list[str], summary: list[int], table: _Table) -> str:
         " ".join((table.trim.sub("", lines[i]) if table.trim else lines[i]).split())
         for i in summary
     ]
-    return f"{table.label}: " + "; ".join(parts)
+    return f"{table.label}: " + "; ".join(part for part in parts if part)
 
 
 def _passed(
@@ -332,6 +365,27 @@ def _failure_lines(lines: list[str], summary: set[int], table: _Table, out: Summ
     return kept
 
 
+# a unified diff's lines as a runner prints them: changed, context, hunk header
+_DIFF_BODY = regex.compile(r"^(?:[-+] |  |@@ .* @@$)")
+_DIFF_CONTEXT = regex.compile(r"^(?:  |@@ .* @@$)")
+
+
+def _diff_changes(kept: list[str], table: _Table, out: Summary) -> list[str]:
+    """The lines, each diff (after the table's `diff` line) without its context and hunk
+    lines: the changed lines say what differs."""
+    if table.diff is None:
+        return kept
+    shown: list[str] = []
+    in_diff = False
+    for line in kept:
+        in_diff = (in_diff and _DIFF_BODY.match(line) is not None) or _matches(table.diff, line)
+        if in_diff and _DIFF_CONTEXT.match(line):
+            out.cover(line)
+            continue
+        shown.append(line)
+    return shown
+
+
 def _in_tree(line: str, in_tree: bool, may_start: bool, table: _Table) -> bool:
     """Whether `line` is inside the runner's list of all tests (which starts only where
     `may_start`, and ends at its end line)."""
@@ -346,6 +400,7 @@ def _dropped(lines: list[str], i: int, in_tree: bool, table: _Table) -> bool:
     line = lines[i]
     return (
         not line.strip()
+        or _matches(table.drop, line)
         or _matches(table.passing, line)
         or (_matches(table.noise, line) and not _failing_source(lines, i))
         or (in_tree and not _matches(table.fail_item, line))
@@ -396,6 +451,11 @@ def _marked(kept: list[str], lines: list[str], table: _Table, out: Summary) -> l
     return shown
 
 
+# how often a retrying assertion polled (`9 × locator resolved to …`): an attempt that
+# polled more or fewer times reads the same
+_POLLS = regex.compile(r"^\s*\d+ × ")
+
+
 def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
     """Each test's attempts; one whose lines read like an earlier attempt of the same test
     is a line saying which (`Retry #1, #2: the same as the first attempt`)."""
@@ -421,10 +481,12 @@ def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
 
     def close(next_opener: str) -> None:
         nonlocal opener
-        key = tuple(body)
+        key = tuple(_POLLS.sub("", line) for line in body)
         earlier = attempts.get(key) if opener else None
         if earlier is not None and body:
             out.cover(opener)
+            for line in body:
+                out.cover(line)
             indent = opener[: len(opener) - len(opener.lstrip())]
             same.append((indent, opener.split()[-1], earlier))
         else:
@@ -444,7 +506,7 @@ def _merged_retries(lines: list[str], table: _Table, out: Summary) -> list[str]:
             shown.append(line)
         elif table.retry.match(line):
             if not opener and not attempts:
-                attempts[tuple(body)] = "the first attempt"
+                attempts[tuple(_POLLS.sub("", line) for line in body)] = "the first attempt"
             close(line)
         else:
             body.append(line)
