@@ -13,58 +13,82 @@ from rtok._fast import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator, Mapping
 
 APP = "rtok"
 
 
 def home() -> str:
-    return os.environ.get("HOME") or os.path.expanduser("~")
+    return _home(os.environ)
 
 
-def _xdg(var: str, fallback: str) -> str:
-    value = os.environ.get(var, "")
+def _home(env: Mapping[str, str]) -> str:
+    return env.get("HOME") or os.path.expanduser("~")
+
+
+def _under_home(env: Mapping[str, str], relative: str) -> str:
+    """`relative` ("/"-separated folder names) below the home directory."""
+    return os.path.join(_home(env), *relative.split("/"))
+
+
+def _xdg(var: str, fallback: str, env: Mapping[str, str] | None = None) -> str:
+    """`$var` when it is an absolute path, else `fallback` (below home)."""
+    environ = os.environ if env is None else env
+    value = environ.get(var, "")
     # The XDG spec says relative values are invalid and must be ignored.
     if value and os.path.isabs(value):
         return value
-    return os.path.join(home(), fallback)
+    return _under_home(environ, fallback)
+
+
+# rtok's own folders. On Linux and the BSDs: folder -> (the variable that names the folder
+# outright, the XDG base directory variable, its fallback below home), rtok's folder in it.
+_XDG_FOLDERS = {
+    "config": ("RTOK_CONFIG_DIR", "XDG_CONFIG_HOME", ".config"),
+    "data": ("RTOK_DATA_DIR", "XDG_DATA_HOME", ".local/share"),
+    "cache": ("RTOK_CACHE_DIR", "XDG_CACHE_HOME", ".cache"),
+    "state": ("RTOK_STATE_DIR", "XDG_STATE_HOME", ".local/state"),
+}
+# folder -> (where it is below home on macOS, unless the XDG variable is set; the variable
+# naming the Windows folder it goes in, home when unset; its path there).
+_NATIVE_FOLDERS = {
+    "config": (f"Library/Application Support/{APP}", "APPDATA", APP),
+    "data": (f"Library/Application Support/{APP}", "LOCALAPPDATA", APP),
+    "cache": (f"Library/Caches/{APP}", "LOCALAPPDATA", f"{APP}/cache"),
+    "state": (f"Library/Application Support/{APP}-state", "LOCALAPPDATA", f"{APP}/state"),
+}
+
+
+def _folder(name: str, env: Mapping[str, str] | None = None) -> str:
+    """Where rtok's folder `name` (a key of `_XDG_FOLDERS`) is, read from `env` (by
+    default the process environment)."""
+    environ = os.environ if env is None else env
+    override, xdg_var, xdg_fallback = _XDG_FOLDERS[name]
+    if environ.get(override):
+        return environ[override]
+    macos, windows_var, windows = _NATIVE_FOLDERS[name]
+    if sys.platform == "darwin" and not environ.get(xdg_var):
+        return _under_home(environ, macos)
+    if os.name == "nt":
+        base = environ.get(windows_var) or _home(environ)
+        return os.path.join(base, *windows.split("/"))
+    return os.path.join(_xdg(xdg_var, xdg_fallback, environ), APP)
 
 
 def config_dir() -> str:
     """`$XDG_CONFIG_HOME/rtok` (Linux), `~/Library/Application Support/rtok` (macOS),
     `%APPDATA%\\rtok` (Windows). `RTOK_CONFIG_DIR` overrides all of them."""
-    override = os.environ.get("RTOK_CONFIG_DIR")
-    if override:
-        return override
-    if sys.platform == "darwin" and not os.environ.get("XDG_CONFIG_HOME"):
-        return os.path.join(home(), "Library", "Application Support", APP)
-    if os.name == "nt":
-        return os.path.join(os.environ.get("APPDATA") or home(), APP)
-    return os.path.join(_xdg("XDG_CONFIG_HOME", ".config"), APP)
+    return _folder("config")
 
 
 def data_dir() -> str:
     """Archive, ledger, trust store, integrity records, backups. `RTOK_DATA_DIR` overrides."""
-    override = os.environ.get("RTOK_DATA_DIR")
-    if override:
-        return override
-    if sys.platform == "darwin" and not os.environ.get("XDG_DATA_HOME"):
-        return os.path.join(home(), "Library", "Application Support", APP)
-    if os.name == "nt":
-        return os.path.join(os.environ.get("LOCALAPPDATA") or home(), APP)
-    return os.path.join(_xdg("XDG_DATA_HOME", os.path.join(".local", "share")), APP)
+    return _folder("data")
 
 
 def cache_dir() -> str:
     """Disposable caches (parsed config, compiled user rules). `RTOK_CACHE_DIR` overrides."""
-    override = os.environ.get("RTOK_CACHE_DIR")
-    if override:
-        return override
-    if sys.platform == "darwin" and not os.environ.get("XDG_CACHE_HOME"):
-        return os.path.join(home(), "Library", "Caches", APP)
-    if os.name == "nt":
-        return os.path.join(os.environ.get("LOCALAPPDATA") or home(), APP, "cache")
-    return os.path.join(_xdg("XDG_CACHE_HOME", ".cache"), APP)
+    return _folder("cache")
 
 
 def state_dir() -> str:
@@ -72,51 +96,33 @@ def state_dir() -> str:
     and its preload bundles. `$XDG_STATE_HOME/rtok` (Linux), apart from the data dir so that
     clearing the archive (`rm -rf ~/.local/share/rtok`) leaves every hook working.
     `RTOK_STATE_DIR` overrides."""
-    override = os.environ.get("RTOK_STATE_DIR")
-    if override:
-        return override
-    if sys.platform == "darwin" and not os.environ.get("XDG_STATE_HOME"):
-        return os.path.join(home(), "Library", "Application Support", APP + "-state")
-    if os.name == "nt":
-        return os.path.join(os.environ.get("LOCALAPPDATA") or home(), APP, "state")
-    return os.path.join(_xdg("XDG_STATE_HOME", os.path.join(".local", "state")), APP)
+    return _folder("state")
 
 
-def config_file() -> str:
-    return os.path.join(config_dir(), "config.toml")
+def _inside(folder: Callable[[], str], relative: str) -> Callable[[], str]:
+    """The getter of `relative` ("/"-separated) inside the folder `folder()` returns."""
+
+    def path() -> str:
+        return os.path.join(folder(), *relative.split("/"))
+
+    return path
 
 
-def user_rules_file() -> str:
-    return os.path.join(config_dir(), "rules.toml")
-
-
-def user_rules_dir() -> str:
-    return os.path.join(config_dir(), "rules.d")
-
-
-def archive_db() -> str:
-    return os.path.join(data_dir(), "archive.sqlite3")
-
-
-def ledger_db() -> str:
-    return os.path.join(data_dir(), "ledger.sqlite3")
-
-
-def ledger_pending() -> str:
-    """Ledger rows not yet in the database (one JSON line each; see rtok/store/ledger.py)."""
-    return os.path.join(data_dir(), "ledger.pending")
-
-
-def trust_store() -> str:
-    return os.path.join(data_dir(), "trusted.json")
-
-
-def integrity_records() -> str:
-    return os.path.join(data_dir(), "installed.json")
-
-
-def backups_dir() -> str:
-    return os.path.join(data_dir(), "backups")
+# The files and folders inside rtok's own folders, each a function of no arguments.
+config_file = _inside(config_dir, "config.toml")
+user_rules_file = _inside(config_dir, "rules.toml")
+user_rules_dir = _inside(config_dir, "rules.d")
+archive_db = _inside(data_dir, "archive.sqlite3")
+ledger_db = _inside(data_dir, "ledger.sqlite3")
+# Ledger rows not yet in the database (one JSON line each; see rtok/store/ledger.py).
+ledger_pending = _inside(data_dir, "ledger.pending")
+trust_store = _inside(data_dir, "trusted.json")
+integrity_records = _inside(data_dir, "installed.json")
+backups_dir = _inside(data_dir, "backups")
+# The launcher the registered hook commands and rewritten commands run (see
+# rtok/_fast/launcher.py). It lives outside any virtualenv so that it outlives one, and
+# outside the data dir so that it outlives that too.
+launcher = _inside(state_dir, "bin/rtok")
 
 
 def private_dir(path: str) -> None:
@@ -131,17 +137,10 @@ def private_dir(path: str) -> None:
         pass
 
 
-def launcher() -> str:
-    """The launcher the registered hook commands and rewritten commands run (see
-    rtok/_fast/launcher.py). It lives outside any virtualenv so that it outlives one, and outside
-    the data dir so that it outlives that too."""
-    return os.path.join(state_dir(), "bin", "rtok")
-
-
 def user_bin_dir() -> str:
     """Where a user's own commands go: `$XDG_BIN_HOME`, else `~/.local/bin` (the XDG base
     directory spec's user executables; pipx puts its links there too)."""
-    return _xdg("XDG_BIN_HOME", os.path.join(".local", "bin"))
+    return _xdg("XDG_BIN_HOME", ".local/bin")
 
 
 def command_link() -> str:
