@@ -18,7 +18,12 @@ import json
 
 from rtok.formats import jsonc
 from rtok.install.model import Action, FileEdit
-from rtok.install.targets.base import Target, hand_edited_note, settings_entry_edit
+from rtok.install.targets.base import (
+    PartTransforms,
+    Target,
+    hand_edited_note,
+    settings_entry_edit,
+)
 from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
 JsonPath = tuple[str | int, ...]
@@ -198,15 +203,8 @@ def _entries_edit(
             return None
         return json.dumps([items[i] for i in whole], sort_keys=True).encode("utf-8")
 
-    return settings_entry_edit(
-        target,
-        action,
-        install=install,
-        uninstall=uninstall,
-        owned=owned,
-        what=what,
-        removal_note=removal_note,
-    )
+    transforms = PartTransforms(install, uninstall, owned, removal_note)
+    return settings_entry_edit(target, action, transforms, what)
 
 
 def _remove_entries(
@@ -287,11 +285,5 @@ def json_named_hooks(target: Target, action: Action) -> FileEdit:
         value = jsonc.get(data, (key,), None, label=target.path) if data else None
         return None if value is None else json.dumps(value, sort_keys=True).encode("utf-8")
 
-    return settings_entry_edit(
-        target,
-        action,
-        install=install,
-        uninstall=uninstall,
-        owned=owned,
-        what=f"the {key!r} hook group",
-    )
+    transforms = PartTransforms(install, uninstall, owned)
+    return settings_entry_edit(target, action, transforms, f"the {key!r} hook group")
