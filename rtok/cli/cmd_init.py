@@ -17,8 +17,8 @@ from rtok.install.options import EXIT_CODES_HELP, InitOptions
 if TYPE_CHECKING:
     from questionary import Choice
 
-    from rtok.install.descriptor import Descriptor
     from rtok.install.model import InstallContext
+    from rtok.install.specs import Descriptor
 
 # The options `rtok init` and `rtok uninstall` share, declared once. The ones whose
 # meaning differs between the two (--all, --auto-patch/--no-patch, --hook-only) are made

@@ -29,7 +29,7 @@ from rtok._fast import launcher
 from rtok.compiled.rewrite_hosts import DEFAULT as REWRITE_DEFAULT
 from rtok.fileio import sha256_hex
 from rtok.hooks.types import HookProtocol, JsonObject, JsonValue, PayloadShape
-from rtok.install.descriptor import DoctorFacts, FileSpec
+from rtok.install.specs import DoctorFacts, FileSpec
 from rtok.integrity import installed, reach
 from rtok.integrity.check import FAIL, PASS, SKIP, WARN, Check
 from rtok.integrity.codex_trust import check_codex_trust, runs_rtok_hook

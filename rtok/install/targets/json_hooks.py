@@ -152,14 +152,11 @@ def _remove_owned(
 
 
 def _entries_edit(
-    target: Target,
-    action: Action,
-    desired: dict[str, object],
-    command_key: str,
-    grouped: bool,
-    what: str,
+    target: Target, action: Action, desired: dict[str, object], command_key: str, grouped: bool
 ) -> FileEdit:
     container = _container(target)
+    matcher = f" (matcher {target.option('matcher')})" if grouped else ""
+    what = f"rtok's {'.'.join(str(step) for step in container)} hook{matcher}"
 
     def is_current(data: bytes | None) -> bool:
         items = jsonc.get(data, container, None, label=target.path) if data else None
@@ -221,15 +218,7 @@ def _remove_entries(
 
 
 def json_hook_group(target: Target, action: Action) -> FileEdit:
-    container = ".".join(str(step) for step in _container(target))
-    return _entries_edit(
-        target,
-        action,
-        desired_group(target),
-        "command",
-        True,
-        f"rtok's {container} hook (matcher {target.option('matcher')})",
-    )
+    return _entries_edit(target, action, desired_group(target), "command", grouped=True)
 
 
 def json_hook_flat(target: Target, action: Action) -> FileEdit:
@@ -240,15 +229,7 @@ def json_hook_flat(target: Target, action: Action) -> FileEdit:
     desired: dict[str, object] = {k: v for k, v in entry.items() if k == "type"}
     desired[command_key] = target.command
     desired.update((k, v) for k, v in entry.items() if k != "type")
-    container = ".".join(str(step) for step in _container(target))
-    return _entries_edit(
-        target,
-        action,
-        desired,
-        command_key,
-        False,
-        f"rtok's {container} hook",
-    )
+    return _entries_edit(target, action, desired, command_key, grouped=False)
 
 
 def named_group_value(target: Target) -> dict[str, object]:
