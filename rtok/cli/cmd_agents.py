@@ -5,10 +5,12 @@ from __future__ import annotations
 import json as jsonlib
 import os
 import sys
+from typing import Annotated
 
 import typer
 
 from rtok.cli import output
+from rtok.cli.shared_options import json_option
 
 
 def register(app: typer.Typer) -> None:
@@ -20,7 +22,7 @@ def register(app: typer.Typer) -> None:
         "installed scopes, files. Exit status 2 when the agent descriptors cannot be loaded.",
     )
     def agents(
-        json: bool = typer.Option(False, "--json", help="One JSON object per agent."),
+        json: Annotated[bool, json_option("One JSON object per agent.")] = False,
     ) -> None:
         from rtok.install import runner, show
         from rtok.install.options import EXIT_USAGE, InitOptions

@@ -4,28 +4,29 @@ from their own transcripts and rtok's hook decision log (rtok/store/discover.py)
 from __future__ import annotations
 
 import json
+from typing import Annotated
 
 import typer
 
 from rtok.cli.cmd_gain import _project_path, _when
 from rtok.cli.gain_render import compact
+from rtok.cli.shared_options import SinceOption, json_option, project_option
 from rtok.store.discover import Discovery, discover
+
+HELP = (
+    "Shell calls your agents ran without rtok that it would have shortened (from their "
+    "transcripts and the hook's log)."
+)
 
 
 def register(app: typer.Typer) -> None:
-    app.command(
-        name="discover",
-        help="Shell calls your agents ran without rtok that it"
-        " would have shortened (from their transcripts and the hook's log).",
-    )(run)
+    app.command(name="discover", help=HELP)(run)
 
 
 def run(
-    since: str = typer.Option(
-        "", "--since", help="From this time: YYYY-MM-DD[THH:MM] or 24h, 7d, 2w ago."
-    ),
-    project: bool = typer.Option(False, "--project", help="Only calls in this project."),
-    as_json: bool = typer.Option(False, "--json", help="The report as JSON."),
+    since: SinceOption = "",
+    project: Annotated[bool, project_option("calls")] = False,
+    as_json: Annotated[bool, json_option("The report as JSON.")] = False,
 ) -> None:
     found = discover(_when(since, "--since", end=False), _project_path() if project else None)
     if as_json:

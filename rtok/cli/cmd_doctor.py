@@ -10,6 +10,7 @@ import typer
 
 from rtok.cli import output
 from rtok.cli.known_agent import agent_option, exit_if_any_unknown
+from rtok.cli.shared_options import json_option
 from rtok.integrity import doctor as diagnosis
 from rtok.integrity.check import FAIL, WARN, Check
 
@@ -35,7 +36,7 @@ def doctor_command(
     agents: Annotated[
         list[str] | None, agent_option("Only this agent (repeat the option for several).")
     ] = None,
-    as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON."),
+    as_json: Annotated[bool, json_option("Print the checks as JSON.")] = False,
 ) -> None:
     exit_if_any_unknown("doctor", agents)
     checks = _checks(agents or [], os.getcwd())

@@ -10,11 +10,13 @@ import shutil
 import sqlite3
 import sys
 import time
+from typing import Annotated
 
 import typer
 
 from rtok import paths
 from rtok.cli.gain_render import render_csv, render_text
+from rtok.cli.shared_options import SinceOption, json_option, project_option
 from rtok.store.gain import Filters, build_report, reset
 
 HISTORY_ROWS = 30
@@ -22,26 +24,23 @@ BUCKETS = ("day", "week", "month")
 _UNITS = {"h": 3600, "d": 86400, "w": 7 * 86400}
 
 
+HELP = "Tokens saved by rtok, net of the agents' own output caps and of re-reads (docs/gain.md)."
+
+
 def register(app: typer.Typer) -> None:
-    app.command(
-        name="gain",
-        help="Tokens saved by rtok, net of the agents' own output caps"
-        " and of re-reads (docs/gain.md).",
-    )(gain)
+    app.command(name="gain", help=HELP)(gain)
 
 
 def gain(
     history: bool = typer.Option(False, "--history", help=f"List the last {HISTORY_ROWS} runs."),
-    project: bool = typer.Option(False, "--project", help="Only runs in this project."),
-    since: str = typer.Option(
-        "", "--since", help="From this time: YYYY-MM-DD[THH:MM] or 24h, 7d, 2w ago."
-    ),
+    project: Annotated[bool, project_option("runs")] = False,
+    since: SinceOption = "",
     until: str = typer.Option("", "--until", help="Before this time (a date: up to its end)."),
     by: str = typer.Option("day", "--by", help="Chart buckets: day, week or month."),
     top: int = typer.Option(
         10, "--top", min=1, help="Rows of the agent, family and project tables."
     ),
-    as_json: bool = typer.Option(False, "--json", help="The report as JSON (docs/gain.md)."),
+    as_json: Annotated[bool, json_option("The report as JSON (docs/gain.md).")] = False,
     as_csv: bool = typer.Option(False, "--csv", help="The report as CSV (docs/gain.md)."),
     do_reset: bool = typer.Option(False, "--reset", help="Delete every ledger row (asks)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="With --reset: do not ask."),

@@ -97,15 +97,15 @@ def _description(verb: str) -> str:
     return expand_help.strip().split("\n\n", 1)[0]
 
 
+def _argument(metavar: str, help_text: str) -> Any:
+    """A positional parameter as the verbs' help shows it (a required one: no default)."""
+    return typer.Argument(metavar=metavar, help=help_text, show_default=False)
+
+
 # The parameters of each verb, as its own parser reads them (only ever shown, never run).
 def _hook(
     agent: Annotated[
-        str,
-        typer.Argument(
-            metavar="AGENT",
-            help="The agent whose hook payload comes on stdin (see `rtok agents`).",
-            show_default=False,
-        ),
+        str, _argument("AGENT", "The agent whose hook payload comes on stdin (see `rtok agents`).")
     ],
 ) -> None:
     """Shown by `rtok hook --help`."""
@@ -113,12 +113,7 @@ def _hook(
 
 def _rewrite(
     command: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="[--] COMMAND...",
-            help="The shell command (one word or several).",
-            show_default=False,
-        ),
+        list[str], _argument("[--] COMMAND...", "The shell command (one word or several).")
     ],
     rtok_bin: Annotated[
         str | None,
@@ -141,12 +136,7 @@ def _rewrite(
 
 def _run(
     command: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="[--] COMMAND [ARGS]...",
-            help="The command to run, with its arguments.",
-            show_default=False,
-        ),
+        list[str], _argument("[--] COMMAND [ARGS]...", "The command to run, with its arguments.")
     ],
 ) -> None:
     """Shown by `rtok run --help`."""

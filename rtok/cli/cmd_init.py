@@ -4,23 +4,25 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from rtok.cli import output
 from rtok.cli.known_agent import agent_option, exit_if_any_unknown
+from rtok.cli.shared_options import json_option
 from rtok.install.options import EXIT_CODES_HELP, InitOptions
 
 if TYPE_CHECKING:
     from questionary import Choice
 
-    from rtok.install.descriptor import Descriptor
     from rtok.install.model import InstallContext
+    from rtok.install.specs import Descriptor
 
 # The options `rtok init` and `rtok uninstall` share, declared once. The ones whose
-# meaning differs between the two (--all, --auto-patch/--no-patch, --hook-only) are
-# declared with each command.
+# meaning differs between the two (--all, --auto-patch/--no-patch, --hook-only) are made
+# by a factory each, which every command gives its own help.
 _AgentOption = Annotated[
     list[str] | None, agent_option("Agent to act on (repeatable; see `rtok agents`).")
 ]
@@ -46,13 +48,25 @@ _CheckOption = Annotated[
 ]
 _ShowOption = Annotated[bool, typer.Option("--show", help="Print what is installed where.")]
 _VerboseOption = Annotated[bool, typer.Option("--verbose", "-v", help="Say more.")]
-_JsonOption = Annotated[bool, typer.Option("--json", help="Print the plan and result as JSON.")]
+_JsonOption = Annotated[bool, json_option("Print the plan and result as JSON.")]
 _QuietOption = Annotated[
     bool,
     typer.Option(
         "--quiet", "-q", help="Print only the one-line result (errors still go to stderr)."
     ),
 ]
+
+
+def _all_option(help_text: str) -> Any:
+    return typer.Option("--all", help=help_text)
+
+
+def _patch_option(help_text: str) -> Any:
+    return typer.Option("--auto-patch/--no-patch", help=help_text)
+
+
+def _hook_only_option(help_text: str) -> Any:
+    return typer.Option("--hook-only", help=help_text)
 
 
 def _is_terminal() -> bool:
@@ -172,48 +186,13 @@ def _run(opts: InitOptions) -> None:
     raise typer.Exit(code)
 
 
-def _options(
-    *,
-    agent: list[str] | None,
-    all_agents: bool,
-    global_scope: bool,
-    project_scope: bool,
-    dry_run: bool,
-    check: bool,
-    uninstall: bool,
-    patch: bool | None,
-    hook_only: bool,
-    show: bool,
-    awareness: str | None,
-    trust_filters: bool | None,
-    verbose: bool,
-    json: bool,
-    quiet: bool = False,
-    purge: bool = False,
-    yes: bool = False,
-) -> InitOptions:
-    exit_if_any_unknown("uninstall" if uninstall else "init", agent)
-    return InitOptions(
-        agents=list(agent or []),
-        all_agents=all_agents,
-        global_scope=global_scope,
-        project_scope=project_scope,
-        dry_run=dry_run,
-        check=check,
-        uninstall=uninstall,
-        patch=patch,
-        hook_only=hook_only,
-        show=show,
-        awareness=awareness,
-        trust_filters=trust_filters,
-        verbose=verbose,
-        json=json,
-        cwd=os.getcwd(),
-        interactive=_is_terminal(),
-        quiet=quiet,
-        purge=purge,
-        yes=yes,
-    )
+def _options(params: Mapping[str, Any]) -> InitOptions:
+    """The options of one `rtok init` or `rtok uninstall` call from the values typer parsed
+    (`ctx.params`: one per parameter, named as the parameter; `agent` is the list of names)."""
+    fields = dict(params)
+    agents = fields.pop("agent") or []
+    exit_if_any_unknown("uninstall" if fields.get("uninstall") else "init", agents)
+    return InitOptions(agents=list(agents), cwd=os.getcwd(), interactive=_is_terminal(), **fields)
 
 
 def register(app: typer.Typer) -> None:
@@ -226,29 +205,31 @@ def register(app: typer.Typer) -> None:
         ),
     )
     def init(
+        ctx: typer.Context,
         agent: _AgentOption = None,
-        all_agents: bool = typer.Option(
-            False,
-            "--all",
-            help="Every agent that supports the scope (uninstall: every "
-            "agent rtok is installed in).",
-        ),
+        all_agents: Annotated[
+            bool,
+            _all_option(
+                "Every agent that supports the scope (uninstall: every agent rtok is installed in)."
+            ),
+        ] = False,
         global_scope: _GlobalOption = False,
         project_scope: _ProjectOption = False,
         dry_run: _DryRunOption = False,
         check: _CheckOption = False,
         uninstall: bool = typer.Option(False, "--uninstall", help="Remove rtok instead."),
-        patch: bool | None = typer.Option(
-            None,
-            "--auto-patch/--no-patch",
-            help="Consent to edit shared settings files without asking (--auto-patch), or "
-            "print what to add by hand and leave them alone (--no-patch). Default: on a "
-            "terminal the one confirmation after the diff is the consent; otherwise such "
-            "changes are declined (exit status 1).",
-        ),
-        hook_only: bool = typer.Option(
-            False, "--hook-only", help="Only the hook or plugin: no awareness files."
-        ),
+        patch: Annotated[
+            bool | None,
+            _patch_option(
+                "Consent to edit shared settings files without asking (--auto-patch), or "
+                "print what to add by hand and leave them alone (--no-patch). Default: on a "
+                "terminal the one confirmation after the diff is the consent; otherwise such "
+                "changes are declined (exit status 1)."
+            ),
+        ] = None,
+        hook_only: Annotated[
+            bool, _hook_only_option("Only the hook or plugin: no awareness files.")
+        ] = False,
         show: _ShowOption = False,
         awareness: str | None = typer.Option(
             None, "--awareness", metavar="LEVEL", help="Awareness level: default, high or full."
@@ -263,25 +244,7 @@ def register(app: typer.Typer) -> None:
         quiet: _QuietOption = False,
         json: _JsonOption = False,
     ) -> None:
-        _run(
-            _options(
-                agent=agent,
-                all_agents=all_agents,
-                global_scope=global_scope,
-                project_scope=project_scope,
-                dry_run=dry_run,
-                check=check,
-                uninstall=uninstall,
-                patch=patch,
-                hook_only=hook_only,
-                show=show,
-                awareness=awareness,
-                trust_filters=trust_filters,
-                verbose=verbose,
-                json=json,
-                quiet=quiet,
-            )
-        )
+        _run(_options(ctx.params))
 
     @app.command(
         "uninstall",
@@ -289,22 +252,22 @@ def register(app: typer.Typer) -> None:
         "Gives every file back as it was, or deletes it when rtok created it. " + EXIT_CODES_HELP,
     )
     def uninstall_cmd(
+        ctx: typer.Context,
         agent: _AgentOption = None,
-        all_agents: bool = typer.Option(
-            False, "--all", help="Every agent rtok is installed in (for the scope)."
-        ),
+        all_agents: Annotated[
+            bool, _all_option("Every agent rtok is installed in (for the scope).")
+        ] = False,
         global_scope: _GlobalOption = False,
         project_scope: _ProjectOption = False,
         dry_run: _DryRunOption = False,
         check: _CheckOption = False,
-        patch: bool | None = typer.Option(
-            None,
-            "--auto-patch/--no-patch",
-            help="Consent to edit shared settings files, or print manual steps instead.",
-        ),
-        hook_only: bool = typer.Option(
-            False, "--hook-only", help="Only the hook or plugin: keep awareness files."
-        ),
+        patch: Annotated[
+            bool | None,
+            _patch_option("Consent to edit shared settings files, or print manual steps instead."),
+        ] = None,
+        hook_only: Annotated[
+            bool, _hook_only_option("Only the hook or plugin: keep awareness files.")
+        ] = False,
         show: _ShowOption = False,
         purge: bool = typer.Option(
             False,
@@ -319,24 +282,4 @@ def register(app: typer.Typer) -> None:
         quiet: _QuietOption = False,
         json: _JsonOption = False,
     ) -> None:
-        _run(
-            _options(
-                agent=agent,
-                all_agents=all_agents,
-                global_scope=global_scope,
-                project_scope=project_scope,
-                dry_run=dry_run,
-                check=check,
-                uninstall=True,
-                patch=patch,
-                hook_only=hook_only,
-                show=show,
-                awareness=None,
-                trust_filters=None,
-                verbose=verbose,
-                json=json,
-                quiet=quiet,
-                purge=purge,
-                yes=yes,
-            )
-        )
+        _run(_options({**ctx.params, "uninstall": True}))

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict
+from typing import Annotated
 
 import typer
 
 from rtok.cli.cmd_gain import _project_path, _when
+from rtok.cli.shared_options import SinceOption, json_option, project_option
 from rtok.store.discover import SESSION_SCHEMA, SessionRow, sessions
 
 
@@ -20,12 +22,10 @@ def register(app: typer.Typer) -> None:
 
 
 def run(
-    since: str = typer.Option(
-        "", "--since", help="From this time: YYYY-MM-DD[THH:MM] or 24h, 7d, 2w ago."
-    ),
-    project: bool = typer.Option(False, "--project", help="Only sessions in this project."),
+    since: SinceOption = "",
+    project: Annotated[bool, project_option("sessions")] = False,
     limit: int = typer.Option(20, "--limit", min=1, help="How many sessions."),
-    as_json: bool = typer.Option(False, "--json", help="The report as JSON."),
+    as_json: Annotated[bool, json_option("The report as JSON.")] = False,
 ) -> None:
     rows = sessions(_when(since, "--since", end=False), _project_path() if project else None, limit)
     if as_json:

@@ -10,6 +10,7 @@ import typer
 
 from rtok.cli import output
 from rtok.cli.known_agent import agent_option, exit_if_unknown
+from rtok.cli.shared_options import json_option
 from rtok.integrity import verify as checks
 
 HELP = """Check that what rtok installed is intact and still works.
@@ -39,7 +40,7 @@ def verify_command(
         list[str] | None,
         agent_option("Only this agent's artifacts (repeat the option for several)."),
     ] = None,
-    as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
+    as_json: Annotated[bool, json_option("Print the findings as JSON.")] = False,
     prune: bool = typer.Option(
         False, "--prune", help="Forget orphaned records (their agent or project is gone)."
     ),

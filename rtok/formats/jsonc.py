@@ -18,7 +18,15 @@ from dataclasses import dataclass
 
 from rtok.formats.errors import FormatError
 from rtok.formats.jsonc_tree import Node, Slot, parse_tree
-from rtok.formats.text import Decoded, decode, encode, line_at, line_indent, line_start
+from rtok.formats.text import (
+    Decoded,
+    ItemTest,
+    decode,
+    encode,
+    line_at,
+    line_indent,
+    line_start,
+)
 
 JsonPath = tuple[str | int, ...]
 DEFAULT_LABEL = "<json>"
@@ -115,12 +123,7 @@ def append_to_array(
 
 
 def remove_array_items(
-    data: bytes,
-    path: JsonPath,
-    predicate: Callable[[object], bool],
-    *,
-    prune: int = 0,
-    label: str = DEFAULT_LABEL,
+    data: bytes, path: JsonPath, predicate: ItemTest, *, prune: int = 0, label: str = DEFAULT_LABEL
 ) -> bytes:
     """Remove every element of the array at ``path`` for which ``predicate`` is true.
 
@@ -129,14 +132,11 @@ def remove_array_items(
     its parent when that is left empty, ...); never the document's root. An absent path is
     not an error: the bytes come back unchanged.
     """
-    found = _container(data, path, "array", label)
-    if found is None:
-        return data
-    decoded, node = found
-    doomed = [index for index, slot in enumerate(node.slots) if predicate(slot.node.value)]
-    if not doomed:
-        return data
-    return _without_slots(decoded, path, node, doomed, prune, label)
+
+    def doomed(node: Node) -> list[int]:
+        return [index for index, slot in enumerate(node.slots) if predicate(slot.node.value)]
+
+    return _remove_slots(data, path, "array", doomed, prune, label)
 
 
 def set_key(
@@ -174,14 +174,12 @@ def remove_key(data: bytes, path: JsonPath, *, prune: int = 0, label: str = DEFA
     """
     if not path or not isinstance(path[-1], str):
         raise ValueError("remove_key needs a path ending in an object key")
-    found = _container(data, path[:-1], "object", label)
-    if found is None:
-        return data
-    decoded, parent = found
-    indexes = [i for i, slot in enumerate(parent.slots) if slot.key == path[-1]]
-    if not indexes:
-        return data
-    return _without_slots(decoded, path[:-1], parent, indexes, prune, label)
+    key = path[-1]
+
+    def members(parent: Node) -> list[int]:
+        return [i for i, slot in enumerate(parent.slots) if slot.key == key]
+
+    return _remove_slots(data, path[:-1], "object", members, prune, label)
 
 
 def remove_array_item_at(
@@ -190,14 +188,34 @@ def remove_array_item_at(
     """Remove the single array element at ``path`` (last step an int index)."""
     if not path or not isinstance(path[-1], int):
         raise ValueError("remove_array_item_at needs a path ending in an index")
-    found = _container(data, path[:-1], "array", label)
+    index = path[-1]
+
+    def element(parent: Node) -> list[int]:
+        count = len(parent.slots)
+        return [index % count] if -count <= index < count else []
+
+    return _remove_slots(data, path[:-1], "array", element, prune, label)
+
+
+def _remove_slots(
+    data: bytes,
+    path: JsonPath,
+    kind: str,
+    pick: Callable[[Node], list[int]],
+    prune: int,
+    label: str,
+) -> bytes:
+    """The document without the slots `pick` chooses (ascending indexes) of its `kind`
+    container at ``path``; the same bytes when there is no such container or `pick`
+    chooses none."""
+    found = _container(data, path, kind, label)
     if found is None:
         return data
-    decoded, parent = found
-    index = path[-1]
-    if not -len(parent.slots) <= index < len(parent.slots):
+    decoded, node = found
+    indexes = pick(node)
+    if not indexes:
         return data
-    return _without_slots(decoded, path[:-1], parent, [index % len(parent.slots)], prune, label)
+    return _without_slots(decoded, path, node, indexes, prune, label)
 
 
 # --------------------------------------------------------------------------------------------

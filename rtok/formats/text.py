@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from rtok.formats.errors import FormatError
+
+# A test on one parsed value (an array element, a list item): true for the ones to remove.
+ItemTest = Callable[[object], bool]
 
 BOM = "\ufeff"
 _INDENT = re.compile(r"[ \t]*")
@@ -112,3 +116,39 @@ def split_lines(text: str) -> list[str]:
     if parts[-1]:
         lines.append(parts[-1])
     return lines
+
+
+def value_at(document: object, path: Sequence[object], default: object) -> object:
+    """The value at ``path`` (keys) in a parsed document of nested mappings, or
+    ``default`` when a step is missing or reaches something that is not a mapping."""
+    value = document
+    for key in path:
+        if not isinstance(value, dict) or key not in value:
+            return default
+        value = value[key]
+    return value
+
+
+def unquoted(text: str, *, doubled_single_quote: bool) -> Iterator[tuple[int, str]]:
+    """Each character of a one-line value that is outside quotes, with its index (the
+    quotes themselves are not given). A `"` string ends at the next `"` not escaped by a
+    backslash; a `'` string at the next `'`, and with `doubled_single_quote` (YAML) `''`
+    inside one is a quote, not its end."""
+    quote = ""
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if quote == '"' and char == "\\":
+                index += 2
+                continue
+            if char == quote:
+                if doubled_single_quote and quote == "'" and text.startswith("''", index):
+                    index += 2
+                    continue
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        else:
+            yield index, char
+        index += 1

@@ -23,6 +23,8 @@ from rtok.formats.text import (
     line_end,
     remove_lines,
     split_lines,
+    unquoted,
+    value_at,
 )
 
 TomlPath = tuple[str, ...]
@@ -44,14 +46,7 @@ def get(
     data: bytes | None, path: TomlPath, default: object = None, *, label: str = DEFAULT_LABEL
 ) -> object:
     """The value at ``path`` (keys), or ``default`` when absent."""
-    if data is None:
-        return default
-    value: object = parse(data, label=label)
-    for key in path:
-        if not isinstance(value, dict) or key not in value:
-            return default
-        value = value[key]
-    return value
+    return default if data is None else value_at(parse(data, label=label), path, default)
 
 
 def _parse_text(text: str, label: str) -> dict[str, object]:
@@ -298,22 +293,7 @@ def _key_token(token: str) -> str | None:
 
 def _comment_start(rest: str) -> int | None:
     """Index of a ``#`` comment after a one-line value (quotes respected)."""
-    quote = ""
-    index = 0
-    while index < len(rest):
-        char = rest[index]
-        if quote:
-            if char == "\\" and quote == '"':
-                index += 2
-                continue
-            if char == quote:
-                quote = ""
-        elif char in "'\"":
-            quote = char
-        elif char == "#":
-            return index
-        index += 1
-    return None
+    return next((i for i, char in unquoted(rest, doubled_single_quote=False) if char == "#"), None)
 
 
 def _line_defining(text: str, path: TomlPath) -> int:

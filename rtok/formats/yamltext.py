@@ -25,12 +25,15 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from rtok.formats.errors import FormatError
 from rtok.formats.text import (
     Decoded,
+    ItemTest,
     append_block,
     decode,
     encode,
     line_at,
     remove_lines,
     split_lines,
+    unquoted,
+    value_at,
 )
 
 YamlPath = tuple[str, ...]
@@ -68,14 +71,8 @@ def parse(data: bytes, *, label: str = DEFAULT_LABEL) -> object:
 def get(
     data: bytes | None, path: YamlPath, default: object = None, *, label: str = DEFAULT_LABEL
 ) -> object:
-    if data is None:
-        return default
-    value = parse(data, label=label)
-    for key in path:
-        if not isinstance(value, dict) or key not in value:
-            return default
-        value = value[key]
-    return value
+    """The value at ``path`` (keys), or ``default`` when absent."""
+    return default if data is None else value_at(parse(data, label=label), path, default)
 
 
 # --------------------------------------------------------------------------------------------
@@ -349,12 +346,7 @@ def _remove_block_items(
 
 
 def remove_from_list(
-    data: bytes,
-    path: YamlPath,
-    predicate: Callable[[object], bool],
-    *,
-    prune: int = 0,
-    label: str = DEFAULT_LABEL,
+    data: bytes, path: YamlPath, predicate: ItemTest, *, prune: int = 0, label: str = DEFAULT_LABEL
 ) -> bytes:
     """Remove the list items at ``path`` for which ``predicate`` is true; then remove up to
     ``prune`` keys left without a value, going up from the list's own key."""
@@ -426,28 +418,13 @@ def _split_flow(inner: str) -> list[str] | None:
     """The items of a one-line flow list split at its top-level commas (quotes respected);
     None when an item is itself a list or mapping."""
     parts: list[str] = []
-    quote = ""
     current_start = 0
-    index = 0
-    while index < len(inner):
-        char = inner[index]
-        if quote:
-            if quote == '"' and char == "\\":
-                index += 2
-                continue
-            if char == quote:
-                if quote == "'" and inner.startswith("''", index):
-                    index += 2
-                    continue
-                quote = ""
-        elif char in "'\"":
-            quote = char
-        elif char in "[]{}":
+    for index, char in unquoted(inner, doubled_single_quote=True):
+        if char in "[]{}":
             return None
-        elif char == ",":
+        if char == ",":
             parts.append(inner[current_start:index])
             current_start = index + 1
-        index += 1
     parts.append(inner[current_start:])
     return parts
 

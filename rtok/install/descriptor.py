@@ -149,17 +149,9 @@ _COMMON_KEYS = {
     "siblings",
 }
 
+# The validator's names; the records it reads descriptors into are specs.py's.
 __all__ = [
-    "Borrower",
-    "DenyRule",
-    "Descriptor",
     "DescriptorError",
-    "Detection",
-    "DoctorFacts",
-    "FileSpec",
-    "HostLimits",
-    "Proof",
-    "RewriteFacts",
     "check_proofs",
     "hook_protocols",
     "host_limits",

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import rtok
-from rtok.install.descriptor import Descriptor
 from rtok.install.model import Action
+from rtok.install.specs import Descriptor
 
 SCOPE_TITLES = {
     "global": "global: for your user account",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from rtok.install.descriptor import Descriptor
 from rtok.install.model import Action, FileEdit, InstallContext
+from rtok.install.specs import Descriptor
 
 
 class Integrations(Protocol):

@@ -19,8 +19,9 @@ from functools import lru_cache
 from rtok import fileio
 from rtok.formats import dialects
 from rtok.formats.errors import FormatError
-from rtok.install.descriptor import Descriptor, DescriptorError, FileSpec, load_all
+from rtok.install.descriptor import DescriptorError, load_all
 from rtok.install.model import Action, FileEdit, InstallContext
+from rtok.install.specs import Descriptor, FileSpec
 from rtok.install.strategies import STRATEGIES, ScopeFiles, Strategy
 from rtok.install.targets import toml_hooks
 from rtok.install.targets.base import IntegrationError, Target

@@ -51,6 +51,11 @@ class Change:
         return self.effective or self.edits
 
     @property
+    def changes_nothing(self) -> bool:
+        """The same bytes (or still no file), and the same mode."""
+        return self.new == self.old and (self.old is None or self.mode == self.old_mode)
+
+    @property
     def action(self) -> str:
         if self.old is None:
             return "create"
@@ -268,19 +273,9 @@ def _plan_group(
         return
     _collect_notes(group, current, bool(accepted), parts.kept, parts.notes)
     missing, existing = missing_dirs(os.path.dirname(real))
-    mode = target_mode(old_mode, accepted or group)
-    # The file's change, to be filled in with the edits it is made of.
-    base = Change(
-        path=path,
-        real_path=real,
-        old=current,
-        new=new,
-        mode=mode,
-        edit=group[0],
-        old_mode=old_mode,
-        new_dirs=tuple(missing),
-    )
-    if not accepted or (new == current and (current is None or mode == old_mode)):
+    # The file's change, to be made of the accepted or the refused edits (_made_of).
+    base = change_of(path, real, current, new, old_mode, accepted or group, missing)
+    if not accepted or base.changes_nothing:
         parts.unchanged.extend(accepted)
         parts.in_place.extend(accepted)
     else:
@@ -293,6 +288,30 @@ def _plan_group(
         parts.declined.append(_made_of(replace(base, new=with_refused), refused, new))
     elif refused:
         parts.unchanged.extend(refused)
+
+
+def change_of(
+    path: str,
+    real_path: str,
+    old: bytes | None,
+    new: bytes | None,
+    old_mode: int | None,
+    edits: Sequence[FileEdit],
+    new_dirs: Sequence[str],
+) -> Change:
+    """The change `edits` make to one file (`path`, the file `real_path` it names), from
+    `old` to `new`: its mode afterwards is `target_mode(old_mode, edits)`."""
+    return Change(
+        path=path,
+        real_path=real_path,
+        old=old,
+        new=new,
+        mode=target_mode(old_mode, edits),
+        edit=edits[0],
+        edits=tuple(edits),
+        old_mode=old_mode,
+        new_dirs=tuple(new_dirs),
+    )
 
 
 def _split(

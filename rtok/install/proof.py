@@ -9,7 +9,7 @@ rtok/compiled/e2e_pins.py, never written a second time in the descriptor.
 from __future__ import annotations
 
 from rtok.compiled.e2e_pins import E2E_PINS
-from rtok.install.descriptor import Descriptor
+from rtok.install.specs import Descriptor
 
 
 def proof_facts(descriptor: Descriptor) -> dict[str, object]:

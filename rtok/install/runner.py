@@ -30,7 +30,6 @@ from rtok.install.context import build_context as build_context
 from rtok.install.context import check_project_root, configured_awareness
 from rtok.install.context import find_project_root as find_project_root
 from rtok.install.context import integrations as integrations
-from rtok.install.descriptor import Descriptor
 from rtok.install.locks import LockTimeoutError
 from rtok.install.model import AWARENESS_LEVELS, Action, FileEdit, InstallContext
 from rtok.install.options import (
@@ -42,6 +41,7 @@ from rtok.install.options import (
     InitOptions,
     UsageError,
 )
+from rtok.install.specs import Descriptor
 from rtok.integrity.records import RecordsError
 
 

@@ -7,11 +7,11 @@ import os
 from collections.abc import Mapping, Sequence
 
 from rtok.install import context, fsio
-from rtok.install.descriptor import Descriptor
 from rtok.install.model import FileEdit, InstallContext
 from rtok.install.options import InitOptions, UsageError
 from rtok.install.proof import proof_facts
 from rtok.install.report import shell_path, shown_path, shown_text
+from rtok.install.specs import Descriptor
 
 
 def _context(opts: InitOptions, scope: str) -> InstallContext:

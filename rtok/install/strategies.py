@@ -26,6 +26,9 @@ __all__ = ["STRATEGIES", "ScopeFiles", "Strategy"]
 
 KeyTypes = Mapping[str, tuple[type, ...]]
 
+# file format -> the dialect of the host's parser an entry editing it gets by default
+DEFAULT_DIALECTS = {"json": "jsonc", "toml": "toml", "yaml": "yaml"}
+
 
 @dataclass(frozen=True)
 class ScopeFiles:
@@ -56,7 +59,6 @@ class Strategy:
     optional: KeyTypes  # keys it may give, with their types
     build: Builder
     check: ValueCheck = _no_check  # value checks beyond the types
-    dialect: str = ""  # the host's dialect when the entry gives none ("" = rtok owns it)
     file_format: str = ""  # json | toml | yaml | md: the format rtok edits in the file;
     # "" for a file rtok owns whole
     awareness: bool = False  # only tells the agent about rtok (skipped by --hook-only)
@@ -67,9 +69,13 @@ class Strategy:
     # has that path ({scope} and {value} filled in).
     refers: tuple[str, str] = ("", "")
     keys: frozenset[str] = field(init=False)
+    # The host's dialect when the entry gives none: its format's (`DEFAULT_DIALECTS`), ""
+    # for a Markdown file and for one rtok owns whole.
+    dialect: str = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "keys", frozenset(self.required) | frozenset(self.optional))
+        object.__setattr__(self, "dialect", DEFAULT_DIALECTS.get(self.file_format, ""))
 
 
 def _single(build: Callable[[Target, Action], FileEdit]) -> Builder:
@@ -148,7 +154,6 @@ STRATEGIES: dict[str, Strategy] = {
             {"container": (list,), "matcher": (str,)},
             {"timeout": _NUMBER, "handler": (dict,), "skeleton": (dict,)},
             _single(json_hooks.json_hook_group),
-            dialect="jsonc",
             file_format="json",
             hook_file=True,
         ),
@@ -157,7 +162,6 @@ STRATEGIES: dict[str, Strategy] = {
             {"container": (list,), "command_key": (str,), "entry": (dict,)},
             {"skeleton": (dict,)},
             _single(json_hooks.json_hook_flat),
-            dialect="jsonc",
             file_format="json",
         ),
         Strategy(
@@ -165,7 +169,6 @@ STRATEGIES: dict[str, Strategy] = {
             {"key": (str,), "event": (str,), "matcher": (str,)},
             {"timeout": _NUMBER},
             _single(json_hooks.json_named_hooks),
-            dialect="jsonc",
             file_format="json",
         ),
         Strategy(
@@ -173,7 +176,6 @@ STRATEGIES: dict[str, Strategy] = {
             {"array": (str,), "fields": (dict,)},
             {},
             _single(toml_hooks.toml_hook_table),
-            dialect="toml",
             file_format="toml",
         ),
         Strategy(
@@ -181,7 +183,6 @@ STRATEGIES: dict[str, Strategy] = {
             {"container": (list,), "matcher": (str,)},
             {"timeout": _NUMBER},
             _single(toml_hooks.toml_hook_group),
-            dialect="toml",
             file_format="toml",
             hook_file=True,
         ),
@@ -190,7 +191,6 @@ STRATEGIES: dict[str, Strategy] = {
             {"keys": (list,), "item": (str,)},
             {},
             _single(yaml_items.yaml_list_item),
-            dialect="yaml",
             file_format="yaml",
         ),
         Strategy(
@@ -236,7 +236,6 @@ STRATEGIES: dict[str, Strategy] = {
             {"hooks_file": (str,)},
             {},
             _codex_trust,
-            dialect="toml",
             file_format="toml",
             refers=(
                 "hooks_file",

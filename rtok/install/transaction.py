@@ -28,7 +28,7 @@ from rtok.install import fsio, origins, state
 from rtok.install.backups import BackupRun
 from rtok.install.locks import locked
 from rtok.install.model import Action, FileEdit
-from rtok.install.planner import Change, Plan, missing_dirs, target_mode
+from rtok.install.planner import Change, Plan, change_of, missing_dirs, target_mode
 from rtok.integrity.records import (
     ArtifactRecord,
     forget_artifacts,
@@ -138,26 +138,17 @@ def _recheck_in_place(
     if origin_table is not None:
         new = origins.restore(origin_table, real_path, current, new)
     old_mode = None if current is None else os.stat(real_path).st_mode & 0o7777
-    mode = target_mode(old_mode, edits)
-    if new == current and (current is None or mode == old_mode):
-        return None
     path = os.path.abspath(edits[0].path)
+    new_dirs = _missing_dirs(os.path.dirname(real_path))
+    change = change_of(path, real_path, current, new, old_mode, edits, new_dirs)
+    if change.changes_nothing:
+        return None
     if strict:
         raise StaleTargetError(
             f"{path}: changed after the preview was shown; nothing was written, run the "
             "command again to see the new changes"
         )
-    return Change(
-        path=path,
-        real_path=real_path,
-        old=current,
-        new=new,
-        mode=mode,
-        edit=edits[0],
-        edits=tuple(edits),
-        old_mode=old_mode,
-        new_dirs=tuple(_missing_dirs(os.path.dirname(real_path))),
-    )
+    return change
 
 
 def _missing_dirs(directory: str) -> list[str]:
@@ -509,7 +500,6 @@ def _new_records(
     plan: Plan, applied: Sequence[Change], project_root: str | None
 ) -> list[ArtifactRecord]:
     """A record of each install edit's owned bytes, except those already recorded."""
-    from rtok import __version__
 
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     # What each edit's file holds now: the new bytes of a change, the current bytes of
@@ -533,16 +523,12 @@ def _new_records(
         digest = sha256_hex(owned)
         if (os.path.abspath(edit.path), edit.kind, edit.agent, digest) in known:
             continue
-        records.append(
-            ArtifactRecord(
-                path=edit.path,
-                agent=edit.agent,
-                scope=edit.scope,
-                project_root=project_root,
-                kind=edit.kind,
-                sha256=digest,
-                rtok_version=__version__,
-                time=stamp,
-            )
-        )
+        records.append(_record_of(edit, project_root, digest, stamp))
     return records
+
+
+def _record_of(edit: FileEdit, project_root: str | None, digest: str, stamp: str) -> ArtifactRecord:
+    """The integrity record of rtok's bytes that `edit` wrote (`digest`: their SHA-256), by
+    this version of rtok."""
+    edited = {"path": edit.path, "agent": edit.agent, "scope": edit.scope, "kind": edit.kind}
+    return ArtifactRecord(project_root=project_root, sha256=digest, time=stamp, **edited)

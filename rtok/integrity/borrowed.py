@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from rtok.hooks.descriptors import fill_sample
 from rtok.hooks.types import JsonObject, JsonValue
-from rtok.install.descriptor import Borrower, Descriptor
+from rtok.install.specs import Borrower, Descriptor
 from rtok.integrity import installed
 
 SAMPLE_COMMAND = "git status"

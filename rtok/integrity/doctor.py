@@ -29,12 +29,13 @@ from rtok._fast import launcher
 from rtok.compiled.rewrite_hosts import DEFAULT as REWRITE_DEFAULT
 from rtok.fileio import sha256_hex
 from rtok.hooks.types import HookProtocol, JsonObject, JsonValue, PayloadShape
-from rtok.install.descriptor import DoctorFacts, FileSpec
+from rtok.install.specs import DoctorFacts, FileSpec
 from rtok.integrity import installed, reach
 from rtok.integrity.check import FAIL, PASS, SKIP, WARN, Check
 from rtok.integrity.codex_trust import check_codex_trust, runs_rtok_hook
 from rtok.integrity.codex_trust import codex_hook_hash as codex_hook_hash
 from rtok.integrity.manifest import is_stock_artifact
+from rtok.integrity.process import run_captured
 from rtok.integrity.records import ArtifactRecord, load_records
 from rtok.integrity.verify import (
     candidate_strings,
@@ -223,15 +224,12 @@ def run_hook_command(
 ) -> tuple[int | None, str, str]:
     """Run the registered command as the agent does: `/bin/sh -c`, payload on stdin."""
     try:
-        done = subprocess.run(
+        done = run_captured(
             ["/bin/sh", "-c", command],
-            input=json.dumps(payload),
-            capture_output=True,
-            text=True,
+            HOOK_TIMEOUT_S,
             cwd=cwd,
-            env=dict(env),
-            timeout=HOOK_TIMEOUT_S,
-            check=False,
+            env=env,
+            stdin_text=json.dumps(payload),
         )
     except subprocess.TimeoutExpired:
         return None, "", f"no answer within {HOOK_TIMEOUT_S:.0f}s"
@@ -526,15 +524,8 @@ def _run_rewrite(
     binary: str, command: str, cwd: str, env: Mapping[str, str], options: Sequence[str] = ()
 ) -> tuple[int | None, str, str]:
     try:
-        done = subprocess.run(
-            [binary, "rewrite", *options, "--", command],
-            capture_output=True,
-            text=True,
-            cwd=cwd,
-            env=dict(env),
-            timeout=HOOK_TIMEOUT_S,
-            stdin=subprocess.DEVNULL,
-            check=False,
+        done = run_captured(
+            [binary, "rewrite", *options, "--", command], HOOK_TIMEOUT_S, cwd=cwd, env=env
         )
     except subprocess.TimeoutExpired:
         return None, "", f"no answer within {HOOK_TIMEOUT_S:.0f}s"
@@ -550,32 +541,16 @@ def _plugin_rewrites(
     with tempfile.TemporaryDirectory(prefix="rtok-doctor-") as tmp:
         cwd = os.path.realpath(tmp)
         code, out, err = _run_rewrite(binary, REWRITE_SAMPLE, cwd, env)
-        if code in (0, 3) and REWRITE_SAMPLE in out and "rtok" in out:
-            checks.append(
-                Check(
-                    agent,
-                    scope,
-                    "rewrite",
-                    PASS,
-                    f"`{binary} rewrite` rewrites `{REWRITE_SAMPLE}` (exit {code})",
-                    command=binary,
-                    reply=_clip(out),
-                )
-            )
-        else:
-            checks.append(
-                Check(
-                    agent,
-                    scope,
-                    "rewrite",
-                    FAIL,
-                    f"`{binary} rewrite {REWRITE_SAMPLE}` gave exit {code}: "
-                    f"{_clip(err or out) or 'no output'}",
-                    fix,
-                    binary,
-                    out,
-                )
-            )
+        ok = code in (0, 3) and REWRITE_SAMPLE in out and "rtok" in out
+        message = (
+            f"`{binary} rewrite` rewrites `{REWRITE_SAMPLE}` (exit {code})"
+            if ok
+            else f"`{binary} rewrite {REWRITE_SAMPLE}` gave exit {code}: "
+            f"{_clip(err or out) or 'no output'}"
+        )
+        checks.append(
+            _answer_check(agent, scope, "rewrite", ok, message, fix, binary, out, _clip(out))
+        )
         # As the plugins call it: they name the rtok to put into the command.
         code, out, err = _run_rewrite(binary, reach.PROBE, cwd, env, ("--rtok-bin", binary))
         checks.append(
@@ -586,26 +561,28 @@ def _plugin_rewrites(
                 reach.through_reply(out if code in (0, 3) else "", cwd, env),
             )
         )
-        code, out, err = _run_rewrite(binary, PLUGIN_PASSTHROUGH, cwd, env)
-        ok = code == 1 and not out.strip()
-        message = (
-            f"`{PLUGIN_PASSTHROUGH}` is left alone (exit 1)"
-            if ok
-            else f"`{PLUGIN_PASSTHROUGH}` gave exit {code}, {_clip(out)!r}"
-        )
-        checks.append(_answer_check(agent, scope, "passthrough", ok, message, fix, binary, out))
+        code, out, _err = _run_rewrite(binary, PLUGIN_PASSTHROUGH, cwd, env)
+        what = f"`{PLUGIN_PASSTHROUGH}`"
+        left_alone = _left_alone(code, out, 1, what, what)
+        checks.append(_answer_check(agent, scope, "passthrough", *left_alone, fix, binary, out))
     with deny_sandbox(REWRITE_PERMISSION_SOURCE, env) as sandbox:
         assert sandbox is not None
         cwd, sandbox_env = sandbox
-        code, out, err = _run_rewrite(binary, DENY_SAMPLE, cwd, sandbox_env)
-        ok = code == 2 and not out.strip()
-        message = (
-            f"a command your {_permission_rules_owner()} rules deny is left alone (exit 2)"
-            if ok
-            else f"a denied command gave exit {code}, {_clip(out)!r}"
-        )
-        checks.append(_answer_check(agent, scope, "deny", ok, message, fix, binary, out))
+        code, out, _err = _run_rewrite(binary, DENY_SAMPLE, cwd, sandbox_env)
+        denied = f"a command your {_permission_rules_owner()} rules deny"
+        left_alone = _left_alone(code, out, 2, denied, "a denied command")
+        checks.append(_answer_check(agent, scope, "deny", *left_alone, fix, binary, out))
     return checks
+
+
+def _left_alone(
+    code: int | None, out: str, expected: int, sample: str, short: str
+) -> tuple[bool, str]:
+    """Whether `rtok rewrite` left a sample alone (exit `expected`, nothing on stdout), and
+    the message that says so or what it did instead."""
+    if code == expected and not out.strip():
+        return True, f"{sample} is left alone (exit {expected})"
+    return False, f"{short} gave exit {code}, {_clip(out)!r}"
 
 
 def _permission_rules_owner() -> str:
@@ -625,10 +602,12 @@ def _answer_check(
     fix: str,
     binary: str,
     out: str,
+    passed_reply: str | None = None,
 ) -> Check:
-    """PASS, or FAIL with the fix and the reply, for one sample `rtok rewrite` answered."""
+    """PASS (with `passed_reply`, when the check shows one), or FAIL with the fix and the
+    reply, for one sample `rtok rewrite` answered."""
     if ok:
-        return Check(agent, scope, sample, PASS, message, command=binary)
+        return Check(agent, scope, sample, PASS, message, command=binary, reply=passed_reply)
     return Check(agent, scope, sample, FAIL, message, fix, binary, out)
 
 

@@ -14,8 +14,8 @@ from functools import lru_cache
 from rtok import paths
 from rtok.install import integrations
 from rtok.install.context import resolve_rtok_bin
-from rtok.install.descriptor import Descriptor
 from rtok.install.model import FileEdit, InstallContext
+from rtok.install.specs import Descriptor
 
 WHOLE_FILE_KINDS = frozenset({"whole_file", "awareness_file"})
 

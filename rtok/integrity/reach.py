@@ -16,6 +16,7 @@ import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rtok.integrity.process import run_captured
 from rtok.integrity.verify import json_strings
 
 PROBE = "rtok expand --list"
@@ -49,16 +50,7 @@ def command_in_reply(reply: str) -> str | None:
 def shell_runs(command: str, cwd: str, env: Mapping[str, str]) -> tuple[bool, str]:
     """Does `/bin/sh -c command` exit 0 here? (ok, what it said when not)."""
     try:
-        done = subprocess.run(
-            ["/bin/sh", "-c", command],
-            capture_output=True,
-            text=True,
-            cwd=cwd,
-            env=dict(env),
-            timeout=_TIMEOUT_S,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
+        done = run_captured(["/bin/sh", "-c", command], _TIMEOUT_S, cwd=cwd, env=env)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, str(exc)
     if done.returncode == 0:

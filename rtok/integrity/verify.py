@@ -27,6 +27,7 @@ from rtok.install.model import FileEdit
 from rtok.integrity import installed
 from rtok.integrity.codex_trust import check_codex_trust
 from rtok.integrity.manifest import is_stock_artifact
+from rtok.integrity.process import run_captured
 from rtok.integrity.records import ArtifactRecord, load_records
 from rtok.invocation import rtok_command
 
@@ -332,6 +333,27 @@ def merge_unreadable(
     return merged, rest
 
 
+def _install_finding(
+    check: str,
+    status: str,
+    level: str,
+    install: tuple[str, str, str | None],
+    message: str,
+    **details: Any,
+) -> Finding:
+    """A finding about one agent's install in one scope (agent, scope, project root); its
+    fix is installing again unless `details` names another."""
+    agent, scope, root = install
+    details.setdefault("fix", init_fix(agent, scope, root))
+    details.update(agent=agent, scope=scope, project_root=root)
+    return Finding(check, status, level, message, **details)
+
+
+def _edit_of(edit: FileEdit) -> dict[str, Any]:
+    """The fields of a finding that name the file edit it is about."""
+    return {"kind": edit.kind, "path": edit.path}
+
+
 def check_partial(records: Sequence[ArtifactRecord]) -> list[Finding]:
     """An install whose hook, plugin or trust part was declined (it needed consent) while
     the rest was written: the agent is told about rtok but never calls it."""
@@ -353,22 +375,14 @@ def check_partial(records: Sequence[ArtifactRecord]) -> list[Finding]:
         for edit in missing:
             if (os.path.abspath(edit.path), edit.kind) in recorded:
                 continue  # its own record reports it (missing or tampered)
+            message = (
+                f"{agent} ({scope}): partial install, not done: {edit.description} "
+                f"in {edit.path} (it needed your consent); the agent does not call rtok "
+                "until it is"
+            )
             findings.append(
-                Finding(
-                    check="artifact",
-                    status="partial",
-                    level=FAIL,
-                    agent=agent,
-                    scope=scope,
-                    kind=edit.kind,
-                    path=edit.path,
-                    project_root=root,
-                    fix=init_fix(agent, scope, root),
-                    message=(
-                        f"{agent} ({scope}): partial install, not done: {edit.description} "
-                        f"in {edit.path} (it needed your consent); the agent does not "
-                        "call rtok until it is"
-                    ),
+                _install_finding(
+                    "artifact", "partial", FAIL, (agent, scope, root), message, **_edit_of(edit)
                 )
             )
     return findings
@@ -404,24 +418,21 @@ def find_unrecorded(
                 data = fileio.read_if_readable(edit.path)
                 if data is None or not _holds_rtok_bytes(edit, data):
                     continue
-                findings.append(
-                    Finding(
-                        check="artifact",
-                        status="no_baseline",
-                        level=WARN,
-                        agent=name,
-                        scope=scope,
-                        kind=edit.kind,
-                        path=edit.path,
-                        project_root=root,
-                        actual_sha256=sha256_hex(_owned_or_all(edit, data)),
-                        fix=_reinstall_fix(name, scope, root),
-                        message=(
-                            f"{name} ({scope}) {edit.kind} {edit.path}: rtok's bytes are "
-                            "there but no record covers them"
-                        ),
-                    )
+                message = (
+                    f"{name} ({scope}) {edit.kind} {edit.path}: rtok's bytes are there but "
+                    "no record covers them"
                 )
+                finding = _install_finding(
+                    "artifact",
+                    "no_baseline",
+                    WARN,
+                    (name, scope, root),
+                    message,
+                    actual_sha256=sha256_hex(_owned_or_all(edit, data)),
+                    fix=_reinstall_fix(name, scope, root),
+                    **_edit_of(edit),
+                )
+                findings.append(finding)
     return findings
 
 
@@ -516,14 +527,7 @@ def _version_of(
         return cache[binary]
     result: tuple[str | None, str | None]
     try:
-        run = subprocess.run(
-            [binary, "--version"],
-            capture_output=True,
-            text=True,
-            timeout=VERSION_TIMEOUT_S,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
+        run = run_captured([binary, "--version"], VERSION_TIMEOUT_S)
         match = re.search(r"rtok (\S+)", run.stdout)
         if run.returncode != 0 or match is None:
             detail = (run.stderr or run.stdout).strip().splitlines()
@@ -632,16 +636,10 @@ def check_hook_commands(records: Sequence[ArtifactRecord]) -> list[Finding]:
         wanted = max((r.rtok_version for r in group), key=_version_sort_key, default=__version__)
         if not bins:
             if has_entry and readable:
+                message = f"{agent} ({scope}): no absolute rtok path in its hook entry"
                 findings.append(
-                    Finding(
-                        check="hook_command",
-                        status="no_command",
-                        level=FAIL,
-                        agent=agent,
-                        scope=scope,
-                        project_root=root,
-                        fix=init_fix(agent, scope, root),
-                        message=f"{agent} ({scope}): no absolute rtok path in its hook entry",
+                    _install_finding(
+                        "hook_command", "no_command", FAIL, (agent, scope, root), message
                     )
                 )
             continue

@@ -118,19 +118,10 @@ class Shortener:
         if len(shorter.encode("utf-8", "surrogatepass")) >= len(raw):
             return None
         try:
-            from rtok.store.ledger import record
+            from rtok.store.ledger import Row, write
 
-            record(
-                ref,
-                "mcp",
-                "mcp",
-                len(raw),
-                len(shorter.encode("utf-8", "surrogatepass")),
-                0,
-                None,
-                self.cwd,
-                entry_id,
-            )
+            shown = len(shorter.encode("utf-8", "surrogatepass"))
+            write(Row(ref, "mcp", "mcp", len(raw), shown, 0, None, self.cwd), entry_id)
         except Exception:
             pass
         return shorter

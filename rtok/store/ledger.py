@@ -149,35 +149,50 @@ class Row:
         )
 
 
+# A row's own fields, in the order of a pending line (which ends with the archive id; a
+# line written before schema 2 stops after `project`), all of them columns of `runs`.
+_ROW_COLUMNS = (
+    "time",
+    "command",
+    "family",
+    "source",
+    "raw_bytes",
+    "shown_bytes",
+    "exec_ms",
+    "exit_code",
+    "project",
+    "agent",
+    "session",
+    "cap_chars",
+)
+# The columns an insert fills: the row's fields and what is worked out when it is written.
+_INSERT_COLUMNS = (
+    *_ROW_COLUMNS,
+    "archive_id",
+    "raw_tokens",
+    "shown_tokens",
+    "cf_bytes",
+    "cf_tokens",
+)
+_INSERT = (
+    f"INSERT INTO {{schema}}.runs ({', '.join(_INSERT_COLUMNS)})"
+    f" VALUES ({', '.join(':' + name for name in _INSERT_COLUMNS)})"
+)
+
+
 def insert(conn: sqlite3.Connection, schema: str, row: Row, archive_id: str | None) -> None:
     """Add `row` and drop rows past the retention and the row cap, inside the caller's
     transaction."""
+    values = {name: getattr(row, name) for name in _ROW_COLUMNS}
     cf_bytes = row.cf_bytes
-    cursor = conn.execute(
-        f"INSERT INTO {schema}.runs (time, command, family, source, raw_bytes, shown_bytes,"
-        " raw_tokens, shown_tokens, exec_ms, exit_code, project, archive_id, agent, session,"
-        " cap_chars, cf_bytes, cf_tokens)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            row.time,
-            row.command,
-            row.family,
-            row.source,
-            row.raw_bytes,
-            row.shown_bytes,
-            estimate_tokens(row.raw_bytes),
-            estimate_tokens(row.shown_bytes),
-            row.exec_ms,
-            row.exit_code,
-            row.project,
-            archive_id,
-            row.agent,
-            row.session,
-            row.cap_chars,
-            cf_bytes,
-            estimate_tokens(cf_bytes),
-        ),
+    values.update(
+        archive_id=archive_id,
+        raw_tokens=estimate_tokens(row.raw_bytes),
+        shown_tokens=estimate_tokens(row.shown_bytes),
+        cf_bytes=cf_bytes,
+        cf_tokens=estimate_tokens(cf_bytes),
     )
+    cursor = conn.execute(_INSERT.format(schema=schema), values)
     conn.execute(
         f"DELETE FROM {schema}.runs WHERE time < ? OR id <= ?",
         (row.time - RETENTION_DAYS * 86400, int(cursor.lastrowid or 0) - MAX_ROWS),
@@ -210,27 +225,8 @@ def append_pending(row: Row, archive_id: str | None = None) -> None:
     """Queue `row` for the database without opening it (one write of one line)."""
     from rtok._fast import fastjson
 
-    line = (
-        fastjson.dumps(
-            [
-                row.time,
-                row.command,
-                row.family,
-                row.source,
-                row.raw_bytes,
-                row.shown_bytes,
-                row.exec_ms,
-                row.exit_code,
-                row.project,
-                row.agent,
-                row.session,
-                row.cap_chars,
-                archive_id,
-            ],
-            separators=(",", ":"),
-        )
-        + "\n"
-    )
+    fields = [getattr(row, name) for name in _ROW_COLUMNS]
+    line = fastjson.dumps([*fields, archive_id], separators=(",", ":")) + "\n"
     path = paths.ledger_pending()
     paths.private_dir(os.path.dirname(path))
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
@@ -315,24 +311,6 @@ def done_with(claimed: str | None) -> None:
             os.unlink(claimed)
         except OSError:
             pass
-
-
-def record(
-    command: str,
-    family: str,
-    source: str,
-    raw_bytes: int,
-    shown_bytes: int,
-    exec_ms: int,
-    exit_code: int | None,
-    project: str,
-    archive_id: str | None,
-    now: float | None = None,
-) -> None:
-    write(
-        Row(command, family, source, raw_bytes, shown_bytes, exec_ms, exit_code, project, now),
-        archive_id,
-    )
 
 
 def add_reread(

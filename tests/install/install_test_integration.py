@@ -7,8 +7,9 @@ import os
 
 from install_engine_edits import settings_edit, whole_file_edit
 
-from rtok.install.descriptor import Descriptor, parse
+from rtok.install.descriptor import parse
 from rtok.install.model import Action, FileEdit, InstallContext
+from rtok.install.specs import Descriptor
 
 # A real descriptor (its files are not used: edits_for below builds the edits itself).
 TEST_DESCRIPTOR = parse(

@@ -28,7 +28,7 @@ from agent_harness import (
 from rtok.formats import dialects, jsonc, tomltext, yamltext
 from rtok.formats.errors import FormatError
 from rtok.install import integrations
-from rtok.install.descriptor import FileSpec
+from rtok.install.specs import FileSpec
 
 AGENT_SCOPES = list(agent_scopes())
 # A fixture that is not a valid file of that kind: install must refuse it (tested below).

@@ -10,7 +10,8 @@ import pytest
 
 from rtok import build
 from rtok.install import integrations
-from rtok.install.descriptor import DescriptorError, Proof, check_proofs
+from rtok.install.descriptor import DescriptorError, check_proofs
+from rtok.install.specs import Proof
 from rtok_testing import run_rtok
 
 

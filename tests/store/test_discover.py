@@ -189,7 +189,7 @@ def test_discover_never_reports_a_rewritten_call_as_missed(
     project = tmp_path / "proj"
     project.mkdir()
     _scenario(isolated_home, project)
-    ledger.record("cargo build", "cargo", "run", 40_000, 4_000, 1, 0, str(project), None)
+    ledger.write(ledger.Row("cargo build", "cargo", "run", 40_000, 4_000, 1, 0, str(project)))
     result = run_rtok(["discover", "--json"])
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)

@@ -160,7 +160,7 @@ def test_version_1_ledger_is_upgraded_in_place() -> None:
     assert totals["uncapped_runs"] == 2
     # New rows go in beside the old ones, and an expand of an old entry is booked.
     assert ledger.add_reread("abcdef123456", 100, None)
-    ledger.record("git status", "git", "run", 800, 200, 1, 0, "/p", None)
+    ledger.write(ledger.Row("git status", "git", "run", 800, 200, 1, 0, "/p"))
     assert [r["reread_bytes"] for r in _rows()] == [100, 0, 0]
 
 
@@ -240,7 +240,7 @@ def test_corrupt_ledger_never_blocks_a_run() -> None:
 
 
 def test_locked_ledger_never_blocks_a_run() -> None:
-    ledger.record("x", "x", "run", 4, 4, 1, 0, "/p", None)
+    ledger.write(ledger.Row("x", "x", "run", 4, 4, 1, 0, "/p"))
     holder = sqlite3.connect(paths.ledger_db(), isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     holder.execute(
@@ -261,7 +261,7 @@ def test_locked_ledger_never_blocks_a_run() -> None:
 
 
 def test_row_cap_holds_under_100k_runs() -> None:
-    ledger.record("first", "git", "run", 4, 4, 1, 0, "/p", None)
+    ledger.write(ledger.Row("first", "git", "run", 4, 4, 1, 0, "/p"))
     conn = ledger.open_ledger()
     sizes = []
     try:

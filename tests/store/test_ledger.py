@@ -15,7 +15,7 @@ from rtok_testing import run_rtok
 
 
 def _row(project: str, family: str, raw: int, shown: int, now: float | None = None) -> None:
-    ledger.record(f"{family} x", family, "run", raw, shown, 5, 0, project, None, now=now)
+    ledger.write(ledger.Row(f"{family} x", family, "run", raw, shown, 5, 0, project, now))
 
 
 def test_estimated_tokens_round_up() -> None:

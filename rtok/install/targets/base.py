@@ -79,53 +79,72 @@ def add_or_remove(action: Action) -> str:
     return "add" if action == "install" else "remove"
 
 
+RemovalNote = Callable[[bytes | None], str | None]
+
+
+@dataclass(frozen=True)
+class PartTransforms:
+    """What an edit does to rtok's part of one file: `install` puts it in, `uninstall` takes
+    it out, `owned` gives the bytes that are rtok's (what the integrity records hash), and
+    `removal_note` says what an uninstall took out beyond rtok's exact bytes."""
+
+    install: Transform
+    uninstall: Transform
+    owned: Transform
+    removal_note: RemovalNote | None = None
+
+    @classmethod
+    def removing(
+        cls,
+        target: Target,
+        install: Transform,
+        remove: Callable[[bytes], bytes],
+        owned: Transform,
+        removal_note: RemovalNote | None = None,
+    ) -> PartTransforms:
+        """The transforms whose uninstall is `removing(remove, target)`."""
+        return cls(install, removing(remove, target), owned, removal_note)
+
+
 def part_edit(
     target: Target,
     action: Action,
+    transforms: PartTransforms,
     *,
     kind: EditKind,
-    install: Transform,
-    uninstall: Transform,
-    owned: Transform,
     description: str,
     consent: bool = False,
-    removal_note: Callable[[bytes | None], str | None] | None = None,
+    mode: int | None = None,
+    kept_note: RemovalNote | None = None,
 ) -> FileEdit:
     """The edit of rtok's part of one file: `install` or `uninstall` by `action` (the
-    removal note only on an uninstall)."""
+    removal note only on an uninstall; `mode`, for a file rtok creates, only on an install)."""
+    installing = action == "install"
     return FileEdit(
         path=target.path,
         agent=target.agent,
         scope=target.edit_scope,
         kind=kind,
-        transform=install if action == "install" else uninstall,
+        transform=transforms.install if installing else transforms.uninstall,
+        mode=mode if installing else None,
         needs_consent=consent,
-        owned_bytes=owned,
+        owned_bytes=transforms.owned,
         description=description,
-        removal_note=removal_note if action == "uninstall" else None,
+        kept_note=kept_note,
+        removal_note=None if installing else transforms.removal_note,
     )
 
 
 def settings_entry_edit(
-    target: Target,
-    action: Action,
-    *,
-    install: Transform,
-    uninstall: Transform,
-    owned: Transform,
-    what: str,
-    removal_note: Callable[[bytes | None], str | None] | None = None,
+    target: Target, action: Action, transforms: PartTransforms, what: str
 ) -> FileEdit:
     """The edit of rtok's entry in a settings file, described as "add WHAT" or "remove WHAT";
     changing a file the user already has asks first (`needs_consent`)."""
     return part_edit(
         target,
         action,
+        transforms,
         kind="settings_entry",
-        install=install,
-        uninstall=uninstall,
-        owned=owned,
         consent=needs_consent(target, action),
         description=f"{add_or_remove(action)} {what}",
-        removal_note=removal_note,
     )

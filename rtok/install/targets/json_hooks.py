@@ -18,7 +18,12 @@ import json
 
 from rtok.formats import jsonc
 from rtok.install.model import Action, FileEdit
-from rtok.install.targets.base import Target, hand_edited_note, settings_entry_edit
+from rtok.install.targets.base import (
+    PartTransforms,
+    Target,
+    hand_edited_note,
+    settings_entry_edit,
+)
 from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
 
 JsonPath = tuple[str | int, ...]
@@ -147,14 +152,11 @@ def _remove_owned(
 
 
 def _entries_edit(
-    target: Target,
-    action: Action,
-    desired: dict[str, object],
-    command_key: str,
-    grouped: bool,
-    what: str,
+    target: Target, action: Action, desired: dict[str, object], command_key: str, grouped: bool
 ) -> FileEdit:
     container = _container(target)
+    matcher = f" (matcher {target.option('matcher')})" if grouped else ""
+    what = f"rtok's {'.'.join(str(step) for step in container)} hook{matcher}"
 
     def is_current(data: bytes | None) -> bool:
         items = jsonc.get(data, container, None, label=target.path) if data else None
@@ -198,15 +200,8 @@ def _entries_edit(
             return None
         return json.dumps([items[i] for i in whole], sort_keys=True).encode("utf-8")
 
-    return settings_entry_edit(
-        target,
-        action,
-        install=install,
-        uninstall=uninstall,
-        owned=owned,
-        what=what,
-        removal_note=removal_note,
-    )
+    transforms = PartTransforms(install, uninstall, owned, removal_note)
+    return settings_entry_edit(target, action, transforms, what)
 
 
 def _remove_entries(
@@ -223,15 +218,7 @@ def _remove_entries(
 
 
 def json_hook_group(target: Target, action: Action) -> FileEdit:
-    container = ".".join(str(step) for step in _container(target))
-    return _entries_edit(
-        target,
-        action,
-        desired_group(target),
-        "command",
-        True,
-        f"rtok's {container} hook (matcher {target.option('matcher')})",
-    )
+    return _entries_edit(target, action, desired_group(target), "command", grouped=True)
 
 
 def json_hook_flat(target: Target, action: Action) -> FileEdit:
@@ -242,15 +229,7 @@ def json_hook_flat(target: Target, action: Action) -> FileEdit:
     desired: dict[str, object] = {k: v for k, v in entry.items() if k == "type"}
     desired[command_key] = target.command
     desired.update((k, v) for k, v in entry.items() if k != "type")
-    container = ".".join(str(step) for step in _container(target))
-    return _entries_edit(
-        target,
-        action,
-        desired,
-        command_key,
-        False,
-        f"rtok's {container} hook",
-    )
+    return _entries_edit(target, action, desired, command_key, grouped=False)
 
 
 def named_group_value(target: Target) -> dict[str, object]:
@@ -287,11 +266,5 @@ def json_named_hooks(target: Target, action: Action) -> FileEdit:
         value = jsonc.get(data, (key,), None, label=target.path) if data else None
         return None if value is None else json.dumps(value, sort_keys=True).encode("utf-8")
 
-    return settings_entry_edit(
-        target,
-        action,
-        install=install,
-        uninstall=uninstall,
-        owned=owned,
-        what=f"the {key!r} hook group",
-    )
+    transforms = PartTransforms(install, uninstall, owned)
+    return settings_entry_edit(target, action, transforms, f"the {key!r} hook group")

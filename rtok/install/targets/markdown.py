@@ -16,7 +16,7 @@ from dataclasses import replace
 from rtok.formats import markdown
 from rtok.install.model import Action, FileEdit
 from rtok.install.targets import artifacts
-from rtok.install.targets.base import Target, add_or_remove, part_edit, removing
+from rtok.install.targets.base import PartTransforms, Target, add_or_remove, part_edit
 from rtok.install.targets.whole_files import awareness_command, awareness_file, awareness_level
 
 
@@ -38,15 +38,9 @@ def awareness_block(target: Target, action: Action) -> FileEdit:
         found = markdown.get_block(data, begin=begin, end=end, label=target.path)
         return None if found is None else found.encode("utf-8")
 
-    return part_edit(
-        target,
-        action,
-        kind="awareness_block",
-        install=install,
-        uninstall=removing(remove, target),
-        owned=owned,
-        description=f"{add_or_remove(action)} rtok's marked awareness block",
-    )
+    transforms = PartTransforms.removing(target, install, remove, owned)
+    description = f"{add_or_remove(action)} rtok's marked awareness block"
+    return part_edit(target, action, transforms, kind="awareness_block", description=description)
 
 
 def reference_text(target: Target, awareness_path: str) -> str:
@@ -96,15 +90,9 @@ def reference_line(target: Target, action: Action, awareness_path: str) -> FileE
                 return (line + "\n").encode("utf-8")
         return None
 
-    return part_edit(
-        target,
-        action,
-        kind="reference_line",
-        install=install,
-        uninstall=removing(remove, target),
-        owned=owned,
-        description=f"{add_or_remove(action)} the line {reference}",
-    )
+    transforms = PartTransforms.removing(target, install, remove, owned)
+    description = f"{add_or_remove(action)} the line {reference}"
+    return part_edit(target, action, transforms, kind="reference_line", description=description)
 
 
 def rules_dir_or_file(target: Target, action: Action) -> FileEdit:

@@ -20,11 +20,11 @@ from rtok.install import fsio
 from rtok.install.model import Action, FileEdit
 from rtok.install.targets.base import (
     IntegrationError,
+    PartTransforms,
     Target,
     delete_if_created,
     hand_edited_note,
     part_edit,
-    removing,
     settings_entry_edit,
 )
 from rtok.install.targets.commands import is_edited_rtok_hook_command, is_rtok_hook_command
@@ -85,15 +85,8 @@ def toml_hook_table(target: Target, action: Action) -> FileEdit:
         ours = [e for e in entries if isinstance(e, dict) and owned_entry(e)]
         return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
 
-    return settings_entry_edit(
-        target,
-        action,
-        install=install,
-        uninstall=removing(remove, target),
-        owned=owned,
-        what=f"rtok's [[{array}]] entry",
-        removal_note=removal_note,
-    )
+    transforms = PartTransforms.removing(target, install, remove, owned, removal_note)
+    return settings_entry_edit(target, action, transforms, f"rtok's [[{array}]] entry")
 
 
 def _hook_table(fields: Mapping[str, object], command: str) -> dict[str, object]:
@@ -181,15 +174,9 @@ def toml_hook_group(target: Target, action: Action) -> FileEdit:
         ours = [e for e in entries(data) if isinstance(e, dict) and is_ours(e)]
         return json.dumps(ours, sort_keys=True).encode("utf-8") if ours else None
 
-    return settings_entry_edit(
-        target,
-        action,
-        install=install,
-        uninstall=removing(remove, target),
-        owned=owned,
-        what=f"rtok's [[{'.'.join(container)}]] hook (matcher {target.option('matcher')})",
-        removal_note=removal_note,
-    )
+    transforms = PartTransforms.removing(target, install, remove, owned, removal_note)
+    what = f"rtok's [[{'.'.join(container)}]] hook (matcher {target.option('matcher')})"
+    return settings_entry_edit(target, action, transforms, what)
 
 
 def read_document(data: bytes | None, path: str, keys: tuple[str, ...]) -> object:
@@ -323,10 +310,8 @@ def codex_trust(
     return part_edit(
         target,
         action,
+        PartTransforms(install, uninstall, owned),
         kind="trust_entry",
-        install=install,
-        uninstall=uninstall,
-        owned=owned,
         consent=action == "install",
         description=f"{verb} rtok's hook in {hooks_path}",
     )

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from rtok.install.model import Action, EditKind, FileEdit
 from rtok.install.targets import artifacts
-from rtok.install.targets.base import IntegrationError, Target
+from rtok.install.targets.base import IntegrationError, PartTransforms, Target, part_edit
 
 StockTest = Callable[[bytes], bool]
 
@@ -58,17 +58,16 @@ def _whole_file(
         return data
 
     verb = "write" if action == "install" else "delete"
-    return FileEdit(
-        path=target.path,
-        agent=target.agent,
-        scope=target.edit_scope,
+    # part_edit gives `mode` to an install only: an uninstall never changes the mode of a
+    # file it leaves in place.
+    return part_edit(
+        target,
+        action,
+        PartTransforms(install, uninstall, owned),
         kind=kind,
-        # An uninstall never changes the mode of a file it leaves in place.
-        transform=install if action == "install" else uninstall,
-        mode=mode if action == "install" else None,
-        owned_bytes=owned,
-        kept_note=kept_note,
         description=f"{verb} the {what}",
+        mode=mode,
+        kept_note=kept_note,
     )
 
 

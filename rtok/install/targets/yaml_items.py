@@ -4,7 +4,7 @@ through rtok.formats.yamltext so comments, anchors and the user's layout survive
 from __future__ import annotations
 
 from rtok.install.model import Action, FileEdit
-from rtok.install.targets.base import Target, removing, settings_entry_edit
+from rtok.install.targets.base import PartTransforms, Target, settings_entry_edit
 
 
 def _keys(target: Target) -> tuple[str, ...]:
@@ -36,11 +36,5 @@ def yaml_list_item(target: Target, action: Action) -> FileEdit:
     def owned(data: bytes | None) -> bytes | None:
         return item.encode("utf-8") if present(data) else None
 
-    return settings_entry_edit(
-        target,
-        action,
-        install=install,
-        uninstall=removing(remove, target),
-        owned=owned,
-        what=f"{item!r} in {'.'.join(keys)}",
-    )
+    transforms = PartTransforms.removing(target, install, remove, owned)
+    return settings_entry_edit(target, action, transforms, f"{item!r} in {'.'.join(keys)}")

@@ -60,26 +60,24 @@ RULE_KEYS = (
 )
 
 
-def _function(entry: tuple[str, str, tuple[str, ...]]) -> Any:
+def _function(table: dict[str, tuple[str, str, tuple[str, ...]]], source: str) -> Any:
+    """The function `table` registers for `source` (its module imported now), or None."""
+    entry = table.get(source)
+    if entry is None:
+        return None
     module = __import__(f"rtok.permissions.readers.{entry[0]}", fromlist=[entry[1]])
     return getattr(module, entry[1])
 
 
 def reader(source: str) -> Reader | None:
     """The rule reader of `source`, or None when it has none."""
-    entry = READERS.get(source)
-    if entry is None:
-        return None
-    found: Reader = _function(entry)
+    found: Reader | None = _function(READERS, source)
     return found
 
 
 def judge(source: str) -> Judge | None:
     """The command judge of `source`, or None when it has none."""
-    entry = JUDGES.get(source)
-    if entry is None:
-        return None
-    found: Judge = _function(entry)
+    found: Judge | None = _function(JUDGES, source)
     return found
 
 
