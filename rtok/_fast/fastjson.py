@@ -55,6 +55,19 @@ def loads(text: str | bytes) -> Any:
     return value
 
 
+def container(text: str) -> dict[str, Any] | list[Any] | None:
+    """The JSON object or array `text` is as a whole (whitespace around it aside); None
+    when it is not one (another value, several, or no JSON at all)."""
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "[{":
+        return None
+    try:
+        value = loads(stripped)
+    except ValueError:
+        return None
+    return value if isinstance(value, (dict, list)) else None
+
+
 def raw_decode(text: str, start: int = 0) -> tuple[Any, int]:
     """(value, end) of the first JSON value in `text` at or after `start` (leading
     whitespace skipped), like `json.JSONDecoder.raw_decode`."""

@@ -34,8 +34,12 @@ HOT_VERBS = ("hook", "rewrite", "run", "filter", "expand")
 # import system before the bundle is read (the bundle holds `rtok` and `rtok._fast` too).
 # The rest of the start is `preload.boot()`, compiled once into its cached bytecode: the
 # interpreter parses this line on every run (each statement here cost a hook tens of
-# thousands of instructions).
-BOOT = 'import sys;sys.path.insert(0,sys.argv[1]+"/rtok/_fast");import preload;preload.boot()'
+# thousands of instructions). The entry point is named here, not in the preloader, which
+# sits below every other rtok module.
+BOOT = (
+    'import sys;sys.path.insert(0,sys.argv[1]+"/rtok/_fast");import preload;preload.boot();'
+    "from rtok.cli.entry import main;sys.exit(main())"
+)
 
 
 def supported() -> bool:

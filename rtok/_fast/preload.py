@@ -115,8 +115,8 @@ def _forget(module: "_Module") -> None:
 
 def boot() -> None:
     """The launcher's start (rtok._fast.launcher.BOOT imported this module from its own
-    folder): the cycle collector off, sys.argv and sys.path as rtok's entry point expects
-    them, the verb's bundle preloaded, then the verb."""
+    folder, and runs rtok's entry point next): the cycle collector off, sys.argv and
+    sys.path as the entry point expects them, the verb's bundle preloaded."""
     import gc
 
     # It ran several times while the modules loaded (a quarter million instructions a
@@ -128,9 +128,6 @@ def boot() -> None:
     sys.path[0] = root
     sys.modules[SELF] = sys.modules[__name__]
     start()
-    from rtok.cli.entry import main
-
-    sys.exit(main())
 
 
 def bundle_path(launcher: str, verb: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import sys
 
-from rtok.cli.process import HOT_PATH_VERBS, flush_caches, stdout_to_devnull
+from rtok.cli.process import HOT_PATH_VERBS, flush_caches, flush_stdout, stdout_to_devnull
 
 # Verbs that end with os._exit once their output is flushed: interpreter teardown costs
 # a hook process a quarter of its life while the agent waits for it to exit. It is also
@@ -81,18 +81,9 @@ def _run_process(verb: str, module_name: str, func_name: str, rest: list[str]) -
         status = 0
     if verb in QUICK_EXIT_VERBS:
         _quick_exit(status)
-    _flush_stdout()
+    flush_stdout()
     flush_caches()
     return status
-
-
-def _flush_stdout() -> None:
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        stdout_to_devnull()
-    except (OSError, ValueError, AttributeError):
-        pass
 
 
 def _quick_exit(status: int) -> None:

@@ -163,11 +163,7 @@ def guard_stdout() -> None:
 
 
 def finish_stdout() -> None:
-    """Flush stdout before the interpreter does (a late EPIPE there would print a
-    warning and change the exit status)."""
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        reader_gone()
-    except (AttributeError, ValueError, OSError):
-        pass
+    """Flush stdout before the interpreter does; a reader that left is noted."""
+    from rtok.cli.process import flush_stdout
+
+    flush_stdout(reader_gone)

@@ -1,12 +1,17 @@
 """What the entry point and the typer application both need of the process: the hot-path
-verbs' table, writing the start-up caches once a verb has finished, and stdout pointed at
-/dev/null once its reader left. Stdlib only (hot path); a floor below `rtok.cli.entry`,
-`rtok.cli.app` and `rtok.cli.output`, so none of them imports another to reach these.
+verbs' table, writing the start-up caches once a verb has finished, flushing stdout, and
+stdout pointed at /dev/null once its reader left. Stdlib only (hot path); a floor below
+`rtok.cli.entry`, `rtok.cli.app` and `rtok.cli.output`, so none of them imports another to
+reach these.
 """
 
 from __future__ import annotations
 
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # verb -> (module, function). Each function takes the argument list after the verb and
 # returns an exit status. Keep the modules stdlib-only (see tests/test_hot_path_imports.py).
@@ -38,4 +43,15 @@ def stdout_to_devnull() -> None:
         os.dup2(devnull, 1)
         os.close(devnull)
     except OSError:
+        pass
+
+
+def flush_stdout(reader_gone: Callable[[], None] = stdout_to_devnull) -> None:
+    """Flush stdout now, before the interpreter does (a late EPIPE there would print a
+    warning and change the exit status); a reader that left gets `reader_gone()`."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        reader_gone()
+    except (AttributeError, ValueError, OSError):
         pass

@@ -7,16 +7,12 @@ from __future__ import annotations
 
 import json
 
+from rtok._fast import fastjson
+
 
 def compact_json(text: str, max_items: int, max_string: int) -> list[str] | None:
-    stripped = text.strip()
-    if not stripped or stripped[0] not in "[{":
-        return None
-    try:
-        value = json.loads(stripped)
-    except ValueError:
-        return None
-    if not isinstance(value, (dict, list)):
+    value = fastjson.container(text)
+    if value is None:
         return None
     if isinstance(value, dict):
         lines = []

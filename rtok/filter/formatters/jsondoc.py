@@ -34,13 +34,7 @@ NAMES = 8
 
 
 def json_outline(text: str) -> list[str] | None:
-    stripped = text.strip()
-    if not stripped or stripped[0] not in "[{":
-        return None
-    try:
-        value = fastjson.loads(stripped)
-    except ValueError:
-        return None
+    value = fastjson.container(text)
     if isinstance(value, dict):
         rows = [f"{_dumps(key)}: {summary(item)}" for key, item in value.items()]
         return _cut(rows, "keys") or ["{}"]
