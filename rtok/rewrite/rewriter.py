@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 _GROUPS = REGISTRY["groups"]
 _INDEX = REGISTRY["command_index"]
+_WRAPPERS = REGISTRY["wrappers"]
 _NEVER = frozenset(REGISTRY["never"])
 _SHELLS = REGISTRY["shells"]
 
@@ -448,15 +449,26 @@ def _command_action(
     words: list[str], values: list[str | None], context: str, plan: _Plan
 ) -> tuple[int, int]:
     """(what to do, index of the command word) for one simple command's words."""
-    peeled = wrappers.command_index(words, transparent=plan.settings.transparent)
-    if peeled is None or peeled.disabled or peeled.resets_environment:
-        # `env -i git status`, `PATH=/x git status`: rtok itself may not be found (exit
-        # 127) or may run without its settings; the command keeps its own form.
-        return _SKIP, 0
-    index = peeled.index
-    head = values[index]
-    if head is None:
-        return _SKIP, 0
+    head = values[0]
+    if not (
+        head is words[0]  # a plain word: no quoting, no expansion
+        and "=" not in head
+        and head not in _WRAPPERS
+        and not plan.settings.transparent
+    ):
+        # Assignments, wrappers or user prefixes to look through first (a plain first word
+        # that is none of these is its own command word, as command_index would find).
+        peeled = wrappers.command_index(words, transparent=plan.settings.transparent)
+        if peeled is None or peeled.disabled or peeled.resets_environment:
+            # `env -i git status`, `PATH=/x git status`: rtok itself may not be found (exit
+            # 127) or may run without its settings; the command keeps its own form.
+            return _SKIP, 0
+        head = values[peeled.index]
+        if head is None:
+            return _SKIP, 0
+        index = peeled.index
+    else:
+        index = 0
     name = basename(head)
     if name in SELF_NAMES or head == plan.bin_value:
         renamed = head == BARE_NAME and plan.bin_value != BARE_NAME
