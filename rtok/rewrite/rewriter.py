@@ -449,26 +449,11 @@ def _command_action(
     words: list[str], values: list[str | None], context: str, plan: _Plan
 ) -> tuple[int, int]:
     """(what to do, index of the command word) for one simple command's words."""
-    head = values[0]
-    if not (
-        head is words[0]  # a plain word: no quoting, no expansion
-        and "=" not in head
-        and head not in _WRAPPERS
-        and not plan.settings.transparent
-    ):
-        # Assignments, wrappers or user prefixes to look through first (a plain first word
-        # that is none of these is its own command word, as command_index would find).
-        peeled = wrappers.command_index(words, transparent=plan.settings.transparent)
-        if peeled is None or peeled.disabled or peeled.resets_environment:
-            # `env -i git status`, `PATH=/x git status`: rtok itself may not be found (exit
-            # 127) or may run without its settings; the command keeps its own form.
-            return _SKIP, 0
-        head = values[peeled.index]
-        if head is None:
-            return _SKIP, 0
-        index = peeled.index
-    else:
-        index = 0
+    index = _command_word(words, values, plan)
+    if index is None:
+        return _SKIP, 0
+    head = values[index]
+    assert head is not None  # (_command_word checked it)
     name = basename(head)
     if name in SELF_NAMES or head == plan.bin_value:
         renamed = head == BARE_NAME and plan.bin_value != BARE_NAME
@@ -478,6 +463,25 @@ def _command_action(
     if name in _NEVER or not _rewritable(name, head, words, values, index, context, plan):
         return _SKIP, 0
     return _INSERT, index
+
+
+def _command_word(words: list[str], values: list[str | None], plan: _Plan) -> int | None:
+    """Index of the command word after assignments, wrappers and user prefixes; None when
+    the command keeps its own form (no command word with a value, `env -i`, `PATH=/x`)."""
+    head = values[0]
+    if (
+        head is words[0]  # a plain word: no quoting, no expansion
+        and "=" not in head
+        and head not in _WRAPPERS
+        and not plan.settings.transparent
+    ):
+        return 0  # its own command word, as command_index would find
+    peeled = wrappers.command_index(words, transparent=plan.settings.transparent)
+    if peeled is None or peeled.disabled or peeled.resets_environment:
+        # `env -i git status`, `PATH=/x git status`: rtok itself may not be found (exit
+        # 127) or may run without its settings; the command keeps its own form.
+        return None
+    return None if values[peeled.index] is None else peeled.index
 
 
 def _rewritable(
