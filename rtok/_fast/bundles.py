@@ -13,13 +13,13 @@ from rtok._fast.preload import (
     _BUNDLED,
     _KEY,
     _MAGIC,
-    _SETTLED_NS,
     _TO_RECORD,
     _TO_SAVE,
     NOT_BUNDLED,
     Entry,
     _checked_bytes,
     _folders,
+    _record_due,
     _untrusted_folders,
     bundle_path,
 )
@@ -35,16 +35,11 @@ _DOC_HOLDERS = ("Module", "ClassDef", "FunctionDef", "AsyncFunctionDef")
 def _write_record() -> None:
     """Write the verified record of the bundle this run checked in full, once its last
     change is old enough that no later write can share its change time."""
-    import time
-
-    if not _TO_RECORD:
+    if not _record_due():
         return
-    path, record, changed = _TO_RECORD
-    if not isinstance(path, str) or not isinstance(record, bytes) or not isinstance(changed, int):
-        return
-    if time.time_ns() - changed < _SETTLED_NS:
-        return
-    _replace_file(f"{path}.ok", record)
+    path, record, _ = _TO_RECORD
+    if isinstance(path, str) and isinstance(record, bytes):
+        _replace_file(f"{path}.ok", record)
 
 
 def save() -> None:
